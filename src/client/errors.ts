@@ -1,0 +1,68 @@
+/**
+ * The client's typed errors. None of them ever holds a credential: messages are
+ * built from the route, the status and the service's own (sanitized) words.
+ */
+import type { CredentialKind } from '../contract/routes.js';
+import { CREDENTIAL_SOURCES } from '../contract/routes.js';
+
+/** A service error from either envelope, mapped to one shape. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly status: number,
+    /** `error.code` as sent: the HTTP status, or on older deployments the reason string. */
+    readonly code: number | string,
+    /** `metadata.reason`, or a string `code`, or null when the service gave none. */
+    readonly reason: string | null,
+    readonly retryable: boolean,
+    message: string,
+    /** `GET /interns/{internId}`: the route template, never a filled path with ids or queries. */
+    readonly route: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A route needs a credential that is not configured; raised before any request. */
+export class MissingCredentialError extends Error {
+  override readonly name = 'MissingCredentialError';
+  readonly env: string;
+  readonly flag: string;
+  constructor(
+    readonly kind: CredentialKind,
+    readonly route: string,
+  ) {
+    const source = CREDENTIAL_SOURCES[kind];
+    super(`${route} needs an ${source.label}: set ${source.env} or pass ${source.flag}`);
+    this.env = source.env;
+    this.flag = source.flag;
+  }
+}
+
+/** A success response that does not match the contract: names the route and the field. */
+export class ResponseShapeError extends Error {
+  override readonly name = 'ResponseShapeError';
+  constructor(
+    readonly route: string,
+    readonly detail: string,
+  ) {
+    super(`${route} answered with an unexpected body: ${detail}`);
+  }
+}
+
+/** The request never got an answer: connection refused or reset, DNS, or the client's own timeout. */
+export class NetworkError extends Error {
+  override readonly name = 'NetworkError';
+  constructor(
+    readonly route: string,
+    readonly cause_: string,
+    readonly timedOut: boolean,
+  ) {
+    super(timedOut ? `${route} timed out: ${cause_}` : `${route} could not reach the service: ${cause_}`);
+  }
+}
+
+export type ClientError = ApiError | MissingCredentialError | ResponseShapeError | NetworkError;
+export function isClientError(e: unknown): e is ClientError {
+  return e instanceof ApiError || e instanceof MissingCredentialError || e instanceof ResponseShapeError || e instanceof NetworkError;
+}

@@ -1,0 +1,59 @@
+/**
+ * The client's public surface. The TUI depends on this interface only, so its
+ * component tests can hand it a fake; `createClient` (client/index.ts) builds the real one.
+ */
+import type { ByokCreate, ByokCredential, ByokList, ByokListQuery, ByokUpdate } from '../contract/byok.js';
+import type { ConnectionList, DaemonAccess, Intern, InternCreate, InternList, InternListQuery, InternUpdate } from '../contract/intern.js';
+import type { CredentialKind } from '../contract/routes.js';
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface Credentials {
+  api_key?: string;
+  management_key?: string;
+  oauth_token?: string;
+}
+
+export interface ClientOptions {
+  /** `https://openrouter.ai/api/v1`: includes the version prefix. */
+  baseUrl: string;
+  credentials: Credentials;
+  /** Per-attempt timeout; default 15 s. */
+  timeoutMs?: number;
+  /** At most this many attempts for a retryable failure; default 3. */
+  maxAttempts?: number;
+  /** First backoff step; default 250 ms (exponential, with jitter, capped; Retry-After wins). */
+  backoffBaseMs?: number;
+  /** Optional undici dispatcher (tests use MockAgent). */
+  dispatcher?: import('undici').Dispatcher;
+}
+
+export interface Icon {
+  bytes: Uint8Array;
+  contentType: string;
+}
+
+export interface InternApi {
+  readonly baseUrl: string;
+  /** Which credential kinds are configured (never their values). */
+  readonly configured: Readonly<Record<CredentialKind, boolean>>;
+
+  listInterns(query?: InternListQuery, opts?: CallOptions): Promise<InternList>;
+  getIntern(internId: string, opts?: CallOptions): Promise<Intern>;
+  updateIntern(internId: string, patch: InternUpdate, opts?: CallOptions): Promise<Intern>;
+  createIntern(body: InternCreate, opts?: CallOptions & { idempotencyKey?: string }): Promise<Intern>;
+  deleteIntern(internId: string, opts?: CallOptions): Promise<void>;
+  provisionIntern(internId: string, opts?: CallOptions): Promise<void>;
+  suspendIntern(internId: string, opts?: CallOptions): Promise<void>;
+  getInternIcon(internId: string, iconSha256?: string, opts?: CallOptions): Promise<Icon>;
+  getDaemonAccess(internId: string, opts?: CallOptions): Promise<DaemonAccess>;
+  listConnections(internId: string, opts?: CallOptions): Promise<ConnectionList>;
+
+  listByok(query?: ByokListQuery, opts?: CallOptions): Promise<ByokList>;
+  getByok(id: string, opts?: CallOptions): Promise<ByokCredential>;
+  createByok(body: ByokCreate, opts?: CallOptions): Promise<ByokCredential>;
+  updateByok(id: string, body: ByokUpdate, opts?: CallOptions): Promise<ByokCredential>;
+  deleteByok(id: string, opts?: CallOptions): Promise<void>;
+}

@@ -1,0 +1,89 @@
+/** BYOK provider credentials (spec 2.2, 4.6, 4.7; public notes for list/get/delete). */
+import { z } from 'zod';
+import { LIMITS } from './limits.js';
+import { API_KEY_HASH_PATTERN, REGIONS, checkByokFlags } from './rules.js';
+
+export const ByokCredentialSchema = z.object({
+  id: z.string().min(1),
+  workspace_id: z.string().nullable(),
+  provider: z.string(),
+  name: z.string().nullable().optional().transform((v) => v ?? null),
+  label: z.string(),
+  allowed_api_key_hashes: z.array(z.string()).nullable(),
+  allowed_models: z.array(z.string()).nullable(),
+  allowed_user_ids: z.array(z.string()).nullable(),
+  declared_region: z.string().nullable().optional().transform((v) => v ?? null),
+  declared_zdr: z.boolean().nullable().optional().transform((v) => v ?? null),
+  disabled: z.boolean(),
+  is_byok_only: z.boolean().optional().transform((v) => v ?? false),
+  is_fallback: z.boolean(),
+  is_required: z.boolean().optional().transform((v) => v ?? false),
+  sort_order: z.number().int(),
+  created_at: z.string(),
+});
+export type ByokCredential = z.output<typeof ByokCredentialSchema>;
+
+export const ByokEnvelopeSchema = z.object({ data: ByokCredentialSchema });
+export const ByokListSchema = z.object({ data: z.array(ByokCredentialSchema), total_count: z.number().int() });
+export type ByokList = z.output<typeof ByokListSchema>;
+export const ByokDeletedSchema = z.object({ deleted: z.literal(true) });
+
+export const ByokListQuerySchema = z.strictObject({
+  offset: z.coerce.number().int().min(0).optional(),
+  limit: z.coerce.number().int().min(LIMITS.byokList.minLimit).max(LIMITS.byokList.maxLimit).optional(),
+  workspace_id: z.string().optional(),
+  provider: z.string().optional(),
+});
+export type ByokListQuery = { offset?: number; limit?: number; workspace_id?: string; provider?: string };
+
+const hashes = z
+  .array(z.string().regex(API_KEY_HASH_PATTERN, { error: 'each hash must be 64 lowercase hex characters' }))
+  .min(LIMITS.allowedApiKeyHashes.min, { error: `must hold at least ${LIMITS.allowedApiKeyHashes.min} hash, or be null` })
+  .max(LIMITS.allowedApiKeyHashes.max, { error: `must hold at most ${LIMITS.allowedApiKeyHashes.max} hashes` })
+  .nullable();
+const models = z.array(z.string()).max(LIMITS.allowedModels.max, { error: `must hold at most ${LIMITS.allowedModels.max} models` }).nullable();
+const userIds = z.array(z.string()).max(LIMITS.allowedUserIds.max, { error: `must hold at most ${LIMITS.allowedUserIds.max} user ids` }).nullable();
+
+/** Fields shared by create and update, all optional. */
+const byokSettings = {
+  name: z.string().max(LIMITS.byokName.max, { error: `must be at most ${LIMITS.byokName.max} characters` }).nullable().optional(),
+  allowed_api_key_hashes: hashes.optional(),
+  allowed_models: models.optional(),
+  allowed_user_ids: userIds.optional(),
+  declared_region: z.enum(REGIONS, { error: 'must be global, europe, us or null' }).nullable().optional(),
+  declared_zdr: z.boolean().nullable().optional(),
+  disabled: z.boolean().optional(),
+  is_byok_only: z.boolean().optional(),
+  is_fallback: z.boolean().optional(),
+  is_required: z.boolean().optional(),
+};
+
+
+export const ByokCreateSchema = z
+  .strictObject({
+    key: z.string().min(1, { error: 'must not be empty' }),
+    provider: z.string().min(1, { error: 'must not be empty' }),
+    workspace_id: z.string().min(1).optional(),
+    ...byokSettings,
+  })
+  .refine((v) => checkByokFlags(v) === null, {
+    error: checkByokFlags({ is_byok_only: true, is_fallback: true }) ?? '',
+    path: ['is_byok_only'],
+  });
+export type ByokCreate = z.input<typeof ByokCreateSchema>;
+
+/** Update body. The flag conflict of an update is checked on the merged state by the server. */
+export const ByokUpdateSchema = z.strictObject({
+  key: z.string().min(1, { error: 'must not be empty' }).optional(),
+  ...byokSettings,
+});
+export type ByokUpdate = z.input<typeof ByokUpdateSchema>;
+
+/** A masked form of a raw key: never more than a few characters of it. */
+export function maskKey(raw: string): string {
+  const key = raw.trim();
+  const dash = key.indexOf('-');
+  const prefix = dash > 0 && dash <= 6 ? key.slice(0, dash + 1) : '';
+  const tail = key.length >= 12 ? key.slice(-4) : '';
+  return `${prefix}...${tail}`;
+}

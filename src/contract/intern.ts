@@ -1,0 +1,125 @@
+/**
+ * Intern resources (spec 2.1, 4.1-4.5; public notes for the collection and lifecycle).
+ * Response schemas tolerate unknown fields; request schemas are strict, because
+ * the service answers an unknown field with 400.
+ */
+import { z } from 'zod';
+import { LIMITS } from './limits.js';
+import { checkDescription, checkInstructions, checkModel, checkName } from './rules.js';
+
+/** The statuses the spec lists. `status` is an open enum: anything else is shown as it comes. */
+export const INTERN_STATUSES = [
+  'awaiting_slack_install',
+  'queued',
+  'provisioning',
+  'running',
+  'failed',
+  'stopped',
+  'destroying',
+  'destroy_failed',
+] as const;
+export type KnownInternStatus = (typeof INTERN_STATUSES)[number];
+/** Statuses that move on their own; a list showing one keeps refreshing. */
+export const TRANSITIONAL_STATUSES: readonly string[] = ['queued', 'provisioning', 'destroying'];
+
+/** Turns a rule check into a zod refinement with the same message. */
+const rule = <T>(check: (v: T) => string | null) =>
+  [(v: T) => check(v) === null, { error: (issue: { input: unknown }) => check(issue.input as T) ?? 'invalid' }] as const;
+
+export const NameSchema = z.string().refine(...rule(checkName));
+export const DescriptionSchema = z.string().nullable().refine(...rule(checkDescription));
+export const InstructionsSchema = z.string().nullable().refine(...rule(checkInstructions));
+export const ModelSchema = z.string().nullable().refine(...rule(checkModel));
+
+export const ProgressSchema = z.object({
+  step_label: z.string(),
+  step_number: z.number().int(),
+  total_steps: z.number().int(),
+});
+export type Progress = z.infer<typeof ProgressSchema>;
+
+export const InternSchema = z.object({
+  id: z.string().min(1),
+  name: z.string(),
+  description: z.string().nullable(),
+  instructions: z.string().nullable(),
+  model: z.string().nullable(),
+  status: z.string(),
+  last_failure_message: z.string().nullable(),
+  progress: ProgressSchema.nullable(),
+  hostname: z.string().nullable(),
+  vault_id: z.string().nullable(),
+  attached_vault_id: z.string().nullable(),
+  workspace_id: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  created_by_you: z.boolean().optional(),
+  icon_sha256: z.string().nullable(),
+});
+export type Intern = z.infer<typeof InternSchema>;
+
+export const InternListSchema = z.object({
+  data: z.array(InternSchema),
+  has_more: z.boolean(),
+  next_cursor: z.string().optional(),
+});
+export type InternList = z.infer<typeof InternListSchema>;
+
+export const InternListQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(LIMITS.internList.minLimit).max(LIMITS.internList.maxLimit).optional(),
+  status: z.string().optional(),
+  starting_after: z.string().optional(),
+  workspace_id: z.string().optional(),
+});
+export type InternListQuery = { limit?: number; status?: string[]; starting_after?: string; workspace_id?: string };
+
+export const InternUpdateSchema = z.strictObject({
+  name: NameSchema.optional(),
+  description: DescriptionSchema.optional(),
+  instructions: InstructionsSchema.optional(),
+  model: ModelSchema.optional(),
+});
+export type InternUpdate = z.infer<typeof InternUpdateSchema>;
+
+export const InternCreateSchema = z.strictObject({
+  name: NameSchema,
+  workspace_id: z.string().min(1).optional(),
+  description: DescriptionSchema.optional(),
+  instructions: InstructionsSchema.optional(),
+  provision: z.boolean().optional(),
+  vault_id: z.string().min(1).optional(),
+});
+export type InternCreate = z.infer<typeof InternCreateSchema>;
+
+export const InternDeleteSchema = z.strictObject({ acknowledge_workspace_loss: z.boolean().optional() });
+
+export const DeleteAcceptedSchema = z.object({ deleting: z.literal(true) });
+export const ProvisionAcceptedSchema = z.object({ provisioning: z.literal(true) });
+export const SuspendedSchema = z.object({ suspended: z.literal(true) });
+
+export const DaemonAccessSchema = z.object({
+  origin: z.string().min(1),
+  token: z.string().min(1),
+});
+export type DaemonAccess = z.infer<typeof DaemonAccessSchema>;
+
+export const ConnectionListSchema = z.object({
+  data: z.array(
+    z.object({
+      key: z.string(),
+      routing: z.string().nullable().optional(),
+      routing_text: z.string().nullable().optional(),
+    }),
+  ),
+});
+export type ConnectionList = z.infer<typeof ConnectionListSchema>;
+
+/** Built-in connection keys; anything else is a catalog server key, or `mcp:<host>` for a custom server. */
+export const BUILTIN_CONNECTIONS = ['github', 'slack', 'google'] as const;
+export type ConnectionKind = 'builtin' | 'catalog' | 'custom';
+export const CUSTOM_CONNECTION_PREFIX = 'mcp:';
+export function connectionKind(key: string): ConnectionKind {
+  if ((BUILTIN_CONNECTIONS as readonly string[]).includes(key)) return 'builtin';
+  if (key.startsWith(CUSTOM_CONNECTION_PREFIX)) return 'custom';
+  return 'catalog';
+}

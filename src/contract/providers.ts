@@ -1,0 +1,219 @@
+/**
+ * The BYOK provider catalogue as published (shared/spec/byok-providers.txt),
+ * with each provider's region rule kept as data. The list is open: a client
+ * offers it but lets a user type a slug it does not know; the server judges.
+ */
+import type { Region } from './rules.js';
+
+export type RegionRule =
+  /** Any region or null. */
+  | { kind: 'any' }
+  /** Only these regions; null behaves as global, so it is refused too. */
+  | { kind: 'only'; regions: readonly Region[] }
+  /** The key material is a JSON string `{"api_key", "region"}`; the declared region must match it. */
+  | { kind: 'from_key' };
+
+export interface ProviderEntry {
+  slug: string;
+  region: RegionRule;
+}
+
+const SLUGS = [
+  'ai21',
+  'aion-labs',
+  'akashml',
+  'alibaba',
+  'amazon-bedrock',
+  'amazon-nova',
+  'ambient',
+  'antdigital',
+  'anthropic',
+  'arcee-ai',
+  'atlas-cloud',
+  'avian',
+  'azure',
+  'baidu',
+  'baseten',
+  'black-forest-labs',
+  'byteplus',
+  'cerebras',
+  'chutes',
+  'cirrascale',
+  'clarifai',
+  'cloudflare',
+  'cohere',
+  'coreweave',
+  'crusoe',
+  'darkbloom',
+  'databricks',
+  'decart',
+  'deepgram',
+  'deepinfra',
+  'deepseek',
+  'dekallm',
+  'digitalocean',
+  'featherless',
+  'fireworks',
+  'fish-audio',
+  'friendli',
+  'gmicloud',
+  'google-ai-studio',
+  'google-vertex',
+  'groq',
+  'heygen',
+  'inception',
+  'inceptron',
+  'inferact-vllm',
+  'inference-net',
+  'infermatic',
+  'inflection',
+  'io-net',
+  'ionstream',
+  'krea',
+  'kt',
+  'liquid',
+  'makora',
+  'mancer',
+  'mara',
+  'meta',
+  'minimax',
+  'mistral',
+  'modal',
+  'modelrun',
+  'modular',
+  'moonshotai',
+  'morph',
+  'nebius',
+  'nex-agi',
+  'nextbit',
+  'novita',
+  'nvidia',
+  'open-inference',
+  'openai',
+  'parasail',
+  'perceptron',
+  'perplexity',
+  'phala',
+  'poolside',
+  'primalabs',
+  'quiver',
+  'recraft',
+  'recursive',
+  'reka',
+  'relace',
+  'respan',
+  'runway',
+  'sail-research',
+  'sakana',
+  'sakana-ai',
+  'sambanova',
+  'seed',
+  'siliconflow',
+  'sourceful',
+  'stepfun',
+  'streamlake',
+  'switchpoint',
+  'tencent',
+  'tenstorrent',
+  'thinkingmachines',
+  'together',
+  'typesafe',
+  'unbiased',
+  'upstage',
+  'venice',
+  'voyageai',
+  'wafer',
+  'wandb',
+  'wandb-legacy',
+  'xai',
+  'xiaomi',
+  'z-ai',
+] as const;
+
+const REGION_RULES: Record<string, RegionRule> = {
+  openai: { kind: 'from_key' },
+  fireworks: { kind: 'from_key' },
+  azure: { kind: 'only', regions: ['europe', 'us'] },
+  // The provider that accepts only `us` is not named publicly; when it is, it goes here:
+  // '<slug>': { kind: 'only', regions: ['us'] },
+};
+
+const ANY: RegionRule = { kind: 'any' };
+
+export const PROVIDERS: readonly ProviderEntry[] = SLUGS.map((slug) => ({ slug, region: REGION_RULES[slug] ?? ANY }));
+const BY_SLUG = new Map(PROVIDERS.map((p) => [p.slug, p]));
+
+export function findProvider(slug: string): ProviderEntry | undefined {
+  return BY_SLUG.get(slug);
+}
+
+export function regionRuleOf(slug: string): RegionRule {
+  return BY_SLUG.get(slug)?.region ?? ANY;
+}
+
+/** One sentence that explains a provider's region rule to a person. */
+export function describeRegionRule(rule: RegionRule): string {
+  switch (rule.kind) {
+    case 'any':
+      return 'Any region may be declared (global, europe, us), or none (same as global).';
+    case 'only':
+      return `Only ${rule.regions.join(' or ')} may be declared.`;
+    case 'from_key':
+      return 'A key given as {"api_key": "...", "region": "..."} sets the region, and a declared region must match it; a plain key allows any region.';
+  }
+}
+
+/**
+ * Reads the region carried by the key material of a `from_key` provider. A plain
+ * key (not a JSON object) carries none; a JSON object must be well formed.
+ */
+export function regionFromKeyMaterial(key: string): { region: Region | null } | { error: string } {
+  const trimmed = key.trim();
+  if (!trimmed.startsWith('{')) return { region: null };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(trimmed);
+  } catch {
+    return { error: 'the key looks like JSON but does not parse; use {"api_key": "...", "region": "..."}' };
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return { error: 'the key JSON must be an object {"api_key": "...", "region": "..."}' };
+  }
+  const record = parsed as Record<string, unknown>;
+  if (typeof record.api_key !== 'string' || record.api_key.length === 0) {
+    return { error: 'the key JSON must have a non-empty "api_key" string' };
+  }
+  const region = record.region;
+  if (region !== 'global' && region !== 'europe' && region !== 'us') {
+    return { error: 'the key JSON must have "region" set to global, europe or us' };
+  }
+  return { region };
+}
+
+/**
+ * Checks a declared region against a provider's rule, given the key material
+ * when it is known. Answers the region to store, or a sentence on what is wrong.
+ * `declared` is the effective value (for an update: the merged one, or undefined
+ * when the update does not touch it); `key` is the new or stored key material.
+ */
+export function resolveDeclaredRegion(
+  provider: string,
+  declared: Region | null | undefined,
+  key: string | undefined,
+): { region: Region | null } | { error: string } {
+  const rule = regionRuleOf(provider);
+  if (rule.kind === 'from_key' && key !== undefined) {
+    const fromKey = regionFromKeyMaterial(key);
+    if ('error' in fromKey) return { error: `key: ${fromKey.error}` };
+    if (fromKey.region !== null) {
+      if (declared !== undefined && declared !== null && declared !== fromKey.region) {
+        return { error: `declared_region ${declared} does not match the region of the key (${fromKey.region})` };
+      }
+      return { region: fromKey.region };
+    }
+  }
+  if (rule.kind === 'only' && (declared === undefined || declared === null || !rule.regions.includes(declared))) {
+    return { error: `declared_region for ${provider} must be ${rule.regions.join(' or ')}` };
+  }
+  return { region: declared ?? null };
+}

@@ -1,0 +1,81 @@
+/**
+ * Every route of the service as data: method, path template, the credential it
+ * takes, its success status and its deadline. The client picks credentials from
+ * this table; the sandbox registers its handlers and deadlines from it.
+ */
+import { LIMITS } from './limits.js';
+
+/** The credential kinds. `api_key` for intern and vault routes, `management_key` for BYOK, `oauth_token` for daemon access. */
+export type CredentialKind = 'api_key' | 'management_key' | 'oauth_token';
+export type ErrorFamily = 'intern' | 'byok';
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+export interface RouteSpec {
+  method: HttpMethod;
+  /** Path under {base_url}, with `{param}` placeholders. */
+  path: string;
+  credential: CredentialKind;
+  success: number;
+  errors: ErrorFamily;
+  /** The route's deadline, when the service sets one. */
+  deadlineMs: number;
+}
+
+const intern = (method: HttpMethod, path: string, success: number, credential: CredentialKind = 'api_key'): RouteSpec => ({
+  method,
+  path,
+  credential,
+  success,
+  errors: 'intern',
+  deadlineMs: LIMITS.routeDeadlineMs,
+});
+const byok = (method: HttpMethod, path: string, success: number): RouteSpec => ({
+  method,
+  path,
+  credential: 'management_key',
+  success,
+  errors: 'byok',
+  deadlineMs: LIMITS.routeDeadlineMs,
+});
+
+export const ROUTES = {
+  listInterns: intern('GET', '/interns', 200),
+  createIntern: intern('POST', '/interns', 201),
+  getIntern: intern('GET', '/interns/{internId}', 200),
+  updateIntern: intern('PATCH', '/interns/{internId}', 200),
+  deleteIntern: intern('DELETE', '/interns/{internId}', 202),
+  provisionIntern: intern('POST', '/interns/{internId}/provision', 202),
+  suspendIntern: intern('POST', '/interns/{internId}/suspend', 200),
+  getInternIcon: intern('GET', '/interns/{internId}/icon', 200),
+  getDaemonAccess: intern('GET', '/interns/{internId}/daemon', 200, 'oauth_token'),
+  listConnections: intern('GET', '/vault/interns/{internId}/connections', 200),
+  listByok: byok('GET', '/byok', 200),
+  createByok: byok('POST', '/byok', 201),
+  getByok: byok('GET', '/byok/{id}', 200),
+  updateByok: byok('PATCH', '/byok/{id}', 200),
+  deleteByok: byok('DELETE', '/byok/{id}', 200),
+} as const satisfies Record<string, RouteSpec>;
+export type RouteName = keyof typeof ROUTES;
+
+/** `GET /interns/{internId}`: the "match" form the sandbox's fault injection uses. */
+export function routeLabel(route: RouteSpec): string {
+  return `${route.method} ${route.path}`;
+}
+
+/** Fills a path template; every parameter is URI-encoded. */
+export function fillPath(template: string, params: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`missing path parameter ${name}`);
+    return encodeURIComponent(value);
+  });
+}
+
+/** The environment variable and flag that provide each credential kind. */
+export const CREDENTIAL_SOURCES: Record<CredentialKind, { env: string; flag: string; label: string }> = {
+  api_key: { env: 'OPENROUTER_API_KEY', flag: '--api-key', label: 'API key' },
+  management_key: { env: 'OPENROUTER_MANAGEMENT_KEY', flag: '--management-key', label: 'management key' },
+  oauth_token: { env: 'OPENROUTER_OAUTH_TOKEN', flag: '--oauth-token', label: 'OAuth token' },
+};
+export const BASE_URL_ENV = 'OPENROUTER_BASE_URL';
+export const DEFAULT_BASE_URL = 'https://openrouter.ai/api/v1';

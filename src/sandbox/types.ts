@@ -1,0 +1,42 @@
+/** The sandbox's entry point contract, as the CLI and the test harnesses use it. */
+
+export interface SandboxOptions {
+  /** Loopback by default. */
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** With a data dir, state survives restarts; without, a temporary database removed on close. */
+  dataDir?: string;
+  /** Writes the manifest (mode 0600) here once listening. */
+  manifestPath?: string;
+  seed?: 'demo' | 'empty';
+  /** Route deadline; default 10000. */
+  deadlineMs?: number;
+  /** The program each intern's terminal runs; default the user's shell in a scratch folder of that intern. */
+  daemonCommand?: string;
+  /** Lifecycle step duration; tests make it short. */
+  stepMs?: number;
+  /** One line per request; default no logging. */
+  log?: (line: string) => void;
+}
+
+export interface Manifest {
+  base_url: string;
+  regional_host: string;
+  control_token: string;
+  deadline_ms: number;
+  credentials: Record<string, string>;
+  api_key_hashes: { own: string[]; foreign: string[] };
+  interns: Record<string, string>;
+  names: { taken: string; peer_taken: string };
+}
+
+export interface RunningSandbox {
+  /** `http://127.0.0.1:PORT/api/v1` */
+  baseUrl: string;
+  /** `http://127.0.0.1:PORT` (the control API lives at `${origin}/__sandbox`). */
+  origin: string;
+  manifest: Manifest;
+  /** Finishes in-flight requests, closes terminals and the database. */
+  close(): Promise<void>;
+}
