@@ -1,0 +1,28 @@
+/**
+ * The seam between the sandbox's HTTP side (routes, lifecycle) and its daemon
+ * terminals. The lifecycle starts and stops an intern's daemon; the daemon
+ * access route asks it for a token. Implemented by daemon/index.ts.
+ */
+export interface DaemonHub {
+  /** Starts the intern's daemon endpoint (idempotent) and answers its origin, e.g. `http://127.0.0.1:40123`. */
+  start(intern: { id: string; name: string }): Promise<{ origin: string }>;
+  /** The running daemon's origin, or undefined when it is not started. */
+  originOf(internId: string): string | undefined;
+  /** A fresh token for the intern's daemon: random, at least 32 bytes, URL-safe. Valid until the daemon stops. */
+  issueToken(internId: string): string;
+  /** Ends the intern's terminals with an exit message (suspend, delete) and stops its endpoint. */
+  stop(internId: string, reason: string): Promise<void>;
+  /** Stops every daemon. */
+  close(): Promise<void>;
+}
+
+export interface DaemonHubOptions {
+  /** The interface the endpoints listen on (the sandbox's host). */
+  host: string;
+  /** The command each terminal runs; default the user's shell. */
+  command?: string;
+  /** Each intern gets a scratch folder below this one, the terminal's working directory. */
+  scratchRoot: string;
+  /** Scrollback replay buffer per terminal; at least 1 MiB. */
+  replayBytes?: number;
+}
