@@ -1,0 +1,28 @@
+/** BYOK provider-credential routes (management key). */
+import {
+  ByokDeletedSchema,
+  ByokEnvelopeSchema,
+  ByokListSchema,
+  type ByokCreate,
+  type ByokListQuery,
+  type ByokUpdate,
+} from '../contract/byok.js';
+import { ROUTES } from '../contract/routes.js';
+import type { HttpCore } from './http.js';
+import type { CallOptions } from './types.js';
+
+export function byokRoutes(http: HttpCore) {
+  return {
+    listByok: (query: ByokListQuery = {}, opts?: CallOptions) =>
+      http.json(ByokListSchema, { route: ROUTES.listByok, query: { ...query } }, opts),
+    getByok: async (id: string, opts?: CallOptions) =>
+      (await http.json(ByokEnvelopeSchema, { route: ROUTES.getByok, params: { id } }, opts)).data,
+    createByok: async (body: ByokCreate, opts?: CallOptions) =>
+      (await http.json(ByokEnvelopeSchema, { route: ROUTES.createByok, body }, opts)).data,
+    updateByok: async (id: string, body: ByokUpdate, opts?: CallOptions) =>
+      (await http.json(ByokEnvelopeSchema, { route: ROUTES.updateByok, params: { id }, body }, opts)).data,
+    deleteByok: async (id: string, opts?: CallOptions) => {
+      await http.json(ByokDeletedSchema, { route: ROUTES.deleteByok, params: { id } }, opts);
+    },
+  };
+}

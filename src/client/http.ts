@@ -1,0 +1,185 @@
+/**
+ * The request core: picks the route's credential, sends with a timeout, retries
+ * only what the service marks retryable (and connection resets on GET), maps
+ * both error envelopes to ApiError and parses success bodies with the contract.
+ */
+import { request, type Dispatcher } from 'undici';
+import type { z } from 'zod';
+import { AnyErrorEnvelopeSchema, RETRYABLE_REASONS, describeIssues } from '../contract/errors.js';
+import { type RouteSpec, fillPath, routeLabel } from '../contract/routes.js';
+import { USER_AGENT } from '../version.js';
+import { ApiError, MissingCredentialError, NetworkError, ResponseShapeError } from './errors.js';
+import type { CallOptions, ClientOptions, Credentials } from './types.js';
+
+export interface RequestSpec {
+  route: RouteSpec;
+  params?: Record<string, string>;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+const RESET_CODES = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE', 'UND_ERR_CLOSED']);
+const MAX_RETRY_AFTER_MS = 30_000;
+
+export class HttpCore {
+  readonly baseUrl: string;
+  private readonly credentials: Credentials;
+  private readonly timeoutMs: number;
+  private readonly maxAttempts: number;
+  private readonly backoffBaseMs: number;
+  private readonly dispatcher: Dispatcher | undefined;
+  /** Delay function; tests may observe it. */
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void> = abortableSleep;
+
+  constructor(options: ClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.credentials = { ...options.credentials };
+    this.timeoutMs = options.timeoutMs ?? 15_000;
+    this.maxAttempts = Math.max(1, options.maxAttempts ?? 3);
+    this.backoffBaseMs = options.backoffBaseMs ?? 250;
+    this.dispatcher = options.dispatcher;
+  }
+
+  /** Sends the request and answers the raw success response (status, headers, body bytes). */
+  async send(spec: RequestSpec, opts: CallOptions = {}): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+    const label = routeLabel(spec.route);
+    const token = this.credentials[spec.route.credential];
+    if (!token) throw new MissingCredentialError(spec.route.credential, label);
+
+    const url = new URL(this.baseUrl + fillPath(spec.route.path, spec.params ?? {}));
+    for (const [k, v] of Object.entries(spec.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${token}`,
+      'user-agent': USER_AGENT,
+      accept: 'application/json',
+      ...spec.headers,
+    };
+    let payload: string | undefined;
+    if (spec.body !== undefined) {
+      payload = JSON.stringify(spec.body);
+      headers['content-type'] = 'application/json';
+    }
+
+    for (let attempt = 1; ; attempt++) {
+      let retryAfterMs: number | undefined;
+      let failure: Error;
+      try {
+        const res = await this.attempt(url, spec.route.method, headers, payload, label, opts.signal);
+        if (res.status === spec.route.success || (spec.route.success === 201 && res.status === 200 && spec.route.method === 'POST')) {
+          return res;
+        }
+        const error = this.toApiError(res.status, res.body, label);
+        if (!error.retryable) throw error;
+        failure = error;
+        retryAfterMs = parseRetryAfter(res.headers['retry-after']);
+      } catch (e) {
+        if (e instanceof ApiError && !e.retryable) throw e;
+        if (e instanceof NetworkError) {
+          const resetOnGet = spec.route.method === 'GET' && !e.timedOut && RESET_CODES.has(e.cause_);
+          if (!resetOnGet || opts.signal?.aborted) throw e;
+        } else if (!(e instanceof ApiError)) {
+          throw e;
+        }
+        failure = e as Error;
+      }
+      if (attempt >= this.maxAttempts || opts.signal?.aborted) throw failure;
+      const backoff = Math.random() * this.backoffBaseMs * 2 ** (attempt - 1);
+      await this.sleep(Math.min(retryAfterMs ?? backoff, MAX_RETRY_AFTER_MS), opts.signal);
+    }
+  }
+
+  /** Sends and parses a JSON success body with the schema. */
+  async json<S extends z.ZodType>(schema: S, spec: RequestSpec, opts?: CallOptions): Promise<z.output<S>> {
+    const res = await this.send(spec, opts);
+    const label = routeLabel(spec.route);
+    let data: unknown;
+    try {
+      data = JSON.parse(res.body.toString('utf8'));
+    } catch {
+      throw new ResponseShapeError(label, 'the body is not JSON');
+    }
+    const parsed = schema.safeParse(data);
+    if (!parsed.success) throw new ResponseShapeError(label, describeIssues(parsed.error));
+    return parsed.data;
+  }
+
+  private async attempt(
+    url: URL,
+    method: string,
+    headers: Record<string, string>,
+    payload: string | undefined,
+    label: string,
+    signal: AbortSignal | undefined,
+  ): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+    const timeout = AbortSignal.timeout(this.timeoutMs);
+    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    try {
+      const res = await request(url, {
+        method: method as Dispatcher.HttpMethod,
+        headers,
+        body: payload,
+        signal: combined,
+        dispatcher: this.dispatcher,
+      });
+      const body = Buffer.from(await res.body.arrayBuffer());
+      const flat: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
+      return { status: res.statusCode, headers: flat, body };
+    } catch (e) {
+      if (signal?.aborted) throw new NetworkError(label, 'aborted', false);
+      if (timeout.aborted) throw new NetworkError(label, `no answer within ${this.timeoutMs} ms`, true);
+      const code = (e as { code?: unknown }).code;
+      // Only the code crosses over: undici's error objects can hold the request, headers included.
+      throw new NetworkError(label, typeof code === 'string' ? code : 'connection failed', false);
+    }
+  }
+
+  /** Maps either error envelope (or a body that is neither) to one ApiError, with credentials redacted. */
+  toApiError(status: number, body: Buffer, label: string): ApiError {
+    let parsed: ReturnType<typeof AnyErrorEnvelopeSchema.safeParse> | undefined;
+    try {
+      parsed = AnyErrorEnvelopeSchema.safeParse(JSON.parse(body.toString('utf8')));
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed?.success) {
+      return new ApiError(status, status, null, false, this.redact(`${label} failed with HTTP ${status}`), label);
+    }
+    const { code, message, metadata } = parsed.data.error;
+    const reason = metadata?.reason ?? (typeof code === 'string' ? code : null);
+    const retryable = metadata?.retryable ?? (reason !== null && metadata === undefined && RETRYABLE_REASONS.has(reason));
+    return new ApiError(status, code, reason, retryable, this.redact(message), label);
+  }
+
+  /** Removes any configured credential from text that came from the service. */
+  redact(text: string): string {
+    let out = text;
+    for (const secret of Object.values(this.credentials)) {
+      if (secret && secret.length >= 4) out = out.split(secret).join('[redacted]');
+    }
+    return out;
+  }
+}
+
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, MAX_RETRY_AFTER_MS);
+  const date = Date.parse(value);
+  if (Number.isNaN(date)) return undefined;
+  return Math.min(Math.max(0, date - now), MAX_RETRY_AFTER_MS);
+}
+
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}

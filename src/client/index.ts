@@ -1,0 +1,19 @@
+/** `createClient`: the typed API client for every route of the service. */
+import type { CredentialKind } from '../contract/routes.js';
+import { byokRoutes } from './byok.js';
+import { HttpCore } from './http.js';
+import { internRoutes } from './interns.js';
+import type { ClientOptions, InternApi } from './types.js';
+
+export * from './errors.js';
+export type * from './types.js';
+
+export function createClient(options: ClientOptions): InternApi {
+  const http = new HttpCore(options);
+  const configured: Record<CredentialKind, boolean> = {
+    api_key: Boolean(options.credentials.api_key),
+    management_key: Boolean(options.credentials.management_key),
+    oauth_token: Boolean(options.credentials.oauth_token),
+  };
+  return { baseUrl: http.baseUrl, configured, ...internRoutes(http), ...byokRoutes(http) };
+}
