@@ -1,7 +1,85 @@
-import type { RunningSandbox, SandboxOptions } from './types.js';
+/** `startSandbox`: the whole service on loopback, with a real database and real terminals. */
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync, renameSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildApp } from './app.js';
+import { SecretBox, randomToken } from './crypto.js';
+import { createDaemonHub } from './daemon/index.js';
+import { seedFixtures } from './fixtures.js';
+import type { HttpContext } from './http.js';
+import { Lifecycle } from './lifecycle.js';
+import { Store } from './store.js';
+import type { Manifest, RunningSandbox, SandboxOptions } from './types.js';
+import { LIMITS } from '../contract/limits.js';
+
 export type { Manifest, RunningSandbox, SandboxOptions } from './types.js';
 
-// Placeholder until the sandbox lands (issue 3); replaced by the real server.
-export async function startSandbox(_options: SandboxOptions): Promise<RunningSandbox> {
-  throw new Error('the sandbox is not built yet');
+const MANIFEST_META = 'manifest';
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const host = options.host ?? '127.0.0.1';
+  const ephemeral = options.dataDir === undefined;
+  const dir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'intern-sandbox-'));
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const store = new Store(join(dir, 'sandbox.db'));
+  const secrets = SecretBox.load(ephemeral ? undefined : dir);
+
+  // The fixtures' credentials are sealed in the database so a restart with --data-dir keeps them.
+  let fixtures: Omit<Manifest, 'base_url' | 'regional_host' | 'control_token' | 'deadline_ms'>;
+  let controlToken: string;
+  const sealed = store.getMeta(MANIFEST_META);
+  if (sealed) {
+    const saved = JSON.parse(secrets.open(Buffer.from(sealed, 'base64'))) as typeof fixtures & { control_token: string };
+    ({ control_token: controlToken, ...fixtures } = saved);
+  } else {
+    fixtures = seedFixtures(store, secrets, options.seed ?? 'demo');
+    controlToken = randomToken(32);
+    store.setMeta(MANIFEST_META, secrets.seal(JSON.stringify({ ...fixtures, control_token: controlToken })).toString('base64'));
+  }
+
+  const hub = createDaemonHub({ host, command: options.daemonCommand, scratchRoot: join(dir, 'scratch') });
+  const lifecycle = new Lifecycle(store, hub, options.stepMs ?? 800);
+  const ctx: HttpContext = { deadlineMs: options.deadlineMs ?? LIMITS.routeDeadlineMs, faults: [] };
+  const app = await buildApp({ store, hub, lifecycle, secrets, ctx, controlToken, log: options.log });
+
+  let address: string;
+  try {
+    address = await app.listen({ host, port: options.port ?? 0 });
+  } catch (e) {
+    store.close();
+    throw e;
+  }
+  lifecycle.resume();
+  const port = new URL(address).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  const origin = `http://${urlHost}:${port}`;
+  const manifest: Manifest = {
+    base_url: `${origin}/api/v1`,
+    regional_host: `eu.localhost:${port}`,
+    control_token: controlToken,
+    deadline_ms: ctx.deadlineMs,
+    ...fixtures,
+  };
+  if (options.manifestPath) {
+    const tmp = `${options.manifestPath}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(manifest, null, 2) + '\n', { mode: 0o600 });
+    renameSync(tmp, options.manifestPath);
+  }
+
+  let closing: Promise<void> | undefined;
+  return {
+    baseUrl: manifest.base_url,
+    origin,
+    manifest,
+    close() {
+      closing ??= (async () => {
+        lifecycle.close();
+        await hub.close();
+        await app.close();
+        store.close();
+        if (ephemeral) rmSync(dir, { recursive: true, force: true });
+      })();
+      return closing;
+    },
+  };
 }

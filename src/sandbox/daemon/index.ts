@@ -1,0 +1,284 @@
+/**
+ * The sandbox's daemon terminals: one loopback endpoint per running intern,
+ * a WebSocket at `/terminal` speaking intern-terminal.v1, backed by a real
+ * pseudo-terminal that outlives connections so clients can resume.
+ */
+import { mkdirSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Duplex } from 'node:stream';
+import pty from '@lydell/node-pty';
+import { WebSocketServer, type WebSocket } from 'ws';
+import {
+  FLOW,
+  ProtocolError,
+  SUBPROTOCOL,
+  TERMINAL_PATH,
+  decodeFrame,
+  encodeControl,
+  encodeOutput,
+} from '../../attach/protocol.js';
+import { randomToken, secretsEqual } from '../crypto.js';
+import { ReplayBuffer } from './replay.js';
+import type { DaemonHub, DaemonHubOptions } from './types.js';
+
+export type { DaemonHub, DaemonHubOptions } from './types.js';
+
+interface Client {
+  ws: WebSocket;
+  /** Offset up to which this client has been sent output. */
+  sent: number;
+  acked: number;
+  alive: boolean;
+}
+
+class Terminal {
+  private proc: pty.IPty | undefined;
+  readonly replay: ReplayBuffer;
+  readonly clients = new Set<Client>();
+  private paused = false;
+  private cols = 80;
+  private rows = 24;
+
+  constructor(
+    private readonly cwd: string,
+    private readonly command: string | undefined,
+    replayBytes: number,
+  ) {
+    this.replay = new ReplayBuffer(replayBytes);
+  }
+
+  ensureRunning(): void {
+    if (this.proc) return;
+    const shell = process.env.SHELL || '/bin/bash';
+    const [file, args] = this.command ? ['/bin/sh', ['-c', this.command]] : [shell, []];
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env)) {
+      // The sandbox's own secrets do not leak into the intern's shell.
+      if (v !== undefined && !/^(OPENROUTER_|INTERN_SANDBOX_SECRET)/.test(k)) env[k] = v;
+    }
+    env.TERM = 'xterm-256color';
+    env.COLORTERM = 'truecolor';
+    const proc = pty.spawn(file, args, { name: 'xterm-256color', cols: this.cols, rows: this.rows, cwd: this.cwd, env });
+    this.proc = proc;
+    proc.onData((d) => this.output(Buffer.from(d, 'utf8')));
+    proc.onExit(({ exitCode, signal }) => {
+      if (this.proc !== proc) return;
+      this.proc = undefined;
+      this.paused = false;
+      this.broadcast(encodeControl({ type: 'exit', code: exitCode, signal: signal ?? null }));
+    });
+  }
+
+  private output(data: Buffer): void {
+    this.replay.append(data);
+    for (const c of this.clients) this.pump(c);
+    this.flow();
+  }
+
+  /** Sends a client what it has not been sent yet, within its window. */
+  pump(c: Client): void {
+    if (c.ws.readyState !== c.ws.OPEN) return;
+    const room = FLOW.windowBytes - (c.sent - c.acked);
+    if (room <= 0 || c.sent >= this.replay.end) return;
+    const { start, data } = this.replay.since(c.sent);
+    if (start > c.sent) c.sent = start; // the client fell out of the buffer while paused: it skips ahead
+    const chunk = data.subarray(0, room);
+    if (chunk.length === 0) return;
+    c.ws.send(encodeOutput(c.sent, chunk));
+    c.sent += chunk.length;
+  }
+
+  /** Pauses the pty while any client lags more than the window; resumes at half of it. */
+  flow(): void {
+    if (!this.proc) return;
+    let lag = 0;
+    for (const c of this.clients) lag = Math.max(lag, this.replay.end - c.acked);
+    if (!this.paused && lag > FLOW.windowBytes) {
+      this.paused = true;
+      this.proc.pause();
+    } else if (this.paused && lag <= FLOW.windowBytes / 2) {
+      this.paused = false;
+      this.proc.resume();
+    }
+  }
+
+  write(data: Uint8Array): void {
+    this.proc?.write(Buffer.from(data).toString('utf8'));
+  }
+
+  resize(cols: number, rows: number): void {
+    this.cols = cols;
+    this.rows = rows;
+    try {
+      this.proc?.resize(cols, rows);
+    } catch {
+      /* the process may have just exited */
+    }
+  }
+
+  broadcast(frame: Buffer): void {
+    for (const c of this.clients) if (c.ws.readyState === c.ws.OPEN) c.ws.send(frame);
+  }
+
+  kill(reason: string): void {
+    this.broadcast(encodeControl({ type: 'exit', code: null, signal: null, reason }));
+    for (const c of this.clients) c.ws.close(1000, 'intern stopped');
+    const proc = this.proc;
+    this.proc = undefined;
+    try {
+      proc?.kill();
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+interface Endpoint {
+  server: Server;
+  wss: WebSocketServer;
+  origin: string;
+  tokens: Set<string>;
+  terminal: Terminal;
+  pinger: NodeJS.Timeout;
+}
+
+export function createDaemonHub(options: DaemonHubOptions): DaemonHub {
+  const endpoints = new Map<string, Endpoint>();
+  const starting = new Map<string, Promise<Endpoint>>();
+  const replayBytes = Math.max(options.replayBytes ?? FLOW.replayBytes, 1 << 20);
+
+  async function open(intern: { id: string; name: string }): Promise<Endpoint> {
+    const cwd = join(options.scratchRoot, intern.id);
+    mkdirSync(cwd, { recursive: true, mode: 0o700 });
+    const terminal = new Terminal(cwd, options.command, replayBytes);
+    const tokens = new Set<string>();
+    const wss = new WebSocketServer({ noServer: true, maxPayload: 1 << 20, handleProtocols: (p) => (p.has(SUBPROTOCOL) ? SUBPROTOCOL : false) });
+    const server = createServer((_req, res) => {
+      res.writeHead(426, { 'content-type': 'text/plain' }).end(`Connect with a WebSocket to ${TERMINAL_PATH}\n`);
+    });
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const refuse = (status: number, text: string) => {
+        socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      };
+      if ((req.url ?? '').split('?')[0] !== TERMINAL_PATH) return refuse(404, 'Not Found');
+      const m = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
+      const presented = m?.[1];
+      let ok = false;
+      for (const t of tokens) if (presented !== undefined && secretsEqual(presented, t)) ok = true;
+      if (!ok) return refuse(401, 'Unauthorized');
+      const protocols = (req.headers['sec-websocket-protocol'] ?? '').split(',').map((s) => s.trim());
+      if (!protocols.includes(SUBPROTOCOL)) return refuse(400, 'Bad Request');
+      wss.handleUpgrade(req, socket, head, (ws) => attach(terminal, ws));
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, options.host, () => resolve());
+    });
+    const port = (server.address() as AddressInfo).port;
+    const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+    const pinger = setInterval(() => {
+      for (const c of terminal.clients) {
+        if (!c.alive) {
+          c.ws.terminate();
+          continue;
+        }
+        c.alive = false;
+        c.ws.ping();
+      }
+    }, FLOW.pingIntervalMs);
+    pinger.unref();
+    return { server, wss, origin: `http://${host}:${port}`, tokens, terminal, pinger };
+  }
+
+  function attach(terminal: Terminal, ws: WebSocket): void {
+    let client: Client | undefined;
+    const hello = setTimeout(() => ws.close(1002, 'expected hello'), 10_000);
+    ws.on('pong', () => {
+      if (client) client.alive = true;
+    });
+    ws.on('message', (raw, isBinary) => {
+      try {
+        if (!isBinary) throw new ProtocolError('text frames are not part of the protocol');
+        const frame = decodeFrame(raw as Buffer);
+        if (!client) {
+          if (frame.channel !== 'control' || frame.message.type !== 'hello') throw new ProtocolError('the first message must be hello');
+          clearTimeout(hello);
+          terminal.resize(frame.message.cols, frame.message.rows);
+          terminal.ensureRunning();
+          const { start, missed } = terminal.replay.since(frame.message.resume_from);
+          client = { ws, sent: start, acked: start, alive: true };
+          ws.send(encodeControl({ type: 'welcome', start, missed }));
+          terminal.clients.add(client);
+          terminal.pump(client);
+          return;
+        }
+        if (frame.channel === 'input') terminal.write(frame.data);
+        else if (frame.channel === 'control') {
+          const m = frame.message;
+          if (m.type === 'resize') terminal.resize(m.cols, m.rows);
+          else if (m.type === 'ack') {
+            client.acked = Math.max(client.acked, Math.min(m.offset, client.sent));
+            terminal.pump(client);
+            terminal.flow();
+          }
+        } else throw new ProtocolError('clients do not send output');
+      } catch (e) {
+        const message = e instanceof ProtocolError ? e.message : 'internal error';
+        if (ws.readyState === ws.OPEN) ws.send(encodeControl({ type: 'error', message }));
+        ws.close(1002, 'protocol error');
+      }
+    });
+    ws.on('close', () => {
+      clearTimeout(hello);
+      if (client) terminal.clients.delete(client);
+      terminal.flow();
+    });
+    ws.on('error', () => ws.terminate());
+  }
+
+  async function closeEndpoint(id: string, reason: string): Promise<void> {
+    const ep = endpoints.get(id) ?? (await starting.get(id)?.catch(() => undefined));
+    endpoints.delete(id);
+    if (!ep) return;
+    clearInterval(ep.pinger);
+    ep.tokens.clear();
+    ep.terminal.kill(reason);
+    for (const c of ep.wss.clients) c.terminate();
+    ep.wss.close();
+    ep.server.closeAllConnections();
+    await new Promise<void>((r) => ep.server.close(() => r()));
+  }
+
+  return {
+    async start(intern) {
+      const existing = endpoints.get(intern.id);
+      if (existing) return { origin: existing.origin };
+      let pending = starting.get(intern.id);
+      if (!pending) {
+        pending = open(intern);
+        starting.set(intern.id, pending);
+      }
+      try {
+        const ep = await pending;
+        endpoints.set(intern.id, ep);
+        return { origin: ep.origin };
+      } finally {
+        starting.delete(intern.id);
+      }
+    },
+    originOf: (id) => endpoints.get(id)?.origin,
+    issueToken(id) {
+      const ep = endpoints.get(id);
+      if (!ep) throw new Error('the daemon is not started');
+      const token = randomToken(32);
+      ep.tokens.add(token);
+      return token;
+    },
+    stop: (id, reason) => closeEndpoint(id, reason),
+    async close() {
+      await Promise.all([...endpoints.keys()].map((id) => closeEndpoint(id, 'The sandbox is shutting down')));
+    },
+  };
+}

@@ -1,0 +1,135 @@
+/**
+ * The sandbox's HTTP plumbing: raw bodies with the contract's size rule, JSON
+ * parsing that names what is wrong, the route deadline, fault injection, and
+ * one log line per request. Handlers return results; this module sends them.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { LIMITS } from '../contract/limits.js';
+import { type RouteSpec, routeLabel } from '../contract/routes.js';
+import { HttpError, badBody, envelope } from './errors.js';
+
+export interface Result {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  raw?: Buffer;
+}
+
+export interface Fault {
+  match: string;
+  delay_ms?: number;
+  status?: number;
+  reason?: string;
+}
+
+export interface HttpContext {
+  deadlineMs: number;
+  faults: Fault[];
+}
+
+/** Every body arrives as a Buffer; the route decides what it may be. */
+export function installBodyHandling(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: LIMITS.requestBodyBytes }, (_req, body, done) => done(null, body));
+}
+
+const isJsonType = (ct: string | undefined) => !!ct && /^application\/json\s*(;|$)/i.test(ct.trim());
+
+/**
+ * Reads a JSON object body. `strictMediaType` (intern PATCH) answers 415 to a
+ * non-empty body without application/json; other routes answer 400.
+ */
+export function jsonBody(req: FastifyRequest, opts: { strictMediaType: boolean; allowEmpty: boolean }): Record<string, unknown> {
+  const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+  if (raw.length === 0) {
+    if (opts.allowEmpty) return {};
+    throw badBody('The body must be a JSON object');
+  }
+  if (!isJsonType(req.headers['content-type'])) {
+    if (opts.strictMediaType) throw new HttpError(415, 'unsupported_media_type', 'The body must be sent with Content-Type: application/json');
+    throw badBody('The body must be sent with Content-Type: application/json');
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
+  } catch {
+    throw badBody('The body is not valid UTF-8');
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw badBody(`The body is not valid JSON: ${(e as Error).message.slice(0, 120)}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badBody('The body must be a JSON object');
+  // JSON.parse makes `__proto__` an own property; copy into a null-prototype object so it is just an (unknown) field.
+  return Object.assign(Object.create(null) as Record<string, unknown>, value);
+}
+
+type Handler = (req: FastifyRequest) => Promise<Result> | Result;
+
+/** Registers a contract route: deadline, faults, envelope of its family. */
+export function route(app: FastifyInstance, ctx: HttpContext, spec: RouteSpec, handler: Handler, family = spec.errors): void {
+  const url = spec.path.replace(/\{(\w+)\}/g, ':$1');
+  const label = routeLabel(spec);
+  app.route({
+    method: spec.method,
+    url,
+    handler: async (req, reply) => {
+      const deadline = ctx.deadlineMs;
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<Result>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new HttpError(408, 'timeout', `${label} exceeded its ${deadline} ms deadline`)),
+          deadline,
+        );
+      });
+      const work = (async () => {
+        const fault = ctx.faults.find((f) => f.match === label);
+        if (fault?.delay_ms) await new Promise((r) => setTimeout(r, fault.delay_ms));
+        if (fault?.status) {
+          const reason = (fault.reason ?? (fault.status >= 500 ? 'internal_error' : null)) as never;
+          throw new HttpError(fault.status, reason, `Injected fault on ${label}`);
+        }
+        return handler(req);
+      })();
+      work.catch(() => undefined);
+      try {
+        const result = await Promise.race([work, timeout]);
+        return send(reply, result);
+      } catch (e) {
+        return sendError(reply, family, e);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  });
+}
+
+export function send(reply: FastifyReply, result: Result): FastifyReply {
+  reply.code(result.status);
+  for (const [k, v] of Object.entries(result.headers ?? {})) reply.header(k, v);
+  if (result.raw) return reply.send(result.raw);
+  if (result.body === undefined) return reply.send();
+  return reply.type('application/json; charset=utf-8').send(JSON.stringify(result.body));
+}
+
+export function sendError(reply: FastifyReply, family: 'intern' | 'byok', e: unknown): FastifyReply {
+  const err = toHttpError(e);
+  return reply.code(err.status).type('application/json; charset=utf-8').send(JSON.stringify(envelope(family, err)));
+}
+
+/** Anything thrown becomes a service error; fastify's own errors keep their meaning, never their shape. */
+export function toHttpError(e: unknown): HttpError {
+  if (e instanceof HttpError) return e;
+  const code = (e as { code?: string }).code;
+  const status = (e as { statusCode?: number }).statusCode;
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413) {
+    return new HttpError(413, 'payload_too_large', `The body is larger than ${LIMITS.requestBodyBytes} bytes`);
+  }
+  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || status === 415) {
+    return new HttpError(415, 'unsupported_media_type', 'The body must be sent with Content-Type: application/json');
+  }
+  if (status !== undefined && status >= 400 && status < 500) return badBody('The request could not be read');
+  return new HttpError(500, 'internal_error', 'Internal error; the same request may be resent');
+}

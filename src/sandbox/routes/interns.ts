@@ -1,0 +1,263 @@
+/** Intern routes (spec 4.1-4.5 and the public notes' collection and lifecycle operations). */
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { describeIssues } from '../../contract/errors.js';
+import {
+  type Intern,
+  InternCreateSchema,
+  InternDeleteSchema,
+  InternListQuerySchema,
+  InternUpdateSchema,
+} from '../../contract/intern.js';
+import { ROUTES } from '../../contract/routes.js';
+import { type Caller, authorizeIntern } from '../auth.js';
+import type { DaemonHub } from '../daemon/types.js';
+import { HttpError, badBody, notFound } from '../errors.js';
+import { type HttpContext, type Result, jsonBody, route } from '../http.js';
+import { type Lifecycle, now } from '../lifecycle.js';
+import { type InternRow, type Store, parseProgress } from '../store.js';
+
+export interface InternDeps {
+  store: Store;
+  hub: DaemonHub;
+  lifecycle: Lifecycle;
+  /** Lifecycle writes can be switched off through the control API. */
+  writesEnabled: () => boolean;
+}
+
+export function toIntern(row: InternRow, caller: Caller): Intern {
+  const intern: Intern = {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    instructions: row.instructions,
+    model: row.model,
+    status: row.status,
+    last_failure_message: row.status === 'failed' ? row.last_failure_message : null,
+    progress: parseProgress(row.progress),
+    hostname: row.hostname,
+    vault_id: row.vault_id,
+    attached_vault_id: row.attached_vault_id,
+    workspace_id: row.workspace_id,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    icon_sha256: row.icon_sha256,
+  };
+  // Organization keys act for no user: no created_by_you.
+  if (caller.key.user_id !== null && caller.key.kind !== 'org_key') intern.created_by_you = row.creator_id === caller.key.user_id;
+  return intern;
+}
+
+const creatorOf = (caller: Caller) => caller.key.user_id ?? `org:${caller.key.workspace_id}`;
+const isUniqueViolation = (e: unknown) => (e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
+
+function nameTaken(name: string): HttpError {
+  return new HttpError(409, 'name_taken', `The name "${name}" is already used by one of your interns in this workspace`);
+}
+
+export function registerInternRoutes(app: FastifyInstance, ctx: HttpContext, deps: InternDeps): void {
+  const { store, hub, lifecycle } = deps;
+
+  const caller = (req: FastifyRequest, needs = ROUTES.getIntern.credential) =>
+    authorizeIntern(store, req.headers.authorization, req.headers.host, needs);
+
+  /** The intern the caller may see, or 404. */
+  const visible = (c: Caller, id: string): InternRow => {
+    const row = store.intern(id);
+    if (!row || row.workspace_id !== c.key.workspace_id) throw notFound('Intern not found');
+    if (c.key.kind === 'intern_key' && c.key.intern_id !== row.id) throw notFound('Intern not found');
+    return row;
+  };
+  const noCollection = (c: Caller) => {
+    if (c.key.kind === 'intern_key') throw notFound('Not found');
+  };
+  const writable = () => {
+    if (!deps.writesEnabled()) throw notFound('Lifecycle writes are disabled for this workspace');
+  };
+  const param = (req: FastifyRequest, name: string) => (req.params as Record<string, string>)[name] ?? '';
+
+  route(app, ctx, ROUTES.listInterns, (req): Result => {
+    const c = caller(req);
+    noCollection(c);
+    const q = InternListQuerySchema.safeParse(req.query);
+    if (!q.success) throw badBody(describeIssues(q.error));
+    if (q.data.workspace_id !== undefined && q.data.workspace_id !== c.key.workspace_id) {
+      throw badBody('workspace_id must be the workspace of the calling key');
+    }
+    let beforeSeq: number | undefined;
+    if (q.data.starting_after !== undefined) {
+      beforeSeq = decodeCursor(q.data.starting_after);
+      if (beforeSeq === undefined) throw badBody('starting_after is not a cursor this service issued');
+    }
+    const limit = q.data.limit ?? 50;
+    const statuses = q.data.status?.split(',').map((s) => s.trim()).filter(Boolean);
+    const rows = store.internsPage(c.key.workspace_id!, { statuses, beforeSeq, limit: limit + 1 });
+    const page = rows.slice(0, limit);
+    const hasMore = rows.length > limit;
+    const body: Record<string, unknown> = { data: page.map((r) => toIntern(r, c)), has_more: hasMore };
+    if (hasMore) body.next_cursor = encodeCursor(page[page.length - 1]!.seq);
+    return { status: 200, body };
+  });
+
+  route(app, ctx, ROUTES.getIntern, (req) => {
+    const c = caller(req);
+    return { status: 200, body: toIntern(visible(c, param(req, 'internId')), c) };
+  });
+
+  route(app, ctx, ROUTES.updateIntern, (req) => {
+    const c = caller(req);
+    const row = visible(c, param(req, 'internId'));
+    writable();
+    const parsed = InternUpdateSchema.safeParse(jsonBody(req, { strictMediaType: true, allowEmpty: true }));
+    if (!parsed.success) throw badBody(describeIssues(parsed.error));
+    const patch = parsed.data;
+    const fields: Partial<InternRow> = {};
+    if (patch.name !== undefined) fields.name = patch.name;
+    if (patch.description !== undefined) fields.description = patch.description;
+    if (patch.instructions !== undefined) fields.instructions = patch.instructions;
+    // Stored as configured; it takes effect (active_model) on the next provision.
+    if (patch.model !== undefined) fields.model = patch.model;
+    if (Object.keys(fields).length > 0) {
+      fields.updated_at = now();
+      try {
+        store.updateIntern(row.id, fields);
+      } catch (e) {
+        if (isUniqueViolation(e)) throw nameTaken(patch.name ?? row.name);
+        throw e;
+      }
+    }
+    return { status: 200, body: toIntern(store.intern(row.id)!, c) };
+  });
+
+  route(app, ctx, ROUTES.createIntern, (req) => {
+    const c = caller(req);
+    noCollection(c);
+    writable();
+    const parsed = InternCreateSchema.safeParse(jsonBody(req, { strictMediaType: true, allowEmpty: false }));
+    if (!parsed.success) throw badBody(describeIssues(parsed.error));
+    const body = parsed.data;
+    if (body.workspace_id !== undefined && body.workspace_id !== c.key.workspace_id) {
+      throw badBody('workspace_id must be the workspace of the calling key');
+    }
+    const idemKey = req.headers['idempotency-key'];
+    if (typeof idemKey === 'string' && idemKey.length > 0) {
+      const existing = store.idempotent(idemKey, c.principal);
+      const row = existing ? store.intern(existing) : undefined;
+      if (row) return { status: 200, body: toIntern(row, c) };
+    }
+    if (body.vault_id !== undefined) {
+      const owner = store.db.prepare('SELECT 1 FROM interns WHERE vault_id = ? AND workspace_id = ?').get(body.vault_id, c.key.workspace_id);
+      if (!owner) throw badBody('vault_id must be the vault of an intern in this workspace');
+    }
+    const id = randomUUID();
+    const ts = now();
+    try {
+      store.insertIntern({
+        id,
+        workspace_id: c.key.workspace_id!,
+        creator_id: creatorOf(c),
+        name: body.name,
+        description: body.description ?? null,
+        instructions: body.instructions ?? null,
+        model: null,
+        active_model: null,
+        status: 'stopped',
+        last_failure_message: null,
+        progress: null,
+        hostname: null,
+        vault_id: null,
+        attached_vault_id: body.vault_id ?? null,
+        created_at: ts,
+        updated_at: ts,
+        icon: null,
+        icon_type: null,
+        icon_sha256: null,
+        moving: 0,
+      });
+    } catch (e) {
+      if (isUniqueViolation(e)) throw nameTaken(body.name);
+      throw e;
+    }
+    if (typeof idemKey === 'string' && idemKey.length > 0) store.rememberIdempotent(idemKey, c.principal, id);
+    if (body.provision) lifecycle.provision(store.intern(id)!);
+    return { status: 201, body: toIntern(store.intern(id)!, c) };
+  });
+
+  route(app, ctx, ROUTES.deleteIntern, async (req) => {
+    const c = caller(req);
+    const row = visible(c, param(req, 'internId'));
+    writable();
+    const parsed = InternDeleteSchema.safeParse(jsonBody(req, { strictMediaType: true, allowEmpty: true }));
+    if (!parsed.success) throw badBody(describeIssues(parsed.error));
+    if (row.status === 'destroying') throw busy(row, 'it is already being deleted');
+    await lifecycle.destroy(row);
+    return { status: 202, body: { deleting: true } };
+  });
+
+  route(app, ctx, ROUTES.provisionIntern, (req) => {
+    const c = caller(req);
+    const row = visible(c, param(req, 'internId'));
+    writable();
+    const body = jsonBody(req, { strictMediaType: true, allowEmpty: true });
+    const fields = Object.keys(body);
+    if (fields.length > 0) throw badBody(`provision takes no body fields; got ${fields.slice(0, 3).join(', ')}`);
+    if (!['stopped', 'failed'].includes(row.status)) throw busy(row, 'only a stopped or failed intern can be provisioned');
+    lifecycle.provision(row);
+    return { status: 202, body: { provisioning: true } };
+  });
+
+  route(app, ctx, ROUTES.suspendIntern, async (req) => {
+    const c = caller(req);
+    const row = visible(c, param(req, 'internId'));
+    writable();
+    if (row.status !== 'running') throw busy(row, 'only a running intern can be suspended');
+    await lifecycle.suspend(row);
+    return { status: 200, body: { suspended: true } };
+  });
+
+  route(app, ctx, ROUTES.getInternIcon, (req) => {
+    const c = caller(req);
+    const row = visible(c, param(req, 'internId'));
+    if (!row.icon || !row.icon_sha256) throw notFound('This intern has no icon');
+    const v = (req.query as Record<string, unknown>).v;
+    const etag = `"${row.icon_sha256}"`;
+    const headers: Record<string, string> = { 'content-type': row.icon_type ?? 'image/png', etag };
+    headers['cache-control'] = v === row.icon_sha256 ? 'public, max-age=31536000, immutable' : 'no-cache';
+    if (req.headers['if-none-match'] === etag) return { status: 304, headers };
+    return { status: 200, headers, raw: row.icon };
+  });
+
+  route(app, ctx, ROUTES.getDaemonAccess, async (req) => {
+    const c = caller(req, ROUTES.getDaemonAccess.credential);
+    const row = visible(c, param(req, 'internId'));
+    if (row.status !== 'running') {
+      throw new HttpError(409, 'intern_not_running', `The intern is ${row.status}; daemon access needs a running intern`);
+    }
+    const { origin } = await hub.start({ id: row.id, name: row.name });
+    const token = hub.issueToken(row.id);
+    store.recordReveal(c.principal, row.id);
+    return { status: 200, headers: { 'cache-control': 'no-store' }, body: { origin, token } };
+  });
+
+  route(app, ctx, ROUTES.listConnections, (req) => {
+    const c = caller(req);
+    const row = visible(c, param(req, 'internId'));
+    const data = store
+      .connections(row.id)
+      .filter((x) => x.enabled && !x.off_for_intern && !x.hidden_for_intern)
+      .map((x) => ({ key: x.key }));
+    return { status: 200, body: { data } };
+  });
+}
+
+function busy(row: InternRow, why: string): HttpError {
+  return new HttpError(409, 'intern_busy', `The intern is ${row.status}: ${why}`);
+}
+
+export function encodeCursor(seq: number): string {
+  return Buffer.from(`seq:${seq}`).toString('base64url');
+}
+export function decodeCursor(cursor: string): number | undefined {
+  const m = /^seq:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  return m ? Number(m[1]) : undefined;
+}
