@@ -1,0 +1,144 @@
+/** Argument parsing: argv in, a command out. Pure, so it is tested without a process. */
+import { parseArgs } from 'node:util';
+import type { Flags } from './config.js';
+
+export type Command =
+  | { kind: 'help' }
+  | { kind: 'version' }
+  | { kind: 'tui'; flags: Flags; forceSandbox: boolean }
+  | { kind: 'sandbox'; options: SandboxFlags }
+  | { kind: 'login'; flags: Flags }
+  | { kind: 'config'; action: 'path' | 'show'; flags: Flags };
+
+export interface SandboxFlags {
+  host: string;
+  port: number;
+  dataDir?: string;
+  manifest?: string;
+  seed: 'demo' | 'empty';
+  deadlineMs?: number;
+  daemonCommand?: string;
+  stepMs?: number;
+}
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+const COMMON = {
+  profile: { type: 'string' },
+  'base-url': { type: 'string' },
+  'api-key': { type: 'string' },
+  'management-key': { type: 'string' },
+  'oauth-token': { type: 'string' },
+  scrollback: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+const SANDBOX = {
+  host: { type: 'string' },
+  port: { type: 'string' },
+  'data-dir': { type: 'string' },
+  manifest: { type: 'string' },
+  seed: { type: 'string' },
+  'deadline-ms': { type: 'string' },
+  'daemon-command': { type: 'string' },
+  'step-ms': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function int(name: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, not "${value.slice(0, 40)}"`);
+  }
+  return Number(value);
+}
+
+type Options = NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>;
+
+function parse(args: string[], options: Options): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+  try {
+    const r = parseArgs({ args, options, strict: true, allowPositionals: true });
+    return { values: r.values as Record<string, string | boolean | undefined>, positionals: r.positionals };
+  } catch (e) {
+    throw new UsageError((e as Error).message.split('\n')[0] ?? 'bad arguments');
+  }
+}
+
+export function parseCommand(argv: string[]): Command {
+  const [first, ...rest] = argv;
+  if (first === 'sandbox') {
+    const { values, positionals } = parse(rest, SANDBOX);
+    if (values.help) return { kind: 'help' };
+    if (positionals.length > 0) throw new UsageError(`sandbox takes no arguments besides flags, got "${positionals[0]}"`);
+    const seed = (values.seed as string | undefined) ?? 'demo';
+    if (seed !== 'demo' && seed !== 'empty') throw new UsageError(`--seed must be demo or empty, not "${seed.slice(0, 40)}"`);
+    return {
+      kind: 'sandbox',
+      options: {
+        host: (values.host as string | undefined) ?? '127.0.0.1',
+        port: int('port', values.port as string | undefined, 0, 65535) ?? 0,
+        dataDir: values['data-dir'] as string | undefined,
+        manifest: values.manifest as string | undefined,
+        seed,
+        deadlineMs: int('deadline-ms', values['deadline-ms'] as string | undefined, 1, 3_600_000),
+        daemonCommand: values['daemon-command'] as string | undefined,
+        stepMs: int('step-ms', values['step-ms'] as string | undefined, 1, 600_000),
+      },
+    };
+  }
+  const isSub = first === 'login' || first === 'config';
+  const { values, positionals } = parse(isSub ? rest : argv, { ...COMMON, sandbox: { type: 'boolean' } });
+  if (values.help) return { kind: 'help' };
+  if (values.version) return { kind: 'version' };
+  const flags: Flags = {
+    profile: values.profile as string | undefined,
+    baseUrl: values['base-url'] as string | undefined,
+    apiKey: values['api-key'] as string | undefined,
+    managementKey: values['management-key'] as string | undefined,
+    oauthToken: values['oauth-token'] as string | undefined,
+    scrollback: int('scrollback', values.scrollback as string | undefined, 0, 1_000_000),
+  };
+  if (first === 'login') {
+    if (positionals.length > 0) throw new UsageError('login takes no arguments besides flags');
+    return { kind: 'login', flags };
+  }
+  if (first === 'config') {
+    const action = positionals[0];
+    if (action !== 'path' && action !== 'show') throw new UsageError('usage: intern-tui config path|show');
+    return { kind: 'config', action, flags };
+  }
+  if (positionals.length > 0) throw new UsageError(`unknown command "${positionals[0]!.slice(0, 40)}"; see intern-tui --help`);
+  return { kind: 'tui', flags, forceSandbox: Boolean(values.sandbox) };
+}
+
+export const HELP = `intern-tui: look after your interns from the terminal.
+
+Usage:
+  intern-tui [--profile NAME] [--sandbox]     open the TUI
+  intern-tui sandbox [flags]                  run the local sandbox service
+  intern-tui login [--profile NAME]           store credentials in a profile (0600)
+  intern-tui config path|show                 where the config is; which credentials are set
+  intern-tui --help | --version
+
+With no credentials and no base URL configured, the TUI opens on a built-in sandbox with demo data.
+
+Flags (they win over the environment, which wins over the profile):
+  --profile NAME          profile in the config file (or INTERN_TUI_PROFILE, or default_profile)
+  --base-url URL          service base URL, with /api/v1 (OPENROUTER_BASE_URL; default https://openrouter.ai/api/v1)
+  --api-key KEY           for intern and vault routes (OPENROUTER_API_KEY)
+  --management-key KEY    for BYOK routes (OPENROUTER_MANAGEMENT_KEY)
+  --oauth-token TOKEN     for attaching to a terminal (OPENROUTER_OAUTH_TOKEN)
+  --scrollback LINES      attach history, default 10000
+  --sandbox               use the built-in sandbox even when credentials are configured
+  Flags on a command line are visible to other local users: prefer the environment or login.
+
+Sandbox flags:
+  --host 127.0.0.1  --port 0  --data-dir DIR  --manifest FILE  --seed demo|empty
+  --deadline-ms N  --daemon-command CMD  --step-ms N
+
+Keys: ? help, q back/quit, j/k move, enter open, / filter, r refresh, : commands,
+      i interns, b BYOK, e edit, c connections, a attach, p provision, s suspend, D delete.
+`;
