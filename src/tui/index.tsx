@@ -1,7 +1,38 @@
+/** `runTui`: renders the app in the alternate screen and resolves with the exit code. */
+import { render } from 'ink';
+import { App } from './app.js';
 import type { TuiOptions } from './types.js';
 export type { TuiOptions, FeatureSpec } from './types.js';
 
-// Placeholder until the TUI lands (issue 4): resolves to the process exit code.
-export async function runTui(_options: TuiOptions): Promise<number> {
-  throw new Error('the TUI is not built yet');
+const ENTER_ALT = '\x1b[?1049h\x1b[H';
+const LEAVE_ALT = '\x1b[?25h\x1b[?1049l';
+
+export async function runTui(options: TuiOptions): Promise<number> {
+  const out = process.stdout;
+  out.write(ENTER_ALT);
+  let restored = false;
+  const restore = () => {
+    if (restored) return;
+    restored = true;
+    out.write(LEAVE_ALT);
+  };
+  process.once('exit', restore);
+  const instance = render(<App options={options} />, {
+    exitOnCtrlC: false,
+    incrementalRendering: false,
+    patchConsole: true,
+  });
+  const onSignal = () => instance.unmount();
+  process.once('SIGTERM', onSignal);
+  process.once('SIGHUP', onSignal);
+  try {
+    await instance.waitUntilExit();
+    return 0;
+  } catch {
+    return 1;
+  } finally {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGHUP', onSignal);
+    restore();
+  }
 }

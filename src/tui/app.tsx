@@ -1,0 +1,170 @@
+/** The shell: header, the current screen, overlays and the footer. Screens own their data and keys. */
+import { Box, Text, useApp } from 'ink';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { CommandPalette, type PaletteCommand } from './components/CommandPalette.js';
+import { Footer } from './components/Footer.js';
+import { Header } from './components/Header.js';
+import { HelpOverlay } from './components/HelpOverlay.js';
+import { type Nav, type Route, TuiContext, type TuiContextValue } from './context.js';
+import { useKeys } from './hooks/useKeys.js';
+import { useTerminalSize } from './hooks/useTerminalSize.js';
+import { matches, type Scope } from './keymap.js';
+import { sanitize } from './sanitize.js';
+import { AttachScreen } from './screens/AttachScreen.js';
+import { ByokDetails } from './screens/ByokDetails.js';
+import { ByokForm } from './screens/ByokForm.js';
+import { ByokList } from './screens/ByokList.js';
+import { Connections } from './screens/Connections.js';
+import { InternDetails } from './screens/InternDetails.js';
+import { InternList } from './screens/InternList.js';
+import { InternSettings } from './screens/InternSettings.js';
+import { theme } from './theme.js';
+import type { TuiOptions } from './types.js';
+
+const TITLES: Record<Route['name'], string> = {
+  interns: 'Interns',
+  intern: 'Intern',
+  settings: 'Settings',
+  connections: 'Connections',
+  attach: 'Attach',
+  byok: 'BYOK credentials',
+  byokDetails: 'Credential',
+  byokForm: 'Credential form',
+};
+
+export function App({ options, initial = { name: 'interns' } }: { options: TuiOptions; initial?: Route }) {
+  const { exit } = useApp();
+  const size = useTerminalSize();
+  const [stack, setStack] = useState<Route[]>([initial]);
+  const [overlay, setOverlay] = useState<'help' | 'palette' | null>(null);
+  const [capture, setCapture] = useState(false);
+  const [scopes, setScopes] = useState<Scope[]>(['global']);
+  const [flash, setFlash] = useState<{ text: string; kind: 'info' | 'error' } | null>(
+    options.warnings.length > 0 ? { text: options.warnings.join(' · '), kind: 'error' } : null,
+  );
+  const flashTimer = useRef<NodeJS.Timeout | undefined>(undefined);
+  const top = stack[stack.length - 1]!;
+
+  const nav: Nav = useMemo(
+    () => ({
+      push: (r) => setStack((s) => [...s, r]),
+      pop: () => setStack((s) => (s.length > 1 ? s.slice(0, -1) : s)),
+      replace: (r) => setStack((s) => [...s.slice(0, -1), r]),
+      home: (r) => setStack([r]),
+      quit: () => exit(),
+      flash: (text, kind = 'info') => {
+        clearTimeout(flashTimer.current);
+        setFlash({ text, kind });
+        flashTimer.current = setTimeout(() => setFlash(null), 4000);
+      },
+    }),
+    [exit],
+  );
+  useEffect(() => () => clearTimeout(flashTimer.current), []);
+  // Leaving a screen ends whatever text capture it had.
+  useEffect(() => setCapture(false), [stack.length, top.name]);
+
+  const runCommand = useCallback(
+    async (c: PaletteCommand) => {
+      setOverlay(null);
+      if (c.kind === 'quit') return exit();
+      if (c.kind === 'interns') return nav.home({ name: 'interns' });
+      if (c.kind === 'byok') return nav.home({ name: 'byok' });
+      try {
+        let after: string | undefined;
+        for (let pages = 0; pages < 20; pages++) {
+          const page = await options.api.listInterns({ limit: 500, starting_after: after });
+          const found = page.data.find((i) => i.name === c.name);
+          if (found) return nav.push({ name: 'attach', intern: found });
+          if (!page.has_more || !page.next_cursor) break;
+          after = page.next_cursor;
+        }
+        nav.flash(`no intern named "${sanitize(c.name)}"`, 'error');
+      } catch (e) {
+        nav.flash(`could not look up ${sanitize(c.name)}: ${sanitize((e as Error).message)}`, 'error');
+      }
+    },
+    [exit, nav, options.api],
+  );
+
+  const attached = top.name === 'attach';
+  useKeys((input, key) => {
+    if (key.ctrl && input === 'c') return exit();
+    if (overlay === 'help') {
+      if (key.escape || matches('help', input, key) || input === 'q') setOverlay(null);
+      return;
+    }
+    if (overlay || capture) return;
+    if (matches('help', input, key)) return setOverlay('help');
+    if (matches('palette', input, key)) return setOverlay('palette');
+    if (matches('back', input, key)) return stack.length > 1 ? nav.pop() : exit();
+    if (matches('cancel', input, key)) return nav.pop();
+    if (matches('interns', input, key)) return nav.home({ name: 'interns' });
+    if (matches('byok', input, key)) return nav.home({ name: 'byok' });
+  }, !attached);
+
+  const ctx: TuiContextValue = {
+    api: options.api,
+    options,
+    nav,
+    active: overlay === null,
+    setCapture,
+    setScopes,
+    size,
+  };
+
+  if (top.name === 'attach') {
+    return (
+      <TuiContext.Provider value={ctx}>
+        <AttachScreen
+          api={options.api}
+          intern={top.intern}
+          scrollback={options.scrollback}
+          onDetach={() => nav.replace({ name: 'intern', id: top.intern.id })}
+          onProvision={() => {
+            void options.api.provisionIntern(top.intern.id).then(
+              () => nav.flash(`provisioning ${sanitize(top.intern.name)}`),
+              (e: unknown) => nav.flash(sanitize((e as Error).message), 'error'),
+            );
+            nav.replace({ name: 'intern', id: top.intern.id });
+          }}
+        />
+      </TuiContext.Provider>
+    );
+  }
+
+  return (
+    <TuiContext.Provider value={ctx}>
+      <Box flexDirection="column" width={size.columns} height={Math.max(1, size.rows - 1)}>
+        <Header options={options} title={TITLES[top.name]} />
+        <Box borderStyle="single" borderColor={theme.muted} borderLeft={false} borderRight={false} borderBottom={false} />
+        <Box flexDirection="column" flexGrow={1} overflow="hidden">
+          {overlay === 'help' ? <HelpOverlay /> : <Screen route={top} />}
+          {overlay === 'palette' ? <CommandPalette onRun={(c) => void runCommand(c)} onClose={() => setOverlay(null)} /> : null}
+        </Box>
+        <Footer scopes={scopes} flash={flash} />
+      </Box>
+    </TuiContext.Provider>
+  );
+}
+
+function Screen({ route }: { route: Route }) {
+  switch (route.name) {
+    case 'interns':
+      return <InternList />;
+    case 'intern':
+      return <InternDetails key={route.id} id={route.id} />;
+    case 'settings':
+      return <InternSettings id={route.id} />;
+    case 'connections':
+      return <Connections id={route.id} />;
+    case 'byok':
+      return <ByokList />;
+    case 'byokDetails':
+      return <ByokDetails key={route.id} id={route.id} />;
+    case 'byokForm':
+      return <ByokForm id={route.id} />;
+    case 'attach':
+      return <Text>…</Text>;
+  }
+}

@@ -1,0 +1,103 @@
+/** One component renders every service error: the message, the reason, and what to do. */
+import { Box, Text } from 'ink';
+import { ApiError, MissingCredentialError, NetworkError, ResponseShapeError } from '../../client/errors.js';
+import { CREDENTIAL_SOURCES } from '../../contract/routes.js';
+import { sanitize } from '../sanitize.js';
+import { theme } from '../theme.js';
+
+export interface Explained {
+  title: string;
+  message: string;
+  reason: string | null;
+  hint: string;
+  retryable: boolean;
+}
+
+function credentialFor(route: string) {
+  if (route.includes('/byok')) return CREDENTIAL_SOURCES.management_key;
+  if (route.endsWith('/daemon')) return CREDENTIAL_SOURCES.oauth_token;
+  return CREDENTIAL_SOURCES.api_key;
+}
+
+export function explain(error: unknown): Explained {
+  if (error instanceof MissingCredentialError) {
+    return {
+      title: `No ${CREDENTIAL_SOURCES[error.kind].label} configured`,
+      message: sanitize(error.message),
+      reason: null,
+      hint: `Set ${error.env}, pass ${error.flag}, or run: intern-tui login`,
+      retryable: false,
+    };
+  }
+  if (error instanceof ApiError) {
+    const message = sanitize(error.message);
+    const reason = error.reason === null ? null : sanitize(error.reason);
+    const base = { message, reason, retryable: error.retryable };
+    const cred = credentialFor(error.route);
+    switch (true) {
+      case error.status === 401:
+        return { ...base, title: 'Not authenticated', hint: `The ${cred.label} is missing or wrong: check ${cred.env} (or ${cred.flag}, or the profile).` };
+      case error.reason === 'personal_identity_required':
+        return {
+          ...base,
+          title: 'Attach needs an OAuth token',
+          hint: `Daemon access needs a personal identity. Set ${CREDENTIAL_SOURCES.oauth_token.env} or pass ${CREDENTIAL_SOURCES.oauth_token.flag}.`,
+        };
+      case error.status === 403:
+        return { ...base, title: 'Forbidden', hint: 'The key owner may have lost access, a regional host may be in use, or this route needs another kind of key.' };
+      case error.status === 404:
+        return {
+          ...base,
+          title: 'Not found',
+          hint: 'Not in the Intern API programme, not visible to this key, or already gone. Check the key and its workspace.',
+        };
+      case error.reason === 'name_taken':
+        return { ...base, title: 'Name taken', hint: 'Another of your interns in this workspace has that name; choose another.' };
+      case error.reason === 'intern_busy':
+        return { ...base, title: 'The intern is busy', hint: 'Its current state does not allow this action; wait for it to settle and try again.' };
+      case error.reason === 'intern_not_running':
+        return { ...base, title: 'Not running', hint: 'Provision the intern (p) and attach when it is running.' };
+      case error.status === 408:
+        return { ...base, title: 'Timed out', hint: 'The service took too long. Press r to try again.' };
+      case error.status === 409:
+        return { ...base, title: 'Conflict', hint: 'Someone changed this at the same time. Refresh (r) and try again.' };
+      case error.status === 413:
+        return { ...base, title: 'Too large', hint: 'The request body is over 1 MiB; shorten the long fields.' };
+      case error.status >= 500 && error.retryable:
+        return { ...base, title: 'Service error', hint: 'A transient failure, already retried. Press r to try again.' };
+      case error.status >= 500:
+        return { ...base, title: 'Service configuration error', hint: 'Retrying will not help; the service needs fixing.' };
+      default:
+        return { ...base, title: `Request failed (${error.status})`, hint: 'Check the values and try again.' };
+    }
+  }
+  if (error instanceof NetworkError) {
+    return { title: 'Cannot reach the service', message: sanitize(error.message), reason: null, hint: 'Check the base URL and the network, then press r.', retryable: true };
+  }
+  if (error instanceof ResponseShapeError) {
+    return { title: 'Unexpected answer', message: sanitize(error.message), reason: null, hint: 'The service answered in a shape this version does not know.', retryable: true };
+  }
+  return { title: 'Something went wrong', message: sanitize(error instanceof Error ? error.message : String(error)), reason: null, hint: 'Press r to try again.', retryable: true };
+}
+
+export function ErrorView({ error, compact = false }: { error: unknown; compact?: boolean }) {
+  const e = explain(error);
+  if (compact) {
+    return (
+      <Text color={theme.error} wrap="truncate-end">
+        ✖ {e.title}: {e.message}
+      </Text>
+    );
+  }
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor={theme.error} paddingX={1}>
+      <Text color={theme.error} bold>
+        ✖ {e.title}
+      </Text>
+      <Text>{e.message}</Text>
+      {e.reason ? <Text color={theme.muted}>reason: {e.reason}</Text> : null}
+      <Text color={theme.warning}>{e.hint}</Text>
+      {e.retryable ? <Text color={theme.muted}>r: try again</Text> : null}
+    </Box>
+  );
+}

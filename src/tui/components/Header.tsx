@@ -1,0 +1,38 @@
+import { Box, Text } from 'ink';
+import { CREDENTIAL_SOURCES, type CredentialKind } from '../../contract/routes.js';
+import { sanitize } from '../sanitize.js';
+import { theme } from '../theme.js';
+import type { TuiOptions } from '../types.js';
+
+const SHORT: Record<CredentialKind, string> = { api_key: 'api', management_key: 'mgmt', oauth_token: 'oauth' };
+
+/** Product, profile, host, the SANDBOX badge, and which credential kinds are set: never their values. */
+export function Header({ options, title }: { options: TuiOptions; title: string }) {
+  const kinds = Object.keys(CREDENTIAL_SOURCES) as CredentialKind[];
+  return (
+    <Box justifyContent="space-between">
+      <Text wrap="truncate-end">
+        <Text bold color={theme.accent}>
+          intern-tui
+        </Text>
+        {options.sandbox ? (
+          <Text backgroundColor={theme.badge} color="black" bold>
+            {' SANDBOX '}
+          </Text>
+        ) : null}
+        <Text color={theme.muted}> {sanitize(options.host)}</Text>
+        {options.profile ? <Text color={theme.muted}> · profile {sanitize(options.profile)}</Text> : null}
+        <Text> › {title}</Text>
+      </Text>
+      <Text>
+        {kinds.map((k) => (
+          <Text key={k} color={options.api.configured[k] ? theme.success : theme.muted}>
+            {' '}
+            {SHORT[k]}
+            {options.api.configured[k] ? '✓' : '✗'}
+          </Text>
+        ))}
+      </Text>
+    </Box>
+  );
+}

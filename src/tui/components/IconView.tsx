@@ -1,0 +1,85 @@
+/** The intern's icon as half-block colour cells: each cell is two pixels, top in the foreground, bottom in the background. */
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Box, Text } from 'ink';
+import jpeg from 'jpeg-js';
+import { PNG } from 'pngjs';
+import { useEffect, useState } from 'react';
+import type { InternApi } from '../../client/types.js';
+import { API_KEY_HASH_PATTERN } from '../../contract/rules.js';
+
+type Rgb = [number, number, number];
+
+export function decodeIcon(bytes: Uint8Array): { width: number; height: number; data: Uint8Array } {
+  const buf = Buffer.from(bytes);
+  if (buf.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) {
+    const png = PNG.sync.read(buf);
+    return { width: png.width, height: png.height, data: png.data };
+  }
+  const img = jpeg.decode(buf, { useTArray: true, maxResolutionInMP: 4, maxMemoryUsageInMB: 64 });
+  return { width: img.width, height: img.height, data: img.data };
+}
+
+/** Samples the image down to `cols` x `2*rows` pixels (alpha blended on black). */
+export function toCells(img: { width: number; height: number; data: Uint8Array }, cols: number, rows: number): [Rgb, Rgb][][] {
+  const px = (x: number, y: number): Rgb => {
+    const sx = Math.min(img.width - 1, Math.floor(((x + 0.5) * img.width) / cols));
+    const sy = Math.min(img.height - 1, Math.floor(((y + 0.5) * img.height) / (rows * 2)));
+    const i = (sy * img.width + sx) * 4;
+    const a = (img.data[i + 3] ?? 255) / 255;
+    return [Math.round(img.data[i]! * a), Math.round(img.data[i + 1]! * a), Math.round(img.data[i + 2]! * a)];
+  };
+  const out: [Rgb, Rgb][][] = [];
+  for (let r = 0; r < rows; r++) {
+    const row: [Rgb, Rgb][] = [];
+    for (let c = 0; c < cols; c++) row.push([px(c, r * 2), px(c, r * 2 + 1)]);
+    out.push(row);
+  }
+  return out;
+}
+
+const hex = ([r, g, b]: Rgb) => '#' + [r, g, b].map((v) => v.toString(16).padStart(2, '0')).join('');
+
+/** Fetches with `v=<sha>` and caches on disk by hash; a cached icon costs no request. */
+async function loadIcon(api: InternApi, internId: string, sha: string, cacheDir: string): Promise<Uint8Array> {
+  // The hash names the cache file, so it must be a hash and nothing else.
+  const safe = API_KEY_HASH_PATTERN.test(sha);
+  const file = join(cacheDir, `${sha}.img`);
+  if (safe && existsSync(file)) return readFileSync(file);
+  const icon = await api.getInternIcon(internId, sha);
+  if (safe) {
+    mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+    writeFileSync(file, icon.bytes, { mode: 0o600 });
+  }
+  return icon.bytes;
+}
+
+export function IconView(props: { api: InternApi; internId: string; sha: string | null; cacheDir: string; cols?: number; rows?: number }) {
+  const { api, internId, sha, cacheDir, cols = 8, rows = 4 } = props;
+  const [cells, setCells] = useState<[Rgb, Rgb][][] | null>(null);
+  useEffect(() => {
+    setCells(null);
+    if (!sha) return;
+    let live = true;
+    loadIcon(api, internId, sha, cacheDir)
+      .then((bytes) => live && setCells(toCells(decodeIcon(bytes), cols, rows)))
+      .catch(() => live && setCells(null));
+    return () => {
+      live = false;
+    };
+  }, [api, internId, sha, cacheDir, cols, rows]);
+  if (!cells) return <Box width={cols} height={rows} />;
+  return (
+    <Box flexDirection="column" width={cols} flexShrink={0}>
+      {cells.map((row, r) => (
+        <Text key={r}>
+          {row.map(([top, bottom], c) => (
+            <Text key={c} color={hex(top)} backgroundColor={hex(bottom)}>
+              ▀
+            </Text>
+          ))}
+        </Text>
+      ))}
+    </Box>
+  );
+}

@@ -1,0 +1,12 @@
+import { Text } from 'ink';
+import { sanitize } from '../sanitize.js';
+import { statusStyle } from '../theme.js';
+
+export function StatusBadge({ status }: { status: string }) {
+  const s = statusStyle(status);
+  return (
+    <Text color={s.color}>
+      {s.symbol} {sanitize(status)}
+    </Text>
+  );
+}

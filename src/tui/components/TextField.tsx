@@ -1,0 +1,157 @@
+/**
+ * A text field with a cursor: single-line or multi-line, optionally masked (a
+ * masked field never draws what was typed). It handles its own keys while
+ * focused; tab, escape and ctrl combos are left to the form.
+ */
+import { Box, Text } from 'ink';
+import { useEffect, useState } from 'react';
+import { useKeys } from '../hooks/useKeys.js';
+import { theme } from '../theme.js';
+
+export interface TextFieldProps {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  focused: boolean;
+  multiline?: boolean;
+  masked?: boolean;
+  placeholder?: string;
+  error?: string | null;
+  note?: string | null;
+  width?: number;
+  /** Visible lines of a multi-line field. */
+  height?: number;
+  labelWidth?: number;
+}
+
+export function TextField(props: TextFieldProps) {
+  const { value, onChange, focused, multiline = false, masked = false } = props;
+  const [cursor, setCursor] = useState(value.length);
+  useEffect(() => {
+    setCursor((c) => Math.min(c, value.length));
+  }, [value]);
+
+  useKeys((input, key) => {
+    if (key.tab || key.escape || (key.ctrl && input !== 'a' && input !== 'k')) return;
+    if (key.leftArrow) return setCursor((c) => Math.max(0, c - 1));
+    if (key.rightArrow) return setCursor((c) => Math.min(value.length, c + 1));
+    if (key.home || (key.ctrl && input === 'a')) return setCursor(multiline ? value.lastIndexOf('\n', cursor - 1) + 1 : 0);
+    if (key.end) return setCursor(multiline ? endOfLine(value, cursor) : value.length);
+    if (key.ctrl && input === 'k') {
+      const end = multiline ? endOfLine(value, cursor) : value.length;
+      return onChange(value.slice(0, cursor) + value.slice(end));
+    }
+    if (multiline && (key.upArrow || key.downArrow)) return setCursor(moveVertical(value, cursor, key.upArrow ? -1 : 1));
+    if (key.upArrow || key.downArrow || key.pageUp || key.pageDown) return;
+    // Several backspaces read at once arrive as one unparsed chunk of DEL/BS bytes.
+    const erase = key.backspace || key.delete ? 1 : /^[\x7f\b]+$/.test(input) ? input.length : 0;
+    if (erase > 0) {
+      const n = Math.min(erase, cursor);
+      if (n === 0) return;
+      onChange(value.slice(0, cursor - n) + value.slice(cursor));
+      return setCursor(cursor - n);
+    }
+    let text = input;
+    if (key.return) {
+      if (!multiline) return;
+      text = '\n';
+    }
+    if (!text) return;
+    // Pasted text arrives as one chunk: keep newlines only in multi-line fields.
+    text = text.replace(/\r\n?/g, '\n');
+    if (!multiline) text = text.replace(/\n/g, ' ');
+    text = text.replace(/[\x00-\x09\x0b-\x1f\x7f]/g, '');
+    if (!text) return;
+    onChange(value.slice(0, cursor) + text + value.slice(cursor));
+    setCursor(cursor + text.length);
+  }, focused);
+
+  const shown = masked ? '•'.repeat(Math.min(value.length, 40)) + (value.length > 40 ? '…' : '') : value;
+  const labelWidth = props.labelWidth ?? 15;
+  const label = (
+    <Box width={labelWidth} flexShrink={0}>
+      <Text color={focused ? theme.accent : undefined} bold={focused}>
+        {focused ? '› ' : '  '}
+        {props.label}
+      </Text>
+    </Box>
+  );
+  const message = props.error ? (
+    <Text color={theme.error}> ✖ {props.error}</Text>
+  ) : props.note ? (
+    <Text color={theme.muted}> {props.note}</Text>
+  ) : null;
+
+  if (multiline) {
+    const lines = value.split('\n');
+    const height = props.height ?? 5;
+    const { line: cursorLine } = position(value, cursor);
+    const first = Math.max(0, Math.min(cursorLine - height + 1, lines.length - height));
+    const visible = lines.slice(first, first + height);
+    return (
+      <Box flexDirection="column">
+        <Box>
+          {label}
+          <Text color={theme.muted}>
+            {lines.length} line{lines.length === 1 ? '' : 's'}, {value.length} chars{focused ? ' · enter: new line · ^e: $EDITOR' : ''}
+          </Text>
+          {message}
+        </Box>
+        <Box flexDirection="column" borderStyle="single" borderColor={focused ? theme.accent : theme.muted} paddingX={1}>
+          {visible.length === 0 || (visible.length === 1 && visible[0] === '') ? (
+            <Text color={theme.muted}>{focused ? <Text inverse> </Text> : null}{props.placeholder ?? ''}</Text>
+          ) : (
+            visible.map((l, i) => <Line key={first + i} text={l} cursorAt={focused && first + i === cursorLine ? position(value, cursor).col : -1} />)
+          )}
+        </Box>
+      </Box>
+    );
+  }
+  return (
+    <Box>
+      {label}
+      <Box flexShrink={1}>
+        {value.length === 0 && !focused ? (
+          <Text color={theme.muted}>{props.placeholder ?? ''}</Text>
+        ) : (
+          <Line text={shown} cursorAt={focused ? (masked ? shown.length : cursor) : -1} />
+        )}
+      </Box>
+      {message}
+    </Box>
+  );
+}
+
+function Line({ text, cursorAt }: { text: string; cursorAt: number }) {
+  if (cursorAt < 0) return <Text wrap="truncate-end">{text || ' '}</Text>;
+  const before = text.slice(0, cursorAt);
+  const at = text.slice(cursorAt, cursorAt + 1) || ' ';
+  const after = text.slice(cursorAt + 1);
+  return (
+    <Text wrap="truncate-start">
+      {before}
+      <Text inverse>{at}</Text>
+      {after}
+    </Text>
+  );
+}
+
+function position(value: string, cursor: number): { line: number; col: number } {
+  const before = value.slice(0, cursor).split('\n');
+  return { line: before.length - 1, col: before[before.length - 1]!.length };
+}
+
+function endOfLine(value: string, cursor: number): number {
+  const nl = value.indexOf('\n', cursor);
+  return nl === -1 ? value.length : nl;
+}
+
+function moveVertical(value: string, cursor: number, dir: -1 | 1): number {
+  const lines = value.split('\n');
+  const { line, col } = position(value, cursor);
+  const target = line + dir;
+  if (target < 0 || target >= lines.length) return cursor;
+  let offset = 0;
+  for (let i = 0; i < target; i++) offset += lines[i]!.length + 1;
+  return offset + Math.min(col, lines[target]!.length);
+}

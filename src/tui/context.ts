@@ -1,0 +1,47 @@
+import { createContext, useContext } from 'react';
+import type { InternApi } from '../client/types.js';
+import type { Intern } from '../contract/intern.js';
+import type { Scope } from './keymap.js';
+import type { TuiOptions } from './types.js';
+
+export type Route =
+  | { name: 'interns' }
+  | { name: 'intern'; id: string }
+  | { name: 'settings'; id: string }
+  | { name: 'connections'; id: string }
+  | { name: 'attach'; intern: Intern }
+  | { name: 'byok' }
+  | { name: 'byokDetails'; id: string }
+  | { name: 'byokForm'; id?: string };
+
+export interface Nav {
+  push: (route: Route) => void;
+  pop: () => void;
+  replace: (route: Route) => void;
+  /** Resets the stack to one top-level screen. */
+  home: (route: Route) => void;
+  quit: () => void;
+  /** A one-line message in the footer (sanitized before it is drawn). */
+  flash: (text: string, kind?: 'info' | 'error') => void;
+}
+
+export interface TuiContextValue {
+  api: InternApi;
+  options: TuiOptions;
+  nav: Nav;
+  /** False while an overlay (help, palette) has the keyboard. */
+  active: boolean;
+  /** Screens that take typed text say so, so global keys stand aside. */
+  setCapture: (capturing: boolean) => void;
+  /** Screens declare the key scopes the footer lists. */
+  setScopes: (scopes: Scope[]) => void;
+  size: { columns: number; rows: number };
+}
+
+export const TuiContext = createContext<TuiContextValue | null>(null);
+
+export function useTui(): TuiContextValue {
+  const ctx = useContext(TuiContext);
+  if (!ctx) throw new Error('useTui outside the TUI');
+  return ctx;
+}

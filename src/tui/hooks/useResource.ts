@@ -1,0 +1,46 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+
+export interface Resource<T> {
+  data: T | undefined;
+  error: unknown;
+  loading: boolean;
+  reload: () => void;
+  /** Replaces the data without a request (after a save that answered the new value). */
+  set: (value: T) => void;
+}
+
+/**
+ * Loads with `load` whenever `key` changes or `reload` is called. The last good
+ * data stays while reloading and after an error, so a screen is never blank.
+ * (The client already retries what the service marks retryable.)
+ */
+export function useResource<T>(load: (signal: AbortSignal) => Promise<T>, key: string): Resource<T> {
+  const [data, setData] = useState<T | undefined>(undefined);
+  const [error, setError] = useState<unknown>(undefined);
+  const [loading, setLoading] = useState(true);
+  const [tick, setTick] = useState(0);
+  const loadRef = useRef(load);
+  loadRef.current = load;
+
+  useEffect(() => {
+    const ctrl = new AbortController();
+    setLoading(true);
+    loadRef.current(ctrl.signal).then(
+      (value) => {
+        if (ctrl.signal.aborted) return;
+        setData(value);
+        setError(undefined);
+        setLoading(false);
+      },
+      (e: unknown) => {
+        if (ctrl.signal.aborted) return;
+        setError(e);
+        setLoading(false);
+      },
+    );
+    return () => ctrl.abort();
+  }, [key, tick]);
+
+  const reload = useCallback(() => setTick((t) => t + 1), []);
+  return { data, error, loading, reload, set: setData };
+}

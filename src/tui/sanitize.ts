@@ -1,0 +1,29 @@
+/**
+ * The one sanitizer every server string passes through before it is drawn:
+ * escape sequences (CSI, OSC, DCS, SOS/PM/APC, two-byte ESC), C0 and C1 controls,
+ * DEL and bidirectional overrides are removed. Newlines survive only where asked.
+ */
+const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b]*(?:\x1b\\)?|\x1b[ -/]*[0-~]?|\x9b[0-?]*[ -/]*[@-~]|[\x90\x98\x9d\x9e\x9f][^\x9c\x07]*[\x9c\x07]?/g;
+const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+const CONTROLS_NO_NEWLINE = /[\x00-\x1f\x7f-\x9f]/g;
+const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+
+export function sanitize(value: string | null | undefined, opts: { multiline?: boolean } = {}): string {
+  if (value === null || value === undefined) return '';
+  const noEsc = value.replace(ESCAPES, '').replace(BIDI, '');
+  if (opts.multiline) return noEsc.replace(/\r\n?/g, '\n').replace(/\t/g, '  ').replace(CONTROLS, '');
+  return noEsc.replace(/[\t\n\r]/g, ' ').replace(CONTROLS_NO_NEWLINE, '');
+}
+
+/** Cuts to a display width (one cell per code point is close enough for names and labels), with an ellipsis. */
+export function truncate(text: string, width: number): string {
+  if (width <= 0) return '';
+  const chars = [...text];
+  if (chars.length <= width) return text;
+  return chars.slice(0, Math.max(0, width - 1)).join('') + '…';
+}
+
+export function pad(text: string, width: number): string {
+  const t = truncate(text, width);
+  return t + ' '.repeat(Math.max(0, width - [...t].length));
+}

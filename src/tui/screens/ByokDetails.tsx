@@ -1,0 +1,89 @@
+/** Every field of a credential (the label only, never a key), with edit and delete. */
+import { Box, Text } from 'ink';
+import { useEffect, useState } from 'react';
+import { ErrorView } from '../components/ErrorView.js';
+import { Spinner } from '../components/Spinner.js';
+import { useTui } from '../context.js';
+import { useKeys } from '../hooks/useKeys.js';
+import { useResource } from '../hooks/useResource.js';
+import { matches } from '../keymap.js';
+import { sanitize } from '../sanitize.js';
+import { theme } from '../theme.js';
+
+const show = (v: unknown): string => {
+  if (v === null || v === undefined) return 'null (no restriction / unset)';
+  if (Array.isArray(v)) return v.length === 0 ? '[]' : v.map((x) => sanitize(String(x))).join(', ');
+  return sanitize(String(v));
+};
+
+export function ByokDetails({ id }: { id: string }) {
+  const { api, nav, active, setScopes } = useTui();
+  const res = useResource((signal) => api.getByok(id, { signal }), id);
+  const [confirm, setConfirm] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(undefined);
+  useEffect(() => setScopes(confirm ? ['confirm'] : ['byok', 'global']), [setScopes, confirm]);
+
+  useKeys((input, key) => {
+    if (confirm) {
+      if (matches('yes', input, key)) {
+        setConfirm(false);
+        setBusy(true);
+        api.deleteByok(id).then(
+          () => {
+            nav.pop();
+            nav.flash('credential deleted; its key material is wiped');
+          },
+          (e: unknown) => {
+            setBusy(false);
+            setError(e);
+          },
+        );
+      } else if (matches('no', input, key)) setConfirm(false);
+      return;
+    }
+    if (matches('refresh', input, key)) return res.reload();
+    if (matches('byokEdit', input, key)) return nav.push({ name: 'byokForm', id });
+    if (matches('byokDelete', input, key)) return setConfirm(true);
+  }, active && !busy);
+
+  const c = res.data;
+  if (!c) return res.error ? <ErrorView error={res.error} /> : <Spinner label="Loading the credential" />;
+  const fields: [string, unknown][] = [
+    ['id', c.id],
+    ['provider', c.provider],
+    ['name', c.name],
+    ['label', c.label],
+    ['workspace', c.workspace_id],
+    ['declared_region', c.declared_region],
+    ['declared_zdr', c.declared_zdr],
+    ['disabled', c.disabled],
+    ['is_byok_only', c.is_byok_only],
+    ['is_fallback', c.is_fallback],
+    ['is_required', c.is_required],
+    ['sort_order', c.sort_order],
+    ['allowed_api_key_hashes', c.allowed_api_key_hashes],
+    ['allowed_models', c.allowed_models],
+    ['allowed_user_ids', c.allowed_user_ids],
+    ['created_at', c.created_at],
+  ];
+  return (
+    <Box flexDirection="column">
+      <Text bold>
+        {sanitize(c.provider)} credential <Text color={theme.muted}>· e edit · D delete</Text>
+      </Text>
+      {fields.map(([k, v]) => (
+        <Box key={k}>
+          <Box width={24} flexShrink={0}>
+            <Text color={theme.muted}>{k}</Text>
+          </Box>
+          <Text wrap="wrap">{show(v)}</Text>
+        </Box>
+      ))}
+      <Text color={theme.muted}>The raw key is write-only: the service never returns it.</Text>
+      {busy ? <Spinner label="Deleting" /> : null}
+      {error ? <ErrorView error={error} /> : null}
+      {confirm ? <Text color={theme.error}>Delete this credential? Its key material is wiped. (y/n)</Text> : null}
+    </Box>
+  );
+}

@@ -1,0 +1,227 @@
+/** Create or edit a BYOK credential. Key rotation is its own explicit action (ctrl+r) in the edit form. */
+import { Box, Text } from 'ink';
+import { useEffect, useMemo, useState } from 'react';
+import { PROVIDERS } from '../../contract/providers.js';
+import { REGIONS } from '../../contract/rules.js';
+import { ErrorView } from '../components/ErrorView.js';
+import { Spinner } from '../components/Spinner.js';
+import { TextField } from '../components/TextField.js';
+import { useTui } from '../context.js';
+import { useKeys } from '../hooks/useKeys.js';
+import { useResource } from '../hooks/useResource.js';
+import { matches } from '../keymap.js';
+import { sanitize } from '../sanitize.js';
+import { theme } from '../theme.js';
+import {
+  type ByokField,
+  type ByokFormValues,
+  createBody,
+  emptyByokForm,
+  formOf,
+  regionHelp,
+  updateBody,
+  validateByok,
+} from './byokFormModel.js';
+
+const TEXT_FIELDS: Partial<Record<ByokField, { label: string; placeholder: string }>> = {
+  provider: { label: 'provider', placeholder: 'type to filter the catalogue' },
+  key: { label: 'key', placeholder: 'the raw provider key (never shown)' },
+  name: { label: 'name', placeholder: 'optional' },
+  workspace_id: { label: 'workspace', placeholder: 'empty: the default workspace' },
+  allowed_api_key_hashes: { label: 'api key hashes', placeholder: 'none: no restriction (64-hex SHA-256, comma separated)' },
+  allowed_models: { label: 'models', placeholder: 'none: no restriction (author/slug, comma separated)' },
+  allowed_user_ids: { label: 'user ids', placeholder: 'none: no restriction (comma separated)' },
+};
+const REGION_CYCLE = ['unset', ...REGIONS] as const;
+const ZDR_CYCLE = ['unset', 'true', 'false'] as const;
+const FLAG_HELP: Record<string, string> = {
+  disabled: 'create or keep the credential switched off',
+  is_byok_only: 'never fall back to shared endpoints for this provider (not with fallback)',
+  is_fallback: 'used only after non-fallback keys of this provider (not with byok-only)',
+  is_required: 'the allowed models run only on your keys',
+};
+
+export function ByokForm({ id }: { id?: string }) {
+  const { api, nav, active, setCapture, setScopes } = useTui();
+  const create = id === undefined;
+  const res = useResource(async (signal) => (id ? api.getByok(id, { signal }) : null), id ?? 'new');
+  const [original, setOriginal] = useState<ByokFormValues | null>(create ? emptyByokForm() : null);
+  const [values, setValues] = useState<ByokFormValues | null>(create ? emptyByokForm() : null);
+  const [rotating, setRotating] = useState(false);
+  const [focus, setFocus] = useState(0);
+  const [pick, setPick] = useState(0);
+  const [saving, setSaving] = useState(false);
+  const [serverError, setServerError] = useState<unknown>(undefined);
+  const [confirmDiscard, setConfirmDiscard] = useState(false);
+  const [flagNote, setFlagNote] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (res.data && !values) {
+      setOriginal(formOf(res.data));
+      setValues(formOf(res.data));
+    }
+  }, [res.data, values]);
+  useEffect(() => setScopes(confirmDiscard ? ['confirm'] : ['form']), [setScopes, confirmDiscard]);
+  useEffect(() => {
+    setCapture(true);
+    return () => setCapture(false);
+  }, [setCapture]);
+
+  const fields: ByokField[] = [
+    ...(create ? (['provider', 'key'] as const) : rotating ? (['key'] as const) : []),
+    'name',
+    ...(create ? (['workspace_id'] as const) : []),
+    'allowed_api_key_hashes',
+    'allowed_models',
+    'allowed_user_ids',
+    'declared_region',
+    'declared_zdr',
+    'disabled',
+    'is_byok_only',
+    'is_fallback',
+    'is_required',
+  ];
+  const field = fields[Math.min(focus, fields.length - 1)]!;
+  const errors = useMemo(() => (values ? validateByok(values, { create, rotating }) : {}), [values, create, rotating]);
+  const dirty = values && original ? JSON.stringify(values) !== JSON.stringify(original) || rotating : false;
+  const suggestions = useMemo(() => {
+    const q = values?.provider.trim().toLowerCase() ?? '';
+    return PROVIDERS.filter((p) => p.slug.includes(q)).slice(0, 6);
+  }, [values?.provider]);
+
+  const update = (patch: Partial<ByokFormValues>) => values && setValues({ ...values, ...patch });
+
+  const submit = async () => {
+    if (!values || !original || saving) return;
+    const bad = fields.find((f) => errors[f]);
+    if (bad) {
+      setFocus(fields.indexOf(bad));
+      return nav.flash('fix the marked fields first', 'error');
+    }
+    setSaving(true);
+    setServerError(undefined);
+    const request = create ? createBody(values) : updateBody(original, values, rotating);
+    // The raw key leaves the form's state as soon as it is sent.
+    setValues({ ...values, key: '' });
+    try {
+      const saved = create ? await api.createByok(request as Parameters<typeof api.createByok>[0]) : await api.updateByok(id!, request);
+      nav.replace({ name: 'byokDetails', id: saved.id });
+      nav.flash(create ? 'credential created' : rotating ? 'saved; the key was rotated' : 'saved');
+    } catch (e) {
+      setServerError(e);
+      if (create || rotating) nav.flash('not saved; the key is never kept, so enter it again', 'error');
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const toggleFlag = (f: 'disabled' | 'is_byok_only' | 'is_fallback' | 'is_required') => {
+    if (!values) return;
+    const next = !values[f];
+    if (next && f === 'is_byok_only' && values.is_fallback) return setFlagNote('byok-only is only valid on non-fallback credentials: turn fallback off first');
+    if (next && f === 'is_fallback' && values.is_byok_only) return setFlagNote('a fallback credential cannot be byok-only: turn byok-only off first');
+    setFlagNote(null);
+    update({ [f]: next });
+  };
+
+  useKeys((input, key) => {
+    if (!values) return;
+    if (confirmDiscard) {
+      if (matches('yes', input, key)) return nav.pop();
+      if (matches('no', input, key)) return setConfirmDiscard(false);
+      return;
+    }
+    if (key.escape) return dirty ? setConfirmDiscard(true) : nav.pop();
+    if (matches('save', input, key)) return void submit();
+    if (key.tab) return setFocus((f) => (f + (key.shift ? fields.length - 1 : 1)) % fields.length);
+    if (matches('rotate', input, key)) {
+      if (create) return;
+      setRotating((r) => !r);
+      update({ key: '' });
+      return setFocus(0);
+    }
+    if (field === 'provider') {
+      if (key.downArrow) return setPick((p) => Math.min(suggestions.length - 1, p + 1));
+      if (key.upArrow) return setPick((p) => Math.max(0, p - 1));
+      if (key.return && suggestions[pick]) {
+        update({ provider: suggestions[pick]!.slug });
+        return setFocus((f) => f + 1);
+      }
+      return;
+    }
+    const cycle = key.leftArrow ? -1 : key.rightArrow || input === ' ' || key.return ? 1 : 0;
+    if (cycle === 0) return;
+    if (field === 'declared_region') {
+      const i = REGION_CYCLE.indexOf(values.declared_region);
+      return update({ declared_region: REGION_CYCLE[(i + cycle + REGION_CYCLE.length) % REGION_CYCLE.length] });
+    }
+    if (field === 'declared_zdr') {
+      const i = ZDR_CYCLE.indexOf(values.declared_zdr);
+      return update({ declared_zdr: ZDR_CYCLE[(i + cycle + ZDR_CYCLE.length) % ZDR_CYCLE.length] });
+    }
+    if (field === 'disabled' || field === 'is_byok_only' || field === 'is_fallback' || field === 'is_required') {
+      if (input === ' ' || key.return) toggleFlag(field);
+    }
+  }, active && !saving);
+
+  if (!values || !original) return res.error ? <ErrorView error={res.error} /> : <Spinner label="Loading the credential" />;
+  const focused = (f: ByokField) => active && !confirmDiscard && field === f;
+  return (
+    <Box flexDirection="column" flexGrow={1}>
+      <Text bold>
+        {create ? 'New BYOK credential' : `Edit ${sanitize(values.provider)} credential`}
+        {dirty ? <Text color={theme.warning}> · unsaved changes</Text> : null}
+        {!create ? <Text color={theme.muted}> · ^r {rotating ? 'cancel rotation' : 'rotate the key'}</Text> : null}
+      </Text>
+      {!create ? <Text color={theme.muted}>provider {sanitize(values.provider)} · workspace {sanitize(values.workspace_id || '—')} (not editable)</Text> : null}
+      {fields.map((f) => {
+        const spec = TEXT_FIELDS[f];
+        if (spec) {
+          return (
+            <Box key={f} flexDirection="column">
+              <TextField
+                label={f === 'key' && rotating ? 'new key' : spec.label}
+                value={values[f] as string}
+                onChange={(v) => update({ [f]: v })}
+                focused={focused(f)}
+                masked={f === 'key'}
+                placeholder={spec.placeholder}
+                error={errors[f]}
+                labelWidth={16}
+              />
+              {f === 'provider' && focused('provider') ? (
+                <Text color={theme.muted}>
+                  {'                '}
+                  {suggestions.length === 0
+                    ? `"${sanitize(values.provider)}" is not in the catalogue: it will be sent as typed and the service will judge`
+                    : suggestions.map((s, i) => (i === pick ? `[${s.slug}]` : s.slug)).join('  ') + '  (↑↓ enter)'}
+                </Text>
+              ) : null}
+            </Box>
+          );
+        }
+        const value =
+          f === 'declared_region' ? values.declared_region : f === 'declared_zdr' ? values.declared_zdr : (values[f] as boolean) ? '[x]' : '[ ]';
+        const help =
+          f === 'declared_region' ? regionHelp(values.provider) : f === 'declared_zdr' ? 'unset inherits the data policy; true declares zero retention' : FLAG_HELP[f];
+        return (
+          <Box key={f}>
+            <Box width={16} flexShrink={0}>
+              <Text color={focused(f) ? theme.accent : undefined} bold={focused(f)}>
+                {focused(f) ? '› ' : '  '}
+                {f.replace(/^is_/, '').replace(/_/g, ' ')}
+              </Text>
+            </Box>
+            <Text inverse={focused(f)}>{value}</Text>
+            {errors[f] ? <Text color={theme.error}> ✖ {errors[f]}</Text> : <Text color={theme.muted}> {help}</Text>}
+          </Box>
+        );
+      })}
+      {flagNote ? <Text color={theme.warning}>{flagNote}</Text> : null}
+      {saving ? <Spinner label={create ? 'Creating' : 'Saving'} /> : null}
+      {serverError ? <ErrorView error={serverError} /> : null}
+      {confirmDiscard ? <Text color={theme.warning}>Discard your changes? (y/n)</Text> : null}
+      <Text color={theme.muted}>tab/shift+tab move · space/←→ change a choice · ^s {create ? 'create' : 'save'} · esc cancel</Text>
+    </Box>
+  );
+}

@@ -1,0 +1,166 @@
+/** Every field of an intern, its icon and progress, and the lifecycle actions. */
+import { Box, Text } from 'ink';
+import { useEffect, useState } from 'react';
+import { TRANSITIONAL_STATUSES, type Intern } from '../../contract/intern.js';
+import { ErrorView } from '../components/ErrorView.js';
+import { IconView } from '../components/IconView.js';
+import { ProgressBar } from '../components/ProgressBar.js';
+import { Spinner } from '../components/Spinner.js';
+import { StatusBadge } from '../components/StatusBadge.js';
+import { TextField } from '../components/TextField.js';
+import { useTui } from '../context.js';
+import { relativeTime } from '../format.js';
+import { useKeys } from '../hooks/useKeys.js';
+import { usePolling } from '../hooks/usePolling.js';
+import { useResource } from '../hooks/useResource.js';
+import { matches } from '../keymap.js';
+import { sanitize } from '../sanitize.js';
+import { theme } from '../theme.js';
+
+type Pending = { kind: 'suspend' } | { kind: 'delete'; typed: string } | null;
+
+export function InternDetails({ id, note }: { id: string; note?: string }) {
+  const { api, nav, active, setCapture, setScopes, options, size } = useTui();
+  const res = useResource((signal) => api.getIntern(id, { signal }), id);
+  const [pending, setPending] = useState<Pending>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [actionError, setActionError] = useState<unknown>(undefined);
+  const intern = res.data;
+
+  useEffect(() => setScopes(pending ? ['confirm'] : ['intern', 'global']), [setScopes, pending]);
+  useEffect(() => setCapture(pending?.kind === 'delete'), [pending, setCapture]);
+
+  usePolling(Boolean(intern && TRANSITIONAL_STATUSES.includes(intern.status)), async () => {
+    const before = JSON.stringify(res.data);
+    const next = await api.getIntern(id);
+    res.set(next);
+    return JSON.stringify(next) !== before;
+  }, 700, 5000);
+
+  const act = async (label: string, fn: () => Promise<void>, done: string) => {
+    setBusy(label);
+    setActionError(undefined);
+    try {
+      await fn();
+      nav.flash(done);
+      res.reload();
+    } catch (e) {
+      setActionError(e);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  useKeys((input, key) => {
+    if (pending?.kind === 'delete') {
+      if (key.escape) return setPending(null);
+      if (key.return && intern) {
+        if (pending.typed !== intern.name) return nav.flash('the name does not match; nothing was deleted', 'error');
+        setPending(null);
+        void act('Deleting', () => api.deleteIntern(id), `deleting ${sanitize(intern.name)}`);
+      }
+      return;
+    }
+    if (pending?.kind === 'suspend') {
+      if (matches('yes', input, key) && intern) {
+        setPending(null);
+        void act('Suspending', () => api.suspendIntern(id), `suspended ${sanitize(intern.name)}`);
+      } else if (matches('no', input, key)) setPending(null);
+      return;
+    }
+    if (matches('refresh', input, key)) return res.reload();
+    if (!intern || busy) return;
+    if (matches('edit', input, key)) return nav.push({ name: 'settings', id });
+    if (matches('connections', input, key)) return nav.push({ name: 'connections', id });
+    if (matches('attach', input, key)) return nav.push({ name: 'attach', intern });
+    if (matches('provision', input, key)) return void act('Provisioning', () => api.provisionIntern(id), `provisioning ${sanitize(intern.name)}`);
+    if (matches('suspend', input, key)) return setPending({ kind: 'suspend' });
+    if (matches('delete', input, key)) return setPending({ kind: 'delete', typed: '' });
+  }, active);
+
+  if (!intern) {
+    return res.error ? <ErrorView error={res.error} /> : <Spinner label="Loading the intern" />;
+  }
+  const wide = size.columns >= 100;
+  return (
+    <Box flexDirection="column" flexGrow={1}>
+      <Box>
+        <IconView api={api} internId={intern.id} sha={intern.icon_sha256} cacheDir={options.iconCacheDir} />
+        <Box flexDirection="column" marginLeft={2}>
+          <Text bold>
+            {sanitize(intern.name)} {intern.created_by_you ? <Text color={theme.accent}>★ yours</Text> : null}
+          </Text>
+          <StatusBadge status={intern.status} />
+          {intern.progress ? <ProgressBar progress={intern.progress} /> : null}
+          {intern.status === 'failed' && intern.last_failure_message ? (
+            <Text color={theme.error} bold>
+              ✖ {sanitize(intern.last_failure_message)}
+            </Text>
+          ) : null}
+        </Box>
+      </Box>
+      {note ? <Text color={theme.warning}>{note}</Text> : null}
+      <Box flexDirection="column" marginTop={1}>
+        <Field label="id" value={intern.id} />
+        <Field label="model" value={intern.model ?? 'workspace default'} muted={!intern.model} />
+        <Field label="hostname" value={intern.hostname ?? '— (assigned when provisioned)'} muted={!intern.hostname} />
+        <Field label="workspace" value={intern.workspace_id} />
+        <Field label="vault" value={intern.vault_id ?? '—'} muted={!intern.vault_id} />
+        <Field label="attached vault" value={intern.attached_vault_id ?? '—'} muted={!intern.attached_vault_id} />
+        <Field label="created" value={`${intern.created_at} (${relativeTime(intern.created_at)})`} />
+        <Field label="updated" value={`${intern.updated_at} (${relativeTime(intern.updated_at)})`} />
+        <Field label="icon sha256" value={intern.icon_sha256 ?? '— (no icon)'} muted={!intern.icon_sha256} />
+        <Field label="description" value={intern.description ?? '—'} muted={!intern.description} />
+        <Text color={theme.muted}>instructions:</Text>
+        <Box borderStyle="single" borderColor={theme.muted} paddingX={1} flexDirection="column">
+          {intern.instructions ? (
+            sanitize(intern.instructions, { multiline: true })
+              .split('\n')
+              .slice(0, wide ? 8 : 4)
+              .map((line, i) => (
+                <Text key={i} wrap="truncate-end">
+                  {line || ' '}
+                </Text>
+              ))
+          ) : (
+            <Text color={theme.muted}>none</Text>
+          )}
+        </Box>
+      </Box>
+      {busy ? <Spinner label={busy} /> : null}
+      {actionError ? <ErrorView error={actionError} /> : null}
+      {res.error ? <ErrorView error={res.error} compact /> : null}
+      {pending?.kind === 'suspend' ? (
+        <Text color={theme.warning}>Suspend {sanitize(intern.name)}? Its terminal sessions end. (y/n)</Text>
+      ) : null}
+      {pending?.kind === 'delete' ? (
+        <Box flexDirection="column" borderStyle="round" borderColor={theme.error} paddingX={1}>
+          <Text color={theme.error}>Delete {sanitize(intern.name)} and its workspace data? This cannot be undone.</Text>
+          <TextField
+            label="Type its name"
+            labelWidth={16}
+            value={pending.typed}
+            onChange={(typed) => setPending({ kind: 'delete', typed })}
+            focused
+            note="enter deletes · esc cancels"
+          />
+        </Box>
+      ) : null}
+    </Box>
+  );
+}
+
+function Field({ label, value, muted = false }: { label: string; value: string; muted?: boolean }) {
+  return (
+    <Box>
+      <Box width={16} flexShrink={0}>
+        <Text color={theme.muted}>{label}</Text>
+      </Box>
+      <Text color={muted ? theme.muted : undefined} wrap="truncate-end">
+        {sanitize(value)}
+      </Text>
+    </Box>
+  );
+}
+
+export type { Intern };

@@ -1,0 +1,187 @@
+/** The intern list: pages by cursor as you scroll, filters, and refreshes itself while interns move. */
+import { Box, Text } from 'ink';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { INTERN_STATUSES, TRANSITIONAL_STATUSES, type Intern } from '../../contract/intern.js';
+import { ErrorView } from '../components/ErrorView.js';
+import { Spinner } from '../components/Spinner.js';
+import { StatusBadge } from '../components/StatusBadge.js';
+import { TextField } from '../components/TextField.js';
+import { useTui } from '../context.js';
+import { relativeTime } from '../format.js';
+import { useKeys } from '../hooks/useKeys.js';
+import { useListCursor, windowOf } from '../hooks/useListCursor.js';
+import { usePolling } from '../hooks/usePolling.js';
+import { matches } from '../keymap.js';
+import { pad, sanitize } from '../sanitize.js';
+import { theme } from '../theme.js';
+
+const PAGE = 50;
+const STATUS_FILTERS: (string | null)[] = [null, ...INTERN_STATUSES];
+
+export function InternList() {
+  const { api, nav, active, setCapture, setScopes, size } = useTui();
+  const [items, setItems] = useState<Intern[]>([]);
+  const [cursor, setCursorToken] = useState<string | undefined>(undefined);
+  const [hasMore, setHasMore] = useState(false);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<unknown>(undefined);
+  const [pollError, setPollError] = useState<unknown>(undefined);
+  const [filter, setFilter] = useState('');
+  const [filtering, setFiltering] = useState(false);
+  const [statusIdx, setStatusIdx] = useState(0);
+  const loadingMore = useRef(false);
+  const status = STATUS_FILTERS[statusIdx] ?? null;
+
+  useEffect(() => setScopes(['list', 'intern', 'global']), [setScopes]);
+  useEffect(() => setCapture(filtering), [filtering, setCapture]);
+
+  const loadFirst = useCallback(
+    async (limit = PAGE) => {
+      const page = await api.listInterns({ limit: Math.min(500, Math.max(PAGE, limit)), status: status ? [status] : undefined });
+      return page;
+    },
+    [api, status],
+  );
+
+  const reload = useCallback(() => {
+    setLoading(true);
+    loadFirst().then(
+      (page) => {
+        setItems(page.data);
+        setCursorToken(page.next_cursor);
+        setHasMore(page.has_more);
+        setError(undefined);
+        setLoading(false);
+      },
+      (e: unknown) => {
+        setError(e);
+        setLoading(false);
+      },
+    );
+  }, [loadFirst]);
+  useEffect(reload, [reload]);
+
+  const visible = useMemo(() => {
+    const f = filter.trim().toLowerCase();
+    if (!f) return items;
+    return items.filter((i) =>
+      [i.name, i.description ?? '', i.model ?? '', i.status, i.hostname ?? ''].some((v) => sanitize(v).toLowerCase().includes(f)),
+    );
+  }, [items, filter]);
+
+  const listHeight = Math.max(3, size.rows - 9);
+  const list = useListCursor(visible.length, listHeight);
+
+  // Load the next page when the cursor nears the end of what is loaded.
+  useEffect(() => {
+    if (!hasMore || !cursor || loadingMore.current || list.index < items.length - 10) return;
+    loadingMore.current = true;
+    api.listInterns({ limit: PAGE, starting_after: cursor, status: status ? [status] : undefined }).then(
+      (page) => {
+        setItems((prev) => [...prev, ...page.data.filter((p) => !prev.some((x) => x.id === p.id))]);
+        setCursorToken(page.next_cursor);
+        setHasMore(page.has_more);
+        loadingMore.current = false;
+      },
+      (e: unknown) => {
+        setPollError(e);
+        loadingMore.current = false;
+      },
+    );
+  }, [list.index, items.length, hasMore, cursor, api, status]);
+
+  // While anything moves on its own, refresh what is loaded; back off when nothing changes.
+  const moving = items.some((i) => TRANSITIONAL_STATUSES.includes(i.status));
+  usePolling(moving, async () => {
+    try {
+      const page = await loadFirst(items.length);
+      const before = JSON.stringify(items.map((i) => [i.id, i.status, i.updated_at, i.progress]));
+      const after = JSON.stringify(page.data.map((i) => [i.id, i.status, i.updated_at, i.progress]));
+      setItems(page.data);
+      setCursorToken(page.next_cursor);
+      setHasMore(page.has_more);
+      setPollError(undefined);
+      return before !== after;
+    } catch (e) {
+      setPollError(e);
+      throw e;
+    }
+  });
+
+  useKeys((input, key) => {
+    if (filtering) {
+      if (key.escape) {
+        setFilter('');
+        setFiltering(false);
+      } else if (key.return) setFiltering(false);
+      return;
+    }
+    if (list.handle(input, key)) return;
+    const selected = visible[list.index];
+    if (matches('filter', input, key)) return setFiltering(true);
+    if (matches('statusFilter', input, key)) return setStatusIdx((i) => (i + 1) % STATUS_FILTERS.length);
+    if (matches('refresh', input, key)) return reload();
+    if (!selected) return;
+    if (matches('open', input, key)) return nav.push({ name: 'intern', id: selected.id });
+    if (matches('edit', input, key)) return nav.push({ name: 'settings', id: selected.id });
+    if (matches('connections', input, key)) return nav.push({ name: 'connections', id: selected.id });
+    if (matches('attach', input, key) || matches('provision', input, key) || matches('suspend', input, key) || matches('delete', input, key)) {
+      // Actions live on the details screen, where their state and answers are shown.
+      nav.push({ name: 'intern', id: selected.id });
+      nav.flash(`press ${input} again on the details screen`);
+    }
+  }, active);
+
+  const w = size.columns - 2;
+  const cols = { mark: 2, name: 18, status: 24, model: Math.max(12, Math.floor((w - 54) / 2)), updated: 9 };
+  const hostW = Math.max(0, w - cols.mark - cols.name - cols.status - cols.model - cols.updated - 4);
+  const [start, end] = windowOf(list.index, visible.length, listHeight);
+
+  return (
+    <Box flexDirection="column" flexGrow={1}>
+      <Box>
+        <Text bold>Interns</Text>
+        <Text color={theme.muted}>
+          {'  '}
+          {visible.length}
+          {filter ? ` of ${items.length}` : ''}
+          {hasMore ? '+' : ''} · status: {status ?? 'all'} (f)
+          {moving ? ' · auto-refresh' : ''}
+        </Text>
+        {loading && items.length > 0 ? <Text color={theme.muted}> · refreshing…</Text> : null}
+      </Box>
+      {filtering || filter ? (
+        <TextField label="/ filter" value={filter} onChange={setFilter} focused={filtering} placeholder="name, model, status…" labelWidth={10} />
+      ) : null}
+      <Text color={theme.muted}>
+        {pad('', cols.mark)} {pad('NAME', cols.name)} {pad('STATUS', cols.status)} {pad('MODEL', cols.model)} {pad('HOSTNAME', hostW)} {'UPDATED'}
+      </Text>
+      {error && items.length === 0 ? <ErrorView error={error} /> : null}
+      {loading && items.length === 0 && !error ? <Spinner label="Loading interns" /> : null}
+      {!loading && !error && visible.length === 0 ? (
+        <Text color={theme.muted}>{filter ? `Nothing matches "${sanitize(filter)}".` : 'No interns here yet.'}</Text>
+      ) : null}
+      {visible.slice(start, end).map((intern, n) => {
+        const selected = start + n === list.index;
+        return (
+          <Box key={intern.id}>
+            <Text inverse={selected} color={selected ? theme.selection : undefined}>
+              {selected ? '›' : ' '}
+              {intern.created_by_you ? '★' : ' '}
+            </Text>
+            <Text bold={selected}> {pad(sanitize(intern.name), cols.name)} </Text>
+            <Box width={cols.status}>
+              <StatusBadge status={intern.status} />
+            </Box>
+            <Text color={intern.model ? undefined : theme.muted}> {pad(intern.model ? sanitize(intern.model) : 'workspace default', cols.model)} </Text>
+            <Text color={theme.muted}>{pad(sanitize(intern.hostname ?? '—'), hostW)} </Text>
+            <Text color={theme.muted}>{relativeTime(intern.updated_at)}</Text>
+          </Box>
+        );
+      })}
+      {hasMore ? <Text color={theme.muted}>  more below: scroll to load</Text> : null}
+      {pollError ? <ErrorView error={pollError} compact /> : null}
+      {error && items.length > 0 ? <ErrorView error={error} compact /> : null}
+    </Box>
+  );
+}

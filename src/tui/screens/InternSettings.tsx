@@ -1,0 +1,150 @@
+/** The settings form: validated as you type, sends only what changed, loses nothing on an error. */
+import { Box, Text } from 'ink';
+import { useEffect, useMemo, useState } from 'react';
+import { ApiError } from '../../client/errors.js';
+import type { Intern, InternUpdate } from '../../contract/intern.js';
+import { LIMITS } from '../../contract/limits.js';
+import { checkDescription, checkInstructions, checkModel, checkName } from '../../contract/rules.js';
+import { ErrorView } from '../components/ErrorView.js';
+import { Spinner } from '../components/Spinner.js';
+import { TextField } from '../components/TextField.js';
+import { useTui } from '../context.js';
+import { useExternalEditor } from '../hooks/useExternalEditor.js';
+import { useKeys } from '../hooks/useKeys.js';
+import { useResource } from '../hooks/useResource.js';
+import { matches } from '../keymap.js';
+import { sanitize } from '../sanitize.js';
+import { theme } from '../theme.js';
+
+type FieldName = 'name' | 'description' | 'model' | 'instructions';
+const FIELDS: FieldName[] = ['name', 'description', 'model', 'instructions'];
+const LONG: FieldName[] = ['description', 'instructions'];
+type Values = Record<FieldName, string>;
+
+export function valuesOf(intern: Intern): Values {
+  return {
+    name: sanitize(intern.name),
+    description: sanitize(intern.description, { multiline: true }),
+    model: sanitize(intern.model),
+    instructions: sanitize(intern.instructions, { multiline: true }),
+  };
+}
+
+/** Only changed fields; an emptied nullable field is null (model: back to the workspace default). */
+export function patchOf(original: Values, current: Values): InternUpdate {
+  const patch: InternUpdate = {};
+  if (current.name !== original.name) patch.name = current.name;
+  for (const f of ['description', 'model', 'instructions'] as const) {
+    if (current[f] !== original[f]) patch[f] = current[f] === '' ? null : current[f];
+  }
+  return patch;
+}
+
+export function validate(v: Values): Partial<Record<FieldName, string>> {
+  const errors: Partial<Record<FieldName, string>> = {};
+  const put = (f: FieldName, e: string | null) => {
+    if (e) errors[f] = e;
+  };
+  put('name', checkName(v.name));
+  put('description', checkDescription(v.description === '' ? null : v.description));
+  put('model', checkModel(v.model === '' ? null : v.model));
+  put('instructions', checkInstructions(v.instructions === '' ? null : v.instructions));
+  return errors;
+}
+
+export function InternSettings({ id }: { id: string }) {
+  const { api, nav, active, setCapture, setScopes } = useTui();
+  const res = useResource((signal) => api.getIntern(id, { signal }), id);
+  const [original, setOriginal] = useState<Values | null>(null);
+  const [values, setValues] = useState<Values | null>(null);
+  const [focus, setFocus] = useState(0);
+  const [saving, setSaving] = useState(false);
+  const [serverError, setServerError] = useState<unknown>(undefined);
+  const [nameTaken, setNameTaken] = useState<string | null>(null);
+  const [confirmDiscard, setConfirmDiscard] = useState(false);
+  const edit = useExternalEditor();
+
+  useEffect(() => {
+    if (res.data && !values) {
+      setOriginal(valuesOf(res.data));
+      setValues(valuesOf(res.data));
+    }
+  }, [res.data, values]);
+  useEffect(() => setScopes(confirmDiscard ? ['confirm'] : ['form']), [setScopes, confirmDiscard]);
+  useEffect(() => {
+    setCapture(true);
+    return () => setCapture(false);
+  }, [setCapture]);
+
+  const errors = useMemo(() => (values ? validate(values) : {}), [values]);
+  const patch = values && original ? patchOf(original, values) : {};
+  const dirty = Object.keys(patch).length > 0;
+  const field = FIELDS[focus]!;
+
+  const save = async () => {
+    if (!values || saving) return;
+    if (Object.keys(errors).length > 0) {
+      setFocus(FIELDS.findIndex((f) => errors[f]));
+      return nav.flash('fix the marked fields first', 'error');
+    }
+    if (!dirty) return nav.flash('nothing changed');
+    setSaving(true);
+    setServerError(undefined);
+    try {
+      const updated = await api.updateIntern(id, patch);
+      const note = patch.model !== undefined ? 'The model change takes effect on the next provision (p).' : undefined;
+      nav.replace({ name: 'intern', id });
+      nav.flash(note ? `saved · ${note}` : 'saved');
+      void updated;
+    } catch (e) {
+      if (e instanceof ApiError && e.reason === 'name_taken') {
+        setNameTaken(values.name);
+        setFocus(0);
+      }
+      setServerError(e);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  useKeys((input, key) => {
+    if (confirmDiscard) {
+      if (matches('yes', input, key)) return nav.pop();
+      if (matches('no', input, key)) return setConfirmDiscard(false);
+      return;
+    }
+    if (key.escape) return dirty ? setConfirmDiscard(true) : nav.pop();
+    if (matches('save', input, key)) return void save();
+    if (key.tab) return setFocus((f) => (f + (key.shift ? FIELDS.length - 1 : 1)) % FIELDS.length);
+    if (matches('editor', input, key) && values) {
+      if (!LONG.includes(field)) return nav.flash('$EDITOR edits the description and the instructions');
+      const out = edit(values[field]);
+      if ('error' in out) return nav.flash(out.error, 'error');
+      return setValues({ ...values, [field]: out.text });
+    }
+  }, active && !saving);
+
+  if (!values || !original) return res.error ? <ErrorView error={res.error} /> : <Spinner label="Loading settings" />;
+  const set = (f: FieldName) => (v: string) => {
+    setValues({ ...values, [f]: v });
+    if (f === 'name') setNameTaken(null);
+  };
+  const nameError = errors.name ?? (nameTaken !== null && values.name === nameTaken ? 'already used by another of your interns here' : null);
+  return (
+    <Box flexDirection="column" flexGrow={1}>
+      <Text bold>
+        Settings of {original.name} {dirty ? <Text color={theme.warning}>· unsaved changes</Text> : null}
+      </Text>
+      <TextField label="name" value={values.name} onChange={set('name')} focused={active && !confirmDiscard && focus === 0} error={nameError} note={`${LIMITS.name.min}-${LIMITS.name.max} chars, a-z 0-9 -`} />
+      <TextField label="description" value={values.description} onChange={set('description')} focused={active && !confirmDiscard && focus === 1} error={errors.description} note={`${values.description.length}/${LIMITS.description.max}`} placeholder="none" />
+      <TextField label="model" value={values.model} onChange={set('model')} focused={active && !confirmDiscard && focus === 2} error={errors.model} note={values.model === '' ? 'empty: workspace default' : 'author/slug[:variant]'} placeholder="workspace default" />
+      <TextField label="instructions" value={values.instructions} onChange={set('instructions')} focused={active && !confirmDiscard && focus === 3} error={errors.instructions} multiline height={6} placeholder="none" />
+      {saving ? <Spinner label="Saving" /> : null}
+      {serverError ? <ErrorView error={serverError} /> : null}
+      {confirmDiscard ? <Text color={theme.warning}>Discard your changes? (y/n)</Text> : null}
+      <Text color={theme.muted}>
+        {dirty ? `will send: ${Object.keys(patch).join(', ')}` : 'no changes yet'} · ^s save · esc cancel
+      </Text>
+    </Box>
+  );
+}

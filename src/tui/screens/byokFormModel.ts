@@ -1,0 +1,133 @@
+/** The BYOK form's state and rules, without React: parsed lists, checks, and the request to send. */
+import type { ByokCreate, ByokCredential, ByokUpdate } from '../../contract/byok.js';
+import { LIMITS } from '../../contract/limits.js';
+import { describeRegionRule, regionRuleOf, resolveDeclaredRegion } from '../../contract/providers.js';
+import { type Region, checkApiKeyHash, checkByokFlags, checkByokName, checkProviderSlug } from '../../contract/rules.js';
+
+export type Tri = 'unset' | 'true' | 'false';
+export interface ByokFormValues {
+  provider: string;
+  key: string;
+  name: string;
+  workspace_id: string;
+  allowed_api_key_hashes: string;
+  allowed_models: string;
+  allowed_user_ids: string;
+  declared_region: Region | 'unset';
+  declared_zdr: Tri;
+  disabled: boolean;
+  is_byok_only: boolean;
+  is_fallback: boolean;
+  is_required: boolean;
+}
+export type ByokField = keyof ByokFormValues;
+
+export const emptyByokForm = (): ByokFormValues => ({
+  provider: '',
+  key: '',
+  name: '',
+  workspace_id: '',
+  allowed_api_key_hashes: '',
+  allowed_models: '',
+  allowed_user_ids: '',
+  declared_region: 'unset',
+  declared_zdr: 'unset',
+  disabled: false,
+  is_byok_only: false,
+  is_fallback: false,
+  is_required: false,
+});
+
+export function formOf(c: ByokCredential): ByokFormValues {
+  const joinList = (v: string[] | null) => (v ? v.join(', ') : '');
+  return {
+    provider: c.provider,
+    key: '',
+    name: c.name ?? '',
+    workspace_id: c.workspace_id ?? '',
+    allowed_api_key_hashes: joinList(c.allowed_api_key_hashes),
+    allowed_models: joinList(c.allowed_models),
+    allowed_user_ids: joinList(c.allowed_user_ids),
+    declared_region: (c.declared_region as Region | null) ?? 'unset',
+    declared_zdr: c.declared_zdr === null ? 'unset' : c.declared_zdr ? 'true' : 'false',
+    disabled: c.disabled,
+    is_byok_only: c.is_byok_only,
+    is_fallback: c.is_fallback,
+    is_required: c.is_required,
+  };
+}
+
+/** A list field: items split by commas, spaces or newlines; empty means null (no restriction). */
+export function parseList(text: string): string[] | null {
+  const items = text.split(/[\s,]+/).filter(Boolean);
+  return items.length === 0 ? null : items;
+}
+
+export function validateByok(v: ByokFormValues, mode: { create: boolean; rotating: boolean }): Partial<Record<ByokField, string>> {
+  const e: Partial<Record<ByokField, string>> = {};
+  if (mode.create) {
+    if (!v.provider.trim()) e.provider = 'choose a provider';
+    else e.provider = checkProviderSlug(v.provider.trim()) ?? undefined;
+  }
+  if ((mode.create || mode.rotating) && v.key.length === 0) e.key = 'the key is required';
+  e.name = checkByokName(v.name === '' ? null : v.name) ?? undefined;
+  const hashes = parseList(v.allowed_api_key_hashes);
+  if (hashes) {
+    const bad = hashes.filter((h) => checkApiKeyHash(h) !== null);
+    if (bad.length > 0) e.allowed_api_key_hashes = `${bad.length === 1 ? `"${bad[0]!.slice(0, 20)}"` : `${bad.length} items`} ${checkApiKeyHash(bad[0]!)}`;
+    else if (hashes.length > LIMITS.allowedApiKeyHashes.max) e.allowed_api_key_hashes = `at most ${LIMITS.allowedApiKeyHashes.max} hashes`;
+  }
+  const models = parseList(v.allowed_models);
+  if (models && models.length > LIMITS.allowedModels.max) e.allowed_models = `at most ${LIMITS.allowedModels.max} models`;
+  const users = parseList(v.allowed_user_ids);
+  if (users && users.length > LIMITS.allowedUserIds.max) e.allowed_user_ids = `at most ${LIMITS.allowedUserIds.max} user ids`;
+  const region = v.declared_region === 'unset' ? null : v.declared_region;
+  const keyKnown = mode.create || mode.rotating ? v.key : undefined;
+  if (v.provider.trim()) {
+    const r = resolveDeclaredRegion(v.provider.trim(), region, keyKnown || undefined);
+    if ('error' in r) {
+      if (r.error.startsWith('key:')) e.key = r.error.slice(5);
+      else e.declared_region = r.error;
+    }
+  }
+  const flags = checkByokFlags(v);
+  if (flags) e.is_byok_only = flags;
+  for (const k of Object.keys(e) as ByokField[]) if (e[k] === undefined) delete e[k];
+  return e;
+}
+
+export function regionHelp(provider: string): string {
+  return describeRegionRule(regionRuleOf(provider.trim()));
+}
+
+const tri = (t: Tri) => (t === 'unset' ? null : t === 'true');
+
+export function createBody(v: ByokFormValues): ByokCreate {
+  const body: ByokCreate = { provider: v.provider.trim(), key: v.key };
+  if (v.name) body.name = v.name;
+  if (v.workspace_id.trim()) body.workspace_id = v.workspace_id.trim();
+  const hashes = parseList(v.allowed_api_key_hashes);
+  if (hashes) body.allowed_api_key_hashes = hashes;
+  const models = parseList(v.allowed_models);
+  if (models) body.allowed_models = models;
+  const users = parseList(v.allowed_user_ids);
+  if (users) body.allowed_user_ids = users;
+  if (v.declared_region !== 'unset') body.declared_region = v.declared_region;
+  if (v.declared_zdr !== 'unset') body.declared_zdr = tri(v.declared_zdr);
+  for (const f of ['disabled', 'is_byok_only', 'is_fallback', 'is_required'] as const) if (v[f]) body[f] = true;
+  return body;
+}
+
+/** Only what changed; the key only when rotating. */
+export function updateBody(original: ByokFormValues, v: ByokFormValues, rotating: boolean): ByokUpdate {
+  const body: ByokUpdate = {};
+  if (rotating) body.key = v.key;
+  if (v.name !== original.name) body.name = v.name === '' ? null : v.name;
+  for (const f of ['allowed_api_key_hashes', 'allowed_models', 'allowed_user_ids'] as const) {
+    if (v[f] !== original[f]) body[f] = parseList(v[f]);
+  }
+  if (v.declared_region !== original.declared_region) body.declared_region = v.declared_region === 'unset' ? null : v.declared_region;
+  if (v.declared_zdr !== original.declared_zdr) body.declared_zdr = tri(v.declared_zdr);
+  for (const f of ['disabled', 'is_byok_only', 'is_fallback', 'is_required'] as const) if (v[f] !== original[f]) body[f] = v[f];
+  return body;
+}
