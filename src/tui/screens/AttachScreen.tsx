@@ -1,6 +1,22 @@
-import { Text } from 'ink';
+/**
+ * The attach screen. Before connecting it explains what is missing (an OAuth
+ * token, a running intern) through Ink; once connected, an AttachSession owns
+ * the screen and Ink's output is gated until detach.
+ */
+import { Box, Text, useStdin, useStdout } from 'ink';
+import { useEffect, useRef, useState } from 'react';
+import { AttachSession } from '../../attach/session.js';
+import { WebSocketTransport } from '../../attach/transport.js';
 import type { InternApi } from '../../client/types.js';
-import type { Intern } from '../../contract/intern.js';
+import type { DaemonAccess, Intern } from '../../contract/intern.js';
+import { CREDENTIAL_SOURCES } from '../../contract/routes.js';
+import { ErrorView } from '../components/ErrorView.js';
+import { Spinner } from '../components/Spinner.js';
+import { StatusBadge } from '../components/StatusBadge.js';
+import { useKeys } from '../hooks/useKeys.js';
+import { screen } from '../output.js';
+import { sanitize } from '../sanitize.js';
+import { theme } from '../theme.js';
 
 export interface AttachScreenProps {
   api: InternApi;
@@ -12,7 +28,123 @@ export interface AttachScreenProps {
   onProvision?: () => void;
 }
 
-// Placeholder until attach lands (issue 5).
-export function AttachScreen({ intern }: AttachScreenProps) {
-  return <Text>Attach to {intern.name} is not built yet.</Text>;
+type Phase =
+  | { kind: 'checking' }
+  | { kind: 'no-oauth' }
+  | { kind: 'not-running'; intern: Intern }
+  | { kind: 'error'; error: unknown }
+  | { kind: 'attached' };
+
+export function AttachScreen({ api, intern, scrollback, onDetach, onProvision }: AttachScreenProps) {
+  const { internal_eventEmitter: inputEvents, setRawMode, isRawModeSupported } = useStdin();
+  const { stdout } = useStdout();
+  const [phase, setPhase] = useState<Phase>(api.configured.oauth_token ? { kind: 'checking' } : { kind: 'no-oauth' });
+  const access = useRef<DaemonAccess | null>(null);
+
+  // Check the intern and fetch daemon access; the token stays in this ref, in memory only.
+  useEffect(() => {
+    if (phase.kind !== 'checking') return;
+    let live = true;
+    (async () => {
+      const fresh = await api.getIntern(intern.id);
+      if (fresh.status !== 'running') return live && setPhase({ kind: 'not-running', intern: fresh });
+      access.current = await api.getDaemonAccess(intern.id);
+      if (live) setPhase({ kind: 'attached' });
+    })().catch((error: unknown) => live && setPhase({ kind: 'error', error }));
+    return () => {
+      live = false;
+    };
+  }, [api, intern.id, phase.kind]);
+
+  // Attached: the session draws; Ink is gated until detach.
+  useEffect(() => {
+    if (phase.kind !== 'attached') return;
+    const real = process.stdout;
+    const gate = screen.gate;
+    if (gate) gate.suspended = true;
+    let done = false;
+    const detach = () => {
+      if (done) return;
+      done = true;
+      session.dispose();
+      real.write('\x1b[0m\x1b[2J\x1b[H\x1b[?25h');
+      if (gate) gate.suspended = false;
+      onDetach();
+    };
+    const session = new AttachSession({
+      title: `intern ${sanitize(intern.name)}`,
+      cols: stdout.columns || 80,
+      rows: stdout.rows || 24,
+      scrollback,
+      write: (s) => real.write(s),
+      onDetach: detach,
+      makeTransport: (handlers, size) =>
+        new WebSocketTransport({
+          ...size,
+          handlers,
+          access: async (freshToken) => {
+            if (freshToken || !access.current) access.current = await api.getDaemonAccess(intern.id);
+            return access.current;
+          },
+        }),
+    });
+    const onInput = (chunk: string) => session.input(chunk);
+    const onResize = () => session.resize(real.columns || 80, real.rows || 24);
+    // No useInput is active while attached, so hold raw mode ourselves (Ink counts holders).
+    if (isRawModeSupported) setRawMode(true);
+    inputEvents.on('input', onInput);
+    real.on('resize', onResize);
+    session.start();
+    return () => {
+      if (isRawModeSupported) setRawMode(false);
+      inputEvents.off('input', onInput);
+      real.off('resize', onResize);
+      if (!done) {
+        done = true;
+        session.dispose();
+        if (gate) gate.suspended = false;
+      }
+      access.current = null;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [phase.kind]);
+
+  useKeys((input, key) => {
+    if (key.escape || input === 'q' || input === '\x1d') return onDetach();
+    if (phase.kind === 'not-running' && input === 'p' && onProvision) return onProvision();
+    if (phase.kind === 'error' && input === 'r') return setPhase({ kind: 'checking' });
+  }, phase.kind !== 'attached' && phase.kind !== 'checking');
+
+  if (phase.kind === 'attached') return null;
+  return (
+    <Box flexDirection="column" padding={1}>
+      <Text bold>Attach to {sanitize(intern.name)}</Text>
+      {phase.kind === 'checking' ? <Spinner label="Asking for daemon access" /> : null}
+      {phase.kind === 'no-oauth' ? (
+        <Box flexDirection="column" borderStyle="round" borderColor={theme.warning} paddingX={1}>
+          <Text color={theme.warning} bold>
+            Attach needs an OAuth token
+          </Text>
+          <Text>Daemon access is personal: an API key cannot open an intern's terminal.</Text>
+          <Text>
+            Set {CREDENTIAL_SOURCES.oauth_token.env}, pass {CREDENTIAL_SOURCES.oauth_token.flag}, or run: intern-tui login
+          </Text>
+        </Box>
+      ) : null}
+      {phase.kind === 'not-running' ? (
+        <Box flexDirection="column">
+          <Text>
+            {sanitize(phase.intern.name)} is not running: <StatusBadge status={phase.intern.status} />
+          </Text>
+          {['stopped', 'failed'].includes(phase.intern.status) && onProvision ? (
+            <Text color={theme.accent}>p provisions it; attach again once it is running.</Text>
+          ) : (
+            <Text color={theme.muted}>Wait until it is running, then attach again.</Text>
+          )}
+        </Box>
+      ) : null}
+      {phase.kind === 'error' ? <ErrorView error={phase.error} /> : null}
+      <Text color={theme.muted}>esc back{phase.kind === 'error' ? ' · r retry' : ''}</Text>
+    </Box>
+  );
 }

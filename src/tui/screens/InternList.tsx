@@ -125,10 +125,21 @@ export function InternList() {
     if (matches('open', input, key)) return nav.push({ name: 'intern', id: selected.id });
     if (matches('edit', input, key)) return nav.push({ name: 'settings', id: selected.id });
     if (matches('connections', input, key)) return nav.push({ name: 'connections', id: selected.id });
-    if (matches('attach', input, key) || matches('provision', input, key) || matches('suspend', input, key) || matches('delete', input, key)) {
-      // Actions live on the details screen, where their state and answers are shown.
+    if (matches('attach', input, key)) return nav.push({ name: 'attach', intern: selected });
+    if (matches('provision', input, key)) {
+      api.provisionIntern(selected.id).then(
+        () => {
+          nav.flash(`provisioning ${sanitize(selected.name)}`);
+          reload();
+        },
+        (e: unknown) => setPollError(e),
+      );
+      return;
+    }
+    // Suspend and delete ask first: that happens on the details screen.
+    if (matches('suspend', input, key) || matches('delete', input, key)) {
       nav.push({ name: 'intern', id: selected.id });
-      nav.flash(`press ${input} again on the details screen`);
+      nav.flash(`press ${input} on the details screen to confirm`);
     }
   }, active);
 

@@ -1,0 +1,184 @@
+/**
+ * An attach session: transport + terminal model + keys + frames, without React.
+ * It draws into the real terminal: a one-line status bar on top, the remote
+ * terminal below it. Frames are throttled to 60 a second and the last one
+ * follows within a frame interval after output goes quiet.
+ */
+import { FLOW } from './protocol.js';
+import { DETACH, decodeInput, encodeKey, scrollOf } from './keys.js';
+import { FrameRenderer, TerminalModel } from './terminal.js';
+import type { ConnectionState, TerminalTransport, TransportHandlers } from './transport.js';
+
+export const FRAME_INTERVAL_MS = 1000 / 60;
+
+export interface AttachSessionOptions {
+  /** Shown in the status bar: already sanitized. */
+  title: string;
+  cols: number;
+  /** The whole screen's rows; the remote gets one fewer (the status bar). */
+  rows: number;
+  scrollback: number;
+  write: (s: string) => void;
+  makeTransport: (handlers: TransportHandlers, size: { cols: number; rows: number }) => TerminalTransport;
+  onDetach: () => void;
+}
+
+export class AttachSession {
+  readonly model: TerminalModel;
+  private readonly renderer: FrameRenderer;
+  private transport: TerminalTransport | undefined;
+  private state: ConnectionState = 'connecting';
+  private detail = '';
+  private exited: string | null = null;
+  private cols: number;
+  private rows: number;
+  private frameTimer: NodeJS.Timeout | undefined;
+  private ackTimer: NodeJS.Timeout | undefined;
+  private lastFrame = 0;
+  private consumed = 0;
+  private acked = 0;
+  private statusLine = '';
+  private disposed = false;
+  frames = 0;
+
+  constructor(private readonly opts: AttachSessionOptions) {
+    this.cols = opts.cols;
+    this.rows = opts.rows;
+    this.model = new TerminalModel({ cols: opts.cols, rows: Math.max(1, opts.rows - 1), scrollback: opts.scrollback });
+    this.renderer = new FrameRenderer(opts.write, 2);
+    // Answers the emulator generates (cursor position reports, device attributes) go back to the remote.
+    this.model.term.onData((d) => this.transport?.send(d));
+  }
+
+  start(): void {
+    this.opts.write('\x1b[2J\x1b[H');
+    this.transport = this.opts.makeTransport(
+      {
+        output: (data, offset) => {
+          this.model.write(data, () => {
+            this.consumed = offset + data.length;
+            this.maybeAck();
+            this.schedule();
+          });
+        },
+        state: (s, detail) => {
+          this.state = s;
+          this.detail = detail ?? '';
+          this.schedule();
+        },
+        gap: (missed) => {
+          this.model.write(`\r\n\x1b[0;33m[intern-tui: ${missed} bytes of output were lost while disconnected: more than the daemon keeps]\x1b[0m\r\n`);
+          this.schedule();
+        },
+        exit: (info) => {
+          const how = info.reason ?? (info.signal ? `killed by signal ${info.signal}` : `exited with code ${info.code ?? '?'}`);
+          this.exited = how;
+          this.schedule();
+        },
+      },
+      { cols: this.cols, rows: Math.max(1, this.rows - 1) },
+    );
+    this.transport.connect();
+    this.draw();
+  }
+
+  /** Raw input from the outer terminal. The detach key works at any moment. */
+  input(chunk: string): void {
+    if (this.disposed) return;
+    if (chunk.includes(DETACH) || this.exited !== null) {
+      this.opts.onDetach();
+      return;
+    }
+    for (const event of decodeInput(chunk)) {
+      const scroll = scrollOf(event);
+      if (scroll !== 0) {
+        this.model.scroll(scroll * Math.max(1, this.rows - 2));
+        this.schedule();
+        continue;
+      }
+      if (this.model.scrolledBack > 0) {
+        this.model.scrollToBottom();
+        this.schedule();
+      }
+      const bytes = encodeKey(event, this.model.modes);
+      if (bytes) this.transport?.send(bytes);
+    }
+  }
+
+  resize(cols: number, rows: number): void {
+    this.cols = cols;
+    this.rows = rows;
+    this.model.resize(cols, Math.max(1, rows - 1));
+    this.transport?.resize(cols, Math.max(1, rows - 1));
+    this.opts.write('\x1b[2J');
+    this.statusLine = '';
+    this.renderer.invalidate();
+    this.draw();
+  }
+
+  get connection(): ConnectionState {
+    return this.state;
+  }
+
+  /** The transport, for tests. */
+  get transportForTests(): TerminalTransport | undefined {
+    return this.transport;
+  }
+
+  private maybeAck(): void {
+    if (this.consumed - this.acked >= FLOW.ackEveryBytes) return this.sendAck();
+    if (!this.ackTimer) this.ackTimer = setTimeout(() => this.sendAck(), 30);
+  }
+  private sendAck(): void {
+    clearTimeout(this.ackTimer);
+    this.ackTimer = undefined;
+    if (this.consumed > this.acked) {
+      this.acked = this.consumed;
+      this.transport?.ack(this.consumed);
+    }
+  }
+
+  private schedule(): void {
+    if (this.frameTimer || this.disposed) return;
+    const wait = Math.max(0, this.lastFrame + FRAME_INTERVAL_MS - performance.now());
+    this.frameTimer = setTimeout(() => {
+      this.frameTimer = undefined;
+      this.draw();
+    }, wait);
+  }
+
+  private draw(): void {
+    if (this.disposed) return;
+    this.lastFrame = performance.now();
+    this.frames++;
+    const status = this.status();
+    if (status !== this.statusLine) {
+      this.statusLine = status;
+      this.opts.write(`\x1b[?25l\x1b[1;1H\x1b[0;7m${status}\x1b[0m\x1b[K`);
+    }
+    this.renderer.frame(this.model);
+  }
+
+  private status(): string {
+    const state =
+      this.exited !== null
+        ? `${this.exited} · press any key to return`
+        : this.state === 'open'
+          ? 'connected'
+          : this.state === 'reconnecting'
+            ? `reconnecting… (${this.detail})`
+            : this.state;
+    const scrolled = this.model.scrolledBack > 0 ? ` │ history: ${this.model.scrolledBack} lines up (shift+pgdn)` : '';
+    const text = ` ${this.opts.title} │ ${state}${scrolled} │ ctrl+] detach `;
+    const chars = [...text];
+    return chars.length > this.cols ? chars.slice(0, this.cols).join('') : text + ' '.repeat(this.cols - chars.length);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    clearTimeout(this.frameTimer);
+    clearTimeout(this.ackTimer);
+    this.transport?.close();
+    this.model.dispose();
+  }
+}

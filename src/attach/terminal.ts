@@ -1,0 +1,163 @@
+/**
+ * The terminal model: an @xterm/headless emulator fed with the remote's output,
+ * and a renderer that turns its visible rows into ANSI for the real terminal.
+ * Only rows that changed since the last frame are written.
+ */
+import xterm from '@xterm/headless';
+
+type Cell = NonNullable<ReturnType<xterm.IBufferLine['getCell']>>;
+
+export interface TerminalModelOptions {
+  cols: number;
+  rows: number;
+  scrollback: number;
+}
+
+export class TerminalModel {
+  readonly term: xterm.Terminal;
+  private readonly cell: Cell;
+
+  constructor(options: TerminalModelOptions) {
+    this.term = new xterm.Terminal({
+      allowProposedApi: true,
+      cols: options.cols,
+      rows: options.rows,
+      scrollback: options.scrollback,
+      // The remote's answers (cursor reports, DA) come back through onData.
+      convertEol: false,
+    });
+    this.cell = this.term.buffer.active.getNullCell();
+  }
+
+  get cols(): number {
+    return this.term.cols;
+  }
+  get rows(): number {
+    return this.term.rows;
+  }
+
+  /** Feeds output; `done` runs once it is parsed (flow control acknowledges then). */
+  write(data: Uint8Array | string, done?: () => void): void {
+    this.term.write(data, done);
+  }
+
+  resize(cols: number, rows: number): void {
+    this.term.resize(Math.max(2, cols), Math.max(1, rows));
+  }
+
+  /** Scrolls local history; negative is up. */
+  scroll(lines: number): void {
+    this.term.scrollLines(lines);
+  }
+  scrollToBottom(): void {
+    this.term.scrollToBottom();
+  }
+  /** How many lines above the live screen the view is. */
+  get scrolledBack(): number {
+    const b = this.term.buffer.active;
+    return b.baseY - b.viewportY;
+  }
+
+  get modes() {
+    return this.term.modes;
+  }
+
+  get cursor(): { x: number; y: number; visible: boolean } {
+    const b = this.term.buffer.active;
+    const core = (this.term as unknown as { _core?: { coreService?: { isCursorHidden?: boolean } } })._core;
+    const hidden = core?.coreService?.isCursorHidden ?? false;
+    return { x: b.cursorX, y: b.cursorY + b.baseY - b.viewportY, visible: !hidden && this.scrolledBack === 0 };
+  }
+
+  /** The ANSI text of visible row `y` (0-based): SGR changes only where attributes change, ending in a reset. */
+  rowAnsi(y: number): string {
+    const b = this.term.buffer.active;
+    const line = b.getLine(b.viewportY + y);
+    if (!line) return '';
+    let out = '';
+    let sgr = '0';
+    for (let x = 0; x < this.term.cols; x++) {
+      const cell = line.getCell(x, this.cell);
+      if (!cell) break;
+      const width = cell.getWidth();
+      if (width === 0) continue; // the second half of a wide character
+      const next = sgrOf(cell);
+      if (next !== sgr) {
+        out += `\x1b[${next}m`;
+        sgr = next;
+      }
+      out += cell.getChars() || ' ';
+    }
+    return out + (sgr === '0' ? '' : '\x1b[0m');
+  }
+
+  dispose(): void {
+    this.term.dispose();
+  }
+}
+
+/** The SGR parameters of one cell ("0;1;38;5;196"...). */
+export function sgrOf(cell: Cell): string {
+  let s = '0';
+  if (cell.isBold()) s += ';1';
+  if (cell.isDim()) s += ';2';
+  if (cell.isItalic()) s += ';3';
+  if (cell.isUnderline()) s += ';4';
+  if (cell.isBlink()) s += ';5';
+  if (cell.isInverse()) s += ';7';
+  if (cell.isInvisible()) s += ';8';
+  if (cell.isStrikethrough()) s += ';9';
+  if (cell.isFgRGB()) {
+    const c = cell.getFgColor();
+    s += `;38;2;${(c >> 16) & 255};${(c >> 8) & 255};${c & 255}`;
+  } else if (cell.isFgPalette()) {
+    const c = cell.getFgColor();
+    s += c < 8 ? `;${30 + c}` : c < 16 ? `;${90 + c - 8}` : `;38;5;${c}`;
+  }
+  if (cell.isBgRGB()) {
+    const c = cell.getBgColor();
+    s += `;48;2;${(c >> 16) & 255};${(c >> 8) & 255};${c & 255}`;
+  } else if (cell.isBgPalette()) {
+    const c = cell.getBgColor();
+    s += c < 8 ? `;${40 + c}` : c < 16 ? `;${100 + c - 8}` : `;48;5;${c}`;
+  }
+  return s;
+}
+
+/**
+ * Draws the model into a region of the real terminal starting at `top` (1-based
+ * screen row), writing only rows that changed since the previous frame.
+ */
+export class FrameRenderer {
+  private previous: string[] = [];
+
+  constructor(
+    private readonly write: (s: string) => void,
+    private top: number,
+  ) {}
+
+  /** Forgets what is on screen, so the next frame draws every row. */
+  invalidate(top = this.top): void {
+    this.top = top;
+    this.previous = [];
+  }
+
+  /** Draws a frame; answers how many rows were written. */
+  frame(model: TerminalModel): number {
+    let out = '\x1b[?25l';
+    let changed = 0;
+    for (let y = 0; y < model.rows; y++) {
+      const row = model.rowAnsi(y);
+      if (this.previous[y] === row) continue;
+      this.previous[y] = row;
+      out += `\x1b[${this.top + y};1H\x1b[0m${row}\x1b[0m\x1b[K`;
+      changed++;
+    }
+    this.previous.length = model.rows;
+    const c = model.cursor;
+    out += `\x1b[${this.top + c.y};${c.x + 1}H`;
+    if (c.visible) out += '\x1b[?25h';
+    this.write(out);
+    return changed;
+  }
+}

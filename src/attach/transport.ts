@@ -1,0 +1,202 @@
+/**
+ * The terminal transport. Screens see only `TerminalTransport`; the WebSocket
+ * implementation speaks intern-terminal.v1, reconnects with backoff and resumes
+ * from the last byte it has, so nothing is lost or duplicated.
+ */
+import WebSocket from 'ws';
+import type { DaemonAccess } from '../contract/intern.js';
+import { FLOW, SUBPROTOCOL, TERMINAL_PATH, decodeFrame, encodeControl, encodeInput, ProtocolError } from './protocol.js';
+
+export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'closed';
+
+export interface TransportHandlers {
+  /** Output bytes in stream order, each byte exactly once. */
+  output(data: Buffer, offset: number): void;
+  state(state: ConnectionState, detail?: string): void;
+  /** The daemon could not replay `missed` bytes: they outgrew its buffer. */
+  gap(missed: number): void;
+  exit(info: { code: number | null; signal: number | null; reason?: string }): void;
+}
+
+export interface TerminalTransport {
+  connect(): void;
+  send(data: string | Uint8Array): void;
+  resize(cols: number, rows: number): void;
+  /** Everything before `offset` is consumed. */
+  ack(offset: number): void;
+  close(): void;
+  readonly state: ConnectionState;
+}
+
+export interface WebSocketTransportOptions {
+  /** Daemon access; `fresh` asks for a new token (the last one was refused). */
+  access: (fresh: boolean) => Promise<DaemonAccess>;
+  cols: number;
+  rows: number;
+  handlers: TransportHandlers;
+  backoff?: { baseMs: number; maxMs: number };
+  pingIntervalMs?: number;
+  deadPeerMs?: number;
+}
+
+export class WebSocketTransport implements TerminalTransport {
+  private ws: WebSocket | undefined;
+  private received: number | null = null;
+  private cols: number;
+  private rows: number;
+  private attempt = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private pinger: NodeJS.Timeout | undefined;
+  private lastPong = Date.now();
+  private closedByUs = false;
+  private exited = false;
+  private needFreshAccess = false;
+  state: ConnectionState = 'connecting';
+
+  constructor(private readonly opts: WebSocketTransportOptions) {
+    this.cols = opts.cols;
+    this.rows = opts.rows;
+  }
+
+  connect(): void {
+    void this.open();
+  }
+
+  private setState(s: ConnectionState, detail?: string) {
+    this.state = s;
+    this.opts.handlers.state(s, detail);
+  }
+
+  private async open(): Promise<void> {
+    if (this.closedByUs) return;
+    let access: DaemonAccess;
+    try {
+      access = await this.opts.access(this.needFreshAccess);
+      this.needFreshAccess = false;
+    } catch (e) {
+      return this.retry(`daemon access failed: ${(e as Error).message}`);
+    }
+    if (this.closedByUs) return;
+    const url = new URL(TERMINAL_PATH, access.origin.replace(/^http/, 'ws'));
+    // The token goes in a header, never in the URL.
+    const ws = new WebSocket(url, [SUBPROTOCOL], { headers: { authorization: `Bearer ${access.token}` }, handshakeTimeout: 10_000 });
+    this.ws = ws;
+    ws.binaryType = 'nodebuffer';
+    ws.on('open', () => {
+      this.attempt = 0;
+      this.lastPong = Date.now();
+      ws.send(encodeControl({ type: 'hello', resume_from: this.received, cols: this.cols, rows: this.rows }));
+      this.setState('open');
+      this.startPing(ws);
+    });
+    ws.on('pong', () => {
+      this.lastPong = Date.now();
+    });
+    ws.on('unexpected-response', (_req, res) => {
+      if (res.statusCode === 401) this.needFreshAccess = true;
+      ws.terminate();
+    });
+    ws.on('message', (raw: Buffer, isBinary) => {
+      if (!isBinary) return;
+      try {
+        this.onFrame(raw);
+      } catch (e) {
+        if (e instanceof ProtocolError) ws.terminate();
+        else throw e;
+      }
+    });
+    ws.on('error', () => undefined);
+    ws.on('close', () => {
+      this.stopPing();
+      if (this.ws === ws) this.ws = undefined;
+      if (this.closedByUs || this.exited) return this.setState('closed');
+      this.retry('connection lost');
+    });
+  }
+
+  private onFrame(raw: Buffer): void {
+    const frame = decodeFrame(raw);
+    if (frame.channel === 'output') {
+      let { data, offset } = frame;
+      if (this.received !== null && offset < this.received) {
+        // Already have the start of it: keep only what is new.
+        const skip = this.received - offset;
+        if (skip >= data.length) return;
+        data = data.subarray(skip);
+        offset = this.received;
+      }
+      this.received = offset + data.length;
+      this.opts.handlers.output(Buffer.from(data), offset);
+      return;
+    }
+    if (frame.channel !== 'control') throw new ProtocolError('the daemon sent input');
+    const m = frame.message;
+    if (m.type === 'welcome') {
+      if (m.missed > 0) this.opts.handlers.gap(m.missed);
+      if (this.received === null || m.start > this.received) this.received = m.start;
+    } else if (m.type === 'exit') {
+      this.exited = true;
+      this.opts.handlers.exit({ code: m.code, signal: m.signal, reason: m.reason });
+      this.ws?.close(1000);
+    } else if (m.type === 'error') {
+      this.opts.handlers.state(this.state, `daemon error: ${m.message}`);
+    }
+  }
+
+  private retry(detail: string): void {
+    if (this.closedByUs || this.exited) return;
+    const { baseMs, maxMs } = this.opts.backoff ?? { baseMs: 250, maxMs: 5000 };
+    const delay = Math.min(maxMs, baseMs * 2 ** this.attempt) * (0.5 + Math.random() / 2);
+    this.attempt++;
+    this.setState('reconnecting', detail);
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.open(), delay);
+  }
+
+  private startPing(ws: WebSocket): void {
+    this.stopPing();
+    const interval = this.opts.pingIntervalMs ?? FLOW.pingIntervalMs;
+    const dead = this.opts.deadPeerMs ?? FLOW.deadPeerMs;
+    this.pinger = setInterval(() => {
+      if (Date.now() - this.lastPong > dead) return ws.terminate();
+      if (ws.readyState === WebSocket.OPEN) ws.ping();
+    }, interval);
+    this.pinger.unref();
+  }
+  private stopPing(): void {
+    clearInterval(this.pinger);
+  }
+
+  send(data: string | Uint8Array): void {
+    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(encodeInput(data));
+  }
+
+  resize(cols: number, rows: number): void {
+    this.cols = cols;
+    this.rows = rows;
+    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(encodeControl({ type: 'resize', cols, rows }));
+  }
+
+  ack(offset: number): void {
+    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(encodeControl({ type: 'ack', offset }));
+  }
+
+  /** The socket, for tests that cut the connection. */
+  get socket(): WebSocket | undefined {
+    return this.ws;
+  }
+
+  close(): void {
+    this.closedByUs = true;
+    clearTimeout(this.timer);
+    this.stopPing();
+    const ws = this.ws;
+    this.ws = undefined;
+    if (ws) {
+      ws.removeAllListeners('close');
+      ws.on('close', () => undefined);
+      ws.terminate();
+    }
+    this.setState('closed');
+  }
+}
