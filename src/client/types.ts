@@ -5,6 +5,7 @@
 import type { ByokCreate, ByokCredential, ByokList, ByokListQuery, ByokUpdate } from '../contract/byok.js';
 import type { ConnectionList, DaemonAccess, Intern, InternCreate, InternList, InternListQuery, InternUpdate } from '../contract/intern.js';
 import type { CredentialKind } from '../contract/routes.js';
+import type { Dispatcher } from 'undici';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -27,7 +28,7 @@ export interface ClientOptions {
   /** First backoff step; default 250 ms (exponential, with jitter, capped; Retry-After wins). */
   backoffBaseMs?: number;
   /** Optional undici dispatcher (tests use MockAgent). */
-  dispatcher?: import('undici').Dispatcher;
+  dispatcher?: Dispatcher;
 }
 
 export interface Icon {
