@@ -39,7 +39,8 @@ function modifiers(param: string | undefined): { shift?: boolean; alt?: boolean;
   return out;
 }
 
-const SEQUENCE = /^\x1b(?:\[(\d+)(?:;(\d+))?~|\[(?:1;(\d+))?([ABCDHF])|O([ABCDHFPQRS])|\[(?:1;(\d+))?([PQRS])|\[Z|\[200~([\s\S]*?)\x1b\[201~)/;
+// The paste alternative comes first: `[200~` would otherwise read as a tilde key.
+const SEQUENCE = /^\x1b(?:\[200~([\s\S]*?)\x1b\[201~|\[(\d+)(?:;(\d+))?~|\[(?:1;(\d+))?([ABCDHF])|O([ABCDHFPQRS])|\[(?:1;(\d+))?([PQRS])|\[Z)/;
 
 /** Decodes one chunk of outer-terminal input into key events. */
 export function decodeInput(input: string): KeyEvent[] {
@@ -49,7 +50,7 @@ export function decodeInput(input: string): KeyEvent[] {
     if (rest.startsWith('\x1b')) {
       const m = SEQUENCE.exec(rest);
       if (m) {
-        const [all, tildeCode, tildeMod, arrowMod, arrow, ss3, fMod, fKey, paste] = m;
+        const [all, paste, tildeCode, tildeMod, arrowMod, arrow, ss3, fMod, fKey] = m;
         if (paste !== undefined) events.push({ kind: 'paste', text: paste });
         else if (all === '\x1b[Z') events.push({ kind: 'key', name: 'backtab', shift: true });
         else if (tildeCode !== undefined && TILDE[tildeCode]) events.push({ kind: 'key', name: TILDE[tildeCode]!, ...modifiers(tildeMod) });
@@ -60,6 +61,13 @@ export function decodeInput(input: string): KeyEvent[] {
         rest = rest.slice(all.length);
         continue;
       }
+      // Another escape sequence we do not model passes through whole (CSI ... final byte).
+      const csi = /^\x1b\[[0-?]*[ -/]*[@-~]/.exec(rest);
+      if (csi) {
+        events.push({ kind: 'raw', bytes: csi[0] });
+        rest = rest.slice(csi[0].length);
+        continue;
+      }
       // ESC followed by a printable character: alt/meta + that key.
       const next = rest[1];
       if (next !== undefined && next !== '\x1b' && next >= ' ') {
@@ -67,11 +75,8 @@ export function decodeInput(input: string): KeyEvent[] {
         rest = rest.slice(2);
         continue;
       }
-      // Another escape sequence we do not model passes through whole (CSI ... final byte).
-      const csi = /^\x1b\[[0-?]*[ -/]*[@-~]/.exec(rest);
-      const len = csi ? csi[0].length : 1;
-      events.push({ kind: 'raw', bytes: rest.slice(0, len) });
-      rest = rest.slice(len);
+      events.push({ kind: 'raw', bytes: '\x1b' });
+      rest = rest.slice(1);
       continue;
     }
     const nextEsc = rest.indexOf('\x1b');

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { FrameRenderer, TerminalModel } from '../../../src/attach/terminal.js';
+
+const write = (m: TerminalModel, s: string) => new Promise<void>((r) => m.write(s, r));
+
+describe('terminal model', () => {
+  it.each([
+    ['16 colours', '\x1b[31mr\x1b[92mg', ['0;31', '0;92']],
+    ['256 colours', '\x1b[38;5;196mx\x1b[0;48;5;21my', ['0;38;5;196', '0;48;5;21']],
+    ['truecolor', '\x1b[38;2;1;2;3mx\x1b[0;48;2;250;128;0my', ['0;38;2;1;2;3', '0;48;2;250;128;0']],
+    ['bold italic underline inverse', '\x1b[1;3;4;7mx', ['0;1;3;4;7']],
+  ])('renders %s faithfully', async (_n, input, sgrs) => {
+    const m = new TerminalModel({ cols: 20, rows: 3, scrollback: 10 });
+    await write(m, input);
+    const row = m.rowAnsi(0);
+    for (const sgr of sgrs) expect(row).toContain(`\x1b[${sgr}m`);
+    m.dispose();
+  });
+  it('draws a wide character once, in two cells', async () => {
+    const m = new TerminalModel({ cols: 6, rows: 1, scrollback: 0 });
+    await write(m, '日本x');
+    expect(m.rowAnsi(0)).toBe('日本x ');
+    expect(m.cursor).toMatchObject({ x: 5, y: 0 });
+    m.dispose();
+  });
+  it('tracks the cursor and its visibility', async () => {
+    const m = new TerminalModel({ cols: 10, rows: 4, scrollback: 0 });
+    await write(m, 'ab\r\ncd\x1b[?25l');
+    expect(m.cursor).toEqual({ x: 2, y: 1, visible: false });
+    await write(m, '\x1b[?25h');
+    expect(m.cursor.visible).toBe(true);
+    m.dispose();
+  });
+  it('scrolls history and keeps it bounded by the scrollback option', async () => {
+    const m = new TerminalModel({ cols: 10, rows: 2, scrollback: 5 });
+    await write(m, Array.from({ length: 20 }, (_, i) => `l${i}`).join('\r\n'));
+    m.scroll(-100);
+    expect(m.scrolledBack).toBe(5);
+    expect(m.rowAnsi(0)).toContain('l13');
+    expect(m.cursor.visible).toBe(false);
+    m.scrollToBottom();
+    expect(m.scrolledBack).toBe(0);
+    m.dispose();
+  });
+  it('writes only changed rows', async () => {
+    const m = new TerminalModel({ cols: 10, rows: 3, scrollback: 0 });
+    let out = '';
+    const r = new FrameRenderer((s) => (out += s), 2);
+    await write(m, 'a\r\nb\r\nc');
+    expect(r.frame(m)).toBe(3);
+    out = '';
+    await write(m, 'd');
+    expect(r.frame(m)).toBe(1);
+    expect(out).toContain('\x1b[4;1H');
+    expect(r.frame(m)).toBe(0);
+    r.invalidate();
+    expect(r.frame(m)).toBe(3);
+    m.dispose();
+  });
+  it('answers a cursor position report through onData', async () => {
+    const m = new TerminalModel({ cols: 10, rows: 3, scrollback: 0 });
+    const replies: string[] = [];
+    m.term.onData((d) => replies.push(d));
+    await write(m, 'ab\x1b[6n');
+    expect(replies.join('')).toBe('\x1b[1;3R');
+    m.dispose();
+  });
+});

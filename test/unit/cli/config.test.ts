@@ -1,0 +1,125 @@
+import { mkdtempSync, readFileSync, statSync, writeFileSync, chmodSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { UsageError, parseCommand } from '../../../src/cli/args.js';
+import { ConfigError, configPath, readConfig, resolveConfig, writeConfig } from '../../../src/cli/config.js';
+import { login } from '../../../src/cli/login.js';
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'intern-tui-cfg-'));
+
+describe('precedence', () => {
+  const file = {
+    default_profile: 'work',
+    profiles: {
+      work: { base_url: 'https://work.example/api/v1', api_key: 'p-api', management_key: 'p-mgmt', oauth_token: 'p-oauth' },
+      home: { api_key: 'h-api' },
+    },
+  };
+  it.each([
+    ['profile only', {}, {}, { api_key: 'p-api', management_key: 'p-mgmt', oauth_token: 'p-oauth' }, 'https://work.example/api/v1'],
+    ['env over profile', {}, { OPENROUTER_API_KEY: 'e-api', OPENROUTER_BASE_URL: 'https://env.example/api/v1' }, { api_key: 'e-api', management_key: 'p-mgmt', oauth_token: 'p-oauth' }, 'https://env.example/api/v1'],
+    ['flags over env', { apiKey: 'f-api', baseUrl: 'https://flag.example/api/v1' }, { OPENROUTER_API_KEY: 'e-api' }, { api_key: 'f-api', management_key: 'p-mgmt', oauth_token: 'p-oauth' }, 'https://flag.example/api/v1'],
+    ['named profile', { profile: 'home' }, {}, { api_key: 'h-api' }, 'https://openrouter.ai/api/v1'],
+  ])('%s', (_n, flags, env, credentials, baseUrl) => {
+    const r = resolveConfig(flags, env, file);
+    expect(r.credentials).toEqual(credentials);
+    expect(r.baseUrl).toBe(baseUrl);
+  });
+  it('knows when nothing is configured (the sandbox case)', () => {
+    const r = resolveConfig({}, {}, { profiles: {} });
+    expect(r.credentials).toEqual({});
+    expect(r.baseUrlConfigured).toBe(false);
+    expect(r.baseUrl).toBe('https://openrouter.ai/api/v1');
+    expect(r.features.map((f) => f.name)).toContain('Code review');
+  });
+  it('refuses an unknown profile, naming the known ones', () => {
+    expect(() => resolveConfig({ profile: 'nope' }, {}, file)).toThrow(/no profile "nope".*work, home/);
+  });
+  it('warns about a regional host', () => {
+    expect(resolveConfig({ baseUrl: 'https://eu.openrouter.ai/api/v1' }, {}, { profiles: {} }).warnings[0]).toMatch(/regional host/);
+    expect(resolveConfig({}, {}, { profiles: {} }).warnings).toEqual([]);
+  });
+});
+
+describe('config file', () => {
+  it('answers an empty config when there is no file, and uses XDG_CONFIG_HOME', () => {
+    const dir = tmp();
+    expect(readConfig(join(dir, 'none.json'))).toEqual({ profiles: {} });
+    expect(configPath({ XDG_CONFIG_HOME: dir })).toBe(join(dir, 'intern-tui', 'config.json'));
+  });
+  it.each([
+    ['{ not json', /is not valid JSON/],
+    ['{"profiles": {"a": {"api_key": 5}}}', /profiles\.a\.api_key/],
+    ['{"profiles": {"a": {"bogus": 1}}}', /bogus: unknown field/],
+    ['{"profiles": {"a": {"base_url": "not a url"}}}', /base_url/],
+  ])('a bad file %s names the file and field', (text, message) => {
+    const path = join(tmp(), 'config.json');
+    writeFileSync(path, text);
+    expect(() => readConfig(path)).toThrow(ConfigError);
+    expect(() => readConfig(path)).toThrow(message);
+    expect(() => readConfig(path)).toThrow(path);
+  });
+  it('writes with mode 0600 in a 0700 directory, and warns about a readable file', () => {
+    const path = join(tmp(), 'sub', 'config.json');
+    writeConfig(path, { profiles: { a: { api_key: 'k' } } });
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(statSync(join(path, '..')).mode & 0o777).toBe(0o700);
+    chmodSync(path, 0o644);
+    const warnings: string[] = [];
+    readConfig(path, (w) => warnings.push(w));
+    expect(warnings[0]).toMatch(/chmod 600/);
+  });
+  it('login reads piped lines and stores the profile, keeping values on empty lines', async () => {
+    const dir = tmp();
+    const env = { XDG_CONFIG_HOME: dir };
+    const run = async (lines: string) => {
+      const input = new PassThrough();
+      const output = new PassThrough();
+      output.resume();
+      const done = login('work', env, { input, output }, () => undefined);
+      input.end(lines);
+      return done;
+    };
+    const path = await run('http://127.0.0.1:9/api/v1\nkey-1\nmgmt-1\n\n');
+    const saved = JSON.parse(readFileSync(path, 'utf8'));
+    expect(saved.profiles.work).toEqual({ base_url: 'http://127.0.0.1:9/api/v1', api_key: 'key-1', management_key: 'mgmt-1' });
+    expect(saved.default_profile).toBe('work');
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    await run('\nkey-2\n\noauth-2\n');
+    expect(JSON.parse(readFileSync(path, 'utf8')).profiles.work).toEqual({
+      base_url: 'http://127.0.0.1:9/api/v1', api_key: 'key-2', management_key: 'mgmt-1', oauth_token: 'oauth-2',
+    });
+  });
+});
+
+describe('arguments', () => {
+  it.each([
+    [[], { kind: 'tui', forceSandbox: false }],
+    [['--sandbox'], { kind: 'tui', forceSandbox: true }],
+    [['--help'], { kind: 'help' }],
+    [['-v'], { kind: 'version' }],
+    [['config', 'path'], { kind: 'config', action: 'path' }],
+    [['login', '--profile', 'x'], { kind: 'login' }],
+  ])('%j', (argv, expected) => {
+    expect(parseCommand(argv)).toMatchObject(expected);
+  });
+  it('parses the sandbox flags', () => {
+    expect(parseCommand(['sandbox', '--port', '0', '--seed', 'empty', '--deadline-ms', '50', '--manifest', 'm.json'])).toEqual({
+      kind: 'sandbox',
+      options: { host: '127.0.0.1', port: 0, seed: 'empty', deadlineMs: 50, manifest: 'm.json', dataDir: undefined, daemonCommand: undefined, stepMs: undefined },
+    });
+  });
+  it.each([
+    [['--bogus'], /Unknown option/],
+    [['frobnicate'], /unknown command/],
+    [['sandbox', '--port', '70000'], /--port must be a whole number from 0 to 65535/],
+    [['sandbox', '--seed', 'lots'], /--seed must be demo or empty/],
+    [['config', 'edit'], /config path\|show/],
+    [['--scrollback', '-1'], /./],
+  ])('refuses %j with a clear message', (argv, message) => {
+    expect(() => parseCommand(argv)).toThrow(UsageError);
+    expect(() => parseCommand(argv)).toThrow(message);
+  });
+});

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { PROVIDERS, describeRegionRule, findProvider, maskKey, regionRuleOf, resolveDeclaredRegion } from '../../../src/contract/index.js';
+
+describe('provider catalogue', () => {
+  it('holds the 109 published slugs, each a valid slug', () => {
+    expect(PROVIDERS).toHaveLength(109);
+    expect(new Set(PROVIDERS.map((p) => p.slug)).size).toBe(109);
+    expect(findProvider('amazon-bedrock')).toBeDefined();
+    expect(findProvider('not-a-provider')).toBeUndefined();
+  });
+  it('keeps region rules as data', () => {
+    expect(regionRuleOf('openai').kind).toBe('from_key');
+    expect(regionRuleOf('fireworks').kind).toBe('from_key');
+    expect(regionRuleOf('azure')).toEqual({ kind: 'only', regions: ['europe', 'us'] });
+    expect(regionRuleOf('anthropic').kind).toBe('any');
+    expect(regionRuleOf('unknown-slug').kind).toBe('any');
+    expect(describeRegionRule(regionRuleOf('azure'))).toContain('europe or us');
+  });
+});
+
+describe('declared region', () => {
+  const keyIn = (region: string) => JSON.stringify({ api_key: 'sk-abc', region });
+  it.each([
+    ['openai', undefined, keyIn('europe'), { region: 'europe' }],
+    ['openai', 'europe', keyIn('europe'), { region: 'europe' }],
+    ['openai', 'us', keyIn('europe'), 'error'],
+    ['openai', null, keyIn('us'), { region: 'us' }],
+    ['openai', 'us', 'sk-plain-key', { region: 'us' }],
+    ['openai', undefined, 'sk-plain-key', { region: null }],
+    ['fireworks', 'global', keyIn('global'), { region: 'global' }],
+    ['openai', undefined, '{"api_key": ""}', 'error'],
+    ['openai', undefined, '{not json', 'error'],
+    ['azure', 'europe', 'k', { region: 'europe' }],
+    ['azure', 'us', 'k', { region: 'us' }],
+    ['azure', 'global', 'k', 'error'],
+    ['azure', null, 'k', 'error'],
+    ['anthropic', 'global', 'k', { region: 'global' }],
+    ['anthropic', null, 'k', { region: null }],
+  ] as const)('%s declared %j with key %j', (provider, declared, key, expected) => {
+    const r = resolveDeclaredRegion(provider, declared, key);
+    if (expected === 'error') expect(r).toHaveProperty('error');
+    else expect(r).toEqual(expected);
+  });
+});
+
+describe('maskKey', () => {
+  it('shows at most a prefix and the last four characters', () => {
+    expect(maskKey('sk-proj-abcdefghijklmnop')).toBe('sk-...mnop');
+    expect(maskKey('short')).toBe('...');
+    const secret = 'gsk_0123456789abcdef0123';
+    expect(maskKey(secret)).not.toContain('456789');
+  });
+});

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { pad, sanitize, truncate } from '../../../src/tui/sanitize.js';
+
+describe('sanitize', () => {
+  it.each([
+    ['plain', 'plain'],
+    ['\x1b[31mred\x1b[0m', 'red'],
+    ['\x1b]0;evil title\x07x', 'x'],
+    ['\x1b]8;;http://evil\x1b\\link\x1b]8;;\x1b\\', 'link'],
+    ['\x1bP1$qm\x1b\\x', 'x'],
+    ['\x1b[?1049h\x1b[2Jcleared', 'cleared'],
+    ['a\x07b\x00c\x7fd', 'abcd'],
+    ['\x9b31mc1', 'c1'],
+    ['tab\tnew\nline\rret', 'tab new line ret'],
+    ['\u202eevil\u202c', 'evil'],
+    ['日本語 ok', '日本語 ok'],
+    ['\x1bc', ''],
+    ['\x1b(0x', 'x'],
+  ])('%j → %j', (input, expected) => {
+    expect(sanitize(input)).toBe(expected);
+  });
+  it('keeps newlines where multi-line text is drawn', () => {
+    expect(sanitize('a\r\nb\x1b[1mc\td', { multiline: true })).toBe('a\nbc  d');
+  });
+  it('answers empty for null', () => {
+    expect(sanitize(null)).toBe('');
+  });
+  it('truncates and pads by code point', () => {
+    expect(truncate('abcdef', 4)).toBe('abc…');
+    expect(pad('ab', 4)).toBe('ab  ');
+  });
+});
