@@ -1,0 +1,110 @@
+/** Random and hostile bodies never crash the sandbox, never get a 5xx, and always get the right 400/413/415. */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ByokErrorEnvelopeSchema, InternErrorEnvelopeSchema } from '../../src/contract/errors.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { raw, sandbox } from '../support/sandbox.js';
+
+let sb: RunningSandbox;
+beforeAll(async () => {
+  sb = await sandbox({ seed: 'empty' });
+});
+afterAll(() => sb.close());
+
+const RUNS = { numRuns: 60 };
+
+// Values a PATCH might get: random JSON, wrong types, huge strings, deep nesting.
+const hostileJson = fc.oneof(
+  fc.jsonValue(),
+  fc.dictionary(fc.constantFrom('name', 'description', 'instructions', 'model', '__proto__', 'constructor', 'x'), fc.jsonValue()),
+  fc.record({ name: fc.string({ maxLength: 40 }) }),
+  fc.record({ model: fc.string({ maxLength: 220 }) }),
+  fc.nat({ max: 3000 }).map((n) => '['.repeat(n) + ']'.repeat(n)),
+  fc.nat({ max: 2000 }).map((n) => ({ description: 'x'.repeat(1995 + n) })),
+);
+
+async function patch(body: string | Buffer, type = 'application/json') {
+  return raw(sb, 'PATCH', `/interns/${sb.manifest.interns.no_icon}`, { token: sb.manifest.credentials.api_key, body, headers: { 'content-type': type } });
+}
+
+describe('hostile bodies', () => {
+  it('PATCH /interns/{id}: random JSON gets 200 or a 400 envelope, never a 5xx', async () => {
+    await fc.assert(
+      fc.asyncProperty(hostileJson, async (value) => {
+        const text = typeof value === 'string' ? value : JSON.stringify(value);
+        const res = await patch(text);
+        expect(res.status === 200 || res.status === 400 || res.status === 409).toBe(true);
+        if (res.status !== 200) {
+          const env = InternErrorEnvelopeSchema.parse(res.json);
+          expect(env.error.metadata?.retryable).toBe(false);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('PATCH /interns/{id}: random bytes and invalid UTF-8 get 400', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ minLength: 1, maxLength: 300 }), async (bytes) => {
+        const res = await patch(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(bytes)]));
+        expect(res.status).toBe(400);
+        expect(InternErrorEnvelopeSchema.parse(res.json).error.metadata?.reason).toBe('invalid_body');
+      }),
+      RUNS,
+    );
+  });
+
+  it('PATCH /interns/{id}: any non-JSON content type gets 415, any oversized body 413', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'application/jsonx'), fc.string({ minLength: 1, maxLength: 50 }), async (type, body) => {
+        const res = await patch(body, type);
+        expect(res.status).toBe(415);
+      }),
+      { numRuns: 20 },
+    );
+    for (const extra of [1, 1000]) {
+      const res = await patch(Buffer.alloc(1_048_576 + extra, 0x20));
+      expect(res.status).toBe(413);
+    }
+  });
+
+  it('POST and PATCH /byok: random bodies get 201/200 or a BYOK 400 envelope, never a 5xx', async () => {
+    const mgmt = sb.manifest.credentials.management_key;
+    const made = await raw(sb, 'POST', '/byok', { token: mgmt, body: JSON.stringify({ provider: 'groq', key: 'k-hostile' }), headers: { 'content-type': 'application/json' } });
+    const credId = (made.json as { data: { id: string } }).data.id;
+    const byokBody = fc.oneof(
+      fc.jsonValue(),
+      fc.record(
+        {
+          provider: fc.oneof(fc.constantFrom('openai', 'azure', 'groq', 'fireworks'), fc.string({ maxLength: 20 })),
+          key: fc.oneof(fc.string({ maxLength: 30 }), fc.constant('{"api_key":"x","region":"mars"}'), fc.jsonValue()),
+          declared_region: fc.oneof(fc.constantFrom('global', 'europe', 'us', null), fc.jsonValue()),
+          allowed_api_key_hashes: fc.oneof(fc.constant(null), fc.array(fc.stringMatching(/^[a-f0-9]{0,66}$/), { maxLength: 3 }), fc.jsonValue()),
+          is_byok_only: fc.oneof(fc.boolean(), fc.jsonValue()),
+          is_fallback: fc.boolean(),
+        },
+        { requiredKeys: [] },
+      ),
+    );
+    await fc.assert(
+      fc.asyncProperty(byokBody, fc.boolean(), async (value, create) => {
+        const res = await raw(sb, create ? 'POST' : 'PATCH', create ? '/byok' : `/byok/${credId}`, {
+          token: mgmt,
+          body: JSON.stringify(value),
+          headers: { 'content-type': 'application/json' },
+        });
+        expect(res.status < 500).toBe(true);
+        if (res.status >= 400) {
+          expect([400, 409]).toContain(res.status);
+          ByokErrorEnvelopeSchema.parse(res.json);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('the service still answers afterwards', async () => {
+    const res = await raw(sb, 'GET', `/interns/${sb.manifest.interns.running}`, { token: sb.manifest.credentials.api_key });
+    expect(res.status).toBe(200);
+  });
+});
