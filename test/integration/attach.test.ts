@@ -1,0 +1,161 @@
+/** The attach transport against the sandbox's real daemon terminals. */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import WebSocket from 'ws';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SUBPROTOCOL, encodeControl } from '../../src/attach/protocol.js';
+import { WebSocketTransport, type TransportHandlers } from '../../src/attach/transport.js';
+import { createDaemonHub } from '../../src/sandbox/daemon/index.js';
+import type { DaemonHub } from '../../src/sandbox/daemon/types.js';
+import { waitFor } from '../support/sandbox.js';
+
+let hub: DaemonHub | undefined;
+const transports: WebSocketTransport[] = [];
+afterEach(async () => {
+  for (const t of transports.splice(0)) t.close();
+  await hub?.close();
+  hub = undefined;
+});
+
+async function start(command?: string, replayBytes?: number) {
+  hub = createDaemonHub({ host: '127.0.0.1', command, scratchRoot: mkdtempSync(join(tmpdir(), 'daemon-')), replayBytes });
+  const { origin } = await hub.start({ id: 'i1', name: 'one' });
+  return { origin, token: hub.issueToken('i1') };
+}
+
+function connect(access: { origin: string; token: string }, over: Partial<TransportHandlers> = {}, opts: { cols?: number; rows?: number; autoAck?: boolean } = {}) {
+  const state = { text: '', bytes: 0, offsets: [] as number[], exit: null as null | { code: number | null; signal: number | null; reason?: string }, gaps: [] as number[], states: [] as string[] };
+  let t: WebSocketTransport;
+  const handlers: TransportHandlers = {
+    output: (data, offset) => {
+      state.offsets.push(offset);
+      state.text += data.toString('latin1');
+      state.bytes = offset + data.length;
+      if (opts.autoAck !== false) t.ack(state.bytes);
+    },
+    state: (s) => state.states.push(s),
+    gap: (missed) => state.gaps.push(missed),
+    exit: (info) => (state.exit = info),
+    ...over,
+  };
+  t = new WebSocketTransport({ access: async () => access, cols: opts.cols ?? 80, rows: opts.rows ?? 24, handlers, backoff: { baseMs: 20, maxMs: 100 } });
+  transports.push(t);
+  t.connect();
+  return { t, state };
+}
+
+const until = (what: string, ok: () => boolean, timeoutMs = 10_000) => waitFor(async () => ok(), (v) => v, timeoutMs, what);
+
+describe('daemon terminals', () => {
+  it('echoes, resizes and reports the exit status', async () => {
+    const access = await start('/bin/sh');
+    const { t, state } = connect(access, {}, { cols: 91, rows: 31 });
+    await until('open', () => t.state === 'open');
+    t.send('echo marker-$((40+2))\n');
+    await until('echo', () => state.text.includes('marker-42'));
+    t.send('stty size\n');
+    await until('size', () => state.text.includes('31 91'));
+    t.resize(120, 40);
+    t.send('stty size\n');
+    await until('resized', () => state.text.includes('40 120'));
+    t.send('exit 3\n');
+    await until('exit', () => state.exit !== null);
+    expect(state.exit).toMatchObject({ code: 3 });
+  });
+
+  it('refuses a wrong or missing token before the upgrade', async () => {
+    const { origin } = await start('/bin/sh');
+    for (const headers of [{ authorization: 'Bearer wrong-token' }, {}]) {
+      const status = await new Promise<number>((resolve) => {
+        const ws = new WebSocket(`${origin.replace('http', 'ws')}/terminal`, [SUBPROTOCOL], { headers });
+        ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+        ws.on('open', () => resolve(101));
+        ws.on('error', () => undefined);
+      });
+      expect(status).toBe(401);
+    }
+    const plain = await request(`${origin}/terminal`);
+    expect(plain.statusCode).toBe(426);
+    await plain.body.dump();
+  });
+
+  it('refuses a malformed first message', async () => {
+    const access = await start('/bin/sh');
+    const closed = await new Promise<number>((resolve) => {
+      const ws = new WebSocket(`${access.origin.replace('http', 'ws')}/terminal`, [SUBPROTOCOL], { headers: { authorization: `Bearer ${access.token}` } });
+      ws.on('open', () => ws.send(encodeControl({ type: 'resize', cols: 10, rows: 10 })));
+      ws.on('close', (code) => resolve(code));
+    });
+    expect(closed).toBe(1002);
+  });
+
+  it('bounds memory under a flood: the daemon stops sending while the client does not acknowledge', async () => {
+    const access = await start(`${process.execPath} -e "const b=Buffer.alloc(65536,97);(function w(){while(process.stdout.write(b));process.stdout.once('drain',w)})()"`);
+    const { t, state } = connect(access, {}, { autoAck: false });
+    await until('first output', () => state.bytes > 0);
+    // Without acknowledgements the daemon sends at most one window.
+    await until('window filled', () => state.bytes >= 900_000, 15_000);
+    const held = state.bytes;
+    expect(held).toBeLessThanOrEqual(1 << 20);
+    // Acknowledging lets more through.
+    t.ack(state.bytes);
+    await until('more after ack', () => state.bytes > held + 200_000, 15_000);
+  });
+
+  it('resumes after a dropped connection with nothing lost or duplicated', async () => {
+    const access = await start('/bin/sh');
+    const { t, state } = connect(access);
+    await until('open', () => t.state === 'open');
+    t.send('for i in $(seq 1 40); do echo line-$i; sleep 0.02; done; echo DONE-$((1+1))\n');
+    await until('some lines', () => state.text.includes('line-5'));
+    t.socket!.terminate();
+    await until('reconnected', () => state.states.includes('reconnecting') && t.state === 'open');
+    await until('done', () => state.text.includes('DONE-2'));
+    for (let i = 1; i <= 40; i++) {
+      expect(state.text.match(new RegExp(`^line-${i}\\r?$`, 'gm')), `line-${i}`).toHaveLength(1);
+    }
+    // Offsets are contiguous: each chunk starts where the previous one ended.
+    expect(state.gaps).toEqual([]);
+  });
+
+  it('says how much was lost when the gap is larger than the replay buffer', async () => {
+    const access = await start('/bin/sh', 1 << 20);
+    const first = connect(access);
+    await until('open', () => first.t.state === 'open');
+    first.t.send('echo ready\n');
+    await until('ready', () => first.state.text.includes('ready'));
+    const resumeFrom = first.state.bytes;
+    first.t.close();
+    // While nobody is attached, print more than the buffer holds.
+    const writer = connect(access);
+    await until('writer open', () => writer.t.state === 'open');
+    writer.t.send(`head -c 1500000 /dev/zero | tr '\\0' 'z'; echo; echo FLOOD$((1+1))ED\n`);
+    await until('flooded', () => writer.state.text.includes('FLOOD2ED'), 15_000);
+    writer.t.close();
+    const missed = await new Promise<number>((resolve) => {
+      const ws = new WebSocket(`${access.origin.replace('http', 'ws')}/terminal`, [SUBPROTOCOL], { headers: { authorization: `Bearer ${access.token}` } });
+      ws.on('open', () => ws.send(encodeControl({ type: 'hello', resume_from: resumeFrom, cols: 80, rows: 24 })));
+      ws.on('message', (raw: Buffer) => {
+        if (raw[0] === 2) {
+          const m = JSON.parse(raw.subarray(1).toString());
+          if (m.type === 'welcome') {
+            ws.close();
+            resolve(m.missed);
+          }
+        }
+      });
+    });
+    expect(missed).toBeGreaterThan(0);
+  });
+
+  it('stop ends the terminal with an exit message naming the reason', async () => {
+    const access = await start('/bin/sh');
+    const { t, state } = connect(access);
+    await until('open', () => t.state === 'open');
+    await hub!.stop('i1', 'The intern was suspended');
+    await until('exit', () => state.exit !== null);
+    expect(state.exit?.reason).toBe('The intern was suspended');
+  });
+});
