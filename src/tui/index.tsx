@@ -1,6 +1,7 @@
 /** `runTui`: renders the app in the alternate screen and resolves with the exit code. */
 import { render } from 'ink';
 import { App } from './app.js';
+import { KeysProvider } from './hooks/useKeys.js';
 import { GatedOutput, screen } from './output.js';
 import type { TuiOptions } from './types.js';
 export type { TuiOptions, FeatureSpec } from './types.js';
@@ -20,7 +21,11 @@ export async function runTui(options: TuiOptions): Promise<number> {
   process.once('exit', restore);
   const gate = new GatedOutput(out);
   screen.gate = gate;
-  const instance = render(<App options={options} />, {
+  const instance = render(
+    <KeysProvider>
+      <App options={options} />
+    </KeysProvider>,
+    {
     stdout: gate as unknown as NodeJS.WriteStream,
     exitOnCtrlC: false,
     patchConsole: true,

@@ -4,7 +4,7 @@
  * focused; tab, escape and ctrl combos are left to the form.
  */
 import { Box, Text } from 'ink';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useKeys } from '../hooks/useKeys.js';
 import { theme } from '../theme.js';
 
@@ -26,15 +26,14 @@ export interface TextFieldProps {
 
 export function TextField(props: TextFieldProps) {
   const { value, onChange, focused, multiline = false, masked = false } = props;
-  const [cursor, setCursor] = useState(value.length);
-  useEffect(() => {
-    setCursor((c) => Math.min(c, value.length));
-  }, [value]);
+  const [rawCursor, setCursor] = useState(value.length);
+  // Clamped where it is read, not by an effect: an effect would run after the next key and undo it.
+  const cursor = Math.min(rawCursor, value.length);
 
   useKeys((input, key) => {
     if (key.tab || key.escape || (key.ctrl && input !== 'a' && input !== 'k')) return;
-    if (key.leftArrow) return setCursor((c) => Math.max(0, c - 1));
-    if (key.rightArrow) return setCursor((c) => Math.min(value.length, c + 1));
+    if (key.leftArrow) return setCursor(Math.max(0, cursor - 1));
+    if (key.rightArrow) return setCursor(Math.min(value.length, cursor + 1));
     if (key.home || (key.ctrl && input === 'a')) return setCursor(multiline ? value.lastIndexOf('\n', cursor - 1) + 1 : 0);
     if (key.end) return setCursor(multiline ? endOfLine(value, cursor) : value.length);
     if (key.ctrl && input === 'k') {
@@ -64,7 +63,7 @@ export function TextField(props: TextFieldProps) {
     if (!text) return;
     onChange(value.slice(0, cursor) + text + value.slice(cursor));
     setCursor(cursor + text.length);
-  }, focused);
+  }, focused, { text: true });
 
   const shown = masked ? '•'.repeat(Math.min(value.length, 40)) + (value.length > 40 ? '…' : '') : value;
   const labelWidth = props.labelWidth ?? 15;

@@ -1,7 +1,99 @@
+/**
+ * Key handling. One subscription at the root dispatches every key to the
+ * handlers registered by mounted components. Handlers register during render,
+ * not in an effect, so a field that has just appeared already receives the next
+ * key, and each call reaches the handler of the latest render.
+ */
 import { type Key, useInput, useStdin } from 'ink';
+import { createContext, createElement, type ReactNode, useCallback, useContext, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 
-/** `useInput`, gated so it never throws without a TTY, and off while `active` is false. */
-export function useKeys(handler: (input: string, key: Key) => void, active = true): void {
+type Entry = { handler: { current: (input: string, key: Key) => void }; active: { current: boolean }; text: boolean };
+type Registry = Map<string, Entry>;
+
+const KeysContext = createContext<Registry | null>(null);
+
+const PRINTABLE_RUN = /^[\x20-\x7e]{2,}$/;
+
+/** The key flags of a single typed character. */
+export function plainKey(ch: string): Key {
+  return {
+    upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false,
+    home: false, end: false, return: false, escape: false, ctrl: false, shift: /[A-Z]/.test(ch), tab: false,
+    backspace: false, delete: false, meta: false, super: false, hyper: false, capsLock: false, numLock: false,
+  } as Key;
+}
+
+/**
+ * Mount once at the root: the single input subscription.
+ *
+ * React commits a state change a few milliseconds after the handler that made
+ * it, so two keys read close together would both meet the screen as it was
+ * before the first. The provider therefore delivers one key per commit: after
+ * each key it bumps its own counter, whose commit also carries every update
+ * the key made, and the next key goes out once that commit is done. A run of
+ * printable characters read at once (keys typed faster than a frame) is split
+ * into single keys the same way, unless a text field is taking text, in which
+ * case a paste stays whole. So `/` then `b` filters; it does not jump to BYOK.
+ */
+export function KeysProvider({ children }: { children: ReactNode }) {
+  const registry = useRef<Registry>(new Map()).current;
+  const queue = useRef<[string, Key][]>([]).current;
+  const waiting = useRef(false);
+  const [delivered, setDelivered] = useState(0);
   const { isRawModeSupported } = useStdin();
-  useInput(handler, { isActive: Boolean(isRawModeSupported) && active });
+  const anyActive = useCallback(() => [...registry.values()].some((e) => e.active.current), [registry]);
+  const pump = useCallback(() => {
+    const next = queue.shift();
+    if (!next) return;
+    if (!anyActive()) {
+      queue.length = 0;
+      return;
+    }
+    for (const entry of [...registry.values()]) if (entry.active.current) entry.handler.current(...next);
+    waiting.current = true;
+    setDelivered((n) => n + 1);
+  }, [queue, registry, anyActive]);
+  useLayoutEffect(() => {
+    if (!waiting.current) return;
+    waiting.current = false;
+    if (queue.length > 0) setImmediate(pump);
+  }, [delivered, queue, pump]);
+  const dispatch = useCallback(
+    (input: string, key: Key) => {
+      if (!anyActive()) return;
+      const textTaken = [...registry.values()].some((e) => e.text && e.active.current);
+      const split = !textTaken && !key.ctrl && !key.meta && PRINTABLE_RUN.test(input);
+      const idle = queue.length === 0 && !waiting.current;
+      queue.push(...(split ? [...input].map((ch): [string, Key] => [ch, plainKey(ch)]) : [[input, key] as [string, Key]]));
+      if (idle) pump();
+    },
+    [registry, queue, pump, anyActive],
+  );
+  useInput(dispatch, { isActive: Boolean(isRawModeSupported) });
+  return createElement(KeysContext.Provider, { value: registry }, children);
+}
+
+/** Handles keys while `active`; never throws without a TTY. A text field passes `{ text: true }` to take pasted runs whole. */
+export function useKeys(handler: (input: string, key: Key) => void, active = true, opts: { text?: boolean } = {}): void {
+  const text = opts.text ?? false;
+  const registry = useContext(KeysContext);
+  const { isRawModeSupported } = useStdin();
+  const id = useId();
+  const handlerRef = useRef(handler);
+  const activeRef = useRef(active);
+  handlerRef.current = handler;
+  activeRef.current = active;
+  if (registry && !registry.has(id)) registry.set(id, { handler: handlerRef, active: activeRef, text });
+  useEffect(() => {
+    if (!registry) return;
+    registry.set(id, { handler: handlerRef, active: activeRef, text });
+    return () => {
+      registry.delete(id);
+    };
+  }, [registry, id, text]);
+  // Outside a KeysProvider (a component rendered on its own), subscribe directly.
+  const direct = useCallback((input: string, key: Key) => {
+    if (activeRef.current) handlerRef.current(input, key);
+  }, []);
+  useInput(direct, { isActive: !registry && Boolean(isRawModeSupported) });
 }
