@@ -36,8 +36,17 @@ export function App({ options, initial = { name: 'interns' } }: { options: TuiOp
   const { exit } = useApp();
   const size = useTerminalSize();
   const [stack, setStack] = useState<Route[]>([initial]);
-  const [overlay, setOverlay] = useState<'help' | 'palette' | null>(null);
-  const [capture, setCapture] = useState(false);
+  const [overlay, setOverlayState] = useState<'help' | 'palette' | null>(null);
+  // Key routing reads these refs, set at once, so the key right after '/' or ':' is already routed right.
+  const overlayRef = useRef<'help' | 'palette' | null>(null);
+  const captureRef = useRef(false);
+  const setOverlay = useCallback((o: 'help' | 'palette' | null) => {
+    overlayRef.current = o;
+    setOverlayState(o);
+  }, []);
+  const setCapture = useCallback((c: boolean) => {
+    captureRef.current = c;
+  }, []);
   const [scopes, setScopes] = useState<Scope[]>(['global']);
   const [flash, setFlash] = useState<{ text: string; kind: 'info' | 'error' } | null>(
     options.warnings.length > 0 ? { text: options.warnings.join(' · '), kind: 'error' } : null,
@@ -45,12 +54,22 @@ export function App({ options, initial = { name: 'interns' } }: { options: TuiOp
   const flashTimer = useRef<NodeJS.Timeout | undefined>(undefined);
   const top = stack[stack.length - 1]!;
 
+  // Navigating ends the text capture of the screen being left; the next screen claims its own on mount.
+  const go = useCallback((next: (s: Route[]) => Route[]) => {
+    captureRef.current = false;
+    setStack(next);
+  }, []);
   const nav: Nav = useMemo(
     () => ({
-      push: (r) => setStack((s) => [...s, r]),
-      pop: () => setStack((s) => (s.length > 1 ? s.slice(0, -1) : s)),
-      replace: (r) => setStack((s) => [...s.slice(0, -1), r]),
-      home: (r) => setStack([r]),
+      push: (r) => go((s) => [...s, r]),
+      pop: () => go((s) => (s.length > 1 ? s.slice(0, -1) : s)),
+      replace: (r) => go((s) => [...s.slice(0, -1), r]),
+      returnTo: (r) =>
+        go((s) => {
+          const below = s[s.length - 2];
+          return below && JSON.stringify(below) === JSON.stringify(r) ? s.slice(0, -1) : [...s.slice(0, -1), r];
+        }),
+      home: (r) => go(() => [r]),
       quit: () => exit(),
       flash: (text, kind = 'info') => {
         clearTimeout(flashTimer.current);
@@ -58,11 +77,9 @@ export function App({ options, initial = { name: 'interns' } }: { options: TuiOp
         flashTimer.current = setTimeout(() => setFlash(null), 4000);
       },
     }),
-    [exit],
+    [exit, go],
   );
   useEffect(() => () => clearTimeout(flashTimer.current), []);
-  // Leaving a screen ends whatever text capture it had.
-  useEffect(() => setCapture(false), [stack.length, top.name]);
 
   const runCommand = useCallback(
     async (c: PaletteCommand) => {
@@ -84,17 +101,17 @@ export function App({ options, initial = { name: 'interns' } }: { options: TuiOp
         nav.flash(`could not look up ${sanitize(c.name)}: ${sanitize((e as Error).message)}`, 'error');
       }
     },
-    [exit, nav, options.api],
+    [exit, nav, options.api, setOverlay],
   );
 
   const attached = top.name === 'attach';
   useKeys((input, key) => {
     if (key.ctrl && input === 'c') return exit();
-    if (overlay === 'help') {
+    if (overlayRef.current === 'help') {
       if (key.escape || matches('help', input, key) || input === 'q') setOverlay(null);
       return;
     }
-    if (overlay || capture) return;
+    if (overlayRef.current || captureRef.current) return;
     if (matches('help', input, key)) return setOverlay('help');
     if (matches('palette', input, key)) return setOverlay('palette');
     if (matches('back', input, key)) return stack.length > 1 ? nav.pop() : exit();

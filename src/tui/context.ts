@@ -18,6 +18,8 @@ export interface Nav {
   push: (route: Route) => void;
   pop: () => void;
   replace: (route: Route) => void;
+  /** Leaves this screen for `route`: back to it when it is just below, else in place of this one. */
+  returnTo: (route: Route) => void;
   /** Resets the stack to one top-level screen. */
   home: (route: Route) => void;
   quit: () => void;

@@ -27,7 +27,6 @@ async function start(command?: string, replayBytes?: number) {
 
 function connect(access: { origin: string; token: string }, over: Partial<TransportHandlers> = {}, opts: { cols?: number; rows?: number; autoAck?: boolean } = {}) {
   const state = { text: '', bytes: 0, offsets: [] as number[], exit: null as null | { code: number | null; signal: number | null; reason?: string }, gaps: [] as number[], states: [] as string[] };
-  let t: WebSocketTransport;
   const handlers: TransportHandlers = {
     output: (data, offset) => {
       state.offsets.push(offset);
@@ -40,7 +39,7 @@ function connect(access: { origin: string; token: string }, over: Partial<Transp
     exit: (info) => (state.exit = info),
     ...over,
   };
-  t = new WebSocketTransport({ access: async () => access, cols: opts.cols ?? 80, rows: opts.rows ?? 24, handlers, backoff: { baseMs: 20, maxMs: 100 } });
+  const t: WebSocketTransport = new WebSocketTransport({ access: async () => access, cols: opts.cols ?? 80, rows: opts.rows ?? 24, handlers, backoff: { baseMs: 20, maxMs: 100 } });
   transports.push(t);
   t.connect();
   return { t, state };

@@ -105,7 +105,7 @@ export function ByokForm({ id }: { id?: string }) {
     setValues({ ...values, key: '' });
     try {
       const saved = create ? await api.createByok(request as Parameters<typeof api.createByok>[0]) : await api.updateByok(id!, request);
-      nav.replace({ name: 'byokDetails', id: saved.id });
+      nav.returnTo({ name: 'byokDetails', id: saved.id });
       nav.flash(create ? 'credential created' : rotating ? 'saved; the key was rotated' : 'saved');
     } catch (e) {
       setServerError(e);

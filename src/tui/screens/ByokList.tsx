@@ -35,20 +35,24 @@ export function ByokList() {
 
   useKeys((input, key) => {
     if (editingFilter) {
-      if (key.escape) {
-        setProvider(applied);
-        setEditingFilter(false);
-      } else if (key.return) {
+      if (key.escape) setProvider(applied);
+      if (key.return) {
         setApplied(provider.trim());
         setOffset(0);
+      }
+      if (key.escape || key.return) {
         setEditingFilter(false);
+        setCapture(false);
       }
       return;
     }
     if (list.handle(input, key)) {
       return;
     }
-    if (matches('filter', input, key) || matches('statusFilter', input, key)) return setEditingFilter(true);
+    if (matches('filter', input, key) || matches('statusFilter', input, key)) {
+      setCapture(true);
+      return setEditingFilter(true);
+    }
     if (matches('refresh', input, key)) return res.reload();
     if (matches('new', input, key)) return nav.push({ name: 'byokForm' });
     if (key.rightArrow && offset + PAGE < total) return setOffset(offset + PAGE);

@@ -91,11 +91,10 @@ export function InternSettings({ id }: { id: string }) {
     setSaving(true);
     setServerError(undefined);
     try {
-      const updated = await api.updateIntern(id, patch);
+      await api.updateIntern(id, patch);
       const note = patch.model !== undefined ? 'The model change takes effect on the next provision (p).' : undefined;
-      nav.replace({ name: 'intern', id });
+      nav.returnTo({ name: 'intern', id });
       nav.flash(note ? `saved · ${note}` : 'saved');
-      void updated;
     } catch (e) {
       if (e instanceof ApiError && e.reason === 'name_taken') {
         setNameTaken(values.name);
