@@ -1,0 +1,69 @@
+/** Attach end to end: a real pty around the TUI, a real pty behind the daemon. */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type SandboxProcess, Tui, startSandboxProcess } from './harness.js';
+
+let sb: SandboxProcess;
+const tuis: Tui[] = [];
+beforeAll(async () => {
+  sb = await startSandboxProcess();
+});
+afterAll(() => sb.stop());
+afterEach(() => {
+  for (const t of tuis.splice(0)) t.close();
+});
+
+async function openRunner(t: Tui): Promise<void> {
+  await t.ready();
+  await t.press('/');
+  await t.type('runner');
+  await t.press('enter');
+  await t.waitFor(/› ?★? runner /);
+  await t.press('enter');
+  await t.waitFor(/id {2,}[0-9a-f-]{36}/);
+}
+
+describe('attach', () => {
+  it('attaches, echoes, resizes, detaches with ctrl+], and shows the history on the next attach', async () => {
+    const t = new Tui({ manifest: sb.manifest });
+    tuis.push(t);
+    await openRunner(t);
+    await t.press('a');
+    await t.waitFor('connected');
+    await t.waitFor('ctrl+] detach');
+    await t.type('echo e2e-$((6*7))-mark');
+    await t.press('enter');
+    await t.waitFor('e2e-42-mark');
+    t.resize(110, 33);
+    await t.type('stty size');
+    await t.press('enter');
+    await t.waitFor('32 110');
+    await t.press('ctrl+]');
+    await t.waitFor(/id {2,}[0-9a-f-]{36}/);
+    expect(t.screen()).not.toContain('ctrl+] detach');
+    await t.press('a');
+    await t.waitFor('connected');
+    await t.waitFor('e2e-42-mark');
+  });
+
+  it('explains that attach needs an OAuth token when only an API key is configured', async () => {
+    const t = new Tui({ manifest: sb.manifest, credentials: ['api_key'] });
+    tuis.push(t);
+    await openRunner(t);
+    await t.press('a');
+    const screen = await t.waitFor('Attach needs an OAuth token');
+    expect(screen).toContain('OPENROUTER_OAUTH_TOKEN');
+    await t.press('esc');
+    await t.waitFor(/id {2,}[0-9a-f-]{36}/);
+  });
+
+  it('says when the intern is not running and offers provision', async () => {
+    const t = new Tui({ manifest: sb.manifest });
+    tuis.push(t);
+    await t.ready();
+    await t.press(':');
+    await t.type('attach broken');
+    await t.press('enter');
+    const screen = await t.waitFor('is not running');
+    expect(screen).toContain('p provisions it');
+  });
+});

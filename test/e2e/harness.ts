@@ -1,0 +1,181 @@
+/**
+ * End-to-end harness: a sandbox started by the built CLI with --manifest, and
+ * the built CLI itself in a real pseudo-terminal, its screen read through
+ * @xterm/headless. Everything waits for a condition; nothing sleeps.
+ *
+ * The tests run the bundle in dist/: `npm test` builds it first; run
+ * `npm run build` before running these files on their own.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import pty from '@lydell/node-pty';
+import xterm from '@xterm/headless';
+import type { Manifest } from '../../src/sandbox/types.js';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const CLI = join(ROOT, 'bin', 'intern-tui.js');
+
+export function assertBuilt(): void {
+  if (!existsSync(join(ROOT, 'dist', 'cli.js'))) throw new Error('dist/cli.js is missing: run `npm run build` first (npm test does)');
+}
+
+async function poll<T>(read: () => T, ok: (v: T) => boolean, timeoutMs: number, what: () => string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = read();
+    if (ok(v)) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what()}`);
+    await new Promise((r) => setTimeout(r, 15));
+  }
+}
+
+export interface SandboxProcess {
+  manifest: Manifest;
+  dir: string;
+  stop(): Promise<void>;
+}
+
+/** `intern-tui sandbox --port 0 --manifest FILE`, waiting for the manifest. */
+export async function startSandboxProcess(extra: string[] = []): Promise<SandboxProcess> {
+  assertBuilt();
+  const dir = mkdtempSync(join(tmpdir(), 'e2e-sandbox-'));
+  const manifestPath = join(dir, 'manifest.json');
+  const child: ChildProcess = spawn(process.execPath, [CLI, 'sandbox', '--port', '0', '--manifest', manifestPath, '--step-ms', '150', '--seed', 'empty', '--daemon-command', '/bin/sh', ...extra], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, SHELL: '/bin/sh' },
+  });
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  await poll(() => existsSync(manifestPath) || child.exitCode !== null, Boolean, 20_000, () => `the sandbox manifest (stderr: ${stderr.slice(-500)})`);
+  if (child.exitCode !== null) throw new Error(`the sandbox exited: ${stderr.slice(-500)}`);
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
+  return {
+    manifest,
+    dir,
+    stop: async () => {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await poll(() => child.exitCode !== null || child.signalCode !== null, Boolean, 10_000, () => 'the sandbox to stop');
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TuiOptions {
+  manifest?: Manifest;
+  cols?: number;
+  rows?: number;
+  env?: Record<string, string>;
+  args?: string[];
+  credentials?: ('api_key' | 'management_key' | 'oauth_token')[];
+}
+
+const ENV_OF = { api_key: 'OPENROUTER_API_KEY', management_key: 'OPENROUTER_MANAGEMENT_KEY', oauth_token: 'OPENROUTER_OAUTH_TOKEN' } as const;
+
+export class Tui {
+  readonly term: xterm.Terminal;
+  private readonly proc: pty.IPty;
+  private readonly home: string;
+  output = '';
+  exitCode: number | null = null;
+
+  constructor(opts: TuiOptions = {}) {
+    assertBuilt();
+    const cols = opts.cols ?? 100;
+    const rows = opts.rows ?? 30;
+    this.home = mkdtempSync(join(tmpdir(), 'e2e-home-'));
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: this.home,
+      XDG_CONFIG_HOME: join(this.home, 'config'),
+      XDG_CACHE_HOME: join(this.home, 'cache'),
+      TERM: 'xterm-256color',
+      LANG: 'C.UTF-8',
+      SHELL: '/bin/sh',
+      ...opts.env,
+    };
+    if (opts.manifest) {
+      env.OPENROUTER_BASE_URL = opts.manifest.base_url;
+      for (const kind of opts.credentials ?? (['api_key', 'management_key', 'oauth_token'] as const)) env[ENV_OF[kind]] = opts.manifest.credentials[kind]!;
+    }
+    this.term = new xterm.Terminal({ allowProposedApi: true, cols, rows, scrollback: 0 });
+    this.proc = pty.spawn(process.execPath, [CLI, ...(opts.args ?? [])], { name: 'xterm-256color', cols, rows, cwd: ROOT, env });
+    this.proc.onData((d) => {
+      this.output += d;
+      this.term.write(d);
+    });
+    this.proc.onExit(({ exitCode }) => (this.exitCode = exitCode));
+  }
+
+  /** The screen as text, one line per row, trailing spaces trimmed. */
+  screen(): string {
+    const b = this.term.buffer.active;
+    const lines: string[] = [];
+    for (let y = 0; y < this.term.rows; y++) lines.push(b.getLine(b.viewportY + y)?.translateToString(true) ?? '');
+    return lines.join('\n');
+  }
+
+  /** Waits until every pending write is parsed, then until the screen shows `text`. */
+  async waitFor(text: string | RegExp, timeoutMs = 15_000): Promise<string> {
+    const has = (s: string) => (typeof text === 'string' ? s.includes(text) : text.test(s));
+    await new Promise<void>((r) => this.term.write('', r));
+    return poll(() => this.screen(), has, timeoutMs, () => `${String(text)} on screen:\n${this.screen()}`);
+  }
+
+  /** The intern list has loaded: its first row is selected (raw mode is on by then). */
+  async ready(): Promise<void> {
+    await this.waitFor(/^›/m);
+  }
+
+  async waitForGone(text: string, timeoutMs = 15_000): Promise<void> {
+    await poll(() => this.screen(), (s) => !s.includes(text), timeoutMs, () => `${text} to leave the screen:\n${this.screen()}`);
+  }
+
+  async waitForExit(timeoutMs = 10_000): Promise<number> {
+    return poll(() => this.exitCode, (c) => c !== null, timeoutMs, () => 'the TUI to exit') as Promise<number>;
+  }
+
+  /** One key per write, as a person types. */
+  async press(...keys: string[]): Promise<void> {
+    for (const k of keys) {
+      this.proc.write(KEYS[k] ?? k);
+      await new Promise((r) => setTimeout(r, 30));
+    }
+  }
+
+  async type(text: string): Promise<void> {
+    for (const ch of text) await this.press(ch);
+  }
+
+  resize(cols: number, rows: number): void {
+    this.term.resize(cols, rows);
+    this.proc.resize(cols, rows);
+  }
+
+  close(): void {
+    try {
+      this.proc.kill();
+    } catch {
+      /* already gone */
+    }
+    this.term.dispose();
+    rmSync(this.home, { recursive: true, force: true });
+  }
+}
+
+export const KEYS: Record<string, string> = {
+  enter: '\r',
+  esc: '\x1b',
+  tab: '\t',
+  'shift+tab': '\x1b[Z',
+  up: '\x1b[A',
+  down: '\x1b[B',
+  backspace: '\x7f',
+  'ctrl+s': '\x13',
+  'ctrl+r': '\x12',
+  'ctrl+]': '\x1d',
+  space: ' ',
+};

@@ -1,0 +1,158 @@
+/** The built CLI in a real pty against a sandbox process: what a person sees and types. */
+import { spawnSync } from 'node:child_process';
+import { request } from 'undici';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CLI, type SandboxProcess, Tui, startSandboxProcess } from './harness.js';
+
+let sb: SandboxProcess;
+const tuis: Tui[] = [];
+beforeAll(async () => {
+  sb = await startSandboxProcess();
+});
+afterAll(() => sb.stop());
+afterEach(() => {
+  for (const t of tuis.splice(0)) t.close();
+});
+
+function open(opts: ConstructorParameters<typeof Tui>[0] = {}): Tui {
+  const t = new Tui({ manifest: sb.manifest, ...opts });
+  tuis.push(t);
+  return t;
+}
+
+/** Filters the list to one name and opens it. */
+async function openIntern(t: Tui, name: string): Promise<void> {
+  await t.ready();
+  await t.press('/');
+  await t.type(name);
+  await t.press('enter');
+  await t.waitFor(new RegExp(`› ?★? ${name} `));
+  await t.press('enter');
+  await t.waitFor(/id {2,}[0-9a-f-]{36}/);
+}
+
+describe('the TUI', () => {
+  it('lists interns and shows every field of one', async () => {
+    const t = open();
+    const screen = await t.waitFor('runner-jpeg');
+    expect(screen).toContain('workspace default');
+    expect(screen).toMatch(/● running/);
+    expect(screen).toMatch(/✖ failed/);
+    expect(screen).toMatch(/awaiting_slack_install/);
+    await openIntern(t, 'broken');
+    const details = await t.waitFor('Image pull failed');
+    expect(details).toContain(sb.manifest.interns.failed);
+  });
+
+  it('renames an intern and shows the new name in the list', async () => {
+    const t = open();
+    await openIntern(t, 'plain');
+    await t.press('e');
+    await t.waitFor('Settings of plain');
+    await t.press('backspace', 'backspace', 'backspace', 'backspace', 'backspace');
+    await t.type('plain-two');
+    await t.waitFor('will send: name');
+    await t.press('ctrl+s');
+    await t.waitFor('saved');
+    await t.waitFor(/plain-two/);
+    await t.press('q');
+    await t.press('/', 'backspace', 'backspace', 'backspace', 'backspace', 'backspace');
+    await t.press('enter');
+    await t.waitFor(/★ plain-two +● running/);
+  });
+
+  it('keeps the whole form when the name is taken', async () => {
+    const t = open();
+    await openIntern(t, 'runner-jpeg');
+    await t.press('e');
+    await t.waitFor('Settings of runner-jpeg');
+    await t.press('tab');
+    await t.type('kept edit');
+    await t.press('shift+tab');
+    for (let i = 0; i < 'runner-jpeg'.length; i++) await t.press('backspace');
+    await t.type(sb.manifest.names.taken);
+    await t.press('ctrl+s');
+    const screen = await t.waitFor('already used by another of your interns');
+    expect(screen).toContain(`name          ${sb.manifest.names.taken}`.slice(0, 10));
+    expect(screen).toContain(sb.manifest.names.taken);
+    expect(screen).toContain('kept edit');
+    expect(screen).toContain('Name taken');
+  });
+
+  it('provisions a stopped intern and follows its progress to running', async () => {
+    const t = open();
+    await openIntern(t, 'sleeper');
+    await t.press('p');
+    await t.waitFor(/\(\d of 4\)|queued/);
+    await t.waitFor(/● running/, 20_000);
+    await t.waitFor(/hostname +sleeper-/);
+  });
+
+  it('filters the list and shows the help overlay', async () => {
+    const t = open();
+    await t.ready();
+    await t.press('/');
+    await t.type('slack');
+    const filtered = await t.waitFor('slack-pending');
+    expect(filtered).not.toContain('runner-jpeg');
+    await t.press('esc');
+    await t.waitFor('runner-jpeg');
+    await t.press('?');
+    const help = await t.waitFor('Keys (esc or ? to close)');
+    expect(help).toContain('BYOK credentials');
+    expect(help).toContain('ctrl+s');
+    await t.press('esc');
+    await t.waitForGone('Keys (esc or ? to close)');
+  });
+
+  it('creates a BYOK credential: a bad hash shows the field error, fixed it saves, and the key is never drawn', async () => {
+    const secret = 'gsk-e2e-secret-123456';
+    const t = open();
+    await t.ready();
+    await t.press('b');
+    await t.waitFor('BYOK credentials');
+    await t.press('n');
+    await t.waitFor('New BYOK credential');
+    await t.type('groq');
+    await t.press('tab');
+    await t.type(secret);
+    await t.press('tab', 'tab', 'tab');
+    await t.type('nothex');
+    await t.waitFor('64 lowercase hex');
+    await t.press('ctrl+s');
+    await t.waitFor('fix the marked fields first');
+    for (let i = 0; i < 6; i++) await t.press('backspace');
+    await t.type(sb.manifest.api_key_hashes.own[0]!);
+    await t.waitForGone('64 lowercase hex');
+    await t.press('ctrl+s');
+    const details = await t.waitFor('groq credential');
+    expect(details).toContain('gsk-...3456');
+    expect(t.output).not.toContain('e2e-secret');
+  });
+
+  it('draws a server string full of escape sequences as harmless text', async () => {
+    const evil = '\x1b]0;pwned-title\x07\x1b[2J\x1b[31mEVIL\x1b[0m\x1b[?1049l text';
+    const res = await request(`${sb.manifest.base_url}/interns/${sb.manifest.interns.no_icon}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${sb.manifest.credentials.api_key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'escapes', description: evil }),
+    });
+    expect(res.statusCode).toBe(200);
+    await res.body.dump();
+    const t = open();
+    let title = '';
+    t.term.onTitleChange((s) => (title = s));
+    await openIntern(t, 'escapes');
+    const screen = await t.waitFor('EVIL text');
+    expect(screen).toContain('intern-tui');
+    expect(title).not.toContain('pwned');
+    expect(t.output).not.toContain('pwned-title');
+  });
+
+  it('exits 2 with one line when stdin is not a terminal', () => {
+    const res = spawnSync(process.execPath, [CLI], { input: '', encoding: 'utf8', env: { ...process.env, OPENROUTER_API_KEY: 'x' } });
+    expect(res.status).toBe(2);
+    expect(res.stderr.trim().split('\n')).toHaveLength(1);
+    expect(res.stderr).toMatch(/needs an interactive terminal/);
+  });
+});
