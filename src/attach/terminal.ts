@@ -76,6 +76,9 @@ export class TerminalModel {
     if (!line) return '';
     let out = '';
     let sgr = '0';
+    // Trailing blanks in default colours are left to the erase-to-end-of-line that follows the row.
+    let keep = 0;
+    let keepSgr = '0';
     for (let x = 0; x < this.term.cols; x++) {
       const cell = line.getCell(x, this.cell);
       if (!cell) break;
@@ -86,9 +89,14 @@ export class TerminalModel {
         out += `\x1b[${next}m`;
         sgr = next;
       }
-      out += cell.getChars() || ' ';
+      const chars = cell.getChars();
+      out += chars || ' ';
+      if ((chars && chars !== ' ') || sgr !== '0') {
+        keep = out.length;
+        keepSgr = sgr;
+      }
     }
-    return out + (sgr === '0' ? '' : '\x1b[0m');
+    return out.slice(0, keep) + (keepSgr === '0' ? '' : '\x1b[0m');
   }
 
   dispose(): void {

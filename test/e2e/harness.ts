@@ -75,39 +75,63 @@ export interface TuiOptions {
 
 const ENV_OF = { api_key: 'OPENROUTER_API_KEY', management_key: 'OPENROUTER_MANAGEMENT_KEY', oauth_token: 'OPENROUTER_OAUTH_TOKEN' } as const;
 
-export class Tui {
+/** Any program in a real pseudo-terminal, its screen kept by @xterm/headless. */
+export class PtyScreen {
   readonly term: xterm.Terminal;
-  private readonly proc: pty.IPty;
-  private readonly home: string;
+  protected readonly proc: pty.IPty;
   output = '';
   exitCode: number | null = null;
+  /** Keep everything the program printed in `output` (off for floods). */
+  keepOutput = true;
+  private readonly parsed = new Set<() => void>();
 
-  constructor(opts: TuiOptions = {}) {
-    assertBuilt();
-    const cols = opts.cols ?? 100;
-    const rows = opts.rows ?? 30;
-    this.home = mkdtempSync(join(tmpdir(), 'e2e-home-'));
-    const env: Record<string, string> = {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: this.home,
-      XDG_CONFIG_HOME: join(this.home, 'config'),
-      XDG_CACHE_HOME: join(this.home, 'cache'),
-      TERM: 'xterm-256color',
-      LANG: 'C.UTF-8',
-      SHELL: '/bin/sh',
-      ...opts.env,
-    };
-    if (opts.manifest) {
-      env.OPENROUTER_BASE_URL = opts.manifest.base_url;
-      for (const kind of opts.credentials ?? (['api_key', 'management_key', 'oauth_token'] as const)) env[ENV_OF[kind]] = opts.manifest.credentials[kind]!;
-    }
-    this.term = new xterm.Terminal({ allowProposedApi: true, cols, rows, scrollback: 0 });
-    this.proc = pty.spawn(process.execPath, [CLI, ...(opts.args ?? [])], { name: 'xterm-256color', cols, rows, cwd: ROOT, env });
+  constructor(file: string, args: string[], opts: { cols: number; rows: number; cwd: string; env: Record<string, string> }) {
+    this.term = new xterm.Terminal({ allowProposedApi: true, cols: opts.cols, rows: opts.rows, scrollback: 0 });
+    this.proc = pty.spawn(file, args, { name: 'xterm-256color', cols: opts.cols, rows: opts.rows, cwd: opts.cwd, env: opts.env });
     this.proc.onData((d) => {
-      this.output += d;
+      if (this.keepOutput) this.output += d;
       this.term.write(d);
     });
+    this.term.onWriteParsed(() => {
+      for (const f of this.parsed) f();
+    });
     this.proc.onExit(({ exitCode }) => (this.exitCode = exitCode));
+  }
+
+  get pid(): number {
+    return this.proc.pid;
+  }
+
+  /** Raw bytes to the program, at once (benchmarks; tests use `press`). */
+  write(data: string): void {
+    this.proc.write(data);
+  }
+
+  /** Resolves as soon as a parsed write leaves `ok` true: no polling interval in the way. */
+  whenParsed(ok: () => boolean, timeoutMs = 15_000, what = 'the screen'): Promise<void> {
+    if (ok()) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        if (!ok()) return;
+        done();
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what} (cursor line ${JSON.stringify(this.cursorLine())}):\n${this.screen()}`));
+      }, timeoutMs);
+      const done = () => {
+        clearTimeout(timer);
+        this.parsed.delete(check);
+      };
+      this.parsed.add(check);
+    });
+  }
+
+  /** The text of the row the cursor is on. */
+  cursorLine(): string {
+    const b = this.term.buffer.active;
+    return (b.getLine(b.baseY + b.cursorY)?.translateToString(true) ?? '').trimEnd();
   }
 
   /** The screen as text, one line per row, trailing spaces trimmed. */
@@ -123,11 +147,6 @@ export class Tui {
     const has = (s: string) => (typeof text === 'string' ? s.includes(text) : text.test(s));
     await new Promise<void>((r) => this.term.write('', r));
     return poll(() => this.screen(), has, timeoutMs, () => `${String(text)} on screen:\n${this.screen()}`);
-  }
-
-  /** The intern list has loaded: its first row is selected (raw mode is on by then). */
-  async ready(): Promise<void> {
-    await this.waitFor(/^›/m);
   }
 
   async waitForGone(text: string, timeoutMs = 15_000): Promise<void> {
@@ -162,6 +181,41 @@ export class Tui {
       /* already gone */
     }
     this.term.dispose();
+  }
+}
+
+/** The built CLI in a pseudo-terminal with a scratch HOME, configured for a sandbox. */
+export class Tui extends PtyScreen {
+  private readonly home: string;
+
+  constructor(opts: TuiOptions = {}) {
+    assertBuilt();
+    const home = mkdtempSync(join(tmpdir(), 'e2e-home-'));
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, 'config'),
+      XDG_CACHE_HOME: join(home, 'cache'),
+      TERM: 'xterm-256color',
+      LANG: 'C.UTF-8',
+      SHELL: '/bin/sh',
+      ...opts.env,
+    };
+    if (opts.manifest) {
+      env.OPENROUTER_BASE_URL = opts.manifest.base_url;
+      for (const kind of opts.credentials ?? (['api_key', 'management_key', 'oauth_token'] as const)) env[ENV_OF[kind]] = opts.manifest.credentials[kind]!;
+    }
+    super(process.execPath, [CLI, ...(opts.args ?? [])], { cols: opts.cols ?? 100, rows: opts.rows ?? 30, cwd: ROOT, env });
+    this.home = home;
+  }
+
+  /** The intern list has loaded: its first row is selected (raw mode is on by then). */
+  async ready(): Promise<void> {
+    await this.waitFor(/^›/m);
+  }
+
+  override close(): void {
+    super.close();
     rmSync(this.home, { recursive: true, force: true });
   }
 }

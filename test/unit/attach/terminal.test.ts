@@ -19,8 +19,15 @@ describe('terminal model', () => {
   it('draws a wide character once, in two cells', async () => {
     const m = new TerminalModel({ cols: 6, rows: 1, scrollback: 0 });
     await write(m, '日本x');
-    expect(m.rowAnsi(0)).toBe('日本x ');
+    expect(m.rowAnsi(0)).toBe('日本x');
     expect(m.cursor).toMatchObject({ x: 5, y: 0 });
+    m.dispose();
+  });
+  it('leaves trailing blanks to erase-to-end-of-line, but keeps coloured ones', async () => {
+    const m = new TerminalModel({ cols: 8, rows: 2, scrollback: 0 });
+    await write(m, 'ab   \r\n\x1b[41mcd  \x1b[0m');
+    expect(m.rowAnsi(0)).toBe('ab');
+    expect(m.rowAnsi(1)).toBe('\x1b[0;41mcd  \x1b[0m');
     m.dispose();
   });
   it('tracks the cursor and its visibility', async () => {

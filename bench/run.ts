@@ -1,0 +1,223 @@
+/**
+ * `npm run bench`: the attach screen's budgets, measured beside tmux on the
+ * same machine in the same run. Each line prints the figure and its budget;
+ * a miss prints `over budget` on a line of its own and the run exits 1.
+ *
+ * Setup: a sandbox process (the built CLI, empty seed, /bin/sh behind the
+ * daemon), the built TUI in a real pseudo-terminal whose screen is read by
+ * @xterm/headless, and a tmux server of its own (`-L`), so nothing here
+ * touches the user's tmux.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { PtyScreen, type SandboxProcess, Tui, startSandboxProcess } from '../test/e2e/harness.js';
+import { writeFlood } from './flood.js';
+
+const COLS = 100;
+const ROWS = 30;
+const FLOOD_MB = Number(process.env.BENCH_FLOOD_MB ?? 50);
+const ECHO_SAMPLES = Number(process.env.BENCH_ECHO_SAMPLES ?? 1000);
+const SCROLLBACK = 10_000;
+const KEY_GAP_MS = 25;
+
+export const BUDGETS = {
+  throughputRatio: 1, // intern-tui MB/s ÷ tmux MB/s, at least
+  echoP99Ms: 16, // at most
+  peakRssMb: 200, // at most
+  detachMs: 100, // at most
+};
+
+interface Line {
+  name: string;
+  figure: string;
+  budget: string;
+  ok: boolean;
+}
+const results: Line[] = [];
+
+function report(line: Line): void {
+  results.push(line);
+  console.log(`${line.name.padEnd(26)} ${line.figure.padEnd(48)} budget: ${line.budget}`);
+  if (!line.ok) console.log('over budget');
+}
+
+const dirs: string[] = [];
+const cleanups: (() => void | Promise<void>)[] = [];
+
+function tmux(...args: string[]): string {
+  return execFileSync('tmux', ['-L', `intern-tui-bench-${process.pid}`, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+}
+
+function hasTmux(): boolean {
+  try {
+    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Peak resident set of a process (VmHWM), in MB. */
+function peakRssMb(pid: number): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  if (!m) throw new Error(`no VmHWM for ${pid}`);
+  return Number(m[1]) / 1024;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** Opens the TUI on the `runner` intern and attaches to its terminal. */
+async function attached(sb: SandboxProcess): Promise<Tui> {
+  const t = new Tui({ manifest: sb.manifest, cols: COLS, rows: ROWS, args: ['--scrollback', String(SCROLLBACK)] });
+  cleanups.push(() => t.close());
+  await t.ready();
+  await t.press('/');
+  await t.type('runner');
+  await t.press('enter');
+  await t.waitFor(/› ?★? runner /);
+  await t.press('enter');
+  await t.waitFor(/id {2,}[0-9a-f-]{36}/);
+  await t.press('a');
+  await t.waitFor('ctrl+] detach');
+  await t.type('PS1="$ "');
+  await t.press('enter');
+  await t.whenParsed(() => t.cursorLine() === '$', 10_000, 'the prompt');
+  return t;
+}
+
+/**
+ * Types `samples` characters one at a time, timing each from write to its echo
+ * on the screen. Keys go out 25 ms apart (40 a second, faster than anyone
+ * types): sent back to back, each echo would wait out the 60 fps frame cap of
+ * the one before and the figure would measure the cap, not the latency.
+ */
+async function echoLatencies(screen: PtyScreen, samples: number): Promise<number[]> {
+  const times: number[] = [];
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz';
+  let typed = '';
+  for (let i = 0; i < samples; i++) {
+    if (typed.length >= 40) {
+      screen.write('\x15'); // ctrl+u: the line discipline erases the line
+      await screen.whenParsed(() => screen.cursorLine() === '$', 5_000, 'the line to clear');
+      typed = '';
+    }
+    await new Promise((r) => setTimeout(r, KEY_GAP_MS));
+    const ch = alphabet[i % alphabet.length]!;
+    typed += ch;
+    const want = `$ ${typed}`;
+    const start = performance.now();
+    screen.write(ch);
+    await screen.whenParsed(() => screen.cursorLine() === want, 5_000, `echo of ${ch}`);
+    times.push(performance.now() - start);
+  }
+  screen.write('\x15');
+  return times.sort((a, b) => a - b);
+}
+
+async function main(): Promise<void> {
+  console.log(`intern-tui bench · node ${process.version} · ${cpus().length}× ${cpus()[0]?.model ?? 'cpu'} · ${Math.round(totalmem() / 2 ** 30)} GiB`);
+  if (!hasTmux()) {
+    console.log('tmux is not installed: the comparisons cannot be measured');
+    console.log('over budget');
+    process.exitCode = 1;
+    return;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'intern-tui-bench-'));
+  dirs.push(dir);
+  const file = join(dir, 'flood.txt');
+  const { bytes, lines, lastLine } = writeFlood(file, FLOOD_MB * 1024 * 1024);
+  const mb = bytes / (1024 * 1024);
+  console.log(`flood: ${mb.toFixed(1)} MB of mixed ANSI text, ${COLS}x${ROWS} screens, scrollback ${SCROLLBACK}`);
+
+  const sb = await startSandboxProcess();
+  cleanups.push(() => sb.stop());
+  const shellEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, TERM: 'xterm-256color', LANG: 'C.UTF-8', PS1: '$ ', ENV: '' };
+
+  // tmux: a detached pane, the screen read with capture-pane once the shell says cat is done.
+  tmux('new-session', '-d', '-s', 'bench', '-x', String(COLS), '-y', String(ROWS), 'env', 'PS1=$ ', '/bin/sh');
+  cleanups.push(() => void tmux('kill-server'));
+  const tmuxStart = performance.now();
+  tmux('send-keys', '-t', 'bench', `cat ${file}; tmux -L intern-tui-bench-${process.pid} wait-for -S flood-done`, 'Enter');
+  tmux('wait-for', 'flood-done');
+  while (!tmux('capture-pane', '-p', '-t', 'bench').includes(lastLine)) await new Promise((r) => setTimeout(r, 5));
+  const tmuxSecs = (performance.now() - tmuxStart) / 1000;
+
+  // intern-tui: attached, the same cat, until its screen shows the last line.
+  const t = await attached(sb);
+  t.keepOutput = false;
+  t.write(`cat ${file}\r`);
+  const tuiStart = performance.now();
+  await t.whenParsed(() => t.screen().includes(lastLine), 600_000, 'the last line of the flood');
+  const tuiSecs = (performance.now() - tuiStart) / 1000;
+  const rss = peakRssMb(t.pid);
+  const tuiRate = mb / tuiSecs;
+  const tmuxRate = mb / tmuxSecs;
+  const ratio = tuiRate / tmuxRate;
+  report({
+    name: '1. throughput',
+    figure: `intern-tui ${tuiRate.toFixed(1)} MB/s · tmux ${tmuxRate.toFixed(1)} MB/s · ×${ratio.toFixed(2)}`,
+    budget: `at least tmux (×${BUDGETS.throughputRatio.toFixed(2)})`,
+    ok: ratio >= BUDGETS.throughputRatio,
+  });
+
+  // Echo latency, on the same attached session, then through a tmux client in a pty.
+  await t.whenParsed(() => t.cursorLine().startsWith('$'), 10_000, 'the prompt after the flood');
+  const tuiEcho = await echoLatencies(t, ECHO_SAMPLES);
+  const client = new PtyScreen('tmux', ['-L', `intern-tui-bench-${process.pid}`, 'attach', '-t', 'bench'], { cols: COLS, rows: ROWS, cwd: dir, env: shellEnv });
+  client.keepOutput = false;
+  cleanups.push(() => client.close());
+  tmux('send-keys', '-t', 'bench', 'clear', 'Enter');
+  await client.whenParsed(() => client.cursorLine() === '$', 10_000, 'the tmux prompt');
+  const tmuxEcho = await echoLatencies(client, ECHO_SAMPLES);
+  const p = (xs: number[], q: number) => percentile(xs, q).toFixed(2);
+  report({
+    name: '2. keystroke echo',
+    figure: `intern-tui p50 ${p(tuiEcho, 50)} ms p99 ${p(tuiEcho, 99)} ms · tmux p50 ${p(tmuxEcho, 50)} ms p99 ${p(tmuxEcho, 99)} ms`,
+    budget: `p99 ≤ ${BUDGETS.echoP99Ms} ms (${ECHO_SAMPLES} samples, keys ${KEY_GAP_MS} ms apart)`,
+    ok: percentile(tuiEcho, 99) <= BUDGETS.echoP99Ms,
+  });
+
+  report({
+    name: '3. peak RSS during 1',
+    figure: `${rss.toFixed(1)} MB`,
+    budget: `≤ ${BUDGETS.peakRssMb} MB`,
+    ok: rss <= BUDGETS.peakRssMb,
+  });
+
+  // Detach in the middle of the same flood: ctrl+] to the details screen.
+  t.write(`cat ${file}\r`);
+  const middle = Math.floor(lines * 0.4);
+  await t.whenParsed(() => Number(/L(\d{7}) /.exec(t.screen())?.[1] ?? 0) >= middle, 600_000, `line ${middle} of the flood`);
+  const detachStart = performance.now();
+  t.write('\x1d');
+  await t.whenParsed(() => /id {2,}[0-9a-f-]{36}/.test(t.screen()), 10_000, 'the details screen');
+  const detachMs = performance.now() - detachStart;
+  report({
+    name: '4. ctrl+] during a flood',
+    figure: `${detachMs.toFixed(1)} ms to the details screen`,
+    budget: `≤ ${BUDGETS.detachMs} ms`,
+    ok: detachMs <= BUDGETS.detachMs,
+  });
+}
+
+try {
+  await main();
+} catch (e) {
+  console.error(`bench failed: ${(e as Error).message}`);
+  process.exitCode = 1;
+} finally {
+  for (const c of cleanups.reverse()) {
+    try {
+      await c();
+    } catch {
+      /* best effort */
+    }
+  }
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+}
+if (results.some((r) => !r.ok)) process.exitCode = 1;
