@@ -12,7 +12,16 @@ type Registry = Map<string, Entry>;
 
 const KeysContext = createContext<Registry | null>(null);
 
-const PRINTABLE_RUN = /^[\x20-\x7e]{2,}$/;
+/** A chunk of plain typing: printable characters with enter, tab and backspace among them, no escape sequences. */
+const TYPED_CHUNK = /^[^\x00-\x07\x0b\x0c\x0e-\x1f]+$/u;
+/** How Ink reports these keys when they come alone (it calls DEL "delete"). */
+const CONTROL_KEYS: Record<string, { input: string; flags: Partial<Key> }> = {
+  '\r': { input: '\r', flags: { return: true } },
+  '\n': { input: '\r', flags: { return: true } },
+  '\t': { input: '', flags: { tab: true } },
+  '\x7f': { input: '', flags: { delete: true } },
+  '\b': { input: '', flags: { backspace: true } },
+};
 
 /** The key flags of a single typed character. */
 export function plainKey(ch: string): Key {
@@ -20,7 +29,27 @@ export function plainKey(ch: string): Key {
     upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false,
     home: false, end: false, return: false, escape: false, ctrl: false, shift: /[A-Z]/.test(ch), tab: false,
     backspace: false, delete: false, meta: false, super: false, hyper: false, capsLock: false, numLock: false,
+    ...CONTROL_KEYS[ch]?.flags,
   } as Key;
+}
+
+/**
+ * Splits a chunk read at once into the keys it holds. Ink hands over "openai\r"
+ * (typed fast, or sent by a script) as one input; it is six letters and an
+ * enter. A run of printable characters stays whole when a text field is
+ * taking text (a paste); otherwise each character is a key of its own.
+ */
+export function splitKeys(input: string, key: Key, textTaken: boolean): [string, Key][] {
+  const flagged = key.ctrl || key.meta || key.escape || key.upArrow || key.downArrow || key.leftArrow || key.rightArrow;
+  if (flagged || [...input].length < 2 || !TYPED_CHUNK.test(input)) return [[input, key]];
+  const keys: [string, Key][] = [];
+  for (const part of input.match(/[\r\n\t\x7f\b]|[^\r\n\t\x7f\b]+/gu) ?? []) {
+    const control = CONTROL_KEYS[part];
+    if (control) keys.push([control.input, plainKey(part)]);
+    else if (textTaken) keys.push([part, plainKey(part)]);
+    else for (const ch of part) keys.push([ch, plainKey(ch)]);
+  }
+  return keys;
 }
 
 /**
@@ -62,9 +91,8 @@ export function KeysProvider({ children }: { children: ReactNode }) {
     (input: string, key: Key) => {
       if (!anyActive()) return;
       const textTaken = [...registry.values()].some((e) => e.text && e.active.current);
-      const split = !textTaken && !key.ctrl && !key.meta && PRINTABLE_RUN.test(input);
       const idle = queue.length === 0 && !waiting.current;
-      queue.push(...(split ? [...input].map((ch): [string, Key] => [ch, plainKey(ch)]) : [[input, key] as [string, Key]]));
+      queue.push(...splitKeys(input, key, textTaken));
       if (idle) pump();
     },
     [registry, queue, pump, anyActive],
