@@ -155,10 +155,13 @@ export function App({ options, initial = { name: 'interns' } }: { options: TuiOp
       <Box flexDirection="column" width={size.columns} height={Math.max(1, size.rows - 1)}>
         <Header options={options} title={TITLES[top.name]} />
         <Box borderStyle="single" borderColor={theme.muted} borderLeft={false} borderRight={false} borderBottom={false} />
-        <Box flexDirection="column" flexGrow={1} overflow="hidden">
-          {overlay === 'help' ? <HelpOverlay /> : <Screen route={top} />}
-          {overlay === 'palette' ? <CommandPalette onRun={(c) => void runCommand(c)} onClose={() => setOverlay(null)} /> : null}
+        {/* The screen keeps its own height and is clipped at the bottom when the palette opens below it. */}
+        <Box flexDirection="column" flexGrow={1} flexShrink={1} overflow="hidden">
+          <Box flexDirection="column" flexShrink={0}>
+            {overlay === 'help' ? <HelpOverlay /> : <Screen route={top} />}
+          </Box>
         </Box>
+        {overlay === 'palette' ? <CommandPalette onRun={(c) => void runCommand(c)} onClose={() => setOverlay(null)} /> : null}
         <Footer scopes={scopes} flash={flash} />
       </Box>
     </TuiContext.Provider>

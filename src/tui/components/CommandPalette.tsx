@@ -34,7 +34,7 @@ export function CommandPalette({ onRun, onClose }: { onRun: (c: PaletteCommand) 
   });
   const suggestions = COMMANDS.filter((c) => c.startsWith(text.trim().split(/\s+/)[0] ?? ''));
   return (
-    <Box flexDirection="column" borderStyle="round" borderColor={theme.accent} paddingX={1}>
+    <Box flexDirection="column" flexShrink={0} borderStyle="round" borderColor={theme.accent} paddingX={1}>
       <TextField label=":" labelWidth={4} value={text} onChange={(v) => { setText(v); setError(null); }} focused error={error} />
       <Text color={theme.muted}>{suggestions.join('   ') || COMMANDS.join('   ')}   (enter runs, esc closes)</Text>
     </Box>

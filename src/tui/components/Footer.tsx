@@ -7,7 +7,7 @@ import { theme } from '../theme.js';
 export function Footer({ scopes, flash }: { scopes: Scope[]; flash: { text: string; kind: 'info' | 'error' } | null }) {
   if (flash) {
     return (
-      <Box>
+      <Box flexShrink={0}>
         <Text color={flash.kind === 'error' ? theme.error : theme.success} wrap="truncate-end">
           {sanitize(flash.text)}
         </Text>
@@ -15,7 +15,7 @@ export function Footer({ scopes, flash }: { scopes: Scope[]; flash: { text: stri
     );
   }
   return (
-    <Box>
+    <Box flexShrink={0}>
       <Text wrap="truncate-end">
         {hints(scopes).map((h) => (
           <Text key={h.label + h.help}>

@@ -10,7 +10,7 @@ const SHORT: Record<CredentialKind, string> = { api_key: 'api', management_key: 
 export function Header({ options, title }: { options: TuiOptions; title: string }) {
   const kinds = Object.keys(CREDENTIAL_SOURCES) as CredentialKind[];
   return (
-    <Box justifyContent="space-between">
+    <Box justifyContent="space-between" flexShrink={0}>
       <Text wrap="truncate-end">
         <Text bold color={theme.accent}>
           intern-tui

@@ -1,6 +1,6 @@
 /** Every field of a credential (the label only, never a key), with edit and delete. */
 import { Box, Text } from 'ink';
-import { useEffect, useState } from 'react';
+import { useLayoutEffect, useState } from 'react';
 import { ErrorView } from '../components/ErrorView.js';
 import { Spinner } from '../components/Spinner.js';
 import { useTui } from '../context.js';
@@ -17,12 +17,14 @@ const show = (v: unknown): string => {
 };
 
 export function ByokDetails({ id }: { id: string }) {
-  const { api, nav, active, setScopes } = useTui();
+  const { api, nav, active, setCapture, setScopes } = useTui();
   const res = useResource((signal) => api.getByok(id, { signal }), id);
   const [confirm, setConfirm] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
-  useEffect(() => setScopes(confirm ? ['confirm'] : ['byok', 'global']), [setScopes, confirm]);
+  useLayoutEffect(() => setScopes(confirm ? ['confirm'] : ['byok', 'global']), [setScopes, confirm]);
+  // The confirmation takes every key: a key that is not its answer must not act on the screen behind it.
+  useLayoutEffect(() => setCapture(confirm), [confirm, setCapture]);
 
   useKeys((input, key) => {
     if (confirm) {

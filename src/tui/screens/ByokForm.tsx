@@ -1,6 +1,6 @@
 /** Create or edit a BYOK credential. Key rotation is its own explicit action (ctrl+r) in the edit form. */
 import { Box, Text } from 'ink';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { PROVIDERS } from '../../contract/providers.js';
 import { REGIONS } from '../../contract/rules.js';
 import { ErrorView } from '../components/ErrorView.js';
@@ -34,6 +34,8 @@ const TEXT_FIELDS: Partial<Record<ByokField, { label: string; placeholder: strin
 };
 const REGION_CYCLE = ['unset', ...REGIONS] as const;
 const ZDR_CYCLE = ['unset', 'true', 'false'] as const;
+/** Room for the longest label ("› declared region") and a space. */
+const LABEL_WIDTH = 19;
 const FLAG_HELP: Record<string, string> = {
   disabled: 'create or keep the credential switched off',
   is_byok_only: 'never fall back to shared endpoints for this provider (not with fallback)',
@@ -61,8 +63,8 @@ export function ByokForm({ id }: { id?: string }) {
       setValues(formOf(res.data));
     }
   }, [res.data, values]);
-  useEffect(() => setScopes(confirmDiscard ? ['confirm'] : ['form']), [setScopes, confirmDiscard]);
-  useEffect(() => {
+  useLayoutEffect(() => setScopes(confirmDiscard ? ['confirm'] : ['form']), [setScopes, confirmDiscard]);
+  useLayoutEffect(() => {
     setCapture(true);
     return () => setCapture(false);
   }, [setCapture]);
@@ -187,11 +189,11 @@ export function ByokForm({ id }: { id?: string }) {
                 masked={f === 'key'}
                 placeholder={spec.placeholder}
                 error={errors[f]}
-                labelWidth={16}
+                labelWidth={LABEL_WIDTH}
               />
               {f === 'provider' && focused('provider') ? (
                 <Text color={theme.muted}>
-                  {'                '}
+                  {' '.repeat(LABEL_WIDTH)}
                   {suggestions.length === 0
                     ? `"${sanitize(values.provider)}" is not in the catalogue: it will be sent as typed and the service will judge`
                     : suggestions.map((s, i) => (i === pick ? `[${s.slug}]` : s.slug)).join('  ') + '  (↑↓ enter)'}
@@ -203,16 +205,18 @@ export function ByokForm({ id }: { id?: string }) {
         const value =
           f === 'declared_region' ? values.declared_region : f === 'declared_zdr' ? values.declared_zdr : (values[f] as boolean) ? '[x]' : '[ ]';
         const help =
-          f === 'declared_region' ? regionHelp(values.provider) : f === 'declared_zdr' ? 'unset inherits the data policy; true declares zero retention' : FLAG_HELP[f];
+          f === 'declared_region' ? regionHelp(values.provider) : f === 'declared_zdr' ? '(unset inherits the data policy; true declares zero retention)' : FLAG_HELP[f];
         return (
           <Box key={f}>
-            <Box width={16} flexShrink={0}>
+            <Box width={LABEL_WIDTH} flexShrink={0}>
               <Text color={focused(f) ? theme.accent : undefined} bold={focused(f)}>
                 {focused(f) ? '› ' : '  '}
                 {f.replace(/^is_/, '').replace(/_/g, ' ')}
               </Text>
             </Box>
-            <Text inverse={focused(f)}>{value}</Text>
+            <Box flexShrink={0}>
+              <Text inverse={focused(f)}>{value}</Text>
+            </Box>
             {errors[f] ? <Text color={theme.error}> ✖ {errors[f]}</Text> : <Text color={theme.muted}> {help}</Text>}
           </Box>
         );

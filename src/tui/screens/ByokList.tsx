@@ -1,6 +1,6 @@
 /** BYOK credentials: a page at a time, with a provider filter. */
 import { Box, Text } from 'ink';
-import { useEffect, useState } from 'react';
+import { useLayoutEffect, useState } from 'react';
 import { LIMITS } from '../../contract/limits.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { Spinner } from '../components/Spinner.js';
@@ -30,8 +30,8 @@ export function ByokList() {
   const total = res.data?.total_count ?? 0;
   const height = Math.max(3, size.rows - 9);
   const list = useListCursor(rows.length, height);
-  useEffect(() => setScopes(['byok', 'list', 'global']), [setScopes]);
-  useEffect(() => setCapture(editingFilter), [editingFilter, setCapture]);
+  useLayoutEffect(() => setScopes(['byok', 'list', 'global']), [setScopes]);
+  useLayoutEffect(() => setCapture(editingFilter), [editingFilter, setCapture]);
 
   useKeys((input, key) => {
     if (editingFilter) {

@@ -1,6 +1,6 @@
 /** Every field of an intern, its icon and progress, and the lifecycle actions. */
 import { Box, Text } from 'ink';
-import { useEffect, useState } from 'react';
+import { useLayoutEffect, useState } from 'react';
 import { TRANSITIONAL_STATUSES, type Intern } from '../../contract/intern.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { IconView } from '../components/IconView.js';
@@ -27,8 +27,10 @@ export function InternDetails({ id, note }: { id: string; note?: string }) {
   const [actionError, setActionError] = useState<unknown>(undefined);
   const intern = res.data;
 
-  useEffect(() => setScopes(pending ? ['confirm'] : ['intern', 'global']), [setScopes, pending]);
-  useEffect(() => setCapture(pending?.kind === 'delete'), [pending, setCapture]);
+  // The typed-name confirmation explains its own keys; a y/n one lists them in the footer.
+  useLayoutEffect(() => setScopes(pending ? (pending.kind === 'delete' ? [] : ['confirm']) : ['intern', 'global']), [setScopes, pending]);
+  // Any confirmation takes every key: a key that is not its answer must not act on the screen behind it.
+  useLayoutEffect(() => setCapture(pending !== null), [pending, setCapture]);
 
   usePolling(Boolean(intern && TRANSITIONAL_STATUSES.includes(intern.status)), async () => {
     const before = JSON.stringify(res.data);

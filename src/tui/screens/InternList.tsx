@@ -1,6 +1,6 @@
 /** The intern list: pages by cursor as you scroll, filters, and refreshes itself while interns move. */
 import { Box, Text } from 'ink';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { INTERN_STATUSES, TRANSITIONAL_STATUSES, type Intern } from '../../contract/intern.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { Spinner } from '../components/Spinner.js';
@@ -32,8 +32,8 @@ export function InternList() {
   const loadingMore = useRef(false);
   const status = STATUS_FILTERS[statusIdx] ?? null;
 
-  useEffect(() => setScopes(['list', 'intern', 'global']), [setScopes]);
-  useEffect(() => setCapture(filtering), [filtering, setCapture]);
+  useLayoutEffect(() => setScopes(['list', 'intern', 'global']), [setScopes]);
+  useLayoutEffect(() => setCapture(filtering), [filtering, setCapture]);
 
   const loadFirst = useCallback(
     async (limit = PAGE) => {

@@ -1,6 +1,6 @@
 /** The settings form: validated as you type, sends only what changed, loses nothing on an error. */
 import { Box, Text } from 'ink';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { ApiError } from '../../client/errors.js';
 import type { Intern, InternUpdate } from '../../contract/intern.js';
 import { LIMITS } from '../../contract/limits.js';
@@ -70,8 +70,8 @@ export function InternSettings({ id }: { id: string }) {
       setValues(valuesOf(res.data));
     }
   }, [res.data, values]);
-  useEffect(() => setScopes(confirmDiscard ? ['confirm'] : ['form']), [setScopes, confirmDiscard]);
-  useEffect(() => {
+  useLayoutEffect(() => setScopes(confirmDiscard ? ['confirm'] : ['form']), [setScopes, confirmDiscard]);
+  useLayoutEffect(() => {
     setCapture(true);
     return () => setCapture(false);
   }, [setCapture]);
