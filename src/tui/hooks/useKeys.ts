@@ -5,7 +5,7 @@
  * key, and each call reaches the handler of the latest render.
  */
 import { type Key, useInput, useStdin } from 'ink';
-import { createContext, createElement, type ReactNode, useCallback, useContext, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { createContext, createElement, type ReactNode, useCallback, useContext, useId, useLayoutEffect, useRef, useState } from 'react';
 
 type Entry = { handler: { current: (input: string, key: Key) => void }; active: { current: boolean }; text: boolean };
 type Registry = Map<string, Entry>;
@@ -112,7 +112,9 @@ export function useKeys(handler: (input: string, key: Key) => void, active = tru
   handlerRef.current = handler;
   activeRef.current = active;
   if (registry && !registry.has(id)) registry.set(id, { handler: handlerRef, active: activeRef, text });
-  useEffect(() => {
+  // A layout effect: its cleanup runs within the commit, so a field that just left the screen
+  // is out of the registry before the pump lets the next key go.
+  useLayoutEffect(() => {
     if (!registry) return;
     registry.set(id, { handler: handlerRef, active: activeRef, text });
     return () => {
