@@ -17,7 +17,7 @@ import { matches } from '../keymap.js';
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
 
-type Pending = { kind: 'suspend' } | { kind: 'delete'; typed: string } | null;
+type Pending = { kind: 'suspend' } | { kind: 'delete'; typed: string; mismatch?: boolean } | null;
 
 export function InternDetails({ id, note }: { id: string; note?: string }) {
   const { api, nav, active, setCapture, setScopes, options, size } = useTui();
@@ -57,7 +57,8 @@ export function InternDetails({ id, note }: { id: string; note?: string }) {
     if (pending?.kind === 'delete') {
       if (key.escape) return setPending(null);
       if (key.return && intern) {
-        if (pending.typed !== intern.name) return nav.flash('the name does not match; nothing was deleted', 'error');
+        // A mismatch keeps the prompt open with what was typed, to be corrected.
+        if (pending.typed !== intern.name) return setPending({ ...pending, mismatch: true });
         setPending(null);
         void act('Deleting', () => api.deleteIntern(id), `deleting ${sanitize(intern.name)}`);
       }
@@ -102,6 +103,27 @@ export function InternDetails({ id, note }: { id: string; note?: string }) {
         </Box>
       </Box>
       {note ? <Text color={theme.warning}>{note}</Text> : null}
+      {/* Prompts, progress of an action and its errors come first, so a short terminal never clips them. */}
+      {busy ? <Spinner label={busy} /> : null}
+      {actionError ? <ErrorView error={actionError} /> : null}
+      {res.error ? <ErrorView error={res.error} compact /> : null}
+      {pending?.kind === 'suspend' ? (
+        <Text color={theme.warning}>Suspend {sanitize(intern.name)}? Its terminal sessions end. (y/n)</Text>
+      ) : null}
+      {pending?.kind === 'delete' ? (
+        <Box flexDirection="column" borderStyle="round" borderColor={theme.error} paddingX={1}>
+          <Text color={theme.error}>Delete {sanitize(intern.name)} and its workspace data? This cannot be undone.</Text>
+          <TextField
+            label="Type its name"
+            labelWidth={16}
+            value={pending.typed}
+            onChange={(typed) => setPending({ kind: 'delete', typed })}
+            focused
+            error={pending.mismatch ? `that is not "${sanitize(intern.name)}": nothing was deleted` : null}
+            note="enter deletes · esc cancels"
+          />
+        </Box>
+      ) : null}
       <Box flexDirection="column" marginTop={1}>
         <Field label="id" value={intern.id} />
         <Field label="model" value={intern.model ?? 'workspace default'} muted={!intern.model} />
@@ -129,25 +151,6 @@ export function InternDetails({ id, note }: { id: string; note?: string }) {
           )}
         </Box>
       </Box>
-      {busy ? <Spinner label={busy} /> : null}
-      {actionError ? <ErrorView error={actionError} /> : null}
-      {res.error ? <ErrorView error={res.error} compact /> : null}
-      {pending?.kind === 'suspend' ? (
-        <Text color={theme.warning}>Suspend {sanitize(intern.name)}? Its terminal sessions end. (y/n)</Text>
-      ) : null}
-      {pending?.kind === 'delete' ? (
-        <Box flexDirection="column" borderStyle="round" borderColor={theme.error} paddingX={1}>
-          <Text color={theme.error}>Delete {sanitize(intern.name)} and its workspace data? This cannot be undone.</Text>
-          <TextField
-            label="Type its name"
-            labelWidth={16}
-            value={pending.typed}
-            onChange={(typed) => setPending({ kind: 'delete', typed })}
-            focused
-            note="enter deletes · esc cancels"
-          />
-        </Box>
-      ) : null}
     </Box>
   );
 }

@@ -174,7 +174,7 @@ export function InternList() {
       {error && items.length === 0 ? <ErrorView error={error} /> : null}
       {loading && items.length === 0 && !error ? <Spinner label="Loading interns" /> : null}
       {!loading && !error && visible.length === 0 ? (
-        <Text color={theme.muted}>{filter ? `Nothing matches "${sanitize(filter)}".` : 'No interns here yet.'}</Text>
+        <Text color={theme.muted}>{filter ? `Nothing matches "${sanitize(filter)}".` : status ? `No interns are ${status}. f shows the next status.` : 'No interns here yet.'}</Text>
       ) : null}
       {visible.slice(start, end).map((intern, n) => {
         const selected = start + n === list.index;
