@@ -1,0 +1,65 @@
+/** Renders the whole app on a fake API, with helpers that wait for frames instead of sleeping. */
+import { render } from 'ink-testing-library';
+import { App } from '../../src/tui/app.js';
+import { KeysProvider } from '../../src/tui/hooks/useKeys.js';
+import type { Route } from '../../src/tui/context.js';
+import type { TuiOptions } from '../../src/tui/types.js';
+import { FakeApi } from './fakeApi.js';
+
+export const KEYS: Record<string, string> = {
+  enter: '\r',
+  esc: '\x1b',
+  tab: '\t',
+  'shift+tab': '\x1b[Z',
+  up: '\x1b[A',
+  down: '\x1b[B',
+  backspace: '\x7f',
+  space: ' ',
+  'ctrl+s': '\x13',
+  'ctrl+k': '\x0b',
+};
+
+export function renderApp(opts: { api?: FakeApi; initial?: Route; options?: Partial<TuiOptions> } = {}) {
+  const api = opts.api ?? new FakeApi();
+  const options: TuiOptions = {
+    api,
+    profile: null,
+    host: '127.0.0.1:9',
+    sandbox: true,
+    features: [{ name: 'Release notes', requires: ['github', 'slack'] }, { name: 'Calendar', requires: ['google'] }],
+    iconCacheDir: '/nonexistent/intern-tui-test-cache',
+    scrollback: 1000,
+    warnings: [],
+    ...opts.options,
+  };
+  const r = render(
+    <KeysProvider>
+      <App options={options} initial={opts.initial} />
+    </KeysProvider>,
+  );
+  const frame = () => r.lastFrame() ?? '';
+  const waitFor = async (want: string | RegExp | ((f: string) => boolean), timeoutMs = 5_000): Promise<string> => {
+    const ok = typeof want === 'function' ? want : (f: string) => (typeof want === 'string' ? f.includes(want) : want.test(f));
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const f = frame();
+      if (ok(f)) return f;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(want)} in:\n${f}`);
+      await new Promise((res) => setTimeout(res, 5));
+    }
+  };
+  /**
+   * One key per write. No pause is needed between keys: the app's key pump
+   * releases each key only after the commit of the one before.
+   */
+  const press = async (...keys: string[]) => {
+    for (const k of keys) {
+      r.stdin.write(KEYS[k] ?? k);
+      await new Promise((res) => setImmediate(res));
+    }
+  };
+  const type = async (text: string) => {
+    for (const ch of text) await press(ch);
+  };
+  return { ...r, api, frame, waitFor, press, type };
+}

@@ -1,0 +1,243 @@
+/** Every screen through the whole app on a fake API: what a person sees, and what reaches the service. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup } from 'ink-testing-library';
+import { ApiError } from '../../src/client/errors.js';
+import { FakeApi, IDS, intern } from './fakeApi.js';
+import { renderApp } from './render.js';
+
+afterEach(() => cleanup());
+
+describe('intern list', () => {
+  it('shows every column, the yours marker and "workspace default" for no model', async () => {
+    const app = renderApp();
+    const f = await app.waitFor('sleeper');
+    expect(f).toMatch(/★ runner +● running +anthropic\/claude-sonn/);
+    expect(f).toMatch(/★ broken +✖ failed +workspace default/);
+    expect(f).toMatch(/^ {2,}peer-bot/m); // not created by this caller: no star
+    expect(f).toContain('2d ago');
+  });
+
+  it('filters with / and by status with f, and opens the selected intern', async () => {
+    const app = renderApp();
+    await app.waitFor('sleeper');
+    await app.press('/');
+    await app.type('slee');
+    await app.press('enter');
+    const f = await app.waitFor((s) => !s.includes('runner'));
+    expect(f).toMatch(/› ?★ sleeper/);
+    await app.press('/');
+    for (let i = 0; i < 4; i++) await app.press('backspace');
+    await app.press('enter');
+    await app.waitFor('runner');
+    // f cycles through the statuses; the list asks the service for the chosen one.
+    const statusOf = (s: string) => /status: (\S+)/.exec(s)?.[1];
+    for (let i = 0; i < 20 && statusOf(app.frame()) !== 'running'; i++) {
+      const before = statusOf(app.frame());
+      await app.press('f');
+      await app.waitFor((s) => statusOf(s) !== before);
+    }
+    const f2 = await app.waitFor((s) => s.includes('status: running') && s.includes('peer-bot'));
+    expect(f2).not.toContain('sleeper');
+    expect(f2).toContain('runner');
+    expect(app.api.callsOf('listInterns').some(([q]) => JSON.stringify(q).includes('running'))).toBe(true);
+  });
+
+  it('opens the selected intern with enter', async () => {
+    const app = renderApp();
+    await app.waitFor('sleeper');
+    await app.press('j', 'enter');
+    await app.waitFor(IDS.builder);
+  });
+});
+
+describe('intern details', () => {
+  it('shows every field with full ids', async () => {
+    const app = renderApp({ initial: { name: 'intern', id: IDS.runner } });
+    const f = await app.waitFor(IDS.runner);
+    for (const text of ['anthropic/claude-sonnet-4', 'runner.interns.test', 'Keeps CI green.', 'Watch main.', 'File issues.', '11111111-2222-4333-8444-555555555555']) expect(f).toContain(text);
+  });
+
+  it('draws the progress of a provisioning intern and the failure of a failed one', async () => {
+    const app = renderApp({ initial: { name: 'intern', id: IDS.builder } });
+    expect(await app.waitFor('Pulling the image')).toContain('(2 of 5)');
+    cleanup();
+    const failed = renderApp({ initial: { name: 'intern', id: IDS.broken } });
+    expect(await failed.waitFor('Image pull failed')).toContain('registry answered 503');
+  });
+
+  it('provisions with p and suspends with s after a y', async () => {
+    const api = new FakeApi();
+    const app = renderApp({ api, initial: { name: 'intern', id: IDS.sleeper } });
+    await app.waitFor(IDS.sleeper);
+    await app.press('p');
+    await app.waitFor(() => api.callsOf('provisionIntern').length === 1);
+    cleanup();
+    const again = renderApp({ api, initial: { name: 'intern', id: IDS.runner } });
+    await again.waitFor(IDS.runner);
+    await again.press('s');
+    await again.waitFor(/\(y\/n\)|y confirm/);
+    expect(api.callsOf('suspendIntern')).toHaveLength(0);
+    await again.press('y');
+    await again.waitFor(() => api.callsOf('suspendIntern').length === 1);
+  });
+
+  it('deletes only when the typed name matches, keeping a wrong name to correct', async () => {
+    const api = new FakeApi();
+    const app = renderApp({ api, initial: { name: 'intern', id: IDS.runner } });
+    await app.waitFor(IDS.runner);
+    await app.press('D');
+    await app.waitFor('Type its name');
+    await app.type('runne');
+    await app.press('enter');
+    await app.waitFor('nothing was deleted');
+    expect(api.callsOf('deleteIntern')).toHaveLength(0);
+    await app.type('r');
+    await app.waitFor((s) => !s.includes('nothing was deleted'));
+    await app.press('enter');
+    await app.waitFor(() => api.callsOf('deleteIntern').length === 1);
+    expect(api.callsOf('deleteIntern')[0]).toEqual([IDS.runner]);
+  });
+
+  it('esc leaves the delete prompt without deleting', async () => {
+    const api = new FakeApi();
+    const app = renderApp({ api, initial: { name: 'intern', id: IDS.runner } });
+    await app.waitFor(IDS.runner);
+    await app.press('D');
+    await app.waitFor('Type its name');
+    await app.type('runner');
+    await app.press('esc');
+    await app.waitFor((s) => !s.includes('Type its name'));
+    expect(api.callsOf('deleteIntern')).toHaveLength(0);
+  });
+});
+
+describe('settings form', () => {
+  it('checks the name as you type and sends only what changed, null for a cleared field', async () => {
+    const api = new FakeApi();
+    const app = renderApp({ api, initial: { name: 'settings', id: IDS.runner } });
+    await app.waitFor('Settings of runner');
+    await app.type('-X');
+    await app.waitFor(/must|lowercase/);
+    await app.press('backspace', 'backspace');
+    await app.type('-two');
+    await app.press('tab');
+    for (let i = 0; i < 'Keeps CI green.'.length; i++) await app.press('backspace');
+    await app.waitFor('will send: name, description');
+    await app.press('ctrl+s');
+    await app.waitFor(() => api.callsOf('updateIntern').length === 1);
+    expect(api.callsOf('updateIntern')[0]).toEqual([IDS.runner, { name: 'runner-two', description: null }]);
+  });
+
+  it('keeps every edit and marks the name when the name is taken', async () => {
+    const api = new FakeApi();
+    api.updateIntern = async () => {
+      throw new ApiError(409, 409, 'name_taken', false, 'You already have an intern named broken', 'PATCH /interns/{internId}');
+    };
+    const app = renderApp({ api, initial: { name: 'settings', id: IDS.runner } });
+    await app.waitFor('Settings of runner');
+    for (let i = 0; i < 'runner'.length; i++) await app.press('backspace');
+    await app.type('broken');
+    await app.press('tab');
+    await app.type(' More.');
+    await app.press('ctrl+s');
+    const f = await app.waitFor(/already|taken/);
+    expect(f).toContain('broken');
+    expect(f).toContain('Keeps CI green. More.');
+    expect(f).toContain('unsaved changes');
+  });
+});
+
+describe('connections', () => {
+  it('groups the keys with counts and checks features', async () => {
+    const app = renderApp({ initial: { name: 'connections', id: IDS.runner } });
+    const f = await app.waitFor('Custom MCP servers');
+    expect(f).toContain('Built-in');
+    expect(f).toContain('Catalog servers');
+    expect(f).toContain('mcp:tools.example.com');
+    expect(f).toMatch(/✔ ready +Release notes/);
+    expect(f).toMatch(/✖ missing Calendar needs google/);
+  });
+});
+
+describe('BYOK', () => {
+  it('lists labels, never keys, and deletes only after y', async () => {
+    const api = new FakeApi();
+    const app = renderApp({ api, initial: { name: 'byok' } });
+    const f = await app.waitFor('Production OpenAI');
+    expect(f).toContain('sk-...WXYZ');
+    await app.press('enter');
+    await app.waitFor('openai credential');
+    await app.press('D');
+    await app.waitFor('Delete this credential?');
+    await app.press('b'); // not an answer: the prompt keeps the key
+    expect(app.frame()).toContain('Delete this credential?');
+    await app.press('y');
+    await app.waitFor(() => api.callsOf('deleteByok').length === 1);
+  });
+
+  it('creates a credential: the picker filters, the key is never drawn, a bad hash is marked', async () => {
+    const api = new FakeApi();
+    const app = renderApp({ api, initial: { name: 'byokForm' } });
+    await app.waitFor('New BYOK credential');
+    await app.type('anthr');
+    await app.waitFor('[anthropic]');
+    await app.press('enter');
+    await app.type('sk-ant-secret-material-1234');
+    await app.press('tab', 'tab', 'tab');
+    await app.type('nothex');
+    await app.waitFor('64 lowercase hex');
+    await app.press('ctrl+s');
+    await app.waitFor('fix the marked fields first');
+    expect(api.callsOf('createByok')).toHaveLength(0);
+    for (let i = 0; i < 6; i++) await app.press('backspace');
+    await app.waitFor((s) => !s.includes('64 lowercase hex'));
+    await app.press('ctrl+s');
+    await app.waitFor(() => api.callsOf('createByok').length === 1);
+    expect(api.callsOf('createByok')[0]![0]).toMatchObject({ provider: 'anthropic', key: 'sk-ant-secret-material-1234' });
+    expect(app.frames.join('\n')).not.toContain('secret-material');
+  });
+
+  it('explains that byok-only and fallback exclude each other', async () => {
+    const app = renderApp({ initial: { name: 'byokForm' } });
+    await app.waitFor('New BYOK credential');
+    await app.type('openai');
+    await app.press('enter');
+    await app.type('sk-x');
+    for (let i = 0; i < 9; i++) await app.press('tab');
+    await app.waitFor(/› byok only/);
+    await app.press('space');
+    await app.press('tab');
+    await app.press('space');
+    expect(await app.waitFor(/not (together )?with|cannot|exclu/i)).toMatch(/fallback/);
+  });
+});
+
+describe('errors and safety', () => {
+  it('a 401 names the credential and the environment variable', async () => {
+    const api = new FakeApi();
+    api.listInterns = async () => {
+      throw new ApiError(401, 401, null, false, 'Missing Authentication header', 'GET /interns');
+    };
+    const app = renderApp({ api });
+    const f = await app.waitFor('Not authenticated');
+    expect(f).toContain('OPENROUTER_API_KEY');
+  });
+
+  it('attach with no OAuth token explains how to provide one', async () => {
+    const api = new FakeApi();
+    api.configured = { api_key: true, management_key: true, oauth_token: false };
+    const app = renderApp({ api, initial: { name: 'attach', intern: intern({ id: IDS.runner, name: 'runner' }) } });
+    const f = await app.waitFor('Attach needs an OAuth token');
+    expect(f).toContain('OPENROUTER_OAUTH_TOKEN');
+    expect(api.callsOf('getDaemonAccess')).toHaveLength(0);
+  });
+
+  it('draws server strings without escape sequences', async () => {
+    const api = new FakeApi();
+    api.interns[0] = { ...api.interns[0]!, name: 'evil\x1b]0;pwned\x07', description: '\x1b[2J\x1b[31mred\x1b[0m text\x07' };
+    const app = renderApp({ api, initial: { name: 'intern', id: IDS.runner } });
+    const f = await app.waitFor('red text');
+    expect(f).not.toMatch(/\x1b|\x07/);
+    expect(app.frames.join('')).not.toContain('\x1b]0;');
+  });
+});
