@@ -10,6 +10,13 @@ import { FrameRenderer, TerminalModel } from './terminal.js';
 import type { ConnectionState, TerminalTransport, TransportHandlers } from './transport.js';
 
 export const FRAME_INTERVAL_MS = 1000 / 60;
+const PASTE_START = '\x1b[200~';
+const PASTE_END = '\x1b[201~';
+/** A paste longer than this goes to the remote as it comes, without waiting for its end. */
+const MAX_HELD_PASTE = 4 << 20;
+/** Outer terminal: report pastes in brackets while attached, and stop on leaving. */
+const OUTER_PASTE_ON = '\x1b[?2004h';
+const OUTER_PASTE_OFF = '\x1b[?2004l';
 
 export interface AttachSessionOptions {
   /** Shown in the status bar: already sanitized. */
@@ -39,6 +46,8 @@ export class AttachSession {
   private acked = 0;
   private statusLine = '';
   private disposed = false;
+  /** The start of a bracketed paste whose end has not arrived yet. */
+  private pasting = '';
   frames = 0;
 
   constructor(private readonly opts: AttachSessionOptions) {
@@ -51,7 +60,7 @@ export class AttachSession {
   }
 
   start(): void {
-    this.opts.write('\x1b[2J\x1b[H');
+    this.opts.write(`\x1b[2J\x1b[H${OUTER_PASTE_ON}`);
     this.transport = this.opts.makeTransport(
       {
         output: (data, offset) => {
@@ -89,7 +98,16 @@ export class AttachSession {
       this.opts.onDetach();
       return;
     }
-    for (const event of decodeInput(chunk)) {
+    // A long paste arrives over several reads: hold it until its closing bracket, so it is
+    // re-bracketed (or not) for the remote's mode as one piece.
+    let data = this.pasting + chunk;
+    this.pasting = '';
+    const open = data.lastIndexOf(PASTE_START);
+    if (open !== -1 && data.indexOf(PASTE_END, open) === -1 && data.length - open <= MAX_HELD_PASTE) {
+      this.pasting = data.slice(open);
+      data = data.slice(0, open);
+    }
+    for (const event of decodeInput(data)) {
       const scroll = scrollOf(event);
       if (scroll !== 0) {
         this.model.scroll(scroll * Math.max(1, this.rows - 2));
@@ -175,6 +193,7 @@ export class AttachSession {
   }
 
   dispose(): void {
+    if (!this.disposed) this.opts.write(OUTER_PASTE_OFF);
     this.disposed = true;
     clearTimeout(this.frameTimer);
     clearTimeout(this.ackTimer);

@@ -7,7 +7,7 @@ import type { TuiOptions } from './types.js';
 export type { TuiOptions, FeatureSpec } from './types.js';
 
 const ENTER_ALT = '\x1b[?1049h\x1b[H';
-const LEAVE_ALT = '\x1b[?25h\x1b[?1049l';
+const LEAVE_ALT = '\x1b[?2004l\x1b[?25h\x1b[?1049l';
 
 export async function runTui(options: TuiOptions): Promise<number> {
   const out = process.stdout;
