@@ -67,7 +67,7 @@ export function App({ options, initial = { name: 'interns' } }: { options: TuiOp
       returnTo: (r) =>
         go((s) => {
           const below = s[s.length - 2];
-          return below && JSON.stringify(below) === JSON.stringify(r) ? s.slice(0, -1) : [...s.slice(0, -1), r];
+          return below && sameScreen(below, r) ? [...s.slice(0, -2), r] : [...s.slice(0, -1), r];
         }),
       home: (r) => go(() => [r]),
       quit: () => exit(),
@@ -137,7 +137,7 @@ export function App({ options, initial = { name: 'interns' } }: { options: TuiOp
           api={options.api}
           intern={top.intern}
           scrollback={options.scrollback}
-          onDetach={() => nav.replace({ name: 'intern', id: top.intern.id })}
+          onDetach={() => nav.replace({ name: 'intern', id: top.intern.id, seed: top.intern })}
           onProvision={() => {
             void options.api.provisionIntern(top.intern.id).then(
               () => nav.flash(`provisioning ${sanitize(top.intern.name)}`),
@@ -168,12 +168,18 @@ export function App({ options, initial = { name: 'interns' } }: { options: TuiOp
   );
 }
 
+/** Two routes show the same screen: the same kind and the same thing (a seed or a note does not count). */
+function sameScreen(a: Route, b: Route): boolean {
+  const id = (r: Route) => ('id' in r ? r.id : 'intern' in r ? r.intern.id : undefined);
+  return a.name === b.name && id(a) === id(b);
+}
+
 function Screen({ route }: { route: Route }) {
   switch (route.name) {
     case 'interns':
       return <InternList />;
     case 'intern':
-      return <InternDetails key={route.id} id={route.id} />;
+      return <InternDetails key={route.id} id={route.id} seed={route.seed} />;
     case 'settings':
       return <InternSettings id={route.id} />;
     case 'connections':

@@ -6,7 +6,8 @@ import type { TuiOptions } from './types.js';
 
 export type Route =
   | { name: 'interns' }
-  | { name: 'intern'; id: string }
+  /** `seed`: the intern as the previous screen had it, drawn while the fresh copy loads. */
+  | { name: 'intern'; id: string; seed?: Intern }
   | { name: 'settings'; id: string }
   | { name: 'connections'; id: string }
   | { name: 'attach'; intern: Intern }

@@ -147,6 +147,24 @@ describe('settings form', () => {
   });
 });
 
+describe('navigation', () => {
+  it('after a save, the details replace the screen they came from: q goes back to the list', async () => {
+    const api = new FakeApi();
+    const app = renderApp({ api });
+    await app.waitFor('sleeper');
+    await app.press('enter');
+    await app.waitFor(IDS.runner);
+    await app.press('e');
+    await app.waitFor('Settings of runner');
+    await app.type('-2');
+    await app.press('ctrl+s');
+    await app.waitFor(/runner-2 ★ yours/);
+    await app.press('q');
+    await app.waitFor((s) => s.includes('sleeper') && s.includes('runner-2'));
+    expect(app.frame()).toContain('NAME');
+  });
+});
+
 describe('connections', () => {
   it('groups the keys with counts and checks features', async () => {
     const app = renderApp({ initial: { name: 'connections', id: IDS.runner } });

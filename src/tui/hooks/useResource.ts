@@ -14,8 +14,9 @@ export interface Resource<T> {
  * data stays while reloading and after an error, so a screen is never blank.
  * (The client already retries what the service marks retryable.)
  */
-export function useResource<T>(load: (signal: AbortSignal) => Promise<T>, key: string): Resource<T> {
-  const [data, setData] = useState<T | undefined>(undefined);
+export function useResource<T>(load: (signal: AbortSignal) => Promise<T>, key: string, initial?: T): Resource<T> {
+  // `initial` (what the previous screen already had) draws at once; the request still refreshes it.
+  const [data, setData] = useState<T | undefined>(initial);
   const [error, setError] = useState<unknown>(undefined);
   const [loading, setLoading] = useState(true);
   const [tick, setTick] = useState(0);

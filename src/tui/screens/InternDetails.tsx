@@ -19,9 +19,9 @@ import { theme } from '../theme.js';
 
 type Pending = { kind: 'suspend' } | { kind: 'delete'; typed: string; mismatch?: boolean } | null;
 
-export function InternDetails({ id, note }: { id: string; note?: string }) {
+export function InternDetails({ id, note, seed }: { id: string; note?: string; seed?: Intern }) {
   const { api, nav, active, setCapture, setScopes, options, size } = useTui();
-  const res = useResource((signal) => api.getIntern(id, { signal }), id);
+  const res = useResource((signal) => api.getIntern(id, { signal }), id, seed);
   const [pending, setPending] = useState<Pending>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [actionError, setActionError] = useState<unknown>(undefined);

@@ -126,7 +126,7 @@ export function InternList() {
     if (matches('statusFilter', input, key)) return setStatusIdx((i) => (i + 1) % STATUS_FILTERS.length);
     if (matches('refresh', input, key)) return reload();
     if (!selected) return;
-    if (matches('open', input, key)) return nav.push({ name: 'intern', id: selected.id });
+    if (matches('open', input, key)) return nav.push({ name: 'intern', id: selected.id, seed: selected });
     if (matches('edit', input, key)) return nav.push({ name: 'settings', id: selected.id });
     if (matches('connections', input, key)) return nav.push({ name: 'connections', id: selected.id });
     if (matches('attach', input, key)) return nav.push({ name: 'attach', intern: selected });
