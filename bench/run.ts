@@ -189,19 +189,31 @@ async function main(): Promise<void> {
     ok: rss <= BUDGETS.peakRssMb,
   });
 
-  // Detach in the middle of the same flood: ctrl+] to the details screen.
-  t.write(`cat ${file}\r`);
-  const middle = Math.floor(lines * 0.4);
-  await t.whenParsed(() => Number(/L(\d{7}) /.exec(t.screen())?.[1] ?? 0) >= middle, 600_000, `line ${middle} of the flood`);
-  const detachStart = performance.now();
-  t.write('\x1d');
-  await t.whenParsed(() => /id {2,}[0-9a-f-]{36}/.test(t.screen()), 10_000, 'the details screen');
-  const detachMs = performance.now() - detachStart;
+  // Detach in the middle of the same flood: ctrl+] to the details screen, five times; the worst counts.
+  const detaches: number[] = [];
+  const fraction = [0.2, 0.35, 0.5, 0.65, 0.8];
+  for (const [i, at] of fraction.entries()) {
+    if (i > 0) {
+      // Back in, stop the paused cat, and start the next flood from a prompt.
+      t.write('a');
+      await t.whenParsed(() => t.screen().includes('ctrl+] detach'), 10_000, 'the attach screen');
+      t.write('\x03');
+      await t.whenParsed(() => t.cursorLine() === '$', 30_000, 'the prompt after ctrl+c');
+    }
+    t.write(`clear; cat ${file}\r`);
+    const line = Math.floor(lines * at);
+    await t.whenParsed(() => Number(/L(\d{7}) /.exec(t.screen())?.[1] ?? 0) >= line, 600_000, `line ${line} of the flood`);
+    const start = performance.now();
+    t.write('\x1d');
+    await t.whenParsed(() => /id {2,}[0-9a-f-]{36}/.test(t.screen()), 10_000, 'the details screen');
+    detaches.push(performance.now() - start);
+  }
+  const worst = Math.max(...detaches);
   report({
     name: '4. ctrl+] during a flood',
-    figure: `${detachMs.toFixed(1)} ms to the details screen`,
+    figure: `worst ${worst.toFixed(1)} ms of ${detaches.length} (${detaches.map((d) => d.toFixed(0)).join(', ')} ms) to the details screen`,
     budget: `≤ ${BUDGETS.detachMs} ms`,
-    ok: detachMs <= BUDGETS.detachMs,
+    ok: worst <= BUDGETS.detachMs,
   });
 }
 
