@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { PtyScreen, type SandboxProcess, Tui, startSandboxProcess } from '../test/e2e/harness.js';
+import { PtyScreen, type SandboxProcess, Tui, openIntern, startSandboxProcess } from '../test/e2e/harness.js';
 import { writeFlood } from './flood.js';
 
 const COLS = 100;
@@ -75,13 +75,7 @@ function percentile(sorted: number[], p: number): number {
 async function attached(sb: SandboxProcess): Promise<Tui> {
   const t = new Tui({ manifest: sb.manifest, cols: COLS, rows: ROWS, args: ['--scrollback', String(SCROLLBACK)] });
   cleanups.push(() => t.close());
-  await t.ready();
-  await t.press('/');
-  await t.type('runner');
-  await t.press('enter');
-  await t.waitFor(/› ?★? runner /);
-  await t.press('enter');
-  await t.waitFor(/id {2,}[0-9a-f-]{36}/);
+  await openIntern(t, 'runner');
   await t.press('a');
   await t.waitFor('ctrl+] detach');
   await t.type('PS1="$ "');

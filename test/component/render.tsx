@@ -4,20 +4,9 @@ import { App } from '../../src/tui/app.js';
 import { KeysProvider } from '../../src/tui/hooks/useKeys.js';
 import type { Route } from '../../src/tui/context.js';
 import type { TuiOptions } from '../../src/tui/types.js';
+import { KEYS } from '../support/keys.js';
 import { FakeApi } from './fakeApi.js';
 
-export const KEYS: Record<string, string> = {
-  enter: '\r',
-  esc: '\x1b',
-  tab: '\t',
-  'shift+tab': '\x1b[Z',
-  up: '\x1b[A',
-  down: '\x1b[B',
-  backspace: '\x7f',
-  space: ' ',
-  'ctrl+s': '\x13',
-  'ctrl+k': '\x0b',
-};
 
 export function renderApp(opts: { api?: FakeApi; initial?: Route; options?: Partial<TuiOptions> } = {}) {
   const api = opts.api ?? new FakeApi();

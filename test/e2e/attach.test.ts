@@ -1,32 +1,14 @@
 /** Attach end to end: a real pty around the TUI, a real pty behind the daemon. */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type SandboxProcess, Tui, startSandboxProcess } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { openIntern } from './harness.js';
+import { e2eSuite } from './suite.js';
 
-let sb: SandboxProcess;
-const tuis: Tui[] = [];
-beforeAll(async () => {
-  sb = await startSandboxProcess();
-});
-afterAll(() => sb.stop());
-afterEach(() => {
-  for (const t of tuis.splice(0)) t.close();
-});
-
-async function openRunner(t: Tui): Promise<void> {
-  await t.ready();
-  await t.press('/');
-  await t.type('runner');
-  await t.press('enter');
-  await t.waitFor(/› ?★? runner /);
-  await t.press('enter');
-  await t.waitFor(/id {2,}[0-9a-f-]{36}/);
-}
+const { open } = e2eSuite();
 
 describe('attach', () => {
   it('attaches, echoes, resizes, detaches with ctrl+], and shows the history on the next attach', async () => {
-    const t = new Tui({ manifest: sb.manifest });
-    tuis.push(t);
-    await openRunner(t);
+    const t = open();
+    await openIntern(t, 'runner');
     await t.press('a');
     await t.waitFor('connected');
     await t.waitFor('ctrl+] detach');
@@ -46,9 +28,8 @@ describe('attach', () => {
   });
 
   it('explains that attach needs an OAuth token when only an API key is configured', async () => {
-    const t = new Tui({ manifest: sb.manifest, credentials: ['api_key'] });
-    tuis.push(t);
-    await openRunner(t);
+    const t = open({ credentials: ['api_key'] });
+    await openIntern(t, 'runner');
     await t.press('a');
     const screen = await t.waitFor('Attach needs an OAuth token');
     expect(screen).toContain('OPENROUTER_OAUTH_TOKEN');
@@ -57,8 +38,7 @@ describe('attach', () => {
   });
 
   it('says when the intern is not running and offers provision', async () => {
-    const t = new Tui({ manifest: sb.manifest });
-    tuis.push(t);
+    const t = open();
     await t.ready();
     await t.press(':');
     await t.type('attach broken');

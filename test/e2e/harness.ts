@@ -13,6 +13,7 @@ import { join, resolve } from 'node:path';
 import pty from '@lydell/node-pty';
 import xterm from '@xterm/headless';
 import type { Manifest } from '../../src/sandbox/types.js';
+import { KEYS } from '../support/keys.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const CLI = join(ROOT, 'bin', 'intern-tui.js');
@@ -220,16 +221,13 @@ export class Tui extends PtyScreen {
   }
 }
 
-export const KEYS: Record<string, string> = {
-  enter: '\r',
-  esc: '\x1b',
-  tab: '\t',
-  'shift+tab': '\x1b[Z',
-  up: '\x1b[A',
-  down: '\x1b[B',
-  backspace: '\x7f',
-  'ctrl+s': '\x13',
-  'ctrl+r': '\x12',
-  'ctrl+]': '\x1d',
-  space: ' ',
-};
+/** Filters the intern list to `name`, opens it, and waits for its details. */
+export async function openIntern(t: Tui, name: string): Promise<void> {
+  await t.ready();
+  await t.press('/');
+  await t.type(name);
+  await t.press('enter');
+  await t.waitFor(new RegExp(`› ?★? ${name} `));
+  await t.press('enter');
+  await t.waitFor(/id {2,}[0-9a-f-]{36}/);
+}

@@ -1,35 +1,11 @@
 /** The built CLI in a real pty against a sandbox process: what a person sees and types. */
 import { spawnSync } from 'node:child_process';
 import { request } from 'undici';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, type SandboxProcess, Tui, startSandboxProcess } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { CLI, openIntern } from './harness.js';
+import { e2eSuite } from './suite.js';
 
-let sb: SandboxProcess;
-const tuis: Tui[] = [];
-beforeAll(async () => {
-  sb = await startSandboxProcess();
-});
-afterAll(() => sb.stop());
-afterEach(() => {
-  for (const t of tuis.splice(0)) t.close();
-});
-
-function open(opts: ConstructorParameters<typeof Tui>[0] = {}): Tui {
-  const t = new Tui({ manifest: sb.manifest, ...opts });
-  tuis.push(t);
-  return t;
-}
-
-/** Filters the list to one name and opens it. */
-async function openIntern(t: Tui, name: string): Promise<void> {
-  await t.ready();
-  await t.press('/');
-  await t.type(name);
-  await t.press('enter');
-  await t.waitFor(new RegExp(`› ?★? ${name} `));
-  await t.press('enter');
-  await t.waitFor(/id {2,}[0-9a-f-]{36}/);
-}
+const { sandbox, open } = e2eSuite();
 
 describe('the TUI', () => {
   it('lists interns and shows every field of one', async () => {
@@ -41,7 +17,7 @@ describe('the TUI', () => {
     expect(screen).toMatch(/awaiting_slack_install/);
     await openIntern(t, 'broken');
     const details = await t.waitFor('Image pull failed');
-    expect(details).toContain(sb.manifest.interns.failed);
+    expect(details).toContain(sandbox().manifest.interns.failed);
   });
 
   it('renames an intern and shows the new name in the list', async () => {
@@ -70,11 +46,11 @@ describe('the TUI', () => {
     await t.type('kept edit');
     await t.press('shift+tab');
     for (let i = 0; i < 'runner-jpeg'.length; i++) await t.press('backspace');
-    await t.type(sb.manifest.names.taken);
+    await t.type(sandbox().manifest.names.taken);
     await t.press('ctrl+s');
     const screen = await t.waitFor('already used by another of your interns');
-    expect(screen).toContain(`name          ${sb.manifest.names.taken}`.slice(0, 10));
-    expect(screen).toContain(sb.manifest.names.taken);
+    expect(screen).toContain(`name          ${sandbox().manifest.names.taken}`.slice(0, 10));
+    expect(screen).toContain(sandbox().manifest.names.taken);
     expect(screen).toContain('kept edit');
     expect(screen).toContain('Name taken');
   });
@@ -122,7 +98,7 @@ describe('the TUI', () => {
     await t.press('ctrl+s');
     await t.waitFor('fix the marked fields first');
     for (let i = 0; i < 6; i++) await t.press('backspace');
-    await t.type(sb.manifest.api_key_hashes.own[0]!);
+    await t.type(sandbox().manifest.api_key_hashes.own[0]!);
     await t.waitForGone('64 lowercase hex');
     await t.press('ctrl+s');
     const details = await t.waitFor('groq credential');
@@ -132,9 +108,9 @@ describe('the TUI', () => {
 
   it('draws a server string full of escape sequences as harmless text', async () => {
     const evil = '\x1b]0;pwned-title\x07\x1b[2J\x1b[31mEVIL\x1b[0m\x1b[?1049l text';
-    const res = await request(`${sb.manifest.base_url}/interns/${sb.manifest.interns.no_icon}`, {
+    const res = await request(`${sandbox().manifest.base_url}/interns/${sandbox().manifest.interns.no_icon}`, {
       method: 'PATCH',
-      headers: { authorization: `Bearer ${sb.manifest.credentials.api_key}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${sandbox().manifest.credentials.api_key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'escapes', description: evil }),
     });
     expect(res.statusCode).toBe(200);
