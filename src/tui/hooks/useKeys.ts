@@ -78,9 +78,10 @@ export function KeysProvider({ children }: { children: ReactNode }) {
       queue.length = 0;
       return;
     }
-    for (const entry of [...registry.values()]) if (entry.active.current) entry.handler.current(...next);
+    // Marked before the handlers run, so a handler that throws cannot leave the queue stuck.
     waiting.current = true;
     setDelivered((n) => n + 1);
+    for (const entry of [...registry.values()]) if (entry.active.current) entry.handler.current(...next);
   }, [queue, registry, anyActive]);
   useLayoutEffect(() => {
     if (!waiting.current) return;
