@@ -4,7 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { CommandPalette, type PaletteCommand } from './components/CommandPalette.js';
 import { Footer } from './components/Footer.js';
 import { Header } from './components/Header.js';
-import { HelpOverlay } from './components/HelpOverlay.js';
+import { HelpOverlay, helpScrollMax } from './components/HelpOverlay.js';
 import { type Nav, type Route, TuiContext, type TuiContextValue } from './context.js';
 import { useKeys } from './hooks/useKeys.js';
 import { useTerminalSize } from './hooks/useTerminalSize.js';
@@ -36,18 +36,17 @@ export function App({ options, initial = { name: 'interns' } }: { options: TuiOp
   const { exit } = useApp();
   const size = useTerminalSize();
   const [stack, setStack] = useState<Route[]>([initial]);
-  const [overlay, setOverlayState] = useState<'help' | 'palette' | null>(null);
-  // Key routing reads these refs, set at once, so the key right after '/' or ':' is already routed right.
-  const overlayRef = useRef<'help' | 'palette' | null>(null);
+  const [overlay, setOverlay] = useState<'help' | 'palette' | null>(null);
+  // A screen that takes every key (a text field, a confirmation) says so here; set in its layout
+  // effects, it holds before the key pump lets the next key go.
   const captureRef = useRef(false);
-  const setOverlay = useCallback((o: 'help' | 'palette' | null) => {
-    overlayRef.current = o;
-    setOverlayState(o);
-  }, []);
   const setCapture = useCallback((c: boolean) => {
     captureRef.current = c;
   }, []);
   const [scopes, setScopes] = useState<Scope[]>(['global']);
+  const [helpScroll, setHelpScroll] = useState(0);
+  // The main pane: the screen less the header, its rule and the footer (and Ink's last line).
+  const paneRows = Math.max(3, size.rows - 4);
   const [flash, setFlash] = useState<{ text: string; kind: 'info' | 'error' } | null>(
     options.warnings.length > 0 ? { text: options.warnings.join(' · '), kind: 'error' } : null,
   );
@@ -101,18 +100,23 @@ export function App({ options, initial = { name: 'interns' } }: { options: TuiOp
         nav.flash(`could not look up ${sanitize(c.name)}: ${sanitize((e as Error).message)}`, 'error');
       }
     },
-    [exit, nav, options.api, setOverlay],
+    [exit, nav, options.api],
   );
 
   const attached = top.name === 'attach';
   useKeys((input, key) => {
     if (key.ctrl && input === 'c') return exit();
-    if (overlayRef.current === 'help') {
+    if (overlay === 'help') {
       if (key.escape || matches('help', input, key) || input === 'q') setOverlay(null);
+      else if (matches('down', input, key)) setHelpScroll((n) => Math.min(helpScrollMax(size.columns, paneRows), n + 1));
+      else if (matches('up', input, key)) setHelpScroll((n) => Math.max(0, n - 1));
       return;
     }
-    if (overlayRef.current || captureRef.current) return;
-    if (matches('help', input, key)) return setOverlay('help');
+    if (overlay || captureRef.current) return;
+    if (matches('help', input, key)) {
+      setHelpScroll(0);
+      return setOverlay('help');
+    }
     if (matches('palette', input, key)) return setOverlay('palette');
     if (matches('back', input, key)) return stack.length > 1 ? nav.pop() : exit();
     if (matches('cancel', input, key)) return nav.pop();
@@ -158,7 +162,7 @@ export function App({ options, initial = { name: 'interns' } }: { options: TuiOp
         {/* The screen keeps its own height and is clipped at the bottom when the palette opens below it. */}
         <Box flexDirection="column" flexGrow={1} flexShrink={1} overflow="hidden">
           <Box flexDirection="column" flexShrink={0}>
-            {overlay === 'help' ? <HelpOverlay /> : <Screen route={top} />}
+            {overlay === 'help' ? <HelpOverlay width={size.columns} height={paneRows} scroll={helpScroll} /> : <Screen route={top} />}
           </Box>
         </Box>
         {overlay === 'palette' ? <CommandPalette onRun={(c) => void runCommand(c)} onClose={() => setOverlay(null)} /> : null}

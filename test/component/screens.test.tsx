@@ -165,6 +165,22 @@ describe('navigation', () => {
   });
 });
 
+describe('help overlay', () => {
+  it('lists the keymap, scrolls with j when the screen is short, and closes with esc', async () => {
+    const app = renderApp();
+    await app.waitFor('sleeper');
+    await app.press('?');
+    const f = await app.waitFor('Keys (esc or ? to close');
+    for (const text of ['Everywhere', 'On an intern', 'help', 'provision', 'g/G']) expect(f).toContain(text);
+    const range = /j\/k scroll, (\d+)-/.exec(f);
+    expect(range?.[1]).toBe('1');
+    await app.press('j');
+    await app.waitFor(/j\/k scroll, 2-/);
+    await app.press('esc');
+    await app.waitFor((s) => !s.includes('Keys (esc') && s.includes('sleeper'));
+  });
+});
+
 describe('connections', () => {
   it('groups the keys with counts and checks features', async () => {
     const app = renderApp({ initial: { name: 'connections', id: IDS.runner } });

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { KEYMAP, type Scope } from '../keymap.js';
+import { KEYMAP, type Binding, type Scope } from '../keymap.js';
 import { theme } from '../theme.js';
 
 const SCOPE_TITLES: Record<Scope, string> = {
@@ -10,29 +10,71 @@ const SCOPE_TITLES: Record<Scope, string> = {
   form: 'Forms',
   confirm: 'Questions',
 };
+const COLUMN_WIDTH = 38;
+const KEY_WIDTH = 10;
+const SHORT: Record<string, string> = { pagedown: 'pgdn', pageup: 'pgup', return: 'enter', escape: 'esc' };
 
-/** Lists every binding of the keymap, grouped by scope. */
-export function HelpOverlay() {
-  const scopes = Object.keys(SCOPE_TITLES) as Scope[];
+/** How a binding's keys read in the overlay: its label, or its keys in short form. */
+function keysOf(b: Binding): string {
+  return b.label || b.keys.map((k) => SHORT[k] ?? k.replace(/^ctrl\+/, '^')).join('/');
+}
+
+type Line = { kind: 'title'; text: string } | { kind: 'binding'; keys: string; help: string };
+
+/** The scopes' lines, spread over `count` columns, each scope whole, shortest column first. */
+export function helpColumns(count: number): Line[][] {
+  const columns: Line[][] = Array.from({ length: Math.max(1, count) }, () => []);
+  for (const scope of Object.keys(SCOPE_TITLES) as Scope[]) {
+    const lines: Line[] = [{ kind: 'title', text: SCOPE_TITLES[scope] }];
+    for (const b of KEYMAP as readonly Binding[]) if (b.scope === scope && b.help !== '') lines.push({ kind: 'binding', keys: keysOf(b), help: b.help });
+    const target = columns.reduce((a, c) => (c.length < a.length ? c : a));
+    target.push(...lines);
+  }
+  return columns;
+}
+
+/**
+ * Every binding of the keymap, grouped by scope, in as many columns as the
+ * width allows. When the height does not hold them, j/k scroll (the App
+ * passes `scroll`, already clamped with `helpScrollMax`).
+ */
+export function HelpOverlay({ width, height, scroll }: { width: number; height: number; scroll: number }) {
+  const columns = helpColumns(Math.floor((width - 4) / COLUMN_WIDTH));
+  const room = Math.max(3, height - 4);
+  const longest = Math.max(...columns.map((c) => c.length));
+  const from = Math.min(scroll, Math.max(0, longest - room));
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.accent} paddingX={1}>
       <Text bold color={theme.accent}>
-        Keys (esc or ? to close)
+        Keys (esc or ? to close{longest > room ? `; j/k scroll, ${from + 1}-${Math.min(longest, from + room)} of ${longest}` : ''})
       </Text>
-      <Box flexWrap="wrap">
-        {scopes.map((scope) => (
-          <Box key={scope} flexDirection="column" width={38} marginRight={2}>
-            <Text bold>{SCOPE_TITLES[scope]}</Text>
-            {KEYMAP.filter((b) => b.scope === scope && b.help !== '').map((b) => (
-              <Text key={b.id}>
-                <Text color={theme.key}>{b.keys.join(' ').padEnd(14)}</Text>
-                {b.help}
-              </Text>
-            ))}
+      <Box>
+        {columns.map((column, i) => (
+          <Box key={i} flexDirection="column" width={COLUMN_WIDTH} marginRight={1}>
+            {column.slice(from, from + room).map((line, j) =>
+              line.kind === 'title' ? (
+                <Text key={j} bold wrap="truncate-end">
+                  {line.text}
+                </Text>
+              ) : (
+                <Text key={j} wrap="truncate-end">
+                  <Text color={theme.key}>{line.keys.padEnd(KEY_WIDTH)}</Text>
+                  {line.help}
+                </Text>
+              ),
+            )}
           </Box>
         ))}
       </Box>
-      <Text color={theme.muted}>Attach: ctrl+] detaches; shift+pgup/pgdn scroll history.</Text>
+      <Text color={theme.muted} wrap="truncate-end">
+        Attach: ctrl+] detaches; shift+pgup/pgdn scroll history.
+      </Text>
     </Box>
   );
+}
+
+/** How far the overlay can scroll at this size. */
+export function helpScrollMax(width: number, height: number): number {
+  const longest = Math.max(...helpColumns(Math.floor((width - 4) / COLUMN_WIDTH)).map((c) => c.length));
+  return Math.max(0, longest - Math.max(3, height - 4));
 }

@@ -40,19 +40,13 @@ export function ByokList() {
         setApplied(provider.trim());
         setOffset(0);
       }
-      if (key.escape || key.return) {
-        setEditingFilter(false);
-        setCapture(false);
-      }
+      if (key.escape || key.return) setEditingFilter(false);
       return;
     }
     if (list.handle(input, key)) {
       return;
     }
-    if (matches('filter', input, key) || matches('statusFilter', input, key)) {
-      setCapture(true);
-      return setEditingFilter(true);
-    }
+    if (matches('filter', input, key) || matches('statusFilter', input, key)) return setEditingFilter(true);
     if (matches('refresh', input, key)) return res.reload();
     if (matches('new', input, key)) return nav.push({ name: 'byokForm' });
     if (key.rightArrow && offset + PAGE < total) return setOffset(offset + PAGE);

@@ -111,18 +111,12 @@ export function InternList() {
   useKeys((input, key) => {
     if (filtering) {
       if (key.escape) setFilter('');
-      if (key.escape || key.return) {
-        setFiltering(false);
-        setCapture(false);
-      }
+      if (key.escape || key.return) setFiltering(false);
       return;
     }
     if (list.handle(input, key)) return;
     const selected = visible[list.index];
-    if (matches('filter', input, key)) {
-      setCapture(true);
-      return setFiltering(true);
-    }
+    if (matches('filter', input, key)) return setFiltering(true);
     if (matches('statusFilter', input, key)) return setStatusIdx((i) => (i + 1) % STATUS_FILTERS.length);
     if (matches('refresh', input, key)) return reload();
     if (!selected) return;
