@@ -192,11 +192,16 @@ export function ByokForm({ id }: { id?: string }) {
                 labelWidth={LABEL_WIDTH}
               />
               {f === 'provider' && focused('provider') ? (
-                <Text color={theme.muted}>
+                <Text color={theme.muted} wrap="truncate-end">
                   {' '.repeat(LABEL_WIDTH)}
                   {suggestions.length === 0
                     ? `"${sanitize(values.provider)}" is not in the catalogue: it will be sent as typed and the service will judge`
-                    : suggestions.map((s, i) => (i === pick ? `[${s.slug}]` : s.slug)).join('  ') + '  (↑↓ enter)'}
+                    : // One line: the window starts near the pick, so the pick stays in view at any width.
+                      '↑↓ enter: ' +
+                      suggestions
+                        .map((s, i) => (i === pick ? `[${s.slug}]` : s.slug))
+                        .slice(Math.max(0, pick - 2))
+                        .join('  ')}
                 </Text>
               ) : null}
             </Box>
@@ -217,7 +222,15 @@ export function ByokForm({ id }: { id?: string }) {
             <Box flexShrink={0}>
               <Text inverse={focused(f)}>{value}</Text>
             </Box>
-            {errors[f] ? <Text color={theme.error}> ✖ {errors[f]}</Text> : <Text color={theme.muted}> {help}</Text>}
+            {errors[f] ? (
+              <Text color={theme.error}> ✖ {errors[f]}</Text>
+            ) : (
+              // The focused row explains itself in full; the others keep to one line.
+              <Text color={theme.muted} wrap={focused(f) ? 'wrap' : 'truncate-end'}>
+                {' '}
+                {help}
+              </Text>
+            )}
           </Box>
         );
       })}
