@@ -27,6 +27,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installBodyHandling(app);
   let writesEnabled = true;
 
+  // Stopping: requests in flight finish, and their keep-alive connections close with the answer
+  // instead of holding the process open until the keep-alive timeout.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+    app.server.closeIdleConnections();
+  });
+  app.addHook('onSend', async (_req, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
+
   if (deps.log) {
     const log = deps.log;
     app.addHook('onResponse', async (req, reply) => {

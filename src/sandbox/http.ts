@@ -25,6 +25,8 @@ export interface Fault {
 export interface HttpContext {
   deadlineMs: number;
   faults: Fault[];
+  /** The request log; injected faults say so when they act. */
+  log?: (line: string) => void;
 }
 
 /** Every body arrives as a Buffer; the route decides what it may be. */
@@ -86,7 +88,10 @@ export function route(app: FastifyInstance, ctx: HttpContext, spec: RouteSpec, h
       });
       const work = (async () => {
         const fault = ctx.faults.find((f) => f.match === label);
-        if (fault?.delay_ms) await new Promise((r) => setTimeout(r, fault.delay_ms));
+        if (fault?.delay_ms) {
+          ctx.log?.(`fault: ${label} held for ${fault.delay_ms}ms`);
+          await new Promise((r) => setTimeout(r, fault.delay_ms));
+        }
         if (fault?.status) {
           const reason = (fault.reason ?? (fault.status >= 500 ? 'internal_error' : null)) as never;
           throw new HttpError(fault.status, reason, `Injected fault on ${label}`);

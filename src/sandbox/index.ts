@@ -39,7 +39,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
   const hub = createDaemonHub({ host, command: options.daemonCommand, scratchRoot: join(dir, 'scratch') });
   const lifecycle = new Lifecycle(store, hub, options.stepMs ?? 800);
-  const ctx: HttpContext = { deadlineMs: options.deadlineMs ?? LIMITS.routeDeadlineMs, faults: [] };
+  const ctx: HttpContext = { deadlineMs: options.deadlineMs ?? LIMITS.routeDeadlineMs, faults: [], log: options.log };
   const app = await buildApp({ store, hub, lifecycle, secrets, ctx, controlToken, log: options.log });
 
   let address: string;

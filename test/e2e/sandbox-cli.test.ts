@@ -1,0 +1,90 @@
+/** `intern-tui sandbox` as a user runs it: what it prints, what it logs, and how it stops. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Manifest } from '../../src/sandbox/types.js';
+import { CLI, assertBuilt } from './harness.js';
+
+const children: ChildProcess[] = [];
+const dirs: string[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+async function until<T>(what: string, read: () => T | undefined, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = read();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 15));
+  }
+}
+
+async function startSandbox() {
+  assertBuilt();
+  const dir = mkdtempSync(join(tmpdir(), 'e2e-sandbox-cli-'));
+  dirs.push(dir);
+  const manifestPath = join(dir, 'manifest.json');
+  const child = spawn(process.execPath, [CLI, 'sandbox', '--port', '0', '--manifest', manifestPath, '--seed', 'empty', '--daemon-command', '/bin/sh'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  const out = { stdout: '', stderr: '' };
+  child.stdout!.on('data', (d: Buffer) => (out.stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out.stderr += d.toString()));
+  await until('the manifest', () => existsSync(manifestPath) && out.stdout.includes('manifest:'));
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  return { child, out, manifest, manifestPath, exited };
+}
+
+describe('intern-tui sandbox', () => {
+  it('prints where it listens, logs one line per request without a secret, and stops cleanly on SIGTERM mid-request', async () => {
+    const { child, out, manifest, manifestPath, exited } = await startSandbox();
+    expect(out.stdout).toContain(`sandbox listening: ${manifest.base_url}`);
+    expect(out.stdout).toContain(`manifest: ${manifestPath}`);
+    expect(manifest.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
+
+    const apiKey = manifest.credentials.api_key!;
+    const rawKey = 'sk-proj-e2e-secret-never-logged-1234';
+    const list = await request(`${manifest.base_url}/interns?limit=2`, { headers: { authorization: `Bearer ${apiKey}` } });
+    expect(list.statusCode).toBe(200);
+    await list.body.dump();
+    const created = await request(`${manifest.base_url}/byok`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${manifest.credentials.management_key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ provider: 'openai', key: rawKey }),
+    });
+    expect(created.statusCode).toBe(201);
+    await created.body.dump();
+    await until('the log lines', () => out.stderr.includes('POST /api/v1/byok 201'));
+    expect(out.stderr).toMatch(/GET \/api\/v1\/interns 200 [\d.]+ms/);
+    for (const secret of [apiKey, rawKey, manifest.credentials.management_key!, manifest.control_token]) {
+      expect(out.stderr).not.toContain(secret);
+      expect(out.stdout).not.toContain(secret);
+    }
+
+    // A request in flight when SIGTERM arrives still gets its answer; then the process exits 0.
+    const origin = manifest.base_url.replace(/\/api\/v1$/, '');
+    const fault = await request(`${origin}/__sandbox/faults`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${manifest.control_token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ match: 'GET /interns/{internId}', delay_ms: 600 }),
+    });
+    expect(fault.statusCode).toBe(200);
+    await fault.body.dump();
+    const slow = request(`${manifest.base_url}/interns/${manifest.interns.running}`, { headers: { authorization: `Bearer ${apiKey}` } });
+    await until('the slow request to be held by the fault', () => out.stderr.includes('fault: GET /interns/{internId} held for 600ms'));
+    child.kill('SIGTERM');
+    const res = await slow;
+    expect(res.statusCode).toBe(200);
+    expect(((await res.body.json()) as { id: string }).id).toBe(manifest.interns.running);
+    expect(await exited).toBe(0);
+    expect(out.stderr).toContain('sandbox: stopping');
+  });
+});
