@@ -4,7 +4,7 @@
  */
 import type { Key } from 'ink';
 
-export type Scope = 'global' | 'list' | 'intern' | 'form' | 'byok' | 'confirm';
+export type Scope = 'global' | 'list' | 'intern' | 'form' | 'byokEdit' | 'byok' | 'confirm';
 
 export interface Binding {
   id: string;
@@ -44,7 +44,7 @@ export const KEYMAP = [
   { id: 'prevField', keys: ['shift+tab'], label: '', help: '', scope: 'form' },
   { id: 'save', keys: ['ctrl+s'], label: '^s', help: 'save', scope: 'form' },
   { id: 'editor', keys: ['ctrl+e'], label: '^e', help: 'edit the long field in $EDITOR', scope: 'form' },
-  { id: 'rotate', keys: ['ctrl+r'], label: '^r', help: 'rotate the key (edit form)', scope: 'form' },
+  { id: 'rotate', keys: ['ctrl+r'], label: '^r', help: 'rotate the key', scope: 'byokEdit' },
   { id: 'toggle', keys: ['space'], label: 'space', help: 'toggle / cycle a choice', scope: 'form' },
   { id: 'formCancel', keys: ['escape'], label: 'esc', help: 'cancel (asks before discarding edits)', scope: 'form' },
   { id: 'yes', keys: ['y'], label: 'y', help: 'confirm', scope: 'confirm' },

@@ -96,8 +96,12 @@ export class FakeApi implements InternApi {
   async listInterns(query?: InternListQuery) {
     this.record('listInterns', query);
     const wanted = query?.status;
-    const data = wanted?.length ? this.interns.filter((i) => wanted.includes(i.status)) : this.interns;
-    return { data, has_more: false };
+    const all = wanted?.length ? this.interns.filter((i) => wanted.includes(i.status)) : this.interns;
+    // Pages by cursor like the service: `starting_after` an id, `limit` at a time.
+    const from = query?.starting_after ? all.findIndex((i) => i.id === query.starting_after) + 1 : 0;
+    const data = all.slice(from, from + (query?.limit ?? all.length));
+    const has_more = from + data.length < all.length;
+    return has_more ? { data, has_more, next_cursor: data.at(-1)!.id } : { data, has_more };
   }
   async getIntern(id: string) {
     this.record('getIntern', id);

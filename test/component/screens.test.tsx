@@ -50,6 +50,25 @@ describe('intern list', () => {
   });
 });
 
+describe('intern list paging', () => {
+  it('loads the next page with the cursor as the selection nears the end', async () => {
+    const api = new FakeApi();
+    for (let n = 1; n <= 70; n++) api.interns.push(intern({ id: `bbbbbbbb-0000-4000-8000-${String(n).padStart(12, '0')}`, name: `bulk-${n}` }));
+    const app = renderApp({ api });
+    await app.waitFor('more below: scroll to load');
+    const first = api.callsOf('listInterns')[0]![0] as { limit: number };
+    expect(first.limit).toBeLessThan(75);
+    await app.press('G');
+    await app.waitFor(() => api.callsOf('listInterns').some(([q]) => (q as { starting_after?: string } | undefined)?.starting_after));
+    for (let i = 0; i < 4; i++) {
+      await app.press('G');
+      await app.waitFor((s) => /bulk-\d+/.test(s));
+    }
+    await app.waitFor('bulk-70');
+    expect(app.frame()).toMatch(/Interns {2}75\b/);
+  });
+});
+
 describe('intern details', () => {
   it('shows every field with full ids', async () => {
     const app = renderApp({ initial: { name: 'intern', id: IDS.runner } });

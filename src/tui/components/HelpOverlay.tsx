@@ -8,6 +8,7 @@ const SCOPE_TITLES: Record<Scope, string> = {
   intern: 'On an intern',
   byok: 'BYOK credentials',
   form: 'Forms',
+  byokEdit: 'Editing a credential',
   confirm: 'Questions',
 };
 const COLUMN_WIDTH = 38;

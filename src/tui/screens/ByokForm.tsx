@@ -63,7 +63,7 @@ export function ByokForm({ id }: { id?: string }) {
       setValues(formOf(res.data));
     }
   }, [res.data, values]);
-  useLayoutEffect(() => setScopes(confirmDiscard ? ['confirm'] : ['form']), [setScopes, confirmDiscard]);
+  useLayoutEffect(() => setScopes(confirmDiscard ? ['confirm'] : create ? ['form'] : ['form', 'byokEdit']), [setScopes, confirmDiscard, create]);
   useLayoutEffect(() => {
     setCapture(true);
     return () => setCapture(false);
