@@ -144,8 +144,8 @@ export class PtyScreen {
   }
 
   /** Waits until every pending write is parsed, then until the screen shows `text`. */
-  async waitFor(text: string | RegExp, timeoutMs = 15_000): Promise<string> {
-    const has = (s: string) => (typeof text === 'string' ? s.includes(text) : text.test(s));
+  async waitFor(text: string | RegExp | ((screen: string) => boolean), timeoutMs = 15_000): Promise<string> {
+    const has = (s: string) => (typeof text === 'string' ? s.includes(text) : text instanceof RegExp ? text.test(s) : text(s));
     await new Promise<void>((r) => this.term.write('', r));
     return poll(() => this.screen(), has, timeoutMs, () => `${String(text)} on screen:\n${this.screen()}`);
   }

@@ -125,6 +125,24 @@ describe('the TUI', () => {
     expect(t.output).not.toContain('pwned-title');
   });
 
+  it('fits 80x24 and redraws on resize with nothing stale left behind', async () => {
+    const t = open({ cols: 80, rows: 24 });
+    await t.ready();
+    let screen = await t.waitFor('j/k move');
+    const lines = screen.split('\n');
+    expect(lines[0]).toMatch(/^intern-tui .*api✓ mgmt✓ oauth✓$/);
+    expect(lines.findIndex((l) => l.startsWith('j/k move'))).toBeLessThan(24);
+    t.resize(120, 40);
+    screen = await t.waitFor((s: string) => s.split('\n')[0]!.length > 100);
+    expect(screen).toContain('stuck-delete');
+    t.resize(80, 24);
+    screen = await t.waitFor((s: string) => /^intern-tui .{20,}oauth✓$/.test(s.split('\n')[0]!) && s.split('\n')[0]!.length <= 80 && s.includes('j/k move'));
+    // One header, one footer: the bigger frame left no rows behind.
+    expect(screen.match(/^intern-tui /gm)).toHaveLength(1);
+    expect(screen.match(/^j\/k move/gm)).toHaveLength(1);
+    expect(screen).not.toMatch(/^filter {2}e edit/m); // the wide footer, reflowed
+  });
+
   it('exits 2 with one line when stdin is not a terminal', () => {
     const res = spawnSync(process.execPath, [CLI], { input: '', encoding: 'utf8', env: { ...process.env, OPENROUTER_API_KEY: 'x' } });
     expect(res.status).toBe(2);
