@@ -12,8 +12,8 @@ type Registry = Map<string, Entry>;
 
 const KeysContext = createContext<Registry | null>(null);
 
-/** A chunk of plain typing: printable characters with enter, tab and backspace among them, no escape sequences. */
-const TYPED_CHUNK = /^[^\x00-\x07\x0b\x0c\x0e-\x1f]+$/u;
+/** A run Ink hands over whole: it splits escape sequences off, but not text from the control keys typed with it. */
+const TYPED_CHUNK = /^[^\x1b]+$/u;
 /** How Ink reports these keys when they come alone (it calls DEL "delete"). */
 const CONTROL_KEYS: Record<string, { input: string; flags: Partial<Key> }> = {
   '\r': { input: '\r', flags: { return: true } },
@@ -33,19 +33,31 @@ export function plainKey(ch: string): Key {
   } as Key;
 }
 
+/** One control character as Ink reports it alone: enter, tab and backspace by name, ^A..^Z as ctrl+letter. */
+function controlKey(ch: string): [string, Key] {
+  const named = CONTROL_KEYS[ch];
+  if (named) return [named.input, plainKey(ch)];
+  const code = ch.charCodeAt(0);
+  if (code >= 1 && code <= 26) {
+    const letter = String.fromCharCode(code + 96);
+    return [letter, { ...plainKey(letter), ctrl: true }];
+  }
+  return [ch, plainKey(ch)];
+}
+
 /**
  * Splits a chunk read at once into the keys it holds. Ink hands over "openai\r"
- * (typed fast, or sent by a script) as one input; it is six letters and an
- * enter. A run of printable characters stays whole when a text field is
- * taking text (a paste); otherwise each character is a key of its own.
+ * or "hex^S" (typed fast, or sent by a script) as one input; they are letters
+ * and then an enter, or a ctrl+s. A run of printable characters stays whole
+ * when a text field is taking text (a paste); otherwise each character is a
+ * key of its own.
  */
 export function splitKeys(input: string, key: Key, textTaken: boolean): [string, Key][] {
   const flagged = key.ctrl || key.meta || key.escape || key.upArrow || key.downArrow || key.leftArrow || key.rightArrow;
   if (flagged || [...input].length < 2 || !TYPED_CHUNK.test(input)) return [[input, key]];
   const keys: [string, Key][] = [];
-  for (const part of input.match(/[\r\n\t\x7f\b]|[^\r\n\t\x7f\b]+/gu) ?? []) {
-    const control = CONTROL_KEYS[part];
-    if (control) keys.push([control.input, plainKey(part)]);
+  for (const part of input.match(/[\x00-\x1f\x7f]|[^\x00-\x1f\x7f]+/gu) ?? []) {
+    if (/^[\x00-\x1f\x7f]$/.test(part)) keys.push(controlKey(part));
     else if (textTaken) keys.push([part, plainKey(part)]);
     else for (const ch of part) keys.push([ch, plainKey(ch)]);
   }

@@ -13,6 +13,14 @@ describe('splitKeys', () => {
     expect(summary(splitKeys('openai\r', plainKey('o'), true))).toEqual(['openai', '<enter>']);
     expect(summary(splitKeys('ab\tcd\x7f\x7f', plainKey('a'), true))).toEqual(['ab', '<tab>', 'cd', '<bs>', '<bs>']);
   });
+  it('splits a ctrl key typed right after text: ctrl+s after "hex" still saves', () => {
+    const keys = splitKeys('hex\x13', plainKey('h'), true);
+    expect(keys).toHaveLength(2);
+    const [input, key] = keys[1]!;
+    expect(input).toBe('s');
+    expect(key.ctrl).toBe(true);
+    expect(summary(splitKeys('ab\x05', plainKey('a'), false)).slice(0, 2)).toEqual(['a', 'b']);
+  });
   it('reports enter the way Ink does when it comes alone', () => {
     const [input, key] = splitKeys('x\r', plainKey('x'), true)[1]!;
     expect(input).toBe('\r');
