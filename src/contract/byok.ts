@@ -79,11 +79,28 @@ export const ByokUpdateSchema = z.strictObject({
 });
 export type ByokUpdate = z.input<typeof ByokUpdateSchema>;
 
-/** A masked form of a raw key: never more than a few characters of it. */
+/**
+ * How much of a raw key a label may show (issue 13, defect 7). One rule for the
+ * sandbox's labels and anything else that masks a key.
+ */
+export const KEY_LABEL = {
+  /** Keys shorter than this show nothing at all: the label is `...`. */
+  minLengthForTail: 12,
+  /** Longer keys show at most their last this many characters. */
+  tailChars: 4,
+  /** A provider's public marker (1 to 3 letters and a dash, `sk-`) is shown only on keys at least this long. */
+  minLengthForPrefix: 16,
+} as const;
+
+/**
+ * A masked form of a raw key: `sk-...abcd`, `...abcd` or `...`. It never shows
+ * more than the provider marker and 4 characters, nothing of a key under 12
+ * characters, and never half of any key.
+ */
 export function maskKey(raw: string): string {
   const key = raw.trim();
-  const dash = key.indexOf('-');
-  const prefix = dash > 0 && dash <= 6 ? key.slice(0, dash + 1) : '';
-  const tail = key.length >= 12 ? key.slice(-4) : '';
+  const marker = /^[A-Za-z]{1,3}-/.exec(key)?.[0] ?? '';
+  const prefix = key.length >= KEY_LABEL.minLengthForPrefix ? marker : '';
+  const tail = key.length >= KEY_LABEL.minLengthForTail ? key.slice(-KEY_LABEL.tailChars) : '';
   return `${prefix}...${tail}`;
 }
