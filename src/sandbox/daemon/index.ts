@@ -23,7 +23,7 @@ import { randomToken, secretsEqual } from '../crypto.js';
 import { ReplayBuffer } from './replay.js';
 import type { DaemonHub, DaemonHubOptions } from './types.js';
 
-export type { DaemonHub, DaemonHubOptions } from './types.js';
+export type { DaemonHub, DaemonHubOptions, TerminalFlowState } from './types.js';
 
 interface Client {
   ws: WebSocket;
@@ -31,13 +31,28 @@ interface Client {
   sent: number;
   acked: number;
   alive: boolean;
+  /** The program's exit has been sent to this client. */
+  toldExit: boolean;
 }
 
+type ExitInfo = { code: number | null; signal: number | null };
+
+/**
+ * One intern's pseudo-terminal and its clients. Flow control, end to end: output
+ * that no client has acknowledged is never dropped. The daemon stops reading the
+ * pseudo-terminal (the program then blocks on its writes, as over ssh) when the
+ * slowest connected client lags a window behind, or, with nobody connected, when
+ * the replay buffer is full of output nobody has acknowledged yet.
+ */
 class Terminal {
   private proc: pty.IPty | undefined;
   readonly replay: ReplayBuffer;
   readonly clients = new Set<Client>();
-  private paused = false;
+  paused = false;
+  /** Offset up to which some client has acknowledged (consumed) the output. */
+  private consumed = 0;
+  /** The program ended; sent to each client once it has been sent every byte before it. */
+  private exited: ExitInfo | undefined;
   private cols = 80;
   private rows = 24;
 
@@ -47,10 +62,21 @@ class Terminal {
     replayBytes: number,
   ) {
     this.replay = new ReplayBuffer(replayBytes);
+    this.replay.keepFrom = 0;
+  }
+
+  get running(): boolean {
+    return this.proc !== undefined;
+  }
+
+  /** Whether a client resuming from `from` is owed what is left of a program that has ended. */
+  endedFor(from: number | null): boolean {
+    return this.exited !== undefined && from !== null;
   }
 
   ensureRunning(): void {
     if (this.proc) return;
+    this.exited = undefined;
     const shell = process.env.SHELL || '/bin/bash';
     const [file, args] = this.command ? ['/bin/sh', ['-c', this.command]] : [shell, []];
     const env: Record<string, string> = {};
@@ -62,43 +88,82 @@ class Terminal {
     env.COLORTERM = 'truecolor';
     const proc = pty.spawn(file, args, { name: 'xterm-256color', cols: this.cols, rows: this.rows, cwd: this.cwd, env });
     this.proc = proc;
+    this.paused = false;
     proc.onData((d) => this.output(Buffer.from(d, 'utf8')));
     proc.onExit(({ exitCode, signal }) => {
       if (this.proc !== proc) return;
       this.proc = undefined;
       this.paused = false;
-      this.broadcast(encodeControl({ type: 'exit', code: exitCode, signal: signal ?? null }));
+      this.exited = { code: exitCode, signal: signal ?? null };
+      // Each client hears of the exit after the last byte of output it is owed.
+      for (const c of this.clients) this.pump(c);
     });
   }
 
   private output(data: Buffer): void {
+    this.replay.keepFrom = this.owedFrom();
     this.replay.append(data);
     for (const c of this.clients) this.pump(c);
     this.flow();
   }
 
-  /** Sends a client what it has not been sent yet, within its window. */
+  /** The oldest offset still owed: what the slowest connected client has not acknowledged, else what nobody has. */
+  private owedFrom(): number {
+    let from = this.consumed;
+    for (const c of this.clients) from = Math.min(from, c.acked);
+    return from;
+  }
+
+  /** A client acknowledged everything before `offset`. */
+  ack(c: Client, offset: number): void {
+    c.acked = Math.max(c.acked, Math.min(offset, c.sent));
+    this.consumed = Math.max(this.consumed, c.acked);
+    this.replay.keepFrom = this.owedFrom();
+    this.replay.trim();
+    this.pump(c);
+    this.flow();
+  }
+
+  /** Sends a client what it has not been sent yet, within its window; then the exit, once it has everything. */
   pump(c: Client): void {
     if (c.ws.readyState !== c.ws.OPEN) return;
     const room = FLOW.windowBytes - (c.sent - c.acked);
-    if (room <= 0 || c.sent >= this.replay.end) return;
-    const { start, data } = this.replay.since(c.sent);
-    if (start > c.sent) c.sent = start; // the client fell out of the buffer while paused: it skips ahead
-    const chunk = data.subarray(0, room);
-    if (chunk.length === 0) return;
-    c.ws.send(encodeOutput(c.sent, chunk));
-    c.sent += chunk.length;
+    if (room > 0 && c.sent < this.replay.end) {
+      const { start, data } = this.replay.since(c.sent);
+      if (start > c.sent) c.sent = start; // only a client that joined behind the oldest byte kept skips ahead
+      const chunk = data.subarray(0, room);
+      if (chunk.length > 0) {
+        c.ws.send(encodeOutput(c.sent, chunk));
+        c.sent += chunk.length;
+      }
+    }
+    if (this.exited && !c.toldExit && c.sent >= this.replay.end) {
+      c.toldExit = true;
+      c.ws.send(encodeControl({ type: 'exit', ...this.exited }));
+    }
   }
 
-  /** Pauses the pty while any client lags more than the window; resumes at half of it. */
+  /**
+   * Stops reading the pty while the slowest connected client lags more than the window (resumes
+   * at half of it), or, with no client connected, while the replay buffer is full of output no
+   * client has acknowledged (resumes once a client has caught up to half of it).
+   */
   flow(): void {
     if (!this.proc) return;
+    this.replay.keepFrom = this.owedFrom();
     let lag = 0;
-    for (const c of this.clients) lag = Math.max(lag, this.replay.end - c.acked);
-    if (!this.paused && lag > FLOW.windowBytes) {
+    let limit: number;
+    if (this.clients.size > 0) {
+      for (const c of this.clients) lag = Math.max(lag, this.replay.end - c.acked);
+      limit = FLOW.windowBytes;
+    } else {
+      lag = this.replay.owed;
+      limit = this.replay.capacity;
+    }
+    if (!this.paused && lag >= limit) {
       this.paused = true;
       this.proc.pause();
-    } else if (this.paused && lag <= FLOW.windowBytes / 2) {
+    } else if (this.paused && lag <= limit / 2) {
       this.paused = false;
       this.proc.resume();
     }
@@ -206,23 +271,22 @@ export function createDaemonHub(options: DaemonHubOptions): DaemonHub {
           if (frame.channel !== 'control' || frame.message.type !== 'hello') throw new ProtocolError('the first message must be hello');
           clearTimeout(hello);
           terminal.resize(frame.message.cols, frame.message.rows);
-          terminal.ensureRunning();
+          // A client resuming after the program ended gets the rest of its output and its exit;
+          // any other hello starts the program when it is not running.
+          if (!terminal.endedFor(frame.message.resume_from)) terminal.ensureRunning();
           const { start, missed } = terminal.replay.since(frame.message.resume_from);
-          client = { ws, sent: start, acked: start, alive: true };
+          client = { ws, sent: start, acked: start, alive: true, toldExit: false };
           ws.send(encodeControl({ type: 'welcome', start, missed }));
           terminal.clients.add(client);
           terminal.pump(client);
+          terminal.flow();
           return;
         }
         if (frame.channel === 'input') terminal.write(frame.data);
         else if (frame.channel === 'control') {
           const m = frame.message;
           if (m.type === 'resize') terminal.resize(m.cols, m.rows);
-          else if (m.type === 'ack') {
-            client.acked = Math.max(client.acked, Math.min(m.offset, client.sent));
-            terminal.pump(client);
-            terminal.flow();
-          }
+          else if (m.type === 'ack') terminal.ack(client, m.offset);
         } else throw new ProtocolError('clients do not send output');
       } catch (e) {
         const message = e instanceof ProtocolError ? e.message : 'internal error';
@@ -275,6 +339,10 @@ export function createDaemonHub(options: DaemonHubOptions): DaemonHub {
       const token = randomToken(32);
       ep.tokens.add(token);
       return token;
+    },
+    inspect(id) {
+      const t = endpoints.get(id)?.terminal;
+      return t && { paused: t.paused, end: t.replay.end, start: t.replay.start, running: t.running, clients: t.clients.size };
     },
     stop: (id, reason) => closeEndpoint(id, reason),
     async close() {

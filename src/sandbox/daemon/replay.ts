@@ -1,4 +1,9 @@
-/** The daemon's replay ring: the last N bytes of a terminal's output, addressed by stream offset. */
+/**
+ * The daemon's replay ring: the last N bytes of a terminal's output, addressed by
+ * stream offset. Bytes at or after `keepFrom` (output no client has acknowledged
+ * yet) are never dropped: the daemon stops reading the terminal instead, so the
+ * buffer may hold a little more than its capacity (what was already in flight).
+ */
 export class ReplayBuffer {
   private chunks: Buffer[] = [];
   private bytes = 0;
@@ -6,6 +11,8 @@ export class ReplayBuffer {
   start = 0;
   /** Offset just past the last byte written. */
   end = 0;
+  /** Output from this offset on is still owed to a client and is kept whatever the capacity (default: nothing is owed). */
+  keepFrom = Number.POSITIVE_INFINITY;
 
   constructor(readonly capacity: number) {}
 
@@ -13,9 +20,14 @@ export class ReplayBuffer {
     this.chunks.push(data);
     this.bytes += data.length;
     this.end += data.length;
-    while (this.bytes > this.capacity && this.chunks.length > 0) {
+    this.trim();
+  }
+
+  /** Drops the oldest bytes beyond the capacity, but none at or after `keepFrom`. */
+  trim(): void {
+    while (this.bytes > this.capacity && this.chunks.length > 0 && this.start < this.keepFrom) {
       const head = this.chunks[0]!;
-      const excess = this.bytes - this.capacity;
+      const excess = Math.min(this.bytes - this.capacity, this.keepFrom - this.start);
       if (head.length <= excess) {
         this.chunks.shift();
         this.bytes -= head.length;
@@ -26,6 +38,11 @@ export class ReplayBuffer {
         this.start += excess;
       }
     }
+  }
+
+  /** Bytes held that are still owed to a client: the daemon stops reading when this reaches the capacity. */
+  get owed(): number {
+    return this.end - Math.max(this.start, Math.min(this.keepFrom, this.end));
   }
 
   /** What a client that has everything before `from` is missing; `missed` > 0 when the gap outgrew the buffer. */

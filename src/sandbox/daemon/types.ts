@@ -10,6 +10,8 @@ export interface DaemonHub {
   originOf(internId: string): string | undefined;
   /** A fresh token for the intern's daemon: random, at least 32 bytes, URL-safe. Valid until the daemon stops. */
   issueToken(internId: string): string;
+  /** Flow state of the intern's terminal, for tests and diagnostics; undefined when it has none. */
+  inspect(internId: string): TerminalFlowState | undefined;
   /** Ends the intern's terminals with an exit message (suspend, delete) and stops its endpoint. */
   stop(internId: string, reason: string): Promise<void>;
   /** Stops every daemon. */
@@ -25,4 +27,17 @@ export interface DaemonHubOptions {
   scratchRoot: string;
   /** Scrollback replay buffer per terminal; at least 1 MiB. */
   replayBytes?: number;
+}
+
+export interface TerminalFlowState {
+  /** The daemon has stopped reading the pseudo-terminal (the program blocks on its writes). */
+  paused: boolean;
+  /** Offset just past the last output byte read from the pseudo-terminal. */
+  end: number;
+  /** Offset of the oldest byte still held for replay. */
+  start: number;
+  /** The program is running (it has not ended, or a new one was started). */
+  running: boolean;
+  /** Connected clients. */
+  clients: number;
 }
