@@ -135,3 +135,9 @@ export const FLOW = {
   pingIntervalMs: 10_000,
   deadPeerMs: 25_000,
 } as const;
+
+/**
+ * A daemon token opens connections for this long after it was issued (a connection already
+ * open stays open); after that the daemon answers 401 and the client asks for fresh access.
+ */
+export const DAEMON_TOKEN_TTL_MS = 10 * 60_000;

@@ -11,6 +11,7 @@ import type { Duplex } from 'node:stream';
 import pty from '@lydell/node-pty';
 import { WebSocketServer, type WebSocket } from 'ws';
 import {
+  DAEMON_TOKEN_TTL_MS,
   FLOW,
   ProtocolError,
   SUBPROTOCOL,
@@ -19,11 +20,11 @@ import {
   encodeControl,
   encodeOutput,
 } from '../../attach/protocol.js';
-import { randomToken, secretsEqual } from '../crypto.js';
 import { ReplayBuffer } from './replay.js';
+import { DaemonTokens } from './tokens.js';
 import type { DaemonHub, DaemonHubOptions } from './types.js';
 
-export type { DaemonHub, DaemonHubOptions, TerminalFlowState } from './types.js';
+export type { DaemonHub, DaemonHubOptions, DaemonState } from './types.js';
 
 interface Client {
   ws: WebSocket;
@@ -204,7 +205,7 @@ interface Endpoint {
   server: Server;
   wss: WebSocketServer;
   origin: string;
-  tokens: Set<string>;
+  tokens: DaemonTokens;
   terminal: Terminal;
   pinger: NodeJS.Timeout;
 }
@@ -218,7 +219,7 @@ export function createDaemonHub(options: DaemonHubOptions): DaemonHub {
     const cwd = join(options.scratchRoot, intern.id);
     mkdirSync(cwd, { recursive: true, mode: 0o700 });
     const terminal = new Terminal(cwd, options.command, replayBytes);
-    const tokens = new Set<string>();
+    const tokens = new DaemonTokens(options.tokenTtlMs ?? DAEMON_TOKEN_TTL_MS, options.now);
     const wss = new WebSocketServer({ noServer: true, maxPayload: 1 << 20, handleProtocols: (p) => (p.has(SUBPROTOCOL) ? SUBPROTOCOL : false) });
     const server = createServer((_req, res) => {
       res.writeHead(426, { 'content-type': 'text/plain' }).end(`Connect with a WebSocket to ${TERMINAL_PATH}\n`);
@@ -230,9 +231,7 @@ export function createDaemonHub(options: DaemonHubOptions): DaemonHub {
       if ((req.url ?? '').split('?')[0] !== TERMINAL_PATH) return refuse(404, 'Not Found');
       const m = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
       const presented = m?.[1];
-      let ok = false;
-      for (const t of tokens) if (presented !== undefined && secretsEqual(presented, t)) ok = true;
-      if (!ok) return refuse(401, 'Unauthorized');
+      if (!tokens.verify(presented)) return refuse(401, 'Unauthorized');
       const protocols = (req.headers['sec-websocket-protocol'] ?? '').split(',').map((s) => s.trim());
       if (!protocols.includes(SUBPROTOCOL)) return refuse(400, 'Bad Request');
       wss.handleUpgrade(req, socket, head, (ws) => attach(terminal, ws));
@@ -244,6 +243,7 @@ export function createDaemonHub(options: DaemonHubOptions): DaemonHub {
     const port = (server.address() as AddressInfo).port;
     const host = options.host.includes(':') ? `[${options.host}]` : options.host;
     const pinger = setInterval(() => {
+      tokens.purge();
       for (const c of terminal.clients) {
         if (!c.alive) {
           c.ws.terminate();
@@ -336,13 +336,13 @@ export function createDaemonHub(options: DaemonHubOptions): DaemonHub {
     issueToken(id) {
       const ep = endpoints.get(id);
       if (!ep) throw new Error('the daemon is not started');
-      const token = randomToken(32);
-      ep.tokens.add(token);
-      return token;
+      return ep.tokens.issue();
     },
     inspect(id) {
-      const t = endpoints.get(id)?.terminal;
-      return t && { paused: t.paused, end: t.replay.end, start: t.replay.start, running: t.running, clients: t.clients.size };
+      const ep = endpoints.get(id);
+      if (!ep) return undefined;
+      const t = ep.terminal;
+      return { paused: t.paused, end: t.replay.end, start: t.replay.start, running: t.running, clients: t.clients.size, tokens: ep.tokens.size };
     },
     stop: (id, reason) => closeEndpoint(id, reason),
     async close() {

@@ -8,10 +8,10 @@ export interface DaemonHub {
   start(intern: { id: string; name: string }): Promise<{ origin: string }>;
   /** The running daemon's origin, or undefined when it is not started. */
   originOf(internId: string): string | undefined;
-  /** A fresh token for the intern's daemon: random, at least 32 bytes, URL-safe. Valid until the daemon stops. */
+  /** A fresh token for the intern's daemon: random, at least 32 bytes, URL-safe. Valid for DAEMON_TOKEN_TTL_MS or until the daemon stops. */
   issueToken(internId: string): string;
-  /** Flow state of the intern's terminal, for tests and diagnostics; undefined when it has none. */
-  inspect(internId: string): TerminalFlowState | undefined;
+  /** State of the intern's daemon (flow, live tokens), for tests and diagnostics; undefined when it is not started. */
+  inspect(internId: string): DaemonState | undefined;
   /** Ends the intern's terminals with an exit message (suspend, delete) and stops its endpoint. */
   stop(internId: string, reason: string): Promise<void>;
   /** Stops every daemon. */
@@ -27,9 +27,13 @@ export interface DaemonHubOptions {
   scratchRoot: string;
   /** Scrollback replay buffer per terminal; at least 1 MiB. */
   replayBytes?: number;
+  /** Lifetime of a token for new connections; default DAEMON_TOKEN_TTL_MS. */
+  tokenTtlMs?: number;
+  /** The clock for token expiry; default Date.now (tests move it). */
+  now?: () => number;
 }
 
-export interface TerminalFlowState {
+export interface DaemonState {
   /** The daemon has stopped reading the pseudo-terminal (the program blocks on its writes). */
   paused: boolean;
   /** Offset just past the last output byte read from the pseudo-terminal. */
@@ -40,4 +44,6 @@ export interface TerminalFlowState {
   running: boolean;
   /** Connected clients. */
   clients: number;
+  /** Tokens that have not expired. */
+  tokens: number;
 }
