@@ -50,6 +50,24 @@ export class ResponseShapeError extends Error {
   }
 }
 
+/** The answer's body was larger than the client accepts for this route; the client stopped reading it. */
+export class ResponseTooLargeError extends Error {
+  override readonly name = 'ResponseTooLargeError';
+  constructor(
+    readonly route: string,
+    /** The limit in bytes (ClientOptions.maxResponseBytes, or maxIconBytes for icons). */
+    readonly limit: number,
+  ) {
+    super(`${route} answered more than ${formatBytes(limit)} (the client's limit for this route); the answer was not read`);
+  }
+}
+
+function formatBytes(n: number): string {
+  if (n >= 1 << 20 && n % (1 << 20) === 0) return `${n / (1 << 20)} MiB`;
+  if (n >= 1 << 10 && n % (1 << 10) === 0) return `${n / (1 << 10)} KiB`;
+  return `${n} bytes`;
+}
+
 /** The request never got an answer: connection refused or reset, DNS, or the client's own timeout. */
 export class NetworkError extends Error {
   override readonly name = 'NetworkError';
@@ -62,7 +80,13 @@ export class NetworkError extends Error {
   }
 }
 
-export type ClientError = ApiError | MissingCredentialError | ResponseShapeError | NetworkError;
+export type ClientError = ApiError | MissingCredentialError | ResponseShapeError | NetworkError | ResponseTooLargeError;
 export function isClientError(e: unknown): e is ClientError {
-  return e instanceof ApiError || e instanceof MissingCredentialError || e instanceof ResponseShapeError || e instanceof NetworkError;
+  return (
+    e instanceof ApiError ||
+    e instanceof MissingCredentialError ||
+    e instanceof ResponseShapeError ||
+    e instanceof NetworkError ||
+    e instanceof ResponseTooLargeError
+  );
 }

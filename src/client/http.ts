@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import { AnyErrorEnvelopeSchema, RETRYABLE_REASONS, describeIssues } from '../contract/errors.js';
 import { type RouteSpec, fillPath, routeLabel } from '../contract/routes.js';
 import { USER_AGENT } from '../version.js';
-import { ApiError, MissingCredentialError, NetworkError, ResponseShapeError } from './errors.js';
+import { ApiError, MissingCredentialError, NetworkError, ResponseShapeError, ResponseTooLargeError } from './errors.js';
 import type { CallOptions, ClientOptions, Credentials } from './types.js';
 
 export interface RequestSpec {
@@ -17,7 +17,12 @@ export interface RequestSpec {
   query?: Record<string, string | number | undefined>;
   body?: unknown;
   headers?: Record<string, string>;
+  /** Largest body read for this request; default the client's maxResponseBytes. */
+  maxBytes?: number;
 }
+
+/** Default limits on what the client reads (issue 13): generous, but never unbounded. */
+export const RESPONSE_LIMITS = { jsonBytes: 8 << 20, iconBytes: 16 << 20 } as const;
 
 const RESET_CODES = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE', 'UND_ERR_CLOSED']);
 const MAX_RETRY_AFTER_MS = 30_000;
@@ -29,6 +34,8 @@ export class HttpCore {
   private readonly maxAttempts: number;
   private readonly backoffBaseMs: number;
   private readonly dispatcher: Dispatcher | undefined;
+  private readonly maxResponseBytes: number;
+  readonly maxIconBytes: number;
   /** Delay function; tests may observe it. */
   sleep: (ms: number, signal?: AbortSignal) => Promise<void> = abortableSleep;
 
@@ -39,6 +46,8 @@ export class HttpCore {
     this.maxAttempts = Math.max(1, options.maxAttempts ?? 3);
     this.backoffBaseMs = options.backoffBaseMs ?? 250;
     this.dispatcher = options.dispatcher;
+    this.maxResponseBytes = options.maxResponseBytes ?? RESPONSE_LIMITS.jsonBytes;
+    this.maxIconBytes = options.maxIconBytes ?? RESPONSE_LIMITS.iconBytes;
   }
 
   /** Sends the request and answers the raw success response (status, headers, body bytes). */
@@ -65,7 +74,7 @@ export class HttpCore {
       let retryAfterMs: number | undefined;
       let failure: Error;
       try {
-        const res = await this.attempt(url, spec.route.method, headers, payload, label, opts.signal);
+        const res = await this.attempt(url, spec.route.method, headers, payload, label, spec.maxBytes ?? this.maxResponseBytes, opts.signal);
         if (res.status === spec.route.success || (spec.route.success === 201 && res.status === 200 && spec.route.method === 'POST')) {
           return res;
         }
@@ -110,6 +119,7 @@ export class HttpCore {
     headers: Record<string, string>,
     payload: string | undefined,
     label: string,
+    maxBytes: number,
     signal: AbortSignal | undefined,
   ): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
     const timeout = AbortSignal.timeout(this.timeoutMs);
@@ -122,11 +132,12 @@ export class HttpCore {
         signal: combined,
         dispatcher: this.dispatcher,
       });
-      const body = Buffer.from(await res.body.arrayBuffer());
+      const body = await readBody(res, maxBytes, label);
       const flat: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
       return { status: res.statusCode, headers: flat, body };
     } catch (e) {
+      if (e instanceof ResponseTooLargeError) throw e;
       if (signal?.aborted) throw new NetworkError(label, 'aborted', false);
       if (timeout.aborted) throw new NetworkError(label, `no answer within ${this.timeoutMs} ms`, true);
       const code = (e as { code?: unknown }).code;
@@ -144,6 +155,11 @@ export class HttpCore {
       parsed = undefined;
     }
     if (!parsed?.success) {
+      // Not the service's envelope. A 5xx like that is most likely a proxy or load balancer in the way
+      // (an HTML 502/503): transient, so retried with backoff, and said as it is rather than guessed at.
+      if (status >= 500) {
+        return new ApiError(status, status, null, true, `${label}: the service or a proxy answered HTTP ${status}`, label);
+      }
       return new ApiError(status, status, null, false, this.redact(`${label} failed with HTTP ${status}`), label);
     }
     const { code, message, metadata } = parsed.data.error;
@@ -160,6 +176,29 @@ export class HttpCore {
     }
     return out;
   }
+}
+
+/**
+ * Reads a response body up to `maxBytes`: refuses at once a larger Content-Length, and stops
+ * reading (closing the connection) as soon as the bytes received pass the limit.
+ */
+export async function readBody(res: Dispatcher.ResponseData, maxBytes: number, label: string): Promise<Buffer> {
+  const declared = Number(res.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    res.body.destroy();
+    throw new ResponseTooLargeError(label, maxBytes);
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of res.body as AsyncIterable<Buffer>) {
+    total += chunk.length;
+    if (total > maxBytes) {
+      res.body.destroy();
+      throw new ResponseTooLargeError(label, maxBytes);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, total);
 }
 
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {

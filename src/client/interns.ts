@@ -52,7 +52,7 @@ export function internRoutes(http: HttpCore) {
       await http.json(SuspendedSchema, { route: ROUTES.suspendIntern, params: { internId } }, opts);
     },
     getInternIcon: async (internId: string, iconSha256?: string, opts?: CallOptions): Promise<Icon> => {
-      const res = await http.send({ route: ROUTES.getInternIcon, params: { internId }, query: { v: iconSha256 } }, opts);
+      const res = await http.send({ route: ROUTES.getInternIcon, params: { internId }, query: { v: iconSha256 }, maxBytes: http.maxIconBytes }, opts);
       return { bytes: new Uint8Array(res.body), contentType: res.headers['content-type'] ?? 'application/octet-stream' };
     },
     getDaemonAccess: (internId: string, opts?: CallOptions) =>

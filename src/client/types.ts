@@ -27,6 +27,10 @@ export interface ClientOptions {
   maxAttempts?: number;
   /** First backoff step; default 250 ms (exponential, with jitter, capped; Retry-After wins). */
   backoffBaseMs?: number;
+  /** Largest response body read for a JSON route (success or error); default 8 MiB. Past it: ResponseTooLargeError. */
+  maxResponseBytes?: number;
+  /** Largest icon body read; default 16 MiB. */
+  maxIconBytes?: number;
   /** Optional undici dispatcher (tests use MockAgent). */
   dispatcher?: Dispatcher;
 }

@@ -63,6 +63,8 @@ export function explain(error: unknown): Explained {
         return { ...base, title: 'Conflict', hint: 'Someone changed this at the same time. Refresh (r) and try again.' };
       case error.status === 413:
         return { ...base, title: 'Too large', hint: 'The request body is over 1 MiB; shorten the long fields.' };
+      case error.status >= 500 && error.reason === null && error.retryable:
+        return { ...base, title: 'No answer from the service', hint: 'Already retried with backoff. Press r to try again.' };
       case error.status >= 500 && error.retryable:
         return { ...base, title: 'Service error', hint: 'A transient failure, already retried. Press r to try again.' };
       case error.status >= 500:

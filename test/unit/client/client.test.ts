@@ -140,7 +140,8 @@ describe('responses and errors', () => {
     ['intern envelope', json(404, { error: { code: 404, message: 'nope', metadata: { reason: 'not_found', retryable: false } } }), 404, 'not_found'],
     ['byok envelope', json(403, { error: { code: 403, message: 'management key required' } }), 403, null],
     ['older reason-in-code', json(409, { error: { code: 'name_taken', message: 'taken' } }), 409, 'name_taken'],
-    ['not JSON', (_r: Seen, res: ServerResponse) => res.writeHead(502).end('<html>bad gateway</html>'), 502, null],
+    // A 5xx that is not JSON is retryable (a proxy): test/unit/client/response-limits.test.ts.
+    ['not JSON', (_r: Seen, res: ServerResponse) => res.writeHead(400).end('<html>bad request</html>'), 400, null],
   ])('maps the %s to one ApiError', async (_n, reply, status, reason) => {
     replies.push(reply as Reply);
     const e = (await client().getIntern('i').catch((x: unknown) => x)) as ApiError;
