@@ -14,6 +14,7 @@ export interface SandboxFlags {
   host: string;
   port: number;
   dataDir?: string;
+  workspacesDir?: string;
   manifest?: string;
   seed: 'demo' | 'empty';
   deadlineMs?: number;
@@ -40,6 +41,7 @@ const SANDBOX = {
   host: { type: 'string' },
   port: { type: 'string' },
   'data-dir': { type: 'string' },
+  'workspaces-dir': { type: 'string' },
   manifest: { type: 'string' },
   seed: { type: 'string' },
   'deadline-ms': { type: 'string' },
@@ -81,6 +83,7 @@ export function parseCommand(argv: string[]): Command {
         host: (values.host as string | undefined) ?? '127.0.0.1',
         port: int('port', values.port as string | undefined, 0, 65535) ?? 0,
         dataDir: values['data-dir'] as string | undefined,
+        workspacesDir: values['workspaces-dir'] as string | undefined,
         manifest: values.manifest as string | undefined,
         seed,
         deadlineMs: int('deadline-ms', values['deadline-ms'] as string | undefined, 1, 3_600_000),
@@ -136,7 +139,7 @@ Flags (they win over the environment, which wins over the profile):
   Flags on a command line are visible to other local users: prefer the environment or login.
 
 Sandbox flags:
-  --host 127.0.0.1  --port 0  --data-dir DIR  --manifest FILE  --seed demo|empty
+  --host 127.0.0.1  --port 0  --data-dir DIR  --workspaces-dir DIR  --manifest FILE  --seed demo|empty
   --deadline-ms N  --daemon-command CMD  --step-ms N
 
 Keys: ? help, q back/quit, j/k move, enter open, / filter, r refresh, : commands,

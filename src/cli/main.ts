@@ -57,6 +57,7 @@ async function runSandbox(options: SandboxFlags): Promise<number> {
     host: options.host,
     port: options.port,
     dataDir: options.dataDir,
+    workspacesDir: options.workspacesDir,
     manifestPath: options.manifest,
     seed: options.seed,
     deadlineMs: options.deadlineMs,

@@ -1,7 +1,7 @@
 /** `startSandbox`: the whole service on loopback, with a real database and real terminals. */
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync, renameSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, mkdirSync, realpathSync, rmSync, writeFileSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { buildApp } from './app.js';
 import { SecretBox, randomToken } from './crypto.js';
 import { createDaemonHub } from './daemon/index.js';
@@ -21,7 +21,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const ephemeral = options.dataDir === undefined;
   const dir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'intern-sandbox-'));
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // The data folder holds the database and secret.key: only its owner may enter it, whoever made it.
+  chmodSync(dir, 0o700);
+  let workspaces: { dir: string; temporary: boolean };
+  try {
+    workspaces = openWorkspaces(dir, options.workspacesDir);
+  } catch (e) {
+    if (ephemeral) rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
   const store = new Store(join(dir, 'sandbox.db'));
+  for (const f of ['sandbox.db', 'sandbox.db-wal', 'sandbox.db-shm']) if (existsSync(join(dir, f))) chmodSync(join(dir, f), 0o600);
   const secrets = SecretBox.load(ephemeral ? undefined : dir);
 
   // The fixtures' credentials are sealed in the database so a restart with --data-dir keeps them.
@@ -37,7 +47,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     store.setMeta(MANIFEST_META, secrets.seal(JSON.stringify({ ...fixtures, control_token: controlToken })).toString('base64'));
   }
 
-  const hub = createDaemonHub({ host, command: options.daemonCommand, scratchRoot: join(dir, 'scratch') });
+  const hub = createDaemonHub({ host, command: options.daemonCommand, scratchRoot: workspaces.dir });
   const lifecycle = new Lifecycle(store, hub, options.stepMs ?? 800);
   const ctx: HttpContext = { deadlineMs: options.deadlineMs ?? LIMITS.routeDeadlineMs, faults: [], log: options.log };
   const app = await buildApp({ store, hub, lifecycle, secrets, ctx, controlToken, log: options.log });
@@ -47,6 +57,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     address = await app.listen({ host, port: options.port ?? 0 });
   } catch (e) {
     store.close();
+    if (workspaces.temporary) rmSync(workspaces.dir, { recursive: true, force: true });
     throw e;
   }
   lifecycle.resume();
@@ -71,6 +82,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     baseUrl: manifest.base_url,
     origin,
     manifest,
+    workspacesDir: workspaces.dir,
     close() {
       closing ??= (async () => {
         lifecycle.close();
@@ -78,8 +90,23 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         await app.close();
         store.close();
         if (ephemeral) rmSync(dir, { recursive: true, force: true });
+        if (workspaces.temporary) rmSync(workspaces.dir, { recursive: true, force: true });
       })();
       return closing;
     },
   };
+}
+
+/**
+ * The interns' workspaces live outside the data folder (issue 13): a program in an intern starts
+ * in `<workspaces>/<intern id>`, with no path from there down into the database or secret.key.
+ */
+function openWorkspaces(dataDir: string, given: string | undefined): { dir: string; temporary: boolean } {
+  if (given === undefined) return { dir: mkdtempSync(join(tmpdir(), 'intern-workspaces-')), temporary: true };
+  mkdirSync(given, { recursive: true, mode: 0o700 });
+  const rel = relative(realpathSync(dataDir), realpathSync(resolve(given)));
+  const inside = rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  const around = !relative(realpathSync(resolve(given)), realpathSync(dataDir)).startsWith('..');
+  if (inside || around) throw new Error('the workspaces folder must not be inside the data folder (or contain it)');
+  return { dir: realpathSync(resolve(given)), temporary: false };
 }

@@ -7,6 +7,11 @@ export interface SandboxOptions {
   port?: number;
   /** With a data dir, state survives restarts; without, a temporary database removed on close. */
   dataDir?: string;
+  /**
+   * Where each intern's workspace (its terminal's working folder) lives: `<dir>/<intern id>`.
+   * Never inside the data folder. Default: a temporary folder, removed on close.
+   */
+  workspacesDir?: string;
   /** Writes the manifest (mode 0600) here once listening. */
   manifestPath?: string;
   seed?: 'demo' | 'empty';
@@ -37,6 +42,8 @@ export interface RunningSandbox {
   /** `http://127.0.0.1:PORT` (the control API lives at `${origin}/__sandbox`). */
   origin: string;
   manifest: Manifest;
+  /** The folder of the interns' workspaces (outside the data folder). */
+  workspacesDir: string;
   /** Finishes in-flight requests, closes terminals and the database. */
   close(): Promise<void>;
 }

@@ -1,0 +1,93 @@
+/**
+ * Defect 6 of issue 13: the intern's shell started two folders below the
+ * sandbox's secret.key and database. The workspaces now live outside the data
+ * folder, the data folder is 0700 and secret.key 0600.
+ */
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, isAbsolute } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocketTransport } from '../../src/attach/transport.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { sandbox, userClient, waitFor } from '../support/sandbox.js';
+
+let sb: RunningSandbox | undefined;
+const dirs: string[] = [];
+afterEach(async () => {
+  await sb?.close();
+  sb = undefined;
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const inside = (child: string, parent: string) => {
+  const rel = relative(realpathSync(parent), realpathSync(child));
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+};
+const mode = (p: string) => statSync(p).mode & 0o777;
+
+/** The working directory of the running intern's terminal, as its shell reports it. */
+async function internCwd(s: RunningSandbox): Promise<{ cwd: string; probe: string }> {
+  const api = userClient(s);
+  const access = await api.getDaemonAccess(s.manifest.interns.running!);
+  let text = '';
+  const t = new WebSocketTransport({
+    access: async () => access,
+    cols: 200,
+    rows: 24,
+    handlers: { output: (d, o) => ((text += d.toString('utf8')), t.ack(o + d.length)), state: () => undefined, gap: () => undefined, exit: () => undefined },
+  });
+  t.connect();
+  try {
+    await waitFor(async () => t.state, (st) => st === 'open', 10_000, 'open');
+    // Markers are split (C%sD) so the shell's echo of the command line does not match them.
+    t.send(
+      'printf "C%sD=%s=\\n" W "$(pwd -P)"; for p in ../secret.key ../../secret.key ../../../secret.key ../sandbox.db ../../sandbox.db; do [ -e "$p" ] && printf "FO%sND=%s=\\n" U "$p"; done; printf "PR%sBE=done=\\n" O\n',
+    );
+    await waitFor(async () => text, (x) => /PROBE=done=/.test(x), 10_000, 'the shell answered');
+    return { cwd: /CWD=(.*?)=/.exec(text)![1]!, probe: (text.match(/FOUND=.*?=/g) ?? []).join(' ') };
+  } finally {
+    t.close();
+  }
+}
+
+describe('sandbox layout (issue 13, defect 6)', () => {
+  it('with --data-dir: the data folder is 0700, secret.key 0600, and the intern works outside it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'layout-data-'));
+    dirs.push(dataDir);
+    chmodSync(dataDir, 0o755); // a folder made by someone else, too open
+    sb = await sandbox({ dataDir, daemonCommand: '/bin/sh', seed: 'empty' });
+    expect(mode(dataDir)).toBe(0o700);
+    expect(mode(join(dataDir, 'secret.key'))).toBe(0o600);
+    expect(mode(join(dataDir, 'sandbox.db'))).toBe(0o600);
+    const { cwd, probe } = await internCwd(sb);
+    expect(inside(cwd, dataDir), `${cwd} is inside ${dataDir}`).toBe(false);
+    expect(probe).toBe('');
+  });
+
+  it('with a workspaces folder given: the intern works in it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'layout-data-'));
+    const workspaces = mkdtempSync(join(tmpdir(), 'layout-ws-'));
+    dirs.push(dataDir, workspaces);
+    sb = await sandbox({ dataDir, workspacesDir: workspaces, daemonCommand: '/bin/sh', seed: 'empty' });
+    const { cwd } = await internCwd(sb);
+    expect(inside(cwd, workspaces)).toBe(true);
+    expect(inside(cwd, dataDir)).toBe(false);
+    expect(mode(cwd)).toBe(0o700);
+  });
+
+  it('refuses a workspaces folder inside the data folder', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'layout-data-'));
+    dirs.push(dataDir);
+    mkdirSync(join(dataDir, 'ws'));
+    await expect(sandbox({ dataDir, workspacesDir: join(dataDir, 'ws'), seed: 'empty' })).rejects.toThrow(/inside the data folder/);
+  });
+
+  it('an ephemeral sandbox removes its temporary workspaces on close', async () => {
+    sb = await sandbox({ daemonCommand: '/bin/sh', seed: 'empty' });
+    const { cwd } = await internCwd(sb);
+    expect(existsSync(cwd)).toBe(true);
+    await sb.close();
+    sb = undefined;
+    expect(existsSync(cwd)).toBe(false);
+  });
+});
