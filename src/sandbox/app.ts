@@ -1,7 +1,9 @@
 /** Builds the sandbox's fastify app: every route of the contract, the control API, and the envelopes. */
-import Fastify, { type FastifyInstance } from 'fastify';
-import { installBodyHandling, sendError, type HttpContext } from './http.js';
-import { notFound } from './errors.js';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
+import { echoPath, installBodyHandling, sendError, toHttpError, type HttpContext } from './http.js';
+import { HttpError, envelope, notFound } from './errors.js';
 import type { DaemonHub } from './daemon/types.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { SecretBox } from './crypto.js';
@@ -22,8 +24,52 @@ export interface AppDeps {
   log?: (line: string) => void;
 }
 
+/** Longest path parameter (an intern or BYOK id) the router accepts; longer answers 414. */
+const MAX_PARAM_LENGTH = 500;
+
+/**
+ * Which envelope an error gets: BYOK paths get BYOK's (code and message), every other path,
+ * known or not, gets the intern envelope. Errors of the HTTP parser, which happen before any
+ * path is known, get the intern envelope too.
+ */
+export function familyOf(url: string): 'intern' | 'byok' {
+  return url.startsWith(`${API_PREFIX}/byok`) ? 'byok' : 'intern';
+}
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false, return503OnClosing: false, forceCloseConnections: false, routerOptions: { maxParamLength: 500 } });
+  const log = deps.log;
+  const app = Fastify({
+    logger: false,
+    return503OnClosing: false,
+    forceCloseConnections: false,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // Errors fastify answers before routing (bad percent-encoding, an over-long id): our envelope.
+    frameworkErrors: (err: FastifyError, req, reply) => {
+      let e: HttpError;
+      if (err.code === 'FST_ERR_BAD_URL') e = new HttpError(400, null, 'The path is not valid percent-encoded UTF-8');
+      else if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') e = new HttpError(414, null, `A path segment is longer than ${MAX_PARAM_LENGTH} characters`);
+      else e = toHttpError(err);
+      // These replies skip the onResponse hook: log them here, the same way, with no path.
+      log?.(`${/^[A-Z]{1,12}$/.test(req.method) ? req.method : '-'} unmatched ${e.status} ${reply.elapsedTime.toFixed(1)}ms`);
+      return sendError(reply, familyOf(req.raw.url ?? ''), e);
+    },
+    // Errors of Node's HTTP parser (a malformed request line, headers over the limit): written on
+    // the socket, in the intern envelope, and logged without anything the client sent.
+    clientErrorHandler: (err: Error & { code?: string }, socket: Socket) => {
+      if (err.code === 'ECONNRESET' || socket.destroyed) return;
+      let e: HttpError;
+      if (err.code === 'HPE_HEADER_OVERFLOW') e = new HttpError(431, null, 'The request line and headers are larger than the service accepts');
+      else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') e = new HttpError(408, 'timeout', 'The request was not received in time');
+      else e = new HttpError(400, null, 'The request could not be parsed as HTTP/1.1');
+      log?.(`- unparsed ${e.status} 0.0ms`);
+      if (!socket.writable) return void socket.destroy();
+      const body = JSON.stringify(envelope('intern', e));
+      socket.end(
+        `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    },
+  });
   installBodyHandling(app);
   let writesEnabled = true;
 
@@ -39,8 +85,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return payload;
   });
 
-  if (deps.log) {
-    const log = deps.log;
+  if (log) {
     app.addHook('onResponse', async (req, reply) => {
       // The route template, never the raw URL: no ids, no query strings, nothing secret.
       const template = req.routeOptions.url ?? 'unmatched';
@@ -48,14 +93,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
 
-  app.setErrorHandler((err, req, reply) => {
-    const family = req.url.startsWith(`${API_PREFIX}/byok`) ? 'byok' : 'intern';
-    return sendError(reply, family, err);
-  });
-  app.setNotFoundHandler((req, reply) => {
-    const family = req.url.startsWith(`${API_PREFIX}/byok`) ? 'byok' : 'intern';
-    return sendError(reply, family, notFound(`No route for ${req.method} ${req.url.split('?')[0]?.slice(0, 200)}`));
-  });
+  app.setErrorHandler((err, req, reply) => sendError(reply, familyOf(req.url), err));
+  app.setNotFoundHandler((req, reply) => sendError(reply, familyOf(req.url), notFound(`No route for ${req.method} ${echoPath(req.url)}`)));
 
   await app.register(
     async (api) => {

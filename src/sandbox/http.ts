@@ -8,6 +8,16 @@ import { LIMITS } from '../contract/limits.js';
 import { type RouteSpec, routeLabel } from '../contract/routes.js';
 import { HttpError, badBody, envelope } from './errors.js';
 
+/** At most this many characters of a request's path are ever echoed in an error message. */
+export const MAX_ECHOED_PATH = 64;
+
+/** A short, printable piece of a path for an error message: no query, no control or non-ASCII characters. */
+export function echoPath(url: string): string {
+  const path = url.split('?')[0] ?? '';
+  const printable = path.replace(/[^\x21-\x7e]/g, '?');
+  return printable.length > MAX_ECHOED_PATH ? `${printable.slice(0, MAX_ECHOED_PATH)}...` : printable;
+}
+
 export interface Result {
   status: number;
   body?: unknown;
