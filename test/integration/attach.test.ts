@@ -107,6 +107,8 @@ describe('daemon terminals', () => {
     const access = await start('/bin/sh');
     const { t, state } = connect(access);
     await until('open', () => t.state === 'open');
+    // Wait for the prompt, or a slow shell prints it in front of line-1.
+    await until('prompt', () => state.bytes > 0);
     t.send('for i in $(seq 1 40); do echo line-$i; sleep 0.02; done; echo DONE-$((1+1))\n');
     await until('some lines', () => state.text.includes('line-5'));
     t.socket!.terminate();
