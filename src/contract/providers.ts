@@ -1,16 +1,20 @@
 /**
  * The BYOK provider catalogue as published (shared/spec/byok-providers.txt),
- * with each provider's region rule kept as data. The list is open: a client
- * offers it but lets a user type a slug it does not know; the server judges.
+ * with each provider's region rule kept as data. A client offers the list but
+ * lets a user type a slug it does not know; the server is the judge and refuses
+ * a slug that is not in the catalogue.
  */
 import type { Region } from './rules.js';
 
 export type RegionRule =
-  /** Any region or null. */
-  | { kind: 'any' }
-  /** Only these regions; null behaves as global, so it is refused too. */
+  /** Most providers: `global` or none; `europe` and `us` are refused. */
+  | { kind: 'global' }
+  /** Only these regions may be declared; none (null or omitted) is accepted too, as for every provider. */
   | { kind: 'only'; regions: readonly Region[] }
-  /** The key material is a JSON string `{"api_key", "region"}`; the declared region must match it. */
+  /**
+   * The key material may be a JSON string `{"api_key", "region"}`: then the region comes from the key
+   * and a declared region must match it. A plain key carries no region: `global` or none, as for most.
+   */
   | { kind: 'from_key' };
 
 export interface ProviderEntry {
@@ -138,9 +142,9 @@ const REGION_RULES: Record<string, RegionRule> = {
   // '<slug>': { kind: 'only', regions: ['us'] },
 };
 
-const ANY: RegionRule = { kind: 'any' };
+const GLOBAL: RegionRule = { kind: 'global' };
 
-export const PROVIDERS: readonly ProviderEntry[] = SLUGS.map((slug) => ({ slug, region: REGION_RULES[slug] ?? ANY }));
+export const PROVIDERS: readonly ProviderEntry[] = SLUGS.map((slug) => ({ slug, region: REGION_RULES[slug] ?? GLOBAL }));
 const BY_SLUG = new Map(PROVIDERS.map((p) => [p.slug, p]));
 
 export function findProvider(slug: string): ProviderEntry | undefined {
@@ -148,18 +152,23 @@ export function findProvider(slug: string): ProviderEntry | undefined {
 }
 
 export function regionRuleOf(slug: string): RegionRule {
-  return BY_SLUG.get(slug)?.region ?? ANY;
+  return BY_SLUG.get(slug)?.region ?? GLOBAL;
+}
+
+/** The server's check: the slug must be one of the catalogue's. */
+export function checkKnownProvider(slug: string): string | null {
+  return BY_SLUG.has(slug) ? null : `${slug} is not a provider of the catalogue (GET /providers lists them)`;
 }
 
 /** One sentence that explains a provider's region rule to a person. */
 export function describeRegionRule(rule: RegionRule): string {
   switch (rule.kind) {
-    case 'any':
-      return 'Any region may be declared (global, europe, us), or none (same as global).';
+    case 'global':
+      return 'Only global may be declared, or none (same as global).';
     case 'only':
-      return `Only ${rule.regions.join(' or ')} may be declared.`;
+      return `Only ${rule.regions.join(' or ')} may be declared, or none.`;
     case 'from_key':
-      return 'A key given as {"api_key": "...", "region": "..."} sets the region, and a declared region must match it; a plain key allows any region.';
+      return 'A key given as {"api_key": "...", "region": "..."} sets the region, and a declared region must match it; with a plain key only global, or none.';
   }
 }
 
@@ -200,8 +209,8 @@ export function resolveDeclaredRegion(
   provider: string,
   declared: Region | null | undefined,
   key: string | undefined,
+  rule: RegionRule = regionRuleOf(provider),
 ): { region: Region | null } | { error: string } {
-  const rule = regionRuleOf(provider);
   if (rule.kind === 'from_key' && key !== undefined) {
     const fromKey = regionFromKeyMaterial(key);
     if ('error' in fromKey) return { error: `key: ${fromKey.error}` };
@@ -212,8 +221,12 @@ export function resolveDeclaredRegion(
       return { region: fromKey.region };
     }
   }
-  if (rule.kind === 'only' && (declared === undefined || declared === null || !rule.regions.includes(declared))) {
-    return { error: `declared_region for ${provider} must be ${rule.regions.join(' or ')}` };
+  // No region declared is accepted for every provider (the default is null, and null clears it).
+  if (declared === undefined || declared === null) return { region: null };
+  const allowed: readonly Region[] = rule.kind === 'only' ? rule.regions : ['global'];
+  if (!allowed.includes(declared)) {
+    const why = rule.kind === 'from_key' ? ' (or the region carried by a {"api_key", "region"} key)' : '';
+    return { error: `declared_region for ${provider} must be ${allowed.join(' or ')}${why}, or null` };
   }
-  return { region: declared ?? null };
+  return { region: declared };
 }

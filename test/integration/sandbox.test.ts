@@ -344,6 +344,10 @@ describe('BYOK', () => {
     ['azure outside europe/us', () => ({ provider: 'azure', key: 'k', declared_region: 'global' }), /europe or us/],
     ['an openai region that differs from its key', () => ({ provider: 'openai', key: '{"api_key":"sk-x","region":"europe"}', declared_region: 'us' }), /does not match/],
     ['a name over 255', () => ({ provider: 'groq', key: 'k', name: 'n'.repeat(256) }), /name/],
+    ['a provider outside the catalogue', () => ({ provider: 'not-a-provider', key: 'k' }), /not a provider of the catalogue/],
+    ['europe for a provider that only knows global', () => ({ provider: 'anthropic', key: 'k', declared_region: 'europe' }), /anthropic must be global/],
+    ['us for a provider that only knows global', () => ({ provider: 'groq', key: 'k', declared_region: 'us' }), /groq must be global/],
+    ['us for openai with a plain key', () => ({ provider: 'openai', key: 'sk-plain-key-000', declared_region: 'us' }), /openai must be global/],
   ])('refuses %s with 400', async (_n, body, message) => {
     const e = await apiError(mgmt().createByok(body(sb.manifest.api_key_hashes) as never));
     expect(e.status).toBe(400);
@@ -370,6 +374,20 @@ describe('BYOK', () => {
     const cleared = await c.updateByok(made.id, { declared_zdr: true, name: 'renamed' });
     expect(cleared).toMatchObject({ declared_zdr: true, name: 'renamed', label: 'fw-...0002' });
     expect((await apiError(c.updateByok('00000000-0000-0000-0000-000000000000', { name: 'x' }))).status).toBe(404);
+  });
+
+  it('accepts no region, or null, for every provider (azure included), and checks a region change on update', async () => {
+    const c = mgmt();
+    const azure = await c.createByok({ provider: 'azure', key: 'az-key-without-region-01' });
+    expect(azure.declared_region).toBeNull();
+    const anthropic = await c.createByok({ provider: 'anthropic', key: 'sk-ant-null-region-0001', declared_region: null });
+    expect(anthropic.declared_region).toBeNull();
+    expect((await c.updateByok(azure.id, { declared_region: 'europe' })).declared_region).toBe('europe');
+    expect((await c.updateByok(azure.id, { declared_region: null })).declared_region).toBeNull();
+    const e = await apiError(c.updateByok(anthropic.id, { declared_region: 'europe' }));
+    expect(e.status).toBe(400);
+    expect(e.message).toMatch(/anthropic must be global/);
+    expect((await c.updateByok(anthropic.id, { declared_region: 'global' })).declared_region).toBe('global');
   });
 
   it('of two racing updates of one credential, one gets 409', async () => {

@@ -10,7 +10,7 @@ import {
 } from '../../contract/byok.js';
 import { describeIssues } from '../../contract/errors.js';
 import { LIMITS } from '../../contract/limits.js';
-import { regionFromKeyMaterial, resolveDeclaredRegion } from '../../contract/providers.js';
+import { checkKnownProvider, regionFromKeyMaterial, resolveDeclaredRegion } from '../../contract/providers.js';
 import { ROUTES } from '../../contract/routes.js';
 import { type Region, checkByokFlags, checkProviderSlug } from '../../contract/rules.js';
 import { type Caller, authorizeManagement } from '../auth.js';
@@ -99,7 +99,7 @@ export function registerByokRoutes(app: FastifyInstance, ctx: HttpContext, deps:
     const parsed = ByokCreateSchema.safeParse(jsonBody(req, { strictMediaType: false, allowEmpty: false }));
     if (!parsed.success) throw badBody(describeIssues(parsed.error));
     const b = parsed.data;
-    const slugProblem = checkProviderSlug(b.provider);
+    const slugProblem = checkProviderSlug(b.provider) ?? checkKnownProvider(b.provider);
     if (slugProblem) throw badBody(`provider: ${slugProblem}`);
     let workspaceId = b.workspace_id;
     if (workspaceId === undefined) {

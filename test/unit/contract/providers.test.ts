@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PROVIDERS, describeRegionRule, findProvider, maskKey, regionRuleOf, resolveDeclaredRegion } from '../../../src/contract/index.js';
+import { PROVIDERS, checkKnownProvider, describeRegionRule, findProvider, maskKey, regionRuleOf, resolveDeclaredRegion } from '../../../src/contract/index.js';
 
 describe('provider catalogue', () => {
   it('holds the 109 published slugs, each a valid slug', () => {
@@ -7,13 +7,15 @@ describe('provider catalogue', () => {
     expect(new Set(PROVIDERS.map((p) => p.slug)).size).toBe(109);
     expect(findProvider('amazon-bedrock')).toBeDefined();
     expect(findProvider('not-a-provider')).toBeUndefined();
+    expect(checkKnownProvider('anthropic')).toBeNull();
+    expect(checkKnownProvider('not-a-provider')).toContain('not a provider of the catalogue');
   });
   it('keeps region rules as data', () => {
     expect(regionRuleOf('openai').kind).toBe('from_key');
     expect(regionRuleOf('fireworks').kind).toBe('from_key');
     expect(regionRuleOf('azure')).toEqual({ kind: 'only', regions: ['europe', 'us'] });
-    expect(regionRuleOf('anthropic').kind).toBe('any');
-    expect(regionRuleOf('unknown-slug').kind).toBe('any');
+    expect(regionRuleOf('anthropic').kind).toBe('global');
+    expect(regionRuleOf('unknown-slug').kind).toBe('global');
     expect(describeRegionRule(regionRuleOf('azure'))).toContain('europe or us');
   });
 });
@@ -25,7 +27,8 @@ describe('declared region', () => {
     ['openai', 'europe', keyIn('europe'), { region: 'europe' }],
     ['openai', 'us', keyIn('europe'), 'error'],
     ['openai', null, keyIn('us'), { region: 'us' }],
-    ['openai', 'us', 'sk-plain-key', { region: 'us' }],
+    ['openai', 'us', 'sk-plain-key', 'error'],
+    ['openai', 'global', 'sk-plain-key', { region: 'global' }],
     ['openai', undefined, 'sk-plain-key', { region: null }],
     ['fireworks', 'global', keyIn('global'), { region: 'global' }],
     ['openai', undefined, '{"api_key": ""}', 'error'],
@@ -33,11 +36,31 @@ describe('declared region', () => {
     ['azure', 'europe', 'k', { region: 'europe' }],
     ['azure', 'us', 'k', { region: 'us' }],
     ['azure', 'global', 'k', 'error'],
-    ['azure', null, 'k', 'error'],
+    ['azure', null, 'k', { region: null }],
+    ['azure', undefined, 'k', { region: null }],
     ['anthropic', 'global', 'k', { region: 'global' }],
     ['anthropic', null, 'k', { region: null }],
+    ['anthropic', undefined, 'k', { region: null }],
+    ['anthropic', 'europe', 'k', 'error'],
+    ['anthropic', 'us', 'k', 'error'],
+    ['groq', 'us', 'k', 'error'],
   ] as const)('%s declared %j with key %j', (provider, declared, key, expected) => {
     const r = resolveDeclaredRegion(provider, declared, key);
+    if (expected === 'error') expect(r).toHaveProperty('error');
+    else expect(r).toEqual(expected);
+  });
+});
+
+describe('a provider that accepts only us (kept as data)', () => {
+  const usOnly = { kind: 'only', regions: ['us'] } as const;
+  it.each([
+    ['us', { region: 'us' }],
+    [null, { region: null }],
+    [undefined, { region: null }],
+    ['europe', 'error'],
+    ['global', 'error'],
+  ] as const)('declared %j', (declared, expected) => {
+    const r = resolveDeclaredRegion('some-provider', declared, 'k', usOnly);
     if (expected === 'error') expect(r).toHaveProperty('error');
     else expect(r).toEqual(expected);
   });
