@@ -53,13 +53,14 @@ export class HttpCore {
   /** Sends the request and answers the raw success response (status, headers, body bytes). */
   async send(spec: RequestSpec, opts: CallOptions = {}): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
     const label = routeLabel(spec.route);
-    const token = this.credentials[spec.route.credential];
-    if (!token) throw new MissingCredentialError(spec.route.credential, label);
+    const kind = spec.route.credential;
+    const token = kind === 'none' ? undefined : this.credentials[kind];
+    if (kind !== 'none' && !token) throw new MissingCredentialError(kind, label);
 
     const url = new URL(this.baseUrl + fillPath(spec.route.path, spec.params ?? {}));
     for (const [k, v] of Object.entries(spec.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = {
-      authorization: `Bearer ${token}`,
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
       'user-agent': USER_AGENT,
       accept: 'application/json',
       ...spec.headers,

@@ -1,9 +1,11 @@
 /** `createClient`: the typed API client for every route of the service. */
 import type { CredentialKind } from '../contract/routes.js';
 import { byokRoutes } from './byok.js';
+import { catalogRoutes } from './catalog.js';
 import { HttpCore } from './http.js';
 import { internRoutes } from './interns.js';
 import type { ClientOptions, InternApi } from './types.js';
+import { vaultRoutes } from './vault.js';
 
 export * from './errors.js';
 export type * from './types.js';
@@ -15,5 +17,5 @@ export function createClient(options: ClientOptions): InternApi {
     management_key: Boolean(options.credentials.management_key),
     oauth_token: Boolean(options.credentials.oauth_token),
   };
-  return { baseUrl: http.baseUrl, configured, ...internRoutes(http), ...byokRoutes(http) };
+  return { baseUrl: http.baseUrl, configured, ...internRoutes(http), ...byokRoutes(http), ...vaultRoutes(http), ...catalogRoutes(http) };
 }

@@ -4,7 +4,9 @@
  */
 import type { ByokCreate, ByokCredential, ByokList, ByokListQuery, ByokUpdate } from '../contract/byok.js';
 import type { ConnectionList, DaemonAccess, Intern, InternCreate, InternList, InternListQuery, InternUpdate } from '../contract/intern.js';
+import type { KeyInfo, Model, ProviderInfo } from '../contract/catalog.js';
 import type { CredentialKind } from '../contract/routes.js';
+import type { EffectiveSecretList, VaultListQuery, VaultSecret, VaultSecretList, VaultSecretWrite } from '../contract/vault.js';
 import type { Dispatcher } from 'undici';
 
 export interface CallOptions {
@@ -61,4 +63,20 @@ export interface InternApi {
   createByok(body: ByokCreate, opts?: CallOptions): Promise<ByokCredential>;
   updateByok(id: string, body: ByokUpdate, opts?: CallOptions): Promise<ByokCredential>;
   deleteByok(id: string, opts?: CallOptions): Promise<void>;
+
+  listVaultSecrets(query?: VaultListQuery, opts?: CallOptions): Promise<VaultSecretList>;
+  putVaultSecret(name: string, body: VaultSecretWrite, opts?: CallOptions): Promise<VaultSecret>;
+  deleteVaultSecret(name: string, opts?: CallOptions): Promise<void>;
+  listInternSecrets(internId: string, query?: VaultListQuery, opts?: CallOptions): Promise<VaultSecretList>;
+  putInternSecret(internId: string, name: string, body: VaultSecretWrite, opts?: CallOptions): Promise<VaultSecret>;
+  deleteInternSecret(internId: string, name: string, opts?: CallOptions): Promise<void>;
+  /** Copies workspace secrets into the intern's own scope; answers the copies. */
+  copySecretsToIntern(internId: string, names: string[], opts?: CallOptions): Promise<VaultSecret[]>;
+  /** One entry per name: the winner in the order intern, attached vault, workspace. */
+  listEffectiveSecrets(internId: string, query?: VaultListQuery, opts?: CallOptions): Promise<EffectiveSecretList>;
+
+  listModels(opts?: CallOptions): Promise<Model[]>;
+  listProviders(opts?: CallOptions): Promise<ProviderInfo[]>;
+  /** The calling API key's own metadata: what "signed in as" shows. */
+  getKeyInfo(opts?: CallOptions): Promise<KeyInfo>;
 }

@@ -5,3 +5,5 @@ export * from './intern.js';
 export * from './byok.js';
 export * from './errors.js';
 export * from './routes.js';
+export * from './vault.js';
+export * from './catalog.js';

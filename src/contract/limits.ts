@@ -14,6 +14,24 @@ export const LIMITS = {
   allowedUserIds: { max: 100 },
   internList: { minLimit: 1, maxLimit: 500 },
   byokList: { minLimit: 1, maxLimit: 100, defaultLimit: 50 },
+  /** Vault secrets (public notes, "More operations"). */
+  secretName: { min: 1, max: 255 },
+  secretValue: { min: 1, max: 65_536 },
+  secretHosts: { min: 1, max: 100 },
+  /** A DNS name: at most 253 characters, labels of 1 to 63. */
+  hostname: { max: 253, label: 63 },
+  secretCopyNames: { min: 1, max: 100 },
+  vaultList: { minLimit: 1, maxLimit: 100, defaultLimit: 100, maxOffset: 10_000 },
+  /** Chat and invoke. */
+  prompt: { max: 32_000 },
+  sessionId: { min: 1, max: 256 },
+  toolCallId: { min: 1, max: 128 },
+  /** How long an interaction (permission request or question) waits for its answer. */
+  interactionWaitMs: 300_000,
+  /** A keepalive comment after this much silence on a chat stream. */
+  chatKeepaliveMs: 30_000,
+  /** Sign-in codes are single use and valid this long. */
+  authCodeTtlMs: 600_000,
   /** Route deadline for the operations of 4.1 to 4.5. */
   routeDeadlineMs: 10_000,
 } as const;

@@ -5,23 +5,28 @@
  */
 import { LIMITS } from './limits.js';
 
-/** The credential kinds. `api_key` for intern and vault routes, `management_key` for BYOK, `oauth_token` for daemon access. */
+/**
+ * The credential kinds a person configures: `api_key` for intern, vault, chat and catalogue routes,
+ * `management_key` for BYOK, `oauth_token` for daemon access.
+ */
 export type CredentialKind = 'api_key' | 'management_key' | 'oauth_token';
+/** What a route takes: a credential, or `none` for the sign-in exchange (it is how a key is obtained). */
+export type RouteCredential = CredentialKind | 'none';
 export type ErrorFamily = 'intern' | 'byok';
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface RouteSpec {
   method: HttpMethod;
   /** Path under {base_url}, with `{param}` placeholders. */
   path: string;
-  credential: CredentialKind;
+  credential: RouteCredential;
   success: number;
   errors: ErrorFamily;
   /** The route's deadline, when the service sets one. */
   deadlineMs: number;
 }
 
-const intern = (method: HttpMethod, path: string, success: number, credential: CredentialKind = 'api_key'): RouteSpec => ({
+const intern = (method: HttpMethod, path: string, success: number, credential: RouteCredential = 'api_key'): RouteSpec => ({
   method,
   path,
   credential,
@@ -54,6 +59,21 @@ export const ROUTES = {
   getByok: byok('GET', '/byok/{id}', 200),
   updateByok: byok('PATCH', '/byok/{id}', 200),
   deleteByok: byok('DELETE', '/byok/{id}', 200),
+  listVaultSecrets: intern('GET', '/vault/secrets', 200),
+  putVaultSecret: intern('PUT', '/vault/secrets/{name}', 200),
+  deleteVaultSecret: intern('DELETE', '/vault/secrets/{name}', 204),
+  listInternSecrets: intern('GET', '/vault/interns/{internId}/secrets', 200),
+  putInternSecret: intern('PUT', '/vault/interns/{internId}/secrets/{name}', 200),
+  deleteInternSecret: intern('DELETE', '/vault/interns/{internId}/secrets/{name}', 204),
+  copySecretsToIntern: intern('POST', '/vault/interns/{internId}/secrets/copy', 200),
+  listEffectiveSecrets: intern('GET', '/vault/interns/{internId}/effective-secrets', 200),
+  listModels: intern('GET', '/models', 200),
+  listProviders: intern('GET', '/providers', 200),
+  getKeyInfo: intern('GET', '/key', 200),
+  /** A stream: no deadline of its own (the run goes on until it ends, is cancelled or an interaction times out). */
+  chat: { ...intern('POST', '/interns/{internId}/chat/completions', 200), deadlineMs: 0 },
+  invoke: intern('POST', '/interns/{internId}/invoke', 202),
+  exchangeAuthCode: intern('POST', '/auth/keys', 200, 'none'),
 } as const satisfies Record<string, RouteSpec>;
 export type RouteName = keyof typeof ROUTES;
 

@@ -1,6 +1,6 @@
 /** Bearer resolution and the access rules of spec section 5. */
 import { isRegionalHost } from '../contract/rules.js';
-import type { CredentialKind } from '../contract/routes.js';
+import type { RouteCredential } from '../contract/routes.js';
 import { sha256Hex } from './crypto.js';
 import { HttpError, forbidden, notFound, unauthorized } from './errors.js';
 import type { KeyRow, Store } from './store.js';
@@ -30,7 +30,7 @@ export function resolveCaller(store: Store, authorization: string | undefined): 
  * Intern and vault routes: 401 unknown key or a management key, 403 regional
  * host or lost access, 404 outside the programme. `needs` is the route's credential kind.
  */
-export function authorizeIntern(store: Store, authorization: string | undefined, host: string | undefined, needs: CredentialKind): Caller {
+export function authorizeIntern(store: Store, authorization: string | undefined, host: string | undefined, needs: RouteCredential): Caller {
   const caller = resolveCaller(store, authorization);
   if (!caller || caller.key.kind === 'management_key') throw unauthorized('Missing, unknown or unusable API key');
   if (host && isRegionalHost(host)) throw forbidden('Regional hostnames are refused on intern routes; use the global host');

@@ -7,6 +7,9 @@ import type { ByokCreate, ByokCredential, ByokUpdate } from '../../src/contract/
 import type { Intern, InternListQuery, InternUpdate } from '../../src/contract/intern.js';
 import { ApiError } from '../../src/client/errors.js';
 import type { InternApi } from '../../src/client/types.js';
+import type { KeyInfo, Model, ProviderInfo } from '../../src/contract/catalog.js';
+import { PROVIDERS } from '../../src/contract/providers.js';
+import { type EffectiveSecret, type VaultListQuery, type VaultSecret, type VaultSecretWrite, validateHosts } from '../../src/contract/vault.js';
 
 const WS = '11111111-2222-4333-8444-555555555555';
 const ago = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
@@ -59,6 +62,30 @@ export const IDS = {
   sleeper: 'aaaaaaaa-0000-4000-8000-000000000005',
 };
 
+export function model(id: string, name: string, context: number, prompt: string, completion: string): Model {
+  return {
+    id,
+    canonical_slug: id,
+    name,
+    created: 1_740_000_000,
+    description: `${name} (fake)`,
+    context_length: context,
+    architecture: { input_modalities: ['text'], output_modalities: ['text'], modality: 'text->text', tokenizer: 'Other' },
+    pricing: { prompt, completion },
+    top_provider: { context_length: context, max_completion_tokens: null, is_moderated: false },
+    supported_parameters: ['temperature', 'tools'],
+  };
+}
+
+/** A fingerprint the way a client sees it: opaque, stable for one value in one scope. */
+const fingerprintOf = (scope: string, value: string) => {
+  let h = 0;
+  for (const ch of `${scope}\0${value}`) h = (h * 31 + ch.codePointAt(0)!) >>> 0;
+  return `sha256:${h.toString(16).padStart(8, '0')}${'0'.repeat(56)}`;
+};
+
+const notFoundError = (label: string, message: string) => new ApiError(404, 404, 'not_found', false, message, label);
+
 export interface Call {
   method: string;
   args: unknown[];
@@ -80,6 +107,19 @@ export class FakeApi implements InternApi {
     credential({ id: 'c2', provider: 'anthropic', name: 'Team Anthropic', label: 'sk-...QRST', is_fallback: true }),
   ];
   connections = ['github', 'slack', 'catalog:linear', 'mcp:tools.example.com'];
+  /** Secrets by scope ('workspace' or an intern id); values are kept only to compute fingerprints. */
+  secrets = new Map<string, Map<string, VaultSecret & { value: string }>>([
+    ['workspace', new Map()],
+  ]);
+  models: Model[] = [
+    model('anthropic/claude-sonnet-4', 'Anthropic: Claude Sonnet 4', 200_000, '0.000003', '0.000015'),
+    model('openai/gpt-4.1', 'OpenAI: GPT-4.1', 1_047_576, '0.000002', '0.000008'),
+    model('openai/o4-mini', 'OpenAI: o4 Mini', 200_000, '0.0000011', '0.0000044'),
+    model('google/gemini-2.5-pro', 'Google: Gemini 2.5 Pro', 1_048_576, '0.00000125', '0.00001'),
+    model('deepseek/deepseek-r1:free', 'DeepSeek: R1 (free)', 163_840, '0', '0'),
+  ];
+  providers: ProviderInfo[] = PROVIDERS.map((p) => ({ name: p.slug, slug: p.slug, privacy_policy_url: null }));
+  keyInfo: KeyInfo = { label: 'sk-or-v1-abc...f00', limit: null, usage: 1.25, workspace_id: WS, is_management_key: false };
 
   private record(method: string, ...args: unknown[]): void {
     this.calls.push({ method, args });
@@ -168,4 +208,89 @@ export class FakeApi implements InternApi {
     this.record('deleteByok', id);
     this.byok = this.byok.filter((c) => c.id !== id);
   }
+
+  private scope(name: string): Map<string, VaultSecret & { value: string }> {
+    let m = this.secrets.get(name);
+    if (!m) this.secrets.set(name, (m = new Map()));
+    return m;
+  }
+  private page<T extends { name: string }>(items: T[], query?: VaultListQuery) {
+    const sorted = [...items].sort((a, b) => a.name.localeCompare(b.name));
+    const offset = query?.offset ?? 0;
+    const limit = query?.limit ?? 100;
+    return { data: sorted.slice(offset, offset + limit), has_more: offset + limit < sorted.length };
+  }
+  private put(scopeName: string, name: string, body: VaultSecretWrite): VaultSecret {
+    const hosts = validateHosts(body.hosts);
+    if ('error' in hosts) throw new ApiError(400, 400, 'invalid_body', false, `hosts: ${hosts.error}`, 'PUT /vault/secrets/{name}');
+    const row = { name, hosts: hosts.hosts, fingerprint: fingerprintOf(scopeName, body.value), created_at: new Date().toISOString(), value: body.value };
+    this.scope(scopeName).set(name, row);
+    return strip(row);
+  }
+  async listVaultSecrets(query?: VaultListQuery) {
+    this.record('listVaultSecrets', query);
+    return this.page([...this.scope('workspace').values()].map(strip), query);
+  }
+  async putVaultSecret(name: string, body: VaultSecretWrite) {
+    this.record('putVaultSecret', name, { hosts: body.hosts });
+    return this.put('workspace', name, body);
+  }
+  async deleteVaultSecret(name: string) {
+    this.record('deleteVaultSecret', name);
+    if (!this.scope('workspace').delete(name)) throw notFoundError('DELETE /vault/secrets/{name}', 'Secret not found');
+  }
+  async listInternSecrets(internId: string, query?: VaultListQuery) {
+    this.record('listInternSecrets', internId, query);
+    this.find(internId);
+    return this.page([...this.scope(internId).values()].map(strip), query);
+  }
+  async putInternSecret(internId: string, name: string, body: VaultSecretWrite) {
+    this.record('putInternSecret', internId, name, { hosts: body.hosts });
+    this.find(internId);
+    return this.put(internId, name, body);
+  }
+  async deleteInternSecret(internId: string, name: string) {
+    this.record('deleteInternSecret', internId, name);
+    if (!this.scope(internId).delete(name)) throw notFoundError('DELETE /vault/interns/{internId}/secrets/{name}', 'Secret not found');
+  }
+  async copySecretsToIntern(internId: string, names: string[]) {
+    this.record('copySecretsToIntern', internId, names);
+    this.find(internId);
+    const ws = this.scope('workspace');
+    const missing = names.find((n) => !ws.has(n));
+    if (missing) throw notFoundError('POST /vault/interns/{internId}/secrets/copy', `No workspace secret named ${missing}`);
+    return names.map((n) => {
+      const src = ws.get(n)!;
+      return this.put(internId, n, { value: src.value, hosts: src.hosts ?? [] });
+    });
+  }
+  async listEffectiveSecrets(internId: string, query?: VaultListQuery) {
+    this.record('listEffectiveSecrets', internId, query);
+    const me = this.find(internId);
+    const byName = new Map<string, EffectiveSecret>();
+    const attached = me.attached_vault_id ? this.interns.find((i) => i.vault_id === me.attached_vault_id) : undefined;
+    const layers: [string | undefined, EffectiveSecret['scope']][] = [[internId, 'intern'], [attached?.id, 'attached'], ['workspace', 'workspace']];
+    for (const [scopeName, scope] of layers) {
+      if (!scopeName) continue;
+      for (const row of this.scope(scopeName).values()) if (!byName.has(row.name)) byName.set(row.name, { ...strip(row), scope });
+    }
+    return this.page([...byName.values()], query);
+  }
+  async listModels() {
+    this.record('listModels');
+    return this.models;
+  }
+  async listProviders() {
+    this.record('listProviders');
+    return this.providers;
+  }
+  async getKeyInfo() {
+    this.record('getKeyInfo');
+    return this.keyInfo;
+  }
+}
+
+function strip(row: VaultSecret & { value: string }): VaultSecret {
+  const { value: _value, ...rest } = row;
+  return rest;
 }

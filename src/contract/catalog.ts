@@ -1,0 +1,65 @@
+/**
+ * Catalogues and identity (public notes, "More operations": catalogues): the models an intern can use,
+ * the providers a BYOK credential can name, and the calling key's own metadata ("signed in as").
+ * Response schemas read what a client needs and tolerate the rest.
+ */
+import { z } from 'zod';
+
+export const CatalogModelSchema = z.object({
+  id: z.string(),
+  canonical_slug: z.string(),
+  name: z.string(),
+  created: z.number(),
+  description: z.string().optional(),
+  context_length: z.number().nullable(),
+  architecture: z.object({
+    input_modalities: z.array(z.string()),
+    output_modalities: z.array(z.string()),
+    modality: z.string().nullable(),
+    tokenizer: z.string().optional(),
+  }),
+  /** Decimal strings, in dollars per token. */
+  pricing: z.object({ prompt: z.string(), completion: z.string() }).loose(),
+  top_provider: z.object({
+    context_length: z.number().nullable().optional(),
+    max_completion_tokens: z.number().nullable().optional(),
+    is_moderated: z.boolean(),
+  }),
+  supported_parameters: z.array(z.string()),
+});
+export type Model = z.infer<typeof CatalogModelSchema>;
+export const ModelListSchema = z.object({ data: z.array(CatalogModelSchema) });
+
+export const ProviderInfoSchema = z.object({
+  name: z.string(),
+  slug: z.string(),
+  privacy_policy_url: z.string().nullable(),
+  terms_of_service_url: z.string().nullable().optional(),
+  status_page_url: z.string().nullable().optional(),
+});
+export type ProviderInfo = z.infer<typeof ProviderInfoSchema>;
+export const ProviderListSchema = z.object({ data: z.array(ProviderInfoSchema) });
+
+export const KeyInfoSchema = z.object({
+  label: z.string(),
+  name: z.string().optional(),
+  workspace_id: z.string().nullable().optional(),
+  is_management_key: z.boolean().optional(),
+  limit: z.number().nullable(),
+  limit_remaining: z.number().nullable().optional(),
+  usage: z.number(),
+  disabled: z.boolean().optional(),
+  created_at: z.string().optional(),
+  expires_at: z.string().nullable().optional(),
+});
+export type KeyInfo = z.infer<typeof KeyInfoSchema>;
+export const KeyInfoEnvelopeSchema = z.object({ data: KeyInfoSchema });
+
+/** A token price (a decimal string in dollars per token) as dollars per million tokens, for people. */
+export function perMillion(price: string): string {
+  const n = Number(price);
+  if (!Number.isFinite(n)) return '?';
+  if (n === 0) return 'free';
+  const m = n * 1_000_000;
+  return `$${m >= 100 ? m.toFixed(0) : m >= 1 ? m.toFixed(2) : m.toFixed(3)}`;
+}
