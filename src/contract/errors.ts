@@ -13,6 +13,21 @@ export const REASONS = {
   internal_error: 'internal_error',
   configuration_error: 'configuration_error',
   personal_identity_required: 'personal_identity_required',
+  // Vault (public notes): writes answer 503 while they are disabled for the caller.
+  vault_writes_disabled: 'vault_writes_disabled',
+  // Chat and invoke (public notes, "More operations").
+  bad_request: 'bad_request',
+  interaction_unknown: 'interaction_unknown',
+  interaction_not_pending: 'interaction_not_pending',
+  intern_not_ready: 'intern_not_ready',
+  busy: 'busy',
+  attachment_failed: 'attachment_failed',
+  rate_limited: 'rate_limited',
+  intern_unreachable: 'intern_unreachable',
+  intern_rejected: 'intern_rejected',
+  turn_failed: 'turn_failed',
+  stream_severed: 'stream_severed',
+  run_ended: 'run_ended',
 } as const;
 export type Reason = (typeof REASONS)[keyof typeof REASONS];
 
@@ -39,7 +54,15 @@ export const AnyErrorEnvelopeSchema = z.object({
 export type InternErrorEnvelope = z.infer<typeof InternErrorEnvelopeSchema>;
 
 /** Which reasons the tables of section 7 mark retryable. */
-export const RETRYABLE_REASONS: ReadonlySet<string> = new Set<Reason>(['timeout', 'internal_error']);
+export const RETRYABLE_REASONS: ReadonlySet<string> = new Set<Reason>([
+  'timeout',
+  'internal_error',
+  'vault_writes_disabled',
+  'busy',
+  'rate_limited',
+  'intern_unreachable',
+  'stream_severed',
+]);
 
 /**
  * One readable sentence for a failed parse, naming each field and the rule it broke:

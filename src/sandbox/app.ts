@@ -11,6 +11,8 @@ import type { Store } from './store.js';
 import { registerInternRoutes } from './routes/interns.js';
 import { registerByokRoutes } from './routes/byok.js';
 import { registerControlRoutes } from './routes/control.js';
+import { registerVaultRoutes } from './routes/vault.js';
+import { registerCatalogRoutes } from './routes/catalog.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -72,6 +74,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   installBodyHandling(app);
   let writesEnabled = true;
+  let vaultWritesEnabled = true;
 
   // Stopping: requests in flight finish, and their keep-alive connections close with the answer
   // instead of holding the process open until the keep-alive timeout.
@@ -105,6 +108,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         writesEnabled: () => writesEnabled,
       });
       registerByokRoutes(api, deps.ctx, { store: deps.store, secrets: deps.secrets });
+      registerVaultRoutes(api, deps.ctx, { store: deps.store, secrets: deps.secrets, writesEnabled: () => vaultWritesEnabled });
+      registerCatalogRoutes(api, deps.ctx, { store: deps.store });
     },
     { prefix: API_PREFIX },
   );
@@ -114,6 +119,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ctx: deps.ctx,
     setWritesEnabled: (on) => {
       writesEnabled = on;
+    },
+    setVaultWritesEnabled: (on) => {
+      vaultWritesEnabled = on;
     },
     onStatusChange: async (id, status) => {
       if (status !== 'running') await deps.hub.stop(id, `The intern is now ${status}`);

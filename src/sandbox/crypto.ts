@@ -1,5 +1,5 @@
 /** AES-256-GCM for raw BYOK keys at rest; the key comes from INTERN_SANDBOX_SECRET or a 0600 file. */
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -23,6 +23,15 @@ export class SecretBox {
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
     return Buffer.concat([iv, cipher.getAuthTag(), body]);
+  }
+
+  /**
+   * A vault secret's fingerprint: HMAC-SHA-256 of the value under a key derived for its scope, so equal
+   * values compare equal within one scope and nowhere else, and nothing about the value can be read back.
+   */
+  fingerprint(scope: string, value: string): string {
+    const scopeKey = createHmac('sha256', this.key).update(`vault-fingerprint\0${scope}`).digest();
+    return `sha256:${createHmac('sha256', scopeKey).update(value, 'utf8').digest('hex')}`;
   }
 
   open(sealed: Buffer): string {

@@ -8,6 +8,7 @@ import { type SecretBox, randomToken, sha256Hex } from './crypto.js';
 import { jpegIcon, pngIcon } from './icons.js';
 import type { ByokRow, InternRow, KeyKind, Store } from './store.js';
 import { labelFor } from './routes/byok.js';
+import { maskKey } from '../contract/byok.js';
 import { PROVISION_STEPS } from './lifecycle.js';
 
 type FixtureManifest = Omit<Manifest, 'base_url' | 'regional_host' | 'control_token' | 'deadline_ms'>;
@@ -42,7 +43,7 @@ export function seedFixtures(store: Store, secrets: SecretBox, seed: 'demo' | 'e
         intern_id: f.intern ?? null,
         in_programme: f.inProgramme === false ? 0 : 1,
         lost_access: f.lost ? 1 : 0,
-        label: role,
+        label: maskKey(secret),
       });
       return secret;
     };
@@ -84,7 +85,7 @@ export function seedFixtures(store: Store, secrets: SecretBox, seed: 'demo' | 'e
     };
     const progress = (n: number) => JSON.stringify({ step_label: PROVISION_STEPS[n - 1], step_number: n, total_steps: PROVISION_STEPS.length });
 
-    if (seed === 'demo') seedDemo(intern, progress, W);
+    const demoIds = seed === 'demo' ? seedDemo(intern, progress, W) : {};
 
     intern('other_workspace', { name: 'elsewhere', workspace_id: W2, description: 'Lives in the side-projects workspace.' });
     intern('peer', { name: 'peer-bot', creator_id: USER_B, status: 'running', description: 'Created by a teammate.' }, 'png', 11);
@@ -145,7 +146,10 @@ export function seedFixtures(store: Store, secrets: SecretBox, seed: 'demo' | 'e
     for (const h of own) store.db.prepare('INSERT INTO account_key_hashes VALUES (?, ?)').run(h, 'acct_a');
     for (const h of foreign) store.db.prepare('INSERT INTO account_key_hashes VALUES (?, ?)').run(h, 'acct_b');
 
-    if (seed === 'demo') seedDemoByok(store, secrets, W, own[0]!);
+    if (seed === 'demo') {
+      seedDemoByok(store, secrets, W, own[0]!);
+      seedDemoVault(store, secrets, W, demoIds);
+    }
 
     const manifest: FixtureManifest = {
       credentials,
@@ -160,7 +164,7 @@ export function seedFixtures(store: Store, secrets: SecretBox, seed: 'demo' | 'e
 
 type InternFn = (role: string | null, fields: Partial<InternRow> & { name: string }, icon?: 'png' | 'jpeg', seedNo?: number) => string;
 
-function seedDemo(intern: InternFn, progress: (n: number) => string, _w: string): void {
+function seedDemo(intern: InternFn, progress: (n: number) => string, _w: string): Record<string, string> {
   const demo: [string, Partial<InternRow>, ('png' | 'jpeg')?][] = [
     ['release-captain', { status: 'running', model: 'openai/gpt-4.1', description: 'Cuts releases, writes changelogs, and chases the last blocking issues.', instructions: 'Every Friday, draft the release notes from merged PRs.\nNever publish without a green CI run.' }, 'png'],
     ['triage', { status: 'running', model: 'anthropic/claude-sonnet-4', description: 'Labels new issues and asks reporters for missing details.', instructions: 'Be kind. Ask for a reproduction when there is none.' }, 'jpeg'],
@@ -175,12 +179,46 @@ function seedDemo(intern: InternFn, progress: (n: number) => string, _w: string)
     ['researcher', { status: 'stopped', model: 'perplexity/sonar-pro', description: 'Answers questions with sources.' }, 'jpeg'],
     ['translator', { status: 'running', description: 'Translates user-facing strings into French, German and Japanese — 日本語 included.' }, 'png'],
   ];
-  demo.forEach(([name, fields, icon], i) => intern(null, { name, ...fields }, icon, 20 + i * 13));
+  const ids: Record<string, string> = {};
+  demo.forEach(([name, fields, icon], i) => {
+    ids[name] = intern(null, { name, ...fields }, icon, 20 + i * 13);
+  });
+  return ids;
+}
+
+/**
+ * Vault secrets for the demo: a few in the workspace, some of the interns' own, and `reviewer` borrows
+ * `release-captain`'s vault, so its effective view shows all three scopes (intern, attached, workspace).
+ */
+function seedDemoVault(store: Store, secrets: SecretBox, workspaceId: string, ids: Record<string, string>): void {
+  const captain = store.intern(ids['release-captain']!);
+  const reviewer = ids.reviewer!;
+  if (captain?.vault_id) store.updateIntern(reviewer, { attached_vault_id: captain.vault_id });
+  const put = (scope: string, name: string, value: string, hosts: string[], daysAgo: number) =>
+    store.putSecret({
+      scope,
+      name,
+      hosts: JSON.stringify(hosts),
+      value_sealed: secrets.seal(value),
+      fingerprint: secrets.fingerprint(scope, value),
+      created_at: new Date(Date.now() - daysAgo * 86_400_000).toISOString(),
+    });
+  const ws = `workspace:${workspaceId}`;
+  put(ws, 'github_token', `ghp_demo${randomToken(18)}`, ['api.github.com', 'github.com'], 40);
+  put(ws, 'sentry_dsn', `https://${randomToken(16)}@o1.ingest.sentry.io/42`, ['o1.ingest.sentry.io'], 30);
+  put(ws, 'npm_token', `npm_demo${randomToken(18)}`, ['registry.npmjs.org'], 12);
+  put(ws, 'slack_webhook', `https://hooks.slack.com/services/T0/B0/${randomToken(12)}`, ['hooks.slack.com'], 5);
+  const captainScope = `intern:${ids['release-captain']!}`;
+  put(captainScope, 'github_token', `ghp_release${randomToken(18)}`, ['api.github.com'], 9);
+  put(captainScope, 'pypi_token', `pypi-demo${randomToken(18)}`, ['upload.pypi.org'], 8);
+  const reviewerScope = `intern:${reviewer}`;
+  put(reviewerScope, 'linear_api_key', `lin_api_${randomToken(18)}`, ['api.linear.app'], 3);
+  put(reviewerScope, 'npm_token', `npm_review${randomToken(18)}`, ['registry.npmjs.org'], 2);
 }
 
 function seedDemoByok(store: Store, secrets: SecretBox, workspaceId: string, ownHash: string): void {
   const rows: [string, string, Partial<ByokRow>][] = [
-    ['openai', 'sk-proj-demo1234567890abcdWXYZ', { name: 'Production OpenAI', declared_region: 'us', allowed_api_key_hashes: JSON.stringify([ownHash]) }],
+    ['openai', '{"api_key":"sk-proj-demo1234567890abcdWXYZ","region":"us"}', { name: 'Production OpenAI', declared_region: 'us', allowed_api_key_hashes: JSON.stringify([ownHash]) }],
     ['anthropic', 'sk-ant-demo0987654321efghQRST', { name: 'Team Anthropic', allowed_models: JSON.stringify(['anthropic/claude-sonnet-4']) }],
     ['azure', 'az-demo-5555666677778888LMNO', { name: 'Azure EU', declared_region: 'europe', is_fallback: 1 }],
     ['groq', 'gsk_demo11112222333344445555', { name: null, disabled: 1 }],

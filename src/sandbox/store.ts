@@ -65,6 +65,16 @@ export interface ByokRow {
   version: number;
 }
 
+/** A vault secret: `scope` is `workspace:<id>` or `intern:<id>`; the value is sealed, never stored in clear. */
+export interface SecretRow {
+  scope: string;
+  name: string;
+  hosts: string | null;
+  value_sealed: Buffer | null;
+  fingerprint: string | null;
+  created_at: string;
+}
+
 export interface ConnectionRow {
   intern_id: string;
   key: string;
@@ -99,6 +109,9 @@ CREATE TABLE IF NOT EXISTS byok (
   key_sealed BLOB, allowed_api_key_hashes TEXT, allowed_models TEXT, allowed_user_ids TEXT, declared_region TEXT,
   declared_zdr INTEGER, disabled INTEGER NOT NULL, is_byok_only INTEGER NOT NULL, is_fallback INTEGER NOT NULL,
   is_required INTEGER NOT NULL, sort_order INTEGER NOT NULL, created_at TEXT NOT NULL, version INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS vault_secrets (
+  scope TEXT NOT NULL, name TEXT NOT NULL, hosts TEXT, value_sealed BLOB, fingerprint TEXT, created_at TEXT NOT NULL,
+  PRIMARY KEY (scope, name));
 CREATE TABLE IF NOT EXISTS audit (id INTEGER PRIMARY KEY AUTOINCREMENT, caller TEXT NOT NULL, intern_id TEXT NOT NULL, at TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS idempotency (key TEXT NOT NULL, caller TEXT NOT NULL, intern_id TEXT NOT NULL, PRIMARY KEY (key, caller));
 `;
@@ -177,6 +190,8 @@ export class Store {
   }
   deleteIntern(id: string): void {
     this.db.prepare('DELETE FROM connections WHERE intern_id = ?').run(id);
+    this.db.prepare("UPDATE vault_secrets SET value_sealed = zeroblob(length(value_sealed)) WHERE scope = ?").run(`intern:${id}`);
+    this.db.prepare('DELETE FROM vault_secrets WHERE scope = ?').run(`intern:${id}`);
     this.db.prepare('DELETE FROM interns WHERE id = ?').run(id);
   }
   movingInterns(): InternRow[] {
@@ -230,6 +245,39 @@ export class Store {
     // Overwrite the sealed key material before the row goes, so no free page keeps it.
     this.db.prepare('UPDATE byok SET key_sealed = zeroblob(length(key_sealed)) WHERE id = ?').run(id);
     this.db.prepare('DELETE FROM byok WHERE id = ?').run(id);
+  }
+
+  secrets(scope: string, opts: { offset: number; limit: number }): { rows: SecretRow[]; hasMore: boolean } {
+    const rows = this.db
+      .prepare('SELECT * FROM vault_secrets WHERE scope = ? ORDER BY name LIMIT ? OFFSET ?')
+      .all(scope, opts.limit + 1, opts.offset) as SecretRow[];
+    return { rows: rows.slice(0, opts.limit), hasMore: rows.length > opts.limit };
+  }
+  /** Every secret of these scopes, ordered by name. */
+  secretsOf(scopes: string[]): SecretRow[] {
+    if (scopes.length === 0) return [];
+    return this.db
+      .prepare(`SELECT * FROM vault_secrets WHERE scope IN (${scopes.map(() => '?').join(',')}) ORDER BY name`)
+      .all(...scopes) as SecretRow[];
+  }
+  secret(scope: string, name: string): SecretRow | undefined {
+    return this.db.prepare('SELECT * FROM vault_secrets WHERE scope = ? AND name = ?').get(scope, name) as SecretRow | undefined;
+  }
+  /** Creates or replaces. A replaced value is overwritten on disk (secure_delete) before the new row lands. */
+  putSecret(row: SecretRow): void {
+    this.db
+      .prepare(
+        `INSERT INTO vault_secrets (scope, name, hosts, value_sealed, fingerprint, created_at) VALUES (@scope, @name, @hosts, @value_sealed, @fingerprint, @created_at)
+         ON CONFLICT (scope, name) DO UPDATE SET hosts = excluded.hosts, value_sealed = excluded.value_sealed, fingerprint = excluded.fingerprint, created_at = excluded.created_at`,
+      )
+      .run(row);
+  }
+  deleteSecret(scope: string, name: string): boolean {
+    this.db.prepare('UPDATE vault_secrets SET value_sealed = zeroblob(length(value_sealed)) WHERE scope = ? AND name = ?').run(scope, name);
+    return this.db.prepare('DELETE FROM vault_secrets WHERE scope = ? AND name = ?').run(scope, name).changes === 1;
+  }
+  internByVault(vaultId: string): InternRow | undefined {
+    return this.db.prepare('SELECT * FROM interns WHERE vault_id = ?').get(vaultId) as InternRow | undefined;
   }
 
   recordReveal(caller: string, internId: string): void {

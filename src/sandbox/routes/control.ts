@@ -10,7 +10,7 @@ import { now } from '../lifecycle.js';
 import type { Store } from '../store.js';
 
 const FaultSchema = z.strictObject({
-  match: z.string().regex(/^(GET|POST|PATCH|DELETE) \/\S+$/, { error: 'must look like "GET /interns/{internId}"' }),
+  match: z.string().regex(/^(GET|POST|PUT|PATCH|DELETE) \/\S+$/, { error: 'must look like "GET /interns/{internId}"' }),
   delay_ms: z.number().int().min(0).max(600_000).optional(),
   status: z.number().int().min(400).max(599).optional(),
   reason: z.string().min(1).max(64).optional(),
@@ -23,6 +23,7 @@ export interface ControlDeps {
   controlToken: string;
   ctx: HttpContext;
   setWritesEnabled: (on: boolean) => void;
+  setVaultWritesEnabled: (on: boolean) => void;
   onStatusChange: (internId: string, status: string) => Promise<void>;
 }
 
@@ -73,6 +74,11 @@ export function registerControlRoutes(app: FastifyInstance, deps: ControlDeps): 
   app.post('/__sandbox/lifecycle-writes', handle((req) => {
     const { enabled } = parse(WritesSchema, req);
     deps.setWritesEnabled(enabled);
+    return { enabled };
+  }));
+  app.post('/__sandbox/vault-writes', handle((req) => {
+    const { enabled } = parse(WritesSchema, req);
+    deps.setVaultWritesEnabled(enabled);
     return { enabled };
   }));
   app.get('/__sandbox/audit', handle(() => ({ data: deps.store.audit() })));

@@ -48,6 +48,14 @@ export function toIntern(row: InternRow, caller: Caller): Intern {
   return intern;
 }
 
+/** The intern the caller may see (its workspace; an intern's own key sees only that intern), or 404. */
+export function visibleIntern(store: Store, c: Caller, id: string): InternRow {
+  const row = store.intern(id);
+  if (!row || row.workspace_id !== c.key.workspace_id) throw notFound('Intern not found');
+  if (c.key.kind === 'intern_key' && c.key.intern_id !== row.id) throw notFound('Intern not found');
+  return row;
+}
+
 const creatorOf = (caller: Caller) => caller.key.user_id ?? `org:${caller.key.workspace_id}`;
 const isUniqueViolation = (e: unknown) => (e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
 
@@ -61,13 +69,7 @@ export function registerInternRoutes(app: FastifyInstance, ctx: HttpContext, dep
   const caller = (req: FastifyRequest, needs = ROUTES.getIntern.credential) =>
     authorizeIntern(store, req.headers.authorization, req.headers.host, needs);
 
-  /** The intern the caller may see, or 404. */
-  const visible = (c: Caller, id: string): InternRow => {
-    const row = store.intern(id);
-    if (!row || row.workspace_id !== c.key.workspace_id) throw notFound('Intern not found');
-    if (c.key.kind === 'intern_key' && c.key.intern_id !== row.id) throw notFound('Intern not found');
-    return row;
-  };
+  const visible = (c: Caller, id: string): InternRow => visibleIntern(store, c, id);
   const noCollection = (c: Caller) => {
     if (c.key.kind === 'intern_key') throw notFound('Not found');
   };

@@ -1,0 +1,64 @@
+/**
+ * The sandbox's answers to the "More operations" routes parse under the official SDK's own zod schemas
+ * (@openrouter/sdk 1.3.19, generated from the service's OpenAPI document). Raw JSON goes in, so the
+ * project's client cannot hide a difference.
+ */
+import * as sdk from '@openrouter/sdk/models';
+import * as ops from '@openrouter/sdk/models/operations';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { raw, sandbox } from '../support/sandbox.js';
+
+let sb: RunningSandbox;
+beforeAll(async () => {
+  sb = await sandbox({ seed: 'demo' });
+});
+afterAll(() => sb.close());
+
+const get = async (path: string, role = 'api_key') => {
+  const res = await raw(sb, 'GET', path, { token: sb.manifest.credentials[role] });
+  expect(res.status, res.text.slice(0, 200)).toBe(200);
+  return res.json;
+};
+const send = async (method: string, path: string, body: unknown) => {
+  const res = await raw(sb, method, path, {
+    token: sb.manifest.credentials.api_key,
+    body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json' },
+  });
+  expect(res.status, res.text.slice(0, 200)).toBe(200);
+  return res.json;
+};
+const parses = (schema: { safeParse: (v: unknown) => { success: boolean; error?: unknown } }, value: unknown) => {
+  const r = schema.safeParse(value);
+  expect(r.success, JSON.stringify(r.error)?.slice(0, 600)).toBe(true);
+};
+
+describe('the official SDK parses', () => {
+  it('GET /models', async () => parses(sdk.ModelsListResponse$inboundSchema, await get('/models')));
+  it('GET /providers', async () => parses(ops.ListProvidersResponse$inboundSchema, await get('/providers')));
+  it('GET /key, for an API key and a management key', async () => {
+    parses(ops.GetKeyResponse$inboundSchema, await get('/key'));
+    parses(ops.GetKeyResponse$inboundSchema, await get('/key', 'management_key'));
+  });
+  it('the vault routes', async () => {
+    const intern = sb.manifest.interns.running!;
+    parses(sdk.VaultSecretResponse$inboundSchema, await send('PUT', '/vault/secrets/sdk_check', { value: 'v-1', hosts: ['a.example.com'] }));
+    parses(sdk.VaultSecretListResponse$inboundSchema, await get('/vault/secrets'));
+    parses(sdk.VaultSecretResponse$inboundSchema, await send('PUT', `/vault/interns/${intern}/secrets/own_check`, { value: 'v-2', hosts: ['b.example.com'] }));
+    parses(sdk.VaultSecretListResponse$inboundSchema, await get(`/vault/interns/${intern}/secrets`));
+    parses(sdk.VaultSecretCopyResponse$inboundSchema, await send('POST', `/vault/interns/${intern}/secrets/copy`, { names: ['sdk_check'] }));
+    const effective = (await get(`/vault/interns/${intern}/effective-secrets`)) as { data: { scope: string }[] };
+    parses(sdk.VaultSecretListResponse$inboundSchema, effective);
+    expect(effective.data.every((s) => ['intern', 'attached', 'workspace'].includes(s.scope))).toBe(true);
+  });
+
+  it("the demo's reviewer borrows release-captain's vault: its effective view shows all three scopes", async () => {
+    const list = (await get('/interns?limit=100')) as { data: { id: string; name: string }[] };
+    const reviewer = list.data.find((i) => i.name === 'reviewer')!;
+    const effective = (await get(`/vault/interns/${reviewer.id}/effective-secrets`)) as { data: { name: string; scope: string }[] };
+    expect(new Set(effective.data.map((s) => s.scope))).toEqual(new Set(['intern', 'attached', 'workspace']));
+    expect(effective.data.find((s) => s.name === 'npm_token')?.scope).toBe('intern');
+    expect(effective.data.find((s) => s.name === 'github_token')?.scope).toBe('attached');
+  });
+});
