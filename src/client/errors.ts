@@ -21,6 +21,8 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
+  /** How long the service asked the caller to wait (`Retry-After`), when it said. */
+  retryAfterMs?: number;
 }
 
 /** A route needs a credential that is not configured; raised before any request. */

@@ -4,6 +4,7 @@
  */
 import type { ByokCreate, ByokCredential, ByokList, ByokListQuery, ByokUpdate } from '../contract/byok.js';
 import type { ConnectionList, DaemonAccess, Intern, InternCreate, InternList, InternListQuery, InternUpdate } from '../contract/intern.js';
+import type { ChatChunk, ChatRequest, InvokeRequest, InvokeResult } from '../contract/chat.js';
 import type { KeyInfo, Model, ProviderInfo } from '../contract/catalog.js';
 import type { CredentialKind } from '../contract/routes.js';
 import type { EffectiveSecretList, VaultListQuery, VaultSecret, VaultSecretList, VaultSecretWrite } from '../contract/vault.js';
@@ -79,4 +80,16 @@ export interface InternApi {
   listProviders(opts?: CallOptions): Promise<ProviderInfo[]>;
   /** The calling API key's own metadata: what "signed in as" shows. */
   getKeyInfo(opts?: CallOptions): Promise<KeyInfo>;
+
+  /**
+   * Sends a prompt (or an interaction's answer) to the intern. A stream yields each chunk, the
+   * final one (empty `choices`, `session_id`, `usage`) included, and ends after `[DONE]`; leaving
+   * the loop or aborting `opts.signal` closes the connection, which cancels the run. A prompt sent
+   * while the session's turn runs is steered into it (202). Errors before the stream: ApiError.
+   */
+  chat(internId: string, body: ChatRequest, opts?: CallOptions): Promise<ChatStart>;
+  /** Starts a self-drive run without streaming (202). */
+  invoke(internId: string, body: InvokeRequest, opts?: CallOptions): Promise<InvokeResult>;
 }
+
+export type ChatStart = { kind: 'stream'; events: AsyncIterable<ChatChunk> } | { kind: 'steered'; session_id: string };
