@@ -13,6 +13,8 @@ import { registerByokRoutes } from './routes/byok.js';
 import { registerControlRoutes } from './routes/control.js';
 import { registerVaultRoutes } from './routes/vault.js';
 import { registerCatalogRoutes } from './routes/catalog.js';
+import { registerChatRoutes } from './routes/chat.js';
+import type { LocalAgent } from './agent/index.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -23,6 +25,10 @@ export interface AppDeps {
   secrets: SecretBox;
   ctx: HttpContext;
   controlToken: string;
+  /** The interns' local agent (chat and invoke). */
+  agent: LocalAgent;
+  /** Silence before a chat stream's keepalive comment; default LIMITS.chatKeepaliveMs. */
+  chatKeepaliveMs?: number;
   log?: (line: string) => void;
 }
 
@@ -110,6 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       registerByokRoutes(api, deps.ctx, { store: deps.store, secrets: deps.secrets });
       registerVaultRoutes(api, deps.ctx, { store: deps.store, secrets: deps.secrets, writesEnabled: () => vaultWritesEnabled });
       registerCatalogRoutes(api, deps.ctx, { store: deps.store });
+      registerChatRoutes(api, deps.ctx, { store: deps.store, agent: deps.agent, keepaliveMs: deps.chatKeepaliveMs });
     },
     { prefix: API_PREFIX },
   );

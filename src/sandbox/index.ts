@@ -5,6 +5,8 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { buildApp } from './app.js';
 import { SecretBox, randomToken } from './crypto.js';
 import { createDaemonHub } from './daemon/index.js';
+import type { DaemonHub } from './daemon/types.js';
+import { LocalAgent } from './agent/index.js';
 import { seedFixtures } from './fixtures.js';
 import type { HttpContext } from './http.js';
 import { Lifecycle } from './lifecycle.js';
@@ -47,10 +49,26 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     store.setMeta(MANIFEST_META, secrets.seal(JSON.stringify({ ...fixtures, control_token: controlToken })).toString('base64'));
   }
 
-  const hub = createDaemonHub({ host, command: options.daemonCommand, scratchRoot: workspaces.dir });
+  const daemons = createDaemonHub({ host, command: options.daemonCommand, scratchRoot: workspaces.dir });
+  const agent = new LocalAgent({
+    // The intern's terminal starts on first use, as attach starts it.
+    exec: async (id, command, onOutput, signal) => {
+      if (!daemons.originOf(id)) await daemons.start({ id, name: store.intern(id)?.name ?? id });
+      return daemons.exec(id, command, onOutput, signal);
+    },
+    wordDelayMs: options.agentWordDelayMs,
+  });
+  // An intern that stops (suspend, delete, a status change) ends its runs before its terminal.
+  const hub: DaemonHub = {
+    ...daemons,
+    stop: async (id, reason) => {
+      agent.endIntern(id, reason);
+      await daemons.stop(id, reason);
+    },
+  };
   const lifecycle = new Lifecycle(store, hub, options.stepMs ?? 800);
   const ctx: HttpContext = { deadlineMs: options.deadlineMs ?? LIMITS.routeDeadlineMs, faults: [], log: options.log };
-  const app = await buildApp({ store, hub, lifecycle, secrets, ctx, controlToken, log: options.log });
+  const app = await buildApp({ store, hub, lifecycle, secrets, ctx, controlToken, agent, chatKeepaliveMs: options.chatKeepaliveMs, log: options.log });
 
   let address: string;
   try {
@@ -86,6 +104,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     close() {
       closing ??= (async () => {
         lifecycle.close();
+        agent.close();
         await hub.close();
         await app.close();
         store.close();

@@ -21,6 +21,10 @@ export interface SandboxOptions {
   daemonCommand?: string;
   /** Lifecycle step duration; tests make it short. */
   stepMs?: number;
+  /** The local agent's pause between streamed words; default 15 ms. */
+  agentWordDelayMs?: number;
+  /** Silence before a chat stream's `: keepalive` comment; default 30 s (tests make it short). */
+  chatKeepaliveMs?: number;
   /** One line per request; default no logging. */
   log?: (line: string) => void;
 }

@@ -3,6 +3,7 @@
  * a WebSocket at `/terminal` speaking intern-terminal.v1, backed by a real
  * pseudo-terminal that outlives connections so clients can resume.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -56,6 +57,12 @@ class Terminal {
   private exited: ExitInfo | undefined;
   private cols = 80;
   private rows = 24;
+  /** Readers of the program's output besides the clients (the local agent's command runs). */
+  private readonly taps = new Set<(text: string) => void>();
+  /** Runs that end when the program ends or the terminal is killed. */
+  private readonly runs = new Set<() => void>();
+  /** Command runs take turns: one at a time on this terminal. */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly cwd: string,
@@ -90,8 +97,12 @@ class Terminal {
     const proc = pty.spawn(file, args, { name: 'xterm-256color', cols: this.cols, rows: this.rows, cwd: this.cwd, env });
     this.proc = proc;
     this.paused = false;
-    proc.onData((d) => this.output(Buffer.from(d, 'utf8')));
+    proc.onData((d) => {
+      this.output(Buffer.from(d, 'utf8'));
+      for (const tap of this.taps) tap(d);
+    });
     proc.onExit(({ exitCode, signal }) => {
+      for (const end of this.runs) end();
       if (this.proc !== proc) return;
       this.proc = undefined;
       this.paused = false;
@@ -188,7 +199,84 @@ class Terminal {
     for (const c of this.clients) if (c.ws.readyState === c.ws.OPEN) c.ws.send(frame);
   }
 
+  /**
+   * Types a command into the program (a shell) as a person at the terminal would, and captures
+   * what it prints between two markers unique to this run: `onOutput` gets the output as it
+   * comes, and the answer is the command's exit status, or null when the run was cancelled
+   * (Ctrl-C is typed), the program ended, or the terminal was killed. Attached clients see it all.
+   */
+  exec(command: string, onOutput: (text: string) => void, signal?: AbortSignal): Promise<number | null> {
+    const run = this.queue.then(() => this.execNow(command, onOutput, signal));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private execNow(command: string, onOutput: (text: string) => void, signal?: AbortSignal): Promise<number | null> {
+    if (signal?.aborted) return Promise.resolve(null);
+    this.ensureRunning();
+    const nonce = randomBytes(9).toString('hex');
+    // The shell echoes the typed line, which holds the markers' two halves apart (quoted separately);
+    // only printf's output joins them, so the echo never matches.
+    const begin = `:::begin-${nonce}`;
+    const end = new RegExp(`\\r?\\n?:::end-${nonce}:(\\d+)`);
+    const tail = `:::end-${nonce}:000`.length + 2;
+    let buffer = '';
+    let started = false;
+    return new Promise<number | null>((resolve) => {
+      const finish = (status: number | null) => {
+        this.taps.delete(tap);
+        this.runs.delete(ended);
+        signal?.removeEventListener('abort', cancel);
+        resolve(status);
+      };
+      const ended = () => finish(null);
+      const cancel = () => {
+        this.write(Buffer.from('\x03'));
+        finish(null);
+      };
+      const tap = (text: string) => {
+        buffer += text;
+        if (!started) {
+          const at = buffer.search(new RegExp(`${begin}\\r?\\n`));
+          if (at < 0) {
+            if (buffer.length > 1 << 16) buffer = buffer.slice(-4096);
+            return;
+          }
+          started = true;
+          buffer = buffer.slice(buffer.indexOf('\n', at) + 1);
+        }
+        const m = end.exec(buffer);
+        if (m) {
+          if (m.index > 0) onOutput(buffer.slice(0, m.index));
+          return finish(Number(m[1]));
+        }
+        if (buffer.length > tail) {
+          onOutput(buffer.slice(0, buffer.length - tail));
+          buffer = buffer.slice(buffer.length - tail);
+        }
+        // The agent has read this output: it no longer holds the program back when nobody is attached.
+        this.consumeAll();
+      };
+      this.taps.add(tap);
+      this.runs.add(ended);
+      signal?.addEventListener('abort', cancel, { once: true });
+      const quoted = `'${command.replace(/'/g, `'\\''`)}'`;
+      const line = `printf '%s%s\\n' ':::begin-' '${nonce}'; eval ${quoted}; printf '\\n%s%s:%s\\n' ':::end-' '${nonce}' "$?"\r`;
+      this.write(Buffer.from(line, 'utf8'));
+    });
+  }
+
+  /** Someone (the agent) has read everything so far. */
+  private consumeAll(): void {
+    if (this.clients.size > 0) return;
+    this.consumed = this.replay.end;
+    this.replay.keepFrom = this.owedFrom();
+    this.replay.trim();
+    this.flow();
+  }
+
   kill(reason: string): void {
+    for (const end of this.runs) end();
     this.broadcast(encodeControl({ type: 'exit', code: null, signal: null, reason }));
     for (const c of this.clients) c.ws.close(1000, 'intern stopped');
     const proc = this.proc;
@@ -343,6 +431,11 @@ export function createDaemonHub(options: DaemonHubOptions): DaemonHub {
       if (!ep) return undefined;
       const t = ep.terminal;
       return { paused: t.paused, end: t.replay.end, start: t.replay.start, running: t.running, clients: t.clients.size, tokens: ep.tokens.size };
+    },
+    exec(id, command, onOutput, signal) {
+      const ep = endpoints.get(id);
+      if (!ep) return Promise.reject(new Error('the daemon is not started'));
+      return ep.terminal.exec(command, onOutput, signal);
     },
     stop: (id, reason) => closeEndpoint(id, reason),
     async close() {

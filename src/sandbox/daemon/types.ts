@@ -12,6 +12,13 @@ export interface DaemonHub {
   issueToken(internId: string): string;
   /** State of the intern's daemon (flow, live tokens), for tests and diagnostics; undefined when it is not started. */
   inspect(internId: string): DaemonState | undefined;
+  /**
+   * Runs a command in the intern's own terminal (the one attach shows): typed into its shell,
+   * output captured between unique markers and handed to `onOutput` as it comes. Answers the exit
+   * status, or null when cancelled (Ctrl-C is typed), or when the program or terminal ended.
+   * Rejects when the daemon is not started. Runs on one terminal take turns.
+   */
+  exec(internId: string, command: string, onOutput: (text: string) => void, signal?: AbortSignal): Promise<number | null>;
   /** Ends the intern's terminals with an exit message (suspend, delete) and stops its endpoint. */
   stop(internId: string, reason: string): Promise<void>;
   /** Stops every daemon. */
