@@ -98,9 +98,6 @@ export function registerChatRoutes(app: FastifyInstance, ctx: HttpContext, deps:
     if (outcome.kind === 'steered' && !injected) {
       return send(reply, { status: 202, body: { session_id: outcome.session, status: 'steered' } });
     }
-    // A hijacked reply skips the onResponse hook: the stream logs its own line when it closes.
-    const started = performance.now();
-    reply.raw.on('close', () => ctx.log?.(`POST ${req.routeOptions.url ?? 'unmatched'} 200 ${(performance.now() - started).toFixed(1)}ms (stream)`));
     return streamTurn(reply, row?.active_model ?? row?.model ?? 'sandbox/local-agent', outcome, injected, keepaliveMs);
   });
 
