@@ -57,6 +57,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       return daemons.exec(id, command, onOutput, signal);
     },
     wordDelayMs: options.agentWordDelayMs,
+    interactionWaitMs: options.agentInteractionWaitMs,
   });
   // An intern that stops (suspend, delete, a status change) ends its runs before its terminal.
   const hub: DaemonHub = {

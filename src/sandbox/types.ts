@@ -23,6 +23,8 @@ export interface SandboxOptions {
   stepMs?: number;
   /** The local agent's pause between streamed words; default 15 ms. */
   agentWordDelayMs?: number;
+  /** How long the agent's permission requests and questions wait for an answer; default 5 minutes. */
+  agentInteractionWaitMs?: number;
   /** Silence before a chat stream's `: keepalive` comment; default 30 s (tests make it short). */
   chatKeepaliveMs?: number;
   /** One line per request; default no logging. */

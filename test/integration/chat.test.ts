@@ -25,7 +25,7 @@ let sb: RunningSandbox;
 let api: InternApi;
 let running: string;
 beforeAll(async () => {
-  sb = await sandbox({ seed: 'demo', agentWordDelayMs: 1, chatKeepaliveMs: 100 });
+  sb = await sandbox({ seed: 'demo', agentWordDelayMs: 1, chatKeepaliveMs: 100, agentInteractionWaitMs: 4000 });
   api = clientAs(sb, { api_key: 'api_key' });
   running = sb.manifest.interns.running!;
 });
@@ -252,6 +252,20 @@ describe('steering, busy, and cancel by disconnect', () => {
     const answered = await collect(api.chat(running, { stream: true, session_id: 'wait-1', messages: answerMessages(call, { action: 'accept', content: { detail: 'yes', length: 'detailed' } }) }));
     expect(text(answered)).toContain('A detailed answer');
     expect(text(answered)).toContain('(Steered: you added "hello?".)');
+  });
+
+  it('an interaction that nobody answers in time ends its run; a late answer is not pending', async () => {
+    const call = toolCall(await collect(api.chat(running, user('ask: anyone?', { session_id: 'late-1' }))));
+    // While it waits, a malformed answer is refused (400); once the wait is over it is 409.
+    const late = await waitFor(
+      () => apiError(api.chat(running, { stream: true, session_id: 'late-1', messages: answerMessages(call, 'not-json') })),
+      (e) => e.status === 409,
+      10_000,
+      'the interaction to time out',
+    );
+    expect(late.reason).toBe('interaction_not_pending');
+    // The session is free for a new prompt.
+    expect((await collect(api.chat(running, user('hi', { session_id: 'late-1' })))).length).toBeGreaterThan(3);
   });
 
   it('a run ends with an in-stream run_ended error when the intern stops', async () => {
