@@ -1,122 +1,70 @@
 /**
- * Chat and invoke (API key). The chat answer is a server-sent event stream, parsed with
- * eventsource-parser: each `data:` line is one `chat.completion.chunk`, checked against the
- * contract, until `[DONE]`. Leaving the loop early, or aborting the call's signal, closes the
- * connection, which cancels the run on the service.
+ * Chat and invoke (API key). `chat` answers either the event stream of the turn it started, parsed
+ * chunk by chunk with eventsource-parser, or "steered" when the session's turn was already running.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import {
-  ChatChunkSchema,
-  ChatSteeredSchema,
-  InvokeResultSchema,
-  SSE_DONE,
-  type ChatChunk,
-  type ChatRequest,
-  type InvokeRequest,
-} from '../contract/chat.js';
+import { type ChatChunk, ChatChunkSchema, type ChatRequest, InvokeResultSchema, type InvokeResult, SteeredSchema } from '../contract/chat.js';
 import { describeIssues } from '../contract/errors.js';
-import { ROUTES, routeLabel } from '../contract/routes.js';
-import { NetworkError, ResponseShapeError, ResponseTooLargeError } from './errors.js';
-import type { HttpCore } from './http.js';
+import { ROUTES } from '../contract/routes.js';
+import { ApiError, ResponseShapeError, ResponseTooLargeError } from './errors.js';
+import { type HttpCore, readBody } from './http.js';
 import type { CallOptions, ChatStart } from './types.js';
 
 
-/** Largest single event the client accepts (a chunk is a few hundred bytes; a command's output a few KiB). */
-const MAX_EVENT_BYTES = 1 << 20;
-/** The 202 answer is a two-field object. */
-const STEERED_BYTES = 1 << 16;
-
-/**
- * Parses a server-sent event stream of chat chunks. Yields each chunk, ends after `[DONE]`,
- * and throws ResponseShapeError for a chunk outside the contract, NetworkError when the
- * stream ends (or is cut) before `[DONE]`. Closes `source` (when it can) however it ends.
- */
-export async function* chatEvents(
-  source: AsyncIterable<Uint8Array | string> & { destroy?: () => void },
-  label = routeLabel(ROUTES.chat),
-  signal?: AbortSignal,
-): AsyncGenerator<ChatChunk, void, undefined> {
-  const ready: ChatChunk[] = [];
-  let done = false;
-  let failure: Error | undefined;
-  let pendingBytes = 0;
-  const parser = createParser({
-    onEvent(event: EventSourceMessage) {
-      if (done || failure) return;
-      if (event.data === SSE_DONE) {
-        done = true;
-        return;
-      }
-      let value: unknown;
-      try {
-        value = JSON.parse(event.data);
-      } catch {
-        failure = new ResponseShapeError(label, 'an event is not JSON');
-        return;
-      }
-      const parsed = ChatChunkSchema.safeParse(value);
-      if (!parsed.success) failure = new ResponseShapeError(label, describeIssues(parsed.error));
-      else ready.push(parsed.data);
-    },
-    onComment() {
-      pendingBytes = 0;
-    },
-  });
-  const decoder = new TextDecoder();
-  try {
-    for await (const piece of source) {
-      const text = typeof piece === 'string' ? piece : decoder.decode(piece, { stream: true });
-      parser.feed(text);
-      // A line that never ends would grow the parser's buffer without bound.
-      pendingBytes = ready.length > 0 || done ? 0 : pendingBytes + text.length;
-      while (ready.length > 0) yield ready.shift() as ChatChunk;
-      if (failure) throw failure;
-      if (done) return;
-      if (pendingBytes > MAX_EVENT_BYTES) throw new ResponseShapeError(label, `an event is larger than ${MAX_EVENT_BYTES} bytes`);
-    }
-  } catch (e) {
-    if (e instanceof ResponseShapeError) throw e;
-    throw new NetworkError(label, signal?.aborted ? 'aborted' : 'the stream was cut', false);
-  } finally {
-    source.destroy?.();
-  }
-  throw new NetworkError(label, 'the stream ended before [DONE]', false);
-}
-
-export function chatRoutes(http: HttpCore) {
+export function chatRoutes(http: HttpCore, maxEventBytes: number) {
   return {
-    async chat(internId: string, body: ChatRequest, opts: CallOptions = {}): Promise<ChatStart> {
-      const label = routeLabel(ROUTES.chat);
-      const res = await http.stream({ route: ROUTES.chat, params: { internId }, body }, opts);
+    async chat(internId: string, body: ChatRequest, opts?: CallOptions): Promise<ChatStart> {
+      const res = await http.openStream(
+        { route: ROUTES.chat, params: { internId }, body, headers: { accept: 'text/event-stream' }, alsoOk: [202] },
+        opts,
+      );
       if (res.status === 202) {
-        const chunks: Buffer[] = [];
-        let total = 0;
-        for await (const piece of res.body) {
-          total += piece.length;
-          if (total > STEERED_BYTES) {
-            res.body.destroy();
-            throw new ResponseTooLargeError(label, STEERED_BYTES);
-          }
-          chunks.push(piece);
-        }
-        let value: unknown;
-        try {
-          value = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        } catch {
-          throw new ResponseShapeError(label, 'the body is not JSON');
-        }
-        const parsed = ChatSteeredSchema.safeParse(value);
-        if (!parsed.success) throw new ResponseShapeError(label, describeIssues(parsed.error));
+        const raw = await readBody(res, 64 << 10, res.label);
+        const parsed = SteeredSchema.safeParse(safeJson(raw.toString('utf8')));
+        if (!parsed.success) throw new ResponseShapeError(res.label, describeIssues(parsed.error));
         return { kind: 'steered', session_id: parsed.data.session_id };
       }
-      const type = res.headers['content-type'] ?? '';
-      if (!/^text\/event-stream\b/i.test(type)) {
-        res.body.destroy();
-        throw new ResponseShapeError(label, `expected text/event-stream, got ${type.slice(0, 60) || 'no content type'}`);
-      }
-      return { kind: 'stream', events: chatEvents(res.body, label, opts.signal) };
+      return { kind: 'stream', events: chunks(res.body, res.label, maxEventBytes) };
     },
-    invoke: (internId: string, body: InvokeRequest, opts?: CallOptions) =>
+    invoke: (internId: string, body: { input: string; session_id?: string }, opts?: CallOptions): Promise<InvokeResult> =>
       http.json(InvokeResultSchema, { route: ROUTES.invoke, params: { internId }, body }, opts),
   };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The chunks of an event stream, ending after `data: [DONE]`. Comments (keepalives) are skipped. A stream
+ * that ends before `[DONE]` throws a retryable `stream_severed` ApiError; leaving the loop early closes the
+ * connection, which cancels the run.
+ */
+async function* chunks(body: AsyncIterable<Buffer> & { destroy(): unknown }, label: string, maxEventBytes: number): AsyncGenerator<ChatChunk> {
+  const queue: EventSourceMessage[] = [];
+  let pending = 0;
+  const parser = createParser({ onEvent: (e) => queue.push(e) });
+  const decoder = new TextDecoder();
+  try {
+    for await (const piece of body) {
+      pending += piece.length;
+      parser.feed(decoder.decode(piece, { stream: true }));
+      if (queue.length > 0) pending = 0;
+      else if (pending > maxEventBytes) throw new ResponseTooLargeError(label, maxEventBytes);
+      while (queue.length > 0) {
+        const event = queue.shift()!;
+        if (event.data === '[DONE]') return;
+        const parsed = ChatChunkSchema.safeParse(safeJson(event.data));
+        if (!parsed.success) throw new ResponseShapeError(label, `an event is not a chat.completion.chunk: ${describeIssues(parsed.error)}`);
+        yield parsed.data;
+      }
+    }
+    throw new ApiError(502, 502, 'stream_severed', true, `${label}: the stream ended before [DONE]; the answer may be incomplete`, label);
+  } finally {
+    body.destroy();
+  }
 }

@@ -4,8 +4,8 @@
  */
 import type { ByokCreate, ByokCredential, ByokList, ByokListQuery, ByokUpdate } from '../contract/byok.js';
 import type { ConnectionList, DaemonAccess, Intern, InternCreate, InternList, InternListQuery, InternUpdate } from '../contract/intern.js';
-import type { ChatChunk, ChatRequest, InvokeRequest, InvokeResult } from '../contract/chat.js';
 import type { KeyInfo, Model, ProviderInfo } from '../contract/catalog.js';
+import type { ChatChunk, ChatRequest, InvokeResult } from '../contract/chat.js';
 import type { CredentialKind } from '../contract/routes.js';
 import type { EffectiveSecretList, VaultListQuery, VaultSecret, VaultSecretList, VaultSecretWrite } from '../contract/vault.js';
 import type { Dispatcher } from 'undici';
@@ -43,6 +43,9 @@ export interface Icon {
   contentType: string;
 }
 
+/** What a prompt started: the turn's event stream, or "steered" into the turn already running. */
+export type ChatStart = { kind: 'stream'; events: AsyncIterable<ChatChunk> } | { kind: 'steered'; session_id: string };
+
 export interface InternApi {
   readonly baseUrl: string;
   /** Which credential kinds are configured (never their values). */
@@ -76,20 +79,17 @@ export interface InternApi {
   /** One entry per name: the winner in the order intern, attached vault, workspace. */
   listEffectiveSecrets(internId: string, query?: VaultListQuery, opts?: CallOptions): Promise<EffectiveSecretList>;
 
+  /**
+   * Sends a prompt (or an interaction's answer). Errors before the stream throw ApiError (with
+   * `retryAfterMs` when the service sent Retry-After); aborting `opts.signal` closes the stream and
+   * cancels the run. Never retried by the client.
+   */
+  chat(internId: string, body: ChatRequest, opts?: CallOptions): Promise<ChatStart>;
+  /** Starts a self-drive run and returns at once. */
+  invoke(internId: string, body: { input: string; session_id?: string }, opts?: CallOptions): Promise<InvokeResult>;
+
   listModels(opts?: CallOptions): Promise<Model[]>;
   listProviders(opts?: CallOptions): Promise<ProviderInfo[]>;
   /** The calling API key's own metadata: what "signed in as" shows. */
   getKeyInfo(opts?: CallOptions): Promise<KeyInfo>;
-
-  /**
-   * Sends a prompt (or an interaction's answer) to the intern. A stream yields each chunk, the
-   * final one (empty `choices`, `session_id`, `usage`) included, and ends after `[DONE]`; leaving
-   * the loop or aborting `opts.signal` closes the connection, which cancels the run. A prompt sent
-   * while the session's turn runs is steered into it (202). Errors before the stream: ApiError.
-   */
-  chat(internId: string, body: ChatRequest, opts?: CallOptions): Promise<ChatStart>;
-  /** Starts a self-drive run without streaming (202). */
-  invoke(internId: string, body: InvokeRequest, opts?: CallOptions): Promise<InvokeResult>;
 }
-
-export type ChatStart = { kind: 'stream'; events: AsyncIterable<ChatChunk> } | { kind: 'steered'; session_id: string };

@@ -1,34 +1,21 @@
 /**
- * Chat with an intern and fire-and-forget runs (public notes, "More operations"):
- * `POST /interns/{internId}/chat/completions` streams OpenAI-style `chat.completion.chunk`
- * objects over server-sent events; `POST /interns/{internId}/invoke` starts a self-drive run.
- * The intern pauses for input with one tool call named `openrouter.provide_input`, whose
- * arguments are a permission request or a question (elicitation).
- *
- * Request schemas are what the sandbox accepts (unknown fields are ignored, as an
- * OpenAI-compatible endpoint does); response schemas are what the client accepts
- * (open enums where the service documents them open).
+ * Chatting with an intern (public notes, "More operations": chat and invoke). The request, the streamed
+ * `chat.completion.chunk`s, the `openrouter.provide_input` interactions and their answers. The sandbox
+ * validates requests with these schemas; the client parses the stream with them.
  */
 import { z } from 'zod';
 import { LIMITS } from './limits.js';
 
 export const PROVIDE_INPUT_TOOL = 'openrouter.provide_input';
-export const CHAT_CHUNK_OBJECT = 'chat.completion.chunk';
-/** The stream's last `data:` line. */
-export const SSE_DONE = '[DONE]';
-
 export const APPROVAL_MODES = ['manual', 'self-drive'] as const;
 export type ApprovalMode = (typeof APPROVAL_MODES)[number];
 
-/* ---------- request ---------- */
-
-export const ChatTextPartSchema = z.object({ type: z.literal('text'), text: z.string() });
-export const ChatContentSchema = z.union([z.string(), z.array(ChatTextPartSchema)]).nullable();
+/** A string, a list of text parts, or null. */
+export const ChatContentSchema = z.union([z.string(), z.array(z.object({ type: z.literal('text'), text: z.string() })), z.null()]);
 export type ChatContent = z.infer<typeof ChatContentSchema>;
 
-/** A tool call as the caller echoes it back in an assistant message. */
-export const ChatEchoedToolCallSchema = z.object({
-  id: z.string(),
+export const EchoedToolCallSchema = z.object({
+  id: z.string().min(1),
   type: z.literal('function').optional(),
   function: z.object({ name: z.string(), arguments: z.string() }),
 });
@@ -37,7 +24,7 @@ export const ChatMessageSchema = z.discriminatedUnion('role', [
   z.object({ role: z.literal('system'), content: ChatContentSchema }),
   z.object({ role: z.literal('developer'), content: ChatContentSchema }),
   z.object({ role: z.literal('user'), content: ChatContentSchema }),
-  z.object({ role: z.literal('assistant'), content: ChatContentSchema.optional(), tool_calls: z.array(ChatEchoedToolCallSchema).optional() }),
+  z.object({ role: z.literal('assistant'), content: ChatContentSchema.optional(), tool_calls: z.array(EchoedToolCallSchema).optional() }),
   z.object({
     role: z.literal('tool'),
     tool_call_id: z.string().min(LIMITS.toolCallId.min).max(LIMITS.toolCallId.max),
@@ -46,46 +33,24 @@ export const ChatMessageSchema = z.discriminatedUnion('role', [
 ]);
 export type ChatMessage = z.infer<typeof ChatMessageSchema>;
 
-export const SessionIdSchema = z.string().min(LIMITS.sessionId.min).max(LIMITS.sessionId.max);
-
+/** Extra fields an OpenAI-style client sends (temperature, ...) are accepted and ignored, like `model`. */
 export const ChatRequestSchema = z.object({
-  /** Only the last message is read; earlier ones are accepted so ordinary clients can resend history. */
-  messages: z.array(ChatMessageSchema).min(1),
-  stream: z.literal(true),
-  session_id: SessionIdSchema.optional(),
-  /** Applies to the run this prompt starts; default `self-drive`. */
+  messages: z.array(ChatMessageSchema).min(1, { error: 'at least one message is needed' }),
+  stream: z.literal(true, { error: 'stream must be true: this route only streams' }),
+  session_id: z.string().min(LIMITS.sessionId.min).max(LIMITS.sessionId.max).optional(),
   approval_mode: z.enum(APPROVAL_MODES).optional(),
-  /** Accepted and ignored. */
   model: z.string().optional(),
 });
-export type ChatRequest = z.infer<typeof ChatRequestSchema>;
+export type ChatRequest = z.input<typeof ChatRequestSchema>;
 
-export const InvokeRequestSchema = z.object({
-  input: z.string().min(1),
-  session_id: SessionIdSchema.optional(),
+export const InvokeRequestSchema = z.strictObject({
+  input: z.string().min(1, { error: 'input must not be empty' }).max(LIMITS.prompt.max, { error: `input must be at most ${LIMITS.prompt.max} characters` }),
+  session_id: z.string().min(LIMITS.sessionId.min).max(LIMITS.sessionId.max).optional(),
 });
 export type InvokeRequest = z.infer<typeof InvokeRequestSchema>;
-
-/** The text of a message's content: a string, the text parts joined, or '' for null. */
-export function contentText(content: ChatContent | undefined): string {
-  if (content === null || content === undefined) return '';
-  if (typeof content === 'string') return content;
-  return content.map((p) => p.text).join('');
-}
-
-/* ---------- stream ---------- */
-
-/** One server-sent event carrying `data` (a JSON value, or the `[DONE]` marker). */
-export function sseData(value: unknown): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  // JSON.stringify never writes a raw line break, so one `data:` line holds the whole value.
-  return `data: ${text}\n\n`;
-}
-/** The comment a chat stream sends after a stretch of silence. */
-export const SSE_KEEPALIVE = ': keepalive\n\n';
-
-/** Finish reasons: an open enum (a client shows an unknown one, it does not crash on it). */
-export const FINISH_REASONS = ['stop', 'tool_calls', 'error'] as const;
+export const InvokeResultSchema = z.object({ session_id: z.string(), status: z.enum(['started', 'steered']) });
+export type InvokeResult = z.infer<typeof InvokeResultSchema>;
+export const SteeredSchema = z.object({ session_id: z.string(), status: z.literal('steered') });
 
 export const ChatToolCallSchema = z.object({
   index: z.number().int(),
@@ -95,92 +60,76 @@ export const ChatToolCallSchema = z.object({
 });
 export type ChatToolCall = z.infer<typeof ChatToolCallSchema>;
 
-export const ChatDeltaSchema = z.object({
-  role: z.literal('assistant').optional(),
-  content: z.string().optional(),
-  reasoning: z.string().optional(),
-  tool_calls: z.array(ChatToolCallSchema).optional(),
-});
-export type ChatDelta = z.infer<typeof ChatDeltaSchema>;
-
-export const ChatChoiceSchema = z.object({
-  index: z.number().int(),
-  delta: ChatDeltaSchema,
-  finish_reason: z.string().nullable(),
-});
-
-export const ChatStreamErrorSchema = z.object({
-  code: z.number().int(),
-  message: z.string(),
-  metadata: z.object({ reason: z.string(), retryable: z.boolean() }),
-});
-export type ChatStreamError = z.infer<typeof ChatStreamErrorSchema>;
-
 export const ChatUsageSchema = z.object({
   prompt_tokens: z.number().int(),
   completion_tokens: z.number().int(),
   total_tokens: z.number().int(),
   cost: z.number().optional(),
-  prompt_tokens_details: z.object({ cached_tokens: z.number().int() }).optional(),
+  prompt_tokens_details: z.object({ cached_tokens: z.number().int().optional() }).optional(),
 });
 export type ChatUsage = z.infer<typeof ChatUsageSchema>;
 
+export const ChatErrorSchema = z.object({
+  code: z.number().int(),
+  message: z.string(),
+  metadata: z.object({ reason: z.string(), retryable: z.boolean() }).optional(),
+});
+
+export const FINISH_REASONS = ['stop', 'tool_calls', 'error'] as const;
 export const ChatChunkSchema = z.object({
   id: z.string(),
-  object: z.literal(CHAT_CHUNK_OBJECT),
+  object: z.literal('chat.completion.chunk'),
   created: z.number().int(),
   model: z.string(),
-  choices: z.array(ChatChoiceSchema),
-  error: ChatStreamErrorSchema.optional(),
-  /** On the final chunk (empty `choices`). */
-  session_id: z.string().nullable().optional(),
-  /** On the final chunk; null after `tool_calls`. */
-  usage: ChatUsageSchema.nullable().optional(),
+  choices: z.array(
+    z.object({
+      index: z.number().int(),
+      delta: z.object({
+        role: z.literal('assistant').optional(),
+        content: z.string().nullish(),
+        reasoning: z.string().nullish(),
+        tool_calls: z.array(ChatToolCallSchema).optional(),
+      }),
+      finish_reason: z.string().nullable(),
+    }),
+  ),
+  session_id: z.string().nullish(),
+  usage: ChatUsageSchema.nullish(),
+  error: ChatErrorSchema.optional(),
 });
 export type ChatChunk = z.infer<typeof ChatChunkSchema>;
 
-/** 202: the prompt was handed to the turn already running on the session. */
-export const ChatSteeredSchema = z.object({ session_id: z.string(), status: z.literal('steered') });
-export type ChatSteered = z.infer<typeof ChatSteeredSchema>;
-
-export const InvokeResultSchema = z.object({ session_id: z.string(), status: z.enum(['started', 'steered']) });
-export type InvokeResult = z.infer<typeof InvokeResultSchema>;
-
-/* ---------- interactions (openrouter.provide_input) ---------- */
-
-export const PERMISSION_OPTION_KINDS = ['allow_once', 'allow_always', 'reject_once', 'reject_always'] as const;
-export type PermissionOptionKind = (typeof PERMISSION_OPTION_KINDS)[number];
-/** An option kind; open (a newer service may offer more). The answer `cancel` is always possible. */
-export const PermissionOptionSchema = z.string().min(1);
-export type PermissionOption = z.infer<typeof PermissionOptionSchema>;
-
+/** The permission option kinds the notes name; the list is open (an unknown kind is shown as it comes). */
+export const PERMISSION_OPTIONS = ['allow_once', 'allow_always', 'reject_once', 'reject_always'] as const;
+export type PermissionOption = (typeof PERMISSION_OPTIONS)[number] | (string & {});
 export const PermissionRequestSchema = z.object({
   kind: z.literal('permission'),
-  /** The tool or command that asks; null when the service does not say. */
   operation: z.string().nullable(),
-  options: z.array(PermissionOptionSchema).min(1),
+  options: z.array(z.string()).min(1),
 });
 export type PermissionRequest = z.infer<typeof PermissionRequestSchema>;
 
-/** One field of a question. `type` is open: `text` and `choice` (with `options`) are the ones this project knows. */
+/**
+ * A question's field. The notes leave descriptors open; this project's sandbox sends `text`, `choice`
+ * (with `options`), `boolean` and `number`, and a client shows an unknown type as text.
+ */
 export const ElicitationFieldSchema = z.object({
   name: z.string().min(1),
-  label: z.string().optional(),
   type: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
   options: z.array(z.string()).optional(),
   required: z.boolean().optional(),
 });
 export type ElicitationField = z.infer<typeof ElicitationFieldSchema>;
-
 export const ElicitationRequestSchema = z.object({
   kind: z.literal('elicitation'),
   message: z.string(),
   fields: z.array(ElicitationFieldSchema),
 });
 export type ElicitationRequest = z.infer<typeof ElicitationRequestSchema>;
-
 export const ProvideInputArgsSchema = z.discriminatedUnion('kind', [PermissionRequestSchema, ElicitationRequestSchema]);
-export type ProvideInputArgs = PermissionRequest | ElicitationRequest;
+export type ProvideInputArgs = z.infer<typeof ProvideInputArgsSchema>;
 
 export const ElicitationAnswerSchema = z.object({
   action: z.enum(['accept', 'decline', 'cancel']),
@@ -188,33 +137,41 @@ export const ElicitationAnswerSchema = z.object({
 });
 export type ElicitationAnswer = z.infer<typeof ElicitationAnswerSchema>;
 
-/** A permission answer is an offered option kind or `cancel`; a question's answer is an ElicitationAnswer. */
-export type ProvideInputAnswer = PermissionOption | 'cancel' | ElicitationAnswer;
-
-/** The interaction a streamed tool call asks for, or undefined when it is not a well-formed provide_input call. */
-export function parseProvideInput(toolCall: Pick<ChatToolCall, 'function'>): ProvideInputArgs | undefined {
-  if (toolCall.function.name !== PROVIDE_INPUT_TOOL) return undefined;
-  let value: unknown;
+/** The interaction a streamed tool call asks for, or null when it is not a well-formed provide_input call. */
+export function parseProvideInput(call: { id?: string; function: { name: string; arguments: string } }): ProvideInputArgs | null {
+  if (call.function.name !== PROVIDE_INPUT_TOOL) return null;
+  let args: unknown;
   try {
-    value = JSON.parse(toolCall.function.arguments);
+    args = JSON.parse(call.function.arguments);
   } catch {
-    return undefined;
+    return null;
   }
-  const parsed = ProvideInputArgsSchema.safeParse(value);
-  return parsed.success ? parsed.data : undefined;
+  const parsed = ProvideInputArgsSchema.safeParse(args);
+  return parsed.success ? parsed.data : null;
 }
 
-/**
- * The two messages that answer an interaction, to send (with the same session_id) as the
- * next request: the assistant echo of the tool call, then the tool message with the answer.
- */
-export function answerMessages(toolCall: Pick<ChatToolCall, 'id' | 'function'>, answer: ProvideInputAnswer): ChatMessage[] {
+/** `allow_once` → `Allow once`. */
+export function optionLabel(kind: string): string {
+  const words = kind.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** The two messages that answer an interaction: the assistant's echo of the tool call, then the tool answer. */
+export function answerMessages(call: { id: string; function: { name: string; arguments: string } }, content: string): ChatMessage[] {
   return [
-    {
-      role: 'assistant',
-      content: null,
-      tool_calls: [{ id: toolCall.id, type: 'function', function: { name: toolCall.function.name, arguments: toolCall.function.arguments } }],
-    },
-    { role: 'tool', tool_call_id: toolCall.id, content: typeof answer === 'string' ? answer : JSON.stringify(answer) },
+    { role: 'assistant', content: null, tool_calls: [{ id: call.id, type: 'function', function: { name: call.function.name, arguments: call.function.arguments } }] },
+    { role: 'tool', tool_call_id: call.id, content },
   ];
+}
+
+/** A question's answer as the tool message's content. */
+export function elicitationAnswer(answer: ElicitationAnswer): string {
+  return JSON.stringify(answer.action === 'accept' ? answer : { action: answer.action });
+}
+
+/** The text of a message's content. */
+export function contentText(content: ChatContent | undefined): string {
+  if (content === null || content === undefined) return '';
+  if (typeof content === 'string') return content;
+  return content.map((p) => p.text).join('');
 }

@@ -14,7 +14,7 @@ import { registerControlRoutes } from './routes/control.js';
 import { registerVaultRoutes } from './routes/vault.js';
 import { registerCatalogRoutes } from './routes/catalog.js';
 import { registerChatRoutes } from './routes/chat.js';
-import type { LocalAgent } from './agent/index.js';
+import type { AgentService } from './agent/index.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -25,9 +25,8 @@ export interface AppDeps {
   secrets: SecretBox;
   ctx: HttpContext;
   controlToken: string;
-  /** The interns' local agent (chat and invoke). */
-  agent: LocalAgent;
-  /** Silence before a chat stream's keepalive comment; default LIMITS.chatKeepaliveMs. */
+  agent: AgentService;
+  /** Silence before a keepalive comment on a chat stream; default 30 s. */
   chatKeepaliveMs?: number;
   log?: (line: string) => void;
 }
@@ -131,7 +130,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       vaultWritesEnabled = on;
     },
     onStatusChange: async (id, status) => {
-      if (status !== 'running') await deps.hub.stop(id, `The intern is now ${status}`);
+      if (status !== 'running') {
+        deps.agent.endRuns(id, `The intern is now ${status}`);
+        await deps.hub.stop(id, `The intern is now ${status}`);
+      }
     },
   });
   return app;

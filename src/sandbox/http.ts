@@ -30,29 +30,6 @@ export interface Fault {
   delay_ms?: number;
   status?: number;
   reason?: string;
-  /** Seconds for `Retry-After`; default 1 for the reasons that carry one (busy, rate_limited). */
-  retry_after_s?: number;
-  /** Chat only: the stream starts, then ends with this error as an in-stream error chunk. */
-  in_stream?: boolean;
-}
-
-/** The reasons whose answers carry `Retry-After` (public notes). */
-export const RETRY_AFTER_REASONS: ReadonlySet<string> = new Set(['busy', 'rate_limited']);
-
-/** Applies the injected fault for a route, if any: waits its delay, then throws its error. */
-export async function applyFault(ctx: HttpContext, label: string, opts: { inStream?: boolean } = {}): Promise<Fault | undefined> {
-  const fault = ctx.faults.find((f) => f.match === label);
-  if (!fault) return undefined;
-  if (fault.delay_ms) {
-    ctx.log?.(`fault: ${label} held for ${fault.delay_ms}ms`);
-    await new Promise((r) => setTimeout(r, fault.delay_ms));
-  }
-  if (fault.status && !(fault.in_stream && opts.inStream)) {
-    const reason = (fault.reason ?? (fault.status >= 500 ? 'internal_error' : null)) as never;
-    const retryAfter = fault.retry_after_s ?? (fault.reason && RETRY_AFTER_REASONS.has(fault.reason) ? 1 : undefined);
-    throw new HttpError(fault.status, reason, `Injected fault on ${label}`, retryAfter);
-  }
-  return fault;
 }
 
 export interface HttpContext {
@@ -120,7 +97,15 @@ export function route(app: FastifyInstance, ctx: HttpContext, spec: RouteSpec, h
         );
       });
       const work = (async () => {
-        await applyFault(ctx, label);
+        const fault = ctx.faults.find((f) => f.match === label);
+        if (fault?.delay_ms) {
+          ctx.log?.(`fault: ${label} held for ${fault.delay_ms}ms`);
+          await new Promise((r) => setTimeout(r, fault.delay_ms));
+        }
+        if (fault?.status) {
+          const reason = (fault.reason ?? (fault.status >= 500 ? 'internal_error' : null)) as never;
+          throw new HttpError(fault.status, reason, `Injected fault on ${label}`);
+        }
         return handler(req);
       })();
       work.catch(() => undefined);
@@ -146,7 +131,7 @@ export function send(reply: FastifyReply, result: Result): FastifyReply {
 
 export function sendError(reply: FastifyReply, family: 'intern' | 'byok', e: unknown): FastifyReply {
   const err = toHttpError(e);
-  if (err.retryAfterS !== undefined) reply.header('retry-after', String(err.retryAfterS));
+  if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.retryAfterSeconds));
   return reply.code(err.status).type('application/json; charset=utf-8').send(JSON.stringify(envelope(family, err)));
 }
 

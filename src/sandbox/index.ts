@@ -6,7 +6,7 @@ import { buildApp } from './app.js';
 import { SecretBox, randomToken } from './crypto.js';
 import { createDaemonHub } from './daemon/index.js';
 import type { DaemonHub } from './daemon/types.js';
-import { LocalAgent } from './agent/index.js';
+import { AgentService } from './agent/index.js';
 import { seedFixtures } from './fixtures.js';
 import type { HttpContext } from './http.js';
 import { Lifecycle } from './lifecycle.js';
@@ -50,26 +50,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   }
 
   const daemons = createDaemonHub({ host, command: options.daemonCommand, scratchRoot: workspaces.dir });
-  const agent = new LocalAgent({
-    // The intern's terminal starts on first use, as attach starts it.
-    exec: async (id, command, onOutput, signal) => {
-      if (!daemons.originOf(id)) await daemons.start({ id, name: store.intern(id)?.name ?? id });
-      return daemons.exec(id, command, onOutput, signal);
-    },
-    wordDelayMs: options.agentWordDelayMs,
-    interactionWaitMs: options.agentInteractionWaitMs,
-  });
-  // An intern that stops (suspend, delete, a status change) ends its runs before its terminal.
+  const agent = new AgentService(daemons, options.agent);
+  // An intern that stops (suspend, delete, a status set by the control API) ends its chat runs too.
   const hub: DaemonHub = {
     ...daemons,
     stop: async (id, reason) => {
-      agent.endIntern(id, reason);
+      agent.endRuns(id, reason);
       await daemons.stop(id, reason);
     },
   };
   const lifecycle = new Lifecycle(store, hub, options.stepMs ?? 800);
   const ctx: HttpContext = { deadlineMs: options.deadlineMs ?? LIMITS.routeDeadlineMs, faults: [], log: options.log };
-  const app = await buildApp({ store, hub, lifecycle, secrets, ctx, controlToken, agent, chatKeepaliveMs: options.chatKeepaliveMs, log: options.log });
+  const app = await buildApp({ store, hub, lifecycle, secrets, ctx, controlToken, agent, chatKeepaliveMs: options.agent?.keepaliveMs, log: options.log });
 
   let address: string;
   try {

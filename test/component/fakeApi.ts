@@ -6,19 +6,9 @@
 import type { ByokCreate, ByokCredential, ByokUpdate } from '../../src/contract/byok.js';
 import type { Intern, InternListQuery, InternUpdate } from '../../src/contract/intern.js';
 import { ApiError } from '../../src/client/errors.js';
-import type { InternApi } from '../../src/client/types.js';
+import type { ChatStart, InternApi } from '../../src/client/types.js';
+import { type ChatChunk, type ChatRequest, PROVIDE_INPUT_TOOL, contentText } from '../../src/contract/chat.js';
 import type { KeyInfo, Model, ProviderInfo } from '../../src/contract/catalog.js';
-import {
-  CHAT_CHUNK_OBJECT,
-  PROVIDE_INPUT_TOOL,
-  contentText,
-  type ChatChunk,
-  type ChatDelta,
-  type ChatRequest,
-  type InvokeRequest,
-  type ProvideInputArgs,
-} from '../../src/contract/chat.js';
-import type { ChatStart } from '../../src/client/types.js';
 import { PROVIDERS } from '../../src/contract/providers.js';
 import { type EffectiveSecret, type VaultListQuery, type VaultSecret, type VaultSecretWrite, validateHosts } from '../../src/contract/vault.js';
 
@@ -131,10 +121,6 @@ export class FakeApi implements InternApi {
   ];
   providers: ProviderInfo[] = PROVIDERS.map((p) => ({ name: p.slug, slug: p.slug, privacy_policy_url: null }));
   keyInfo: KeyInfo = { label: 'sk-or-v1-abc...f00', limit: null, usage: 1.25, workspace_id: WS, is_management_key: false };
-
-  /** Chat sessions: their transcript, a pending interaction, and whether a turn is streaming. */
-  sessions = new Map<string, { transcript: string[]; pending?: { id: string; prompt: string; args: ProvideInputArgs }; running: boolean; always: boolean }>();
-  private nextId = 1;
 
   private record(method: string, ...args: unknown[]): void {
     this.calls.push({ method, args });
@@ -303,105 +289,63 @@ export class FakeApi implements InternApi {
     this.record('getKeyInfo');
     return this.keyInfo;
   }
-
-  /**
-   * A small scripted agent: it answers word by word after a reasoning delta; `ask: ...` asks a
-   * question (a text and a choice field), `run: ...` with approval_mode manual asks permission
-   * first; a second prompt while a turn streams is steered. (The sandbox's agent does the same
-   * against a real shell; see docs/sandbox.md.)
-   */
-  async chat(internId: string, body: ChatRequest): Promise<ChatStart> {
+  /** Sessions by id: the prompts seen, and a pending interaction's tool call id. */
+  sessions = new Map<string, { prompts: string[]; pending?: string }>();
+  /** Set to make the next chat call answer "steered" (a turn is running). */
+  steerNext = false;
+  async chat(internId: string, body: ChatRequest, opts?: { signal?: AbortSignal }): Promise<ChatStart> {
     this.record('chat', internId, body);
-    const me = this.find(internId);
-    const label = 'POST /interns/{internId}/chat/completions';
-    if (me.status !== 'running') throw new ApiError(409, 409, 'intern_not_ready', false, `The intern is ${me.status}`, label);
+    const i = this.find(internId);
+    if (i.status !== 'running') throw new ApiError(409, 409, 'intern_not_ready', false, `The intern is ${i.status}`, 'POST /interns/{internId}/chat/completions');
+    const sessionId = body.session_id ?? `sess-${this.sessions.size + 1}`;
+    const session = this.sessions.get(sessionId) ?? { prompts: [] };
+    this.sessions.set(sessionId, session);
+    if (this.steerNext) {
+      this.steerNext = false;
+      return { kind: 'steered', session_id: sessionId };
+    }
     const last = body.messages.at(-1)!;
-    const sessionId = body.session_id ?? `sess-${this.nextId++}`;
-    let session = this.sessions.get(sessionId);
-    if (!session) this.sessions.set(sessionId, (session = { transcript: [], running: false, always: false }));
-    const s = session;
-    if (last.role === 'tool') {
-      if (!body.session_id) throw new ApiError(400, 400, 'bad_request', false, 'A tool message needs session_id', label);
-      if (!s.pending) throw new ApiError(409, 409, 'interaction_not_pending', false, 'Nothing is waiting for an answer', label);
-      if (s.pending.id !== last.tool_call_id) throw new ApiError(404, 404, 'interaction_unknown', false, 'No such interaction', label);
-      const { prompt, args } = s.pending;
-      s.pending = undefined;
-      const answer = contentText(last.content);
-      let text: string;
-      if (args.kind === 'permission') {
-        if (answer === 'allow_always') s.always = true;
-        text = answer.startsWith('allow') ? `Ran ${prompt.slice(4).trim()}.` : 'I did not run it.';
-      } else {
-        text = answer.includes('"accept"') ? `Thanks: ${answer}` : 'You declined to answer.';
-      }
-      return this.stream(s, sessionId, { text });
-    }
-    if (last.role !== 'user') throw new ApiError(400, 400, 'bad_request', false, 'The last message must be user or tool', label);
     const prompt = contentText(last.content);
-    if (s.running) return { kind: 'steered', session_id: sessionId };
-    s.transcript.push(prompt);
-    if (prompt.startsWith('ask:')) {
-      const args: ProvideInputArgs = {
-        kind: 'elicitation',
-        message: prompt.slice(4).trim(),
-        fields: [
-          { name: 'detail', label: 'Details', type: 'text', required: true },
-          { name: 'length', label: 'Answer length', type: 'choice', options: ['short', 'long'], required: true },
-        ],
-      };
-      return this.stream(s, sessionId, { ask: { prompt, args } });
-    }
-    if (prompt.startsWith('run:') && body.approval_mode === 'manual' && !s.always) {
-      const args: ProvideInputArgs = { kind: 'permission', operation: prompt.slice(4).trim(), options: ['allow_once', 'allow_always', 'reject_once', 'reject_always'] };
-      return this.stream(s, sessionId, { ask: { prompt, args } });
-    }
-    return this.stream(s, sessionId, { text: `You said: ${prompt}` });
-  }
-
-  private stream(
-    s: { pending?: { id: string; prompt: string; args: ProvideInputArgs }; running: boolean },
-    sessionId: string,
-    what: { text?: string; ask?: { prompt: string; args: ProvideInputArgs } },
-  ): ChatStart {
-    const id = `chatcmpl-${this.nextId++}`;
-    const chunk = (delta: ChatDelta, finish: string | null = null): ChatChunk => ({
-      id,
-      object: CHAT_CHUNK_OBJECT,
-      created: 1_760_000_000,
-      model: 'fake/agent',
+    const chunk = (delta: ChatChunk['choices'][number]['delta'], finish: string | null = null): ChatChunk => ({
+      id: 'gen-fake',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: i.model ?? 'fake/model',
       choices: [{ index: 0, delta, finish_reason: finish }],
     });
-    const chunks: ChatChunk[] = [chunk({ role: 'assistant' }), chunk({ reasoning: 'Thinking.' })];
-    if (what.ask) {
-      const callId = `call_${this.nextId++}`;
-      s.pending = { id: callId, prompt: what.ask.prompt, args: what.ask.args };
-      chunks.push(
-        chunk({ tool_calls: [{ index: 0, id: callId, type: 'function', function: { name: PROVIDE_INPUT_TOOL, arguments: JSON.stringify(what.ask.args) } }] }, 'tool_calls'),
-      );
+    const out: ChatChunk[] = [];
+    let usage: ChatChunk['usage'] = { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12, cost: 0.000042 };
+    if (last.role === 'tool') {
+      session.pending = undefined;
+      out.push(chunk({ role: 'assistant', content: `You answered: ${prompt}` }), chunk({}, 'stop'));
+    } else if (prompt.startsWith('ask:') || (prompt.startsWith('run:') && body.approval_mode === 'manual')) {
+      const id = `call-${session.prompts.length + 1}`;
+      session.pending = id;
+      const args = prompt.startsWith('ask:')
+        ? { kind: 'elicitation', message: prompt.slice(4).trim(), fields: [{ name: 'answer', type: 'text', title: 'Answer' }, { name: 'sure', type: 'choice', options: ['yes', 'no'] }] }
+        : { kind: 'permission', operation: 'shell', options: ['allow_once', 'allow_always', 'reject_once', 'reject_always'] };
+      out.push(chunk({ role: 'assistant', tool_calls: [{ index: 0, id, type: 'function', function: { name: PROVIDE_INPUT_TOOL, arguments: JSON.stringify(args) } }] }, 'tool_calls'));
+      usage = null;
     } else {
-      for (const [i, word] of (what.text ?? '').split(' ').entries()) chunks.push(chunk({ content: i === 0 ? word : ` ${word}` }));
-      chunks.push(chunk({}, 'stop'));
+      out.push(chunk({ role: 'assistant', reasoning: 'Thinking about it.' }));
+      for (const word of `**Echo**: ${prompt}`.split(/(?<= )/)) out.push(chunk({ content: word }));
+      out.push(chunk({}, 'stop'));
     }
-    const words = (what.text ?? '').split(' ').length;
-    chunks.push({ ...chunk({}), choices: [], session_id: sessionId, usage: what.ask ? null : { prompt_tokens: 10, completion_tokens: words, total_tokens: 10 + words } });
-    s.running = true;
-    async function* events() {
-      try {
-        for (const c of chunks) yield c;
-      } finally {
-        s.running = false;
+    session.prompts.push(prompt);
+    out.push({ id: 'gen-fake', object: 'chat.completion.chunk', created: 1, model: i.model ?? 'fake/model', choices: [], session_id: sessionId, usage });
+    async function* events(): AsyncGenerator<ChatChunk> {
+      for (const c of out) {
+        if (opts?.signal?.aborted) return;
+        await Promise.resolve();
+        yield c;
       }
     }
     return { kind: 'stream', events: events() };
   }
-
-  async invoke(internId: string, body: InvokeRequest) {
+  async invoke(internId: string, body: { input: string; session_id?: string }) {
     this.record('invoke', internId, body);
-    const me = this.find(internId);
-    if (me.status !== 'running') throw new ApiError(409, 409, 'intern_not_ready', false, `The intern is ${me.status}`, 'POST /interns/{internId}/invoke');
-    const sessionId = body.session_id ?? `sess-${this.nextId++}`;
-    const running = this.sessions.get(sessionId)?.running ?? false;
-    return { session_id: sessionId, status: running ? ('steered' as const) : ('started' as const) };
+    this.find(internId);
+    return { session_id: body.session_id ?? `sess-${this.sessions.size + 1}`, status: 'started' as const };
   }
 }
 

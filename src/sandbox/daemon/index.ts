@@ -3,7 +3,6 @@
  * a WebSocket at `/terminal` speaking intern-terminal.v1, backed by a real
  * pseudo-terminal that outlives connections so clients can resume.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -50,6 +49,8 @@ class Terminal {
   private proc: pty.IPty | undefined;
   readonly replay: ReplayBuffer;
   readonly clients = new Set<Client>();
+  /** Readers of the output beside the clients (the local agent running a command); they never hold it back. */
+  readonly taps = new Set<(data: Buffer) => void>();
   paused = false;
   /** Offset up to which some client has acknowledged (consumed) the output. */
   private consumed = 0;
@@ -57,12 +58,6 @@ class Terminal {
   private exited: ExitInfo | undefined;
   private cols = 80;
   private rows = 24;
-  /** Readers of the program's output besides the clients (the local agent's command runs). */
-  private readonly taps = new Set<(text: string) => void>();
-  /** Runs that end when the program ends or the terminal is killed. */
-  private readonly runs = new Set<() => void>();
-  /** Command runs take turns: one at a time on this terminal. */
-  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly cwd: string,
@@ -97,12 +92,8 @@ class Terminal {
     const proc = pty.spawn(file, args, { name: 'xterm-256color', cols: this.cols, rows: this.rows, cwd: this.cwd, env });
     this.proc = proc;
     this.paused = false;
-    proc.onData((d) => {
-      this.output(Buffer.from(d, 'utf8'));
-      for (const tap of this.taps) tap(d);
-    });
+    proc.onData((d) => this.output(Buffer.from(d, 'utf8')));
     proc.onExit(({ exitCode, signal }) => {
-      for (const end of this.runs) end();
       if (this.proc !== proc) return;
       this.proc = undefined;
       this.paused = false;
@@ -115,6 +106,7 @@ class Terminal {
   private output(data: Buffer): void {
     this.replay.keepFrom = this.owedFrom();
     this.replay.append(data);
+    for (const tap of this.taps) tap(data);
     for (const c of this.clients) this.pump(c);
     this.flow();
   }
@@ -199,84 +191,7 @@ class Terminal {
     for (const c of this.clients) if (c.ws.readyState === c.ws.OPEN) c.ws.send(frame);
   }
 
-  /**
-   * Types a command into the program (a shell) as a person at the terminal would, and captures
-   * what it prints between two markers unique to this run: `onOutput` gets the output as it
-   * comes, and the answer is the command's exit status, or null when the run was cancelled
-   * (Ctrl-C is typed), the program ended, or the terminal was killed. Attached clients see it all.
-   */
-  exec(command: string, onOutput: (text: string) => void, signal?: AbortSignal): Promise<number | null> {
-    const run = this.queue.then(() => this.execNow(command, onOutput, signal));
-    this.queue = run.catch(() => undefined);
-    return run;
-  }
-
-  private execNow(command: string, onOutput: (text: string) => void, signal?: AbortSignal): Promise<number | null> {
-    if (signal?.aborted) return Promise.resolve(null);
-    this.ensureRunning();
-    const nonce = randomBytes(9).toString('hex');
-    // The shell echoes the typed line, which holds the markers' two halves apart (quoted separately);
-    // only printf's output joins them, so the echo never matches.
-    const begin = `:::begin-${nonce}`;
-    const end = new RegExp(`\\r?\\n?:::end-${nonce}:(\\d+)`);
-    const tail = `:::end-${nonce}:000`.length + 2;
-    let buffer = '';
-    let started = false;
-    return new Promise<number | null>((resolve) => {
-      const finish = (status: number | null) => {
-        this.taps.delete(tap);
-        this.runs.delete(ended);
-        signal?.removeEventListener('abort', cancel);
-        resolve(status);
-      };
-      const ended = () => finish(null);
-      const cancel = () => {
-        this.write(Buffer.from('\x03'));
-        finish(null);
-      };
-      const tap = (text: string) => {
-        buffer += text;
-        if (!started) {
-          const at = buffer.search(new RegExp(`${begin}\\r?\\n`));
-          if (at < 0) {
-            if (buffer.length > 1 << 16) buffer = buffer.slice(-4096);
-            return;
-          }
-          started = true;
-          buffer = buffer.slice(buffer.indexOf('\n', at) + 1);
-        }
-        const m = end.exec(buffer);
-        if (m) {
-          if (m.index > 0) onOutput(buffer.slice(0, m.index));
-          return finish(Number(m[1]));
-        }
-        if (buffer.length > tail) {
-          onOutput(buffer.slice(0, buffer.length - tail));
-          buffer = buffer.slice(buffer.length - tail);
-        }
-        // The agent has read this output: it no longer holds the program back when nobody is attached.
-        this.consumeAll();
-      };
-      this.taps.add(tap);
-      this.runs.add(ended);
-      signal?.addEventListener('abort', cancel, { once: true });
-      const quoted = `'${command.replace(/'/g, `'\\''`)}'`;
-      const line = `printf '%s%s\\n' ':::begin-' '${nonce}'; eval ${quoted}; printf '\\n%s%s:%s\\n' ':::end-' '${nonce}' "$?"\r`;
-      this.write(Buffer.from(line, 'utf8'));
-    });
-  }
-
-  /** Someone (the agent) has read everything so far. */
-  private consumeAll(): void {
-    if (this.clients.size > 0) return;
-    this.consumed = this.replay.end;
-    this.replay.keepFrom = this.owedFrom();
-    this.replay.trim();
-    this.flow();
-  }
-
   kill(reason: string): void {
-    for (const end of this.runs) end();
     this.broadcast(encodeControl({ type: 'exit', code: null, signal: null, reason }));
     for (const c of this.clients) c.ws.close(1000, 'intern stopped');
     const proc = this.proc;
@@ -403,8 +318,8 @@ export function createDaemonHub(options: DaemonHubOptions): DaemonHub {
     await new Promise<void>((r) => ep.server.close(() => r()));
   }
 
-  return {
-    async start(intern) {
+  async function startEndpoint(intern: { id: string; name: string }): Promise<{ origin: string }> {
+    {
       const existing = endpoints.get(intern.id);
       if (existing) return { origin: existing.origin };
       let pending = starting.get(intern.id);
@@ -419,7 +334,11 @@ export function createDaemonHub(options: DaemonHubOptions): DaemonHub {
       } finally {
         starting.delete(intern.id);
       }
-    },
+    }
+  }
+
+  return {
+    start: startEndpoint,
     originOf: (id) => endpoints.get(id)?.origin,
     issueToken(id) {
       const ep = endpoints.get(id);
@@ -432,10 +351,11 @@ export function createDaemonHub(options: DaemonHubOptions): DaemonHub {
       const t = ep.terminal;
       return { paused: t.paused, end: t.replay.end, start: t.replay.start, running: t.running, clients: t.clients.size, tokens: ep.tokens.size };
     },
-    exec(id, command, onOutput, signal) {
-      const ep = endpoints.get(id);
-      if (!ep) return Promise.reject(new Error('the daemon is not started'));
-      return ep.terminal.exec(command, onOutput, signal);
+    async exec(intern, command, opts) {
+      await startEndpoint(intern);
+      const ep = endpoints.get(intern.id);
+      if (!ep) throw new Error('the daemon is not started');
+      return runInTerminal(ep.terminal, command, opts);
     },
     stop: (id, reason) => closeEndpoint(id, reason),
     async close() {
@@ -443,3 +363,71 @@ export function createDaemonHub(options: DaemonHubOptions): DaemonHub {
     },
   };
 }
+
+// CSI, OSC (ended by BEL or ST), and two-character escapes; then carriage returns.
+const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\r/g;
+
+/**
+ * Types a command into the terminal's shell, as a person would (so it shows in attach), followed by a
+ * marker that reports its exit status; streams what it prints, without the echo of the typed line,
+ * the marker or escape sequences, and answers the status. Cancelling or timing out sends ctrl+c.
+ */
+function runInTerminal(
+  terminal: Terminal,
+  command: string,
+  opts: { onOutput: (text: string) => void; signal?: AbortSignal; timeoutMs: number },
+): Promise<{ code: number | null; timedOut: boolean; cancelled: boolean }> {
+  terminal.ensureRunning();
+  // Markers printed around the command. The terminal echoes the typed line (once by the kernel and
+  // again by the shell's line editor when it was busy), but in the echo each marker is followed by a
+  // literal backslash and n, never by a real newline: only printf's output matches these.
+  const id = Math.random().toString(36).slice(2, 10);
+  const begin = new RegExp(`__intern_begin_${id}__\\n`);
+  const done = new RegExp(`\\n?__intern_done_${id}__ (\\d+)\\n`);
+  const holdBack = `__intern_done_${id}__ 999`.length + 2;
+  return new Promise((resolve) => {
+    let text = '';
+    let from = -1; // where the command's own output starts: just after the begin marker
+    let sent = 0;
+    const decoder = new TextDecoder();
+    const flush = (upTo: number) => {
+      if (from >= 0 && upTo > sent) {
+        opts.onOutput(text.slice(Math.max(sent, from), upTo));
+        sent = upTo;
+      }
+    };
+    const finish = (result: { code: number | null; timedOut: boolean; cancelled: boolean }) => {
+      terminal.taps.delete(tap);
+      clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', cancel);
+      resolve(result);
+    };
+    const tap = (data: Buffer) => {
+      text += decoder.decode(data, { stream: true }).replace(ESCAPES, '');
+      if (from < 0) {
+        const b = begin.exec(text);
+        if (b) from = sent = b.index + b[0].length;
+      }
+      const m = from >= 0 ? done.exec(text.slice(from)) : null;
+      if (m) {
+        flush(from + m.index);
+        return finish({ code: Number(m[1]), timedOut: false, cancelled: false });
+      }
+      // Hold back what could be the start of the marker line.
+      flush(Math.max(sent, text.length - holdBack));
+    };
+    const cancel = () => {
+      terminal.write(Buffer.from('\x03'));
+      finish({ code: null, timedOut: false, cancelled: true });
+    };
+    const timer = setTimeout(() => {
+      terminal.write(Buffer.from('\x03'));
+      finish({ code: null, timedOut: true, cancelled: false });
+    }, opts.timeoutMs);
+    if (opts.signal?.aborted) return cancel();
+    opts.signal?.addEventListener('abort', cancel, { once: true });
+    terminal.taps.add(tap);
+    terminal.write(Buffer.from(`printf '__intern_begin_${id}__\\n'; ${command}; printf '\\n__intern_done_${id}__ %d\\n' $?\r`));
+  });
+}
+

@@ -13,12 +13,15 @@ export interface DaemonHub {
   /** State of the intern's daemon (flow, live tokens), for tests and diagnostics; undefined when it is not started. */
   inspect(internId: string): DaemonState | undefined;
   /**
-   * Runs a command in the intern's own terminal (the one attach shows): typed into its shell,
-   * output captured between unique markers and handed to `onOutput` as it comes. Answers the exit
-   * status, or null when cancelled (Ctrl-C is typed), or when the program or terminal ended.
-   * Rejects when the daemon is not started. Runs on one terminal take turns.
+   * Types `command` into the intern's terminal (starting it if needed), as a person would, and streams
+   * what it prints until it ends, is cancelled (ctrl+c) or passes `timeoutMs` (ctrl+c). The local agent's
+   * `run:` uses it, so the command shows in attach too.
    */
-  exec(internId: string, command: string, onOutput: (text: string) => void, signal?: AbortSignal): Promise<number | null>;
+  exec(
+    intern: { id: string; name: string },
+    command: string,
+    opts: { onOutput: (text: string) => void; signal?: AbortSignal; timeoutMs: number },
+  ): Promise<{ code: number | null; timedOut: boolean; cancelled: boolean }>;
   /** Ends the intern's terminals with an exit message (suspend, delete) and stops its endpoint. */
   stop(internId: string, reason: string): Promise<void>;
   /** Stops every daemon. */

@@ -1,182 +1,169 @@
 /**
- * Chat and invoke (public notes, "More operations"): `POST /interns/{internId}/chat/completions`
- * answers a server-sent event stream of `chat.completion.chunk` objects (or 202 when the prompt
- * steers the session's running turn); `POST /interns/{internId}/invoke` starts a self-drive run.
- * Both talk to the intern's local agent (../agent). A client that disconnects mid-stream cancels
- * the run; one that disconnects after the `[DONE]` that follows `tool_calls` leaves it waiting.
+ * Chat and invoke (public notes, "More operations"): validation, errors and the event stream. The
+ * local agent (../agent) decides what a turn says; this module only moves it onto the wire.
  */
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  CHAT_CHUNK_OBJECT,
-  ChatRequestSchema,
-  InvokeRequestSchema,
-  SSE_DONE,
-  SSE_KEEPALIVE,
-  contentText,
-  sseData,
-  type ChatChunk,
-  type ChatUsage,
-} from '../../contract/chat.js';
-import { RETRYABLE_REASONS, describeIssues, type Reason } from '../../contract/errors.js';
+import { type ChatChunk, ChatRequestSchema, InvokeRequestSchema, contentText } from '../../contract/chat.js';
+import { describeIssues } from '../../contract/errors.js';
 import { LIMITS } from '../../contract/limits.js';
 import { ROUTES, routeLabel } from '../../contract/routes.js';
-import type { ChatOutcome, LocalAgent, TurnEvent } from '../agent/index.js';
-import { authorizeIntern } from '../auth.js';
+import type { AgentService, InternInfo, Sink } from '../agent/index.js';
+import { type Caller, authorizeIntern } from '../auth.js';
 import { HttpError } from '../errors.js';
-import { type HttpContext, applyFault, jsonBody, send, sendError } from '../http.js';
+import { type HttpContext, jsonBody, route, sendError } from '../http.js';
 import type { InternRow, Store } from '../store.js';
 import { visibleIntern } from './interns.js';
 
 export interface ChatDeps {
   store: Store;
-  agent: LocalAgent;
-  /** A `: keepalive` comment after this much silence; default LIMITS.chatKeepaliveMs. */
+  agent: AgentService;
+  /** A keepalive comment after this much silence; default 30 s. */
   keepaliveMs?: number;
 }
 
 const badRequest = (message: string) => new HttpError(400, 'bad_request', message);
 
-/** Chat and invoke answer `bad_request` where other intern routes say `invalid_body`. */
-function asChatError(e: unknown): unknown {
-  if (e instanceof HttpError && e.reason === 'invalid_body') return badRequest(e.message);
-  return e;
+/** One response's event stream. Headers go out with the first event, so errors before it stay plain JSON. */
+class SseSink implements Sink {
+  private started = false;
+  private ended = false;
+  closed = false;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly reply: FastifyReply,
+    private readonly keepaliveMs: number,
+    private readonly onGone: (sink: SseSink) => void,
+    private readonly onDone: (status: number) => void,
+  ) {}
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.reply.hijack();
+    const raw = this.reply.raw;
+    raw.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    raw.on('close', () => {
+      clearTimeout(this.timer);
+      if (!this.ended) {
+        this.closed = true;
+        this.onGone(this);
+        this.onDone(200);
+      }
+    });
+    this.arm();
+  }
+
+  private arm(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      if (this.closed) return;
+      this.reply.raw.write(': keepalive\n\n');
+      this.arm();
+    }, this.keepaliveMs);
+  }
+
+  send(chunk: ChatChunk): void {
+    if (this.closed) return;
+    this.start();
+    this.reply.raw.write(`data: ${JSON.stringify(chunk)}\n\n`);
+    this.arm();
+  }
+
+  end(): void {
+    if (this.closed) return;
+    this.start();
+    clearTimeout(this.timer);
+    this.ended = true;
+    this.closed = true;
+    this.reply.raw.end('data: [DONE]\n\n');
+    this.onDone(200);
+  }
+}
+
+export function internInfo(store: Store, row: InternRow): InternInfo {
+  const ws = store.workspace(row.workspace_id);
+  return { id: row.id, name: row.name, model: row.active_model ?? row.model ?? ws?.default_model ?? 'openrouter/auto' };
 }
 
 export function registerChatRoutes(app: FastifyInstance, ctx: HttpContext, deps: ChatDeps): void {
   const { store, agent } = deps;
+  const label = routeLabel(ROUTES.chat);
   const keepaliveMs = deps.keepaliveMs ?? LIMITS.chatKeepaliveMs;
-  const param = (req: FastifyRequest) => (req.params as Record<string, string>).internId ?? '';
-  const url = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
-  /** The steps both routes share: caller, fault, body, intern, and "is it running". */
-  const prepare = async (req: FastifyRequest, label: string, inStream: boolean) => {
-    const caller = authorizeIntern(store, req.headers.authorization, req.headers.host, ROUTES.chat.credential);
-    const fault = await applyFault(ctx, label, { inStream });
-    const body = jsonBody(req, { strictMediaType: false, allowEmpty: false });
-    const row = visibleIntern(store, caller, param(req));
-    return { caller, fault, body, row };
-  };
-  const ready = (row: InternRow) => {
-    if (row.status !== 'running') throw new HttpError(409, 'intern_not_ready', `The intern is ${row.status}; it answers when it is running`);
-  };
-  const checkPrompt = (text: string) => {
-    if (text.length > LIMITS.prompt.max) throw new HttpError(413, 'payload_too_large', `The prompt is longer than ${LIMITS.prompt.max} characters`);
+  const ready = (c: Caller, internId: string): InternRow => {
+    const row = visibleIntern(store, c, internId);
+    if (row.status !== 'running') throw new HttpError(409, 'intern_not_ready', `${row.name} is ${row.status}: provision it before chatting`);
+    return row;
   };
 
-  app.post(url(ROUTES.chat.path), async (req, reply) => {
-    const label = routeLabel(ROUTES.chat);
-    let outcome: ChatOutcome;
-    let row: InternRow | undefined;
-    let injected: { status: number; reason: Reason } | undefined;
-    try {
-      const p = await prepare(req, label, true);
-      row = p.row;
-      const parsed = ChatRequestSchema.safeParse(p.body);
-      if (!parsed.success) throw badRequest(describeIssues(parsed.error));
-      const body = parsed.data;
-      const last = body.messages.at(-1)!;
-      if (last.role === 'tool') {
-        if (body.session_id === undefined) throw badRequest('A tool message answers an interaction of a session: session_id is required');
-      } else if (last.role === 'user') {
-        checkPrompt(contentText(last.content));
-      } else {
-        throw badRequest(`The last message must be a user prompt or a tool answer, not ${last.role}`);
+  /** Injected faults act on chat as on every route; busy and rate_limited carry Retry-After. */
+  const faults = async () => {
+    const fault = ctx.faults.find((f) => f.match === label);
+    if (fault?.delay_ms) {
+      ctx.log?.(`fault: ${label} held for ${fault.delay_ms}ms`);
+      await new Promise((r) => setTimeout(r, fault.delay_ms));
+    }
+    if (fault?.status) {
+      const reason = (fault.reason ?? (fault.status >= 500 ? 'internal_error' : null)) as never;
+      const wait = fault.reason === 'busy' || fault.reason === 'rate_limited' ? 1 : undefined;
+      throw new HttpError(fault.status, reason, `Injected fault on ${label}`, wait);
+    }
+  };
+
+  app.route({
+    method: 'POST',
+    url: ROUTES.chat.path.replace(/\{(\w+)\}/g, ':$1'),
+    handler: async (req: FastifyRequest, reply: FastifyReply) => {
+      const t0 = performance.now();
+      const template = `${req.method} ${req.routeOptions.url}`;
+      const sink = new SseSink(reply, keepaliveMs, (s) => agent.detached(s), (status) => {
+        ctx.log?.(`${template} ${status} ${(performance.now() - t0).toFixed(1)}ms`);
+      });
+      try {
+        await faults();
+        const c = authorizeIntern(store, req.headers.authorization, req.headers.host, ROUTES.chat.credential);
+        const row = ready(c, (req.params as { internId: string }).internId);
+        const parsed = ChatRequestSchema.safeParse(jsonBody(req, { strictMediaType: false, allowEmpty: false }));
+        if (!parsed.success) throw badRequest(describeIssues(parsed.error));
+        const body = parsed.data;
+        const last = body.messages.at(-1)!;
+        const intern = internInfo(store, row);
+        if (last.role === 'tool') {
+          if (!body.session_id) throw badRequest('A tool message answers an interaction of a session: session_id is required');
+          agent.answer(intern, c.principal, { sessionId: body.session_id, toolCallId: last.tool_call_id, content: contentText(last.content) }, sink);
+          sink.start();
+          return reply;
+        }
+        if (last.role !== 'user') throw badRequest(`The last message must be a user prompt or a tool answer, not ${last.role}`);
+        const text = contentText(last.content);
+        if (text.trim().length === 0) throw badRequest('The prompt is empty');
+        if (text.length > LIMITS.prompt.max) throw new HttpError(413, 'payload_too_large', `The prompt is longer than ${LIMITS.prompt.max} characters`);
+        const started = agent.prompt(intern, c.principal, { sessionId: body.session_id, text, mode: body.approval_mode ?? 'self-drive' }, sink);
+        if (started.steered) return reply.code(202).type('application/json; charset=utf-8').send(JSON.stringify({ session_id: started.sessionId, status: 'steered' }));
+        sink.start();
+        return reply;
+      } catch (e) {
+        return sendError(reply, 'intern', e);
       }
-      ready(row);
-      if (p.fault?.in_stream && p.fault.status) {
-        injected = { status: p.fault.status, reason: (p.fault.reason ?? 'stream_severed') as Reason };
-        outcome = { kind: 'steered', session: body.session_id ?? '' };
-      } else if (last.role === 'tool') {
-        outcome = agent.answer(row.id, p.caller.principal, body.session_id!, last.tool_call_id, contentText(last.content));
-      } else {
-        outcome = agent.prompt(row.id, p.caller.principal, body.session_id, contentText(last.content), body.approval_mode ?? 'self-drive');
-      }
-    } catch (e) {
-      return sendError(reply, 'intern', asChatError(e));
-    }
-    if (outcome.kind === 'steered' && !injected) {
-      return send(reply, { status: 202, body: { session_id: outcome.session, status: 'steered' } });
-    }
-    return streamTurn(reply, row?.active_model ?? row?.model ?? 'sandbox/local-agent', outcome, injected, keepaliveMs);
+    },
   });
 
-  app.post(url(ROUTES.invoke.path), async (req, reply) => {
-    const label = routeLabel(ROUTES.invoke);
-    try {
-      const p = await prepare(req, label, false);
-      const parsed = InvokeRequestSchema.safeParse(p.body);
-      if (!parsed.success) throw badRequest(describeIssues(parsed.error));
-      checkPrompt(parsed.data.input);
-      ready(p.row);
-      const started = agent.invoke(p.row.id, p.caller.principal, parsed.data.session_id, parsed.data.input);
-      return send(reply, { status: 202, body: { session_id: started.session, status: started.status } });
-    } catch (e) {
-      return sendError(reply, 'intern', asChatError(e));
+  route(app, ctx, ROUTES.invoke, (req) => {
+    const c = authorizeIntern(store, req.headers.authorization, req.headers.host, ROUTES.invoke.credential);
+    const row = ready(c, (req.params as { internId: string }).internId);
+    const parsed = InvokeRequestSchema.safeParse(jsonBody(req, { strictMediaType: false, allowEmpty: false }));
+    if (!parsed.success) {
+      const tooLong = parsed.error.issues.some((i) => i.path[0] === 'input' && i.code === 'too_big');
+      if (tooLong) throw new HttpError(413, 'payload_too_large', `input is longer than ${LIMITS.prompt.max} characters`);
+      throw badRequest(describeIssues(parsed.error));
     }
+    const started = agent.prompt(internInfo(store, row), c.principal, { sessionId: parsed.data.session_id, text: parsed.data.input, mode: 'self-drive', byInvoke: true }, null);
+    return { status: 202, body: { session_id: started.sessionId, status: started.steered ? 'steered' : 'started' } };
   });
-}
-
-/**
- * Writes the run's events as chunks: a role chunk, the deltas, a finish chunk (or an error chunk),
- * then the final chunk with `session_id` and `usage`, then `[DONE]`. A keepalive comment breaks
- * every silence of `keepaliveMs`. The client going away before the end cancels the run.
- */
-async function streamTurn(
-  reply: FastifyReply,
-  model: string,
-  outcome: ChatOutcome,
-  injected: { status: number; reason: Reason } | undefined,
-  keepaliveMs: number,
-): Promise<void> {
-  reply.hijack();
-  const res = reply.raw;
-  res.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-  });
-  const id = `chatcmpl-${randomBytes(12).toString('base64url')}`;
-  const created = Math.floor(Date.now() / 1000);
-  const chunk = (over: Partial<ChatChunk>): ChatChunk => ({ id, object: CHAT_CHUNK_OBJECT, created, model, choices: [], ...over });
-  let keepalive: NodeJS.Timeout | undefined;
-  const write = (text: string) => {
-    if (res.writableEnded || res.destroyed) return;
-    res.write(text);
-    clearTimeout(keepalive);
-    keepalive = setTimeout(() => write(SSE_KEEPALIVE), keepaliveMs);
-  };
-  let finished = false;
-  const cancel = outcome.kind === 'stream' ? outcome.cancel : () => undefined;
-  // The response's socket closing before the last byte was written means the client went away.
-  res.on('close', () => {
-    clearTimeout(keepalive);
-    if (!finished) cancel();
-  });
-  const end = (usage: ChatUsage | null) => {
-    write(sseData(chunk({ choices: [], session_id: outcome.session, usage })));
-    write(sseData(SSE_DONE));
-    finished = true;
-    clearTimeout(keepalive);
-    res.end();
-  };
-  const fail = (status: number, reason: Reason, message: string) => {
-    write(sseData(chunk({ choices: [{ index: 0, delta: {}, finish_reason: 'error' }], error: { code: status, message, metadata: { reason, retryable: RETRYABLE_REASONS.has(reason) } } })));
-    end(null);
-  };
-
-  write(sseData(chunk({ choices: [{ index: 0, delta: { role: 'assistant' }, finish_reason: null }] })));
-  if (injected || outcome.kind !== 'stream') {
-    const reason = injected?.reason ?? 'stream_severed';
-    return fail(injected?.status ?? 502, reason, `Injected fault on ${routeLabel(ROUTES.chat)}: ${reason}`);
-  }
-  for await (const event of outcome.stream.events() as AsyncIterable<TurnEvent>) {
-    if (res.destroyed) return;
-    if (event.kind === 'delta') write(sseData(chunk({ choices: [{ index: 0, delta: event.delta, finish_reason: null }] })));
-    else if (event.kind === 'finish') {
-      write(sseData(chunk({ choices: [{ index: 0, delta: {}, finish_reason: event.reason }] })));
-      return end(event.usage);
-    } else return fail(event.status, event.reason, event.message);
-  }
 }

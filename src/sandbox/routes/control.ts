@@ -14,8 +14,6 @@ const FaultSchema = z.strictObject({
   delay_ms: z.number().int().min(0).max(600_000).optional(),
   status: z.number().int().min(400).max(599).optional(),
   reason: z.string().min(1).max(64).optional(),
-  retry_after_s: z.number().int().min(0).max(3600).optional(),
-  in_stream: z.boolean().optional(),
 });
 const StatusSchema = z.strictObject({ status: z.string().min(1).max(64), last_failure_message: z.string().max(2000).nullable().optional() });
 const WritesSchema = z.strictObject({ enabled: z.boolean() });
