@@ -2,7 +2,8 @@
 import type { CredentialKind } from '../contract/routes.js';
 import { byokRoutes } from './byok.js';
 import { catalogRoutes } from './catalog.js';
-import { HttpCore } from './http.js';
+import { chatRoutes } from './chat.js';
+import { HttpCore, RESPONSE_LIMITS } from './http.js';
 import { internRoutes } from './interns.js';
 import type { ClientOptions, InternApi } from './types.js';
 import { vaultRoutes } from './vault.js';
@@ -17,5 +18,5 @@ export function createClient(options: ClientOptions): InternApi {
     management_key: Boolean(options.credentials.management_key),
     oauth_token: Boolean(options.credentials.oauth_token),
   };
-  return { baseUrl: http.baseUrl, configured, ...internRoutes(http), ...byokRoutes(http), ...vaultRoutes(http), ...catalogRoutes(http) };
+  return { baseUrl: http.baseUrl, configured, ...internRoutes(http), ...byokRoutes(http), ...vaultRoutes(http), ...catalogRoutes(http), ...chatRoutes(http, options.maxResponseBytes ?? RESPONSE_LIMITS.jsonBytes) };
 }
