@@ -322,7 +322,32 @@ export const COMMANDS: CommandSpec[] = [
     json: true,
     load: () => import('./commands/models.js').then((m) => m.models),
   },
-  // ── chat (h-cli) ── attach NAME goes here (h-speed)
+  // ── chat ──
+  {
+    noun: 'chat',
+    args: 'NAME [PROMPT]',
+    positionals: [1, 2],
+    summary: 'send a prompt and stream the answer to stdout (the prompt from stdin when it is not a TTY)',
+    flags: {
+      session: { type: 'string', value: 'ID', description: 'continue this session (the id is printed on stderr at the end)' },
+      approve: { type: 'boolean', description: 'answer permission requests with allow (needed without a TTY)' },
+      deny: { type: 'boolean', description: 'answer permission requests with reject (needed without a TTY)' },
+      'self-drive': { type: 'boolean', description: 'let the intern run without asking for permission' },
+    },
+    details: [
+      `${IDN}. Without PROMPT, the prompt is read from stdin (all of it) when stdin is not a terminal,`,
+      'else asked for on stderr. Permission requests are asked on stderr on a terminal; without one,',
+      '--approve or --deny answers them (otherwise the command exits 2). --json prints every chunk',
+      'as one JSON object per line (NDJSON). Ctrl+C cancels the run (exit 130).',
+      'Examples:',
+      '  intern-tui chat reviewer "Summarise open PRs"',
+      '  git diff | intern-tui chat reviewer --approve > review.md',
+    ].join('\n'),
+    needs: ['api_key'],
+    json: true,
+    load: () => import('./commands/chat.js').then((m) => m.chat),
+  },
+  // ── attach NAME goes here (h-speed) ──
   // ── auth: login, logout, auth status (h-signin) ──
   {
     noun: 'login',
