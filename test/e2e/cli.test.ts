@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/registry.js';
-import { CLI, startSandboxProcess, type SandboxProcess } from './harness.js';
+import { CLI, PtyScreen, ROOT, startSandboxProcess, type SandboxProcess } from './harness.js';
 
 let sandbox: SandboxProcess;
 let home: string;
@@ -217,5 +217,37 @@ describe('intern-tui commands without a TTY', () => {
     const top = await run(['--help'], { env: cleanEnv({}) });
     expect(top.stdout).toContain('130  interrupted');
     for (const c of COMMANDS) expect(top.stdout).toContain(`intern-tui ${[c.noun, c.verb].filter(Boolean).join(' ')}`);
+  }, 60_000);
+
+  it('on a terminal: asks for a secret with a masked prompt, and draws an aligned, coloured table (none with NO_COLOR)', async () => {
+    const secret = 'typed-secret-never-drawn-42';
+    const env = serviceEnv({ TERM: 'xterm-256color' }) as Record<string, string>;
+    const put = new PtyScreen(process.execPath, [CLI, 'vault', 'put', 'pty_secret', '--host', 'api.example.com'], { cols: 100, rows: 20, cwd: ROOT, env });
+    try {
+      await put.waitFor('value of pty_secret:');
+      await put.type(secret);
+      await put.press('\r');
+      expect(await put.waitForExit(20_000)).toBe(0);
+      expect(put.output).toContain('*'.repeat(secret.length));
+      expect(put.output).not.toContain(secret);
+    } finally {
+      put.close();
+    }
+    expect(await json<{ name: string }[]>(['vault', 'list', '--json', 'name'])).toContainEqual({ name: 'pty_secret' });
+
+    for (const noColor of [false, true]) {
+      const list = new PtyScreen(process.execPath, [CLI, 'vault', 'list'], { cols: 160, rows: 20, cwd: ROOT, env: { ...env, ...(noColor ? { NO_COLOR: '1' } : {}) } });
+      try {
+        expect(await list.waitForExit(20_000)).toBe(0);
+        const screen = list.screen();
+        const header = screen.split('\n').find((l) => l.startsWith('NAME'))!;
+        const row = screen.split('\n').find((l) => l.startsWith('pty_secret'))!;
+        expect(header).toMatch(/^NAME +HOSTS +FINGERPRINT +CREATED$/);
+        expect(row.indexOf('api.example.com')).toBe(header.indexOf('HOSTS'));
+        expect(list.output.includes('\x1b[1m')).toBe(!noColor);
+      } finally {
+        list.close();
+      }
+    }
   }, 60_000);
 });
