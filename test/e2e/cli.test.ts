@@ -250,4 +250,57 @@ describe('intern-tui commands without a TTY', () => {
       }
     }
   }, 60_000);
+
+  it('chat streams the answer to stdout, reads the prompt from stdin, continues a session, answers permission with --approve, and prints NDJSON under --json', async () => {
+    await json(['interns', 'create', 'cli-chatter', '--provision', '--json', 'id']);
+    const deadline = Date.now() + 40_000;
+    for (;;) {
+      const { status } = await json<{ status: string }>(['interns', 'get', 'cli-chatter', '--json', 'status']);
+      if (status === 'running') break;
+      if (Date.now() > deadline) throw new Error(`cli-chatter is still ${status}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+
+    const first = await run(['chat', 'cli-chatter', 'hello from the e2e test']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toContain('You said: "hello from the e2e test"');
+    const session = /session: (\S+)/.exec(first.stderr)?.[1];
+    expect(session).toBeTruthy();
+
+    const piped = await run(['chat', 'cli-chatter', '--session', session!], { stdin: 'a prompt on stdin\n' });
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stdout).toContain('You said: "a prompt on stdin"');
+    expect(piped.stdout).toContain('Earlier in this session you said: "hello from the e2e test"');
+
+    const ndjson = await run(['chat', 'cli-chatter', 'json please', '--json']);
+    expect(ndjson.code, ndjson.stderr).toBe(0);
+    const chunks = ndjson.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { object: string; choices: { delta: { content?: string } }[]; usage?: unknown });
+    expect(chunks.every((c) => c.object === 'chat.completion.chunk')).toBe(true);
+    expect(chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')).toContain('You said: "json please"');
+    expect(chunks.at(-1)!.usage).toBeTruthy();
+
+    const approved = await run(['chat', 'cli-chatter', 'run: echo cli-$((40+2))', '--approve']);
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(approved.stderr).toContain('Allow once');
+    expect(approved.stdout).toContain('cli-42');
+
+    const unanswered = await run(['chat', 'cli-chatter', 'run: echo never']);
+    expect(unanswered.code).toBe(2);
+    expect(unanswered.stderr).toContain('--approve or --deny');
+
+    const failed = await run(['chat', 'cli-chatter', 'fail: turn_failed']);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('turn_failed');
+
+    const { child, done } = start(['chat', 'cli-chatter', 'a long answer to interrupt']);
+    let seen = '';
+    child.stdout!.on('data', (d: Buffer) => (seen += d.toString()));
+    const until = Date.now() + 20_000;
+    while (!seen.includes('You said')) {
+      if (Date.now() > until) throw new Error('no answer started');
+      await new Promise((r) => setTimeout(r, 15));
+    }
+    child.kill('SIGINT');
+    expect((await done).code).toBe(130);
+  }, 90_000);
 });

@@ -153,9 +153,13 @@ describe('commands against the fake API', () => {
     const denied = await runWithFake(['chat', 'runner', 'run: ls', '--deny'], new FakeApi());
     expect(denied.stdout).toContain('You answered: reject_once');
 
-    const stuck = await runWithFake(['chat', 'runner', 'run: ls'], new FakeApi());
+    const stuckApi = new FakeApi();
+    const stuck = await runWithFake(['chat', 'runner', 'run: ls'], stuckApi);
     expect(stuck.code).toBe(2);
     expect(stuck.stderr).toContain('--approve or --deny');
+    // The interaction is cancelled rather than left waiting.
+    const cancel = stuckApi.callsOf('chat')[1]![1] as { messages: { role: string; content?: unknown }[] };
+    expect(cancel.messages.at(-1)).toMatchObject({ role: 'tool', content: 'cancel' });
   });
 
   it('chat on an intern that is not running exits 1 with the service message', async () => {
