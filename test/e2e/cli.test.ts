@@ -303,4 +303,31 @@ describe('intern-tui commands without a TTY', () => {
     child.kill('SIGINT');
     expect((await done).code).toBe(130);
   }, 90_000);
+
+  it('copies a workspace secret to an intern named by name, lists its effective secrets, its connections, models by query, and provisions it', async () => {
+    await json(['interns', 'create', 'cli-beta', '--json', 'id']);
+    const put = await run(['vault', 'put', 'shared_token', '--host', 'api.example.com', '--value-stdin'], { stdin: 'shared-value' });
+    expect(put.code, put.stderr).toBe(0);
+    const copied = await json<{ name: string }[]>(['vault', 'copy', 'shared_token', '--intern', 'cli-beta', '--json', 'name']);
+    expect(copied).toEqual([{ name: 'shared_token' }]);
+    expect(await json(['vault', 'list', '--intern', 'cli-beta', '--json', 'name'])).toEqual([{ name: 'shared_token' }]);
+    const effective = await json<{ name: string; scope: string }[]>(['vault', 'list', '--intern', 'cli-beta', '--effective', '--json', 'name,scope']);
+    expect(effective).toContainEqual({ name: 'shared_token', scope: 'intern' });
+    const noIntern = await run(['vault', 'copy', 'shared_token']);
+    expect(noIntern.code).toBe(2);
+
+    const connections = await run(['connections', 'cli-beta', '--json']);
+    expect(connections.code, connections.stderr).toBe(0);
+    expect(Array.isArray(JSON.parse(connections.stdout))).toBe(true);
+
+    const models = await json<{ id: string; name: string }[]>(['models', 'claude', '--json', 'id,name']);
+    expect(models.length).toBeGreaterThan(0);
+    for (const m of models) expect(`${m.id} ${m.name}`.toLowerCase()).toContain('claude');
+
+    const before = await json<{ status: string }>(['interns', 'get', 'cli-beta', '--json', 'status']);
+    const provisioned = await json<Record<string, unknown>>(['interns', 'provision', 'cli-beta', '--json']);
+    expect(provisioned).toMatchObject({ name: 'cli-beta', provisioning: true });
+    const after = await json<{ status: string }>(['interns', 'get', 'cli-beta', '--json', 'status']);
+    expect(after.status).not.toBe(before.status);
+  }, 60_000);
 });
