@@ -156,6 +156,13 @@ describe('intern-tui commands without a TTY', () => {
       expect(r.code, args.join(' ')).toBe(2);
     }
 
+    const noProfile = await run(['--profile', 'nope', 'interns', 'list']);
+    expect(noProfile.code).toBe(2);
+    expect(noProfile.stderr).toContain('no profile "nope"');
+    const hoisted = await run(['--base-url', sandbox.manifest.base_url, 'models', '--json', 'id'], { env: serviceEnv({ OPENROUTER_BASE_URL: undefined }) });
+    expect(hoisted.code, hoisted.stderr).toBe(0);
+    expect(hoisted.stderr).not.toContain('sandbox');
+
     const noKey = await run(['interns', 'list'], { env: serviceEnv({ OPENROUTER_API_KEY: undefined }) });
     expect(noKey.code).toBe(4);
     expect(noKey.stderr).toContain('OPENROUTER_API_KEY');
