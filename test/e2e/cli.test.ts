@@ -337,4 +337,28 @@ describe('intern-tui commands without a TTY', () => {
     const after = await json<{ status: string }>(['interns', 'get', 'cli-beta', '--json', 'status']);
     expect(after.status).not.toBe(before.status);
   }, 60_000);
+
+  it('on a terminal: delete asks first; "n" keeps the intern (exit 1), ctrl+c exits 130, "y" deletes', async () => {
+    const created = await json<{ id: string }>(['interns', 'create', 'cli-asked', '--json', 'id']);
+    const env = serviceEnv({ TERM: 'xterm-256color' }) as Record<string, string>;
+    const ask = async (answer: string) => {
+      const t = new PtyScreen(process.execPath, [CLI, 'interns', 'delete', 'cli-asked'], { cols: 120, rows: 10, cwd: ROOT, env });
+      try {
+        await t.waitFor(`Delete intern cli-asked (${created.id}) and its workspace? [y/N]`);
+        await t.press(answer);
+        if (answer !== '\x03') await t.press('\r');
+        return { code: await t.waitForExit(20_000), screen: t.screen() };
+      } finally {
+        t.close();
+      }
+    };
+    const no = await ask('n');
+    expect(no.code).toBe(1);
+    expect(no.screen).toContain('not deleted');
+    expect((await ask('\x03')).code).toBe(130);
+    expect((await json<{ id: string }>(['interns', 'get', created.id, '--json', 'id'])).id).toBe(created.id);
+    const yes = await ask('y');
+    expect(yes.code).toBe(0);
+    expect(yes.screen).toContain(`Deleting intern cli-asked (${created.id}).`);
+  }, 60_000);
 });

@@ -9,7 +9,7 @@ import { sanitize } from '../../tui/sanitize.js';
 import type { InternApi } from '../../client/types.js';
 import type { RunContext } from '../context.js';
 import { CliError, EXIT, usageError } from '../exit.js';
-import { readAll } from '../input.js';
+import { askLine, readAll } from '../input.js';
 import { resolveIntern } from '../resolve.js';
 
 /** An interaction this run cannot answer (no terminal, no --approve/--deny): it is cancelled, then the command exits 2. */
@@ -30,21 +30,7 @@ async function cancelInteraction(api: InternApi, internId: string, sessionId: st
   }
 }
 
-async function ask(ctx: RunContext, question: string): Promise<string> {
-  const { createInterface } = await import('node:readline/promises');
-  const rl = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr });
-  const onAbort = () => rl.close();
-  ctx.signal.addEventListener('abort', onAbort);
-  try {
-    return await rl.question(question, { signal: ctx.signal });
-  } catch (e) {
-    if (ctx.signal.aborted) throw new CliError(EXIT.interrupted, 'interrupted');
-    throw e;
-  } finally {
-    ctx.signal.removeEventListener('abort', onAbort);
-    rl.close();
-  }
-}
+const ask = (ctx: RunContext, question: string): Promise<string> => askLine(ctx.io, question, ctx.signal);
 
 const interactive = (ctx: RunContext) => Boolean(ctx.io.stdin.isTTY && ctx.io.stderr.isTTY);
 
