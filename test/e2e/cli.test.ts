@@ -3,10 +3,10 @@
  * 127.0.0.1. Output is parsed as JSON; exit codes are checked one by one; no secret reaches an output.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/registry.js';
 import { CLI, PtyScreen, ROOT, startSandboxProcess, type SandboxProcess } from './harness.js';
@@ -361,4 +361,20 @@ describe('intern-tui commands without a TTY', () => {
     expect(yes.code).toBe(0);
     expect(yes.screen).toContain(`Deleting intern cli-asked (${created.id}).`);
   }, 60_000);
+
+  it('loads only the registry at start-up: the statically imported part of the bundle holds no client, zod, Ink or sandbox', () => {
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const code = readFileSync(file, 'utf8');
+      for (const m of code.matchAll(/^(?:import|export)\s[^;]*?from\s*"(\.[^"]+)"|^import\s*"(\.[^"]+)"/gm)) visit(join(dirname(file), m[1] ?? m[2]!));
+    };
+    visit(join(ROOT, 'dist', 'cli.js'));
+    const code = [...seen].map((f) => readFileSync(f, 'utf8')).join('\n');
+    expect(seen.size).toBeGreaterThan(1);
+    for (const heavy of ['src/client/http.ts', 'node_modules/zod', 'node_modules/ink', 'src/sandbox/app.ts', 'node_modules/undici']) expect(code, heavy).not.toContain(`// ${heavy}`);
+    expect(code).toContain('// src/cli/registry.ts');
+    expect(code.length).toBeLessThan(100_000);
+  });
 });
