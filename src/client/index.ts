@@ -1,5 +1,6 @@
 /** `createClient`: the typed API client for every route of the service. */
 import type { CredentialKind } from '../contract/routes.js';
+import { authRoutes } from './auth.js';
 import { byokRoutes } from './byok.js';
 import { catalogRoutes } from './catalog.js';
 import { HttpCore } from './http.js';
@@ -17,5 +18,5 @@ export function createClient(options: ClientOptions): InternApi {
     management_key: Boolean(options.credentials.management_key),
     oauth_token: Boolean(options.credentials.oauth_token),
   };
-  return { baseUrl: http.baseUrl, configured, ...internRoutes(http), ...byokRoutes(http), ...vaultRoutes(http), ...catalogRoutes(http) };
+  return { baseUrl: http.baseUrl, configured, ...internRoutes(http), ...byokRoutes(http), ...vaultRoutes(http), ...catalogRoutes(http), ...authRoutes(http) };
 }

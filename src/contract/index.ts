@@ -7,3 +7,4 @@ export * from './errors.js';
 export * from './routes.js';
 export * from './vault.js';
 export * from './catalog.js';
+export * from './auth.js';
