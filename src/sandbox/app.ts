@@ -13,6 +13,8 @@ import { registerByokRoutes } from './routes/byok.js';
 import { registerControlRoutes } from './routes/control.js';
 import { registerVaultRoutes } from './routes/vault.js';
 import { registerCatalogRoutes } from './routes/catalog.js';
+import { registerAuthKeyRoute, registerSignInRoutes } from './routes/signin.js';
+import type { SignIn } from './signin.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -23,6 +25,9 @@ export interface AppDeps {
   secrets: SecretBox;
   ctx: HttpContext;
   controlToken: string;
+  signIn: SignIn;
+  /** The site's origin once listening: the OAuth issuer and the sign-in page's host. */
+  issuer: () => string;
   log?: (line: string) => void;
 }
 
@@ -110,9 +115,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       registerByokRoutes(api, deps.ctx, { store: deps.store, secrets: deps.secrets });
       registerVaultRoutes(api, deps.ctx, { store: deps.store, secrets: deps.secrets, writesEnabled: () => vaultWritesEnabled });
       registerCatalogRoutes(api, deps.ctx, { store: deps.store });
+      registerAuthKeyRoute(api, deps.ctx, { signIn: deps.signIn, issuer: deps.issuer });
     },
     { prefix: API_PREFIX },
   );
+  registerSignInRoutes(app, { signIn: deps.signIn, issuer: deps.issuer });
   registerControlRoutes(app, {
     store: deps.store,
     controlToken: deps.controlToken,

@@ -92,6 +92,7 @@ CREATE TABLE IF NOT EXISTS keys (
   secret_hash TEXT PRIMARY KEY, kind TEXT NOT NULL, user_id TEXT, account_id TEXT NOT NULL,
   workspace_id TEXT, intern_id TEXT, in_programme INTEGER NOT NULL DEFAULT 1, lost_access INTEGER NOT NULL DEFAULT 0,
   label TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS key_expiry (secret_hash TEXT PRIMARY KEY, expires_at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS account_key_hashes (hash TEXT PRIMARY KEY, account_id TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS interns (
   seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, workspace_id TEXT NOT NULL, creator_id TEXT NOT NULL,
@@ -118,6 +119,8 @@ CREATE TABLE IF NOT EXISTS idempotency (key TEXT NOT NULL, caller TEXT NOT NULL,
 
 export class Store {
   readonly db: Database.Database;
+  /** The clock for expiring codes and tokens (ms); the control API can move it forward. */
+  nowMs: () => number = Date.now;
 
   constructor(file: string) {
     this.db = new Database(file);
@@ -140,7 +143,10 @@ export class Store {
   }
 
   keyByHash(hash: string): KeyRow | undefined {
-    return this.db.prepare('SELECT * FROM keys WHERE secret_hash = ?').get(hash) as KeyRow | undefined;
+    // A key with an expiry (an OAuth access token) is unknown once it has expired.
+    return this.db
+      .prepare('SELECT k.* FROM keys k LEFT JOIN key_expiry e USING (secret_hash) WHERE k.secret_hash = ? AND (e.expires_at IS NULL OR e.expires_at > ?)')
+      .get(hash, this.nowMs()) as KeyRow | undefined;
   }
   insertKey(row: KeyRow): void {
     this.db

@@ -21,6 +21,8 @@ export interface SandboxOptions {
   daemonCommand?: string;
   /** Lifecycle step duration; tests make it short. */
   stepMs?: number;
+  /** How long an OAuth access token from the sandbox's authorization server lives; default one hour. */
+  oauthAccessTtlMs?: number;
   /** One line per request; default no logging. */
   log?: (line: string) => void;
 }
@@ -30,6 +32,10 @@ export interface Manifest {
   regional_host: string;
   control_token: string;
   deadline_ms: number;
+  /** The sign-in page (`<origin>/auth`): PKCE sign-in that yields an API key. */
+  auth_url: string;
+  /** The OAuth 2.0 issuer (RFC 8414 metadata at `<issuer>/.well-known/oauth-authorization-server`). */
+  oauth_issuer: string;
   credentials: Record<string, string>;
   api_key_hashes: { own: string[]; foreign: string[] };
   interns: Record<string, string>;
