@@ -16,7 +16,7 @@ export function createClient(options: ClientOptions): InternApi {
   const configured: Record<CredentialKind, boolean> = {
     api_key: Boolean(options.credentials.api_key),
     management_key: Boolean(options.credentials.management_key),
-    oauth_token: Boolean(options.credentials.oauth_token),
+    oauth_token: Boolean(options.credentials.oauth_token || options.renewOAuthToken),
   };
   return { baseUrl: http.baseUrl, configured, ...internRoutes(http), ...byokRoutes(http), ...vaultRoutes(http), ...catalogRoutes(http), ...authRoutes(http) };
 }

@@ -34,6 +34,11 @@ export interface ClientOptions {
   maxResponseBytes?: number;
   /** Largest icon body read; default 16 MiB. */
   maxIconBytes?: number;
+  /**
+   * Renews the OAuth access token (a refresh-token grant) when the service answers 401 to an OAuth
+   * route; the request is then sent once more with the new token. Absent: a 401 is final.
+   */
+  renewOAuthToken?: () => Promise<string>;
   /** Optional undici dispatcher (tests use MockAgent). */
   dispatcher?: Dispatcher;
 }
