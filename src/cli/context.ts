@@ -34,7 +34,8 @@ export interface RunContext extends Parsed {
   cleanup: (() => Promise<void>)[];
 }
 
-export function createContext(spec: CommandSpec, rest: string[], parsed: Parsed, io: Io, signal: AbortSignal): RunContext {
+/** `open` replaces the real client (tests hand in a fake). */
+export function createContext(spec: CommandSpec, rest: string[], parsed: Parsed, io: Io, signal: AbortSignal, open?: () => Promise<InternApi>): RunContext {
   const warn = (m: string) => io.stderr.write(`intern-tui: warning: ${m}\n`);
   const flags: Flags = {
     profile: parsed.values.profile as string | undefined,
@@ -52,7 +53,7 @@ export function createContext(spec: CommandSpec, rest: string[], parsed: Parsed,
     flags,
     warn,
     cleanup: [],
-    api: () => (opened ??= openApi(ctx)),
+    api: () => (opened ??= open ? open() : openApi(ctx)),
   };
   return ctx;
 }

@@ -5,6 +5,7 @@ import { createContext, type Io } from './context.js';
 import { CliError, EXIT } from './exit.js';
 import type { Parsed } from './parse.js';
 import type { CommandSpec } from './registry.js';
+import type { InternApi } from '../client/types.js';
 import { UsageError } from './args.js';
 
 export function exitCodeOf(e: unknown, interrupted: boolean): number {
@@ -16,7 +17,7 @@ export function exitCodeOf(e: unknown, interrupted: boolean): number {
   return EXIT.failed;
 }
 
-export async function runCommand(spec: CommandSpec, rest: string[], parsed: Parsed, io: Io): Promise<number> {
+export async function runCommand(spec: CommandSpec, rest: string[], parsed: Parsed, io: Io, open?: () => Promise<InternApi>): Promise<number> {
   const controller = new AbortController();
   let interrupted = false;
   const onSigint = () => {
@@ -25,7 +26,7 @@ export async function runCommand(spec: CommandSpec, rest: string[], parsed: Pars
     controller.abort(new Error('interrupted'));
   };
   if (!spec.raw) process.on('SIGINT', onSigint);
-  const ctx = createContext(spec, rest, parsed, io, controller.signal);
+  const ctx = createContext(spec, rest, parsed, io, controller.signal, open);
   try {
     const run = await spec.load();
     const code = await run(ctx);

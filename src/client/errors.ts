@@ -8,6 +8,8 @@ import { CREDENTIAL_SOURCES } from '../contract/routes.js';
 /** A service error from either envelope, mapped to one shape. */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
+  /** How long the service asked the client to wait (`Retry-After`), when it said. */
+  retryAfterMs: number | undefined;
   constructor(
     readonly status: number,
     /** `error.code` as sent: the HTTP status, or on older deployments the reason string. */

@@ -81,8 +81,8 @@ export class HttpCore {
     return this.renewing;
   }
 
-  /** Sends the request and answers the raw success response (status, headers, body bytes). */
-  private async sendOnce(spec: RequestSpec, opts: CallOptions = {}): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+  /** The URL, headers and payload of a request; throws MissingCredentialError before anything is sent. */
+  private prepare(spec: RequestSpec): { url: URL; headers: Record<string, string>; payload: string | undefined; label: string } {
     const label = routeLabel(spec.route);
     const kind = spec.route.credential;
     const token = kind === 'none' ? undefined : this.credentials[kind];
@@ -101,6 +101,47 @@ export class HttpCore {
       payload = JSON.stringify(spec.body);
       headers['content-type'] = 'application/json';
     }
+    return { url, headers, payload, label };
+  }
+
+  /**
+   * One attempt and no retry (a prompt must never be sent twice): answers the status, headers and the
+   * body as a stream when the status is the route's success or one of `alsoOk`. The client's timeout
+   * covers the wait for the headers only; aborting `opts.signal` later closes the connection.
+   */
+  async openStream(
+    spec: RequestSpec & { alsoOk?: number[] },
+    opts: CallOptions = {},
+  ): Promise<{ status: number; headers: Record<string, string>; body: Dispatcher.ResponseData['body']; label: string }> {
+    const { url, headers, payload, label } = this.prepare(spec);
+    const waiting = new AbortController();
+    const timer = setTimeout(() => waiting.abort(), this.timeoutMs);
+    const signal = opts.signal ? AbortSignal.any([opts.signal, waiting.signal]) : waiting.signal;
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await request(url, { method: spec.route.method as Dispatcher.HttpMethod, headers, body: payload, signal, dispatcher: this.dispatcher });
+    } catch (e) {
+      if (opts.signal?.aborted) throw new NetworkError(label, 'aborted', false);
+      if (waiting.signal.aborted) throw new NetworkError(label, `no answer within ${this.timeoutMs} ms`, true);
+      const code = (e as { code?: unknown }).code;
+      throw new NetworkError(label, typeof code === 'string' ? code : 'connection failed', false);
+    } finally {
+      clearTimeout(timer);
+    }
+    const flat: Record<string, string> = {};
+    for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
+    if (res.statusCode === spec.route.success || spec.alsoOk?.includes(res.statusCode)) {
+      return { status: res.statusCode, headers: flat, body: res.body, label };
+    }
+    const body = await readBody(res, spec.maxBytes ?? this.maxResponseBytes, label);
+    const error = this.toApiError(res.statusCode, body, label);
+    error.retryAfterMs = parseRetryAfter(flat['retry-after']);
+    throw error;
+  }
+
+  /** Sends the request and answers the raw success response (status, headers, body bytes). */
+  private async sendOnce(spec: RequestSpec, opts: CallOptions = {}): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+    const { url, headers, payload, label } = this.prepare(spec);
 
     for (let attempt = 1; ; attempt++) {
       let retryAfterMs: number | undefined;
@@ -111,9 +152,10 @@ export class HttpCore {
           return res;
         }
         const error = this.toApiError(res.status, res.body, label);
+        retryAfterMs = parseRetryAfter(res.headers['retry-after']);
+        error.retryAfterMs = retryAfterMs;
         if (!error.retryable) throw error;
         failure = error;
-        retryAfterMs = parseRetryAfter(res.headers['retry-after']);
       } catch (e) {
         if (e instanceof ApiError && !e.retryable) throw e;
         if (e instanceof NetworkError) {
@@ -214,7 +256,7 @@ export class HttpCore {
  * Reads a response body up to `maxBytes`: refuses at once a larger Content-Length, and stops
  * reading (closing the connection) as soon as the bytes received pass the limit.
  */
-export async function readBody(res: Dispatcher.ResponseData, maxBytes: number, label: string): Promise<Buffer> {
+export async function readBody(res: Pick<Dispatcher.ResponseData, 'headers' | 'body'>, maxBytes: number, label: string): Promise<Buffer> {
   const declared = Number(res.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) {
     res.body.destroy();

@@ -3,7 +3,8 @@ import type { CredentialKind } from '../contract/routes.js';
 import { authRoutes } from './auth.js';
 import { byokRoutes } from './byok.js';
 import { catalogRoutes } from './catalog.js';
-import { HttpCore } from './http.js';
+import { chatRoutes } from './chat.js';
+import { HttpCore, RESPONSE_LIMITS } from './http.js';
 import { internRoutes } from './interns.js';
 import type { ClientOptions, InternApi } from './types.js';
 import { vaultRoutes } from './vault.js';
@@ -18,5 +19,5 @@ export function createClient(options: ClientOptions): InternApi {
     management_key: Boolean(options.credentials.management_key),
     oauth_token: Boolean(options.credentials.oauth_token || options.renewOAuthToken),
   };
-  return { baseUrl: http.baseUrl, configured, ...internRoutes(http), ...byokRoutes(http), ...vaultRoutes(http), ...catalogRoutes(http), ...authRoutes(http) };
+  return { baseUrl: http.baseUrl, configured, ...internRoutes(http), ...byokRoutes(http), ...vaultRoutes(http), ...catalogRoutes(http), ...authRoutes(http), ...chatRoutes(http, options.maxResponseBytes ?? RESPONSE_LIMITS.jsonBytes) };
 }

@@ -6,6 +6,7 @@ import type { AuthKeyRequest, AuthKeyResponse } from '../contract/auth.js';
 import type { ByokCreate, ByokCredential, ByokList, ByokListQuery, ByokUpdate } from '../contract/byok.js';
 import type { ConnectionList, DaemonAccess, Intern, InternCreate, InternList, InternListQuery, InternUpdate } from '../contract/intern.js';
 import type { KeyInfo, Model, ProviderInfo } from '../contract/catalog.js';
+import type { ChatChunk, ChatRequest, InvokeResult } from '../contract/chat.js';
 import type { CredentialKind } from '../contract/routes.js';
 import type { EffectiveSecretList, VaultListQuery, VaultSecret, VaultSecretList, VaultSecretWrite } from '../contract/vault.js';
 import type { Dispatcher } from 'undici';
@@ -48,6 +49,9 @@ export interface Icon {
   contentType: string;
 }
 
+/** What a prompt started: the turn's event stream, or "steered" into the turn already running. */
+export type ChatStart = { kind: 'stream'; events: AsyncIterable<ChatChunk> } | { kind: 'steered'; session_id: string };
+
 export interface InternApi {
   readonly baseUrl: string;
   /** Which credential kinds are configured (never their values). */
@@ -80,6 +84,15 @@ export interface InternApi {
   copySecretsToIntern(internId: string, names: string[], opts?: CallOptions): Promise<VaultSecret[]>;
   /** One entry per name: the winner in the order intern, attached vault, workspace. */
   listEffectiveSecrets(internId: string, query?: VaultListQuery, opts?: CallOptions): Promise<EffectiveSecretList>;
+
+  /**
+   * Sends a prompt (or an interaction's answer). Errors before the stream throw ApiError (with
+   * `retryAfterMs` when the service sent Retry-After); aborting `opts.signal` closes the stream and
+   * cancels the run. Never retried by the client.
+   */
+  chat(internId: string, body: ChatRequest, opts?: CallOptions): Promise<ChatStart>;
+  /** Starts a self-drive run and returns at once. */
+  invoke(internId: string, body: { input: string; session_id?: string }, opts?: CallOptions): Promise<InvokeResult>;
 
   listModels(opts?: CallOptions): Promise<Model[]>;
   listProviders(opts?: CallOptions): Promise<ProviderInfo[]>;

@@ -15,6 +15,8 @@ import { registerVaultRoutes } from './routes/vault.js';
 import { registerCatalogRoutes } from './routes/catalog.js';
 import { registerAuthKeyRoute, registerSignInRoutes } from './routes/signin.js';
 import type { SignIn } from './signin.js';
+import { registerChatRoutes } from './routes/chat.js';
+import type { AgentService } from './agent/index.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -28,6 +30,9 @@ export interface AppDeps {
   signIn: SignIn;
   /** The site's origin once listening: the OAuth issuer and the sign-in page's host. */
   issuer: () => string;
+  agent: AgentService;
+  /** Silence before a keepalive comment on a chat stream; default 30 s. */
+  chatKeepaliveMs?: number;
   log?: (line: string) => void;
 }
 
@@ -116,6 +121,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       registerVaultRoutes(api, deps.ctx, { store: deps.store, secrets: deps.secrets, writesEnabled: () => vaultWritesEnabled });
       registerCatalogRoutes(api, deps.ctx, { store: deps.store });
       registerAuthKeyRoute(api, deps.ctx, { signIn: deps.signIn, issuer: deps.issuer });
+      registerChatRoutes(api, deps.ctx, { store: deps.store, agent: deps.agent, keepaliveMs: deps.chatKeepaliveMs });
     },
     { prefix: API_PREFIX },
   );
@@ -131,7 +137,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       vaultWritesEnabled = on;
     },
     onStatusChange: async (id, status) => {
-      if (status !== 'running') await deps.hub.stop(id, `The intern is now ${status}`);
+      if (status !== 'running') {
+        deps.agent.endRuns(id, `The intern is now ${status}`);
+        await deps.hub.stop(id, `The intern is now ${status}`);
+      }
     },
   });
   return app;

@@ -1,4 +1,5 @@
 /** The sandbox's entry point contract, as the CLI and the test harnesses use it. */
+import type { AgentOptions } from './agent/index.js';
 
 export interface SandboxOptions {
   /** Loopback by default. */
@@ -23,6 +24,8 @@ export interface SandboxOptions {
   stepMs?: number;
   /** How long an OAuth access token from the sandbox's authorization server lives; default one hour. */
   oauthAccessTtlMs?: number;
+  /** The local agent's pace and limits (tests make them short); see AgentOptions. */
+  agent?: AgentOptions & { keepaliveMs?: number };
   /** One line per request; default no logging. */
   log?: (line: string) => void;
 }

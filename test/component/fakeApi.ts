@@ -7,7 +7,8 @@ import type { AuthKeyRequest } from '../../src/contract/auth.js';
 import type { ByokCreate, ByokCredential, ByokUpdate } from '../../src/contract/byok.js';
 import type { Intern, InternListQuery, InternUpdate } from '../../src/contract/intern.js';
 import { ApiError } from '../../src/client/errors.js';
-import type { InternApi } from '../../src/client/types.js';
+import type { ChatStart, InternApi } from '../../src/client/types.js';
+import { type ChatChunk, type ChatRequest, PROVIDE_INPUT_TOOL, contentText } from '../../src/contract/chat.js';
 import type { KeyInfo, Model, ProviderInfo } from '../../src/contract/catalog.js';
 import { PROVIDERS } from '../../src/contract/providers.js';
 import { type EffectiveSecret, type VaultListQuery, type VaultSecret, type VaultSecretWrite, validateHosts } from '../../src/contract/vault.js';
@@ -299,6 +300,64 @@ export class FakeApi implements InternApi {
       throw new ApiError(400, 400, null, false, 'Invalid code or code_verifier', 'POST /auth/keys');
     }
     return { key: `sk-or-v1-fake${body.code.length}`, user_id: 'user_a' };
+  }
+  /** Sessions by id: the prompts seen, and a pending interaction's tool call id. */
+  sessions = new Map<string, { prompts: string[]; pending?: string }>();
+  /** Set to make the next chat call answer "steered" (a turn is running). */
+  steerNext = false;
+  async chat(internId: string, body: ChatRequest, opts?: { signal?: AbortSignal }): Promise<ChatStart> {
+    this.record('chat', internId, body);
+    const i = this.find(internId);
+    if (i.status !== 'running') throw new ApiError(409, 409, 'intern_not_ready', false, `The intern is ${i.status}`, 'POST /interns/{internId}/chat/completions');
+    const sessionId = body.session_id ?? `sess-${this.sessions.size + 1}`;
+    const session = this.sessions.get(sessionId) ?? { prompts: [] };
+    this.sessions.set(sessionId, session);
+    if (this.steerNext) {
+      this.steerNext = false;
+      return { kind: 'steered', session_id: sessionId };
+    }
+    const last = body.messages.at(-1)!;
+    const prompt = contentText(last.content);
+    const chunk = (delta: ChatChunk['choices'][number]['delta'], finish: string | null = null): ChatChunk => ({
+      id: 'gen-fake',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: i.model ?? 'fake/model',
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    });
+    const out: ChatChunk[] = [];
+    let usage: ChatChunk['usage'] = { prompt_tokens: 5, completion_tokens: 7, total_tokens: 12, cost: 0.000042 };
+    if (last.role === 'tool') {
+      session.pending = undefined;
+      out.push(chunk({ role: 'assistant', content: `You answered: ${prompt}` }), chunk({}, 'stop'));
+    } else if (prompt.startsWith('ask:') || (prompt.startsWith('run:') && body.approval_mode === 'manual')) {
+      const id = `call-${session.prompts.length + 1}`;
+      session.pending = id;
+      const args = prompt.startsWith('ask:')
+        ? { kind: 'elicitation', message: prompt.slice(4).trim(), fields: [{ name: 'answer', type: 'text', title: 'Answer' }, { name: 'sure', type: 'choice', options: ['yes', 'no'] }] }
+        : { kind: 'permission', operation: 'shell', options: ['allow_once', 'allow_always', 'reject_once', 'reject_always'] };
+      out.push(chunk({ role: 'assistant', tool_calls: [{ index: 0, id, type: 'function', function: { name: PROVIDE_INPUT_TOOL, arguments: JSON.stringify(args) } }] }, 'tool_calls'));
+      usage = null;
+    } else {
+      out.push(chunk({ role: 'assistant', reasoning: 'Thinking about it.' }));
+      for (const word of `**Echo**: ${prompt}`.split(/(?<= )/)) out.push(chunk({ content: word }));
+      out.push(chunk({}, 'stop'));
+    }
+    session.prompts.push(prompt);
+    out.push({ id: 'gen-fake', object: 'chat.completion.chunk', created: 1, model: i.model ?? 'fake/model', choices: [], session_id: sessionId, usage });
+    async function* events(): AsyncGenerator<ChatChunk> {
+      for (const c of out) {
+        if (opts?.signal?.aborted) return;
+        await Promise.resolve();
+        yield c;
+      }
+    }
+    return { kind: 'stream', events: events() };
+  }
+  async invoke(internId: string, body: { input: string; session_id?: string }) {
+    this.record('invoke', internId, body);
+    this.find(internId);
+    return { session_id: body.session_id ?? `sess-${this.sessions.size + 1}`, status: 'started' as const };
   }
 }
 

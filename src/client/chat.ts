@@ -1,0 +1,70 @@
+/**
+ * Chat and invoke (API key). `chat` answers either the event stream of the turn it started, parsed
+ * chunk by chunk with eventsource-parser, or "steered" when the session's turn was already running.
+ */
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { type ChatChunk, ChatChunkSchema, type ChatRequest, InvokeResultSchema, type InvokeResult, SteeredSchema } from '../contract/chat.js';
+import { describeIssues } from '../contract/errors.js';
+import { ROUTES } from '../contract/routes.js';
+import { ApiError, ResponseShapeError, ResponseTooLargeError } from './errors.js';
+import { type HttpCore, readBody } from './http.js';
+import type { CallOptions, ChatStart } from './types.js';
+
+
+export function chatRoutes(http: HttpCore, maxEventBytes: number) {
+  return {
+    async chat(internId: string, body: ChatRequest, opts?: CallOptions): Promise<ChatStart> {
+      const res = await http.openStream(
+        { route: ROUTES.chat, params: { internId }, body, headers: { accept: 'text/event-stream' }, alsoOk: [202] },
+        opts,
+      );
+      if (res.status === 202) {
+        const raw = await readBody(res, 64 << 10, res.label);
+        const parsed = SteeredSchema.safeParse(safeJson(raw.toString('utf8')));
+        if (!parsed.success) throw new ResponseShapeError(res.label, describeIssues(parsed.error));
+        return { kind: 'steered', session_id: parsed.data.session_id };
+      }
+      return { kind: 'stream', events: chunks(res.body, res.label, maxEventBytes) };
+    },
+    invoke: (internId: string, body: { input: string; session_id?: string }, opts?: CallOptions): Promise<InvokeResult> =>
+      http.json(InvokeResultSchema, { route: ROUTES.invoke, params: { internId }, body }, opts),
+  };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The chunks of an event stream, ending after `data: [DONE]`. Comments (keepalives) are skipped. A stream
+ * that ends before `[DONE]` throws a retryable `stream_severed` ApiError; leaving the loop early closes the
+ * connection, which cancels the run.
+ */
+async function* chunks(body: AsyncIterable<Buffer> & { destroy(): unknown }, label: string, maxEventBytes: number): AsyncGenerator<ChatChunk> {
+  const queue: EventSourceMessage[] = [];
+  let pending = 0;
+  const parser = createParser({ onEvent: (e) => queue.push(e) });
+  const decoder = new TextDecoder();
+  try {
+    for await (const piece of body) {
+      pending += piece.length;
+      parser.feed(decoder.decode(piece, { stream: true }));
+      if (queue.length > 0) pending = 0;
+      else if (pending > maxEventBytes) throw new ResponseTooLargeError(label, maxEventBytes);
+      while (queue.length > 0) {
+        const event = queue.shift()!;
+        if (event.data === '[DONE]') return;
+        const parsed = ChatChunkSchema.safeParse(safeJson(event.data));
+        if (!parsed.success) throw new ResponseShapeError(label, `an event is not a chat.completion.chunk: ${describeIssues(parsed.error)}`);
+        yield parsed.data;
+      }
+    }
+    throw new ApiError(502, 502, 'stream_severed', true, `${label}: the stream ended before [DONE]; the answer may be incomplete`, label);
+  } finally {
+    body.destroy();
+  }
+}

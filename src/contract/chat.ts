@@ -1,0 +1,177 @@
+/**
+ * Chatting with an intern (public notes, "More operations": chat and invoke). The request, the streamed
+ * `chat.completion.chunk`s, the `openrouter.provide_input` interactions and their answers. The sandbox
+ * validates requests with these schemas; the client parses the stream with them.
+ */
+import { z } from 'zod';
+import { LIMITS } from './limits.js';
+
+export const PROVIDE_INPUT_TOOL = 'openrouter.provide_input';
+export const APPROVAL_MODES = ['manual', 'self-drive'] as const;
+export type ApprovalMode = (typeof APPROVAL_MODES)[number];
+
+/** A string, a list of text parts, or null. */
+export const ChatContentSchema = z.union([z.string(), z.array(z.object({ type: z.literal('text'), text: z.string() })), z.null()]);
+export type ChatContent = z.infer<typeof ChatContentSchema>;
+
+export const EchoedToolCallSchema = z.object({
+  id: z.string().min(1),
+  type: z.literal('function').optional(),
+  function: z.object({ name: z.string(), arguments: z.string() }),
+});
+
+export const ChatMessageSchema = z.discriminatedUnion('role', [
+  z.object({ role: z.literal('system'), content: ChatContentSchema }),
+  z.object({ role: z.literal('developer'), content: ChatContentSchema }),
+  z.object({ role: z.literal('user'), content: ChatContentSchema }),
+  z.object({ role: z.literal('assistant'), content: ChatContentSchema.optional(), tool_calls: z.array(EchoedToolCallSchema).optional() }),
+  z.object({
+    role: z.literal('tool'),
+    tool_call_id: z.string().min(LIMITS.toolCallId.min).max(LIMITS.toolCallId.max),
+    content: ChatContentSchema,
+  }),
+]);
+export type ChatMessage = z.infer<typeof ChatMessageSchema>;
+
+/** Extra fields an OpenAI-style client sends (temperature, ...) are accepted and ignored, like `model`. */
+export const ChatRequestSchema = z.object({
+  messages: z.array(ChatMessageSchema).min(1, { error: 'at least one message is needed' }),
+  stream: z.literal(true, { error: 'stream must be true: this route only streams' }),
+  session_id: z.string().min(LIMITS.sessionId.min).max(LIMITS.sessionId.max).optional(),
+  approval_mode: z.enum(APPROVAL_MODES).optional(),
+  model: z.string().optional(),
+});
+export type ChatRequest = z.input<typeof ChatRequestSchema>;
+
+export const InvokeRequestSchema = z.strictObject({
+  input: z.string().min(1, { error: 'input must not be empty' }).max(LIMITS.prompt.max, { error: `input must be at most ${LIMITS.prompt.max} characters` }),
+  session_id: z.string().min(LIMITS.sessionId.min).max(LIMITS.sessionId.max).optional(),
+});
+export type InvokeRequest = z.infer<typeof InvokeRequestSchema>;
+export const InvokeResultSchema = z.object({ session_id: z.string(), status: z.enum(['started', 'steered']) });
+export type InvokeResult = z.infer<typeof InvokeResultSchema>;
+export const SteeredSchema = z.object({ session_id: z.string(), status: z.literal('steered') });
+
+export const ChatToolCallSchema = z.object({
+  index: z.number().int(),
+  id: z.string(),
+  type: z.literal('function'),
+  function: z.object({ name: z.string(), arguments: z.string() }),
+});
+export type ChatToolCall = z.infer<typeof ChatToolCallSchema>;
+
+export const ChatUsageSchema = z.object({
+  prompt_tokens: z.number().int(),
+  completion_tokens: z.number().int(),
+  total_tokens: z.number().int(),
+  cost: z.number().optional(),
+  prompt_tokens_details: z.object({ cached_tokens: z.number().int().optional() }).optional(),
+});
+export type ChatUsage = z.infer<typeof ChatUsageSchema>;
+
+export const ChatErrorSchema = z.object({
+  code: z.number().int(),
+  message: z.string(),
+  metadata: z.object({ reason: z.string(), retryable: z.boolean() }).optional(),
+});
+
+export const FINISH_REASONS = ['stop', 'tool_calls', 'error'] as const;
+export const ChatChunkSchema = z.object({
+  id: z.string(),
+  object: z.literal('chat.completion.chunk'),
+  created: z.number().int(),
+  model: z.string(),
+  choices: z.array(
+    z.object({
+      index: z.number().int(),
+      delta: z.object({
+        role: z.literal('assistant').optional(),
+        content: z.string().nullish(),
+        reasoning: z.string().nullish(),
+        tool_calls: z.array(ChatToolCallSchema).optional(),
+      }),
+      finish_reason: z.string().nullable(),
+    }),
+  ),
+  session_id: z.string().nullish(),
+  usage: ChatUsageSchema.nullish(),
+  error: ChatErrorSchema.optional(),
+});
+export type ChatChunk = z.infer<typeof ChatChunkSchema>;
+
+/** The permission option kinds the notes name; the list is open (an unknown kind is shown as it comes). */
+export const PERMISSION_OPTIONS = ['allow_once', 'allow_always', 'reject_once', 'reject_always'] as const;
+export type PermissionOption = (typeof PERMISSION_OPTIONS)[number] | (string & {});
+export const PermissionRequestSchema = z.object({
+  kind: z.literal('permission'),
+  operation: z.string().nullable(),
+  options: z.array(z.string()).min(1),
+});
+export type PermissionRequest = z.infer<typeof PermissionRequestSchema>;
+
+/**
+ * A question's field. The notes leave descriptors open; this project's sandbox sends `text`, `choice`
+ * (with `options`), `boolean` and `number`, and a client shows an unknown type as text.
+ */
+export const ElicitationFieldSchema = z.object({
+  name: z.string().min(1),
+  type: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  options: z.array(z.string()).optional(),
+  required: z.boolean().optional(),
+});
+export type ElicitationField = z.infer<typeof ElicitationFieldSchema>;
+export const ElicitationRequestSchema = z.object({
+  kind: z.literal('elicitation'),
+  message: z.string(),
+  fields: z.array(ElicitationFieldSchema),
+});
+export type ElicitationRequest = z.infer<typeof ElicitationRequestSchema>;
+export const ProvideInputArgsSchema = z.discriminatedUnion('kind', [PermissionRequestSchema, ElicitationRequestSchema]);
+export type ProvideInputArgs = z.infer<typeof ProvideInputArgsSchema>;
+
+export const ElicitationAnswerSchema = z.object({
+  action: z.enum(['accept', 'decline', 'cancel']),
+  content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+});
+export type ElicitationAnswer = z.infer<typeof ElicitationAnswerSchema>;
+
+/** The interaction a streamed tool call asks for, or null when it is not a well-formed provide_input call. */
+export function parseProvideInput(call: { id?: string; function: { name: string; arguments: string } }): ProvideInputArgs | null {
+  if (call.function.name !== PROVIDE_INPUT_TOOL) return null;
+  let args: unknown;
+  try {
+    args = JSON.parse(call.function.arguments);
+  } catch {
+    return null;
+  }
+  const parsed = ProvideInputArgsSchema.safeParse(args);
+  return parsed.success ? parsed.data : null;
+}
+
+/** `allow_once` → `Allow once`. */
+export function optionLabel(kind: string): string {
+  const words = kind.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** The two messages that answer an interaction: the assistant's echo of the tool call, then the tool answer. */
+export function answerMessages(call: { id: string; function: { name: string; arguments: string } }, content: string): ChatMessage[] {
+  return [
+    { role: 'assistant', content: null, tool_calls: [{ id: call.id, type: 'function', function: { name: call.function.name, arguments: call.function.arguments } }] },
+    { role: 'tool', tool_call_id: call.id, content },
+  ];
+}
+
+/** A question's answer as the tool message's content. */
+export function elicitationAnswer(answer: ElicitationAnswer): string {
+  return JSON.stringify(answer.action === 'accept' ? answer : { action: answer.action });
+}
+
+/** The text of a message's content. */
+export function contentText(content: ChatContent | undefined): string {
+  if (content === null || content === undefined) return '';
+  if (typeof content === 'string') return content;
+  return content.map((p) => p.text).join('');
+}
