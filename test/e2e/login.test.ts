@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, ROOT, Tui, openIntern, startSandboxProcess, type SandboxProcess } from './harness.js';
+import { CLI, PtyScreen, ROOT, Tui, openIntern, startSandboxProcess, type SandboxProcess } from './harness.js';
 
 let sb: SandboxProcess;
 beforeAll(async () => {
@@ -84,7 +84,7 @@ async function followLikeABrowser(url: string): Promise<void> {
 }
 
 const printedUrl = (run: Run) => until('the sign-in URL', () => /Open this URL to sign in:\n {2}(\S+)/.exec(run.text())?.[1]);
-const profile = () => (JSON.parse(readFileSync(configFile, 'utf8')) as { profiles: Record<string, Record<string, string>> }).profiles.default!;
+const profile = (name = 'default') => (JSON.parse(readFileSync(configFile, 'utf8')) as { profiles: Record<string, Record<string, string>> }).profiles[name]!;
 
 describe('intern-tui login', () => {
   it('login --no-browser, the URL followed like a browser, then interns list --json with no credential in the environment', async () => {
@@ -137,10 +137,33 @@ describe('intern-tui login', () => {
     }
   });
 
+  it('login --headless on a terminal: the pasted code is masked, never drawn (issue 13, defect 2)', async () => {
+    const t = new PtyScreen(process.execPath, [CLI, 'login', '--headless', '--profile', 'pasted', '--base-url', sb.manifest.base_url], { cols: 250, rows: 20, cwd: ROOT, env: { ...env, TERM: 'xterm-256color' } });
+    argLists.push('login --headless --profile pasted');
+    try {
+      const screen = await t.waitFor('Code: ');
+      const url = /paste the code it shows:\n {2}(\S+)/.exec(screen)![1]!;
+      const page = await (await request(url)).body.text();
+      const code = /<code id="code"[^>]*>([^<]+)<\/code>/.exec(page)![1]!;
+      await t.type(code);
+      await t.press('enter');
+      await t.waitFor(/Signed in as sk-\.\.\.\w+: profile "pasted"/);
+      expect(t.output).not.toContain(code);
+      expect(t.screen()).toContain('*'.repeat(code.length));
+      expect(await t.waitForExit()).toBe(0);
+      outputs.push(t.output);
+    } finally {
+      t.close();
+    }
+  });
+
   it('logout removes the credentials; a command then exits 4 and says how to sign in', async () => {
-    const secrets = Object.entries(profile()).filter(([k]) => /key|token/.test(k)).map(([, v]) => v);
+    const secrets = [...Object.entries(profile()), ...Object.entries(profile('pasted'))].filter(([k]) => /key|token/.test(k)).map(([, v]) => v);
+    expect(secrets.length).toBe(4);
     const out = cli(['logout']);
     expect(await out.exit).toBe(0);
+    expect(out.text()).toMatch(/Signed out of profile "default": removed api_key \(file\), oauth_token \(file\), oauth_refresh_token \(file\)/);
+    expect(await cli(['logout', '--profile', 'pasted']).exit).toBe(0);
     expect(readFileSync(configFile, 'utf8')).not.toMatch(/sk-or-v1-|oat-|ort-/);
     const list = cli(['interns', 'list', '--json']);
     expect(await list.exit).toBe(4);
