@@ -8,6 +8,7 @@ import { cacheDir, configPath, readConfig, resolveConfig, type Flags } from './c
 import type { RunContext } from './context.js';
 import { login } from './login.js';
 import { resolveSignedIn } from './auth/credentials.js';
+import { tuiSessionHooks } from './auth/session.js';
 
 const warn = (msg: string) => process.stderr.write(`intern-tui: warning: ${msg}\n`);
 
@@ -110,6 +111,7 @@ async function tui(flags: Flags, forceSandbox: boolean): Promise<number> {
       iconCacheDir: join(cacheDir(), 'icons'),
       scrollback: resolved.scrollback,
       warnings: sandbox ? [] : resolved.warnings,
+      ...(sandbox ? {} : tuiSessionHooks(flags, { env: process.env, path: configPath(), warn }, resolved.profile)),
     });
   } finally {
     await sandbox?.close();
