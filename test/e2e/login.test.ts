@@ -5,7 +5,7 @@
  * any output, in any process's arguments, or anywhere but the 0600 config file.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -94,7 +94,7 @@ describe('intern-tui login', () => {
     expect(new URL(url).searchParams.get('code_challenge_method')).toBe('S256');
     await followLikeABrowser(url);
     expect(await run.exit).toBe(0);
-    expect(run.text()).toMatch(/Signed in as sk-\.\.\.\w+: profile "default"/);
+    expect(run.text()).toMatch(/Signed in as sk-\.\.\.[\w-]+: profile "default"/);
 
     expect(statSync(configFile).mode & 0o777).toBe(0o600);
     const key = profile().api_key!;
@@ -107,7 +107,7 @@ describe('intern-tui login', () => {
 
     const status = cli(['auth', 'status']);
     expect(await status.exit).toBe(0);
-    expect(status.text()).toMatch(/API key: set, from the config file; signed in as sk-\.\.\.\w+/);
+    expect(status.text()).toMatch(/API key: set, from the config file; signed in as sk-\.\.\.[\w-]+/);
   });
 
   it('login --oauth, then attach in the TUI works with the stored OAuth token', async () => {
@@ -147,7 +147,7 @@ describe('intern-tui login', () => {
       const code = /<code id="code"[^>]*>([^<]+)<\/code>/.exec(page)![1]!;
       await t.type(code);
       await t.press('enter');
-      await t.waitFor(/Signed in as sk-\.\.\.\w+: profile "pasted"/);
+      await t.waitFor(/Signed in as sk-\.\.\.[\w-]+: profile "pasted"/);
       expect(t.output).not.toContain(code);
       expect(t.screen()).toContain('*'.repeat(code.length));
       expect(await t.waitForExit()).toBe(0);
@@ -157,13 +157,38 @@ describe('intern-tui login', () => {
     }
   });
 
+  it(':login inside the TUI shows the URL, and once it is followed the list loads signed in', async () => {
+    const cfg = JSON.parse(readFileSync(configFile, 'utf8')) as { profiles: Record<string, unknown> };
+    cfg.profiles.tui = { base_url: sb.manifest.base_url };
+    writeFileSync(configFile, JSON.stringify(cfg), { mode: 0o600 });
+    const t = new Tui({ env: { ...env, BROWSER: 'none' }, args: ['--profile', 'tui'], cols: 240, rows: 30 });
+    try {
+      await t.waitFor('profile tui');
+      await t.press(':');
+      await t.type('login');
+      await t.press('enter');
+      const screen = await t.waitFor(/Open this URL to sign in:\s*│?\s*\n.*http/);
+      const url = /(http:\/\/127\.0\.0\.1:\d+\/auth\?\S+)/.exec(screen)![1]!;
+      await followLikeABrowser(url);
+      await t.waitFor(/signed in as sk-\.\.\.[\w-]+/);
+      await t.waitFor(/› ?★? runner /);
+      outputs.push(t.output);
+    } finally {
+      t.close();
+    }
+    expect(profile('tui').api_key).toMatch(/^sk-or-v1-/);
+  });
+
   it('logout removes the credentials; a command then exits 4 and says how to sign in', async () => {
-    const secrets = [...Object.entries(profile()), ...Object.entries(profile('pasted'))].filter(([k]) => /key|token/.test(k)).map(([, v]) => v);
-    expect(secrets.length).toBe(4);
+    const secrets = [...Object.entries(profile()), ...Object.entries(profile('pasted')), ...Object.entries(profile('tui'))]
+      .filter(([k]) => /key|token/.test(k))
+      .map(([, v]) => v);
+    expect(secrets.length).toBe(5);
     const out = cli(['logout']);
     expect(await out.exit).toBe(0);
     expect(out.text()).toMatch(/Signed out of profile "default": removed api_key \(file\), oauth_token \(file\), oauth_refresh_token \(file\)/);
     expect(await cli(['logout', '--profile', 'pasted']).exit).toBe(0);
+    expect(await cli(['logout', '--profile', 'tui']).exit).toBe(0);
     expect(readFileSync(configFile, 'utf8')).not.toMatch(/sk-or-v1-|oat-|ort-/);
     const list = cli(['interns', 'list', '--json']);
     expect(await list.exit).toBe(4);

@@ -76,7 +76,7 @@ describe('login (PKCE)', () => {
     expect(p.api_key).toMatch(/^sk-or-v1-/);
     // The key is never printed.
     expect(io.text()).not.toContain(p.api_key as string);
-    expect(io.text()).toMatch(/Signed in as sk-\.\.\.\w+/);
+    expect(io.text()).toMatch(/Signed in as sk-\.\.\.[\w-]+/);
     const r = await resolveSignedIn({}, { env: {}, path });
     expect(r.sources.api_key).toBe('file');
     const list = await createClient({ baseUrl: r.baseUrl, credentials: r.credentials }).listInterns();
@@ -100,7 +100,7 @@ describe('login (PKCE)', () => {
     expect(exit).toBe(0);
     expect(status.credentials.api_key).toMatchObject({ set: true, source: 'keychain', check: 'ok' });
     const shown = formatStatus(status) + JSON.stringify(status);
-    expect(shown).toMatch(/signed in as sk-\.\.\.\w+/);
+    expect(shown).toMatch(/signed in as sk-\.\.\.[\w-]+/);
     expect(shown).not.toContain(r.credentials.api_key!);
 
     const out = makeIo();
