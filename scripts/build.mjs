@@ -18,7 +18,7 @@ await build({
   target: 'node20',
   sourcemap: 'linked',
   legalComments: 'none',
-  external: ['better-sqlite3', '@lydell/node-pty'],
+  external: ['better-sqlite3', '@lydell/node-pty', '@napi-rs/keyring', 'open'],
   alias: { 'react-devtools-core': './scripts/react-devtools-stub.mjs' },
   banner: {
     js: "import { createRequire as __intern_createRequire } from 'node:module'; const require = __intern_createRequire(import.meta.url);",

@@ -19,6 +19,14 @@ export const ProfileSchema = z.strictObject({
   api_key: z.string().min(1).optional(),
   management_key: z.string().min(1).optional(),
   oauth_token: z.string().min(1).optional(),
+  /** The OAuth issuer for daemon access (RFC 8414 discovery); `login --oauth` uses it. */
+  oauth_issuer: z.url({ error: 'must be an http(s) URL' }).optional(),
+  /** When the stored OAuth access token expires (ms since the epoch); renewed before then. */
+  oauth_expires_at: z.number().int().optional(),
+  /** The OAuth refresh token, when the profile's secrets are in this file. */
+  oauth_refresh_token: z.string().min(1).optional(),
+  /** Where `login` put this profile's secrets: the system keychain, or this file (0600). */
+  credential_store: z.enum(['keychain', 'file']).optional(),
   scrollback: z.number().int().min(0).max(1_000_000).optional(),
   features: z.array(FeatureSchema).max(100).optional(),
 });
@@ -59,7 +67,7 @@ export function readConfig(path: string, warn: (msg: string) => void = () => und
   }
   const parsed = ConfigFileSchema.safeParse(json);
   if (!parsed.success) throw new ConfigError(`${path}: ${describeIssues(parsed.error)}`);
-  const holdsSecrets = Object.values(parsed.data.profiles).some((p) => p.api_key || p.management_key || p.oauth_token);
+  const holdsSecrets = Object.values(parsed.data.profiles).some((p) => p.api_key || p.management_key || p.oauth_token || p.oauth_refresh_token);
   if (holdsSecrets && process.platform !== 'win32' && (statSync(path).mode & 0o077) !== 0) {
     warn(`${path} holds credentials but other users can read it; run: chmod 600 ${path}`);
   }
@@ -85,12 +93,16 @@ export interface Flags {
   scrollback?: number;
 }
 
+export type CredentialSource = 'flag' | 'env' | 'keychain' | 'file';
+
 export interface Resolved {
   profile: string | null;
   baseUrl: string;
   /** Whether a base URL came from any source (else the default). */
   baseUrlConfigured: boolean;
   credentials: Credentials;
+  /** Where each credential came from (a keychain lookup, async, is added by cli/auth/credentials.ts). */
+  sources: Partial<Record<CredentialKind, CredentialSource>>;
   scrollback: number;
   features: FeatureSpec[];
   warnings: string[];
@@ -113,9 +125,18 @@ export function resolveConfig(flags: Flags, env: NodeJS.ProcessEnv, file: Config
     profile = found;
   }
   const credentials: Credentials = {};
+  const sources: Resolved['sources'] = {};
   for (const kind of Object.keys(CREDENTIAL_SOURCES) as CredentialKind[]) {
-    const value = (flags[FLAG_OF[kind]] as string | undefined) || env[CREDENTIAL_SOURCES[kind].env] || profile[kind];
-    if (value) credentials[kind] = value;
+    const candidates: [string | undefined, CredentialSource][] = [
+      [flags[FLAG_OF[kind]] as string | undefined, 'flag'],
+      [env[CREDENTIAL_SOURCES[kind].env], 'env'],
+      [profile[kind], 'file'],
+    ];
+    const hit = candidates.find(([v]) => v);
+    if (hit) {
+      credentials[kind] = hit[0]!;
+      sources[kind] = hit[1];
+    }
   }
   const explicitBase = flags.baseUrl || env[BASE_URL_ENV] || profile.base_url;
   const baseUrl = explicitBase || DEFAULT_BASE_URL;
@@ -132,6 +153,7 @@ export function resolveConfig(flags: Flags, env: NodeJS.ProcessEnv, file: Config
     baseUrl,
     baseUrlConfigured: Boolean(explicitBase),
     credentials,
+    sources,
     scrollback: flags.scrollback ?? profile.scrollback ?? 10_000,
     features: [...(profile.features ?? []), ...BUILTIN_FEATURES],
     warnings,

@@ -5,7 +5,7 @@
  */
 import type { InternApi } from '../client/types.js';
 import { CREDENTIAL_SOURCES, type CredentialKind } from '../contract/routes.js';
-import { configPath, readConfig, resolveConfig, type Flags, type Resolved } from './config.js';
+import { configPath, type Flags, type Resolved } from './config.js';
 import { CliError, EXIT } from './exit.js';
 import { Output } from './output.js';
 import type { Parsed } from './parse.js';
@@ -66,7 +66,8 @@ export function missingCredentialMessage(command: string, kind: CredentialKind, 
 }
 
 async function openApi(ctx: RunContext): Promise<InternApi> {
-  const resolved = resolveConfig(ctx.flags, ctx.io.env, readConfig(configPath(ctx.io.env), ctx.warn));
+  const { resolveSignedIn } = await import('./auth/credentials.js');
+  const resolved = await resolveSignedIn(ctx.flags, { env: ctx.io.env, path: configPath(ctx.io.env), warn: ctx.warn });
   for (const w of resolved.warnings) ctx.warn(w);
   const { createClient } = await import('../client/index.js');
   const anyCredential = Object.values(resolved.credentials).some(Boolean);
@@ -79,7 +80,7 @@ async function openApi(ctx: RunContext): Promise<InternApi> {
     return createClient({ baseUrl: sandbox.baseUrl, credentials: { api_key: c.api_key, management_key: c.management_key, oauth_token: c.oauth_token } });
   }
   for (const kind of ctx.spec.needs) {
-    if (!resolved.credentials[kind]) throw new CliError(EXIT.auth, missingCredentialMessage(`intern-tui ${commandTitle(ctx.spec)}`, kind, resolved));
+    if (!resolved.credentials[kind] && !(kind === 'oauth_token' && resolved.renewOAuthToken)) throw new CliError(EXIT.auth, missingCredentialMessage(`intern-tui ${commandTitle(ctx.spec)}`, kind, resolved));
   }
-  return createClient({ baseUrl: resolved.baseUrl, credentials: resolved.credentials });
+  return createClient({ baseUrl: resolved.baseUrl, credentials: resolved.credentials, renewOAuthToken: resolved.renewOAuthToken });
 }

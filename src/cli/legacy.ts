@@ -7,6 +7,8 @@ import { HELP, parseCommand, type SandboxFlags } from './args.js';
 import { cacheDir, configPath, readConfig, resolveConfig, type Flags } from './config.js';
 import type { RunContext } from './context.js';
 import { login } from './login.js';
+import { resolveSignedIn } from './auth/credentials.js';
+import { tuiSessionHooks } from './auth/session.js';
 
 const warn = (msg: string) => process.stderr.write(`intern-tui: warning: ${msg}\n`);
 
@@ -22,9 +24,10 @@ export async function runLegacy(argv: string[]): Promise<number> {
     case 'sandbox':
       return runSandbox(command.options);
     case 'login': {
-      const path = await login(command.flags.profile ?? process.env.INTERN_TUI_PROFILE ?? 'default', process.env, { input: process.stdin, output: process.stderr }, warn);
-      process.stdout.write(`Saved to ${path} (mode 0600).\n`);
-      return 0;
+      // The registry's `login` (commands/auth.ts) handles this; kept for argv that reaches here.
+      const { availableKeychain } = await import('./auth/store.js');
+      const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
+      return login({ profile: command.flags.profile, baseUrl: command.flags.baseUrl }, { io, path: configPath(), keychain: await availableKeychain(process.env) });
     }
     case 'config':
       return configCommand(command.action, command.flags);
@@ -33,7 +36,6 @@ export async function runLegacy(argv: string[]): Promise<number> {
   }
 }
 
-export const loginCommand = (ctx: RunContext) => runLegacy(['login', ...ctx.rest]);
 export const configCommandRaw = (ctx: RunContext) => runLegacy(['config', ...ctx.rest]);
 export const sandboxCommand = (ctx: RunContext) => runLegacy(['sandbox', ...ctx.rest]);
 
@@ -87,7 +89,7 @@ async function tui(flags: Flags, forceSandbox: boolean): Promise<number> {
     return 2;
   }
   const { runTui } = await import('../tui/index.js');
-  const resolved = resolveConfig(flags, process.env, readConfig(configPath(), warn));
+  const resolved = await resolveSignedIn(flags, { env: process.env, path: configPath(), warn });
   const anyCredential = Object.values(resolved.credentials).some(Boolean);
   let sandbox: RunningSandbox | undefined;
   let baseUrl = resolved.baseUrl;
@@ -99,7 +101,7 @@ async function tui(flags: Flags, forceSandbox: boolean): Promise<number> {
     credentials = { api_key: c.api_key, management_key: c.management_key, oauth_token: c.oauth_token };
   }
   try {
-    const api = createClient({ baseUrl, credentials });
+    const api = createClient({ baseUrl, credentials, renewOAuthToken: sandbox ? undefined : resolved.renewOAuthToken });
     return await runTui({
       api,
       profile: resolved.profile,
@@ -109,6 +111,7 @@ async function tui(flags: Flags, forceSandbox: boolean): Promise<number> {
       iconCacheDir: join(cacheDir(), 'icons'),
       scrollback: resolved.scrollback,
       warnings: sandbox ? [] : resolved.warnings,
+      ...(sandbox ? {} : tuiSessionHooks(flags, { env: process.env, path: configPath(), warn }, resolved.profile)),
     });
   } finally {
     await sandbox?.close();

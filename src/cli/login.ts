@@ -1,87 +1,233 @@
-/** `intern-tui login`: asks for a base URL and each credential, and stores them in a profile (0600). */
-import { createInterface } from 'node:readline';
-import { Writable } from 'node:stream';
-import { CREDENTIAL_SOURCES, type CredentialKind } from '../contract/routes.js';
-import { type ConfigFile, type Profile, ProfileSchema, configPath, readConfig, writeConfig } from './config.js';
-import { describeIssues } from '../contract/errors.js';
+/**
+ * `intern-tui login` and `logout` (issue 11, item 5).
+ * - `login`: PKCE sign-in for an API key (public notes): a loopback listener, "Open this URL to sign
+ *   in:", the browser when there is one, the code exchanged at `POST /auth/keys`.
+ * - `login --headless`: the page shows the code; it is pasted at a masked prompt.
+ * - `login --oauth`: the OAuth token for daemon access from the profile's issuer (RFC 8414
+ *   discovery, authorization code + PKCE S256), with its refresh token.
+ * - `login --with-token`: a key from stdin (or a masked prompt on a terminal), for CI.
+ * Secrets go to the system keychain when one answers, else the profile in the config file (0600).
+ * No secret is ever printed, logged or put in a URL or argument list.
+ */
+import { createClient } from '../client/index.js';
+import { authorizationUrl, discover, exchangeCode, type OAuthOptions } from '../client/oauth.js';
+import { AUTH_PAGE_PATH, codeChallenge, makeCodeVerifier } from '../contract/auth.js';
+import { BASE_URL_ENV, CREDENTIAL_SOURCES, DEFAULT_BASE_URL, type CredentialKind } from '../contract/routes.js';
+import { sanitize } from '../tui/sanitize.js';
+import { type Profile, readConfig } from './config.js';
+import type { Io } from './context.js';
+import { CliError, EXIT, usageError } from './exit.js';
+import { maskedPrompt, readAll } from './input.js';
+import { forgetProfileSecrets, saveProfile } from './auth/credentials.js';
+import { openBrowser as defaultOpenBrowser } from './auth/browser.js';
+import { listenForCallback } from './auth/loopback.js';
+import type { Keychain } from './auth/store.js';
+import { randomBytes } from 'node:crypto';
 
-export interface LoginIo {
-  input: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (on: boolean) => void };
-  output: NodeJS.WritableStream;
+export interface LoginOptions {
+  /** --profile; else INTERN_TUI_PROFILE, the default profile, or "default". */
+  profile?: string;
+  /** --base-url: saved in the profile. */
+  baseUrl?: string;
+  noBrowser?: boolean;
+  headless?: boolean;
+  oauth?: boolean;
+  /** --issuer: the OAuth issuer, saved in the profile. */
+  issuer?: string;
+  withToken?: boolean;
+  /** With --with-token: which credential the key is (default api_key). */
+  kind?: string;
 }
 
-/** Reads lines one at a time; on a TTY, secrets are read without echo. */
-class Prompter {
-  private readonly lines: string[] = [];
-  private waiting: ((line: string | null) => void) | undefined;
-  private ended = false;
-  private readonly rl;
-  private muted = false;
-
-  constructor(private readonly io: LoginIo) {
-    const output = new Writable({
-      write: (chunk: Buffer, _enc, cb) => {
-        if (!this.muted) io.output.write(chunk);
-        cb();
-      },
-    });
-    this.rl = createInterface({ input: io.input, output, terminal: Boolean(io.input.isTTY) });
-    this.rl.on('line', (line) => {
-      if (this.waiting) {
-        const w = this.waiting;
-        this.waiting = undefined;
-        w(line);
-      } else this.lines.push(line);
-    });
-    this.rl.on('close', () => {
-      this.ended = true;
-      this.waiting?.(null);
-    });
-  }
-
-  ask(question: string, secret: boolean): Promise<string | null> {
-    this.io.output.write(question);
-    this.muted = secret && Boolean(this.io.input.isTTY);
-    const next = this.lines.shift();
-    if (next !== undefined) return Promise.resolve(this.done(next));
-    if (this.ended) return Promise.resolve(null);
-    return new Promise((resolve) => {
-      this.waiting = (line) => resolve(line === null ? null : this.done(line));
-    });
-  }
-
-  private done(line: string): string {
-    if (this.muted) this.io.output.write('\n');
-    this.muted = false;
-    return line.trim();
-  }
-
-  close(): void {
-    this.rl.close();
-  }
+export interface LoginDeps {
+  io: Io;
+  /** The config file. */
+  path: string;
+  /** Where secrets go: a keychain, or null for the config file. */
+  keychain: Keychain | null;
+  signal?: AbortSignal;
+  openBrowser?: (url: string) => Promise<boolean>;
+  /** How long to wait for the browser; default 10 minutes (a code's lifetime). */
+  timeoutMs?: number;
+  oauth?: OAuthOptions;
+  now?: () => number;
 }
 
-export async function login(profileName: string, env: NodeJS.ProcessEnv, io: LoginIo, warn: (m: string) => void): Promise<string> {
-  const path = configPath(env);
-  const config: ConfigFile = readConfig(path, warn);
-  const current: Profile = { ...(config.profiles[profileName] ?? {}) };
-  const prompter = new Prompter(io);
+const KINDS = Object.keys(CREDENTIAL_SOURCES) as CredentialKind[];
+
+function target(opts: LoginOptions, deps: LoginDeps) {
+  const file = readConfig(deps.path, (m) => deps.io.stderr.write(`intern-tui: warning: ${m}\n`));
+  const name = opts.profile ?? deps.io.env.INTERN_TUI_PROFILE ?? file.default_profile ?? 'default';
+  const profile: Profile = file.profiles[name] ?? {};
+  const given = opts.baseUrl || deps.io.env[BASE_URL_ENV];
+  const baseUrl = (given || profile.base_url || DEFAULT_BASE_URL).replace(/\/+$/, '');
   try {
-    io.output.write(`Profile "${profileName}" in ${path}. Press enter to keep a value.\n`);
-    const base = await prompter.ask(`Base URL [${current.base_url ?? 'https://openrouter.ai/api/v1'}]: `, false);
-    if (base) current.base_url = base;
-    for (const kind of Object.keys(CREDENTIAL_SOURCES) as CredentialKind[]) {
-      const has = current[kind] ? 'set; enter keeps it' : 'not set';
-      const value = await prompter.ask(`${CREDENTIAL_SOURCES[kind].label} (${has}): `, true);
-      if (value) current[kind] = value;
-    }
-  } finally {
-    prompter.close();
+    new URL(baseUrl);
+  } catch {
+    throw usageError(`the base URL is not a URL: ${baseUrl.slice(0, 200)}`);
   }
-  const checked = ProfileSchema.safeParse(current);
-  if (!checked.success) throw new Error(`not saved: ${describeIssues(checked.error)}`);
-  config.profiles[profileName] = checked.data;
-  config.default_profile ??= profileName;
-  writeConfig(path, config);
-  return path;
+  // A base URL from a flag or the environment is saved, so later commands need neither.
+  const fields: Partial<Profile> = given ? { base_url: baseUrl } : {};
+  return { name, profile, baseUrl, fields };
 }
+
+const say = (deps: LoginDeps, line: string) => deps.io.stderr.write(line + '\n');
+
+function where(deps: LoginDeps, stored: 'keychain' | 'file'): string {
+  return stored === 'keychain' ? 'the system keychain' : `${deps.path} (mode 0600; no system keychain available)`;
+}
+
+/** A code pasted by the person: masked on a terminal, one line otherwise. */
+async function readPasted(deps: LoginDeps, question: string): Promise<string> {
+  const { io } = deps;
+  let value: string;
+  if (io.stdin.isTTY && io.stderr.isTTY) value = await maskedPrompt(io, question);
+  else {
+    io.stderr.write(question + '\n');
+    value = await readLine(io.stdin);
+  }
+  value = value.trim();
+  if (!value) throw usageError('no code was given');
+  return value;
+}
+
+/** The first line of a non-TTY stdin. */
+async function readLine(stream: NodeJS.ReadableStream): Promise<string> {
+  const { createInterface } = await import('node:readline');
+  const rl = createInterface({ input: stream, terminal: false });
+  try {
+    for await (const line of rl) return line;
+    return '';
+  } finally {
+    rl.close();
+  }
+}
+
+/** Runs the browser half: prints the URL, opens it when asked and possible. */
+async function showUrl(deps: LoginDeps, opts: LoginOptions, url: string, headless: boolean): Promise<void> {
+  say(deps, headless ? 'Open this URL to sign in, then paste the code it shows:' : 'Open this URL to sign in:');
+  say(deps, `  ${url}`);
+  if (!opts.noBrowser && !headless) {
+    const opened = await (deps.openBrowser ?? ((u: string) => defaultOpenBrowser(u, deps.io.env)))(url);
+    if (opened) say(deps, '(opened in your browser)');
+  }
+}
+
+async function signInForKey(opts: LoginOptions, deps: LoginDeps, t: ReturnType<typeof target>): Promise<number> {
+  const verifier = makeCodeVerifier();
+  const page = new URL(AUTH_PAGE_PATH, new URL(t.baseUrl).origin);
+  page.searchParams.set('code_challenge', codeChallenge(verifier));
+  page.searchParams.set('code_challenge_method', 'S256');
+  let code: string;
+  if (opts.headless) {
+    await showUrl(deps, opts, page.toString(), true);
+    code = await readPasted(deps, 'Code: ');
+  } else {
+    const cb = await listenForCallback({ timeoutMs: deps.timeoutMs, signal: deps.signal });
+    try {
+      page.searchParams.set('callback_url', cb.url);
+      await showUrl(deps, opts, page.toString(), false);
+      say(deps, 'Waiting for the browser...');
+      code = await cb.code;
+    } finally {
+      await cb.close();
+    }
+  }
+  const api = createClient({ baseUrl: t.baseUrl, credentials: {} });
+  const { key } = await api.exchangeAuthCode({ code, code_verifier: verifier, code_challenge_method: 'S256' }, { signal: deps.signal });
+  const stored = await saveProfile({ path: deps.path }, t.name, { api_key: key }, t.fields, deps.keychain);
+  const label = await labelOf(t.baseUrl, key);
+  deps.io.stdout.write(`Signed in${label ? ` as ${label}` : ''}: profile "${t.name}", API key saved in ${where(deps, stored)}.\n`);
+  return EXIT.ok;
+}
+
+async function signInOAuth(opts: LoginOptions, deps: LoginDeps, t: ReturnType<typeof target>): Promise<number> {
+  const issuer = opts.issuer ?? t.profile.oauth_issuer;
+  if (!issuer) throw usageError(`profile "${t.name}" has no OAuth issuer: pass --issuer URL once (it is saved in the profile)`);
+  const md = await discover(issuer, deps.oauth);
+  const verifier = makeCodeVerifier();
+  const state = randomBytes(16).toString('base64url');
+  let code: string;
+  let redirectUri: string | undefined;
+  if (opts.headless) {
+    await showUrl(deps, opts, authorizationUrl(md, { challenge: codeChallenge(verifier), state }), true);
+    code = await readPasted(deps, 'Code: ');
+  } else {
+    const cb = await listenForCallback({ state, timeoutMs: deps.timeoutMs, signal: deps.signal });
+    try {
+      redirectUri = cb.url;
+      await showUrl(deps, opts, authorizationUrl(md, { redirectUri, challenge: codeChallenge(verifier), state }), false);
+      say(deps, 'Waiting for the browser...');
+      code = await cb.code;
+    } finally {
+      await cb.close();
+    }
+  }
+  const tokens = await exchangeCode(md, { code, verifier, redirectUri }, deps.oauth);
+  const now = (deps.now ?? Date.now)();
+  const secrets = { oauth_token: tokens.access_token, ...(tokens.refresh_token ? { oauth_refresh_token: tokens.refresh_token } : {}) };
+  const stored = await saveProfile(
+    { path: deps.path },
+    t.name,
+    secrets,
+    { ...t.fields, oauth_issuer: issuer.replace(/\/+$/, ''), oauth_expires_at: tokens.expires_in ? now + tokens.expires_in * 1000 : undefined },
+    deps.keychain,
+  );
+  const renew = tokens.refresh_token ? '; it renews itself with the stored refresh token' : '; there is no refresh token, so run login --oauth again when it expires';
+  deps.io.stdout.write(`Signed in for terminal access: profile "${t.name}", OAuth token saved in ${where(deps, stored)}${renew}.\n`);
+  return EXIT.ok;
+}
+
+async function withToken(opts: LoginOptions, deps: LoginDeps, t: ReturnType<typeof target>): Promise<number> {
+  const kind = (opts.kind ?? 'api_key') as CredentialKind;
+  if (!KINDS.includes(kind)) throw usageError(`--kind must be one of ${KINDS.join(', ')}`);
+  const { io } = deps;
+  let value: string;
+  if (io.stdin.isTTY && io.stderr.isTTY) value = await maskedPrompt(io, `${CREDENTIAL_SOURCES[kind].label}: `);
+  else value = (await readAll(io.stdin, 64 << 10)).replace(/\r?\n$/, '');
+  value = value.trim();
+  if (!value) throw usageError(`no ${CREDENTIAL_SOURCES[kind].label} on stdin (pipe it in: intern-tui login --with-token < file)`);
+  if (/\s/.test(value)) throw usageError(`the ${CREDENTIAL_SOURCES[kind].label} on stdin holds whitespace; give one key`);
+  const stored = await saveProfile({ path: deps.path }, t.name, { [kind]: value }, t.fields, deps.keychain);
+  const label = kind === 'api_key' ? await labelOf(t.baseUrl, value) : undefined;
+  io.stdout.write(`Saved the ${CREDENTIAL_SOURCES[kind].label}${label ? ` (${label})` : ''} for profile "${t.name}" in ${where(deps, stored)}.\n`);
+  return EXIT.ok;
+}
+
+/** "signed in as": the key's label from GET /key, sanitised; undefined when the service does not say. */
+export async function labelOf(baseUrl: string, key: string): Promise<string | undefined> {
+  try {
+    const info = await createClient({ baseUrl, credentials: { api_key: key }, maxAttempts: 1, timeoutMs: 10_000 }).getKeyInfo();
+    return sanitize(info.label);
+  } catch {
+    return undefined;
+  }
+}
+
+export async function login(opts: LoginOptions, deps: LoginDeps): Promise<number> {
+  const modes = [opts.oauth, opts.withToken].filter(Boolean).length;
+  if (modes > 1) throw usageError('--oauth and --with-token do not go together');
+  if (opts.withToken && (opts.headless || opts.noBrowser)) throw usageError('--with-token reads the key from stdin; --headless and --no-browser are for the browser sign-in');
+  if (opts.kind !== undefined && !opts.withToken) throw usageError('--kind goes with --with-token');
+  if (opts.issuer !== undefined && !opts.oauth) throw usageError('--issuer goes with --oauth');
+  const t = target(opts, deps);
+  if (opts.withToken) return withToken(opts, deps, t);
+  if (opts.oauth) return signInOAuth(opts, deps, t);
+  return signInForKey(opts, deps, t);
+}
+
+export async function logout(opts: { profile?: string }, deps: Omit<LoginDeps, 'keychain'> & { keychain: Keychain | null }): Promise<number> {
+  const file = readConfig(deps.path, (m) => deps.io.stderr.write(`intern-tui: warning: ${m}\n`));
+  const name = opts.profile ?? deps.io.env.INTERN_TUI_PROFILE ?? file.default_profile ?? 'default';
+  const removed = await forgetProfileSecrets({ path: deps.path }, name, deps.keychain);
+  if (removed.length === 0) {
+    deps.io.stdout.write(`Profile "${name}" holds no stored credentials.\n`);
+  } else {
+    deps.io.stdout.write(`Signed out of profile "${name}": removed ${removed.join(', ')}.\n`);
+  }
+  const envSet = KINDS.filter((k) => deps.io.env[CREDENTIAL_SOURCES[k].env]).map((k) => CREDENTIAL_SOURCES[k].env);
+  if (envSet.length) deps.io.stderr.write(`intern-tui: note: ${envSet.join(', ')} ${envSet.length > 1 ? 'are' : 'is'} still set in the environment.\n`);
+  return EXIT.ok;
+}
+
+export { CliError };

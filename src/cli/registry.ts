@@ -352,10 +352,40 @@ export const COMMANDS: CommandSpec[] = [
   {
     noun: 'login',
     positionals: [0, 0],
-    summary: 'store credentials in a profile (0600)',
+    summary: 'sign in in the browser and save an API key (keychain, else the config file at 0600)',
+    flags: {
+      'no-browser': { type: 'boolean', description: 'only print the sign-in URL; do not open a browser' },
+      headless: { type: 'boolean', description: 'no local listener: the page shows a code to paste (masked)' },
+      oauth: { type: 'boolean', description: 'get the OAuth token for attaching (daemon access) from the profile\'s issuer' },
+      issuer: { type: 'string', value: 'URL', description: 'with --oauth: the OAuth issuer (RFC 8414), saved in the profile' },
+      'with-token': { type: 'boolean', description: 'read a key from stdin (or a masked prompt) instead of signing in, for CI' },
+      kind: { type: 'string', value: 'KIND', description: 'with --with-token: api_key (default), management_key or oauth_token' },
+    },
+    details:
+      'Signs in with PKCE: listens on a loopback port, prints "Open this URL to sign in:", and saves the\n' +
+      'API key the service issues. Typed or pasted secrets are never echoed.\n' +
+      'Examples:\n  intern-tui login --base-url https://openrouter.ai/api/v1\n  intern-tui login --headless\n' +
+      '  intern-tui login --oauth --issuer https://auth.example.com\n  intern-tui login --with-token < key.txt',
     needs: [],
-    raw: true,
-    load: () => import('./legacy.js').then((m) => m.loginCommand),
+    load: () => import('./commands/auth.js').then((m) => m.login),
+  },
+  {
+    noun: 'logout',
+    positionals: [0, 0],
+    summary: "remove the profile's stored credentials (keychain and config file)",
+    details: 'Example:\n  intern-tui logout --profile work',
+    needs: [],
+    load: () => import('./commands/auth.js').then((m) => m.logout),
+  },
+  {
+    noun: 'auth',
+    verb: 'status',
+    positionals: [0, 0],
+    summary: 'which credentials are set, from where, and who the API key signs in as',
+    details: 'Never prints a secret. Exit 4 when no credential is set or the service refuses the API key.\nExample:\n  intern-tui auth status --json',
+    needs: [],
+    json: true,
+    load: () => import('./commands/auth.js').then((m) => m.status),
   },
   {
     noun: 'config',

@@ -36,6 +36,9 @@ export class HttpCore {
   private readonly dispatcher: Dispatcher | undefined;
   private readonly maxResponseBytes: number;
   readonly maxIconBytes: number;
+  private readonly renewOAuthToken: (() => Promise<string>) | undefined;
+  /** One renewal at a time: concurrent 401s share it. */
+  private renewing: Promise<string> | undefined;
   /** Delay function; tests may observe it. */
   sleep: (ms: number, signal?: AbortSignal) => Promise<void> = abortableSleep;
 
@@ -48,6 +51,34 @@ export class HttpCore {
     this.dispatcher = options.dispatcher;
     this.maxResponseBytes = options.maxResponseBytes ?? RESPONSE_LIMITS.jsonBytes;
     this.maxIconBytes = options.maxIconBytes ?? RESPONSE_LIMITS.iconBytes;
+    this.renewOAuthToken = options.renewOAuthToken;
+  }
+
+  /**
+   * Sends; when an OAuth route answers 401 and a renewer is configured, renews the access token once
+   * (shared by concurrent callers) and sends again with it.
+   */
+  async send(spec: RequestSpec, opts: CallOptions = {}): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+    if (spec.route.credential === 'oauth_token' && !this.credentials.oauth_token && this.renewOAuthToken) {
+      this.credentials.oauth_token = await this.renew(this.renewOAuthToken);
+    }
+    const before = this.credentials.oauth_token;
+    try {
+      return await this.sendOnce(spec, opts);
+    } catch (e) {
+      const renew = this.renewOAuthToken;
+      if (!(e instanceof ApiError) || e.status !== 401 || spec.route.credential !== 'oauth_token' || !renew) throw e;
+      // Another call may have renewed it meanwhile; else renew now.
+      if (this.credentials.oauth_token === before) this.credentials.oauth_token = await this.renew(renew);
+      return this.sendOnce(spec, opts);
+    }
+  }
+
+  private renew(renew: () => Promise<string>): Promise<string> {
+    this.renewing ??= renew().finally(() => {
+      this.renewing = undefined;
+    });
+    return this.renewing;
   }
 
   /** The URL, headers and payload of a request; throws MissingCredentialError before anything is sent. */
@@ -109,7 +140,7 @@ export class HttpCore {
   }
 
   /** Sends the request and answers the raw success response (status, headers, body bytes). */
-  async send(spec: RequestSpec, opts: CallOptions = {}): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+  private async sendOnce(spec: RequestSpec, opts: CallOptions = {}): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
     const { url, headers, payload, label } = this.prepare(spec);
 
     for (let attempt = 1; ; attempt++) {

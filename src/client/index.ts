@@ -10,7 +10,6 @@ import type { ClientOptions, InternApi } from './types.js';
 import { vaultRoutes } from './vault.js';
 
 export * from './errors.js';
-export { authorizationUrl, createPkce, discoverOAuth, exchangeOAuthCode, refreshOAuthToken, signInUrl, siteOf, type Pkce } from './auth.js';
 export type * from './types.js';
 
 export function createClient(options: ClientOptions): InternApi {
@@ -18,7 +17,7 @@ export function createClient(options: ClientOptions): InternApi {
   const configured: Record<CredentialKind, boolean> = {
     api_key: Boolean(options.credentials.api_key),
     management_key: Boolean(options.credentials.management_key),
-    oauth_token: Boolean(options.credentials.oauth_token),
+    oauth_token: Boolean(options.credentials.oauth_token || options.renewOAuthToken),
   };
-  return { baseUrl: http.baseUrl, configured, ...internRoutes(http), ...byokRoutes(http), ...vaultRoutes(http), ...catalogRoutes(http), ...chatRoutes(http, options.maxResponseBytes ?? RESPONSE_LIMITS.jsonBytes), ...authRoutes(http) };
+  return { baseUrl: http.baseUrl, configured, ...internRoutes(http), ...byokRoutes(http), ...vaultRoutes(http), ...catalogRoutes(http), ...authRoutes(http), ...chatRoutes(http, options.maxResponseBytes ?? RESPONSE_LIMITS.jsonBytes) };
 }

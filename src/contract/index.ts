@@ -7,5 +7,5 @@ export * from './errors.js';
 export * from './routes.js';
 export * from './vault.js';
 export * from './catalog.js';
-export * from './chat.js';
 export * from './auth.js';
+export * from './chat.js';

@@ -19,7 +19,7 @@ import { InternDetails } from './screens/InternDetails.js';
 import { InternList } from './screens/InternList.js';
 import { InternSettings } from './screens/InternSettings.js';
 import { theme } from './theme.js';
-import type { TuiOptions } from './types.js';
+import type { TuiOptions, TuiSession } from './types.js';
 
 const TITLES: Record<Route['name'], string> = {
   interns: 'Interns',
@@ -32,8 +32,12 @@ const TITLES: Record<Route['name'], string> = {
   byokForm: 'Credential form',
 };
 
-export function App({ options, initial = { name: 'interns' } }: { options: TuiOptions; initial?: Route }) {
+export function App({ options: started, initial = { name: 'interns' } }: { options: TuiOptions; initial?: Route }) {
   const { exit } = useApp();
+  // `:profile NAME` and `:login` swap the session (client, profile, host); screens remount on a new serial.
+  const [session, setSession] = useState<{ value: TuiSession; serial: number }>({ value: started, serial: 0 });
+  const options: TuiOptions = useMemo(() => ({ ...started, ...session.value }), [started, session]);
+  const [signin, setSignin] = useState<{ lines: string[]; abort: AbortController } | null>(null);
   const size = useTerminalSize();
   const [stack, setStack] = useState<Route[]>([initial]);
   const [overlay, setOverlay] = useState<'help' | 'palette' | null>(null);
@@ -80,12 +84,43 @@ export function App({ options, initial = { name: 'interns' } }: { options: TuiOp
   );
   useEffect(() => () => clearTimeout(flashTimer.current), []);
 
+  const switchTo = useCallback(
+    (next: TuiSession) => {
+      setSession((cur) => ({ value: next, serial: cur.serial + 1 }));
+      go(() => [{ name: 'interns' }]);
+    },
+    [go],
+  );
+
   const runCommand = useCallback(
     async (c: PaletteCommand) => {
       setOverlay(null);
       if (c.kind === 'quit') return exit();
       if (c.kind === 'interns') return nav.home({ name: 'interns' });
       if (c.kind === 'byok') return nav.home({ name: 'byok' });
+      if (c.kind === 'profile') {
+        if (!options.switchProfile) return nav.flash('switching profiles needs a configured service, not the built-in sandbox', 'error');
+        try {
+          switchTo(await options.switchProfile(c.name));
+          return nav.flash(`profile ${sanitize(c.name)}`);
+        } catch (e) {
+          return nav.flash(sanitize((e as Error).message), 'error');
+        }
+      }
+      if (c.kind === 'login') {
+        if (!options.signIn) return nav.flash('signing in needs a configured service, not the built-in sandbox: run intern-tui login --base-url URL', 'error');
+        const abort = new AbortController();
+        setSignin({ lines: [], abort });
+        try {
+          const next = await options.signIn((line) => setSignin((cur) => (cur ? { ...cur, lines: [...cur.lines, line] } : cur)), abort.signal);
+          switchTo(next);
+          return nav.flash(`signed in: profile ${sanitize(next.profile ?? '')}`);
+        } catch (e) {
+          return nav.flash(abort.signal.aborted ? 'sign-in cancelled' : sanitize((e as Error).message), 'error');
+        } finally {
+          setSignin(null);
+        }
+      }
       try {
         let after: string | undefined;
         for (let pages = 0; pages < 20; pages++) {
@@ -100,12 +135,16 @@ export function App({ options, initial = { name: 'interns' } }: { options: TuiOp
         nav.flash(`could not look up ${sanitize(c.name)}: ${sanitize((e as Error).message)}`, 'error');
       }
     },
-    [exit, nav, options.api],
+    [exit, nav, options, switchTo],
   );
 
   const attached = top.name === 'attach';
   useKeys((input, key) => {
     if (key.ctrl && input === 'c') return exit();
+    if (signin) {
+      if (key.escape) signin.abort.abort();
+      return;
+    }
     if (overlay === 'help') {
       if (key.escape || matches('help', input, key) || input === 'q') setOverlay(null);
       else if (matches('down', input, key)) setHelpScroll((n) => Math.min(helpScrollMax(size.columns, paneRows), n + 1));
@@ -138,6 +177,7 @@ export function App({ options, initial = { name: 'interns' } }: { options: TuiOp
     return (
       <TuiContext.Provider value={ctx}>
         <AttachScreen
+          key={session.serial}
           api={options.api}
           intern={top.intern}
           scrollback={options.scrollback}
@@ -162,9 +202,17 @@ export function App({ options, initial = { name: 'interns' } }: { options: TuiOp
         {/* The screen keeps its own height and is clipped at the bottom when the palette opens below it. */}
         <Box flexDirection="column" flexGrow={1} flexShrink={1} overflow="hidden">
           <Box flexDirection="column" flexShrink={0}>
-            {overlay === 'help' ? <HelpOverlay width={size.columns} height={paneRows} scroll={helpScroll} /> : <Screen route={top} />}
+            {overlay === 'help' ? <HelpOverlay width={size.columns} height={paneRows} scroll={helpScroll} /> : <Screen key={session.serial} route={top} />}
           </Box>
         </Box>
+        {signin ? (
+          <Box flexDirection="column" flexShrink={0} borderStyle="round" borderColor={theme.accent} paddingX={1}>
+            {signin.lines.map((line, i) => (
+              <Text key={i}>{sanitize(line)}</Text>
+            ))}
+            <Text color={theme.muted}>Waiting for the browser... (esc cancels)</Text>
+          </Box>
+        ) : null}
         {overlay === 'palette' ? <CommandPalette onRun={(c) => void runCommand(c)} onClose={() => setOverlay(null)} /> : null}
         <Footer scopes={scopes} flash={flash} />
       </Box>

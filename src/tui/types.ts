@@ -21,4 +21,14 @@ export interface TuiOptions {
   scrollback: number;
   /** Warnings to show once at start (e.g. a regional base URL). */
   warnings: string[];
+  /** `:profile NAME`: opens another profile of the config file without restarting. Absent: not offered. */
+  switchProfile?: (name: string) => Promise<TuiSession>;
+  /**
+   * `:login`: the browser sign-in for the current profile; `show` receives the lines to display (the
+   * URL to open). Resolves with the signed-in session; the signal cancels the wait.
+   */
+  signIn?: (show: (line: string) => void, signal: AbortSignal) => Promise<TuiSession>;
 }
+
+/** What changes when the profile changes. */
+export type TuiSession = Pick<TuiOptions, 'api' | 'profile' | 'host' | 'sandbox' | 'warnings'>;

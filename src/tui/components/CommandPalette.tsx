@@ -4,9 +4,15 @@ import { useKeys } from '../hooks/useKeys.js';
 import { theme } from '../theme.js';
 import { TextField } from './TextField.js';
 
-export const COMMANDS = ['interns', 'byok', 'attach NAME', 'quit'] as const;
+export const COMMANDS = ['interns', 'byok', 'attach NAME', 'profile NAME', 'login', 'quit'] as const;
 
-export type PaletteCommand = { kind: 'interns' } | { kind: 'byok' } | { kind: 'attach'; name: string } | { kind: 'quit' };
+export type PaletteCommand =
+  | { kind: 'interns' }
+  | { kind: 'byok' }
+  | { kind: 'attach'; name: string }
+  | { kind: 'profile'; name: string }
+  | { kind: 'login' }
+  | { kind: 'quit' };
 
 export function parsePaletteCommand(text: string): PaletteCommand | { error: string } {
   const [word = '', ...rest] = text.trim().split(/\s+/);
@@ -14,6 +20,11 @@ export function parsePaletteCommand(text: string): PaletteCommand | { error: str
   if ('interns'.startsWith(word) && word) return { kind: 'interns' };
   if ('byok'.startsWith(word) && word) return { kind: 'byok' };
   if (word === 'q' || ('quit'.startsWith(word) && word)) return { kind: 'quit' };
+  if (word === 'login') return { kind: 'login' };
+  if (word === 'profile') {
+    if (!arg) return { error: 'profile needs a profile name: profile NAME' };
+    return { kind: 'profile', name: arg };
+  }
   if (word === 'attach' || (word && 'attach'.startsWith(word) && arg)) {
     if (!arg) return { error: 'attach needs an intern name: attach NAME' };
     return { kind: 'attach', name: arg };

@@ -3,11 +3,13 @@ import { CREDENTIAL_SOURCES, type CredentialKind } from '../../contract/routes.j
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
 import type { TuiOptions } from '../types.js';
+import { useSignedInAs } from '../session.js';
 
 const SHORT: Record<CredentialKind, string> = { api_key: 'api', management_key: 'mgmt', oauth_token: 'oauth' };
 
 /** Product, profile, host, the SANDBOX badge, and which credential kinds are set: never their values. */
-export function Header({ options, title }: { options: TuiOptions; title: string }) {
+export function Header({ options, title }: { options: Pick<TuiOptions, 'api' | 'profile' | 'host' | 'sandbox'>; title: string }) {
+  const signedInAs = useSignedInAs(options.api);
   const kinds = Object.keys(CREDENTIAL_SOURCES) as CredentialKind[];
   return (
     <Box justifyContent="space-between" flexShrink={0}>
@@ -22,6 +24,7 @@ export function Header({ options, title }: { options: TuiOptions; title: string 
         ) : null}
         <Text color={theme.muted}> {sanitize(options.host)}</Text>
         {options.profile ? <Text color={theme.muted}> · profile {sanitize(options.profile)}</Text> : null}
+        {signedInAs ? <Text color={theme.muted}> · signed in as {signedInAs}</Text> : null}
         <Text> › {title}</Text>
       </Text>
       <Text>

@@ -1,11 +1,9 @@
-import { mkdtempSync, readFileSync, statSync, writeFileSync, chmodSync } from 'node:fs';
+import { mkdtempSync, statSync, writeFileSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { UsageError, parseCommand } from '../../../src/cli/args.js';
 import { ConfigError, configPath, readConfig, resolveConfig, writeConfig } from '../../../src/cli/config.js';
-import { login } from '../../../src/cli/login.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'intern-tui-cfg-'));
 
@@ -70,27 +68,6 @@ describe('config file', () => {
     const warnings: string[] = [];
     readConfig(path, (w) => warnings.push(w));
     expect(warnings[0]).toMatch(/chmod 600/);
-  });
-  it('login reads piped lines and stores the profile, keeping values on empty lines', async () => {
-    const dir = tmp();
-    const env = { XDG_CONFIG_HOME: dir };
-    const run = async (lines: string) => {
-      const input = new PassThrough();
-      const output = new PassThrough();
-      output.resume();
-      const done = login('work', env, { input, output }, () => undefined);
-      input.end(lines);
-      return done;
-    };
-    const path = await run('http://127.0.0.1:9/api/v1\nkey-1\nmgmt-1\n\n');
-    const saved = JSON.parse(readFileSync(path, 'utf8'));
-    expect(saved.profiles.work).toEqual({ base_url: 'http://127.0.0.1:9/api/v1', api_key: 'key-1', management_key: 'mgmt-1' });
-    expect(saved.default_profile).toBe('work');
-    expect(statSync(path).mode & 0o777).toBe(0o600);
-    await run('\nkey-2\n\noauth-2\n');
-    expect(JSON.parse(readFileSync(path, 'utf8')).profiles.work).toEqual({
-      base_url: 'http://127.0.0.1:9/api/v1', api_key: 'key-2', management_key: 'mgmt-1', oauth_token: 'oauth-2',
-    });
   });
 });
 

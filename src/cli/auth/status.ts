@@ -1,0 +1,105 @@
+/**
+ * `intern-tui auth status`, like `gh auth status`: for the profile in use, each credential kind,
+ * whether it is set and where it comes from (flag, environment, keychain, file), the API key's label
+ * from `GET /key` ("signed in as"), and the OAuth token's expiry and renewal. Never a secret.
+ */
+import { createClient } from '../../client/index.js';
+import { ApiError } from '../../client/errors.js';
+import { CREDENTIAL_SOURCES, type CredentialKind } from '../../contract/routes.js';
+import { sanitize } from '../../tui/sanitize.js';
+import { readConfig } from '../config.js';
+import type { Flags } from '../config.js';
+import { EXIT } from '../exit.js';
+import { type AuthDeps, resolveSignedIn } from './credentials.js';
+
+export interface KindStatus {
+  set: boolean;
+  source: 'flag' | 'env' | 'keychain' | 'file' | null;
+  /** Where to set it when missing. */
+  env: string;
+  /** API key only: the label from GET /key, or why it could not be read. */
+  label?: string;
+  check?: 'ok' | 'refused' | 'unreachable';
+  /** OAuth token only. */
+  expires_at?: string | null;
+  renews?: boolean;
+}
+
+export interface AuthStatus {
+  profile: string | null;
+  config_file: string;
+  base_url: string;
+  oauth_issuer: string | null;
+  credentials: Record<CredentialKind, KindStatus>;
+}
+
+const SOURCE_TEXT = { flag: 'a command-line flag', env: 'the environment', keychain: 'the system keychain', file: 'the config file' } as const;
+
+export async function authStatus(flags: Flags, deps: AuthDeps & { now?: () => number }): Promise<{ status: AuthStatus; exit: number }> {
+  const file = readConfig(deps.path, deps.warn);
+  const r = await resolveSignedIn(flags, deps, file);
+  const profile = r.profile !== null ? file.profiles[r.profile] : undefined;
+  const credentials = {} as Record<CredentialKind, KindStatus>;
+  for (const kind of Object.keys(CREDENTIAL_SOURCES) as CredentialKind[]) {
+    credentials[kind] = { set: Boolean(r.credentials[kind]), source: r.sources[kind] ?? null, env: CREDENTIAL_SOURCES[kind].env };
+  }
+  // An expired stored OAuth token is left out by resolveSignedIn; it still counts as set when it renews.
+  if (!credentials.oauth_token.set && r.renewOAuthToken) {
+    credentials.oauth_token = { ...credentials.oauth_token, set: true, source: profile?.credential_store ?? 'file' };
+  }
+  if (credentials.oauth_token.set && (credentials.oauth_token.source === 'file' || credentials.oauth_token.source === 'keychain')) {
+    credentials.oauth_token.expires_at = profile?.oauth_expires_at !== undefined ? new Date(profile.oauth_expires_at).toISOString() : null;
+    credentials.oauth_token.renews = Boolean(r.renewOAuthToken);
+  }
+  let exit: number = EXIT.ok;
+  const key = r.credentials.api_key;
+  if (key) {
+    try {
+      const info = await createClient({ baseUrl: r.baseUrl, credentials: { api_key: key }, maxAttempts: 1, timeoutMs: 10_000 }).getKeyInfo();
+      credentials.api_key.label = sanitize(info.label);
+      credentials.api_key.check = 'ok';
+    } catch (e) {
+      const refused = e instanceof ApiError && (e.status === 401 || e.status === 403);
+      credentials.api_key.check = refused ? 'refused' : 'unreachable';
+      if (refused) exit = EXIT.auth;
+    }
+  }
+  if (!Object.values(credentials).some((c) => c.set)) exit = EXIT.auth;
+  return {
+    status: {
+      profile: r.profile,
+      config_file: deps.path,
+      base_url: r.baseUrl,
+      oauth_issuer: profile?.oauth_issuer ?? null,
+      credentials,
+    },
+    exit,
+  };
+}
+
+export function formatStatus(s: AuthStatus, now = Date.now()): string {
+  const lines = [`${sanitize(s.base_url)}`, `  profile: ${s.profile ? sanitize(s.profile) : '(none)'} (${s.config_file})`];
+  for (const kind of Object.keys(s.credentials) as CredentialKind[]) {
+    const c = s.credentials[kind];
+    const label = CREDENTIAL_SOURCES[kind].label;
+    if (!c.set) {
+      lines.push(`  ${label}: not set (set ${c.env}, or run intern-tui login${kind === 'oauth_token' ? ' --oauth' : kind === 'management_key' ? ' --with-token --kind management_key' : ''})`);
+      continue;
+    }
+    let line = `  ${label}: set, from ${SOURCE_TEXT[c.source ?? 'file']}`;
+    if (kind === 'api_key') {
+      if (c.check === 'ok') line += `; signed in as ${c.label}`;
+      else if (c.check === 'refused') line += '; the service refuses it (run intern-tui login)';
+      else if (c.check === 'unreachable') line += '; the service could not be reached to check it';
+    }
+    if (kind === 'oauth_token') {
+      if (c.expires_at) {
+        const left = Date.parse(c.expires_at) - now;
+        line += left > 0 ? `; expires in ${Math.max(1, Math.round(left / 60_000))} min` : '; expired';
+      }
+      if (c.renews) line += `; renews itself from the stored refresh token${s.oauth_issuer ? ` (issuer ${sanitize(s.oauth_issuer)})` : ''}`;
+    }
+    lines.push(line);
+  }
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,36 @@
+/** `login`, `logout` and `auth status`: thin wiring of cli/login.ts and cli/auth/* into the registry. */
+import { configPath } from '../config.js';
+import type { RunContext } from '../context.js';
+import { login as runLogin, logout as runLogout } from '../login.js';
+import { authStatus, formatStatus } from '../auth/status.js';
+import { availableKeychain } from '../auth/store.js';
+
+const str = (ctx: RunContext, name: string) => ctx.values[name] as string | undefined;
+const bool = (ctx: RunContext, name: string) => ctx.values[name] === true;
+
+export async function login(ctx: RunContext): Promise<number> {
+  const withToken = bool(ctx, 'with-token');
+  return runLogin(
+    {
+      profile: ctx.flags.profile,
+      baseUrl: ctx.flags.baseUrl,
+      noBrowser: bool(ctx, 'no-browser'),
+      headless: bool(ctx, 'headless'),
+      oauth: bool(ctx, 'oauth'),
+      issuer: str(ctx, 'issuer'),
+      withToken,
+      kind: str(ctx, 'kind'),
+    },
+    { io: ctx.io, path: configPath(ctx.io.env), keychain: await availableKeychain(ctx.io.env), signal: ctx.signal },
+  );
+}
+
+export async function logout(ctx: RunContext): Promise<number> {
+  return runLogout({ profile: ctx.flags.profile }, { io: ctx.io, path: configPath(ctx.io.env), keychain: await availableKeychain(ctx.io.env).catch(() => null) });
+}
+
+export async function status(ctx: RunContext): Promise<number> {
+  const { status: s, exit } = await authStatus(ctx.flags, { env: ctx.io.env, path: configPath(ctx.io.env), warn: ctx.warn });
+  if (!ctx.out.printJson(s)) ctx.io.stdout.write(formatStatus(s));
+  return exit;
+}

@@ -1,0 +1,102 @@
+/** Profiles in the TUI (issue 11, item 6): "signed in as" in the header, `:profile NAME`, `:login`. */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { TuiSession } from '../../src/tui/types.js';
+import { FakeApi } from './fakeApi.js';
+import { renderApp } from './render.js';
+
+let cleanup: (() => void) | undefined;
+afterEach(() => cleanup?.());
+
+function session(profile: string, label: string, names: string[]): TuiSession {
+  const api = new FakeApi();
+  api.keyInfo = { ...api.keyInfo, label };
+  api.interns = api.interns.slice(0, names.length).map((i, n) => ({ ...i, name: names[n]! }));
+  return { api, profile, host: `${profile}.example`, sandbox: false, warnings: [] };
+}
+
+describe('profiles in the TUI', () => {
+  it('the header shows the profile and the key it is signed in as (from GET /key)', async () => {
+    const app = renderApp({ options: { profile: 'work', sandbox: false } });
+    cleanup = () => app.unmount();
+    const f = await app.waitFor('signed in as sk-or-v1-abc...f00');
+    expect(f).toContain('profile work');
+    expect(app.api.callsOf('getKeyInfo').length).toBe(1);
+  });
+
+  it(':profile NAME switches the client, header and list without restarting; an unknown profile is a message', async () => {
+    const asked: string[] = [];
+    const app = renderApp({
+      options: {
+        profile: 'work',
+        sandbox: false,
+        switchProfile: async (name) => {
+          asked.push(name);
+          if (name !== 'home') throw new Error(`no profile "${name}" in the config file (known: home, work)`);
+          return session('home', 'sk-...HOME', ['home-intern']);
+        },
+      },
+    });
+    cleanup = () => app.unmount();
+    await app.waitFor('runner');
+    await app.press(':');
+    await app.type('profile nope');
+    await app.press('enter');
+    await app.waitFor('no profile "nope"');
+    await app.press(':');
+    await app.type('profile home');
+    await app.press('enter');
+    const f = await app.waitFor((fr) => fr.includes('home-intern') && fr.includes('signed in as sk-...HOME'));
+    expect(f).toContain('home.example');
+    expect(f).toContain('Interns  1 ');
+    expect(asked).toEqual(['nope', 'home']);
+  });
+
+  it(':login shows the sign-in URL, waits, and then uses the signed-in session; esc cancels', async () => {
+    let finish: ((s: TuiSession) => void) | undefined;
+    let cancelled = false;
+    const app = renderApp({
+      options: {
+        profile: 'work',
+        sandbox: false,
+        signIn: (show, signal) =>
+          new Promise<TuiSession>((resolve, reject) => {
+            show('Open this URL to sign in:');
+            show('  http://127.0.0.1:9/auth?code_challenge=abc');
+            finish = resolve;
+            signal.addEventListener('abort', () => {
+              cancelled = true;
+              reject(new Error('interrupted'));
+            });
+          }),
+      },
+    });
+    cleanup = () => app.unmount();
+    await app.waitFor('runner');
+    await app.press(':');
+    await app.type('login');
+    await app.press('enter');
+    await app.waitFor('http://127.0.0.1:9/auth?code_challenge=abc');
+    await app.waitFor('esc cancels');
+    await app.press('esc');
+    await app.waitFor('sign-in cancelled');
+    expect(cancelled).toBe(true);
+
+    await app.press(':');
+    await app.type('login');
+    await app.press('enter');
+    await app.waitFor('Open this URL to sign in:');
+    finish!(session('work', 'sk-...NEW1', ['newly-signed']));
+    const f = await app.waitFor((fr) => fr.includes('newly-signed') && fr.includes('signed in as sk-...NEW1'));
+    expect(f).not.toContain('Open this URL');
+  });
+
+  it('on the built-in sandbox, :profile and :login explain why they are not offered', async () => {
+    const app = renderApp();
+    cleanup = () => app.unmount();
+    await app.waitFor('runner');
+    await app.press(':');
+    await app.type('login');
+    await app.press('enter');
+    await app.waitFor('signing in needs a configured service');
+  });
+});

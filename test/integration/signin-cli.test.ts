@@ -1,0 +1,252 @@
+/**
+ * The CLI's sign-in functions against a live sandbox: login (PKCE, headless, OAuth, with-token),
+ * the keychain and its file fallback, logout, auth status, and the OAuth token renewing itself.
+ * A fake browser follows the printed URL the way a browser would.
+ */
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../src/client/index.js';
+import { resolveSignedIn } from '../../src/cli/auth/credentials.js';
+import { authStatus, formatStatus } from '../../src/cli/auth/status.js';
+import { availableKeychain, memoryKeychain, type Keychain } from '../../src/cli/auth/store.js';
+import type { Io } from '../../src/cli/context.js';
+import { login, logout } from '../../src/cli/login.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { raw, sandbox } from '../support/sandbox.js';
+
+let sb: RunningSandbox;
+beforeAll(async () => {
+  sb = await sandbox({ seed: 'demo', oauthAccessTtlMs: 60_000 });
+});
+afterAll(() => sb.close());
+
+function makeIo(stdinText?: string, tty = false): Io & { text: () => string } {
+  const stdin = new PassThrough() as PassThrough & { isTTY?: boolean; setRawMode?: (on: boolean) => unknown; isRaw?: boolean };
+  const out: string[] = [];
+  const sink = () => {
+    const s = new PassThrough() as PassThrough & { isTTY?: boolean };
+    s.on('data', (d: Buffer) => out.push(d.toString()));
+    s.isTTY = tty;
+    return s;
+  };
+  if (tty) {
+    stdin.isTTY = true;
+    stdin.isRaw = false;
+    stdin.setRawMode = () => stdin;
+  }
+  if (stdinText !== undefined) stdin.end(stdinText);
+  return { stdin, stdout: sink(), stderr: sink(), env: {}, text: () => out.join('') };
+}
+
+/** A browser: GET the sign-in URL, then follow the redirect to the loopback callback. */
+async function browse(url: string): Promise<boolean> {
+  const first = await request(url);
+  await first.body.dump();
+  const loc = first.headers.location;
+  if (first.statusCode !== 302 || typeof loc !== 'string') throw new Error(`sign-in page answered ${first.statusCode}`);
+  const back = await request(loc);
+  await back.body.dump();
+  return true;
+}
+
+const cfgDir = () => mkdtempSync(join(tmpdir(), 'signin-cli-'));
+const read = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as { default_profile?: string; profiles: Record<string, Record<string, unknown>> };
+const control = (body: unknown) =>
+  raw(sb, 'POST', '/__sandbox/clock', { root: true, token: sb.manifest.control_token, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+
+describe('login (PKCE)', () => {
+  it('without a keychain: saves the key and the base URL in the config file at 0600, and the key works', async () => {
+    const path = join(cfgDir(), 'config.json');
+    const io = makeIo();
+    let opened = '';
+    const code = await login({ baseUrl: sb.baseUrl }, { io, path, keychain: null, openBrowser: (u) => ((opened = u), browse(u)) });
+    expect(code).toBe(0);
+    expect(io.text()).toContain('Open this URL to sign in:');
+    expect(io.text()).toContain(opened);
+    expect(new URL(opened).searchParams.get('callback_url')).toMatch(/^http:\/\/localhost:\d+\/callback$/);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    const cfg = read(path);
+    expect(cfg.default_profile).toBe('default');
+    const p = cfg.profiles.default!;
+    expect(p).toMatchObject({ base_url: sb.baseUrl, credential_store: 'file' });
+    expect(p.api_key).toMatch(/^sk-or-v1-/);
+    // The key is never printed.
+    expect(io.text()).not.toContain(p.api_key as string);
+    expect(io.text()).toMatch(/Signed in as sk-\.\.\.[\w-]+/);
+    const r = await resolveSignedIn({}, { env: {}, path });
+    expect(r.sources.api_key).toBe('file');
+    const list = await createClient({ baseUrl: r.baseUrl, credentials: r.credentials }).listInterns();
+    expect(list.data.length).toBeGreaterThan(0);
+  });
+
+  it('with a keychain: the key goes there, the file holds no secret; logout removes it', async () => {
+    const path = join(cfgDir(), 'config.json');
+    const keychain = memoryKeychain();
+    const io = makeIo();
+    await login({ baseUrl: sb.baseUrl, profile: 'work' }, { io, path, keychain, openBrowser: browse });
+    const text = readFileSync(path, 'utf8');
+    expect(text).not.toMatch(/sk-or-v1-/);
+    expect(read(path).profiles.work).toEqual({ base_url: sb.baseUrl, credential_store: 'keychain' });
+    expect([...keychain.entries.keys()]).toEqual(['work/api_key']);
+    const r = await resolveSignedIn({ profile: 'work' }, { env: {}, path, keychain });
+    expect(r.sources.api_key).toBe('keychain');
+    expect(r.credentials.api_key).toBe(keychain.entries.get('work/api_key'));
+    // auth status: source and label, never the secret.
+    const { status, exit } = await authStatus({ profile: 'work' }, { env: {}, path, keychain });
+    expect(exit).toBe(0);
+    expect(status.credentials.api_key).toMatchObject({ set: true, source: 'keychain', check: 'ok' });
+    const shown = formatStatus(status) + JSON.stringify(status);
+    expect(shown).toMatch(/signed in as sk-\.\.\.[\w-]+/);
+    expect(shown).not.toContain(r.credentials.api_key!);
+
+    const out = makeIo();
+    await logout({ profile: 'work' }, { io: out, path, keychain });
+    expect(out.text()).toContain('api_key (keychain)');
+    expect(keychain.entries.size).toBe(0);
+    const after = await authStatus({ profile: 'work' }, { env: {}, path, keychain });
+    expect(after.exit).toBe(4);
+    expect(after.status.credentials.api_key.set).toBe(false);
+  });
+
+  it('--no-browser only prints the URL; following it by hand completes the sign-in', async () => {
+    const path = join(cfgDir(), 'config.json');
+    const io = makeIo();
+    let browserCalled = false;
+    const done = login({ baseUrl: sb.baseUrl, noBrowser: true }, { io, path, keychain: null, openBrowser: async () => (browserCalled = true) });
+    let url: string | undefined;
+    while (!url) {
+      url = /Open this URL to sign in:\n {2}(\S+)/.exec(io.text())?.[1];
+      if (!url) await new Promise((r) => setImmediate(r));
+    }
+    await browse(url);
+    expect(await done).toBe(0);
+    expect(browserCalled).toBe(false);
+    expect(read(path).profiles.default!.api_key).toMatch(/^sk-or-v1-/);
+  });
+
+  it('--headless: the page shows the code, which is read from stdin (no terminal) and never echoed', async () => {
+    const path = join(cfgDir(), 'config.json');
+    const stdin = new PassThrough();
+    const io = { ...makeIo(), stdin };
+    const all: string[] = [];
+    io.stderr.on('data', (d: Buffer) => all.push(d.toString()));
+    const done = login({ baseUrl: sb.baseUrl, headless: true }, { io, path, keychain: null });
+    let url: string | undefined;
+    while (!url) {
+      url = /paste the code it shows:\n {2}(\S+)/.exec(all.join(''))?.[1];
+      if (!url) await new Promise((r) => setImmediate(r));
+    }
+    expect(new URL(url).searchParams.get('callback_url')).toBeNull();
+    const page = await (await request(url)).body.text();
+    const code = /<code id="code"[^>]*>([^<]+)<\/code>/.exec(page)![1]!;
+    stdin.end(`${code}\n`);
+    expect(await done).toBe(0);
+    expect(all.join('')).not.toContain(code);
+    expect(read(path).profiles.default!.api_key).toMatch(/^sk-or-v1-/);
+  });
+});
+
+describe('login --with-token', () => {
+  it('reads the key from piped stdin', async () => {
+    const path = join(cfgDir(), 'config.json');
+    const key = sb.manifest.credentials.management_key!;
+    const io = makeIo(`${key}\n`);
+    await login({ withToken: true, kind: 'management_key', baseUrl: sb.baseUrl }, { io, path, keychain: null });
+    expect(read(path).profiles.default!.management_key).toBe(key);
+    expect(io.text()).not.toContain(key);
+  });
+
+  it('on a terminal, the typed key is masked: only asterisks are echoed', async () => {
+    const path = join(cfgDir(), 'config.json');
+    const key = sb.manifest.credentials.api_key!;
+    const io = makeIo(undefined, true);
+    const done = login({ withToken: true, baseUrl: sb.baseUrl }, { io, path, keychain: null });
+    while (!io.text().includes('API key: ')) await new Promise((r) => setImmediate(r));
+    for (const ch of key) (io.stdin as PassThrough).write(ch);
+    (io.stdin as PassThrough).write('\r');
+    expect(await done).toBe(0);
+    expect(io.text()).not.toContain(key);
+    expect(io.text()).not.toContain(key.slice(9, 15));
+    expect(io.text()).toContain('*'.repeat(key.length));
+    expect(read(path).profiles.default!.api_key).toBe(key);
+  });
+
+  it('refuses an empty stdin and a bad kind', async () => {
+    const path = join(cfgDir(), 'config.json');
+    await expect(login({ withToken: true }, { io: makeIo(''), path, keychain: null })).rejects.toThrow(/no API key on stdin/);
+    await expect(login({ withToken: true, kind: 'password' }, { io: makeIo('x'), path, keychain: null })).rejects.toThrow(/--kind must be/);
+  });
+});
+
+describe('login --oauth', () => {
+  it('gets an access and a refresh token from the issuer; the client renews the token itself once it expires', async () => {
+    const path = join(cfgDir(), 'config.json');
+    const io = makeIo();
+    await login({ baseUrl: sb.baseUrl, oauth: true, issuer: sb.manifest.oauth_issuer }, { io, path, keychain: null, openBrowser: browse });
+    const p = read(path).profiles.default!;
+    expect(p).toMatchObject({ oauth_issuer: sb.manifest.oauth_issuer, credential_store: 'file' });
+    expect(p.oauth_token).toMatch(/^oat-/);
+    expect(p.oauth_refresh_token).toMatch(/^ort-/);
+    expect(p.oauth_expires_at).toBeGreaterThan(Date.now());
+    expect(io.text()).not.toContain(p.oauth_token as string);
+    expect(io.text()).not.toContain(p.oauth_refresh_token as string);
+
+    const running = sb.manifest.interns.running!;
+    let r = await resolveSignedIn({}, { env: {}, path });
+    expect(r.renewOAuthToken).toBeDefined();
+    await createClient({ baseUrl: r.baseUrl, credentials: r.credentials, renewOAuthToken: r.renewOAuthToken }).getDaemonAccess(running);
+
+    // The service's clock passes the expiry; the profile does not know: the 401 triggers a renewal.
+    expect((await control({ advance_ms: 61_000 })).status).toBe(200);
+    r = await resolveSignedIn({}, { env: {}, path });
+    expect(r.credentials.oauth_token).toBe(p.oauth_token);
+    const api = createClient({ baseUrl: r.baseUrl, credentials: r.credentials, renewOAuthToken: r.renewOAuthToken, maxAttempts: 1 });
+    expect((await api.getDaemonAccess(running)).token).toBeTruthy();
+    const renewed = read(path).profiles.default!;
+    expect(renewed.oauth_token).not.toBe(p.oauth_token);
+    expect(renewed.oauth_refresh_token).not.toBe(p.oauth_refresh_token);
+
+    // Expired by the profile's own clock: it is left out and renewed before the first call.
+    const later = await resolveSignedIn({}, { env: {}, path, now: () => Date.now() + 3_600_000 });
+    expect(later.credentials.oauth_token).toBeUndefined();
+    const api2 = createClient({ baseUrl: later.baseUrl, credentials: later.credentials, renewOAuthToken: later.renewOAuthToken, maxAttempts: 1 });
+    expect(api2.configured.oauth_token).toBe(true);
+    await api2.getDaemonAccess(running);
+    expect(read(path).profiles.default!.oauth_token).not.toBe(renewed.oauth_token);
+  });
+
+  it('without an issuer in the profile or a flag: a usage error naming --issuer', async () => {
+    const path = join(cfgDir(), 'config.json');
+    await expect(login({ baseUrl: sb.baseUrl, oauth: true }, { io: makeIo(), path, keychain: null })).rejects.toThrow(/--issuer/);
+  });
+});
+
+describe('keychain fallback', () => {
+  const broken: Keychain = {
+    get: async () => {
+      throw new Error('no Secret Service');
+    },
+    set: async () => {
+      throw new Error('no Secret Service');
+    },
+    delete: async () => {
+      throw new Error('no Secret Service');
+    },
+  };
+  it('a keychain that refuses means the file; INTERN_TUI_CREDENTIAL_STORE picks explicitly', async () => {
+    expect(await availableKeychain({}, broken)).toBeNull();
+    const mem = memoryKeychain();
+    expect(await availableKeychain({}, mem)).toBe(mem);
+    expect(mem.entries.size).toBe(0);
+    expect(await availableKeychain({ INTERN_TUI_CREDENTIAL_STORE: 'file' }, mem)).toBeNull();
+    await expect(availableKeychain({ INTERN_TUI_CREDENTIAL_STORE: 'keychain' }, broken)).rejects.toThrow(/not available/);
+  });
+  it('this machine: the real keychain either works or falls back without throwing', async () => {
+    const k = await availableKeychain({});
+    expect(k === null || typeof k.get === 'function').toBe(true);
+  });
+});
