@@ -135,6 +135,16 @@ describe('intern-tui commands without a TTY', () => {
     expect(r.stdout + r.stderr).not.toContain(key);
     const got = await json<{ id: string }[]>(['byok', 'list', '--json', 'id']);
     expect(got).toContainEqual({ id: created.id });
+    expect(await json(['byok', 'get', created.id, '--json', 'provider,name'])).toEqual({ provider: 'openai', name: 'e2e' });
+    const disabled = await json<{ disabled: boolean }>(['byok', 'update', created.id, '--disabled', 'true', '--json']);
+    expect(disabled.disabled).toBe(true);
+    const rotatedKey = 'sk-e2e-rotated-key-never-printed-WXYZ';
+    const rotated = await run(['byok', 'update', created.id, '--key-stdin', '--json', 'label'], { stdin: rotatedKey });
+    expect(rotated.code, rotated.stderr).toBe(0);
+    expect(JSON.parse(rotated.stdout)).toEqual({ label: expect.stringMatching(/WXYZ$/) });
+    expect(rotated.stdout + rotated.stderr).not.toContain(rotatedKey);
+    const badBool = await run(['byok', 'update', created.id, '--disabled', 'maybe']);
+    expect(badBool.code).toBe(2);
     expect((await run(['byok', 'delete', created.id, '--yes'])).code).toBe(0);
   }, 60_000);
 
