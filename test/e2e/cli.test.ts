@@ -387,4 +387,35 @@ describe('intern-tui commands without a TTY', () => {
     expect(code).toContain('// src/cli/registry.ts');
     expect(code.length).toBeLessThan(100_000);
   });
+
+  it('chat on a terminal: asks permission and questions on the terminal and streams the answer', async () => {
+    await json(['interns', 'create', 'cli-tty', '--provision', '--json', 'id']);
+    const deadline = Date.now() + 40_000;
+    while ((await json<{ status: string }>(['interns', 'get', 'cli-tty', '--json', 'status'])).status !== 'running') {
+      if (Date.now() > deadline) throw new Error('cli-tty never ran');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const env = serviceEnv({ TERM: 'xterm-256color' }) as Record<string, string>;
+    const permission = new PtyScreen(process.execPath, [CLI, 'chat', 'cli-tty', 'run: echo tty-$((6*7))'], { cols: 120, rows: 30, cwd: ROOT, env });
+    try {
+      await permission.waitFor('1) Allow once');
+      await permission.press('1', '\r');
+      expect(await permission.waitForExit(30_000)).toBe(0);
+      expect(permission.screen()).toContain('tty-42');
+    } finally {
+      permission.close();
+    }
+    const question = new PtyScreen(process.execPath, [CLI, 'chat', 'cli-tty', 'ask: favourite colour?'], { cols: 120, rows: 30, cwd: ROOT, env });
+    try {
+      await question.waitFor('Your answer:');
+      await question.type('teal');
+      await question.press('\r');
+      await question.waitFor('How sure are you?');
+      await question.press('2', '\r');
+      expect(await question.waitForExit(30_000)).toBe(0);
+      expect(question.screen()).toContain('You answered "teal" (fairly sure)');
+    } finally {
+      question.close();
+    }
+  }, 90_000);
 });
