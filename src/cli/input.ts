@@ -3,6 +3,7 @@
  * from stdin, a file, or a masked prompt on the terminal. A secret never comes from argv.
  */
 import { readFileSync } from 'node:fs';
+import { sanitize } from '../tui/sanitize.js';
 import type { Io } from './context.js';
 import { CliError, EXIT, usageError } from './exit.js';
 
@@ -84,14 +85,32 @@ export function maskedPrompt(io: Io, question: string): Promise<string> {
   });
 }
 
-/** A yes/no question on stderr (only on a TTY). */
-export async function confirm(io: Io, question: string): Promise<boolean> {
+/**
+ * One line asked on stderr. Ctrl+C (which readline takes over on a terminal) and an aborted
+ * `signal` end it with exit 130 instead of leaving the question hanging.
+ */
+export async function askLine(io: Io, question: string, signal?: AbortSignal): Promise<string> {
   const { createInterface } = await import('node:readline/promises');
   const rl = createInterface({ input: io.stdin, output: io.stderr });
+  const interrupted = new AbortController();
+  rl.on('SIGINT', () => interrupted.abort());
+  const onAbort = () => interrupted.abort();
+  signal?.addEventListener('abort', onAbort);
   try {
-    const answer = await rl.question(`${question} [y/N] `);
-    return /^y(es)?$/i.test(answer.trim());
+    return await rl.question(question, { signal: interrupted.signal });
+  } catch (e) {
+    if (interrupted.signal.aborted) {
+      io.stderr.write('\n');
+      throw new CliError(EXIT.interrupted, 'interrupted');
+    }
+    throw e;
   } finally {
+    signal?.removeEventListener('abort', onAbort);
     rl.close();
   }
+}
+
+/** A yes/no question on stderr (only on a TTY). */
+export async function confirm(io: Io, question: string, signal?: AbortSignal): Promise<boolean> {
+  return /^y(es)?$/i.test((await askLine(io, `${sanitize(question)} [y/N] `, signal)).trim());
 }

@@ -11,7 +11,22 @@ import { commandHelp, findCommand, nounHelp } from './registry.js';
 
 const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
 
-async function main(argv: string[]): Promise<number> {
+/** `--profile work interns list` means `interns list --profile work`: global flags may come before the command. */
+function hoistGlobalFlags(argv: string[]): string[] {
+  const lead: string[] = [];
+  let i = 0;
+  for (; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--sandbox' || a.startsWith('--profile=') || a.startsWith('--base-url=')) lead.push(a);
+    else if ((a === '--profile' || a === '--base-url') && i + 1 < argv.length) lead.push(a, argv[++i]!);
+    else break;
+  }
+  if (lead.length === 0 || i >= argv.length || findCommand(argv.slice(i)) === null) return argv;
+  return [...argv.slice(i), ...lead];
+}
+
+async function main(original: string[]): Promise<number> {
+  const argv = hoistGlobalFlags(original);
   const [first] = argv;
   if (argv.length === 1 && (first === '--version' || first === '-v')) {
     process.stdout.write(`intern-tui ${VERSION}\n`);

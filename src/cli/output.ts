@@ -41,6 +41,17 @@ export function pickFields(value: unknown, fields: string[]): unknown {
   return Array.isArray(value) ? value.map(pick) : pick(value);
 }
 
+/** Cuts text to at most `width` terminal cells, ending with … when cut. */
+export function fitWidth(text: string, width: number): string {
+  if (stringWidth(text) <= width) return text;
+  let out = '';
+  for (const ch of text) {
+    if (stringWidth(out + ch) > width - 1) break;
+    out += ch;
+  }
+  return out + '…';
+}
+
 export class Output {
   readonly tty: boolean;
   readonly color: boolean;
@@ -89,6 +100,9 @@ export class Output {
     if (!this.tty) return cells.map((r) => r.join('\t') + '\n').join('');
     if (rows.length === 0) return this.paint(empty, 'dim') + '\n';
     const widths = columns.map((c, i) => Math.max(stringWidth(c.header), ...cells.map((r) => stringWidth(r[i]!))));
+    // On a terminal, the last column is cut to the screen's width (with an ellipsis) instead of wrapping.
+    const room = (this.io.stdout.columns ?? 0) - widths.slice(0, -1).reduce((a, w) => a + w + 2, 0);
+    if (this.io.stdout.columns && room >= 8) for (const r of cells) r[r.length - 1] = fitWidth(r[r.length - 1]!, room);
     const line = (r: string[], tones: (Tone | undefined)[]) =>
       r
         .map((cell, i) => {

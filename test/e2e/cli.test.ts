@@ -3,10 +3,10 @@
  * 127.0.0.1. Output is parsed as JSON; exit codes are checked one by one; no secret reaches an output.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/registry.js';
 import { CLI, PtyScreen, ROOT, startSandboxProcess, type SandboxProcess } from './harness.js';
@@ -156,6 +156,13 @@ describe('intern-tui commands without a TTY', () => {
       expect(r.code, args.join(' ')).toBe(2);
     }
 
+    const noProfile = await run(['--profile', 'nope', 'interns', 'list']);
+    expect(noProfile.code).toBe(2);
+    expect(noProfile.stderr).toContain('no profile "nope"');
+    const hoisted = await run(['--base-url', sandbox.manifest.base_url, 'models', '--json', 'id'], { env: serviceEnv({ OPENROUTER_BASE_URL: undefined }) });
+    expect(hoisted.code, hoisted.stderr).toBe(0);
+    expect(hoisted.stderr).not.toContain('sandbox');
+
     const noKey = await run(['interns', 'list'], { env: serviceEnv({ OPENROUTER_API_KEY: undefined }) });
     expect(noKey.code).toBe(4);
     expect(noKey.stderr).toContain('OPENROUTER_API_KEY');
@@ -250,4 +257,124 @@ describe('intern-tui commands without a TTY', () => {
       }
     }
   }, 60_000);
+
+  it('chat streams the answer to stdout, reads the prompt from stdin, continues a session, answers permission with --approve, and prints NDJSON under --json', async () => {
+    await json(['interns', 'create', 'cli-chatter', '--provision', '--json', 'id']);
+    const deadline = Date.now() + 40_000;
+    for (;;) {
+      const { status } = await json<{ status: string }>(['interns', 'get', 'cli-chatter', '--json', 'status']);
+      if (status === 'running') break;
+      if (Date.now() > deadline) throw new Error(`cli-chatter is still ${status}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+
+    const first = await run(['chat', 'cli-chatter', 'hello from the e2e test']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toContain('You said: "hello from the e2e test"');
+    const session = /session: (\S+)/.exec(first.stderr)?.[1];
+    expect(session).toBeTruthy();
+
+    const piped = await run(['chat', 'cli-chatter', '--session', session!], { stdin: 'a prompt on stdin\n' });
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stdout).toContain('You said: "a prompt on stdin"');
+    expect(piped.stdout).toContain('Earlier in this session you said: "hello from the e2e test"');
+
+    const ndjson = await run(['chat', 'cli-chatter', 'json please', '--json']);
+    expect(ndjson.code, ndjson.stderr).toBe(0);
+    const chunks = ndjson.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { object: string; choices: { delta: { content?: string } }[]; usage?: unknown });
+    expect(chunks.every((c) => c.object === 'chat.completion.chunk')).toBe(true);
+    expect(chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')).toContain('You said: "json please"');
+    expect(chunks.at(-1)!.usage).toBeTruthy();
+
+    const approved = await run(['chat', 'cli-chatter', 'run: echo cli-$((40+2))', '--approve']);
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(approved.stderr).toContain('Allow once');
+    expect(approved.stdout).toContain('cli-42');
+
+    const unanswered = await run(['chat', 'cli-chatter', 'run: echo never']);
+    expect(unanswered.code).toBe(2);
+    expect(unanswered.stderr).toContain('--approve or --deny');
+
+    const failed = await run(['chat', 'cli-chatter', 'fail: turn_failed']);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('turn_failed');
+
+    const { child, done } = start(['chat', 'cli-chatter', 'a long answer to interrupt']);
+    let seen = '';
+    child.stdout!.on('data', (d: Buffer) => (seen += d.toString()));
+    const until = Date.now() + 20_000;
+    while (!seen.includes('You said')) {
+      if (Date.now() > until) throw new Error('no answer started');
+      await new Promise((r) => setTimeout(r, 15));
+    }
+    child.kill('SIGINT');
+    expect((await done).code).toBe(130);
+  }, 90_000);
+
+  it('copies a workspace secret to an intern named by name, lists its effective secrets, its connections, models by query, and provisions it', async () => {
+    await json(['interns', 'create', 'cli-beta', '--json', 'id']);
+    const put = await run(['vault', 'put', 'shared_token', '--host', 'api.example.com', '--value-stdin'], { stdin: 'shared-value' });
+    expect(put.code, put.stderr).toBe(0);
+    const copied = await json<{ name: string }[]>(['vault', 'copy', 'shared_token', '--intern', 'cli-beta', '--json', 'name']);
+    expect(copied).toEqual([{ name: 'shared_token' }]);
+    expect(await json(['vault', 'list', '--intern', 'cli-beta', '--json', 'name'])).toEqual([{ name: 'shared_token' }]);
+    const effective = await json<{ name: string; scope: string }[]>(['vault', 'list', '--intern', 'cli-beta', '--effective', '--json', 'name,scope']);
+    expect(effective).toContainEqual({ name: 'shared_token', scope: 'intern' });
+    const noIntern = await run(['vault', 'copy', 'shared_token']);
+    expect(noIntern.code).toBe(2);
+
+    const connections = await run(['connections', 'cli-beta', '--json']);
+    expect(connections.code, connections.stderr).toBe(0);
+    expect(Array.isArray(JSON.parse(connections.stdout))).toBe(true);
+
+    const models = await json<{ id: string; name: string }[]>(['models', 'claude', '--json', 'id,name']);
+    expect(models.length).toBeGreaterThan(0);
+    for (const m of models) expect(`${m.id} ${m.name}`.toLowerCase()).toContain('claude');
+
+    const before = await json<{ status: string }>(['interns', 'get', 'cli-beta', '--json', 'status']);
+    const provisioned = await json<Record<string, unknown>>(['interns', 'provision', 'cli-beta', '--json']);
+    expect(provisioned).toMatchObject({ name: 'cli-beta', provisioning: true });
+    const after = await json<{ status: string }>(['interns', 'get', 'cli-beta', '--json', 'status']);
+    expect(after.status).not.toBe(before.status);
+  }, 60_000);
+
+  it('on a terminal: delete asks first; "n" keeps the intern (exit 1), ctrl+c exits 130, "y" deletes', async () => {
+    const created = await json<{ id: string }>(['interns', 'create', 'cli-asked', '--json', 'id']);
+    const env = serviceEnv({ TERM: 'xterm-256color' }) as Record<string, string>;
+    const ask = async (answer: string) => {
+      const t = new PtyScreen(process.execPath, [CLI, 'interns', 'delete', 'cli-asked'], { cols: 120, rows: 10, cwd: ROOT, env });
+      try {
+        await t.waitFor(`Delete intern cli-asked (${created.id}) and its workspace? [y/N]`);
+        await t.press(answer);
+        if (answer !== '\x03') await t.press('\r');
+        return { code: await t.waitForExit(20_000), screen: t.screen() };
+      } finally {
+        t.close();
+      }
+    };
+    const no = await ask('n');
+    expect(no.code).toBe(1);
+    expect(no.screen).toContain('not deleted');
+    expect((await ask('\x03')).code).toBe(130);
+    expect((await json<{ id: string }>(['interns', 'get', created.id, '--json', 'id'])).id).toBe(created.id);
+    const yes = await ask('y');
+    expect(yes.code).toBe(0);
+    expect(yes.screen).toContain(`Deleting intern cli-asked (${created.id}).`);
+  }, 60_000);
+
+  it('loads only the registry at start-up: the statically imported part of the bundle holds no client, zod, Ink or sandbox', () => {
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const code = readFileSync(file, 'utf8');
+      for (const m of code.matchAll(/^(?:import|export)\s[^;]*?from\s*"(\.[^"]+)"|^import\s*"(\.[^"]+)"/gm)) visit(join(dirname(file), m[1] ?? m[2]!));
+    };
+    visit(join(ROOT, 'dist', 'cli.js'));
+    const code = [...seen].map((f) => readFileSync(f, 'utf8')).join('\n');
+    expect(seen.size).toBeGreaterThan(1);
+    for (const heavy of ['src/client/http.ts', 'node_modules/zod', 'node_modules/ink', 'src/sandbox/app.ts', 'node_modules/undici']) expect(code, heavy).not.toContain(`// ${heavy}`);
+    expect(code).toContain('// src/cli/registry.ts');
+    expect(code.length).toBeLessThan(100_000);
+  });
 });

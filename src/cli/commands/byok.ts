@@ -114,7 +114,7 @@ export async function remove(ctx: RunContext): Promise<number> {
   if (!ctx.values.yes) {
     if (!ctx.io.stdin.isTTY || !ctx.io.stderr.isTTY) throw usageError('pass --yes to delete a BYOK key (there is no terminal to ask on)');
     const b = await api.getByok(id, { signal: ctx.signal });
-    if (!(await confirm(ctx.io, `Delete the ${b.provider} key ${b.label}?`))) throw new CliError(EXIT.failed, 'not deleted');
+    if (!(await confirm(ctx.io, `Delete the ${b.provider} key ${b.label}?`, ctx.signal))) throw new CliError(EXIT.failed, 'not deleted');
   }
   await api.deleteByok(id, { signal: ctx.signal });
   ctx.out.done(`Deleted BYOK key ${id}.`, { id, deleted: true });

@@ -6,26 +6,31 @@
 import { answerMessages, elicitationAnswer, optionLabel, parseProvideInput, type ChatChunk, type ChatMessage, type ChatToolCall, type ElicitationRequest, type PermissionRequest } from '../../contract/chat.js';
 import { LIMITS } from '../../contract/limits.js';
 import { sanitize } from '../../tui/sanitize.js';
+import type { InternApi } from '../../client/types.js';
 import type { RunContext } from '../context.js';
 import { CliError, EXIT, usageError } from '../exit.js';
-import { readAll } from '../input.js';
+import { askLine, readAll } from '../input.js';
 import { resolveIntern } from '../resolve.js';
 
-async function ask(ctx: RunContext, question: string): Promise<string> {
-  const { createInterface } = await import('node:readline/promises');
-  const rl = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr });
-  const onAbort = () => rl.close();
-  ctx.signal.addEventListener('abort', onAbort);
-  try {
-    return await rl.question(question, { signal: ctx.signal });
-  } catch (e) {
-    if (ctx.signal.aborted) throw new CliError(EXIT.interrupted, 'interrupted');
-    throw e;
-  } finally {
-    ctx.signal.removeEventListener('abort', onAbort);
-    rl.close();
+/** An interaction this run cannot answer (no terminal, no --approve/--deny): it is cancelled, then the command exits 2. */
+class Unanswerable extends CliError {
+  constructor(message: string) {
+    super(EXIT.usage, message);
   }
 }
+
+/** Answers `cancel` so the intern is not left waiting for 5 minutes, and lets that short turn finish unseen. */
+async function cancelInteraction(api: InternApi, internId: string, sessionId: string, call: ChatToolCall, kind: 'permission' | 'elicitation', signal: AbortSignal): Promise<void> {
+  try {
+    const content = kind === 'permission' ? 'cancel' : elicitationAnswer({ action: 'cancel' });
+    const start = await api.chat(internId, { messages: answerMessages(call, content), stream: true, session_id: sessionId }, { signal });
+    if (start.kind === 'stream') for await (const _ of start.events) void _;
+  } catch {
+    // Best effort: the interaction times out on its own.
+  }
+}
+
+const ask = (ctx: RunContext, question: string): Promise<string> => askLine(ctx.io, question, ctx.signal);
 
 const interactive = (ctx: RunContext) => Boolean(ctx.io.stdin.isTTY && ctx.io.stderr.isTTY);
 
@@ -52,7 +57,7 @@ async function answerPermission(ctx: RunContext, req: PermissionRequest): Promis
     ctx.io.stderr.write(`intern-tui: permission for ${what}: ${optionLabel(choice)}\n`);
     return choice;
   }
-  if (!interactive(ctx)) throw usageError(`the intern asks permission for ${what}: pass --approve or --deny (there is no terminal to ask on)`);
+  if (!interactive(ctx)) throw new Unanswerable(`the intern asks permission for ${what}: pass --approve or --deny (there is no terminal to ask on); the request was cancelled`);
   ctx.io.stderr.write(`\nThe intern asks permission for ${what}:\n`);
   req.options.forEach((o, i) => ctx.io.stderr.write(`  ${i + 1}) ${optionLabel(sanitize(o))}\n`));
   for (;;) {
@@ -64,7 +69,7 @@ async function answerPermission(ctx: RunContext, req: PermissionRequest): Promis
 }
 
 async function answerQuestion(ctx: RunContext, req: ElicitationRequest): Promise<string> {
-  if (!interactive(ctx)) throw usageError(`the intern asks a question ("${sanitize(req.message).slice(0, 200)}"): run chat in a terminal to answer it`);
+  if (!interactive(ctx)) throw new Unanswerable(`the intern asks a question ("${sanitize(req.message).slice(0, 200)}"): run chat in a terminal to answer it; the question was cancelled`);
   ctx.io.stderr.write(`\n${sanitize(req.message, { multiline: true })}\n`);
   const content: Record<string, string | number | boolean> = {};
   for (const f of req.fields) {
@@ -125,7 +130,13 @@ export async function chat(ctx: RunContext): Promise<number> {
     const request = parseProvideInput(pending);
     if (!request) throw new CliError(EXIT.failed, `the intern called a tool this client does not know: ${sanitize(pending.function.name)}`);
     if (!sessionId) throw new CliError(EXIT.failed, 'the service asked for input without giving a session id');
-    const answer = request.kind === 'permission' ? await answerPermission(ctx, request) : await answerQuestion(ctx, request);
+    let answer: string;
+    try {
+      answer = request.kind === 'permission' ? await answerPermission(ctx, request) : await answerQuestion(ctx, request);
+    } catch (e) {
+      if (e instanceof Unanswerable) await cancelInteraction(api, intern.id, sessionId, pending, request.kind, ctx.signal);
+      throw e;
+    }
     messages = answerMessages(pending, answer);
   }
   if (sessionId && !ctx.out.json) ctx.io.stderr.write(`session: ${sessionId} (continue with --session ${sessionId})\n`);

@@ -70,7 +70,7 @@ export async function remove(ctx: RunContext): Promise<number> {
   const intern = internRef ? await resolveIntern(api, internRef, ctx.signal) : undefined;
   if (!ctx.values.yes) {
     if (!ctx.io.stdin.isTTY || !ctx.io.stderr.isTTY) throw usageError('pass --yes to delete a secret (there is no terminal to ask on)');
-    if (!(await confirm(ctx.io, `Delete secret ${name}${intern ? ` of intern ${intern.name}` : ''}?`))) throw new CliError(EXIT.failed, 'not deleted');
+    if (!(await confirm(ctx.io, `Delete secret ${name}${intern ? ` of intern ${intern.name}` : ''}?`, ctx.signal))) throw new CliError(EXIT.failed, 'not deleted');
   }
   if (intern) await api.deleteInternSecret(intern.id, name, { signal: ctx.signal });
   else await api.deleteVaultSecret(name, { signal: ctx.signal });

@@ -101,6 +101,16 @@ describe('Output', () => {
     expect(lines[2]).toBe('evillink    failed');
   });
 
+  it('cuts the last column to the terminal width, by display cells', () => {
+    const s = io({ tty: true, env: { NO_COLOR: '1' } });
+    (s.stdout as Sink & { columns?: number }).columns = 20;
+    const text = new Output(s.io, null).table([{ a: 'x', b: '日本語日本語日本語' }], [
+      { header: 'A', get: (r: { a: string; b: string }) => r.a },
+      { header: 'B', get: (r: { a: string; b: string }) => r.b },
+    ]);
+    expect(text.split('\n')[1]).toBe('x  日本語日本語日本…');
+  });
+
   it('is tab-separated without a header and without colour when stdout is not a TTY', () => {
     const text = new Output(io({ tty: false }).io, null).table(rows, columns);
     expect(text).toBe('日本語-bot\trunning\nevillink\tfailed\n');
@@ -153,9 +163,13 @@ describe('commands against the fake API', () => {
     const denied = await runWithFake(['chat', 'runner', 'run: ls', '--deny'], new FakeApi());
     expect(denied.stdout).toContain('You answered: reject_once');
 
-    const stuck = await runWithFake(['chat', 'runner', 'run: ls'], new FakeApi());
+    const stuckApi = new FakeApi();
+    const stuck = await runWithFake(['chat', 'runner', 'run: ls'], stuckApi);
     expect(stuck.code).toBe(2);
     expect(stuck.stderr).toContain('--approve or --deny');
+    // The interaction is cancelled rather than left waiting.
+    const cancel = stuckApi.callsOf('chat')[1]![1] as { messages: { role: string; content?: unknown }[] };
+    expect(cancel.messages.at(-1)).toMatchObject({ role: 'tool', content: 'cancel' });
   });
 
   it('chat on an intern that is not running exits 1 with the service message', async () => {
