@@ -15,7 +15,7 @@ import { BASE_URL_ENV, CREDENTIAL_SOURCES, DEFAULT_BASE_URL, type CredentialKind
 import { sanitize } from '../tui/sanitize.js';
 import { type Profile, readConfig } from './config.js';
 import type { Io } from './context.js';
-import { CliError, EXIT, usageError } from './exit.js';
+import { EXIT, usageError } from './exit.js';
 import { maskedPrompt, readAll } from './input.js';
 import { OAUTH_CLIENT_ID, forgetProfileSecrets, saveProfile } from './auth/credentials.js';
 import { openBrowser as defaultOpenBrowser } from './auth/browser.js';
@@ -218,4 +218,3 @@ export async function logout(opts: { profile?: string }, deps: Omit<LoginDeps, '
   return EXIT.ok;
 }
 
-export { CliError };
