@@ -1,5 +1,6 @@
 /** Runs one registry command: context, the command's module, and errors mapped to exit codes. */
 import { ApiError, MissingCredentialError, NetworkError } from '../client/errors.js';
+import { CREDENTIAL_SOURCES } from '../contract/routes.js';
 import { ConfigError } from './config.js';
 import { createContext, type Io } from './context.js';
 import { CliError, EXIT } from './exit.js';
@@ -38,7 +39,9 @@ export async function runCommand(spec: CommandSpec, rest: string[], parsed: Pars
       ctx.out.error('interrupted', { exit: code });
       return code;
     }
-    const message = e instanceof MissingCredentialError ? `${e.message}, or run \`intern-tui login\`` : e instanceof Error ? e.message : String(e);
+    // Commands take no credential flags, so the hint is the variable or `login`, not the client's `--api-key`.
+    const message =
+      e instanceof MissingCredentialError ? `${e.route} needs an ${CREDENTIAL_SOURCES[e.kind].label}: set ${e.env}, or run \`intern-tui login\`` : e instanceof Error ? e.message : String(e);
     const extra: { exit: number; status?: number; code?: number | string; reason?: string | null } = { exit: code };
     if (e instanceof ApiError) Object.assign(extra, { status: e.status, code: e.code, reason: e.reason });
     if (e instanceof NetworkError) Object.assign(extra, { reason: e.timedOut ? 'timeout' : 'network' });

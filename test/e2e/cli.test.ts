@@ -135,6 +135,16 @@ describe('intern-tui commands without a TTY', () => {
     expect(r.stdout + r.stderr).not.toContain(key);
     const got = await json<{ id: string }[]>(['byok', 'list', '--json', 'id']);
     expect(got).toContainEqual({ id: created.id });
+    expect(await json(['byok', 'get', created.id, '--json', 'provider,name'])).toEqual({ provider: 'openai', name: 'e2e' });
+    const disabled = await json<{ disabled: boolean }>(['byok', 'update', created.id, '--disabled', 'true', '--json']);
+    expect(disabled.disabled).toBe(true);
+    const rotatedKey = 'sk-e2e-rotated-key-never-printed-WXYZ';
+    const rotated = await run(['byok', 'update', created.id, '--key-stdin', '--json', 'label'], { stdin: rotatedKey });
+    expect(rotated.code, rotated.stderr).toBe(0);
+    expect(JSON.parse(rotated.stdout)).toEqual({ label: expect.stringMatching(/WXYZ$/) });
+    expect(rotated.stdout + rotated.stderr).not.toContain(rotatedKey);
+    const badBool = await run(['byok', 'update', created.id, '--disabled', 'maybe']);
+    expect(badBool.code).toBe(2);
     expect((await run(['byok', 'delete', created.id, '--yes'])).code).toBe(0);
   }, 60_000);
 
@@ -377,4 +387,35 @@ describe('intern-tui commands without a TTY', () => {
     expect(code).toContain('// src/cli/registry.ts');
     expect(code.length).toBeLessThan(100_000);
   });
+
+  it('chat on a terminal: asks permission and questions on the terminal and streams the answer', async () => {
+    await json(['interns', 'create', 'cli-tty', '--provision', '--json', 'id']);
+    const deadline = Date.now() + 40_000;
+    while ((await json<{ status: string }>(['interns', 'get', 'cli-tty', '--json', 'status'])).status !== 'running') {
+      if (Date.now() > deadline) throw new Error('cli-tty never ran');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const env = serviceEnv({ TERM: 'xterm-256color' }) as Record<string, string>;
+    const permission = new PtyScreen(process.execPath, [CLI, 'chat', 'cli-tty', 'run: echo tty-$((6*7))'], { cols: 120, rows: 30, cwd: ROOT, env });
+    try {
+      await permission.waitFor('1) Allow once');
+      await permission.press('1', '\r');
+      expect(await permission.waitForExit(30_000)).toBe(0);
+      expect(permission.screen()).toContain('tty-42');
+    } finally {
+      permission.close();
+    }
+    const question = new PtyScreen(process.execPath, [CLI, 'chat', 'cli-tty', 'ask: favourite colour?'], { cols: 120, rows: 30, cwd: ROOT, env });
+    try {
+      await question.waitFor('Your answer:');
+      await question.type('teal');
+      await question.press('\r');
+      await question.waitFor('How sure are you?');
+      await question.press('2', '\r');
+      expect(await question.waitForExit(30_000)).toBe(0);
+      expect(question.screen()).toContain('You answered "teal" (fairly sure)');
+    } finally {
+      question.close();
+    }
+  }, 90_000);
 });

@@ -74,10 +74,26 @@ async function answerQuestion(ctx: RunContext, req: ElicitationRequest): Promise
   const content: Record<string, string | number | boolean> = {};
   for (const f of req.fields) {
     const label = sanitize(f.title ?? f.name);
-    const hint = f.options?.length ? ` (${f.options.map((o) => sanitize(o)).join('/')})` : f.type === 'boolean' ? ' (y/n)' : '';
-    const a = (await ask(ctx, `${label}${hint}${f.required ? '' : ' [optional]'}: `)).trim();
-    if (a === '' && !f.required) continue;
-    content[f.name] = f.type === 'boolean' ? /^y(es)?$|^true$/i.test(a) : f.type === 'number' && a !== '' && Number.isFinite(Number(a)) ? Number(a) : a;
+    const options = f.options?.map((o) => sanitize(o));
+    const hint = options?.length ? ` (${options.map((o, i) => `${i + 1}) ${o}`).join(', ')})` : f.type === 'boolean' ? ' (y/n)' : '';
+    for (;;) {
+      const a = (await ask(ctx, `${label}${hint}${f.required ? '' : ' [optional]'}: `)).trim();
+      if (a === '') {
+        if (f.required) continue;
+        break;
+      }
+      if (f.options?.length) {
+        const n = Number(a);
+        const picked = Number.isInteger(n) && n >= 1 && n <= f.options.length ? f.options[n - 1] : f.options.find((o) => o === a);
+        if (picked === undefined) continue;
+        content[f.name] = picked;
+      } else if (f.type === 'boolean') content[f.name] = /^(y|yes|true)$/i.test(a);
+      else if (f.type === 'number') {
+        if (!Number.isFinite(Number(a))) continue;
+        content[f.name] = Number(a);
+      } else content[f.name] = a;
+      break;
+    }
   }
   return elicitationAnswer({ action: 'accept', content });
 }

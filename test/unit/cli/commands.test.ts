@@ -12,6 +12,7 @@ import { parseFor } from '../../../src/cli/parse.js';
 import { COMMANDS, findCommand, type CommandSpec } from '../../../src/cli/registry.js';
 import { runCommand } from '../../../src/cli/run.js';
 import { FakeApi } from '../../component/fakeApi.js';
+import { ApiError, MissingCredentialError } from '../../../src/client/errors.js';
 
 const spec = (noun: string, verb?: string): CommandSpec => COMMANDS.find((c) => c.noun === noun && c.verb === verb)!;
 
@@ -186,5 +187,18 @@ describe('commands against the fake API', () => {
     expect(JSON.parse(byId.stdout)).toEqual({ id, name: 'runner', suspended: true });
     const conns = await runWithFake(['connections', 'runner'], api);
     expect(conns.stdout.split('\n')).toContain('github\t');
+  });
+
+  it('maps a missing credential and a refused one to exit 4, naming the variable and login (not a flag)', async () => {
+    const api = new FakeApi();
+    api.listModels = () => Promise.reject(new MissingCredentialError('api_key', 'GET /models'));
+    const missing = await runWithFake(['models'], api);
+    expect(missing.code).toBe(4);
+    expect(missing.stderr).toContain('set OPENROUTER_API_KEY, or run `intern-tui login`');
+    expect(missing.stderr).not.toContain('--api-key');
+    api.listModels = () => Promise.reject(new ApiError(403, 403, 'forbidden', false, 'This key may not list models', 'GET /models'));
+    const refused = await runWithFake(['models', '--json'], api);
+    expect(refused.code).toBe(4);
+    expect(JSON.parse(refused.stderr)).toMatchObject({ error: { status: 403, reason: 'forbidden', exit: 4 } });
   });
 });
