@@ -229,6 +229,11 @@ describe('login --oauth', () => {
     const path = join(cfgDir(), 'config.json');
     await expect(login({ baseUrl: sb.baseUrl, oauth: true }, { io: makeIo(), path, keychain: null })).rejects.toThrow(/--issuer/);
   });
+
+  it('--oauth with --headless is refused: the issuer sends the code back to the loopback redirect', async () => {
+    const path = join(cfgDir(), 'config.json');
+    await expect(login({ oauth: true, headless: true, issuer: sb.manifest.issuer }, { io: makeIo(), path, keychain: null })).rejects.toThrow(/--no-browser/);
+  });
 });
 
 describe('keychain fallback', () => {
