@@ -10,15 +10,14 @@
  * No secret is ever printed, logged or put in a URL or argument list.
  */
 import { createClient } from '../client/index.js';
-import { authorizationUrl, discover, exchangeCode, type OAuthOptions } from '../client/oauth.js';
-import { AUTH_PAGE_PATH, codeChallenge, makeCodeVerifier } from '../contract/auth.js';
+import { authorizationUrl, createPkce, discoverOAuth, exchangeOAuthCode, signInUrl } from '../client/auth.js';
 import { BASE_URL_ENV, CREDENTIAL_SOURCES, DEFAULT_BASE_URL, type CredentialKind } from '../contract/routes.js';
 import { sanitize } from '../tui/sanitize.js';
 import { type Profile, readConfig } from './config.js';
 import type { Io } from './context.js';
-import { CliError, EXIT, usageError } from './exit.js';
+import { EXIT, usageError } from './exit.js';
 import { maskedPrompt, readAll } from './input.js';
-import { forgetProfileSecrets, saveProfile } from './auth/credentials.js';
+import { OAUTH_CLIENT_ID, forgetProfileSecrets, saveProfile } from './auth/credentials.js';
 import { openBrowser as defaultOpenBrowser } from './auth/browser.js';
 import { listenForCallback } from './auth/loopback.js';
 import type { Keychain } from './auth/store.js';
@@ -49,7 +48,6 @@ export interface LoginDeps {
   openBrowser?: (url: string) => Promise<boolean>;
   /** How long to wait for the browser; default 10 minutes (a code's lifetime). */
   timeoutMs?: number;
-  oauth?: OAuthOptions;
   now?: () => number;
 }
 
@@ -114,19 +112,15 @@ async function showUrl(deps: LoginDeps, opts: LoginOptions, url: string, headles
 }
 
 async function signInForKey(opts: LoginOptions, deps: LoginDeps, t: ReturnType<typeof target>): Promise<number> {
-  const verifier = makeCodeVerifier();
-  const page = new URL(AUTH_PAGE_PATH, new URL(t.baseUrl).origin);
-  page.searchParams.set('code_challenge', codeChallenge(verifier));
-  page.searchParams.set('code_challenge_method', 'S256');
+  const pkce = createPkce();
   let code: string;
   if (opts.headless) {
-    await showUrl(deps, opts, page.toString(), true);
+    await showUrl(deps, opts, signInUrl(t.baseUrl, pkce), true);
     code = await readPasted(deps, 'Code: ');
   } else {
     const cb = await listenForCallback({ timeoutMs: deps.timeoutMs, signal: deps.signal });
     try {
-      page.searchParams.set('callback_url', cb.url);
-      await showUrl(deps, opts, page.toString(), false);
+      await showUrl(deps, opts, signInUrl(t.baseUrl, pkce, cb.url), false);
       say(deps, 'Waiting for the browser...');
       code = await cb.code;
     } finally {
@@ -134,7 +128,7 @@ async function signInForKey(opts: LoginOptions, deps: LoginDeps, t: ReturnType<t
     }
   }
   const api = createClient({ baseUrl: t.baseUrl, credentials: {} });
-  const { key } = await api.exchangeAuthCode({ code, code_verifier: verifier, code_challenge_method: 'S256' }, { signal: deps.signal });
+  const { key } = await api.exchangeAuthCode({ code, code_verifier: pkce.verifier, code_challenge_method: pkce.method }, { signal: deps.signal });
   const stored = await saveProfile({ path: deps.path }, t.name, { api_key: key }, t.fields, deps.keychain);
   const label = await labelOf(t.baseUrl, key);
   deps.io.stdout.write(`Signed in${label ? ` as ${label}` : ''}: profile "${t.name}", API key saved in ${where(deps, stored)}.\n`);
@@ -144,26 +138,19 @@ async function signInForKey(opts: LoginOptions, deps: LoginDeps, t: ReturnType<t
 async function signInOAuth(opts: LoginOptions, deps: LoginDeps, t: ReturnType<typeof target>): Promise<number> {
   const issuer = opts.issuer ?? t.profile.oauth_issuer;
   if (!issuer) throw usageError(`profile "${t.name}" has no OAuth issuer: pass --issuer URL once (it is saved in the profile)`);
-  const md = await discover(issuer, deps.oauth);
-  const verifier = makeCodeVerifier();
+  const md = await discoverOAuth(issuer);
+  const pkce = createPkce();
   const state = randomBytes(16).toString('base64url');
+  const cb = await listenForCallback({ state, timeoutMs: deps.timeoutMs, signal: deps.signal });
   let code: string;
-  let redirectUri: string | undefined;
-  if (opts.headless) {
-    await showUrl(deps, opts, authorizationUrl(md, { challenge: codeChallenge(verifier), state }), true);
-    code = await readPasted(deps, 'Code: ');
-  } else {
-    const cb = await listenForCallback({ state, timeoutMs: deps.timeoutMs, signal: deps.signal });
-    try {
-      redirectUri = cb.url;
-      await showUrl(deps, opts, authorizationUrl(md, { redirectUri, challenge: codeChallenge(verifier), state }), false);
-      say(deps, 'Waiting for the browser...');
-      code = await cb.code;
-    } finally {
-      await cb.close();
-    }
+  try {
+    await showUrl(deps, opts, authorizationUrl(md, { clientId: OAUTH_CLIENT_ID, redirectUri: cb.url, pkce, state }), false);
+    say(deps, 'Waiting for the browser...');
+    code = await cb.code;
+  } finally {
+    await cb.close();
   }
-  const tokens = await exchangeCode(md, { code, verifier, redirectUri }, deps.oauth);
+  const tokens = await exchangeOAuthCode(md, { clientId: OAUTH_CLIENT_ID, code, redirectUri: cb.url, verifier: pkce.verifier });
   const now = (deps.now ?? Date.now)();
   const secrets = { oauth_token: tokens.access_token, ...(tokens.refresh_token ? { oauth_refresh_token: tokens.refresh_token } : {}) };
   const stored = await saveProfile(
@@ -210,6 +197,7 @@ export async function login(opts: LoginOptions, deps: LoginDeps): Promise<number
   if (opts.withToken && (opts.headless || opts.noBrowser)) throw usageError('--with-token reads the key from stdin; --headless and --no-browser are for the browser sign-in');
   if (opts.kind !== undefined && !opts.withToken) throw usageError('--kind goes with --with-token');
   if (opts.issuer !== undefined && !opts.oauth) throw usageError('--issuer goes with --oauth');
+  if (opts.oauth && opts.headless) throw usageError('--oauth needs the loopback redirect (the issuer sends the code back to it); use --no-browser to open the URL yourself');
   const t = target(opts, deps);
   if (opts.withToken) return withToken(opts, deps, t);
   if (opts.oauth) return signInOAuth(opts, deps, t);
@@ -230,4 +218,3 @@ export async function logout(opts: { profile?: string }, deps: Omit<LoginDeps, '
   return EXIT.ok;
 }
 
-export { CliError };

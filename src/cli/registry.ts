@@ -355,7 +355,7 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'sign in in the browser and save an API key (keychain, else the config file at 0600)',
     flags: {
       'no-browser': { type: 'boolean', description: 'only print the sign-in URL; do not open a browser' },
-      headless: { type: 'boolean', description: 'no local listener: the page shows a code to paste (masked)' },
+      headless: { type: 'boolean', description: 'no local listener: the page shows a code to paste (masked); not with --oauth' },
       oauth: { type: 'boolean', description: 'get the OAuth token for attaching (daemon access) from the profile\'s issuer' },
       issuer: { type: 'string', value: 'URL', description: 'with --oauth: the OAuth issuer (RFC 8414), saved in the profile' },
       'with-token': { type: 'boolean', description: 'read a key from stdin (or a masked prompt) instead of signing in, for CI' },

@@ -2,9 +2,9 @@
  * The client's public surface. The TUI depends on this interface only, so its
  * component tests can hand it a fake; `createClient` (client/index.ts) builds the real one.
  */
-import type { AuthKeyRequest, AuthKeyResponse } from '../contract/auth.js';
 import type { ByokCreate, ByokCredential, ByokList, ByokListQuery, ByokUpdate } from '../contract/byok.js';
 import type { ConnectionList, DaemonAccess, Intern, InternCreate, InternList, InternListQuery, InternUpdate } from '../contract/intern.js';
+import type { AuthKeysRequest, AuthKeysResponse } from '../contract/auth.js';
 import type { KeyInfo, Model, ProviderInfo } from '../contract/catalog.js';
 import type { ChatChunk, ChatRequest, InvokeResult } from '../contract/chat.js';
 import type { CredentialKind } from '../contract/routes.js';
@@ -98,7 +98,6 @@ export interface InternApi {
   listProviders(opts?: CallOptions): Promise<ProviderInfo[]>;
   /** The calling API key's own metadata: what "signed in as" shows. */
   getKeyInfo(opts?: CallOptions): Promise<KeyInfo>;
-
-  /** Sign-in: a code from the sign-in page and its PKCE verifier for a new API key (no credential sent). */
-  exchangeAuthCode(body: AuthKeyRequest, opts?: CallOptions): Promise<AuthKeyResponse>;
+  /** A sign-in code and its PKCE verifier for a new API key; sends no credential. */
+  exchangeAuthCode(body: AuthKeysRequest, opts?: CallOptions): Promise<AuthKeysResponse>;
 }

@@ -9,3 +9,4 @@ export * from './vault.js';
 export * from './catalog.js';
 export * from './auth.js';
 export * from './chat.js';
+export * from './auth.js';

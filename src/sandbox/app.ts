@@ -13,9 +13,8 @@ import { registerByokRoutes } from './routes/byok.js';
 import { registerControlRoutes } from './routes/control.js';
 import { registerVaultRoutes } from './routes/vault.js';
 import { registerCatalogRoutes } from './routes/catalog.js';
-import { registerAuthKeyRoute, registerSignInRoutes } from './routes/signin.js';
-import type { SignIn } from './signin.js';
 import { registerChatRoutes } from './routes/chat.js';
+import { type SignInOptions, createSignIn } from './routes/signin.js';
 import type { AgentService } from './agent/index.js';
 
 export const API_PREFIX = '/api/v1';
@@ -27,10 +26,10 @@ export interface AppDeps {
   secrets: SecretBox;
   ctx: HttpContext;
   controlToken: string;
-  signIn: SignIn;
-  /** The site's origin once listening: the OAuth issuer and the sign-in page's host. */
-  issuer: () => string;
   agent: AgentService;
+  /** `http://127.0.0.1:PORT`, known once listening: the OAuth issuer. */
+  origin: () => string;
+  signIn?: SignInOptions;
   /** Silence before a keepalive comment on a chat stream; default 30 s. */
   chatKeepaliveMs?: number;
   log?: (line: string) => void;
@@ -109,8 +108,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setErrorHandler((err, req, reply) => sendError(reply, familyOf(req.url), err));
   app.setNotFoundHandler((req, reply) => sendError(reply, familyOf(req.url), notFound(`No route for ${req.method} ${echoPath(req.url)}`)));
 
+  const signIn = createSignIn(deps.ctx, { store: deps.store, origin: deps.origin, options: deps.signIn });
+  signIn.registerSite(app);
   await app.register(
     async (api) => {
+      signIn.registerApi(api);
       registerInternRoutes(api, deps.ctx, {
         store: deps.store,
         hub: deps.hub,
@@ -120,12 +122,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       registerByokRoutes(api, deps.ctx, { store: deps.store, secrets: deps.secrets });
       registerVaultRoutes(api, deps.ctx, { store: deps.store, secrets: deps.secrets, writesEnabled: () => vaultWritesEnabled });
       registerCatalogRoutes(api, deps.ctx, { store: deps.store });
-      registerAuthKeyRoute(api, deps.ctx, { signIn: deps.signIn, issuer: deps.issuer });
       registerChatRoutes(api, deps.ctx, { store: deps.store, agent: deps.agent, keepaliveMs: deps.chatKeepaliveMs });
     },
     { prefix: API_PREFIX },
   );
-  registerSignInRoutes(app, { signIn: deps.signIn, issuer: deps.issuer });
   registerControlRoutes(app, {
     store: deps.store,
     controlToken: deps.controlToken,

@@ -11,11 +11,9 @@ import { labelFor } from './routes/byok.js';
 import { maskKey } from '../contract/byok.js';
 import { PROVISION_STEPS } from './lifecycle.js';
 
-type FixtureManifest = Omit<Manifest, 'base_url' | 'regional_host' | 'control_token' | 'deadline_ms' | 'auth_url' | 'oauth_issuer'>;
+type FixtureManifest = Omit<Manifest, 'base_url' | 'regional_host' | 'control_token' | 'deadline_ms' | 'sign_in_url' | 'issuer'>;
 
 const USER_A = 'user_a';
-/** The person the sandbox's sign-in page signs in at once: the owner of the `api_key` role. */
-export const DEMO_USER = { user_id: USER_A, account_id: 'acct_a' } as const;
 const USER_B = 'user_b';
 
 export function seedFixtures(store: Store, secrets: SecretBox, seed: 'demo' | 'empty'): FixtureManifest {

@@ -11,15 +11,12 @@ import { seedFixtures } from './fixtures.js';
 import type { HttpContext } from './http.js';
 import { Lifecycle } from './lifecycle.js';
 import { Store } from './store.js';
-import { SignIn } from './signin.js';
-import { AUTH_PAGE_PATH } from '../contract/auth.js';
 import type { Manifest, RunningSandbox, SandboxOptions } from './types.js';
 import { LIMITS } from '../contract/limits.js';
 
 export type { Manifest, RunningSandbox, SandboxOptions } from './types.js';
 
 const MANIFEST_META = 'manifest';
-type ComputedManifestField = 'base_url' | 'regional_host' | 'control_token' | 'deadline_ms' | 'auth_url' | 'oauth_issuer';
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const host = options.host ?? '127.0.0.1';
@@ -40,7 +37,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const secrets = SecretBox.load(ephemeral ? undefined : dir);
 
   // The fixtures' credentials are sealed in the database so a restart with --data-dir keeps them.
-  let fixtures: Omit<Manifest, ComputedManifestField>;
+  let fixtures: Omit<Manifest, 'base_url' | 'regional_host' | 'control_token' | 'deadline_ms' | 'sign_in_url' | 'issuer'>;
   let controlToken: string;
   const sealed = store.getMeta(MANIFEST_META);
   if (sealed) {
@@ -64,9 +61,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   };
   const lifecycle = new Lifecycle(store, hub, options.stepMs ?? 800);
   const ctx: HttpContext = { deadlineMs: options.deadlineMs ?? LIMITS.routeDeadlineMs, faults: [], log: options.log };
-  const signIn = new SignIn(store, { accessTokenTtlMs: options.oauthAccessTtlMs });
-  let issuer = '';
-  const app = await buildApp({ store, hub, lifecycle, secrets, ctx, controlToken, signIn, issuer: () => issuer, agent, chatKeepaliveMs: options.agent?.keepaliveMs, log: options.log });
+  let origin = '';
+  const app = await buildApp({
+    store,
+    hub,
+    lifecycle,
+    secrets,
+    ctx,
+    controlToken,
+    agent,
+    chatKeepaliveMs: options.agent?.keepaliveMs,
+    origin: () => origin,
+    signIn: options.signIn,
+    log: options.log,
+  });
 
   let address: string;
   try {
@@ -79,15 +87,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   lifecycle.resume();
   const port = new URL(address).port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
-  const origin = `http://${urlHost}:${port}`;
-  issuer = origin;
+  origin = `http://${urlHost}:${port}`;
   const manifest: Manifest = {
     base_url: `${origin}/api/v1`,
+    sign_in_url: `${origin}/auth`,
+    issuer: origin,
     regional_host: `eu.localhost:${port}`,
     control_token: controlToken,
     deadline_ms: ctx.deadlineMs,
-    auth_url: `${origin}${AUTH_PAGE_PATH}`,
-    oauth_issuer: origin,
     ...fixtures,
   };
   if (options.manifestPath) {

@@ -1,5 +1,6 @@
 /** The sandbox's entry point contract, as the CLI and the test harnesses use it. */
 import type { AgentOptions } from './agent/index.js';
+import type { SignInOptions } from './routes/signin.js';
 
 export interface SandboxOptions {
   /** Loopback by default. */
@@ -22,23 +23,23 @@ export interface SandboxOptions {
   daemonCommand?: string;
   /** Lifecycle step duration; tests make it short. */
   stepMs?: number;
-  /** How long an OAuth access token from the sandbox's authorization server lives; default one hour. */
-  oauthAccessTtlMs?: number;
   /** The local agent's pace and limits (tests make them short); see AgentOptions. */
   agent?: AgentOptions & { keepaliveMs?: number };
+  /** Lifetimes of sign-in codes and OAuth tokens (tests make them short). */
+  signIn?: SignInOptions;
   /** One line per request; default no logging. */
   log?: (line: string) => void;
 }
 
 export interface Manifest {
   base_url: string;
+  /** The site's sign-in page (`<origin>/auth`): approves at once and hands out a code. */
+  sign_in_url: string;
+  /** The OAuth authorization server's issuer (RFC 8414 metadata at `<issuer>/.well-known/oauth-authorization-server`). */
+  issuer: string;
   regional_host: string;
   control_token: string;
   deadline_ms: number;
-  /** The sign-in page (`<origin>/auth`): PKCE sign-in that yields an API key. */
-  auth_url: string;
-  /** The OAuth 2.0 issuer (RFC 8414 metadata at `<issuer>/.well-known/oauth-authorization-server`). */
-  oauth_issuer: string;
   credentials: Record<string, string>;
   api_key_hashes: { own: string[]; foreign: string[] };
   interns: Record<string, string>;

@@ -3,7 +3,6 @@
  * statuses, BYOK credentials and connections. Every call is recorded, and any
  * method can be replaced per test to fail with the client's typed errors.
  */
-import type { AuthKeyRequest } from '../../src/contract/auth.js';
 import type { ByokCreate, ByokCredential, ByokUpdate } from '../../src/contract/byok.js';
 import type { Intern, InternListQuery, InternUpdate } from '../../src/contract/intern.js';
 import { ApiError } from '../../src/client/errors.js';
@@ -290,17 +289,6 @@ export class FakeApi implements InternApi {
     this.record('getKeyInfo');
     return this.keyInfo;
   }
-  /** Codes a test hands out: code -> the verifier it expects (plain comparison; the fake does not hash). */
-  authCodes = new Map<string, string>();
-  async exchangeAuthCode(body: AuthKeyRequest) {
-    this.record('exchangeAuthCode', { code: body.code, code_challenge_method: body.code_challenge_method });
-    const expected = this.authCodes.get(body.code);
-    this.authCodes.delete(body.code);
-    if (expected === undefined || expected !== body.code_verifier) {
-      throw new ApiError(400, 400, null, false, 'Invalid code or code_verifier', 'POST /auth/keys');
-    }
-    return { key: `sk-or-v1-fake${body.code.length}`, user_id: 'user_a' };
-  }
   /** Sessions by id: the prompts seen, and a pending interaction's tool call id. */
   sessions = new Map<string, { prompts: string[]; pending?: string }>();
   /** Set to make the next chat call answer "steered" (a turn is running). */
@@ -353,6 +341,11 @@ export class FakeApi implements InternApi {
       }
     }
     return { kind: 'stream', events: events() };
+  }
+  async exchangeAuthCode(body: { code: string; code_verifier: string }) {
+    this.record('exchangeAuthCode', { code: body.code });
+    if (body.code !== 'good-code') throw new ApiError(400, 400, 'bad_request', false, 'The code is unknown, already used or expired', 'POST /auth/keys');
+    return { key: 'sk-or-v1-fake-signed-in-key-0000', user_id: 'user_a' };
   }
   async invoke(internId: string, body: { input: string; session_id?: string }) {
     this.record('invoke', internId, body);

@@ -111,9 +111,9 @@ describe('intern-tui login', () => {
   });
 
   it('login --oauth, then attach in the TUI works with the stored OAuth token', async () => {
-    const run = cli(['login', '--oauth', '--no-browser', '--issuer', sb.manifest.oauth_issuer]);
+    const run = cli(['login', '--oauth', '--no-browser', '--issuer', sb.manifest.issuer]);
     const url = await printedUrl(run);
-    expect(url.startsWith(`${sb.manifest.oauth_issuer}/oauth/authorize?`)).toBe(true);
+    expect(url.startsWith(`${sb.manifest.issuer}/oauth/authorize?`)).toBe(true);
     await followLikeABrowser(url);
     expect(await run.exit).toBe(0);
     const p = profile();

@@ -20,7 +20,7 @@ import { raw, sandbox } from '../support/sandbox.js';
 
 let sb: RunningSandbox;
 beforeAll(async () => {
-  sb = await sandbox({ seed: 'demo', oauthAccessTtlMs: 60_000 });
+  sb = await sandbox({ seed: 'demo', signIn: { accessTokenTtlMs: 3_000 } });
 });
 afterAll(() => sb.close());
 
@@ -55,8 +55,16 @@ async function browse(url: string): Promise<boolean> {
 
 const cfgDir = () => mkdtempSync(join(tmpdir(), 'signin-cli-'));
 const read = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as { default_profile?: string; profiles: Record<string, Record<string, unknown>> };
-const control = (body: unknown) =>
-  raw(sb, 'POST', '/__sandbox/clock', { root: true, token: sb.manifest.control_token, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+/** Waits until the service no longer accepts an access token (it expired). */
+async function untilRefused(token: string): Promise<void> {
+  const running = sb.manifest.interns.running!;
+  for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
+    const r = await raw(sb, 'GET', `/interns/${running}/daemon`, { token });
+    if (r.status === 401) return;
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  throw new Error('the access token never expired');
+}
 
 describe('login (PKCE)', () => {
   it('without a keychain: saves the key and the base URL in the config file at 0600, and the key works', async () => {
@@ -186,9 +194,9 @@ describe('login --oauth', () => {
   it('gets an access and a refresh token from the issuer; the client renews the token itself once it expires', async () => {
     const path = join(cfgDir(), 'config.json');
     const io = makeIo();
-    await login({ baseUrl: sb.baseUrl, oauth: true, issuer: sb.manifest.oauth_issuer }, { io, path, keychain: null, openBrowser: browse });
+    await login({ baseUrl: sb.baseUrl, oauth: true, issuer: sb.manifest.issuer }, { io, path, keychain: null, openBrowser: browse });
     const p = read(path).profiles.default!;
-    expect(p).toMatchObject({ oauth_issuer: sb.manifest.oauth_issuer, credential_store: 'file' });
+    expect(p).toMatchObject({ oauth_issuer: sb.manifest.issuer, credential_store: 'file' });
     expect(p.oauth_token).toMatch(/^oat-/);
     expect(p.oauth_refresh_token).toMatch(/^ort-/);
     expect(p.oauth_expires_at).toBeGreaterThan(Date.now());
@@ -196,13 +204,11 @@ describe('login --oauth', () => {
     expect(io.text()).not.toContain(p.oauth_refresh_token as string);
 
     const running = sb.manifest.interns.running!;
-    let r = await resolveSignedIn({}, { env: {}, path });
+    // The service's clock passes the expiry while the profile still thinks it valid: the 401 triggers a renewal.
+    await untilRefused(p.oauth_token as string);
+    const earlier = () => Date.now() - 3_600_000;
+    const r = await resolveSignedIn({}, { env: {}, path, now: earlier });
     expect(r.renewOAuthToken).toBeDefined();
-    await createClient({ baseUrl: r.baseUrl, credentials: r.credentials, renewOAuthToken: r.renewOAuthToken }).getDaemonAccess(running);
-
-    // The service's clock passes the expiry; the profile does not know: the 401 triggers a renewal.
-    expect((await control({ advance_ms: 61_000 })).status).toBe(200);
-    r = await resolveSignedIn({}, { env: {}, path });
     expect(r.credentials.oauth_token).toBe(p.oauth_token);
     const api = createClient({ baseUrl: r.baseUrl, credentials: r.credentials, renewOAuthToken: r.renewOAuthToken, maxAttempts: 1 });
     expect((await api.getDaemonAccess(running)).token).toBeTruthy();
@@ -222,6 +228,11 @@ describe('login --oauth', () => {
   it('without an issuer in the profile or a flag: a usage error naming --issuer', async () => {
     const path = join(cfgDir(), 'config.json');
     await expect(login({ baseUrl: sb.baseUrl, oauth: true }, { io: makeIo(), path, keychain: null })).rejects.toThrow(/--issuer/);
+  });
+
+  it('--oauth with --headless is refused: the issuer sends the code back to the loopback redirect', async () => {
+    const path = join(cfgDir(), 'config.json');
+    await expect(login({ oauth: true, headless: true, issuer: sb.manifest.issuer }, { io: makeIo(), path, keychain: null })).rejects.toThrow(/--no-browser/);
   });
 });
 

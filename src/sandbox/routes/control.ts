@@ -17,7 +17,6 @@ const FaultSchema = z.strictObject({
 });
 const StatusSchema = z.strictObject({ status: z.string().min(1).max(64), last_failure_message: z.string().max(2000).nullable().optional() });
 const WritesSchema = z.strictObject({ enabled: z.boolean() });
-const ClockSchema = z.strictObject({ advance_ms: z.number().int().min(0).max(366 * 86_400_000) });
 
 export interface ControlDeps {
   store: Store;
@@ -81,14 +80,6 @@ export function registerControlRoutes(app: FastifyInstance, deps: ControlDeps): 
     const { enabled } = parse(WritesSchema, req);
     deps.setVaultWritesEnabled(enabled);
     return { enabled };
-  }));
-  // Moves the clock of sign-in codes and OAuth tokens forward, so expiry is tested without waiting.
-  let offset = 0;
-  app.post('/__sandbox/clock', handle((req) => {
-    const { advance_ms } = parse(ClockSchema, req);
-    offset += advance_ms;
-    deps.store.nowMs = () => Date.now() + offset;
-    return { offset_ms: offset };
   }));
   app.get('/__sandbox/audit', handle(() => ({ data: deps.store.audit() })));
 }
