@@ -1,7 +1,8 @@
 /** The shell: header, the current screen, overlays and the footer. Screens own their data and keys. */
 import { Box, Text, useApp } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { CommandPalette, type PaletteCommand } from './components/CommandPalette.js';
+import type { ResolvedCommand } from './commands.js';
+import { CommandPalette } from './components/CommandPalette.js';
 import { Footer } from './components/Footer.js';
 import { Header } from './components/Header.js';
 import { HelpOverlay, helpScrollMax } from './components/HelpOverlay.js';
@@ -81,33 +82,18 @@ export function App({ options, initial = { name: 'interns' } }: { options: TuiOp
   useEffect(() => () => clearTimeout(flashTimer.current), []);
 
   const runCommand = useCallback(
-    async (c: PaletteCommand) => {
+    ({ command, arg }: ResolvedCommand) => {
       setOverlay(null);
-      if (c.kind === 'quit') return exit();
-      if (c.kind === 'interns') return nav.home({ name: 'interns' });
-      if (c.kind === 'byok') return nav.home({ name: 'byok' });
-      try {
-        let after: string | undefined;
-        for (let pages = 0; pages < 20; pages++) {
-          const page = await options.api.listInterns({ limit: 500, starting_after: after });
-          const found = page.data.find((i) => i.name === c.name);
-          if (found) return nav.push({ name: 'attach', intern: found });
-          if (!page.has_more || !page.next_cursor) break;
-          after = page.next_cursor;
-        }
-        nav.flash(`no intern named "${sanitize(c.name)}"`, 'error');
-      } catch (e) {
-        nav.flash(`could not look up ${sanitize(c.name)}: ${sanitize((e as Error).message)}`, 'error');
-      }
+      void command.run({ api: options.api, nav }, arg);
     },
-    [exit, nav, options.api],
+    [nav, options.api],
   );
 
   const attached = top.name === 'attach';
   useKeys((input, key) => {
-    if (key.ctrl && input === 'c') return exit();
+    if (matches('interrupt', input, key)) return exit();
     if (overlay === 'help') {
-      if (key.escape || matches('help', input, key) || input === 'q') setOverlay(null);
+      if (matches('closeOverlay', input, key)) setOverlay(null);
       else if (matches('down', input, key)) setHelpScroll((n) => Math.min(helpScrollMax(size.columns, paneRows), n + 1));
       else if (matches('up', input, key)) setHelpScroll((n) => Math.max(0, n - 1));
       return;
@@ -165,7 +151,7 @@ export function App({ options, initial = { name: 'interns' } }: { options: TuiOp
             {overlay === 'help' ? <HelpOverlay width={size.columns} height={paneRows} scroll={helpScroll} /> : <Screen route={top} />}
           </Box>
         </Box>
-        {overlay === 'palette' ? <CommandPalette onRun={(c) => void runCommand(c)} onClose={() => setOverlay(null)} /> : null}
+        {overlay === 'palette' ? <CommandPalette onRun={runCommand} onClose={() => setOverlay(null)} /> : null}
         <Footer scopes={scopes} flash={flash} />
       </Box>
     </TuiContext.Provider>

@@ -14,6 +14,7 @@ import { ErrorView } from '../components/ErrorView.js';
 import { Spinner } from '../components/Spinner.js';
 import { StatusBadge } from '../components/StatusBadge.js';
 import { useKeys } from '../hooks/useKeys.js';
+import { matches } from '../keymap.js';
 import { screen } from '../output.js';
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
@@ -110,9 +111,9 @@ export function AttachScreen({ api, intern, scrollback, onDetach, onProvision }:
   }, [phase.kind]);
 
   useKeys((input, key) => {
-    if (key.escape || input === 'q' || input === '\x1d') return onDetach();
-    if (phase.kind === 'not-running' && input === 'p' && onProvision) return onProvision();
-    if (phase.kind === 'error' && input === 'r') return setPhase({ kind: 'checking' });
+    if (matches('detach', input, key)) return onDetach();
+    if (phase.kind === 'not-running' && matches('attachProvision', input, key) && onProvision) return onProvision();
+    if (phase.kind === 'error' && matches('attachRetry', input, key)) return setPhase({ kind: 'checking' });
   }, phase.kind !== 'attached' && phase.kind !== 'checking');
 
   if (phase.kind === 'attached') return null;

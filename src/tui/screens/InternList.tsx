@@ -32,7 +32,7 @@ export function InternList() {
   const loadingMore = useRef(false);
   const status = STATUS_FILTERS[statusIdx] ?? null;
 
-  useLayoutEffect(() => setScopes(['list', 'intern', 'global']), [setScopes]);
+  useLayoutEffect(() => setScopes(filtering ? ['prompt'] : ['list', 'intern', 'global']), [setScopes, filtering]);
   useLayoutEffect(() => setCapture(filtering), [filtering, setCapture]);
 
   const loadFirst = useCallback(
@@ -110,8 +110,8 @@ export function InternList() {
 
   useKeys((input, key) => {
     if (filtering) {
-      if (key.escape) setFilter('');
-      if (key.escape || key.return) setFiltering(false);
+      if (matches('dismiss', input, key)) setFilter('');
+      if (matches('dismiss', input, key) || matches('accept', input, key)) setFiltering(false);
       return;
     }
     if (list.handle(input, key)) return;

@@ -112,9 +112,10 @@ export function InternSettings({ id }: { id: string }) {
       if (matches('no', input, key)) return setConfirmDiscard(false);
       return;
     }
-    if (key.escape) return dirty ? setConfirmDiscard(true) : nav.pop();
+    if (matches('formCancel', input, key)) return dirty ? setConfirmDiscard(true) : nav.pop();
     if (matches('save', input, key)) return void save();
-    if (key.tab) return setFocus((f) => (f + (key.shift ? FIELDS.length - 1 : 1)) % FIELDS.length);
+    if (matches('nextField', input, key)) return setFocus((f) => (f + 1) % FIELDS.length);
+    if (matches('prevField', input, key)) return setFocus((f) => (f + FIELDS.length - 1) % FIELDS.length);
     if (matches('editor', input, key) && values) {
       if (!LONG.includes(field)) return nav.flash('$EDITOR edits the description and the instructions');
       const out = edit(values[field]);
