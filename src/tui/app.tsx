@@ -1,5 +1,6 @@
 /** The shell: header, the current screen, overlays and the footer. Screens own their data and keys. */
-import { Box, Text, useApp } from 'ink';
+import { Box, useApp } from 'ink';
+import { Text } from './components/Text.js';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ResolvedCommand } from './commands.js';
 import { CommandPalette } from './components/CommandPalette.js';

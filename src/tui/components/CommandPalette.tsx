@@ -1,5 +1,6 @@
 /** The `:` palette: a line parsed and suggested from the command registry. */
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from './Text.js';
 import { useState } from 'react';
 import { COMMANDS, resolveCommand, suggest, usage, type ResolvedCommand } from '../commands.js';
 import { useKeys } from '../hooks/useKeys.js';

@@ -1,4 +1,5 @@
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from './Text.js';
 import { COMMANDS, usage } from '../commands.js';
 import { KEYMAP, keysText, SCOPE_TITLES, type Binding, type Scope } from '../keymap.js';
 import { theme } from '../theme.js';

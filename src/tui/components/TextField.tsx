@@ -3,7 +3,8 @@
  * masked field never draws what was typed). It handles its own keys while
  * focused; tab, escape and ctrl combos are left to the form.
  */
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from './Text.js';
 import { useState } from 'react';
 import { useKeys } from '../hooks/useKeys.js';
 import { isTyped, matches } from '../keymap.js';

@@ -3,7 +3,8 @@
  * token, a running intern) through Ink; once connected, an AttachSession owns
  * the screen and Ink's output is gated until detach.
  */
-import { Box, Text, useStdin, useStdout } from 'ink';
+import { Box, useStdin, useStdout } from 'ink';
+import { Text } from '../components/Text.js';
 import { useEffect, useRef, useState } from 'react';
 import { AttachSession } from '../../attach/session.js';
 import { WebSocketTransport } from '../../attach/transport.js';

@@ -1,5 +1,6 @@
 /** Create or edit a BYOK credential. Key rotation is its own explicit action (ctrl+r) in the edit form. */
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text.js';
 import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { PROVIDERS } from '../../contract/providers.js';
 import { REGIONS } from '../../contract/rules.js';

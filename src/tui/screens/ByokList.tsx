@@ -1,5 +1,6 @@
 /** BYOK credentials: a page at a time, with a provider filter. */
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text.js';
 import { useLayoutEffect, useState } from 'react';
 import { LIMITS } from '../../contract/limits.js';
 import { ErrorView } from '../components/ErrorView.js';
@@ -30,7 +31,7 @@ export function ByokList() {
   const total = res.data?.total_count ?? 0;
   const height = Math.max(3, size.rows - 9);
   const list = useListCursor(rows.length, height);
-  useLayoutEffect(() => setScopes(editingFilter ? ['prompt'] : ['byok', 'list', 'paged', 'global']), [setScopes, editingFilter]);
+  useLayoutEffect(() => setScopes(['byok', 'list', 'paged', 'global']), [setScopes]);
   useLayoutEffect(() => setCapture(editingFilter), [editingFilter, setCapture]);
 
   useKeys((input, key) => {

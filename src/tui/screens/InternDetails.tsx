@@ -1,5 +1,6 @@
 /** Every field of an intern, its icon and progress, and the lifecycle actions. */
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text.js';
 import { useLayoutEffect, useState } from 'react';
 import { TRANSITIONAL_STATUSES, type Intern } from '../../contract/intern.js';
 import { ErrorView } from '../components/ErrorView.js';

@@ -1,5 +1,6 @@
 /** The intern list: pages by cursor as you scroll, filters, and refreshes itself while interns move. */
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text.js';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { INTERN_STATUSES, TRANSITIONAL_STATUSES, type Intern } from '../../contract/intern.js';
 import { ErrorView } from '../components/ErrorView.js';
@@ -32,7 +33,7 @@ export function InternList() {
   const loadingMore = useRef(false);
   const status = STATUS_FILTERS[statusIdx] ?? null;
 
-  useLayoutEffect(() => setScopes(filtering ? ['prompt'] : ['list', 'intern', 'global']), [setScopes, filtering]);
+  useLayoutEffect(() => setScopes(['list', 'intern', 'global']), [setScopes]);
   useLayoutEffect(() => setCapture(filtering), [filtering, setCapture]);
 
   const loadFirst = useCallback(

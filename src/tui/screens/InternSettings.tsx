@@ -1,5 +1,6 @@
 /** The settings form: validated as you type, sends only what changed, loses nothing on an error. */
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text.js';
 import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { ApiError } from '../../client/errors.js';
 import type { Intern, InternUpdate } from '../../contract/intern.js';
