@@ -90,7 +90,7 @@ describe('the TUI', () => {
     const pasted = await t.waitFor(/: +byok/);
     expect(pasted).toContain('enter runs');
     await t.press('enter');
-    await t.waitFor('Production OpenAI');
+    await t.waitFor(/BYOK credentials · /);
   });
 
   it('creates a BYOK credential: a bad hash shows the field error, fixed it saves, and the key is never drawn', async () => {
