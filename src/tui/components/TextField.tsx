@@ -25,6 +25,8 @@ export interface TextFieldProps {
   /** Visible lines of a multi-line field. */
   height?: number;
   labelWidth?: number;
+  /** Enter in a single-line field (ink-text-input's `onSubmit`). */
+  onSubmit?: (value: string) => void;
 }
 
 export function TextField(props: TextFieldProps) {
@@ -57,6 +59,7 @@ export function TextField(props: TextFieldProps) {
       onChange(value.slice(0, from) + value.slice(cursor));
       return setCursor(from);
     }
+    if (!multiline && props.onSubmit && matches('accept', input, key)) return props.onSubmit(value);
     if (multiline && matches('newline', input, key)) {
       onChange(value.slice(0, cursor) + '\n' + value.slice(cursor));
       return setCursor(cursor + 1);
