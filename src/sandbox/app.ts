@@ -13,6 +13,9 @@ import { registerByokRoutes } from './routes/byok.js';
 import { registerControlRoutes } from './routes/control.js';
 import { registerVaultRoutes } from './routes/vault.js';
 import { registerCatalogRoutes } from './routes/catalog.js';
+import { registerChatRoutes } from './routes/chat.js';
+import { type SignInOptions, createSignIn } from './routes/signin.js';
+import type { AgentService } from './agent/index.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -23,6 +26,12 @@ export interface AppDeps {
   secrets: SecretBox;
   ctx: HttpContext;
   controlToken: string;
+  agent: AgentService;
+  /** `http://127.0.0.1:PORT`, known once listening: the OAuth issuer. */
+  origin: () => string;
+  signIn?: SignInOptions;
+  /** Silence before a keepalive comment on a chat stream; default 30 s. */
+  chatKeepaliveMs?: number;
   log?: (line: string) => void;
 }
 
@@ -99,8 +108,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setErrorHandler((err, req, reply) => sendError(reply, familyOf(req.url), err));
   app.setNotFoundHandler((req, reply) => sendError(reply, familyOf(req.url), notFound(`No route for ${req.method} ${echoPath(req.url)}`)));
 
+  const signIn = createSignIn(deps.ctx, { store: deps.store, origin: deps.origin, options: deps.signIn });
+  signIn.registerSite(app);
   await app.register(
     async (api) => {
+      signIn.registerApi(api);
       registerInternRoutes(api, deps.ctx, {
         store: deps.store,
         hub: deps.hub,
@@ -110,6 +122,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       registerByokRoutes(api, deps.ctx, { store: deps.store, secrets: deps.secrets });
       registerVaultRoutes(api, deps.ctx, { store: deps.store, secrets: deps.secrets, writesEnabled: () => vaultWritesEnabled });
       registerCatalogRoutes(api, deps.ctx, { store: deps.store });
+      registerChatRoutes(api, deps.ctx, { store: deps.store, agent: deps.agent, keepaliveMs: deps.chatKeepaliveMs });
     },
     { prefix: API_PREFIX },
   );
@@ -124,7 +137,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       vaultWritesEnabled = on;
     },
     onStatusChange: async (id, status) => {
-      if (status !== 'running') await deps.hub.stop(id, `The intern is now ${status}`);
+      if (status !== 'running') {
+        deps.agent.endRuns(id, `The intern is now ${status}`);
+        await deps.hub.stop(id, `The intern is now ${status}`);
+      }
     },
   });
   return app;

@@ -5,6 +5,8 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { buildApp } from './app.js';
 import { SecretBox, randomToken } from './crypto.js';
 import { createDaemonHub } from './daemon/index.js';
+import type { DaemonHub } from './daemon/types.js';
+import { AgentService } from './agent/index.js';
 import { seedFixtures } from './fixtures.js';
 import type { HttpContext } from './http.js';
 import { Lifecycle } from './lifecycle.js';
@@ -35,7 +37,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const secrets = SecretBox.load(ephemeral ? undefined : dir);
 
   // The fixtures' credentials are sealed in the database so a restart with --data-dir keeps them.
-  let fixtures: Omit<Manifest, 'base_url' | 'regional_host' | 'control_token' | 'deadline_ms'>;
+  let fixtures: Omit<Manifest, 'base_url' | 'regional_host' | 'control_token' | 'deadline_ms' | 'sign_in_url' | 'issuer'>;
   let controlToken: string;
   const sealed = store.getMeta(MANIFEST_META);
   if (sealed) {
@@ -47,10 +49,32 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     store.setMeta(MANIFEST_META, secrets.seal(JSON.stringify({ ...fixtures, control_token: controlToken })).toString('base64'));
   }
 
-  const hub = createDaemonHub({ host, command: options.daemonCommand, scratchRoot: workspaces.dir });
+  const daemons = createDaemonHub({ host, command: options.daemonCommand, scratchRoot: workspaces.dir });
+  const agent = new AgentService(daemons, options.agent);
+  // An intern that stops (suspend, delete, a status set by the control API) ends its chat runs too.
+  const hub: DaemonHub = {
+    ...daemons,
+    stop: async (id, reason) => {
+      agent.endRuns(id, reason);
+      await daemons.stop(id, reason);
+    },
+  };
   const lifecycle = new Lifecycle(store, hub, options.stepMs ?? 800);
   const ctx: HttpContext = { deadlineMs: options.deadlineMs ?? LIMITS.routeDeadlineMs, faults: [], log: options.log };
-  const app = await buildApp({ store, hub, lifecycle, secrets, ctx, controlToken, log: options.log });
+  let origin = '';
+  const app = await buildApp({
+    store,
+    hub,
+    lifecycle,
+    secrets,
+    ctx,
+    controlToken,
+    agent,
+    chatKeepaliveMs: options.agent?.keepaliveMs,
+    origin: () => origin,
+    signIn: options.signIn,
+    log: options.log,
+  });
 
   let address: string;
   try {
@@ -63,9 +87,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   lifecycle.resume();
   const port = new URL(address).port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
-  const origin = `http://${urlHost}:${port}`;
+  origin = `http://${urlHost}:${port}`;
   const manifest: Manifest = {
     base_url: `${origin}/api/v1`,
+    sign_in_url: `${origin}/auth`,
+    issuer: origin,
     regional_host: `eu.localhost:${port}`,
     control_token: controlToken,
     deadline_ms: ctx.deadlineMs,
@@ -86,6 +112,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     close() {
       closing ??= (async () => {
         lifecycle.close();
+        agent.close();
         await hub.close();
         await app.close();
         store.close();

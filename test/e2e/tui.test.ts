@@ -69,8 +69,9 @@ describe('the TUI', () => {
     await t.ready();
     await t.press('/');
     await t.type('slack');
-    const filtered = await t.waitFor('slack-pending');
-    expect(filtered).not.toContain('runner-jpeg');
+    // Wait for the filtered list itself: slack-pending is on the unfiltered first page too.
+    const filtered = await t.waitFor((s: string) => s.includes('slack-pending') && !s.includes('runner-jpeg'));
+    expect(filtered).toContain('slack-pending');
     await t.press('esc');
     await t.waitFor('runner-jpeg');
     await t.press('?');

@@ -49,6 +49,8 @@ class Terminal {
   private proc: pty.IPty | undefined;
   readonly replay: ReplayBuffer;
   readonly clients = new Set<Client>();
+  /** Readers of the output beside the clients (the local agent running a command); they never hold it back. */
+  readonly taps = new Set<(data: Buffer) => void>();
   paused = false;
   /** Offset up to which some client has acknowledged (consumed) the output. */
   private consumed = 0;
@@ -104,6 +106,7 @@ class Terminal {
   private output(data: Buffer): void {
     this.replay.keepFrom = this.owedFrom();
     this.replay.append(data);
+    for (const tap of this.taps) tap(data);
     for (const c of this.clients) this.pump(c);
     this.flow();
   }
@@ -113,6 +116,18 @@ class Terminal {
     let from = this.consumed;
     for (const c of this.clients) from = Math.min(from, c.acked);
     return from;
+  }
+
+  /**
+   * The local agent has read the output so far (a `run:` command's): it no longer holds the program
+   * back. Without this, output nobody attached to acknowledges fills the replay buffer and the
+   * daemon stops reading the terminal for good, stalling every later command.
+   */
+  markRead(): void {
+    this.consumed = Math.max(this.consumed, this.replay.end);
+    this.replay.keepFrom = this.owedFrom();
+    this.replay.trim();
+    this.flow();
   }
 
   /** A client acknowledged everything before `offset`. */
@@ -315,8 +330,8 @@ export function createDaemonHub(options: DaemonHubOptions): DaemonHub {
     await new Promise<void>((r) => ep.server.close(() => r()));
   }
 
-  return {
-    async start(intern) {
+  async function startEndpoint(intern: { id: string; name: string }): Promise<{ origin: string }> {
+    {
       const existing = endpoints.get(intern.id);
       if (existing) return { origin: existing.origin };
       let pending = starting.get(intern.id);
@@ -331,7 +346,11 @@ export function createDaemonHub(options: DaemonHubOptions): DaemonHub {
       } finally {
         starting.delete(intern.id);
       }
-    },
+    }
+  }
+
+  return {
+    start: startEndpoint,
     originOf: (id) => endpoints.get(id)?.origin,
     issueToken(id) {
       const ep = endpoints.get(id);
@@ -344,9 +363,89 @@ export function createDaemonHub(options: DaemonHubOptions): DaemonHub {
       const t = ep.terminal;
       return { paused: t.paused, end: t.replay.end, start: t.replay.start, running: t.running, clients: t.clients.size, tokens: ep.tokens.size };
     },
+    async exec(intern, command, opts) {
+      await startEndpoint(intern);
+      const ep = endpoints.get(intern.id);
+      if (!ep) throw new Error('the daemon is not started');
+      return runInTerminal(ep.terminal, command, opts);
+    },
     stop: (id, reason) => closeEndpoint(id, reason),
     async close() {
       await Promise.all([...endpoints.keys()].map((id) => closeEndpoint(id, 'The sandbox is shutting down')));
     },
   };
 }
+
+// CSI, OSC (ended by BEL or ST), and two-character escapes; then carriage returns.
+const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\r/g;
+
+/**
+ * Types a command into the terminal's shell, as a person would (so it shows in attach), followed by a
+ * marker that reports its exit status; streams what it prints, without the echo of the typed line,
+ * the marker or escape sequences, and answers the status. Cancelling or timing out sends ctrl+c.
+ */
+function runInTerminal(
+  terminal: Terminal,
+  command: string,
+  opts: { onOutput: (text: string) => void; signal?: AbortSignal; timeoutMs: number },
+): Promise<{ code: number | null; timedOut: boolean; cancelled: boolean }> {
+  terminal.ensureRunning();
+  // Markers printed around the command. The terminal echoes the typed line (once by the kernel and
+  // again by the shell's line editor when it was busy), but in the echo each marker is followed by a
+  // literal backslash and n, never by a real newline: only printf's output matches these.
+  const id = Math.random().toString(36).slice(2, 10);
+  const begin = new RegExp(`__intern_begin_${id}__\\n`);
+  const done = new RegExp(`\\n?__intern_done_${id}__ (\\d+)\\n`);
+  const holdBack = `__intern_done_${id}__ 999`.length + 2;
+  return new Promise((resolve) => {
+    // Only what has not been passed on yet is kept, so a large output costs linear time.
+    let pending = '';
+    let started = false; // the begin marker has been seen: what follows is the command's output
+    const decoder = new TextDecoder();
+    const finish = (result: { code: number | null; timedOut: boolean; cancelled: boolean }) => {
+      terminal.taps.delete(tap);
+      clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', cancel);
+      resolve(result);
+    };
+    const tap = (data: Buffer) => {
+      pending = (pending + decoder.decode(data, { stream: true })).replace(ESCAPES, '');
+      terminal.markRead();
+      if (!started) {
+        const b = begin.exec(pending);
+        if (!b) {
+          if (pending.length > 1 << 16) pending = pending.slice(-4096);
+          return;
+        }
+        started = true;
+        pending = pending.slice(b.index + b[0].length);
+      }
+      const m = done.exec(pending);
+      if (m) {
+        if (m.index > 0) opts.onOutput(pending.slice(0, m.index));
+        return finish({ code: Number(m[1]), timedOut: false, cancelled: false });
+      }
+      // Hold back what could be the start of the marker line.
+      if (pending.length > holdBack) {
+        opts.onOutput(pending.slice(0, pending.length - holdBack));
+        pending = pending.slice(pending.length - holdBack);
+      }
+    };
+    const cancel = () => {
+      terminal.write(Buffer.from('\x03'));
+      finish({ code: null, timedOut: false, cancelled: true });
+    };
+    const timer = setTimeout(() => {
+      terminal.write(Buffer.from('\x03'));
+      finish({ code: null, timedOut: true, cancelled: false });
+    }, opts.timeoutMs);
+    if (opts.signal?.aborted) return cancel();
+    opts.signal?.addEventListener('abort', cancel, { once: true });
+    terminal.taps.add(tap);
+    // The command goes through eval, single-quoted, so nothing in it (a `#` comment, a trailing `&`,
+    // an unbalanced quote) can swallow or break the end marker that follows it on the line.
+    const quoted = `'${command.replace(/'/g, `'\\''`)}'`;
+    terminal.write(Buffer.from(`printf '__intern_begin_${id}__\\n'; eval ${quoted}; printf '\\n__intern_done_${id}__ %d\\n' $?\r`));
+  });
+}
+
