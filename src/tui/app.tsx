@@ -1,36 +1,20 @@
 /** The shell: header, the current screen, overlays and the footer. Screens own their data and keys. */
-import { Box, Text, useApp } from 'ink';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { CommandPalette, type PaletteCommand } from './components/CommandPalette.js';
+import { Box, useApp } from 'ink';
+import { Fragment, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { ResolvedCommand } from './commands.js';
+import { CommandPalette } from './components/CommandPalette.js';
 import { Footer } from './components/Footer.js';
 import { Header } from './components/Header.js';
+import { Text } from './components/Text.js';
 import { HelpOverlay, helpScrollMax } from './components/HelpOverlay.js';
 import { type Nav, type Route, TuiContext, type TuiContextValue } from './context.js';
 import { useKeys } from './hooks/useKeys.js';
 import { useTerminalSize } from './hooks/useTerminalSize.js';
 import { matches, type Scope } from './keymap.js';
+import { renderRoute, screenOf } from './routes.js';
 import { sanitize } from './sanitize.js';
-import { AttachScreen } from './screens/AttachScreen.js';
-import { ByokDetails } from './screens/ByokDetails.js';
-import { ByokForm } from './screens/ByokForm.js';
-import { ByokList } from './screens/ByokList.js';
-import { Connections } from './screens/Connections.js';
-import { InternDetails } from './screens/InternDetails.js';
-import { InternList } from './screens/InternList.js';
-import { InternSettings } from './screens/InternSettings.js';
 import { theme } from './theme.js';
 import type { TuiOptions, TuiSession } from './types.js';
-
-const TITLES: Record<Route['name'], string> = {
-  interns: 'Interns',
-  intern: 'Intern',
-  settings: 'Settings',
-  connections: 'Connections',
-  attach: 'Attach',
-  byok: 'BYOK credentials',
-  byokDetails: 'Credential',
-  byokForm: 'Credential form',
-};
 
 export function App({ options: started, initial = { name: 'interns' } }: { options: TuiOptions; initial?: Route }) {
   const { exit } = useApp();
@@ -56,6 +40,7 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
   );
   const flashTimer = useRef<NodeJS.Timeout | undefined>(undefined);
   const top = stack[stack.length - 1]!;
+  const screen = screenOf(top);
 
   // Navigating ends the text capture of the screen being left; the next screen claims its own on mount.
   const go = useCallback((next: (s: Route[]) => Route[]) => {
@@ -91,62 +76,54 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
     },
     [go],
   );
-
+  const { switchProfile, signIn } = options;
   const runCommand = useCallback(
-    async (c: PaletteCommand) => {
+    ({ command, arg }: ResolvedCommand) => {
       setOverlay(null);
-      if (c.kind === 'quit') return exit();
-      if (c.kind === 'interns') return nav.home({ name: 'interns' });
-      if (c.kind === 'byok') return nav.home({ name: 'byok' });
-      if (c.kind === 'profile') {
-        if (!options.switchProfile) return nav.flash('switching profiles needs a configured service, not the built-in sandbox', 'error');
-        try {
-          switchTo(await options.switchProfile(c.name));
-          return nav.flash(`profile ${sanitize(c.name)}`);
-        } catch (e) {
-          return nav.flash(sanitize((e as Error).message), 'error');
-        }
-      }
-      if (c.kind === 'login') {
-        if (!options.signIn) return nav.flash('signing in needs a configured service, not the built-in sandbox: run intern-tui login --base-url URL', 'error');
-        const abort = new AbortController();
-        setSignin({ lines: [], abort });
-        try {
-          const next = await options.signIn((line) => setSignin((cur) => (cur ? { ...cur, lines: [...cur.lines, line] } : cur)), abort.signal);
-          switchTo(next);
-          return nav.flash(`signed in: profile ${sanitize(next.profile ?? '')}`);
-        } catch (e) {
-          return nav.flash(abort.signal.aborted ? 'sign-in cancelled' : sanitize((e as Error).message), 'error');
-        } finally {
-          setSignin(null);
-        }
-      }
-      try {
-        let after: string | undefined;
-        for (let pages = 0; pages < 20; pages++) {
-          const page = await options.api.listInterns({ limit: 500, starting_after: after });
-          const found = page.data.find((i) => i.name === c.name);
-          if (found) return nav.push({ name: 'attach', intern: found });
-          if (!page.has_more || !page.next_cursor) break;
-          after = page.next_cursor;
-        }
-        nav.flash(`no intern named "${sanitize(c.name)}"`, 'error');
-      } catch (e) {
-        nav.flash(`could not look up ${sanitize(c.name)}: ${sanitize((e as Error).message)}`, 'error');
-      }
+      void command.run(
+        {
+          api: options.api,
+          nav,
+          switchProfile: switchProfile
+            ? async (name) => {
+                try {
+                  switchTo(await switchProfile(name));
+                  nav.flash(`profile ${sanitize(name)}`);
+                } catch (e) {
+                  nav.flash(sanitize((e as Error).message), 'error');
+                }
+              }
+            : undefined,
+          signIn: signIn
+            ? async () => {
+                const abort = new AbortController();
+                setSignin({ lines: [], abort });
+                try {
+                  const next = await signIn((line) => setSignin((cur) => (cur ? { ...cur, lines: [...cur.lines, line] } : cur)), abort.signal);
+                  switchTo(next);
+                  nav.flash(`signed in: profile ${sanitize(next.profile ?? '')}`);
+                } catch (e) {
+                  nav.flash(abort.signal.aborted ? 'sign-in cancelled' : sanitize((e as Error).message), 'error');
+                } finally {
+                  setSignin(null);
+                }
+              }
+            : undefined,
+        },
+        arg,
+      );
     },
-    [exit, nav, options, switchTo],
+    [nav, options.api, switchProfile, signIn, switchTo],
   );
 
-  const attached = top.name === 'attach';
   useKeys((input, key) => {
-    if (key.ctrl && input === 'c') return exit();
+    if (matches('interrupt', input, key)) return exit();
     if (signin) {
-      if (key.escape) signin.abort.abort();
+      if (matches('dismiss', input, key)) signin.abort.abort();
       return;
     }
     if (overlay === 'help') {
-      if (key.escape || matches('help', input, key) || input === 'q') setOverlay(null);
+      if (matches('closeOverlay', input, key)) setOverlay(null);
       else if (matches('down', input, key)) setHelpScroll((n) => Math.min(helpScrollMax(size.columns, paneRows), n + 1));
       else if (matches('up', input, key)) setHelpScroll((n) => Math.max(0, n - 1));
       return;
@@ -161,7 +138,7 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
     if (matches('cancel', input, key)) return nav.pop();
     if (matches('interns', input, key)) return nav.home({ name: 'interns' });
     if (matches('byok', input, key)) return nav.home({ name: 'byok' });
-  }, !attached);
+  }, !screen.fullScreen);
 
   const ctx: TuiContextValue = {
     api: options.api,
@@ -173,47 +150,28 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
     size,
   };
 
-  if (top.name === 'attach') {
-    return (
-      <TuiContext.Provider value={ctx}>
-        <AttachScreen
-          key={session.serial}
-          api={options.api}
-          intern={top.intern}
-          scrollback={options.scrollback}
-          onDetach={() => nav.replace({ name: 'intern', id: top.intern.id, seed: top.intern })}
-          onProvision={() => {
-            void options.api.provisionIntern(top.intern.id).then(
-              () => nav.flash(`provisioning ${sanitize(top.intern.name)}`),
-              (e: unknown) => nav.flash(sanitize((e as Error).message), 'error'),
-            );
-            nav.replace({ name: 'intern', id: top.intern.id });
-          }}
-        />
-      </TuiContext.Provider>
-    );
-  }
+  if (screen.fullScreen) return <TuiContext.Provider value={ctx}><Fragment key={session.serial}>{renderRoute(top)}</Fragment></TuiContext.Provider>;
 
   return (
     <TuiContext.Provider value={ctx}>
       <Box flexDirection="column" width={size.columns} height={Math.max(1, size.rows - 1)}>
-        <Header options={options} title={TITLES[top.name]} />
+        <Header options={options} title={screen.title} />
         <Box borderStyle="single" borderColor={theme.muted} borderLeft={false} borderRight={false} borderBottom={false} />
         {/* The screen keeps its own height and is clipped at the bottom when the palette opens below it. */}
         <Box flexDirection="column" flexGrow={1} flexShrink={1} overflow="hidden">
           <Box flexDirection="column" flexShrink={0}>
-            {overlay === 'help' ? <HelpOverlay width={size.columns} height={paneRows} scroll={helpScroll} /> : <Screen key={session.serial} route={top} />}
+            {overlay === 'help' ? <HelpOverlay width={size.columns} height={paneRows} scroll={helpScroll} /> : <Fragment key={session.serial}>{renderRoute(top)}</Fragment>}
           </Box>
         </Box>
         {signin ? (
           <Box flexDirection="column" flexShrink={0} borderStyle="round" borderColor={theme.accent} paddingX={1}>
             {signin.lines.map((line, i) => (
-              <Text key={i}>{sanitize(line)}</Text>
+              <Text key={i}>{line}</Text>
             ))}
             <Text color={theme.muted}>Waiting for the browser... (esc cancels)</Text>
           </Box>
         ) : null}
-        {overlay === 'palette' ? <CommandPalette onRun={(c) => void runCommand(c)} onClose={() => setOverlay(null)} /> : null}
+        {overlay === 'palette' ? <CommandPalette onRun={runCommand} onClose={() => setOverlay(null)} /> : null}
         <Footer scopes={scopes} flash={flash} />
       </Box>
     </TuiContext.Provider>
@@ -224,25 +182,4 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
 function sameScreen(a: Route, b: Route): boolean {
   const id = (r: Route) => ('id' in r ? r.id : 'intern' in r ? r.intern.id : undefined);
   return a.name === b.name && id(a) === id(b);
-}
-
-function Screen({ route }: { route: Route }) {
-  switch (route.name) {
-    case 'interns':
-      return <InternList />;
-    case 'intern':
-      return <InternDetails key={route.id} id={route.id} seed={route.seed} />;
-    case 'settings':
-      return <InternSettings id={route.id} />;
-    case 'connections':
-      return <Connections id={route.id} />;
-    case 'byok':
-      return <ByokList />;
-    case 'byokDetails':
-      return <ByokDetails key={route.id} id={route.id} />;
-    case 'byokForm':
-      return <ByokForm id={route.id} />;
-    case 'attach':
-      return <Text>…</Text>;
-  }
 }

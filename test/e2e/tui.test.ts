@@ -82,6 +82,18 @@ describe('the TUI', () => {
     await t.waitForGone('Keys (esc or ? to close');
   });
 
+  it('takes a bracketed paste as text: a pasted "byok\\r" in the palette does not run', async () => {
+    const t = open();
+    await t.ready();
+    await t.press(':');
+    await t.waitFor('enter runs');
+    t.write('\x1b[200~byok\r\x1b[201~');
+    const pasted = await t.waitFor(/: +byok/);
+    expect(pasted).toContain('enter runs');
+    await t.press('enter');
+    await t.waitFor(/BYOK credentials · /);
+  });
+
   it('creates a BYOK credential: a bad hash shows the field error, fixed it saves, and the key is never drawn', async () => {
     const secret = 'gsk-e2e-secret-123456';
     const t = open();

@@ -1,5 +1,6 @@
 /** One component renders every service error: the message, the reason, and what to do. */
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from './Text.js';
 import { ApiError, MissingCredentialError, NetworkError, ResponseShapeError } from '../../client/errors.js';
 import { CREDENTIAL_SOURCES } from '../../contract/routes.js';
 import { sanitize } from '../sanitize.js';
@@ -11,12 +12,6 @@ export interface Explained {
   reason: string | null;
   hint: string;
   retryable: boolean;
-}
-
-function credentialFor(route: string) {
-  if (route.includes('/byok')) return CREDENTIAL_SOURCES.management_key;
-  if (route.endsWith('/daemon')) return CREDENTIAL_SOURCES.oauth_token;
-  return CREDENTIAL_SOURCES.api_key;
 }
 
 export function explain(error: unknown): Explained {
@@ -33,10 +28,15 @@ export function explain(error: unknown): Explained {
     const message = sanitize(error.message);
     const reason = error.reason === null ? null : sanitize(error.reason);
     const base = { message, reason, retryable: error.retryable };
-    const cred = credentialFor(error.route);
+    const kind = error.credential;
+    const cred = kind && kind !== 'none' ? CREDENTIAL_SOURCES[kind] : null;
     switch (true) {
       case error.status === 401:
-        return { ...base, title: 'Not authenticated', hint: `The ${cred.label} is missing or wrong: check ${cred.env} (or ${cred.flag}, or the profile).` };
+        return {
+          ...base,
+          title: 'Not authenticated',
+          hint: cred ? `The ${cred.label} is missing or wrong: check ${cred.env} (or ${cred.flag}, or the profile).` : 'The credentials are missing or wrong: check the profile (intern-tui config show).',
+        };
       case error.reason === 'personal_identity_required':
         return {
           ...base,

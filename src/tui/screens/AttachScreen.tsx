@@ -3,7 +3,8 @@
  * token, a running intern) through Ink; once connected, an AttachSession owns
  * the screen and Ink's output is gated until detach.
  */
-import { Box, Text, useStdin, useStdout } from 'ink';
+import { Box, useStdin, useStdout } from 'ink';
+import { Text } from '../components/Text.js';
 import { useEffect, useRef, useState } from 'react';
 import { AttachSession } from '../../attach/session.js';
 import { WebSocketTransport } from '../../attach/transport.js';
@@ -14,8 +15,10 @@ import { ErrorView } from '../components/ErrorView.js';
 import { Spinner } from '../components/Spinner.js';
 import { StatusBadge } from '../components/StatusBadge.js';
 import { useKeys } from '../hooks/useKeys.js';
+import { matches } from '../keymap.js';
 import { screen } from '../output.js';
 import { sanitize } from '../sanitize.js';
+import { AFTER_ATTACH } from '../terminal.js';
 import { theme } from '../theme.js';
 
 export interface AttachScreenProps {
@@ -62,13 +65,17 @@ export function AttachScreen({ api, intern, scrollback, onDetach, onProvision }:
     const real = process.stdout;
     const gate = screen.gate;
     if (gate) gate.suspended = true;
+    // The intern gets the bytes as typed or pasted, not split into keys.
+    const keys = screen.keys;
+    if (keys) keys.passThrough = true;
     let done = false;
     const detach = () => {
       if (done) return;
       done = true;
       session.dispose();
-      real.write('\x1b[0m\x1b[2J\x1b[H\x1b[?25h');
+      real.write(AFTER_ATTACH);
       if (gate) gate.suspended = false;
+      if (keys) keys.passThrough = false;
       onDetach();
     };
     const session = new AttachSession({
@@ -103,6 +110,7 @@ export function AttachScreen({ api, intern, scrollback, onDetach, onProvision }:
         done = true;
         session.dispose();
         if (gate) gate.suspended = false;
+        if (keys) keys.passThrough = false;
       }
       access.current = null;
     };
@@ -110,9 +118,9 @@ export function AttachScreen({ api, intern, scrollback, onDetach, onProvision }:
   }, [phase.kind]);
 
   useKeys((input, key) => {
-    if (key.escape || input === 'q' || input === '\x1d') return onDetach();
-    if (phase.kind === 'not-running' && input === 'p' && onProvision) return onProvision();
-    if (phase.kind === 'error' && input === 'r') return setPhase({ kind: 'checking' });
+    if (matches('detach', input, key)) return onDetach();
+    if (phase.kind === 'not-running' && matches('attachProvision', input, key) && onProvision) return onProvision();
+    if (phase.kind === 'error' && matches('attachRetry', input, key)) return setPhase({ kind: 'checking' });
   }, phase.kind !== 'attached' && phase.kind !== 'checking');
 
   if (phase.kind === 'attached') return null;

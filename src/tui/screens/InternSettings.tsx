@@ -1,5 +1,6 @@
 /** The settings form: validated as you type, sends only what changed, loses nothing on an error. */
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text.js';
 import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { ApiError } from '../../client/errors.js';
 import type { Intern, InternUpdate } from '../../contract/intern.js';
@@ -112,9 +113,10 @@ export function InternSettings({ id }: { id: string }) {
       if (matches('no', input, key)) return setConfirmDiscard(false);
       return;
     }
-    if (key.escape) return dirty ? setConfirmDiscard(true) : nav.pop();
+    if (matches('formCancel', input, key)) return dirty ? setConfirmDiscard(true) : nav.pop();
     if (matches('save', input, key)) return void save();
-    if (key.tab) return setFocus((f) => (f + (key.shift ? FIELDS.length - 1 : 1)) % FIELDS.length);
+    if (matches('nextField', input, key)) return setFocus((f) => (f + 1) % FIELDS.length);
+    if (matches('prevField', input, key)) return setFocus((f) => (f + FIELDS.length - 1) % FIELDS.length);
     if (matches('editor', input, key) && values) {
       if (!LONG.includes(field)) return nav.flash('$EDITOR edits the description and the instructions');
       const out = edit(values[field]);

@@ -1,0 +1,97 @@
+/**
+ * The command registry: every palette command once, with its argument, its help
+ * and what it does. The palette parses and suggests from it, the help overlay and
+ * the footer's `:` line describe it, and the README's key table lists it.
+ */
+import { matchInterns } from '../client/resolve.js';
+import type { InternApi } from '../client/types.js';
+import type { Nav } from './context.js';
+import { sanitize } from './sanitize.js';
+
+export interface CommandEnv {
+  api: InternApi;
+  nav: Nav;
+  /** Switches to another profile of the config file; absent on the built-in sandbox. */
+  switchProfile?: (name: string) => Promise<void>;
+  /** Runs the browser sign-in for the current profile; absent on the built-in sandbox. */
+  signIn?: () => Promise<void>;
+}
+
+export interface Command {
+  name: string;
+  /** The argument's placeholder (`NAME`); a command without one takes none. */
+  arg?: string;
+  /** Other words that run it (typed whole). */
+  aliases?: string[];
+  help: string;
+  run: (env: CommandEnv, arg: string) => void | Promise<void>;
+}
+
+export const COMMANDS: readonly Command[] = [
+  { name: 'interns', help: 'the interns', run: ({ nav }) => nav.home({ name: 'interns' }) },
+  { name: 'byok', help: 'BYOK credentials', run: ({ nav }) => nav.home({ name: 'byok' }) },
+  {
+    name: 'attach',
+    arg: 'NAME',
+    help: 'attach to the intern with this name (or id)',
+    run: async ({ api, nav }, name) => {
+      try {
+        const { byId, byName } = await matchInterns(api, name, { maxPages: 20 });
+        const found = byId ?? (byName.length === 1 ? byName[0] : null);
+        if (found) nav.push({ name: 'attach', intern: found });
+        else if (byName.length > 1) nav.flash(`${byName.length} interns are named "${sanitize(name)}": attach by id`, 'error');
+        else nav.flash(`no intern named "${sanitize(name)}"`, 'error');
+      } catch (e) {
+        nav.flash(`could not look up ${sanitize(name)}: ${sanitize((e as Error).message)}`, 'error');
+      }
+    },
+  },
+  {
+    name: 'profile',
+    arg: 'PROFILE',
+    help: 'switch to another profile of the config file',
+    run: async ({ nav, switchProfile }, name) => {
+      if (!switchProfile) return nav.flash('switching profiles needs a configured service, not the built-in sandbox', 'error');
+      await switchProfile(name);
+    },
+  },
+  {
+    name: 'login',
+    help: 'sign in to the current profile in the browser',
+    run: async ({ nav, signIn }) => {
+      if (!signIn) return nav.flash('signing in needs a configured service, not the built-in sandbox: run intern-tui login --base-url URL', 'error');
+      await signIn();
+    },
+  },
+  { name: 'quit', aliases: ['q'], help: 'quit', run: ({ nav }) => nav.quit() },
+];
+
+/** How a command reads in suggestions and help: `attach NAME`. */
+export function usage(c: Command): string {
+  return c.arg ? `${c.name} ${c.arg}` : c.name;
+}
+
+export type ResolvedCommand = { command: Command; arg: string };
+
+/**
+ * The command a typed line names: a whole name or alias, or an unambiguous
+ * prefix of a name (a command that takes an argument needs its whole name or an
+ * argument after the prefix, so "a" alone is not yet "attach").
+ */
+export function resolveCommand(text: string, commands: readonly Command[] = COMMANDS): ResolvedCommand | { error: string } {
+  const [word = '', ...rest] = text.trim().split(/\s+/);
+  const arg = rest.join(' ');
+  if (!word) return { error: `type a command: ${commands.map(usage).join(', ')}` };
+  const exact = commands.find((c) => c.name === word || c.aliases?.includes(word));
+  const candidates = exact ? [exact] : commands.filter((c) => c.name.startsWith(word) && (!c.arg || arg));
+  const command = candidates[0];
+  if (!command || candidates.length > 1) return { error: `unknown command "${text.trim().slice(0, 40)}"; try ${commands.map(usage).join(', ')}` };
+  if (command.arg && !arg) return { error: `${command.name} needs ${command.arg === 'NAME' ? 'an intern name' : command.arg === 'PROFILE' ? 'a profile name' : command.arg}: ${usage(command)}` };
+  return { command, arg };
+}
+
+/** The commands whose name starts with the first word typed (all of them before anything is typed). */
+export function suggest(text: string, commands: readonly Command[] = COMMANDS): Command[] {
+  const word = text.trim().split(/\s+/)[0] ?? '';
+  return commands.filter((c) => c.name.startsWith(word));
+}
