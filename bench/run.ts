@@ -90,7 +90,9 @@ async function attached(sb: SandboxProcess): Promise<Tui> {
   cleanups.push(() => t.close());
   await openIntern(t, 'runner');
   await t.press('a');
-  await t.waitFor('ctrl+] detach');
+  // Keys typed before the connection is open are dropped (the status line shows `ctrl+] detach`
+  // while still connecting): wait for `connected` and for the shell's first prompt.
+  await t.whenParsed(() => t.screen().includes('│ connected │') && !['', t.screen().split('\n', 1)[0]!.trimEnd()].includes(t.cursorLine()), 20_000, 'the connection and the shell prompt');
   // A prompt that survives a flood cut at any byte by ctrl+c (see bench/prompt.ts).
   await t.type(setPromptCommand());
   await t.press('enter');
