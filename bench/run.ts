@@ -12,7 +12,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { PtyScreen, type SandboxProcess, Tui, openIntern, startSandboxProcess } from '../test/e2e/harness.js';
@@ -130,7 +130,7 @@ async function echoLatencies(screen: PtyScreen, samples: number): Promise<number
 }
 
 async function main(): Promise<void> {
-  console.log(`intern-tui bench · node ${process.version} · ${cpus().length}× ${cpus()[0]?.model ?? 'cpu'} · ${Math.round(totalmem() / 2 ** 30)} GiB`);
+  console.log(`intern-tui bench · node ${process.version} · ${cpus().length}× ${cpus()[0]?.model ?? 'cpu'} · ${Math.round(totalmem() / 2 ** 30)} GiB · ${load()}`);
   if (!hasTmux()) {
     fail('setup', 'tmux is not installed: the comparisons cannot be measured');
     return;
@@ -232,6 +232,11 @@ async function main(): Promise<void> {
   stage = 'cleanup';
 }
 
+/** The 1-minute load average beside the number of cores: budgets assume a machine not busy with other work. */
+function load(): string {
+  return `load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`;
+}
+
 /** The first line of an error: timeouts carry the whole screen after it, which goes to stderr. */
 function firstLine(e: unknown): string {
   const message = e instanceof Error ? e.message : String(e);
@@ -270,4 +275,4 @@ try {
     }
   }
 }
-console.log(failures.length === 0 ? 'all four within budget' : `${failures.length} failed: ${failures.join('; ')}`);
+console.log(failures.length === 0 ? 'all four within budget' : `${failures.length} failed: ${failures.join('; ')} (${load()} at the end)`);
