@@ -15,6 +15,7 @@ import { ByokDetails } from './screens/ByokDetails.js';
 import { ByokForm } from './screens/ByokForm.js';
 import { ByokList } from './screens/ByokList.js';
 import { Connections } from './screens/Connections.js';
+import { CreateIntern } from './screens/CreateIntern.js';
 import { InternDetails } from './screens/InternDetails.js';
 import { InternList } from './screens/InternList.js';
 import { InternSettings } from './screens/InternSettings.js';
@@ -25,6 +26,9 @@ const TITLES: Record<Route['name'], string> = {
   interns: 'Interns',
   intern: 'Intern',
   settings: 'Settings',
+  create: 'New intern',
+  vault: 'Vault secrets',
+  chat: 'Chat',
   connections: 'Connections',
   attach: 'Attach',
   byok: 'BYOK credentials',
@@ -86,12 +90,14 @@ export function App({ options, initial = { name: 'interns' } }: { options: TuiOp
       if (c.kind === 'quit') return exit();
       if (c.kind === 'interns') return nav.home({ name: 'interns' });
       if (c.kind === 'byok') return nav.home({ name: 'byok' });
+      if (c.kind === 'new') return nav.push({ name: 'create' });
+      if (c.kind === 'vault') return nav.push({ name: 'vault' });
       try {
         let after: string | undefined;
         for (let pages = 0; pages < 20; pages++) {
           const page = await options.api.listInterns({ limit: 500, starting_after: after });
           const found = page.data.find((i) => i.name === c.name);
-          if (found) return nav.push({ name: 'attach', intern: found });
+          if (found) return nav.push(c.kind === 'chat' ? { name: 'chat', id: found.id, seed: found } : { name: 'attach', intern: found });
           if (!page.has_more || !page.next_cursor) break;
           after = page.next_cursor;
         }
@@ -188,6 +194,11 @@ function Screen({ route }: { route: Route }) {
       return <InternSettings id={route.id} />;
     case 'connections':
       return <Connections id={route.id} />;
+    case 'create':
+      return <CreateIntern />;
+    case 'vault':
+    case 'chat':
+      return <Text>…</Text>;
     case 'byok':
       return <ByokList />;
     case 'byokDetails':

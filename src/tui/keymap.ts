@@ -4,7 +4,7 @@
  */
 import type { Key } from 'ink';
 
-export type Scope = 'global' | 'list' | 'intern' | 'form' | 'byokEdit' | 'byok' | 'confirm';
+export type Scope = 'global' | 'list' | 'internList' | 'intern' | 'form' | 'byokEdit' | 'byok' | 'vault' | 'chat' | 'picker' | 'confirm';
 
 export interface Binding {
   id: string;
@@ -18,7 +18,7 @@ export const KEYMAP = [
   { id: 'help', keys: ['?'], label: '?', help: 'help', scope: 'global' },
   { id: 'back', keys: ['q'], label: 'q', help: 'back / quit', scope: 'global' },
   { id: 'cancel', keys: ['escape'], label: 'esc', help: 'back / cancel', scope: 'global' },
-  { id: 'palette', keys: [':'], label: ':', help: 'commands (interns, byok, attach NAME, quit)', scope: 'global' },
+  { id: 'palette', keys: [':'], label: ':', help: 'commands (interns, new, byok, vault, attach NAME, chat NAME, quit)', scope: 'global' },
   { id: 'interns', keys: ['i'], label: 'i', help: 'interns', scope: 'global' },
   { id: 'byok', keys: ['b'], label: 'b', help: 'BYOK credentials', scope: 'global' },
   { id: 'refresh', keys: ['r'], label: 'r', help: 'refresh / retry', scope: 'global' },
@@ -31,7 +31,10 @@ export const KEYMAP = [
   { id: 'open', keys: ['return'], label: 'enter', help: 'open', scope: 'list' },
   { id: 'filter', keys: ['/'], label: '/', help: 'filter', scope: 'list' },
   { id: 'statusFilter', keys: ['f'], label: 'f', help: 'status / provider filter', scope: 'list' },
+  { id: 'newIntern', keys: ['n'], label: 'n', help: 'new intern', scope: 'internList' },
   { id: 'edit', keys: ['e'], label: 'e', help: 'edit settings', scope: 'intern' },
+  { id: 'chat', keys: ['t'], label: 't', help: 'chat (talk)', scope: 'intern' },
+  { id: 'vault', keys: ['v'], label: 'v', help: 'vault secrets', scope: 'intern' },
   { id: 'connections', keys: ['c'], label: 'c', help: 'connections', scope: 'intern' },
   { id: 'attach', keys: ['a'], label: 'a', help: 'attach', scope: 'intern' },
   { id: 'provision', keys: ['p'], label: 'p', help: 'provision', scope: 'intern' },
@@ -47,6 +50,23 @@ export const KEYMAP = [
   { id: 'rotate', keys: ['ctrl+r'], label: '^r', help: 'rotate the key', scope: 'byokEdit' },
   { id: 'toggle', keys: ['space'], label: 'space', help: 'toggle / cycle a choice', scope: 'form' },
   { id: 'formCancel', keys: ['escape'], label: 'esc', help: 'cancel (asks before discarding edits)', scope: 'form' },
+  { id: 'pick', keys: ['ctrl+p'], label: '^p', help: 'pick from the catalogue (model, provider, vault)', scope: 'form' },
+  { id: 'secretAdd', keys: ['a'], label: 'a', help: 'add a secret', scope: 'vault' },
+  { id: 'secretReplace', keys: ['e', 'return'], label: 'e', help: 'replace the selected secret', scope: 'vault' },
+  { id: 'secretDelete', keys: ['D'], label: 'D', help: 'delete the selected secret', scope: 'vault' },
+  { id: 'secretCopy', keys: ['C'], label: 'C', help: 'copy workspace secrets in', scope: 'vault' },
+  { id: 'vaultTab', keys: ['tab'], label: 'tab', help: 'effective / own / workspace tab', scope: 'vault' },
+  { id: 'send', keys: ['return'], label: 'enter', help: 'send (steers a running turn)', scope: 'chat' },
+  { id: 'chatCancel', keys: ['escape'], label: 'esc', help: 'cancel the turn / back', scope: 'chat' },
+  { id: 'approval', keys: ['ctrl+t'], label: '^t', help: 'approval mode manual / self-drive', scope: 'chat' },
+  { id: 'reasoning', keys: ['ctrl+o'], label: '^o', help: 'fold / unfold reasoning', scope: 'chat' },
+  { id: 'copyAnswer', keys: ['ctrl+y'], label: '^y', help: 'copy the last answer (OSC 52)', scope: 'chat' },
+  { id: 'chatEditor', keys: ['ctrl+e'], label: '^e', help: 'write the prompt in $EDITOR', scope: 'chat' },
+  { id: 'scrollUp', keys: ['pageup'], label: 'pgup/dn', help: 'scroll the transcript', scope: 'chat' },
+  { id: 'scrollDown', keys: ['pagedown'], label: '', help: '', scope: 'chat' },
+  { id: 'pickerMove', keys: ['up', 'down'], label: '↑↓', help: 'move (type to filter)', scope: 'picker' },
+  { id: 'pickerPick', keys: ['return'], label: 'enter', help: 'pick (a typed slug is kept as typed)', scope: 'picker' },
+  { id: 'pickerClose', keys: ['escape'], label: 'esc', help: 'close the picker', scope: 'picker' },
   { id: 'yes', keys: ['y'], label: 'y', help: 'confirm', scope: 'confirm' },
   { id: 'no', keys: ['n', 'escape'], label: 'n', help: 'cancel', scope: 'confirm' },
 ] as const satisfies readonly Binding[];

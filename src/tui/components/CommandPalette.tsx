@@ -4,9 +4,16 @@ import { useKeys } from '../hooks/useKeys.js';
 import { theme } from '../theme.js';
 import { TextField } from './TextField.js';
 
-export const COMMANDS = ['interns', 'byok', 'attach NAME', 'quit'] as const;
+export const COMMANDS = ['interns', 'new', 'byok', 'vault', 'attach NAME', 'chat NAME', 'quit'] as const;
 
-export type PaletteCommand = { kind: 'interns' } | { kind: 'byok' } | { kind: 'attach'; name: string } | { kind: 'quit' };
+export type PaletteCommand =
+  | { kind: 'interns' }
+  | { kind: 'new' }
+  | { kind: 'byok' }
+  | { kind: 'vault' }
+  | { kind: 'attach'; name: string }
+  | { kind: 'chat'; name: string }
+  | { kind: 'quit' };
 
 export function parsePaletteCommand(text: string): PaletteCommand | { error: string } {
   const [word = '', ...rest] = text.trim().split(/\s+/);
@@ -14,6 +21,12 @@ export function parsePaletteCommand(text: string): PaletteCommand | { error: str
   if ('interns'.startsWith(word) && word) return { kind: 'interns' };
   if ('byok'.startsWith(word) && word) return { kind: 'byok' };
   if (word === 'q' || ('quit'.startsWith(word) && word)) return { kind: 'quit' };
+  if (word === 'new' || word === 'create') return { kind: 'new' };
+  if (word && 'vault'.startsWith(word)) return { kind: 'vault' };
+  if (word === 'chat' || word === 'talk' || (word && 'chat'.startsWith(word) && arg)) {
+    if (!arg) return { error: 'chat needs an intern name: chat NAME' };
+    return { kind: 'chat', name: arg };
+  }
   if (word === 'attach' || (word && 'attach'.startsWith(word) && arg)) {
     if (!arg) return { error: 'attach needs an intern name: attach NAME' };
     return { kind: 'attach', name: arg };

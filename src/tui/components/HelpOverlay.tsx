@@ -5,10 +5,14 @@ import { theme } from '../theme.js';
 const SCOPE_TITLES: Record<Scope, string> = {
   global: 'Everywhere',
   list: 'Lists',
+  internList: 'Intern list',
   intern: 'On an intern',
   byok: 'BYOK credentials',
   form: 'Forms',
   byokEdit: 'Editing a credential',
+  vault: 'Vault secrets',
+  chat: 'Chat',
+  picker: 'Pickers',
   confirm: 'Questions',
 };
 const COLUMN_WIDTH = 38;

@@ -76,6 +76,8 @@ export function InternDetails({ id, note, seed }: { id: string; note?: string; s
     if (matches('edit', input, key)) return nav.push({ name: 'settings', id });
     if (matches('connections', input, key)) return nav.push({ name: 'connections', id });
     if (matches('attach', input, key)) return nav.push({ name: 'attach', intern });
+    if (matches('chat', input, key)) return nav.push({ name: 'chat', id, seed: intern });
+    if (matches('vault', input, key)) return nav.push({ name: 'vault', internId: id });
     if (matches('provision', input, key)) return void act('Provisioning', () => api.provisionIntern(id), `provisioning ${sanitize(intern.name)}`);
     if (matches('suspend', input, key)) return setPending({ kind: 'suspend' });
     if (matches('delete', input, key)) return setPending({ kind: 'delete', typed: '' });

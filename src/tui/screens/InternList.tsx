@@ -32,7 +32,7 @@ export function InternList() {
   const loadingMore = useRef(false);
   const status = STATUS_FILTERS[statusIdx] ?? null;
 
-  useLayoutEffect(() => setScopes(['list', 'intern', 'global']), [setScopes]);
+  useLayoutEffect(() => setScopes(['list', 'internList', 'intern', 'global']), [setScopes]);
   useLayoutEffect(() => setCapture(filtering), [filtering, setCapture]);
 
   const loadFirst = useCallback(
@@ -119,7 +119,10 @@ export function InternList() {
     if (matches('filter', input, key)) return setFiltering(true);
     if (matches('statusFilter', input, key)) return setStatusIdx((i) => (i + 1) % STATUS_FILTERS.length);
     if (matches('refresh', input, key)) return reload();
+    if (matches('newIntern', input, key)) return nav.push({ name: 'create' });
     if (!selected) return;
+    if (matches('chat', input, key)) return nav.push({ name: 'chat', id: selected.id, seed: selected });
+    if (matches('vault', input, key)) return nav.push({ name: 'vault', internId: selected.id });
     if (matches('open', input, key)) return nav.push({ name: 'intern', id: selected.id, seed: selected });
     if (matches('edit', input, key)) return nav.push({ name: 'settings', id: selected.id });
     if (matches('connections', input, key)) return nav.push({ name: 'connections', id: selected.id });
