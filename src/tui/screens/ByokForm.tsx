@@ -56,6 +56,19 @@ export function ByokForm({ id }: { id?: string }) {
   const [serverError, setServerError] = useState<unknown>(undefined);
   const [confirmDiscard, setConfirmDiscard] = useState(false);
   const [flagNote, setFlagNote] = useState<string | null>(null);
+  // The service's provider list (GET /providers) when it has one; the bundled catalogue otherwise.
+  const [catalogue, setCatalogue] = useState<{ slugs: readonly { slug: string }[]; source: 'service' | 'bundled' }>({ slugs: PROVIDERS, source: 'bundled' });
+  useEffect(() => {
+    if (!create) return;
+    const ctl = new AbortController();
+    api.listProviders({ signal: ctl.signal }).then(
+      (list) => {
+        if (list.length > 0) setCatalogue({ slugs: list.map((p) => ({ slug: sanitize(p.slug) })), source: 'service' });
+      },
+      () => undefined,
+    );
+    return () => ctl.abort();
+  }, [api, create]);
 
   useEffect(() => {
     if (res.data && !values) {
@@ -88,8 +101,8 @@ export function ByokForm({ id }: { id?: string }) {
   const dirty = values && original ? JSON.stringify(values) !== JSON.stringify(original) || rotating : false;
   const suggestions = useMemo(() => {
     const q = values?.provider.trim().toLowerCase() ?? '';
-    return PROVIDERS.filter((p) => p.slug.includes(q)).slice(0, 6);
-  }, [values?.provider]);
+    return catalogue.slugs.filter((p) => p.slug.includes(q)).slice(0, 6);
+  }, [values?.provider, catalogue]);
 
   const update = (patch: Partial<ByokFormValues>) => values && setValues({ ...values, ...patch });
 
@@ -197,7 +210,7 @@ export function ByokForm({ id }: { id?: string }) {
                   {suggestions.length === 0
                     ? `"${sanitize(values.provider)}" is not in the catalogue: it will be sent as typed and the service will judge`
                     : // One line: the window starts near the pick, so the pick stays in view at any width.
-                      '↑↓ enter: ' +
+                      `${catalogue.source === 'service' ? 'providers' : 'bundled list'} ↑↓ enter: ` +
                       suggestions
                         .map((s, i) => (i === pick ? `[${s.slug}]` : s.slug))
                         .slice(Math.max(0, pick - 2))

@@ -2,10 +2,12 @@
 import { Box, Text } from 'ink';
 import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { ApiError } from '../../client/errors.js';
+import { type Model, perMillion } from '../../contract/catalog.js';
 import type { Intern, InternUpdate } from '../../contract/intern.js';
 import { LIMITS } from '../../contract/limits.js';
 import { checkDescription, checkInstructions, checkModel, checkName } from '../../contract/rules.js';
 import { ErrorView } from '../components/ErrorView.js';
+import { Picker, type PickerItem } from '../components/Picker.js';
 import { Spinner } from '../components/Spinner.js';
 import { TextField } from '../components/TextField.js';
 import { useTui } from '../context.js';
@@ -52,8 +54,24 @@ export function validate(v: Values): Partial<Record<FieldName, string>> {
   return errors;
 }
 
+/** The model picker's rows: "workspace default" (null) first, then the catalogue with context and prices. */
+export function modelItems(models: Model[]): PickerItem[] {
+  return [
+    { value: null, label: 'workspace default', detail: 'no model of its own (null)' },
+    ...models.map((m) => ({
+      value: m.id,
+      label: m.id,
+      detail: `${m.context_length ? `${Math.round(m.context_length / 1000)}k ctx` : '? ctx'} · ${perMillion(m.pricing.prompt)}/${perMillion(m.pricing.completion)} per M · ${m.name}`,
+      search: m.name,
+    })),
+  ];
+}
+
 export function InternSettings({ id }: { id: string }) {
-  const { api, nav, active, setCapture, setScopes } = useTui();
+  const { api, nav, active, setCapture, setScopes, size } = useTui();
+  const [picking, setPicking] = useState(false);
+  const [models, setModels] = useState<Model[] | null>(null);
+  const [modelsError, setModelsError] = useState<string | null>(null);
   const res = useResource((signal) => api.getIntern(id, { signal }), id);
   const [original, setOriginal] = useState<Values | null>(null);
   const [values, setValues] = useState<Values | null>(null);
@@ -70,7 +88,18 @@ export function InternSettings({ id }: { id: string }) {
       setValues(valuesOf(res.data));
     }
   }, [res.data, values]);
-  useLayoutEffect(() => setScopes(confirmDiscard ? ['confirm'] : ['form']), [setScopes, confirmDiscard]);
+  useLayoutEffect(() => setScopes(confirmDiscard ? ['confirm'] : picking ? ['picker'] : ['form']), [setScopes, confirmDiscard, picking]);
+  // The catalogue is read when the picker first opens; without it the field still takes a typed slug.
+  useEffect(() => {
+    if (!picking || models) return;
+    const ctl = new AbortController();
+    api.listModels({ signal: ctl.signal }).then(setModels, (e: unknown) => {
+      if (ctl.signal.aborted) return;
+      setModels([]);
+      setModelsError(`the model catalogue is unavailable (${sanitize((e as Error).message)}): type a slug`);
+    });
+    return () => ctl.abort();
+  }, [picking, models, api]);
   useLayoutEffect(() => {
     setCapture(true);
     return () => setCapture(false);
@@ -112,8 +141,10 @@ export function InternSettings({ id }: { id: string }) {
       if (matches('no', input, key)) return setConfirmDiscard(false);
       return;
     }
+    if (picking) return;
     if (key.escape) return dirty ? setConfirmDiscard(true) : nav.pop();
     if (matches('save', input, key)) return void save();
+    if (field === 'model' && (matches('pick', input, key) || key.return)) return setPicking(true);
     if (key.tab) return setFocus((f) => (f + (key.shift ? FIELDS.length - 1 : 1)) % FIELDS.length);
     if (matches('editor', input, key) && values) {
       if (!LONG.includes(field)) return nav.flash('$EDITOR edits the description and the instructions');
@@ -134,10 +165,28 @@ export function InternSettings({ id }: { id: string }) {
       <Text bold>
         Settings of {original.name} {dirty ? <Text color={theme.warning}>· unsaved changes</Text> : null}
       </Text>
-      <TextField label="name" value={values.name} onChange={set('name')} focused={active && !confirmDiscard && focus === 0} error={nameError} note={`${LIMITS.name.min}-${LIMITS.name.max} chars, a-z 0-9 -`} />
-      <TextField label="description" value={values.description} onChange={set('description')} focused={active && !confirmDiscard && focus === 1} error={errors.description} note={`${values.description.length}/${LIMITS.description.max}`} placeholder="none" />
-      <TextField label="model" value={values.model} onChange={set('model')} focused={active && !confirmDiscard && focus === 2} error={errors.model} note={values.model === '' ? 'empty: workspace default' : 'author/slug[:variant]'} placeholder="workspace default" />
-      <TextField label="instructions" value={values.instructions} onChange={set('instructions')} focused={active && !confirmDiscard && focus === 3} error={errors.instructions} multiline height={6} placeholder="none" />
+      <TextField label="name" value={values.name} onChange={set('name')} focused={active && !confirmDiscard && !picking && focus === 0} error={nameError} note={`${LIMITS.name.min}-${LIMITS.name.max} chars, a-z 0-9 -`} />
+      <TextField label="description" value={values.description} onChange={set('description')} focused={active && !confirmDiscard && !picking && focus === 1} error={errors.description} note={`${values.description.length}/${LIMITS.description.max}`} placeholder="none" />
+      <TextField label="model" value={values.model} onChange={set('model')} focused={active && !confirmDiscard && !picking && focus === 2} error={errors.model} note={values.model === '' ? 'empty: workspace default · enter/^p picks' : 'author/slug[:variant] · enter/^p picks'} placeholder="workspace default" />
+      {picking ? (
+        <Picker
+          title="Model"
+          items={modelItems(models ?? [])}
+          loading={models === null}
+          allowTyped
+          note={modelsError}
+          height={Math.max(3, size.rows - 14)}
+          width={size.columns - 4}
+          onClose={() => setPicking(false)}
+          onPick={([p]) => {
+            setPicking(false);
+            if (p) set('model')(p.value ?? '');
+          }}
+        />
+      ) : null}
+      {picking ? null : (
+        <TextField label="instructions" value={values.instructions} onChange={set('instructions')} focused={active && !confirmDiscard && !picking && focus === 3} error={errors.instructions} multiline height={6} placeholder="none" />
+      )}
       {saving ? <Spinner label="Saving" /> : null}
       {serverError ? <ErrorView error={serverError} /> : null}
       {confirmDiscard ? <Text color={theme.warning}>Discard your changes? (y/n)</Text> : null}
