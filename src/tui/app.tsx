@@ -19,6 +19,7 @@ import { CreateIntern } from './screens/CreateIntern.js';
 import { InternDetails } from './screens/InternDetails.js';
 import { InternList } from './screens/InternList.js';
 import { InternSettings } from './screens/InternSettings.js';
+import { VaultScreen } from './screens/VaultScreen.js';
 import { theme } from './theme.js';
 import type { TuiOptions } from './types.js';
 
@@ -197,6 +198,7 @@ function Screen({ route }: { route: Route }) {
     case 'create':
       return <CreateIntern />;
     case 'vault':
+      return <VaultScreen key={route.internId ?? 'workspace'} internId={route.internId} />;
     case 'chat':
       return <Text>…</Text>;
     case 'byok':
