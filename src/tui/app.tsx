@@ -12,6 +12,7 @@ import { matches, type Scope } from './keymap.js';
 import { sanitize } from './sanitize.js';
 import { AttachScreen } from './screens/AttachScreen.js';
 import { ByokDetails } from './screens/ByokDetails.js';
+import { ChatScreen } from './screens/ChatScreen.js';
 import { ByokForm } from './screens/ByokForm.js';
 import { ByokList } from './screens/ByokList.js';
 import { Connections } from './screens/Connections.js';
@@ -200,7 +201,7 @@ function Screen({ route }: { route: Route }) {
     case 'vault':
       return <VaultScreen key={route.internId ?? 'workspace'} internId={route.internId} />;
     case 'chat':
-      return <Text>…</Text>;
+      return <ChatScreen key={route.id} id={route.id} seed={route.seed} />;
     case 'byok':
       return <ByokList />;
     case 'byokDetails':
