@@ -138,7 +138,7 @@ export const ElicitationAnswerSchema = z.object({
 export type ElicitationAnswer = z.infer<typeof ElicitationAnswerSchema>;
 
 /** The interaction a streamed tool call asks for, or null when it is not a well-formed provide_input call. */
-export function parseProvideInput(call: { function: { name: string; arguments: string } }): ProvideInputArgs | null {
+export function parseProvideInput(call: { id?: string; function: { name: string; arguments: string } }): ProvideInputArgs | null {
   if (call.function.name !== PROVIDE_INPUT_TOOL) return null;
   let args: unknown;
   try {

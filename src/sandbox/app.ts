@@ -13,6 +13,8 @@ import { registerByokRoutes } from './routes/byok.js';
 import { registerControlRoutes } from './routes/control.js';
 import { registerVaultRoutes } from './routes/vault.js';
 import { registerCatalogRoutes } from './routes/catalog.js';
+import { registerChatRoutes } from './routes/chat.js';
+import type { AgentService } from './agent/index.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -23,6 +25,9 @@ export interface AppDeps {
   secrets: SecretBox;
   ctx: HttpContext;
   controlToken: string;
+  agent: AgentService;
+  /** Silence before a keepalive comment on a chat stream; default 30 s. */
+  chatKeepaliveMs?: number;
   log?: (line: string) => void;
 }
 
@@ -110,6 +115,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       registerByokRoutes(api, deps.ctx, { store: deps.store, secrets: deps.secrets });
       registerVaultRoutes(api, deps.ctx, { store: deps.store, secrets: deps.secrets, writesEnabled: () => vaultWritesEnabled });
       registerCatalogRoutes(api, deps.ctx, { store: deps.store });
+      registerChatRoutes(api, deps.ctx, { store: deps.store, agent: deps.agent, keepaliveMs: deps.chatKeepaliveMs });
     },
     { prefix: API_PREFIX },
   );
@@ -124,7 +130,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       vaultWritesEnabled = on;
     },
     onStatusChange: async (id, status) => {
-      if (status !== 'running') await deps.hub.stop(id, `The intern is now ${status}`);
+      if (status !== 'running') {
+        deps.agent.endRuns(id, `The intern is now ${status}`);
+        await deps.hub.stop(id, `The intern is now ${status}`);
+      }
     },
   });
   return app;

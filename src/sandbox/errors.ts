@@ -8,6 +8,8 @@ export class HttpError extends Error {
     /** The reason for metadata; null for 401 and plain 403, which carry none. */
     readonly reason: Reason | null,
     message: string,
+    /** Sent as `Retry-After` (seconds) when set: busy and rate_limited say when to try again. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }

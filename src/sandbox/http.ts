@@ -131,6 +131,7 @@ export function send(reply: FastifyReply, result: Result): FastifyReply {
 
 export function sendError(reply: FastifyReply, family: 'intern' | 'byok', e: unknown): FastifyReply {
   const err = toHttpError(e);
+  if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.retryAfterSeconds));
   return reply.code(err.status).type('application/json; charset=utf-8').send(JSON.stringify(envelope(family, err)));
 }
 

@@ -5,6 +5,8 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { buildApp } from './app.js';
 import { SecretBox, randomToken } from './crypto.js';
 import { createDaemonHub } from './daemon/index.js';
+import type { DaemonHub } from './daemon/types.js';
+import { AgentService } from './agent/index.js';
 import { seedFixtures } from './fixtures.js';
 import type { HttpContext } from './http.js';
 import { Lifecycle } from './lifecycle.js';
@@ -47,10 +49,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     store.setMeta(MANIFEST_META, secrets.seal(JSON.stringify({ ...fixtures, control_token: controlToken })).toString('base64'));
   }
 
-  const hub = createDaemonHub({ host, command: options.daemonCommand, scratchRoot: workspaces.dir });
+  const daemons = createDaemonHub({ host, command: options.daemonCommand, scratchRoot: workspaces.dir });
+  const agent = new AgentService(daemons, options.agent);
+  // An intern that stops (suspend, delete, a status set by the control API) ends its chat runs too.
+  const hub: DaemonHub = {
+    ...daemons,
+    stop: async (id, reason) => {
+      agent.endRuns(id, reason);
+      await daemons.stop(id, reason);
+    },
+  };
   const lifecycle = new Lifecycle(store, hub, options.stepMs ?? 800);
   const ctx: HttpContext = { deadlineMs: options.deadlineMs ?? LIMITS.routeDeadlineMs, faults: [], log: options.log };
-  const app = await buildApp({ store, hub, lifecycle, secrets, ctx, controlToken, log: options.log });
+  const app = await buildApp({ store, hub, lifecycle, secrets, ctx, controlToken, agent, chatKeepaliveMs: options.agent?.keepaliveMs, log: options.log });
 
   let address: string;
   try {
@@ -86,6 +97,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     close() {
       closing ??= (async () => {
         lifecycle.close();
+        agent.close();
         await hub.close();
         await app.close();
         store.close();

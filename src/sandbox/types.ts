@@ -1,4 +1,5 @@
 /** The sandbox's entry point contract, as the CLI and the test harnesses use it. */
+import type { AgentOptions } from './agent/index.js';
 
 export interface SandboxOptions {
   /** Loopback by default. */
@@ -21,6 +22,8 @@ export interface SandboxOptions {
   daemonCommand?: string;
   /** Lifecycle step duration; tests make it short. */
   stepMs?: number;
+  /** The local agent's pace and limits (tests make them short); see AgentOptions. */
+  agent?: AgentOptions & { keepaliveMs?: number };
   /** One line per request; default no logging. */
   log?: (line: string) => void;
 }

@@ -11,7 +11,7 @@ import { raw, sandbox } from '../support/sandbox.js';
 
 let sb: RunningSandbox;
 beforeAll(async () => {
-  sb = await sandbox({ seed: 'demo' });
+  sb = await sandbox({ seed: 'demo', daemonCommand: 'exec /bin/sh', agent: { paceMs: 1 } });
 });
 afterAll(() => sb.close());
 
@@ -60,5 +60,22 @@ describe('the official SDK parses', () => {
     expect(new Set(effective.data.map((s) => s.scope))).toEqual(new Set(['intern', 'attached', 'workspace']));
     expect(effective.data.find((s) => s.name === 'npm_token')?.scope).toBe('intern');
     expect(effective.data.find((s) => s.name === 'github_token')?.scope).toBe('attached');
+  });
+
+  it('every chunk of a chat stream, a steer answer and a chat error', async () => {
+    const running = sb.manifest.interns.running!;
+    const post = (body: unknown) =>
+      raw(sb, 'POST', `/interns/${running}/chat/completions`, {
+        token: sb.manifest.credentials.api_key,
+        body: JSON.stringify(body),
+        headers: { 'content-type': 'application/json' },
+      });
+    const res = await post({ messages: [{ role: 'user', content: 'run: echo sdk' }], stream: true, approval_mode: 'manual' });
+    const events = res.text.split('\n\n').filter((e) => e.startsWith('data: ')).map((e) => e.slice(6));
+    expect(events.at(-1)).toBe('[DONE]');
+    for (const e of events.slice(0, -1)) parses(sdk.InternChatCompletionChunk$inboundSchema, JSON.parse(e));
+    const err = await post({ messages: [{ role: 'user', content: 'x' }], stream: false });
+    expect(err.status).toBe(400);
+    parses(sdk.InternChatError$inboundSchema, (err.json as { error: unknown }).error);
   });
 });

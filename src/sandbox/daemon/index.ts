@@ -49,6 +49,8 @@ class Terminal {
   private proc: pty.IPty | undefined;
   readonly replay: ReplayBuffer;
   readonly clients = new Set<Client>();
+  /** Readers of the output beside the clients (the local agent running a command); they never hold it back. */
+  readonly taps = new Set<(data: Buffer) => void>();
   paused = false;
   /** Offset up to which some client has acknowledged (consumed) the output. */
   private consumed = 0;
@@ -104,6 +106,7 @@ class Terminal {
   private output(data: Buffer): void {
     this.replay.keepFrom = this.owedFrom();
     this.replay.append(data);
+    for (const tap of this.taps) tap(data);
     for (const c of this.clients) this.pump(c);
     this.flow();
   }
@@ -315,8 +318,8 @@ export function createDaemonHub(options: DaemonHubOptions): DaemonHub {
     await new Promise<void>((r) => ep.server.close(() => r()));
   }
 
-  return {
-    async start(intern) {
+  async function startEndpoint(intern: { id: string; name: string }): Promise<{ origin: string }> {
+    {
       const existing = endpoints.get(intern.id);
       if (existing) return { origin: existing.origin };
       let pending = starting.get(intern.id);
@@ -331,7 +334,11 @@ export function createDaemonHub(options: DaemonHubOptions): DaemonHub {
       } finally {
         starting.delete(intern.id);
       }
-    },
+    }
+  }
+
+  return {
+    start: startEndpoint,
     originOf: (id) => endpoints.get(id)?.origin,
     issueToken(id) {
       const ep = endpoints.get(id);
@@ -344,9 +351,83 @@ export function createDaemonHub(options: DaemonHubOptions): DaemonHub {
       const t = ep.terminal;
       return { paused: t.paused, end: t.replay.end, start: t.replay.start, running: t.running, clients: t.clients.size, tokens: ep.tokens.size };
     },
+    async exec(intern, command, opts) {
+      await startEndpoint(intern);
+      const ep = endpoints.get(intern.id);
+      if (!ep) throw new Error('the daemon is not started');
+      return runInTerminal(ep.terminal, command, opts);
+    },
     stop: (id, reason) => closeEndpoint(id, reason),
     async close() {
       await Promise.all([...endpoints.keys()].map((id) => closeEndpoint(id, 'The sandbox is shutting down')));
     },
   };
 }
+
+// CSI, OSC (ended by BEL or ST), and two-character escapes; then carriage returns.
+const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\r/g;
+
+/**
+ * Types a command into the terminal's shell, as a person would (so it shows in attach), followed by a
+ * marker that reports its exit status; streams what it prints, without the echo of the typed line,
+ * the marker or escape sequences, and answers the status. Cancelling or timing out sends ctrl+c.
+ */
+function runInTerminal(
+  terminal: Terminal,
+  command: string,
+  opts: { onOutput: (text: string) => void; signal?: AbortSignal; timeoutMs: number },
+): Promise<{ code: number | null; timedOut: boolean; cancelled: boolean }> {
+  terminal.ensureRunning();
+  // Markers printed around the command. The terminal echoes the typed line (once by the kernel and
+  // again by the shell's line editor when it was busy), but in the echo each marker is followed by a
+  // literal backslash and n, never by a real newline: only printf's output matches these.
+  const id = Math.random().toString(36).slice(2, 10);
+  const begin = new RegExp(`__intern_begin_${id}__\\n`);
+  const done = new RegExp(`\\n?__intern_done_${id}__ (\\d+)\\n`);
+  const holdBack = `__intern_done_${id}__ 999`.length + 2;
+  return new Promise((resolve) => {
+    let text = '';
+    let from = -1; // where the command's own output starts: just after the begin marker
+    let sent = 0;
+    const decoder = new TextDecoder();
+    const flush = (upTo: number) => {
+      if (from >= 0 && upTo > sent) {
+        opts.onOutput(text.slice(Math.max(sent, from), upTo));
+        sent = upTo;
+      }
+    };
+    const finish = (result: { code: number | null; timedOut: boolean; cancelled: boolean }) => {
+      terminal.taps.delete(tap);
+      clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', cancel);
+      resolve(result);
+    };
+    const tap = (data: Buffer) => {
+      text += decoder.decode(data, { stream: true }).replace(ESCAPES, '');
+      if (from < 0) {
+        const b = begin.exec(text);
+        if (b) from = sent = b.index + b[0].length;
+      }
+      const m = from >= 0 ? done.exec(text.slice(from)) : null;
+      if (m) {
+        flush(from + m.index);
+        return finish({ code: Number(m[1]), timedOut: false, cancelled: false });
+      }
+      // Hold back what could be the start of the marker line.
+      flush(Math.max(sent, text.length - holdBack));
+    };
+    const cancel = () => {
+      terminal.write(Buffer.from('\x03'));
+      finish({ code: null, timedOut: false, cancelled: true });
+    };
+    const timer = setTimeout(() => {
+      terminal.write(Buffer.from('\x03'));
+      finish({ code: null, timedOut: true, cancelled: false });
+    }, opts.timeoutMs);
+    if (opts.signal?.aborted) return cancel();
+    opts.signal?.addEventListener('abort', cancel, { once: true });
+    terminal.taps.add(tap);
+    terminal.write(Buffer.from(`printf '__intern_begin_${id}__\\n'; ${command}; printf '\\n__intern_done_${id}__ %d\\n' $?\r`));
+  });
+}
+

@@ -12,6 +12,16 @@ export interface DaemonHub {
   issueToken(internId: string): string;
   /** State of the intern's daemon (flow, live tokens), for tests and diagnostics; undefined when it is not started. */
   inspect(internId: string): DaemonState | undefined;
+  /**
+   * Types `command` into the intern's terminal (starting it if needed), as a person would, and streams
+   * what it prints until it ends, is cancelled (ctrl+c) or passes `timeoutMs` (ctrl+c). The local agent's
+   * `run:` uses it, so the command shows in attach too.
+   */
+  exec(
+    intern: { id: string; name: string },
+    command: string,
+    opts: { onOutput: (text: string) => void; signal?: AbortSignal; timeoutMs: number },
+  ): Promise<{ code: number | null; timedOut: boolean; cancelled: boolean }>;
   /** Ends the intern's terminals with an exit message (suspend, delete) and stops its endpoint. */
   stop(internId: string, reason: string): Promise<void>;
   /** Stops every daemon. */

@@ -1,0 +1,274 @@
+/** Chat and invoke through the project's client against a live sandbox and its local agent. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from 'undici';
+import { ApiError } from '../../src/client/errors.js';
+import type { ChatStart, InternApi } from '../../src/client/types.js';
+import { type ChatChunk, type ChatRequest, answerMessages, elicitationAnswer, parseProvideInput } from '../../src/contract/chat.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { clientAs, raw, sandbox, waitFor } from '../support/sandbox.js';
+
+let sb: RunningSandbox;
+let api: InternApi;
+const logLines: string[] = [];
+beforeAll(async () => {
+  sb = await sandbox({
+    seed: 'empty',
+    daemonCommand: 'exec /bin/sh',
+    agent: { paceMs: 1, keepaliveMs: 40, interactionWaitMs: 20_000, commandTimeoutMs: 8000 },
+    log: (l) => logLines.push(l),
+  });
+  api = clientAs(sb, { api_key: 'api_key' });
+});
+afterAll(() => sb.close());
+
+const running = () => sb.manifest.interns.running!;
+const apiError = async (p: Promise<unknown>): Promise<ApiError> => {
+  const e = await p.then(() => undefined, (x: unknown) => x);
+  expect(e).toBeInstanceOf(ApiError);
+  return e as ApiError;
+};
+const prompt = (text: string, over: Partial<ChatRequest> = {}): ChatRequest => ({ messages: [{ role: 'user', content: text }], stream: true, ...over });
+
+interface Turn {
+  chunks: ChatChunk[];
+  content: string;
+  reasoning: string;
+  finish: string | null;
+  final: ChatChunk;
+  toolCall?: { id: string; function: { name: string; arguments: string } };
+}
+async function turn(start: ChatStart | Promise<ChatStart>): Promise<Turn> {
+  const s = await start;
+  if (s.kind !== 'stream') throw new Error(`expected a stream, got ${JSON.stringify(s)}`);
+  const chunks: ChatChunk[] = [];
+  for await (const c of s.events) chunks.push(c);
+  const choices = chunks.flatMap((c) => c.choices);
+  return {
+    chunks,
+    content: choices.map((c) => c.delta.content ?? '').join(''),
+    reasoning: choices.map((c) => c.delta.reasoning ?? '').join(''),
+    finish: choices.map((c) => c.finish_reason).filter(Boolean).at(-1) ?? null,
+    final: chunks.at(-1)!,
+    toolCall: choices.flatMap((c) => c.delta.tool_calls ?? [])[0],
+  };
+}
+
+describe('a turn', () => {
+  it('streams a short reasoning delta, then the answer word by word, then the session and usage; and remembers', async () => {
+    const t = await turn(api.chat(running(), prompt('hello there')));
+    expect(t.chunks[0]!.choices[0]!.delta).toMatchObject({ role: 'assistant', reasoning: expect.any(String) });
+    expect(t.reasoning.length).toBeGreaterThan(0);
+    expect(t.chunks.filter((c) => c.choices[0]?.delta.content).length).toBeGreaterThan(10);
+    expect(t.content).toContain('You said: "hello there"');
+    expect(t.finish).toBe('stop');
+    expect(t.final.choices).toEqual([]);
+    expect(t.final.session_id).toMatch(/^sess_/);
+    expect(t.final.usage).toMatchObject({ prompt_tokens: expect.any(Number), completion_tokens: expect.any(Number), cost: expect.any(Number) });
+    expect(t.final.usage!.total_tokens).toBe(t.final.usage!.prompt_tokens + t.final.usage!.completion_tokens);
+    expect(t.chunks.every((c) => c.model === 'anthropic/claude-sonnet-4')).toBe(true);
+
+    const again = await turn(api.chat(running(), prompt('and again', { session_id: t.final.session_id! })));
+    expect(again.content).toContain('Earlier in this session you said: "hello there"');
+    expect(again.final.session_id).toBe(t.final.session_id);
+  });
+
+  it('run: types the command into the intern’s own terminal and streams its output', async () => {
+    const t = await turn(api.chat(running(), prompt('run: echo X-$((40+2)); echo to-stderr >&2')));
+    expect(t.content).toContain('X-42');
+    expect(t.content).toContain('to-stderr');
+    expect(t.content).not.toContain('__intern_');
+    expect(t.content).toMatch(/Exit status 0\./);
+    const failing = await turn(api.chat(running(), prompt('run: exit_code_test() { return 3; }; exit_code_test')));
+    expect(failing.content).toMatch(/Exit status 3\./);
+  });
+
+  it('fail: ends the turn with an in-stream error carrying its reason', async () => {
+    const t = await turn(api.chat(running(), prompt('fail: stream_severed')));
+    expect(t.finish).toBe('error');
+    const err = t.chunks.find((c) => c.error)!.error!;
+    expect(err.metadata).toEqual({ reason: 'stream_severed', retryable: true });
+  });
+});
+
+describe('interactions', () => {
+  it('manual mode asks permission; allow once runs it, reject once does not, allow always stops asking', async () => {
+    const ask = await turn(api.chat(running(), prompt('run: echo ALLOWED-ONE', { approval_mode: 'manual' })));
+    expect(ask.finish).toBe('tool_calls');
+    expect(ask.final.usage).toBeNull();
+    const sid = ask.final.session_id!;
+    const req = parseProvideInput(ask.toolCall!);
+    expect(req).toEqual({ kind: 'permission', operation: 'shell', options: ['allow_once', 'allow_always', 'reject_once', 'reject_always'] });
+
+    const allowed = await turn(api.chat(running(), { messages: answerMessages(ask.toolCall!, 'allow_once'), stream: true, session_id: sid }));
+    expect(allowed.content).toContain('ALLOWED-ONE');
+    expect(allowed.finish).toBe('stop');
+
+    const ask2 = await turn(api.chat(running(), prompt('run: echo NEVER-RUN', { approval_mode: 'manual', session_id: sid })));
+    const rejected = await turn(api.chat(running(), { messages: answerMessages(ask2.toolCall!, 'reject_once'), stream: true, session_id: sid }));
+    expect(rejected.content).toContain('You rejected it');
+    expect(rejected.content).not.toContain('NEVER-RUN\n');
+
+    const ask3 = await turn(api.chat(running(), prompt('run: echo FIRST-ALWAYS', { approval_mode: 'manual', session_id: sid })));
+    await turn(api.chat(running(), { messages: answerMessages(ask3.toolCall!, 'allow_always'), stream: true, session_id: sid }));
+    const direct = await turn(api.chat(running(), prompt('run: echo NO-QUESTION', { approval_mode: 'manual', session_id: sid })));
+    expect(direct.toolCall).toBeUndefined();
+    expect(direct.content).toContain('NO-QUESTION');
+  });
+
+  it('ask: asks a question with a text and a choice field, and uses the answer', async () => {
+    const ask = await turn(api.chat(running(), prompt('ask: What is the release name?')));
+    const q = parseProvideInput(ask.toolCall!);
+    expect(q).toMatchObject({ kind: 'elicitation', message: 'What is the release name?' });
+    const fields = (q as { fields: { name: string; type: string; options?: string[] }[] }).fields;
+    expect(fields.map((f) => f.type)).toEqual(['text', 'choice']);
+    expect(fields[1]!.options!.length).toBeGreaterThanOrEqual(2);
+    const answer = elicitationAnswer({ action: 'accept', content: { answer: 'Bluebird', confidence: 'sure' } });
+    const done = await turn(api.chat(running(), { messages: answerMessages(ask.toolCall!, answer), stream: true, session_id: ask.final.session_id! }));
+    expect(done.content).toContain('You answered "Bluebird" (sure)');
+
+    const ask2 = await turn(api.chat(running(), prompt('ask: Again?', { session_id: ask.final.session_id! })));
+    const declined = await turn(api.chat(running(), { messages: answerMessages(ask2.toolCall!, elicitationAnswer({ action: 'decline' })), stream: true, session_id: ask.final.session_id! }));
+    expect(declined.content).toContain('declined');
+  });
+
+  it('refuses an answer nobody asked for, and an unknown interaction', async () => {
+    const t = await turn(api.chat(running(), prompt('hi')));
+    const sid = t.final.session_id!;
+    const fake = { id: 'call_nope', function: { name: 'openrouter.provide_input', arguments: '{}' } };
+    const e1 = await apiError(api.chat(running(), { messages: answerMessages(fake, 'allow_once'), stream: true, session_id: sid }));
+    expect([e1.status, e1.reason]).toEqual([409, 'interaction_not_pending']);
+    const ask = await turn(api.chat(running(), prompt('ask: ok?', { session_id: sid })));
+    const e2 = await apiError(api.chat(running(), { messages: answerMessages(fake, 'allow_once'), stream: true, session_id: sid }));
+    expect([e2.status, e2.reason]).toEqual([404, 'interaction_unknown']);
+    const e3 = await apiError(api.chat(running(), { messages: answerMessages(fake, 'allow_once'), stream: true }));
+    expect([e3.status, e3.reason]).toEqual([400, 'bad_request']);
+    await turn(api.chat(running(), { messages: answerMessages(ask.toolCall!, elicitationAnswer({ action: 'cancel' })), stream: true, session_id: sid }));
+  });
+});
+
+describe('running turns', () => {
+  it('a second prompt while the turn runs is steered (202); a prompt on another session meanwhile is busy (409, Retry-After)', async () => {
+    const slow = await api.chat(running(), prompt('run: sleep 0.6; echo SLOW-DONE'));
+    expect(slow.kind).toBe('stream');
+    const events = (slow as { events: AsyncIterable<ChatChunk> }).events[Symbol.asyncIterator]();
+    const first = (await events.next()).value as ChatChunk;
+    expect(first.choices[0]!.delta.reasoning).toBeTruthy();
+    // The session id comes in the final chunk; the test reads the agent's own session by trying a steer
+    // on a fresh session first, which must be busy.
+    const busy = await apiError(api.chat(running(), prompt('hello from elsewhere')));
+    expect([busy.status, busy.reason, busy.retryable, busy.retryAfterMs]).toEqual([409, 'busy', true, 2000]);
+    const rest: ChatChunk[] = [];
+    for (let r = await events.next(); !r.done; r = await events.next()) rest.push(r.value);
+    expect(rest.map((c) => c.choices[0]?.delta.content ?? '').join('')).toContain('SLOW-DONE');
+    const sid = rest.at(-1)!.session_id!;
+
+    const again = await api.chat(running(), prompt('run: sleep 0.6; echo SECOND', { session_id: sid }));
+    const steered = await api.chat(running(), prompt('also mention cats', { session_id: sid }));
+    expect(steered).toEqual({ kind: 'steered', session_id: sid });
+    const t = await turn(again);
+    expect(t.content).toContain('SECOND');
+  });
+
+  it('disconnecting mid-stream cancels the run: the command is interrupted and the intern is free again', async () => {
+    const ctl = new AbortController();
+    const start = await api.chat(running(), prompt('run: sleep 20; echo SHOULD-NOT-PRINT'), { signal: ctl.signal });
+    const it = (start as { events: AsyncIterable<ChatChunk> }).events[Symbol.asyncIterator]();
+    await it.next();
+    ctl.abort();
+    await it.return?.();
+    const t = await waitFor(
+      () => api.chat(running(), prompt('are you free?')).then((s) => turn(s), (e: unknown) => e),
+      (v) => !(v instanceof ApiError),
+      8000,
+      'the intern to be free after the cancel',
+    );
+    expect((t as Turn).finish).toBe('stop');
+  });
+
+  it('sends a keepalive comment after silence', async () => {
+    const res = await request(`${sb.baseUrl}/interns/${running()}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sb.manifest.credentials.api_key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(prompt('run: sleep 0.3; echo quiet-time')),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
+    const text = await res.body.text();
+    expect(text).toContain('\n: keepalive\n\n');
+    expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true);
+  });
+});
+
+describe('invoke', () => {
+  it('starts a self-drive run (202), steers a running one, and only continues its own sessions', async () => {
+    const started = await api.invoke(running(), { input: 'run: sleep 0.4' });
+    expect(started).toEqual({ session_id: expect.stringMatching(/^sess_/), status: 'started' });
+    const steered = await api.invoke(running(), { input: 'and then this', session_id: started.session_id });
+    expect(steered).toEqual({ session_id: started.session_id, status: 'steered' });
+    expect((await apiError(api.invoke(running(), { input: 'x', session_id: 'sess_not_mine' }))).status).toBe(404);
+    expect((await apiError(api.invoke(running(), { input: '' }))).reason).toBe('bad_request');
+    await waitFor(() => api.chat(running(), prompt('free?')).then(turn, (e: unknown) => e), (v) => !(v instanceof ApiError), 8000, 'invoke to finish');
+  });
+});
+
+describe('errors', () => {
+  it.each([
+    ['stream is not true', (id: string) => ({ messages: [{ role: 'user', content: 'x' }], stream: false, id }), 400, 'bad_request', /stream must be true/],
+    ['no messages', () => ({ messages: [], stream: true }), 400, 'bad_request', /at least one message/],
+    ['a system message last', () => ({ messages: [{ role: 'system', content: 'x' }], stream: true }), 400, 'bad_request', /user prompt or a tool answer/],
+    ['an empty prompt', () => ({ messages: [{ role: 'user', content: ' ' }], stream: true }), 400, 'bad_request', /empty/],
+    ['a prompt over 32000 characters', () => ({ messages: [{ role: 'user', content: 'x'.repeat(32_001) }], stream: true }), 413, 'payload_too_large', /32000/],
+  ])('%s: %d %s', async (_n, body, status, reason, message) => {
+    const e = await apiError(api.chat(running(), body(running()) as never));
+    expect([e.status, e.reason]).toEqual([status, reason]);
+    expect(e.message).toMatch(message);
+  });
+
+  it('an intern that is not running answers 409 intern_not_ready; an unknown one 404', async () => {
+    const e = await apiError(api.chat(sb.manifest.interns.stopped!, prompt('hi')));
+    expect([e.status, e.reason, e.retryable]).toEqual([409, 'intern_not_ready', false]);
+    expect((await apiError(api.invoke(sb.manifest.interns.stopped!, { input: 'hi' }))).reason).toBe('intern_not_ready');
+    expect((await apiError(api.chat('00000000-0000-4000-8000-000000000000', prompt('hi')))).status).toBe(404);
+  });
+
+  it('injected faults answer with their reason, and busy and rate_limited carry Retry-After', async () => {
+    const fault = (body: unknown) =>
+      raw(sb, 'POST', '/__sandbox/faults', { root: true, token: sb.manifest.control_token, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    try {
+      for (const [status, reason] of [[503, 'busy'], [502, 'intern_unreachable'], [504, 'timeout'], [410, 'attachment_failed']] as const) {
+        await fault({ match: 'POST /interns/{internId}/chat/completions', status, reason });
+        const e = await apiError(api.chat(running(), prompt('hi')));
+        expect([e.status, e.reason]).toEqual([status, reason]);
+        if (reason === 'busy') expect(e.retryAfterMs).toBe(1000);
+      }
+    } finally {
+      await raw(sb, 'DELETE', '/__sandbox/faults', { root: true, token: sb.manifest.control_token });
+    }
+  });
+
+  it('logs one line per chat request with the route template', async () => {
+    const chatLines = logLines.filter((l) => l.startsWith('POST /api/v1/interns/:internId/chat/completions'));
+    expect(chatLines.length).toBeGreaterThan(10);
+    expect(chatLines.some((l) => / 200 /.test(l)) && chatLines.some((l) => / 202 /.test(l)) && chatLines.some((l) => / 409 /.test(l))).toBe(true);
+  });
+});
+
+describe('limits', () => {
+  it('past the rate a caller gets 429 rate_limited with Retry-After; an unanswered interaction times out', async () => {
+    const small = await sandbox({ seed: 'empty', daemonCommand: 'exec /bin/sh', agent: { paceMs: 1, promptsPerMinute: 2, interactionWaitMs: 0 } });
+    try {
+      const c = clientAs(small, { api_key: 'api_key' });
+      const id = small.manifest.interns.running!;
+      // With no wait at all, the interaction has timed out before any answer can arrive.
+      const ask = await turn(c.chat(id, prompt('ask: anyone?')));
+      const late = await apiError(c.chat(id, { messages: answerMessages(ask.toolCall!, elicitationAnswer({ action: 'cancel' })), stream: true, session_id: ask.final.session_id! }));
+      expect(late.reason).toBe('interaction_not_pending');
+      await turn(c.chat(id, prompt('two')));
+      const e = await apiError(c.chat(id, prompt('three')));
+      expect([e.status, e.reason, e.retryable]).toEqual([429, 'rate_limited', true]);
+      expect(e.retryAfterMs).toBeGreaterThan(0);
+    } finally {
+      await small.close();
+    }
+  });
+});
