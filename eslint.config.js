@@ -6,6 +6,10 @@ import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 const boundary = (group, message) => ({ group, message });
+const tuiPatterns = [
+  boundary(['**/sandbox/**', '**/cli/**'], 'The TUI never imports the sandbox or the CLI.'),
+  boundary(['**/client/index.js', '**/client/http.js'], 'The TUI is handed an InternApi; building a client is the CLI\'s job.'),
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**'] },
@@ -27,27 +31,55 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'warn',
     },
   },
+  // The layers of docs/architecture.md, one block each.
   {
     files: ['src/tui/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [boundary(['**/sandbox/**'], 'The TUI never imports the sandbox.')] }],
+      'no-restricted-imports': ['error', {
+        patterns: tuiPatterns,
+        paths: [{ name: 'ink', importNames: ['Text', 'Transform'], message: 'Draw text with src/tui/components/Text.tsx: it sanitises every string.' }],
+      }],
     },
+  },
+  {
+    // The text primitive itself wraps Ink's Text.
+    files: ['src/tui/components/Text.tsx'],
+    rules: { 'no-restricted-imports': ['error', { patterns: tuiPatterns }] },
   },
   {
     files: ['src/sandbox/**'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [
-        boundary(['**/client/**', '**/tui/**'], 'The sandbox never imports the client or the TUI.'),
-        boundary(['react', 'ink', 'ink-*'], 'The sandbox has no React.'),
+        boundary(['**/client/**', '**/tui/**', '**/cli/**'], 'The sandbox never imports the client, the TUI or the CLI.'),
+        boundary(['**/attach/**', '!**/attach/protocol.js'], "The sandbox uses only attach's protocol codec."),
+        boundary(['react', 'react/*', 'ink', 'ink-*'], 'The sandbox has no React.'),
       ] }],
     },
   },
   {
-    files: ['src/client/**', 'src/attach/**', 'src/contract/**'],
+    files: ['src/client/**'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [
-        boundary(['react', 'react/*', 'ink', 'ink-*'], 'client, attach and contract never import React.'),
-        boundary(['**/tui/**', '**/sandbox/**', '**/cli/**'], 'client, attach and contract stay below the UI and the sandbox.'),
+        boundary(['react', 'react/*', 'ink', 'ink-*'], 'The client never imports React.'),
+        boundary(['**/tui/**', '**/sandbox/**', '**/cli/**', '**/attach/**'], 'The client imports only the contract.'),
+      ] }],
+    },
+  },
+  {
+    files: ['src/attach/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        boundary(['react', 'react/*', 'ink', 'ink-*'], 'attach never imports React.'),
+        boundary(['**/tui/**', '**/sandbox/**', '**/cli/**', '**/client/**'], 'attach imports only the contract.'),
+      ] }],
+    },
+  },
+  {
+    files: ['src/contract/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        boundary(['react', 'react/*', 'ink', 'ink-*'], 'The contract never imports React.'),
+        boundary(['**/tui/**', '**/sandbox/**', '**/cli/**', '**/client/**', '**/attach/**'], 'The contract imports nothing else in src/ (zod only).'),
       ] }],
     },
   },

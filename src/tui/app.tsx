@@ -1,7 +1,8 @@
 /** The shell: header, the current screen, overlays and the footer. Screens own their data and keys. */
-import { Box, Text, useApp } from 'ink';
+import { Box, useApp } from 'ink';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { CommandPalette, type PaletteCommand } from './components/CommandPalette.js';
+import type { ResolvedCommand } from './commands.js';
+import { CommandPalette } from './components/CommandPalette.js';
 import { Footer } from './components/Footer.js';
 import { Header } from './components/Header.js';
 import { HelpOverlay, helpScrollMax } from './components/HelpOverlay.js';
@@ -9,34 +10,9 @@ import { type Nav, type Route, TuiContext, type TuiContextValue } from './contex
 import { useKeys } from './hooks/useKeys.js';
 import { useTerminalSize } from './hooks/useTerminalSize.js';
 import { matches, type Scope } from './keymap.js';
-import { sanitize } from './sanitize.js';
-import { AttachScreen } from './screens/AttachScreen.js';
-import { ByokDetails } from './screens/ByokDetails.js';
-import { ChatScreen } from './screens/ChatScreen.js';
-import { ByokForm } from './screens/ByokForm.js';
-import { ByokList } from './screens/ByokList.js';
-import { Connections } from './screens/Connections.js';
-import { CreateIntern } from './screens/CreateIntern.js';
-import { InternDetails } from './screens/InternDetails.js';
-import { InternList } from './screens/InternList.js';
-import { InternSettings } from './screens/InternSettings.js';
-import { VaultScreen } from './screens/VaultScreen.js';
+import { renderRoute, screenOf } from './routes.js';
 import { theme } from './theme.js';
 import type { TuiOptions } from './types.js';
-
-const TITLES: Record<Route['name'], string> = {
-  interns: 'Interns',
-  intern: 'Intern',
-  settings: 'Settings',
-  create: 'New intern',
-  vault: 'Vault secrets',
-  chat: 'Chat',
-  connections: 'Connections',
-  attach: 'Attach',
-  byok: 'BYOK credentials',
-  byokDetails: 'Credential',
-  byokForm: 'Credential form',
-};
 
 export function App({ options, initial = { name: 'interns' } }: { options: TuiOptions; initial?: Route }) {
   const { exit } = useApp();
@@ -58,6 +34,7 @@ export function App({ options, initial = { name: 'interns' } }: { options: TuiOp
   );
   const flashTimer = useRef<NodeJS.Timeout | undefined>(undefined);
   const top = stack[stack.length - 1]!;
+  const screen = screenOf(top);
 
   // Navigating ends the text capture of the screen being left; the next screen claims its own on mount.
   const go = useCallback((next: (s: Route[]) => Route[]) => {
@@ -87,35 +64,17 @@ export function App({ options, initial = { name: 'interns' } }: { options: TuiOp
   useEffect(() => () => clearTimeout(flashTimer.current), []);
 
   const runCommand = useCallback(
-    async (c: PaletteCommand) => {
+    ({ command, arg }: ResolvedCommand) => {
       setOverlay(null);
-      if (c.kind === 'quit') return exit();
-      if (c.kind === 'interns') return nav.home({ name: 'interns' });
-      if (c.kind === 'byok') return nav.home({ name: 'byok' });
-      if (c.kind === 'new') return nav.push({ name: 'create' });
-      if (c.kind === 'vault') return nav.push({ name: 'vault' });
-      try {
-        let after: string | undefined;
-        for (let pages = 0; pages < 20; pages++) {
-          const page = await options.api.listInterns({ limit: 500, starting_after: after });
-          const found = page.data.find((i) => i.name === c.name);
-          if (found) return nav.push(c.kind === 'chat' ? { name: 'chat', id: found.id, seed: found } : { name: 'attach', intern: found });
-          if (!page.has_more || !page.next_cursor) break;
-          after = page.next_cursor;
-        }
-        nav.flash(`no intern named "${sanitize(c.name)}"`, 'error');
-      } catch (e) {
-        nav.flash(`could not look up ${sanitize(c.name)}: ${sanitize((e as Error).message)}`, 'error');
-      }
+      void command.run({ api: options.api, nav }, arg);
     },
-    [exit, nav, options.api],
+    [nav, options.api],
   );
 
-  const attached = top.name === 'attach';
   useKeys((input, key) => {
-    if (key.ctrl && input === 'c') return exit();
+    if (matches('interrupt', input, key)) return exit();
     if (overlay === 'help') {
-      if (key.escape || matches('help', input, key) || input === 'q') setOverlay(null);
+      if (matches('closeOverlay', input, key)) setOverlay(null);
       else if (matches('down', input, key)) setHelpScroll((n) => Math.min(helpScrollMax(size.columns, paneRows), n + 1));
       else if (matches('up', input, key)) setHelpScroll((n) => Math.max(0, n - 1));
       return;
@@ -130,7 +89,7 @@ export function App({ options, initial = { name: 'interns' } }: { options: TuiOp
     if (matches('cancel', input, key)) return nav.pop();
     if (matches('interns', input, key)) return nav.home({ name: 'interns' });
     if (matches('byok', input, key)) return nav.home({ name: 'byok' });
-  }, !attached);
+  }, !screen.fullScreen);
 
   const ctx: TuiContextValue = {
     api: options.api,
@@ -142,38 +101,20 @@ export function App({ options, initial = { name: 'interns' } }: { options: TuiOp
     size,
   };
 
-  if (top.name === 'attach') {
-    return (
-      <TuiContext.Provider value={ctx}>
-        <AttachScreen
-          api={options.api}
-          intern={top.intern}
-          scrollback={options.scrollback}
-          onDetach={() => nav.replace({ name: 'intern', id: top.intern.id, seed: top.intern })}
-          onProvision={() => {
-            void options.api.provisionIntern(top.intern.id).then(
-              () => nav.flash(`provisioning ${sanitize(top.intern.name)}`),
-              (e: unknown) => nav.flash(sanitize((e as Error).message), 'error'),
-            );
-            nav.replace({ name: 'intern', id: top.intern.id });
-          }}
-        />
-      </TuiContext.Provider>
-    );
-  }
+  if (screen.fullScreen) return <TuiContext.Provider value={ctx}>{renderRoute(top)}</TuiContext.Provider>;
 
   return (
     <TuiContext.Provider value={ctx}>
       <Box flexDirection="column" width={size.columns} height={Math.max(1, size.rows - 1)}>
-        <Header options={options} title={TITLES[top.name]} />
+        <Header options={options} title={screen.title} />
         <Box borderStyle="single" borderColor={theme.muted} borderLeft={false} borderRight={false} borderBottom={false} />
         {/* The screen keeps its own height and is clipped at the bottom when the palette opens below it. */}
         <Box flexDirection="column" flexGrow={1} flexShrink={1} overflow="hidden">
           <Box flexDirection="column" flexShrink={0}>
-            {overlay === 'help' ? <HelpOverlay width={size.columns} height={paneRows} scroll={helpScroll} /> : <Screen route={top} />}
+            {overlay === 'help' ? <HelpOverlay width={size.columns} height={paneRows} scroll={helpScroll} /> : renderRoute(top)}
           </Box>
         </Box>
-        {overlay === 'palette' ? <CommandPalette onRun={(c) => void runCommand(c)} onClose={() => setOverlay(null)} /> : null}
+        {overlay === 'palette' ? <CommandPalette onRun={runCommand} onClose={() => setOverlay(null)} /> : null}
         <Footer scopes={scopes} flash={flash} />
       </Box>
     </TuiContext.Provider>
@@ -184,31 +125,4 @@ export function App({ options, initial = { name: 'interns' } }: { options: TuiOp
 function sameScreen(a: Route, b: Route): boolean {
   const id = (r: Route) => ('id' in r ? r.id : 'intern' in r ? r.intern.id : undefined);
   return a.name === b.name && id(a) === id(b);
-}
-
-function Screen({ route }: { route: Route }) {
-  switch (route.name) {
-    case 'interns':
-      return <InternList />;
-    case 'intern':
-      return <InternDetails key={route.id} id={route.id} seed={route.seed} />;
-    case 'settings':
-      return <InternSettings id={route.id} />;
-    case 'connections':
-      return <Connections id={route.id} />;
-    case 'create':
-      return <CreateIntern />;
-    case 'vault':
-      return <VaultScreen key={route.internId ?? 'workspace'} internId={route.internId} />;
-    case 'chat':
-      return <ChatScreen key={route.id} id={route.id} seed={route.seed} />;
-    case 'byok':
-      return <ByokList />;
-    case 'byokDetails':
-      return <ByokDetails key={route.id} id={route.id} />;
-    case 'byokForm':
-      return <ByokForm id={route.id} />;
-    case 'attach':
-      return <Text>…</Text>;
-  }
 }

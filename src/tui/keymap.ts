@@ -1,27 +1,59 @@
 /**
  * The one keymap: every binding with its keys, its description and its scope.
- * Screens match keys through it; the footer and the `?` overlay list from it.
+ * Every key test in the TUI goes through `matches` (a unit test checks that each
+ * binding is matched somewhere and that scopes active together share no key);
+ * the footer, the `?` overlay and the README's key table list from it.
  */
 import type { Key } from 'ink';
 
-export type Scope = 'global' | 'list' | 'internList' | 'intern' | 'form' | 'byokEdit' | 'byok' | 'vault' | 'chat' | 'picker' | 'confirm';
+export type Scope =
+  | 'always'
+  | 'global'
+  | 'overlay'
+  | 'list'
+  | 'paged'
+  | 'intern'
+  | 'byok'
+  | 'form'
+  | 'byokEdit'
+  | 'choice'
+  | 'picker'
+  | 'text'
+  | 'textArea'
+  | 'prompt'
+  | 'confirm'
+  | 'attach'
+  | 'internList'
+  | 'pickField'
+  | 'chooser'
+  | 'hostField'
+  | 'vault'
+  | 'chat'
+  | 'chatPrompt'
+  | 'permission'
+  | 'question'
+  | 'questionText';
 
 export interface Binding {
   id: string;
   keys: string[];
+  /** The keys as the footer shows them; '' keeps the binding out of the footer (its pair carries it). */
   label: string;
+  /** What it does; '' keeps it out of the help too (its pair's help says it). */
   help: string;
   scope: Scope;
 }
 
 export const KEYMAP = [
+  { id: 'interrupt', keys: ['ctrl+c'], label: '^c', help: 'quit', scope: 'always' },
   { id: 'help', keys: ['?'], label: '?', help: 'help', scope: 'global' },
   { id: 'back', keys: ['q'], label: 'q', help: 'back / quit', scope: 'global' },
   { id: 'cancel', keys: ['escape'], label: 'esc', help: 'back / cancel', scope: 'global' },
-  { id: 'palette', keys: [':'], label: ':', help: 'commands (interns, new, byok, vault, attach NAME, chat NAME, quit)', scope: 'global' },
+  { id: 'palette', keys: [':'], label: ':', help: 'commands', scope: 'global' },
   { id: 'interns', keys: ['i'], label: 'i', help: 'interns', scope: 'global' },
   { id: 'byok', keys: ['b'], label: 'b', help: 'BYOK credentials', scope: 'global' },
   { id: 'refresh', keys: ['r'], label: 'r', help: 'refresh / retry', scope: 'global' },
+  { id: 'closeOverlay', keys: ['escape', '?', 'q'], label: 'esc', help: 'close the help', scope: 'overlay' },
   { id: 'down', keys: ['j', 'down'], label: 'j/k', help: 'move down / up', scope: 'list' },
   { id: 'up', keys: ['k', 'up'], label: '', help: '', scope: 'list' },
   { id: 'top', keys: ['g', 'home'], label: 'g/G', help: 'top / bottom', scope: 'list' },
@@ -31,6 +63,8 @@ export const KEYMAP = [
   { id: 'open', keys: ['return'], label: 'enter', help: 'open', scope: 'list' },
   { id: 'filter', keys: ['/'], label: '/', help: 'filter', scope: 'list' },
   { id: 'statusFilter', keys: ['f'], label: 'f', help: 'status / provider filter', scope: 'list' },
+  { id: 'prevPage', keys: ['left'], label: '←/→', help: 'previous / next page', scope: 'paged' },
+  { id: 'nextPage', keys: ['right'], label: '', help: '', scope: 'paged' },
   { id: 'newIntern', keys: ['n'], label: 'n', help: 'new intern', scope: 'internList' },
   { id: 'edit', keys: ['e'], label: 'e', help: 'edit settings', scope: 'intern' },
   { id: 'chat', keys: ['t'], label: 't', help: 'chat (talk)', scope: 'intern' },
@@ -39,42 +73,103 @@ export const KEYMAP = [
   { id: 'attach', keys: ['a'], label: 'a', help: 'attach', scope: 'intern' },
   { id: 'provision', keys: ['p'], label: 'p', help: 'provision', scope: 'intern' },
   { id: 'suspend', keys: ['s'], label: 's', help: 'suspend', scope: 'intern' },
-  { id: 'delete', keys: ['D'], label: 'D', help: 'delete', scope: 'intern' },
+  { id: 'delete', keys: ['D'], label: 'D', help: 'delete (type the name to confirm)', scope: 'intern' },
   { id: 'new', keys: ['n'], label: 'n', help: 'new credential', scope: 'byok' },
   { id: 'byokEdit', keys: ['e'], label: 'e', help: 'edit credential', scope: 'byok' },
-  { id: 'byokDelete', keys: ['D'], label: 'D', help: 'delete credential', scope: 'byok' },
-  { id: 'nextField', keys: ['tab'], label: 'tab', help: 'next field (shift+tab: previous)', scope: 'form' },
+  { id: 'byokDelete', keys: ['D'], label: 'D', help: 'delete credential (asks first)', scope: 'byok' },
+  { id: 'nextField', keys: ['tab'], label: 'tab', help: 'next / previous field', scope: 'form' },
   { id: 'prevField', keys: ['shift+tab'], label: '', help: '', scope: 'form' },
   { id: 'save', keys: ['ctrl+s'], label: '^s', help: 'save', scope: 'form' },
   { id: 'editor', keys: ['ctrl+e'], label: '^e', help: 'edit the long field in $EDITOR', scope: 'form' },
-  { id: 'rotate', keys: ['ctrl+r'], label: '^r', help: 'rotate the key', scope: 'byokEdit' },
-  { id: 'toggle', keys: ['space'], label: 'space', help: 'toggle / cycle a choice', scope: 'form' },
   { id: 'formCancel', keys: ['escape'], label: 'esc', help: 'cancel (asks before discarding edits)', scope: 'form' },
-  { id: 'pick', keys: ['ctrl+p'], label: '^p', help: 'pick from the catalogue (model, provider, vault)', scope: 'form' },
+  { id: 'rotate', keys: ['ctrl+r'], label: '^r', help: 'rotate the key', scope: 'byokEdit' },
+  { id: 'toggle', keys: ['space', 'return'], label: 'space', help: 'toggle / next choice', scope: 'choice' },
+  { id: 'choicePrev', keys: ['left'], label: '←/→', help: 'previous / next choice', scope: 'choice' },
+  { id: 'choiceNext', keys: ['right'], label: '', help: '', scope: 'choice' },
+  { id: 'pickDown', keys: ['down'], label: '↑/↓', help: 'move in the suggestions', scope: 'picker' },
+  { id: 'pickUp', keys: ['up'], label: '', help: '', scope: 'picker' },
+  { id: 'pick', keys: ['return'], label: 'enter', help: 'take the suggestion', scope: 'picker' },
+  { id: 'cursorLeft', keys: ['left'], label: '←/→', help: 'move the cursor', scope: 'text' },
+  { id: 'cursorRight', keys: ['right'], label: '', help: '', scope: 'text' },
+  { id: 'lineStart', keys: ['home', 'ctrl+a'], label: '^a', help: 'start of line (home)', scope: 'text' },
+  { id: 'lineEnd', keys: ['end'], label: 'end', help: 'end of line', scope: 'text' },
+  { id: 'killLine', keys: ['ctrl+k'], label: '^k', help: 'delete to the end of the line', scope: 'text' },
+  { id: 'erase', keys: ['backspace'], label: 'bksp', help: 'delete the character before the cursor', scope: 'text' },
+  { id: 'newline', keys: ['return'], label: 'enter', help: 'new line', scope: 'textArea' },
+  { id: 'lineUp', keys: ['up'], label: '↑/↓', help: 'line up / down', scope: 'textArea' },
+  { id: 'lineDown', keys: ['down'], label: '', help: '', scope: 'textArea' },
+  { id: 'accept', keys: ['return'], label: 'enter', help: 'run / apply / confirm', scope: 'prompt' },
+  { id: 'dismiss', keys: ['escape'], label: 'esc', help: 'close / cancel', scope: 'prompt' },
+  { id: 'openPicker', keys: ['return', 'ctrl+p'], label: 'enter', help: 'open the picker (model, vault)', scope: 'pickField' },
+  { id: 'chooserUp', keys: ['up'], label: '↑/↓', help: 'move (type to filter)', scope: 'chooser' },
+  { id: 'chooserDown', keys: ['down'], label: '', help: '', scope: 'chooser' },
+  { id: 'chooserPageUp', keys: ['pageup'], label: '', help: 'page up / down', scope: 'chooser' },
+  { id: 'chooserPageDown', keys: ['pagedown'], label: '', help: '', scope: 'chooser' },
+  { id: 'chooserPick', keys: ['return'], label: 'enter', help: 'pick (a typed slug is kept as typed)', scope: 'chooser' },
+  { id: 'chooserMark', keys: ['tab'], label: 'tab', help: 'mark / unmark (multi-select)', scope: 'chooser' },
+  { id: 'chooserClose', keys: ['escape'], label: 'esc', help: 'close the picker', scope: 'chooser' },
+  { id: 'addHost', keys: ['return'], label: 'enter', help: 'add the typed host (bksp on empty removes the last)', scope: 'hostField' },
   { id: 'secretAdd', keys: ['a'], label: 'a', help: 'add a secret', scope: 'vault' },
-  { id: 'secretReplace', keys: ['e', 'return'], label: 'e', help: 'replace the selected secret', scope: 'vault' },
-  { id: 'secretDelete', keys: ['D'], label: 'D', help: 'delete the selected secret', scope: 'vault' },
+  { id: 'secretReplace', keys: ['e'], label: 'e', help: 'replace the selected secret', scope: 'vault' },
+  { id: 'secretDelete', keys: ['D'], label: 'D', help: 'delete the selected secret (asks first)', scope: 'vault' },
   { id: 'secretCopy', keys: ['C'], label: 'C', help: 'copy workspace secrets in', scope: 'vault' },
-  { id: 'vaultTab', keys: ['tab'], label: 'tab', help: 'effective / own / workspace tab', scope: 'vault' },
-  { id: 'send', keys: ['return'], label: 'enter', help: 'send (steers a running turn)', scope: 'chat' },
+  { id: 'vaultTab', keys: ['tab'], label: 'tab', help: 'effective / own tab', scope: 'vault' },
   { id: 'chatCancel', keys: ['escape'], label: 'esc', help: 'cancel the turn / back', scope: 'chat' },
   { id: 'approval', keys: ['ctrl+t'], label: '^t', help: 'approval mode manual / self-drive', scope: 'chat' },
   { id: 'reasoning', keys: ['ctrl+o'], label: '^o', help: 'fold / unfold reasoning', scope: 'chat' },
   { id: 'copyAnswer', keys: ['ctrl+y'], label: '^y', help: 'copy the last answer (OSC 52)', scope: 'chat' },
-  { id: 'chatEditor', keys: ['ctrl+e'], label: '^e', help: 'write the prompt in $EDITOR', scope: 'chat' },
-  { id: 'scrollUp', keys: ['pageup'], label: 'pgup/dn', help: 'scroll the transcript', scope: 'chat' },
+  { id: 'scrollUp', keys: ['pageup'], label: 'pgup/pgdn', help: 'scroll the transcript', scope: 'chat' },
   { id: 'scrollDown', keys: ['pagedown'], label: '', help: '', scope: 'chat' },
-  { id: 'pickerMove', keys: ['up', 'down'], label: '↑↓', help: 'move (type to filter)', scope: 'picker' },
-  { id: 'pickerPick', keys: ['return'], label: 'enter', help: 'pick (a typed slug is kept as typed)', scope: 'picker' },
-  { id: 'pickerClose', keys: ['escape'], label: 'esc', help: 'close the picker', scope: 'picker' },
+  { id: 'send', keys: ['return'], label: 'enter', help: 'send (steers a running turn)', scope: 'chatPrompt' },
+  { id: 'chatEditor', keys: ['ctrl+e'], label: '^e', help: 'write the prompt in $EDITOR', scope: 'chatPrompt' },
+  { id: 'optionPick', keys: ['1', '2', '3', '4', '5', '6', '7', '8', '9'], label: '1-9', help: 'answer with that option', scope: 'permission' },
+  { id: 'optionUp', keys: ['up'], label: '↑/↓', help: 'move between the options', scope: 'permission' },
+  { id: 'optionDown', keys: ['down'], label: '', help: '', scope: 'permission' },
+  { id: 'optionAccept', keys: ['return'], label: 'enter', help: 'answer with the selected option', scope: 'permission' },
+  { id: 'questionNext', keys: ['tab'], label: 'tab', help: 'next / previous field', scope: 'question' },
+  { id: 'questionPrev', keys: ['shift+tab'], label: '', help: '', scope: 'question' },
+  { id: 'questionSubmit', keys: ['ctrl+s'], label: '^s', help: 'answer the question', scope: 'question' },
+  { id: 'questionDecline', keys: ['ctrl+d'], label: '^d', help: 'decline the question', scope: 'question' },
+  { id: 'questionEnter', keys: ['return'], label: 'enter', help: 'next field; answers on the last', scope: 'questionText' },
   { id: 'yes', keys: ['y'], label: 'y', help: 'confirm', scope: 'confirm' },
   { id: 'no', keys: ['n', 'escape'], label: 'n', help: 'cancel', scope: 'confirm' },
+  { id: 'detach', keys: ['ctrl+]', 'escape', 'q'], label: '^]', help: 'detach (esc and q too before attaching)', scope: 'attach' },
+  { id: 'attachProvision', keys: ['p'], label: 'p', help: 'provision a stopped intern', scope: 'attach' },
+  { id: 'attachRetry', keys: ['r'], label: 'r', help: 'retry', scope: 'attach' },
 ] as const satisfies readonly Binding[];
+
+/**
+ * The scopes that are live at the same time somewhere in the TUI. Within one set
+ * no key may belong to two bindings (checked by a unit test).
+ */
+export const SCOPES_TOGETHER: Scope[][] = [
+  ['always', 'global', 'list', 'intern'],
+  ['always', 'global', 'list', 'paged', 'byok'],
+  ['always', 'global', 'byok'],
+  ['always', 'overlay', 'list'],
+  ['always', 'form', 'byokEdit', 'text', 'picker'],
+  ['always', 'form', 'byokEdit', 'choice'],
+  ['always', 'form', 'text', 'textArea'],
+  ['always', 'prompt', 'text'],
+  ['always', 'confirm'],
+  ['always', 'attach'],
+  ['always', 'global', 'list', 'internList', 'intern'],
+  ['always', 'form', 'text', 'textArea'],
+  ['always', 'form', 'choice'],
+  ['always', 'form', 'pickField'],
+  ['always', 'chooser', 'text'],
+  ['always', 'form', 'text', 'hostField'],
+  ['always', 'global', 'list', 'vault'],
+  ['always', 'chat', 'chatPrompt', 'text'],
+  ['always', 'chat', 'permission'],
+  ['always', 'chat', 'question', 'questionText', 'text'],
+  ['always', 'chat', 'question', 'choice'],
+];
 
 export type BindingId = (typeof KEYMAP)[number]['id'];
 const BY_ID = new Map<string, Binding>(KEYMAP.map((b) => [b.id, b]));
 
-/** The name of a key press: `j`, `G`, `return`, `ctrl+s`, `shift+tab`, `escape`, `down`... */
+/** The name of a key press: `j`, `G`, `return`, `ctrl+s`, `shift+tab`, `escape`, `down`, `ctrl+]`... */
 export function keyName(input: string, key: Key): string {
   if (key.upArrow) return 'up';
   if (key.downArrow) return 'down';
@@ -89,6 +184,8 @@ export function keyName(input: string, key: Key): string {
   if (key.tab) return key.shift ? 'shift+tab' : 'tab';
   if (key.backspace || key.delete) return 'backspace';
   if (key.ctrl && input) return `ctrl+${input.toLowerCase()}`;
+  // ^\ ^] ^^ ^_ come through as their control byte.
+  if (input.length === 1 && input >= '\x1c' && input <= '\x1f') return `ctrl+${String.fromCharCode(input.charCodeAt(0) + 64)}`;
   if (input === ' ') return 'space';
   return input;
 }
@@ -98,9 +195,57 @@ export function matches(id: BindingId, input: string, key: Key): boolean {
   return (BY_ID.get(id)?.keys as readonly string[] | undefined)?.includes(name) ?? false;
 }
 
+/** The first of `ids` whose binding the key matches. */
+export function matchFirst<T extends BindingId>(ids: readonly T[], input: string, key: Key): T | undefined {
+  return ids.find((id) => matches(id, input, key));
+}
+
 /** The footer's hints: bindings with a label, the screen's own scopes first (in the order given). */
 export function hints(scopes: Scope[]): { label: string; help: string }[] {
   return scopes.flatMap((scope) =>
     KEYMAP.filter((b) => b.scope === scope && b.label !== '').map((b) => ({ label: b.label, help: b.help })),
   );
+}
+
+export const SCOPE_TITLES: Record<Scope, string> = {
+  always: 'Always',
+  global: 'Everywhere',
+  overlay: 'In the help',
+  list: 'Lists',
+  paged: 'Lists fetched page by page',
+  intern: 'On an intern',
+  byok: 'BYOK credentials',
+  form: 'Forms',
+  byokEdit: 'Editing a credential',
+  choice: 'A choice field',
+  picker: 'Suggestions under a field',
+  text: 'Text fields',
+  textArea: 'Multi-line fields',
+  prompt: 'Prompts (palette, filter, typed confirmation)',
+  confirm: 'Questions',
+  attach: 'Attach',
+  internList: 'The intern list',
+  pickField: 'A field with a picker',
+  chooser: 'Pickers (models, vaults, secrets)',
+  hostField: 'The host field of a secret',
+  vault: 'Vault secrets',
+  chat: 'Chat',
+  chatPrompt: 'The chat prompt',
+  permission: 'A permission request',
+  question: 'A question (elicitation)',
+  questionText: 'A question\'s text field',
+};
+
+const SHORT: Record<string, string> = { pagedown: 'pgdn', pageup: 'pgup', return: 'enter', escape: 'esc' };
+
+/** How a binding's keys read in the help: every key, in short form. */
+export function keysText(b: Binding): string {
+  return b.keys.map((k) => SHORT[k] ?? k.replace(/^ctrl\+/, '^')).join('/');
+}
+
+/** A key that types text: no named key (enter, tab, esc, arrows, paging) and no ctrl or meta. */
+export function isTyped(input: string, key: Key): boolean {
+  if (!input || key.ctrl || key.meta) return false;
+  const name = keyName(input, key);
+  return name === input || name === 'space';
 }

@@ -116,7 +116,7 @@ describe('chat', () => {
     await app.press('tab');
     await app.press('space');
     await app.waitFor('[no]');
-    await app.press('enter');
+    await app.press('ctrl+s');
     await app.waitFor('You answered: {"action":"accept","content":{"answer":"main","sure":"no"}}');
   });
 

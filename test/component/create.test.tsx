@@ -57,7 +57,7 @@ describe('create an intern', () => {
     await app.waitFor('New intern');
     await app.type('borrower');
     await app.press('tab', 'tab', 'tab');
-    await app.waitFor('space toggles');
+    await app.waitFor('space or ←/→ toggles');
     await app.press('space');
     await app.waitFor('[ ] no');
     await app.press('tab', 'enter');

@@ -1,5 +1,6 @@
 /** One component renders every service error: the message, the reason, and what to do. */
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from './Text.js';
 import { ApiError, MissingCredentialError, NetworkError, ResponseShapeError } from '../../client/errors.js';
 import { CREDENTIAL_SOURCES } from '../../contract/routes.js';
 import { sanitize } from '../sanitize.js';

@@ -1,4 +1,5 @@
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from './Text.js';
 import { CREDENTIAL_SOURCES, type CredentialKind } from '../../contract/routes.js';
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';

@@ -1,27 +1,15 @@
-import { Box, Text } from 'ink';
-import { KEYMAP, type Binding, type Scope } from '../keymap.js';
+import { Box } from 'ink';
+import { Text } from './Text.js';
+import { COMMANDS, usage } from '../commands.js';
+import { KEYMAP, keysText, SCOPE_TITLES, type Binding, type Scope } from '../keymap.js';
 import { theme } from '../theme.js';
 
-const SCOPE_TITLES: Record<Scope, string> = {
-  global: 'Everywhere',
-  list: 'Lists',
-  internList: 'Intern list',
-  intern: 'On an intern',
-  byok: 'BYOK credentials',
-  form: 'Forms',
-  byokEdit: 'Editing a credential',
-  vault: 'Vault secrets',
-  chat: 'Chat',
-  picker: 'Pickers',
-  confirm: 'Questions',
-};
 const COLUMN_WIDTH = 38;
 const KEY_WIDTH = 10;
-const SHORT: Record<string, string> = { pagedown: 'pgdn', pageup: 'pgup', return: 'enter', escape: 'esc' };
 
 /** How a binding's keys read in the overlay: its label, or its keys in short form. */
 function keysOf(b: Binding): string {
-  return b.label || b.keys.map((k) => SHORT[k] ?? k.replace(/^ctrl\+/, '^')).join('/');
+  return b.label || keysText(b);
 }
 
 type Line = { kind: 'title'; text: string } | { kind: 'binding'; keys: string; help: string };
@@ -35,6 +23,8 @@ export function helpColumns(count: number): Line[][] {
     const target = columns.reduce((a, c) => (c.length < a.length ? c : a));
     target.push(...lines);
   }
+  const commands: Line[] = [{ kind: 'title', text: 'Commands (after :)' }, ...COMMANDS.map((c): Line => ({ kind: 'binding', keys: usage(c), help: c.help }))];
+  columns.reduce((a, c) => (c.length < a.length ? c : a)).push(...commands);
   return columns;
 }
 
@@ -63,7 +53,7 @@ export function HelpOverlay({ width, height, scroll }: { width: number; height: 
                 </Text>
               ) : (
                 <Text key={j} wrap="truncate-end">
-                  <Text color={theme.key}>{line.keys.padEnd(KEY_WIDTH)}</Text>
+                  <Text color={theme.key}>{line.keys.padEnd(KEY_WIDTH - 1) + ' '}</Text>
                   {line.help}
                 </Text>
               ),
@@ -72,7 +62,7 @@ export function HelpOverlay({ width, height, scroll }: { width: number; height: 
         ))}
       </Box>
       <Text color={theme.muted} wrap="truncate-end">
-        Attach: ctrl+] detaches; shift+pgup/pgdn scroll history.
+        Attached, every key goes to the intern but ^] (detach) and shift+pgup/pgdn (history).
       </Text>
     </Box>
   );

@@ -1,7 +1,8 @@
 /** The intern's icon as half-block colour cells: each cell is two pixels, top in the foreground, bottom in the background. */
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from './Text.js';
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { useEffect, useState } from 'react';

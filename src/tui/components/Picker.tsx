@@ -4,9 +4,11 @@
  * marked ones. Custom rather than ink-select-input: that package neither filters nor pages a list
  * of hundreds of rows in a fixed height, and it has no multi-select.
  */
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from './Text.js';
 import { useState } from 'react';
 import { useKeys } from '../hooks/useKeys.js';
+import { matches } from '../keymap.js';
 import { pad, sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
 import { TextField } from './TextField.js';
@@ -62,12 +64,12 @@ export function Picker(props: PickerProps) {
   const at = Math.min(index, Math.max(0, shown.length - 1));
 
   useKeys((input, key) => {
-    if (key.escape) return onClose();
-    if (key.upArrow) return setIndex(Math.max(0, at - 1));
-    if (key.downArrow) return setIndex(Math.min(shown.length - 1, at + 1));
-    if (key.pageUp) return setIndex(Math.max(0, at - height));
-    if (key.pageDown) return setIndex(Math.max(0, Math.min(shown.length - 1, at + height)));
-    if (multi && (key.tab || (key.ctrl && input === 'x'))) {
+    if (matches('chooserClose', input, key)) return onClose();
+    if (matches('chooserUp', input, key)) return setIndex(Math.max(0, at - 1));
+    if (matches('chooserDown', input, key)) return setIndex(Math.min(shown.length - 1, at + 1));
+    if (matches('chooserPageUp', input, key)) return setIndex(Math.max(0, at - height));
+    if (matches('chooserPageDown', input, key)) return setIndex(Math.max(0, Math.min(shown.length - 1, at + height)));
+    if (multi && matches('chooserMark', input, key)) {
       const row = shown[at];
       if (!row) return;
       const next = new Set(marked);
@@ -75,7 +77,7 @@ export function Picker(props: PickerProps) {
       else next.add(row.value);
       return setMarked(next);
     }
-    if (key.return) {
+    if (matches('chooserPick', input, key)) {
       if (multi) {
         const picked = items.filter((i) => marked.has(i.value));
         return onPick(picked.length > 0 ? picked : shown[at] ? [shown[at]] : []);

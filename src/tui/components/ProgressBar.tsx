@@ -1,4 +1,4 @@
-import { Text } from 'ink';
+import { Text } from './Text.js';
 import type { Progress } from '../../contract/intern.js';
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';

@@ -1,4 +1,4 @@
-import { Text } from 'ink';
+import { Text } from './Text.js';
 import { sanitize } from '../sanitize.js';
 import { statusStyle } from '../theme.js';
 

@@ -3,9 +3,11 @@
  * masked field never draws what was typed). It handles its own keys while
  * focused; tab, escape and ctrl combos are left to the form.
  */
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from './Text.js';
 import { useState } from 'react';
 import { useKeys } from '../hooks/useKeys.js';
+import { isTyped, matches } from '../keymap.js';
 import { theme } from '../theme.js';
 
 export interface TextFieldProps {
@@ -31,33 +33,33 @@ export function TextField(props: TextFieldProps) {
   const cursor = Math.min(rawCursor, value.length);
 
   useKeys((input, key) => {
-    if (key.tab || key.escape || (key.ctrl && input !== 'a' && input !== 'k')) return;
-    if (key.leftArrow) return setCursor(Math.max(0, cursor - 1));
-    if (key.rightArrow) return setCursor(Math.min(value.length, cursor + 1));
-    if (key.home || (key.ctrl && input === 'a')) return setCursor(multiline ? value.lastIndexOf('\n', cursor - 1) + 1 : 0);
-    if (key.end) return setCursor(multiline ? endOfLine(value, cursor) : value.length);
-    if (key.ctrl && input === 'k') {
+    if (matches('cursorLeft', input, key)) return setCursor(Math.max(0, cursor - 1));
+    if (matches('cursorRight', input, key)) return setCursor(Math.min(value.length, cursor + 1));
+    if (matches('lineStart', input, key)) return setCursor(multiline ? value.lastIndexOf('\n', cursor - 1) + 1 : 0);
+    if (matches('lineEnd', input, key)) return setCursor(multiline ? endOfLine(value, cursor) : value.length);
+    if (matches('killLine', input, key)) {
       const end = multiline ? endOfLine(value, cursor) : value.length;
       return onChange(value.slice(0, cursor) + value.slice(end));
     }
-    if (multiline && (key.upArrow || key.downArrow)) return setCursor(moveVertical(value, cursor, key.upArrow ? -1 : 1));
-    if (key.upArrow || key.downArrow || key.pageUp || key.pageDown) return;
+    if (multiline && (matches('lineUp', input, key) || matches('lineDown', input, key))) {
+      return setCursor(moveVertical(value, cursor, matches('lineUp', input, key) ? -1 : 1));
+    }
     // Several backspaces read at once arrive as one unparsed chunk of DEL/BS bytes.
-    const erase = key.backspace || key.delete ? 1 : /^[\x7f\b]+$/.test(input) ? input.length : 0;
+    const erase = matches('erase', input, key) ? 1 : /^[\x7f\b]+$/.test(input) ? input.length : 0;
     if (erase > 0) {
       const n = Math.min(erase, cursor);
       if (n === 0) return;
       onChange(value.slice(0, cursor - n) + value.slice(cursor));
       return setCursor(cursor - n);
     }
-    let text = input;
-    if (key.return) {
-      if (!multiline) return;
-      text = '\n';
+    if (multiline && matches('newline', input, key)) {
+      onChange(value.slice(0, cursor) + '\n' + value.slice(cursor));
+      return setCursor(cursor + 1);
     }
-    if (!text) return;
+    // Anything else with a name (tab, esc, arrows, ctrl keys) belongs to the form; only text is typed.
+    if (!isTyped(input, key)) return;
     // Pasted text arrives as one chunk: keep newlines only in multi-line fields.
-    text = text.replace(/\r\n?/g, '\n');
+    let text = input.replace(/\r\n?/g, '\n');
     if (!multiline) text = text.replace(/\n/g, ' ');
     text = text.replace(/[\x00-\x09\x0b-\x1f\x7f]/g, '');
     if (!text) return;

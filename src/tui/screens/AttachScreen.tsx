@@ -3,7 +3,8 @@
  * token, a running intern) through Ink; once connected, an AttachSession owns
  * the screen and Ink's output is gated until detach.
  */
-import { Box, Text, useStdin, useStdout } from 'ink';
+import { Box, useStdin, useStdout } from 'ink';
+import { Text } from '../components/Text.js';
 import { useEffect, useRef, useState } from 'react';
 import { AttachSession } from '../../attach/session.js';
 import { WebSocketTransport } from '../../attach/transport.js';
@@ -14,6 +15,7 @@ import { ErrorView } from '../components/ErrorView.js';
 import { Spinner } from '../components/Spinner.js';
 import { StatusBadge } from '../components/StatusBadge.js';
 import { useKeys } from '../hooks/useKeys.js';
+import { matches } from '../keymap.js';
 import { screen } from '../output.js';
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
@@ -110,9 +112,9 @@ export function AttachScreen({ api, intern, scrollback, onDetach, onProvision }:
   }, [phase.kind]);
 
   useKeys((input, key) => {
-    if (key.escape || input === 'q' || input === '\x1d') return onDetach();
-    if (phase.kind === 'not-running' && input === 'p' && onProvision) return onProvision();
-    if (phase.kind === 'error' && input === 'r') return setPhase({ kind: 'checking' });
+    if (matches('detach', input, key)) return onDetach();
+    if (phase.kind === 'not-running' && matches('attachProvision', input, key) && onProvision) return onProvision();
+    if (phase.kind === 'error' && matches('attachRetry', input, key)) return setPhase({ kind: 'checking' });
   }, phase.kind !== 'attached' && phase.kind !== 'checking');
 
   if (phase.kind === 'attached') return null;

@@ -1,5 +1,6 @@
 /** Create or edit a BYOK credential. Key rotation is its own explicit action (ctrl+r) in the edit form. */
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text.js';
 import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { PROVIDERS } from '../../contract/providers.js';
 import { REGIONS } from '../../contract/rules.js';
@@ -146,9 +147,10 @@ export function ByokForm({ id }: { id?: string }) {
       if (matches('no', input, key)) return setConfirmDiscard(false);
       return;
     }
-    if (key.escape) return dirty ? setConfirmDiscard(true) : nav.pop();
+    if (matches('formCancel', input, key)) return dirty ? setConfirmDiscard(true) : nav.pop();
     if (matches('save', input, key)) return void submit();
-    if (key.tab) return setFocus((f) => (f + (key.shift ? fields.length - 1 : 1)) % fields.length);
+    if (matches('nextField', input, key)) return setFocus((f) => (f + 1) % fields.length);
+    if (matches('prevField', input, key)) return setFocus((f) => (f + fields.length - 1) % fields.length);
     if (matches('rotate', input, key)) {
       if (create) return;
       setRotating((r) => !r);
@@ -156,15 +158,15 @@ export function ByokForm({ id }: { id?: string }) {
       return setFocus(0);
     }
     if (field === 'provider') {
-      if (key.downArrow) return setPick((p) => Math.min(suggestions.length - 1, p + 1));
-      if (key.upArrow) return setPick((p) => Math.max(0, p - 1));
-      if (key.return && suggestions[pick]) {
+      if (matches('pickDown', input, key)) return setPick((p) => Math.min(suggestions.length - 1, p + 1));
+      if (matches('pickUp', input, key)) return setPick((p) => Math.max(0, p - 1));
+      if (matches('pick', input, key) && suggestions[pick]) {
         update({ provider: suggestions[pick]!.slug });
         return setFocus((f) => f + 1);
       }
       return;
     }
-    const cycle = key.leftArrow ? -1 : key.rightArrow || input === ' ' || key.return ? 1 : 0;
+    const cycle = matches('choicePrev', input, key) ? -1 : matches('choiceNext', input, key) || matches('toggle', input, key) ? 1 : 0;
     if (cycle === 0) return;
     if (field === 'declared_region') {
       const i = REGION_CYCLE.indexOf(values.declared_region);
@@ -175,7 +177,7 @@ export function ByokForm({ id }: { id?: string }) {
       return update({ declared_zdr: ZDR_CYCLE[(i + cycle + ZDR_CYCLE.length) % ZDR_CYCLE.length] });
     }
     if (field === 'disabled' || field === 'is_byok_only' || field === 'is_fallback' || field === 'is_required') {
-      if (input === ' ' || key.return) toggleFlag(field);
+      if (matches('toggle', input, key)) toggleFlag(field);
     }
   }, active && !saving);
 

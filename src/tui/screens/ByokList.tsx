@@ -1,5 +1,6 @@
 /** BYOK credentials: a page at a time, with a provider filter. */
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text.js';
 import { useLayoutEffect, useState } from 'react';
 import { LIMITS } from '../../contract/limits.js';
 import { ErrorView } from '../components/ErrorView.js';
@@ -30,17 +31,17 @@ export function ByokList() {
   const total = res.data?.total_count ?? 0;
   const height = Math.max(3, size.rows - 9);
   const list = useListCursor(rows.length, height);
-  useLayoutEffect(() => setScopes(['byok', 'list', 'global']), [setScopes]);
+  useLayoutEffect(() => setScopes(['byok', 'list', 'paged', 'global']), [setScopes]);
   useLayoutEffect(() => setCapture(editingFilter), [editingFilter, setCapture]);
 
   useKeys((input, key) => {
     if (editingFilter) {
-      if (key.escape) setProvider(applied);
-      if (key.return) {
+      if (matches('dismiss', input, key)) setProvider(applied);
+      if (matches('accept', input, key)) {
         setApplied(provider.trim());
         setOffset(0);
       }
-      if (key.escape || key.return) setEditingFilter(false);
+      if (matches('dismiss', input, key) || matches('accept', input, key)) setEditingFilter(false);
       return;
     }
     if (list.handle(input, key)) {
@@ -49,8 +50,8 @@ export function ByokList() {
     if (matches('filter', input, key) || matches('statusFilter', input, key)) return setEditingFilter(true);
     if (matches('refresh', input, key)) return res.reload();
     if (matches('new', input, key)) return nav.push({ name: 'byokForm' });
-    if (key.rightArrow && offset + PAGE < total) return setOffset(offset + PAGE);
-    if (key.leftArrow && offset > 0) return setOffset(Math.max(0, offset - PAGE));
+    if (matches('nextPage', input, key) && offset + PAGE < total) return setOffset(offset + PAGE);
+    if (matches('prevPage', input, key) && offset > 0) return setOffset(Math.max(0, offset - PAGE));
     const selected = rows[list.index];
     if (!selected) return;
     if (matches('open', input, key)) return nav.push({ name: 'byokDetails', id: selected.id });

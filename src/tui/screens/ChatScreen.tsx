@@ -6,7 +6,9 @@
  * turn; sending while one runs steers it. `busy` and `rate_limited` count down their Retry-After
  * and retry by themselves. Each turn shows its tokens and cost; ^y copies the last answer (OSC 52).
  */
-import { Box, Text, useStdout } from 'ink';
+import { Box, useStdout } from 'ink';
+import { Hyperlink } from '../components/Hyperlink.js';
+import { Text } from '../components/Text.js';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { ApiError } from '../../client/errors.js';
 import type { ChatStart } from '../../client/types.js';
@@ -19,7 +21,7 @@ import { useExternalEditor } from '../hooks/useExternalEditor.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useResource } from '../hooks/useResource.js';
 import { matches } from '../keymap.js';
-import { osc8, renderMarkdown, type Row, supportsHyperlinks, wrapSegments } from '../markdown.js';
+import { renderMarkdown, type Row, supportsHyperlinks, wrapSegments } from '../markdown.js';
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
 import { type Turn, applyChunk, conversationOf, newTurn, optionText, usageLine } from './chatModel.js';
@@ -58,8 +60,13 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
   const last = convo.turns[convo.turns.length - 1];
   const interaction = last?.status === 'waiting' ? last.interaction : undefined;
   const isRunning = last?.status === 'running';
+  const permission = interaction?.args.kind === 'permission' ? interaction.args : undefined;
+  const question = interaction?.args.kind === 'elicitation' ? interaction.args : undefined;
 
-  useLayoutEffect(() => setScopes(['chat']), [setScopes]);
+  useLayoutEffect(
+    () => setScopes(permission ? ['permission', 'chat'] : question ? ['question', 'chat'] : ['chatPrompt', 'chat', 'text']),
+    [setScopes, permission, question],
+  );
   useLayoutEffect(() => {
     setCapture(true);
     return () => setCapture(false);
@@ -183,8 +190,6 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
     void stream(request(answerMessages(call, content)));
   };
 
-  const permission = interaction?.args.kind === 'permission' ? interaction.args : undefined;
-  const question = interaction?.args.kind === 'elicitation' ? interaction.args : undefined;
 
   useKeys((ch, key) => {
     if (matches('approval', ch, key)) {
@@ -200,7 +205,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
       stdout.write(osc52(sanitize(lastAnswer.answer, { multiline: true })));
       return nav.flash('copied the last answer (OSC 52)');
     }
-    if (key.escape) {
+    if (matches('chatCancel', ch, key)) {
       if (retry) {
         clearTimeout(retryTimer.current);
         setRetry(null);
@@ -219,13 +224,13 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
     }
     if (permission) {
       const n = Number(ch);
-      if (/^[1-9]$/.test(ch) && n <= permission.options.length) {
+      if (matches('optionPick', ch, key) && n <= permission.options.length) {
         const opt = permission.options[n - 1]!;
         return answer(opt, `→ ${optionText(sanitize(opt))}`);
       }
-      if (key.upArrow) return setPick((p) => Math.max(0, p - 1));
-      if (key.downArrow) return setPick((p) => Math.min(permission.options.length - 1, p + 1));
-      if (key.return) {
+      if (matches('optionUp', ch, key)) return setPick((p) => Math.max(0, p - 1));
+      if (matches('optionDown', ch, key)) return setPick((p) => Math.min(permission.options.length - 1, p + 1));
+      if (matches('optionAccept', ch, key)) {
         const opt = permission.options[Math.min(pick, permission.options.length - 1)]!;
         return answer(opt, `→ ${optionText(sanitize(opt))}`);
       }
@@ -237,7 +242,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
       if ('error' in out) return nav.flash(out.error, 'error');
       return setInput(out.text);
     }
-    if (key.return) return send(inputRef.current);
+    if (matches('send', ch, key)) return send(inputRef.current);
   }, active);
   const inputRef = useRef(input);
   inputRef.current = input;
@@ -320,7 +325,8 @@ function RowView({ row }: { row: Row }) {
   return (
     <Text wrap="truncate-end">
       {row.map((s, i) => {
-        const text = s.href ? `${osc8(s.href)}${s.text}${osc8('')}` : s.text;
+        if (s.href) return <Hyperlink key={i} href={s.href} label={s.text} bold={s.bold} italic={s.italic} />;
+        const text = s.text;
         return (
           <Text
             key={i}
@@ -393,22 +399,26 @@ function QuestionForm({ request, onAnswer }: { request: ElicitationRequest; onAn
   };
 
   useKeys((input, key) => {
-    if (key.escape) return;
-    if (key.tab) return setFocus((f) => (f + (key.shift ? fields.length - 1 : 1)) % Math.max(1, fields.length));
-    if (matches('save', input, key)) return submit();
-    if (input === 'd' && key.ctrl) return onAnswer(JSON.stringify({ action: 'decline' }), '✖ declined the question');
+    const count = Math.max(1, fields.length);
+    if (matches('questionNext', input, key)) return setFocus((f) => (f + 1) % count);
+    if (matches('questionPrev', input, key)) return setFocus((f) => (f + count - 1) % count);
+    if (matches('questionSubmit', input, key)) return submit();
+    if (matches('questionDecline', input, key)) return onAnswer(JSON.stringify({ action: 'decline' }), '✖ declined the question');
     if (!field) {
-      if (key.return) submit();
+      if (matches('questionEnter', input, key)) submit();
       return;
     }
     if (field.type === 'choice' && field.options?.length) {
       const opts = field.options;
       const i = opts.indexOf(String(values[field.name]));
-      const step = key.leftArrow ? -1 : key.rightArrow || input === ' ' ? 1 : 0;
+      const step = matches('choicePrev', input, key) ? -1 : matches('choiceNext', input, key) || matches('toggle', input, key) ? 1 : 0;
       if (step) return setValues({ ...values, [field.name]: opts[(i + step + opts.length) % opts.length]! });
     }
-    if (field.type === 'boolean' && (input === ' ' || key.leftArrow || key.rightArrow)) return setValues({ ...values, [field.name]: !values[field.name] });
-    if (key.return) return focus === fields.length - 1 ? submit() : setFocus(focus + 1);
+    if (field.type === 'boolean' && (matches('toggle', input, key) || matches('choicePrev', input, key) || matches('choiceNext', input, key))) {
+      return setValues({ ...values, [field.name]: !values[field.name] });
+    }
+    if (field.type === 'choice' || field.type === 'boolean') return;
+    if (matches('questionEnter', input, key)) return focus === fields.length - 1 ? submit() : setFocus(focus + 1);
   }, active);
 
   return (

@@ -1,5 +1,6 @@
 /** Connection keys grouped by kind, and a feature check against them. */
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text.js';
 import { useEffect } from 'react';
 import { connectionKind, type ConnectionKind } from '../../contract/intern.js';
 import type { FeatureSpec } from '../types.js';

@@ -5,7 +5,8 @@
  * dropped connection never creates two interns.
  */
 import { randomUUID } from 'node:crypto';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text.js';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { ApiError } from '../../client/errors.js';
 import type { Intern, InternCreate } from '../../contract/intern.js';
@@ -18,7 +19,7 @@ import { TextField } from '../components/TextField.js';
 import { useTui } from '../context.js';
 import { useExternalEditor } from '../hooks/useExternalEditor.js';
 import { useKeys } from '../hooks/useKeys.js';
-import { matches } from '../keymap.js';
+import { matches, type Scope } from '../keymap.js';
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
 
@@ -68,7 +69,10 @@ export function CreateIntern() {
   const errors = useMemo(() => createErrors(values), [values]);
   const dirty = values.name !== '' || values.description !== '' || values.instructions !== '' || values.vault !== null;
 
-  useLayoutEffect(() => setScopes(confirmDiscard ? ['confirm'] : picking ? ['picker'] : ['form']), [setScopes, confirmDiscard, picking]);
+  useLayoutEffect(() => {
+    const own = field === 'provision' ? ['choice'] : field === 'vault' ? ['pickField'] : field === 'instructions' ? ['text', 'textArea'] : ['text'];
+    setScopes(confirmDiscard ? ['confirm'] : picking ? ['chooser', 'text'] : (['form', ...own] as Scope[]));
+  }, [setScopes, confirmDiscard, picking, field]);
   useLayoutEffect(() => {
     setCapture(true);
     return () => setCapture(false);
@@ -119,18 +123,17 @@ export function CreateIntern() {
       return;
     }
     if (picking) return;
-    if (key.escape) return dirty ? setConfirmDiscard(true) : nav.pop();
+    if (matches('formCancel', input, key)) return dirty ? setConfirmDiscard(true) : nav.pop();
     if (matches('save', input, key)) return void submit();
-    if (key.tab) return setFocus((f) => (f + (key.shift ? FIELDS.length - 1 : 1)) % FIELDS.length);
-    if (key.upArrow && field !== 'instructions') return setFocus((f) => Math.max(0, f - 1));
-    if (key.downArrow && field !== 'instructions') return setFocus((f) => Math.min(FIELDS.length - 1, f + 1));
-    if (field === 'provision' && (matches('toggle', input, key) || key.return)) return setValues({ ...values, provision: !values.provision });
-    if (field === 'vault') {
-      if (matches('toggle', input, key) || key.return || matches('pick', input, key)) return setPicking(true);
-      if (key.backspace || key.delete) return setValues({ ...values, vault: null });
+    if (matches('nextField', input, key)) return setFocus((f) => (f + 1) % FIELDS.length);
+    if (matches('prevField', input, key)) return setFocus((f) => (f + FIELDS.length - 1) % FIELDS.length);
+    if (field === 'provision' && (matches('toggle', input, key) || matches('choicePrev', input, key) || matches('choiceNext', input, key))) {
+      return setValues({ ...values, provision: !values.provision });
     }
-    if (field === 'name' && key.return) return setFocus(1);
-    if (field === 'description' && key.return) return setFocus(2);
+    if (field === 'vault') {
+      if (matches('openPicker', input, key)) return setPicking(true);
+      if (matches('erase', input, key)) return setValues({ ...values, vault: null });
+    }
     if (matches('editor', input, key)) {
       if (field !== 'description' && field !== 'instructions') return nav.flash('$EDITOR edits the description and the instructions');
       const out = edit(values[field]);
@@ -151,7 +154,7 @@ export function CreateIntern() {
       <TextField label="name" value={values.name} onChange={set('name')} focused={on('name')} error={values.name === '' ? null : errors.name} note={`${LIMITS.name.min}-${LIMITS.name.max} chars: a-z 0-9, hyphen-separated, starts with a letter`} />
       <TextField label="description" value={values.description} onChange={set('description')} focused={on('description')} error={errors.description} note={`${values.description.length}/${LIMITS.description.max}`} placeholder="none" />
       <TextField label="instructions" value={values.instructions} onChange={set('instructions')} focused={on('instructions')} error={errors.instructions} multiline height={short ? 3 : 6} placeholder="none (^e opens $EDITOR)" />
-      <Choice label="provision now" focused={on('provision')} value={values.provision ? '[x] yes: start it right away' : '[ ] no: create it stopped'} hint="space toggles" />
+      <Choice label="provision now" focused={on('provision')} value={values.provision ? '[x] yes: start it right away' : '[ ] no: create it stopped'} hint="space or ←/→ toggles" />
       <Choice
         label="borrow vault"
         focused={on('vault')}

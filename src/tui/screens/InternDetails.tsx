@@ -1,5 +1,6 @@
 /** Every field of an intern, its icon and progress, and the lifecycle actions. */
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text.js';
 import { useLayoutEffect, useState } from 'react';
 import { TRANSITIONAL_STATUSES, type Intern } from '../../contract/intern.js';
 import { ErrorView } from '../components/ErrorView.js';
@@ -28,7 +29,7 @@ export function InternDetails({ id, note, seed }: { id: string; note?: string; s
   const intern = res.data;
 
   // The typed-name confirmation explains its own keys; a y/n one lists them in the footer.
-  useLayoutEffect(() => setScopes(pending ? (pending.kind === 'delete' ? [] : ['confirm']) : ['intern', 'global']), [setScopes, pending]);
+  useLayoutEffect(() => setScopes(pending ? (pending.kind === 'delete' ? ['prompt'] : ['confirm']) : ['intern', 'global']), [setScopes, pending]);
   // Any confirmation takes every key: a key that is not its answer must not act on the screen behind it.
   useLayoutEffect(() => setCapture(pending !== null), [pending, setCapture]);
 
@@ -55,8 +56,8 @@ export function InternDetails({ id, note, seed }: { id: string; note?: string; s
 
   useKeys((input, key) => {
     if (pending?.kind === 'delete') {
-      if (key.escape) return setPending(null);
-      if (key.return && intern) {
+      if (matches('dismiss', input, key)) return setPending(null);
+      if (matches('accept', input, key) && intern) {
         // A mismatch keeps the prompt open with what was typed, to be corrected.
         if (pending.typed !== intern.name) return setPending({ ...pending, mismatch: true });
         setPending(null);

@@ -1,5 +1,6 @@
 /** The intern list: pages by cursor as you scroll, filters, and refreshes itself while interns move. */
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text.js';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { INTERN_STATUSES, TRANSITIONAL_STATUSES, type Intern } from '../../contract/intern.js';
 import { ErrorView } from '../components/ErrorView.js';
@@ -110,8 +111,8 @@ export function InternList() {
 
   useKeys((input, key) => {
     if (filtering) {
-      if (key.escape) setFilter('');
-      if (key.escape || key.return) setFiltering(false);
+      if (matches('dismiss', input, key)) setFilter('');
+      if (matches('dismiss', input, key) || matches('accept', input, key)) setFiltering(false);
       return;
     }
     if (list.handle(input, key)) return;

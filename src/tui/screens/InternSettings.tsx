@@ -1,5 +1,6 @@
 /** The settings form: validated as you type, sends only what changed, loses nothing on an error. */
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text.js';
 import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { ApiError } from '../../client/errors.js';
 import { type Model, perMillion } from '../../contract/catalog.js';
@@ -88,7 +89,6 @@ export function InternSettings({ id }: { id: string }) {
       setValues(valuesOf(res.data));
     }
   }, [res.data, values]);
-  useLayoutEffect(() => setScopes(confirmDiscard ? ['confirm'] : picking ? ['picker'] : ['form']), [setScopes, confirmDiscard, picking]);
   // The catalogue is read when the picker first opens; without it the field still takes a typed slug.
   useEffect(() => {
     if (!picking || models) return;
@@ -109,6 +109,7 @@ export function InternSettings({ id }: { id: string }) {
   const patch = values && original ? patchOf(original, values) : {};
   const dirty = Object.keys(patch).length > 0;
   const field = FIELDS[focus]!;
+  useLayoutEffect(() => setScopes(confirmDiscard ? ['confirm'] : picking ? ['chooser', 'text'] : field === 'model' ? ['form', 'pickField', 'text'] : field === 'instructions' ? ['form', 'text', 'textArea'] : ['form', 'text']), [setScopes, confirmDiscard, picking, field]);
 
   const save = async () => {
     if (!values || saving) return;
@@ -142,10 +143,11 @@ export function InternSettings({ id }: { id: string }) {
       return;
     }
     if (picking) return;
-    if (key.escape) return dirty ? setConfirmDiscard(true) : nav.pop();
+    if (matches('formCancel', input, key)) return dirty ? setConfirmDiscard(true) : nav.pop();
     if (matches('save', input, key)) return void save();
-    if (field === 'model' && (matches('pick', input, key) || key.return)) return setPicking(true);
-    if (key.tab) return setFocus((f) => (f + (key.shift ? FIELDS.length - 1 : 1)) % FIELDS.length);
+    if (field === 'model' && matches('openPicker', input, key)) return setPicking(true);
+    if (matches('nextField', input, key)) return setFocus((f) => (f + 1) % FIELDS.length);
+    if (matches('prevField', input, key)) return setFocus((f) => (f + FIELDS.length - 1) % FIELDS.length);
     if (matches('editor', input, key) && values) {
       if (!LONG.includes(field)) return nav.flash('$EDITOR edits the description and the instructions');
       const out = edit(values[field]);

@@ -5,7 +5,8 @@
  * last one.
  */
 import { readFileSync } from 'node:fs';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text.js';
 import { useLayoutEffect, useState } from 'react';
 import { LIMITS } from '../../contract/limits.js';
 import { checkSecretName, checkSecretValue, normaliseHost, validateHosts, type VaultSecretWrite } from '../../contract/vault.js';
@@ -53,7 +54,7 @@ export function SecretForm({ scopeLabel, existing, onSave, onClose }: SecretForm
   const edit = useExternalEditor();
   const field: Field = FIELDS[focus]!;
 
-  useLayoutEffect(() => setScopes(['form']), [setScopes]);
+  useLayoutEffect(() => setScopes(field === 'host' ? ['form', 'hostField', 'text'] : ['form', 'text']), [setScopes, field]);
 
   const nameError = existing || name === '' ? null : checkSecretName(name);
   const hostError = host.trim() === '' ? null : ((r) => ('error' in r ? r.error : null))(normaliseHost(host));
@@ -112,19 +113,19 @@ export function SecretForm({ scopeLabel, existing, onSave, onClose }: SecretForm
   };
 
   useKeys((input, key) => {
-    if (key.escape) return onClose();
+    if (matches('formCancel', input, key)) return onClose();
     if (matches('save', input, key)) return void save();
-    if (key.tab) {
+    const step = matches('nextField', input, key) ? 1 : matches('prevField', input, key) ? -1 : 0;
+    if (step !== 0) {
       const order = existing ? FIELDS.slice(1) : FIELDS;
       const i = order.indexOf(field as never);
-      const next = order[(i + (key.shift ? order.length - 1 : 1)) % order.length]!;
+      const next = order[(i + step + order.length) % order.length]!;
       return setFocus(FIELDS.indexOf(next));
     }
     if (field === 'host') {
-      if (key.return) return addHost();
-      if ((key.backspace || key.delete) && host === '' && hosts.length > 0) return setHosts(hosts.slice(0, -1));
+      if (matches('addHost', input, key)) return addHost();
+      if (matches('erase', input, key) && host === '' && hosts.length > 0) return setHosts(hosts.slice(0, -1));
     }
-    if (key.return && field !== 'host') return setFocus(Math.min(FIELDS.length - 1, focus + 1));
     if (matches('editor', input, key) && field === 'value') {
       const out = edit(value);
       if ('error' in out) return nav.flash(out.error, 'error');

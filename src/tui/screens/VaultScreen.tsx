@@ -4,7 +4,8 @@
  * age; values are never read back. Add or replace (a), delete after a y/n (D), and copy workspace
  * secrets into the intern with a multi-select (C).
  */
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text.js';
 import { useLayoutEffect, useState } from 'react';
 import type { InternApi } from '../../client/types.js';
 import { LIMITS } from '../../contract/limits.js';

@@ -1,0 +1,97 @@
+/**
+ * The command registry: every palette command once, with its argument, its help
+ * and what it does. The palette parses and suggests from it, the help overlay and
+ * the footer's `:` line describe it, and the README's key table lists it.
+ */
+import { findInternByName } from '../client/resolve.js';
+import type { InternApi } from '../client/types.js';
+import type { Nav } from './context.js';
+import { keyTableMarkdown } from './keymapDoc.js';
+import { sanitize } from './sanitize.js';
+
+export interface CommandEnv {
+  api: InternApi;
+  nav: Nav;
+}
+
+export interface Command {
+  name: string;
+  /** The argument's placeholder (`NAME`); a command without one takes none. */
+  arg?: string;
+  /** Other words that run it (typed whole). */
+  aliases?: string[];
+  help: string;
+  run: (env: CommandEnv, arg: string) => void | Promise<void>;
+}
+
+export const COMMANDS: readonly Command[] = [
+  { name: 'interns', help: 'the interns', run: ({ nav }) => nav.home({ name: 'interns' }) },
+  { name: 'new', aliases: ['create'], help: 'create an intern', run: ({ nav }) => nav.push({ name: 'create' }) },
+  { name: 'byok', help: 'BYOK credentials', run: ({ nav }) => nav.home({ name: 'byok' }) },
+  { name: 'vault', help: 'the workspace vault secrets', run: ({ nav }) => nav.push({ name: 'vault' }) },
+  {
+    name: 'attach',
+    arg: 'NAME',
+    help: 'attach to the intern with this name',
+    run: async ({ api, nav }, name) => {
+      try {
+        const found = await findInternByName(api, name);
+        if (found) nav.push({ name: 'attach', intern: found });
+        else nav.flash(`no intern named "${sanitize(name)}"`, 'error');
+      } catch (e) {
+        nav.flash(`could not look up ${sanitize(name)}: ${sanitize((e as Error).message)}`, 'error');
+      }
+    },
+  },
+  {
+    name: 'chat',
+    arg: 'NAME',
+    aliases: ['talk'],
+    help: 'chat with the intern with this name',
+    run: async ({ api, nav }, name) => {
+      try {
+        const found = await findInternByName(api, name);
+        if (found) nav.push({ name: 'chat', id: found.id, seed: found });
+        else nav.flash(`no intern named "${sanitize(name)}"`, 'error');
+      } catch (e) {
+        nav.flash(`could not look up ${sanitize(name)}: ${sanitize((e as Error).message)}`, 'error');
+      }
+    },
+  },
+  { name: 'quit', aliases: ['q'], help: 'quit', run: ({ nav }) => nav.quit() },
+];
+
+/** How a command reads in suggestions and help: `attach NAME`. */
+export function usage(c: Command): string {
+  return c.arg ? `${c.name} ${c.arg}` : c.name;
+}
+
+export type ResolvedCommand = { command: Command; arg: string };
+
+/**
+ * The command a typed line names: a whole name or alias, or an unambiguous
+ * prefix of a name (a command that takes an argument needs its whole name or an
+ * argument after the prefix, so "a" alone is not yet "attach").
+ */
+export function resolveCommand(text: string, commands: readonly Command[] = COMMANDS): ResolvedCommand | { error: string } {
+  const [word = '', ...rest] = text.trim().split(/\s+/);
+  const arg = rest.join(' ');
+  if (!word) return { error: `type a command: ${commands.map(usage).join(', ')}` };
+  const exact = commands.find((c) => c.name === word || c.aliases?.includes(word));
+  const candidates = exact ? [exact] : commands.filter((c) => c.name.startsWith(word) && (!c.arg || arg));
+  const command = candidates[0];
+  if (!command || candidates.length > 1) return { error: `unknown command "${text.trim().slice(0, 40)}"; try ${commands.map(usage).join(', ')}` };
+  if (command.arg && !arg) return { error: `${command.name} needs ${command.arg === 'NAME' ? 'an intern name' : command.arg}: ${usage(command)}` };
+  return { command, arg };
+}
+
+/** The commands whose name starts with the first word typed (all of them before anything is typed). */
+export function suggest(text: string, commands: readonly Command[] = COMMANDS): Command[] {
+  const word = text.trim().split(/\s+/)[0] ?? '';
+  return commands.filter((c) => c.name.startsWith(word));
+}
+
+/** The README's key table: the keymap's rows and a row for the palette's commands. */
+export function keyTable(): string {
+  return keyTableMarkdown([{ where: 'palette (`:`)', keys: COMMANDS.map((c) => '`' + usage(c) + '` ' + c.help).join(' · ') }]);
+}

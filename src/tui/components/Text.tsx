@@ -1,0 +1,31 @@
+/**
+ * The TUI's one text primitive. It is Ink's `Text` with every string child
+ * passed through `sanitize` (escape sequences, C0/C1 controls and bidi
+ * overrides removed; newlines kept), so a string from the server cannot reach
+ * the terminal raw whether or not a screen remembered to clean it. The lint
+ * forbids importing Ink's `Text` anywhere else (eslint.config.js).
+ */
+import { Text as InkText } from 'ink';
+import { Children, cloneElement, isValidElement, type ComponentProps, type ReactElement, type ReactNode } from 'react';
+import { sanitize } from '../sanitize.js';
+
+export type TextProps = ComponentProps<typeof InkText>;
+
+/** Sanitises the strings of a child tree; elements keep their own (our Text cleans its own children). */
+export function cleanChildren(children: ReactNode): ReactNode {
+  return Children.map(children, (child) => {
+    if (typeof child === 'string') return sanitize(child, { multiline: true });
+    if (typeof child === 'number' || typeof child === 'boolean' || child === null || child === undefined) return child;
+    if (isValidElement(child)) {
+      const el = child as ReactElement<{ children?: ReactNode }>;
+      // A fragment or a host element holding strings: clean inside it too.
+      if (el.type !== Text && el.props.children !== undefined) return cloneElement(el, undefined, cleanChildren(el.props.children));
+      return el;
+    }
+    return child;
+  });
+}
+
+export function Text({ children, ...props }: TextProps) {
+  return <InkText {...props}>{cleanChildren(children)}</InkText>;
+}

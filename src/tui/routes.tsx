@@ -1,0 +1,52 @@
+/**
+ * The route registry: every screen once, with its title, how it is drawn and
+ * whether it takes the whole terminal (no header, footer or shell keys). A new
+ * screen is added by writing it, naming its route in context.ts, and adding a
+ * line here.
+ */
+import type { ReactNode } from 'react';
+import type { Route } from './context.js';
+import { AttachRoute } from './screens/AttachRoute.js';
+import { ByokDetails } from './screens/ByokDetails.js';
+import { ByokForm } from './screens/ByokForm.js';
+import { ByokList } from './screens/ByokList.js';
+import { ChatScreen } from './screens/ChatScreen.js';
+import { CreateIntern } from './screens/CreateIntern.js';
+import { Connections } from './screens/Connections.js';
+import { InternDetails } from './screens/InternDetails.js';
+import { InternList } from './screens/InternList.js';
+import { InternSettings } from './screens/InternSettings.js';
+import { VaultScreen } from './screens/VaultScreen.js';
+
+type RouteOf<N extends Route['name']> = Extract<Route, { name: N }>;
+
+export interface ScreenDef<N extends Route['name']> {
+  title: string;
+  render: (route: RouteOf<N>) => ReactNode;
+  /** Draws the whole terminal itself: the shell adds no header or footer and handles no keys. */
+  fullScreen?: boolean;
+}
+
+export const SCREENS: { [N in Route['name']]: ScreenDef<N> } = {
+  interns: { title: 'Interns', render: () => <InternList /> },
+  intern: { title: 'Intern', render: (r) => <InternDetails key={r.id} id={r.id} seed={r.seed} /> },
+  settings: { title: 'Settings', render: (r) => <InternSettings id={r.id} /> },
+  connections: { title: 'Connections', render: (r) => <Connections id={r.id} /> },
+  create: { title: 'New intern', render: () => <CreateIntern /> },
+  vault: { title: 'Vault secrets', render: (r) => <VaultScreen key={r.internId ?? 'workspace'} internId={r.internId} /> },
+  chat: { title: 'Chat', render: (r) => <ChatScreen key={r.id} id={r.id} seed={r.seed} /> },
+  attach: { title: 'Attach', render: (r) => <AttachRoute intern={r.intern} />, fullScreen: true },
+  byok: { title: 'BYOK credentials', render: () => <ByokList /> },
+  byokDetails: { title: 'Credential', render: (r) => <ByokDetails key={r.id} id={r.id} /> },
+  byokForm: { title: 'Credential form', render: (r) => <ByokForm id={r.id} /> },
+};
+
+/** The screen's definition for a route. */
+export function screenOf<N extends Route['name']>(route: RouteOf<N>): ScreenDef<N> {
+  return SCREENS[route.name as N];
+}
+
+/** Draws a route's screen. */
+export function renderRoute(route: Route): ReactNode {
+  return (SCREENS[route.name] as ScreenDef<Route['name']>).render(route as never);
+}

@@ -1,0 +1,24 @@
+/** The attach route: the attach screen wired to the shell (detach goes back to the intern; provision from here). */
+import { useTui } from '../context.js';
+import type { Intern } from '../../contract/intern.js';
+import { sanitize } from '../sanitize.js';
+import { AttachScreen } from './AttachScreen.js';
+
+export function AttachRoute({ intern }: { intern: Intern }) {
+  const { api, nav, options } = useTui();
+  return (
+    <AttachScreen
+      api={api}
+      intern={intern}
+      scrollback={options.scrollback}
+      onDetach={() => nav.replace({ name: 'intern', id: intern.id, seed: intern })}
+      onProvision={() => {
+        void api.provisionIntern(intern.id).then(
+          () => nav.flash(`provisioning ${sanitize(intern.name)}`),
+          (e: unknown) => nav.flash(sanitize((e as Error).message), 'error'),
+        );
+        nav.replace({ name: 'intern', id: intern.id });
+      }}
+    />
+  );
+}

@@ -1,0 +1,64 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { keyTable } from '../../../src/tui/commands.js';
+import { KEYMAP, SCOPE_TITLES, SCOPES_TOGETHER, type Binding, type Scope } from '../../../src/tui/keymap.js';
+import { withKeyTable } from '../../../src/tui/keymapDoc.js';
+
+const root = new URL('../../../', import.meta.url).pathname;
+const tuiDir = join(root, 'src/tui');
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? sources(path) : /\.tsx?$/.test(name) ? [path] : [];
+  });
+}
+/** The TUI's code, less the modules whose job is to name keys. */
+const code = sources(tuiDir)
+  .filter((p) => !/\/(keymap|keymapDoc|keyParse)\.ts$|\/hooks\/useKeys\.ts$/.test(p))
+  .map((path) => ({ path, text: readFileSync(path, 'utf8') }));
+const bindings = KEYMAP as readonly Binding[];
+
+describe('the keymap', () => {
+  it('has every binding matched somewhere in the TUI', () => {
+    const used = new Set(code.flatMap(({ text }) => [...text.matchAll(/matches\(\s*'(\w+)'/g)].map((m) => m[1])));
+    expect(bindings.map((b) => b.id).filter((id) => !used.has(id))).toEqual([]);
+  });
+
+  it('is the only place keys are tested: no screen reads a key flag or compares the input to a key', () => {
+    const offenders = code.flatMap(({ path, text }) =>
+      [...text.matchAll(/\bkey\.(upArrow|downArrow|leftArrow|rightArrow|return|escape|tab|shift|ctrl|meta|backspace|delete|pageUp|pageDown|home|end)\b|\binput === '/g)].map(
+        (m) => `${path.slice(root.length)}: ${m[0]}`,
+      ),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('gives no key two bindings among scopes that are live together', () => {
+    const clashes: string[] = [];
+    for (const set of SCOPES_TOGETHER) {
+      const owner = new Map<string, string>();
+      for (const b of bindings.filter((x) => set.includes(x.scope))) {
+        for (const k of b.keys) {
+          const other = owner.get(k);
+          if (other) clashes.push(`${k}: ${other} and ${b.id} in [${set.join(', ')}]`);
+          owner.set(k, b.id);
+        }
+      }
+    }
+    expect(clashes).toEqual([]);
+  });
+
+  it('places every scope in some live set and titles it, and ids are unique', () => {
+    const scopes = Object.keys(SCOPE_TITLES) as Scope[];
+    expect(scopes.filter((s) => !SCOPES_TOGETHER.some((set) => set.includes(s)))).toEqual([]);
+    expect(new Set(bindings.map((b) => b.id)).size).toBe(bindings.length);
+    expect(bindings.filter((b) => !scopes.includes(b.scope))).toEqual([]);
+  });
+
+  it('is what the README lists (run `npm run docs:keys` when this fails)', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    expect(withKeyTable(readme, keyTable())).toBe(readme);
+  });
+});
