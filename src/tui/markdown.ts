@@ -15,6 +15,7 @@ export interface Segment {
   code?: boolean;
   dim?: boolean;
   heading?: boolean;
+  underline?: boolean;
   /** A semantic colour from the theme (role labels, errors). */
   color?: string;
   /** A link target (already checked). */
@@ -158,7 +159,8 @@ function block(tokens: Token[], opts: MarkdownOptions, indent: string): Row[] {
       case 'heading': {
         const h = t as Tokens.Heading;
         const segs = inline(h.tokens, { bold: true, heading: true }, opts);
-        rows.push(...wrapSegments([{ text: `${'#'.repeat(h.depth)} `, bold: true, heading: true }, ...segs], w, indent));
+        // Bold (and underlined for the top two levels) rather than the hashes: they are markup, not text.
+        rows.push(...wrapSegments(segs.map((s) => ({ ...s, underline: h.depth <= 2 })), w, indent));
         break;
       }
       case 'paragraph':

@@ -96,18 +96,27 @@ export function Picker(props: PickerProps) {
       <Text bold color={theme.accent}>
         {props.title} <Text color={theme.muted}>({matched.length} of {items.length}{multi ? `, ${marked.size} marked` : ''})</Text>
       </Text>
-      <TextField label="filter" labelWidth={8} value={filter} onChange={(v) => { setFilter(v); setIndex(0); }} focused={active} placeholder="type to filter" />
+      <TextField label="filter" labelWidth={10} value={filter} onChange={(v) => { setFilter(v); setIndex(0); }} focused={active} placeholder="type to filter" />
       {props.loading ? <Text color={theme.muted}>loading…</Text> : null}
       {visible.map((item, n) => {
         const selected = start + n === at;
         return (
           <Box key={`${item.value ?? '\0null'}`}>
-            <Text inverse={selected} color={selected ? theme.selection : undefined}>
-              {selected ? '›' : ' '}
-            </Text>
-            {multi ? <Text color={theme.accent}>{marked.has(item.value) ? '[x] ' : '[ ] '}</Text> : <Text> </Text>}
-            <Text bold={selected}>{pad(sanitize(item.label), labelWidth)}</Text>
-            {item.detail ? <Text color={theme.muted} wrap="truncate-end"> {sanitize(item.detail)}</Text> : null}
+            <Box flexShrink={0}>
+              <Text inverse={selected} color={selected ? theme.selection : undefined}>
+                {selected ? '›' : ' '}
+              </Text>
+              {multi ? <Text color={theme.accent}>{marked.has(item.value) ? '[x] ' : '[ ] '}</Text> : <Text> </Text>}
+              <Text bold={selected}>{pad(sanitize(item.label), labelWidth)}</Text>
+            </Box>
+            {item.detail ? (
+              <Box flexShrink={1}>
+                <Text color={theme.muted} wrap="truncate-end">
+                  {' '}
+                  {sanitize(item.detail)}
+                </Text>
+              </Box>
+            ) : null}
           </Box>
         );
       })}

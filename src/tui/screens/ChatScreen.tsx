@@ -333,7 +333,7 @@ function RowView({ row }: { row: Row }) {
             bold={s.bold}
             italic={s.italic}
             dimColor={s.dim}
-            underline={Boolean(s.href)}
+            underline={s.underline}
             color={s.color ?? (s.code ? theme.warning : s.heading ? theme.accent : undefined)}
           >
             {text}
