@@ -1,6 +1,8 @@
 /** Argument parsing: argv in, a command out. Pure, so it is tested without a process. */
 import { parseArgs } from 'node:util';
 import type { Flags } from './config.js';
+import { EXIT_HELP } from './exit.js';
+import { commandList } from './registry.js';
 
 export type Command =
   | { kind: 'help' }
@@ -121,14 +123,16 @@ export const HELP = `intern-tui: look after your interns from the terminal.
 
 Usage:
   intern-tui [--profile NAME] [--sandbox]     open the TUI
-  intern-tui sandbox [flags]                  run the local sandbox service
-  intern-tui login [--profile NAME]           store credentials in a profile (0600)
-  intern-tui config path|show                 where the config is; which credentials are set
+  intern-tui COMMAND [flags]                  run one command (intern-tui COMMAND --help)
   intern-tui --help | --version
 
-With no credentials and no base URL configured, the TUI opens on a built-in sandbox with demo data.
+Commands:
+${commandList()}
 
-Flags (they win over the environment, which wins over the profile):
+With no credentials and no base URL configured, the TUI and every command use a temporary
+built-in sandbox with demo data. With a base URL set, a missing credential is an error (exit 4).
+
+Flags of the TUI (they win over the environment, which wins over the profile):
   --profile NAME          profile in the config file (or INTERN_TUI_PROFILE, or default_profile)
   --base-url URL          service base URL, with /api/v1 (OPENROUTER_BASE_URL; default https://openrouter.ai/api/v1)
   --api-key KEY           for intern and vault routes (OPENROUTER_API_KEY)
@@ -137,6 +141,11 @@ Flags (they win over the environment, which wins over the profile):
   --scrollback LINES      attach history, default 10000
   --sandbox               use the built-in sandbox even when credentials are configured
   Flags on a command line are visible to other local users: prefer the environment or login.
+  Commands refuse credential and secret flags for that reason.
+
+Output of commands: a table on a terminal (tab-separated when piped); --json prints the service's
+objects as JSON, --json a,b keeps those fields; errors go to stderr (JSON under --json).
+NO_COLOR turns colours off.
 
 Sandbox flags:
   --host 127.0.0.1  --port 0  --data-dir DIR  --workspaces-dir DIR  --manifest FILE  --seed demo|empty
@@ -144,4 +153,5 @@ Sandbox flags:
 
 Keys: ? help, q back/quit, j/k move, enter open, / filter, r refresh, : commands,
       i interns, b BYOK, e edit, c connections, a attach, p provision, s suspend, D delete.
-`;
+
+${EXIT_HELP}`;

@@ -1,127 +1,80 @@
-/** The `intern-tui` command. */
-import { join } from 'node:path';
-import { createClient } from '../client/index.js';
-import { CREDENTIAL_SOURCES, type CredentialKind } from '../contract/routes.js';
-import { startSandbox, type RunningSandbox } from '../sandbox/index.js';
-import { runTui } from '../tui/index.js';
+/**
+ * The `intern-tui` command. Start-up stays small: this file loads only the registry (data),
+ * the argument parser (node:util) and the version; a command's implementation, the client,
+ * the sandbox and the TUI are imported when they are needed.
+ */
 import { VERSION } from '../version.js';
-import { HELP, UsageError, parseCommand, type SandboxFlags } from './args.js';
-import { ConfigError, cacheDir, configPath, readConfig, resolveConfig, type Flags } from './config.js';
-import { login } from './login.js';
+import { HELP } from './args.js';
+import { CliError, EXIT } from './exit.js';
+import { parseFor } from './parse.js';
+import { commandHelp, findCommand, nounHelp } from './registry.js';
 
-const warn = (msg: string) => process.stderr.write(`intern-tui: warning: ${msg}\n`);
+const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
 
-async function main(argv: string[]): Promise<number> {
-  const command = parseCommand(argv);
-  switch (command.kind) {
-    case 'help':
-      process.stdout.write(HELP);
-      return 0;
-    case 'version':
-      process.stdout.write(`intern-tui ${VERSION}\n`);
-      return 0;
-    case 'sandbox':
-      return runSandbox(command.options);
-    case 'login': {
-      const path = await login(command.flags.profile ?? process.env.INTERN_TUI_PROFILE ?? 'default', process.env, { input: process.stdin, output: process.stderr }, warn);
-      process.stdout.write(`Saved to ${path} (mode 0600).\n`);
-      return 0;
+/** `--profile work interns list` means `interns list --profile work`: global flags may come before the command. */
+function hoistGlobalFlags(argv: string[]): string[] {
+  const lead: string[] = [];
+  let i = 0;
+  for (; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--sandbox' || a.startsWith('--profile=') || a.startsWith('--base-url=')) lead.push(a);
+    else if ((a === '--profile' || a === '--base-url') && i + 1 < argv.length) lead.push(a, argv[++i]!);
+    else break;
+  }
+  if (lead.length === 0 || i >= argv.length || findCommand(argv.slice(i)) === null) return argv;
+  return [...argv.slice(i), ...lead];
+}
+
+async function main(original: string[]): Promise<number> {
+  const argv = hoistGlobalFlags(original);
+  const [first] = argv;
+  if (argv.length === 1 && (first === '--version' || first === '-v')) {
+    process.stdout.write(`intern-tui ${VERSION}\n`);
+    return EXIT.ok;
+  }
+  if (argv.length === 1 && (first === '--help' || first === '-h' || first === 'help')) {
+    process.stdout.write(HELP);
+    return EXIT.ok;
+  }
+  const found = findCommand(argv);
+  if (found === null) {
+    if (first !== undefined && !first.startsWith('-')) throw new CliError(EXIT.usage, `unknown command "${first.slice(0, 40)}"; see intern-tui --help`);
+    const { runLegacy } = await import('./legacy.js');
+    return runLegacy(argv);
+  }
+  if ('verbs' in found) {
+    if (found.given === undefined || found.given === '--help' || found.given === '-h') {
+      (found.given === undefined ? process.stderr : process.stdout).write(nounHelp(found.noun, found.verbs));
+      return found.given === undefined ? EXIT.usage : EXIT.ok;
     }
-    case 'config':
-      return configCommand(command.action, command.flags);
-    case 'tui':
-      return tui(command.flags, command.forceSandbox);
+    throw new CliError(EXIT.usage, `unknown command "${found.noun} ${found.given.slice(0, 40)}"; see intern-tui ${found.noun} --help`);
   }
+  const { spec, rest } = found;
+  if (spec.raw) {
+    const { runCommand } = await import('./run.js');
+    return runCommand(spec, rest, { values: {}, positionals: [], json: null }, io);
+  }
+  const parsed = parseFor(spec, rest);
+  if (parsed.values.help) {
+    process.stdout.write(commandHelp(spec));
+    return EXIT.ok;
+  }
+  const { runCommand } = await import('./run.js');
+  return runCommand(spec, rest, parsed, io);
 }
 
-function configCommand(action: 'path' | 'show', flags: Flags): number {
-  const path = configPath();
-  if (action === 'path') {
-    process.stdout.write(path + '\n');
-    return 0;
-  }
-  const file = readConfig(path, warn);
-  const resolved = resolveConfig(flags, process.env, file);
-  const lines = [`config file: ${path}`, `profile: ${resolved.profile ?? '(none)'}`, `base URL: ${resolved.baseUrl}`];
-  for (const kind of Object.keys(CREDENTIAL_SOURCES) as CredentialKind[]) {
-    lines.push(`${CREDENTIAL_SOURCES[kind].label}: ${resolved.credentials[kind] ? 'set' : `not set (${CREDENTIAL_SOURCES[kind].env})`}`);
-  }
-  for (const name of Object.keys(file.profiles)) lines.push(`known profile: ${name}${name === file.default_profile ? ' (default)' : ''}`);
-  process.stdout.write(lines.join('\n') + '\n');
-  for (const w of resolved.warnings) warn(w);
-  return 0;
+function finish(code: number): void {
+  process.exitCode = code;
+  // Ink, pty and socket handles may linger; the command is done. Let stdout drain first.
+  process.stdout.write('', () => setTimeout(() => process.exit(code), 50).unref());
 }
 
-async function runSandbox(options: SandboxFlags): Promise<number> {
-  const sandbox = await startSandbox({
-    host: options.host,
-    port: options.port,
-    dataDir: options.dataDir,
-    workspacesDir: options.workspacesDir,
-    manifestPath: options.manifest,
-    seed: options.seed,
-    deadlineMs: options.deadlineMs,
-    daemonCommand: options.daemonCommand,
-    stepMs: options.stepMs,
-    log: (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`),
-  });
-  process.stdout.write(`sandbox listening: ${sandbox.baseUrl}\n`);
-  process.stdout.write(options.manifest ? `manifest: ${options.manifest}\n` : 'manifest: not written (pass --manifest FILE)\n');
-  if (!options.dataDir) process.stdout.write('state: temporary, removed on exit (pass --data-dir DIR to keep it)\n');
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
-  process.stderr.write('sandbox: stopping\n');
-  await sandbox.close();
-  return 0;
-}
-
-async function tui(flags: Flags, forceSandbox: boolean): Promise<number> {
-  if (!process.stdin.isTTY || !process.stdout.isTTY) {
-    process.stderr.write('intern-tui: the TUI needs an interactive terminal (stdin and stdout must be a TTY); see intern-tui --help for commands\n');
-    return 2;
-  }
-  const resolved = resolveConfig(flags, process.env, readConfig(configPath(), warn));
-  const anyCredential = Object.values(resolved.credentials).some(Boolean);
-  let sandbox: RunningSandbox | undefined;
-  let baseUrl = resolved.baseUrl;
-  let credentials = resolved.credentials;
-  if (forceSandbox || (!anyCredential && !resolved.baseUrlConfigured)) {
-    sandbox = await startSandbox({ host: '127.0.0.1', port: 0, seed: 'demo' });
-    baseUrl = sandbox.baseUrl;
-    const c = sandbox.manifest.credentials;
-    credentials = { api_key: c.api_key, management_key: c.management_key, oauth_token: c.oauth_token };
-  }
-  try {
-    const api = createClient({ baseUrl, credentials });
-    return await runTui({
-      api,
-      profile: resolved.profile,
-      host: new URL(baseUrl).host,
-      sandbox: sandbox !== undefined,
-      features: resolved.features,
-      iconCacheDir: join(cacheDir(), 'icons'),
-      scrollback: resolved.scrollback,
-      warnings: sandbox ? [] : resolved.warnings,
-    });
-  } finally {
-    await sandbox?.close();
-  }
-}
-
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-    // Ink, pty and socket handles may linger; the command is done.
-    setTimeout(() => process.exit(code), 50).unref();
-  },
-  (e: unknown) => {
-    if (process.env.INTERN_TUI_DEBUG === '1') console.error(e);
-    const known = e instanceof UsageError || e instanceof ConfigError;
-    process.stderr.write(`intern-tui: ${(e as Error).message ?? String(e)}\n`);
-    process.exitCode = known ? 2 : 1;
-    setTimeout(() => process.exit(process.exitCode), 50).unref();
-  },
-);
+main(process.argv.slice(2)).then(finish, (e: unknown) => {
+  if (process.env.INTERN_TUI_DEBUG === '1') console.error(e);
+  const name = (e as Error | undefined)?.name;
+  const usage = e instanceof CliError ? e.exitCode : name === 'UsageError' || name === 'ConfigError' ? EXIT.usage : EXIT.failed;
+  const wantsJson = process.argv.includes('--json') || process.argv.some((a) => a.startsWith('--json='));
+  const message = (e as Error | undefined)?.message ?? String(e);
+  process.stderr.write(wantsJson ? JSON.stringify({ error: { message, exit: usage } }) + '\n' : `intern-tui: ${message}\n`);
+  finish(usage);
+});

@@ -2,8 +2,8 @@
  * The client's typed errors. None of them ever holds a credential: messages are
  * built from the route, the status and the service's own (sanitized) words.
  */
-import type { CredentialKind } from '../contract/routes.js';
-import { CREDENTIAL_SOURCES } from '../contract/routes.js';
+import type { CredentialKind, RouteCredential } from '../contract/routes.js';
+import { CREDENTIAL_SOURCES, credentialOfRoute } from '../contract/routes.js';
 
 /** A service error from either envelope, mapped to one shape. */
 export class ApiError extends Error {
@@ -22,6 +22,11 @@ export class ApiError extends Error {
     readonly route: string,
   ) {
     super(message);
+  }
+
+  /** The credential the route takes, from the route table (undefined for a route not in it). */
+  get credential(): RouteCredential | undefined {
+    return credentialOfRoute(this.route);
   }
 }
 

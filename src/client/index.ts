@@ -1,5 +1,6 @@
 /** `createClient`: the typed API client for every route of the service. */
 import type { CredentialKind } from '../contract/routes.js';
+import { authRoutes } from './auth.js';
 import { byokRoutes } from './byok.js';
 import { catalogRoutes } from './catalog.js';
 import { chatRoutes } from './chat.js';
@@ -9,6 +10,7 @@ import type { ClientOptions, InternApi } from './types.js';
 import { vaultRoutes } from './vault.js';
 
 export * from './errors.js';
+export { authorizationUrl, createPkce, discoverOAuth, exchangeOAuthCode, refreshOAuthToken, signInUrl, siteOf, type Pkce } from './auth.js';
 export type * from './types.js';
 
 export function createClient(options: ClientOptions): InternApi {
@@ -18,5 +20,5 @@ export function createClient(options: ClientOptions): InternApi {
     management_key: Boolean(options.credentials.management_key),
     oauth_token: Boolean(options.credentials.oauth_token),
   };
-  return { baseUrl: http.baseUrl, configured, ...internRoutes(http), ...byokRoutes(http), ...vaultRoutes(http), ...catalogRoutes(http), ...chatRoutes(http, options.maxResponseBytes ?? RESPONSE_LIMITS.jsonBytes) };
+  return { baseUrl: http.baseUrl, configured, ...internRoutes(http), ...byokRoutes(http), ...vaultRoutes(http), ...catalogRoutes(http), ...chatRoutes(http, options.maxResponseBytes ?? RESPONSE_LIMITS.jsonBytes), ...authRoutes(http) };
 }

@@ -4,6 +4,7 @@
  */
 import type { ByokCreate, ByokCredential, ByokList, ByokListQuery, ByokUpdate } from '../contract/byok.js';
 import type { ConnectionList, DaemonAccess, Intern, InternCreate, InternList, InternListQuery, InternUpdate } from '../contract/intern.js';
+import type { AuthKeysRequest, AuthKeysResponse } from '../contract/auth.js';
 import type { KeyInfo, Model, ProviderInfo } from '../contract/catalog.js';
 import type { ChatChunk, ChatRequest, InvokeResult } from '../contract/chat.js';
 import type { CredentialKind } from '../contract/routes.js';
@@ -92,4 +93,6 @@ export interface InternApi {
   listProviders(opts?: CallOptions): Promise<ProviderInfo[]>;
   /** The calling API key's own metadata: what "signed in as" shows. */
   getKeyInfo(opts?: CallOptions): Promise<KeyInfo>;
+  /** A sign-in code and its PKCE verifier for a new API key; sends no credential. */
+  exchangeAuthCode(body: AuthKeysRequest, opts?: CallOptions): Promise<AuthKeysResponse>;
 }

@@ -8,3 +8,4 @@ export * from './routes.js';
 export * from './vault.js';
 export * from './catalog.js';
 export * from './chat.js';
+export * from './auth.js';

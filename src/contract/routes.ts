@@ -82,6 +82,13 @@ export function routeLabel(route: RouteSpec): string {
   return `${route.method} ${route.path}`;
 }
 
+const BY_LABEL = new Map<string, RouteSpec>(Object.values(ROUTES as Record<string, RouteSpec>).map((r) => [routeLabel(r), r]));
+
+/** The credential a route takes, by its label (`GET /byok/{id}`); undefined for a label not in the table. */
+export function credentialOfRoute(label: string): RouteCredential | undefined {
+  return BY_LABEL.get(label)?.credential;
+}
+
 /** Fills a path template; every parameter is URI-encoded. */
 export function fillPath(template: string, params: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) => {

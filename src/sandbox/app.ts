@@ -14,6 +14,7 @@ import { registerControlRoutes } from './routes/control.js';
 import { registerVaultRoutes } from './routes/vault.js';
 import { registerCatalogRoutes } from './routes/catalog.js';
 import { registerChatRoutes } from './routes/chat.js';
+import { type SignInOptions, createSignIn } from './routes/signin.js';
 import type { AgentService } from './agent/index.js';
 
 export const API_PREFIX = '/api/v1';
@@ -26,6 +27,9 @@ export interface AppDeps {
   ctx: HttpContext;
   controlToken: string;
   agent: AgentService;
+  /** `http://127.0.0.1:PORT`, known once listening: the OAuth issuer. */
+  origin: () => string;
+  signIn?: SignInOptions;
   /** Silence before a keepalive comment on a chat stream; default 30 s. */
   chatKeepaliveMs?: number;
   log?: (line: string) => void;
@@ -104,8 +108,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setErrorHandler((err, req, reply) => sendError(reply, familyOf(req.url), err));
   app.setNotFoundHandler((req, reply) => sendError(reply, familyOf(req.url), notFound(`No route for ${req.method} ${echoPath(req.url)}`)));
 
+  const signIn = createSignIn(deps.ctx, { store: deps.store, origin: deps.origin, options: deps.signIn });
+  signIn.registerSite(app);
   await app.register(
     async (api) => {
+      signIn.registerApi(api);
       registerInternRoutes(api, deps.ctx, {
         store: deps.store,
         hub: deps.hub,

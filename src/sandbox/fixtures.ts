@@ -11,7 +11,7 @@ import { labelFor } from './routes/byok.js';
 import { maskKey } from '../contract/byok.js';
 import { PROVISION_STEPS } from './lifecycle.js';
 
-type FixtureManifest = Omit<Manifest, 'base_url' | 'regional_host' | 'control_token' | 'deadline_ms'>;
+type FixtureManifest = Omit<Manifest, 'base_url' | 'regional_host' | 'control_token' | 'deadline_ms' | 'sign_in_url' | 'issuer'>;
 
 const USER_A = 'user_a';
 const USER_B = 'user_b';

@@ -37,7 +37,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const secrets = SecretBox.load(ephemeral ? undefined : dir);
 
   // The fixtures' credentials are sealed in the database so a restart with --data-dir keeps them.
-  let fixtures: Omit<Manifest, 'base_url' | 'regional_host' | 'control_token' | 'deadline_ms'>;
+  let fixtures: Omit<Manifest, 'base_url' | 'regional_host' | 'control_token' | 'deadline_ms' | 'sign_in_url' | 'issuer'>;
   let controlToken: string;
   const sealed = store.getMeta(MANIFEST_META);
   if (sealed) {
@@ -61,7 +61,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   };
   const lifecycle = new Lifecycle(store, hub, options.stepMs ?? 800);
   const ctx: HttpContext = { deadlineMs: options.deadlineMs ?? LIMITS.routeDeadlineMs, faults: [], log: options.log };
-  const app = await buildApp({ store, hub, lifecycle, secrets, ctx, controlToken, agent, chatKeepaliveMs: options.agent?.keepaliveMs, log: options.log });
+  let origin = '';
+  const app = await buildApp({
+    store,
+    hub,
+    lifecycle,
+    secrets,
+    ctx,
+    controlToken,
+    agent,
+    chatKeepaliveMs: options.agent?.keepaliveMs,
+    origin: () => origin,
+    signIn: options.signIn,
+    log: options.log,
+  });
 
   let address: string;
   try {
@@ -74,9 +87,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   lifecycle.resume();
   const port = new URL(address).port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
-  const origin = `http://${urlHost}:${port}`;
+  origin = `http://${urlHost}:${port}`;
   const manifest: Manifest = {
     base_url: `${origin}/api/v1`,
+    sign_in_url: `${origin}/auth`,
+    issuer: origin,
     regional_host: `eu.localhost:${port}`,
     control_token: controlToken,
     deadline_ms: ctx.deadlineMs,

@@ -92,6 +92,8 @@ CREATE TABLE IF NOT EXISTS keys (
   secret_hash TEXT PRIMARY KEY, kind TEXT NOT NULL, user_id TEXT, account_id TEXT NOT NULL,
   workspace_id TEXT, intern_id TEXT, in_programme INTEGER NOT NULL DEFAULT 1, lost_access INTEGER NOT NULL DEFAULT 0,
   label TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS key_expiry (secret_hash TEXT PRIMARY KEY, expires_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS oauth_refresh (hash TEXT PRIMARY KEY, user_id TEXT NOT NULL, account_id TEXT NOT NULL, workspace_id TEXT, expires_at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS account_key_hashes (hash TEXT PRIMARY KEY, account_id TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS interns (
   seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, workspace_id TEXT NOT NULL, creator_id TEXT NOT NULL,
@@ -139,8 +141,28 @@ export class Store {
     this.db.prepare('INSERT INTO meta (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v').run(k, v);
   }
 
-  keyByHash(hash: string): KeyRow | undefined {
-    return this.db.prepare('SELECT * FROM keys WHERE secret_hash = ?').get(hash) as KeyRow | undefined;
+  /** A key by the hash of its secret; a key past its expiry (OAuth access tokens) is not found. */
+  keyByHash(hash: string, now = Date.now()): KeyRow | undefined {
+    const row = this.db
+      .prepare('SELECT k.*, e.expires_at AS expires_at FROM keys k LEFT JOIN key_expiry e ON e.secret_hash = k.secret_hash WHERE k.secret_hash = ?')
+      .get(hash) as (KeyRow & { expires_at: number | null }) | undefined;
+    if (!row || (row.expires_at !== null && row.expires_at <= now)) return undefined;
+    const { expires_at: _e, ...key } = row;
+    return key;
+  }
+  setKeyExpiry(hash: string, expiresAt: number): void {
+    this.db.prepare('INSERT OR REPLACE INTO key_expiry VALUES (?, ?)').run(hash, expiresAt);
+  }
+  insertRefresh(row: { hash: string; user_id: string; account_id: string; workspace_id: string | null; expires_at: number }): void {
+    this.db.prepare('INSERT INTO oauth_refresh VALUES (@hash, @user_id, @account_id, @workspace_id, @expires_at)').run(row);
+  }
+  /** Takes a refresh token (single use: rotation), or undefined when unknown or expired. */
+  takeRefresh(hash: string, now = Date.now()): { user_id: string; account_id: string; workspace_id: string | null } | undefined {
+    const row = this.db.prepare('SELECT * FROM oauth_refresh WHERE hash = ?').get(hash) as
+      | { user_id: string; account_id: string; workspace_id: string | null; expires_at: number }
+      | undefined;
+    this.db.prepare('DELETE FROM oauth_refresh WHERE hash = ?').run(hash);
+    return row && row.expires_at > now ? row : undefined;
   }
   insertKey(row: KeyRow): void {
     this.db

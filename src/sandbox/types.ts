@@ -1,5 +1,6 @@
 /** The sandbox's entry point contract, as the CLI and the test harnesses use it. */
 import type { AgentOptions } from './agent/index.js';
+import type { SignInOptions } from './routes/signin.js';
 
 export interface SandboxOptions {
   /** Loopback by default. */
@@ -24,12 +25,18 @@ export interface SandboxOptions {
   stepMs?: number;
   /** The local agent's pace and limits (tests make them short); see AgentOptions. */
   agent?: AgentOptions & { keepaliveMs?: number };
+  /** Lifetimes of sign-in codes and OAuth tokens (tests make them short). */
+  signIn?: SignInOptions;
   /** One line per request; default no logging. */
   log?: (line: string) => void;
 }
 
 export interface Manifest {
   base_url: string;
+  /** The site's sign-in page (`<origin>/auth`): approves at once and hands out a code. */
+  sign_in_url: string;
+  /** The OAuth authorization server's issuer (RFC 8414 metadata at `<issuer>/.well-known/oauth-authorization-server`). */
+  issuer: string;
   regional_host: string;
   control_token: string;
   deadline_ms: number;

@@ -3,30 +3,34 @@ import { render } from 'ink';
 import { App } from './app.js';
 import { KeysProvider } from './hooks/useKeys.js';
 import { GatedOutput, screen } from './output.js';
+import { KeySplitter } from './stdinSplitter.js';
+import { TUI_ENTER, TUI_LEAVE } from './terminal.js';
 import type { TuiOptions } from './types.js';
 export type { TuiOptions, FeatureSpec } from './types.js';
 
-const ENTER_ALT = '\x1b[?1049h\x1b[H';
-const LEAVE_ALT = '\x1b[?2004l\x1b[?25h\x1b[?1049l';
 
 export async function runTui(options: TuiOptions): Promise<number> {
   const out = process.stdout;
-  out.write(ENTER_ALT);
+  out.write(TUI_ENTER);
   let restored = false;
   const restore = () => {
     if (restored) return;
     restored = true;
-    out.write(LEAVE_ALT);
+    out.write(TUI_LEAVE);
   };
   process.once('exit', restore);
   const gate = new GatedOutput(out);
   screen.gate = gate;
+  // One key per chunk for every useInput (see stdinSplitter.ts).
+  const keys = new KeySplitter(process.stdin);
+  screen.keys = keys;
   const instance = render(
     <KeysProvider>
       <App options={options} />
     </KeysProvider>,
     {
     stdout: gate as unknown as NodeJS.WriteStream,
+    stdin: keys as unknown as NodeJS.ReadStream,
     exitOnCtrlC: false,
     patchConsole: true,
   });
@@ -42,5 +46,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
     process.off('SIGTERM', onSignal);
     process.off('SIGHUP', onSignal);
     restore();
+    keys.destroy();
+    screen.keys = null;
   }
 }

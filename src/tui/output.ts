@@ -28,5 +28,5 @@ export class GatedOutput extends EventEmitter {
   }
 }
 
-/** The gate of the running TUI (none in component tests). */
-export const screen: { gate: GatedOutput | null } = { gate: null };
+/** The gate and the key splitter of the running TUI (none in component tests). */
+export const screen: { gate: GatedOutput | null; keys: { passThrough: boolean } | null } = { gate: null, keys: null };

@@ -370,6 +370,11 @@ export class FakeApi implements InternApi {
     }
     return { kind: 'stream', events: events() };
   }
+  async exchangeAuthCode(body: { code: string; code_verifier: string }) {
+    this.record('exchangeAuthCode', { code: body.code });
+    if (body.code !== 'good-code') throw new ApiError(400, 400, 'bad_request', false, 'The code is unknown, already used or expired', 'POST /auth/keys');
+    return { key: 'sk-or-v1-fake-signed-in-key-0000', user_id: 'user_a' };
+  }
   async invoke(internId: string, body: { input: string; session_id?: string }) {
     this.record('invoke', internId, body);
     this.find(internId);

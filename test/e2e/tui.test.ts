@@ -69,8 +69,9 @@ describe('the TUI', () => {
     await t.ready();
     await t.press('/');
     await t.type('slack');
-    const filtered = await t.waitFor('slack-pending');
-    expect(filtered).not.toContain('runner-jpeg');
+    // Wait for the filtered list itself: slack-pending is on the unfiltered first page too.
+    const filtered = await t.waitFor((s: string) => s.includes('slack-pending') && !s.includes('runner-jpeg'));
+    expect(filtered).toContain('slack-pending');
     await t.press('esc');
     await t.waitFor('runner-jpeg');
     await t.press('?');
@@ -79,6 +80,18 @@ describe('the TUI', () => {
     expect(help).toMatch(/\^s +save/);
     await t.press('esc');
     await t.waitForGone('Keys (esc or ? to close');
+  });
+
+  it('takes a bracketed paste as text: a pasted "byok\\r" in the palette does not run', async () => {
+    const t = open();
+    await t.ready();
+    await t.press(':');
+    await t.waitFor('enter runs');
+    t.write('\x1b[200~byok\r\x1b[201~');
+    const pasted = await t.waitFor(/: +byok/);
+    expect(pasted).toContain('enter runs');
+    await t.press('enter');
+    await t.waitFor(/BYOK credentials · /);
   });
 
   it('creates a BYOK credential: a bad hash shows the field error, fixed it saves, and the key is never drawn', async () => {

@@ -164,7 +164,9 @@ describe('attach flow control (issue 13, defect 3)', () => {
     t.connect();
     await until('open', () => t.state === 'open' && hub!.inspect('i1')?.clients === 1);
     t.send('go\n');
-    // Leave at once: the program writes and ends while nobody is attached.
+    // Leave as soon as the program has its input (a terminate straight after the send can drop the
+    // input frame itself, and the program would wait forever): it writes and ends with nobody attached.
+    await until('the program to start writing', () => (hub!.inspect('i1')?.end ?? 0) > 0);
     gate = new Promise<void>((r) => (release = r));
     t.socket!.terminate();
     const all = Array.from({ length: 20000 }, (_, i) => `${i + 1}\r\n`).join('');

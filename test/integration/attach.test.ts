@@ -154,7 +154,8 @@ describe('daemon terminals', () => {
   it('stop ends the terminal with an exit message naming the reason', async () => {
     const access = await start('/bin/sh');
     const { t, state } = connect(access);
-    await until('open', () => t.state === 'open');
+    // Open is not enough: the daemon must have taken the hello, or the exit goes to nobody.
+    await until('open and welcomed', () => t.state === 'open' && hub!.inspect('i1')?.clients === 1);
     await hub!.stop('i1', 'The intern was suspended');
     await until('exit', () => state.exit !== null);
     expect(state.exit?.reason).toBe('The intern was suspended');

@@ -82,6 +82,24 @@ describe('a turn', () => {
     expect(failing.content).toMatch(/Exit status 3\./);
   });
 
+  it('run: a command with a comment still ends (the end marker is not swallowed by it)', async () => {
+    const started = Date.now();
+    const t = await turn(api.chat(running(), prompt("run: echo 'it''s' commented # a comment")));
+    expect(t.content).toContain("its commented");
+    expect(t.content).toMatch(/Exit status 0\./);
+    expect(Date.now() - started).toBeLessThan(4000);
+  });
+
+  it('run: a large output with nobody attached runs to its end (cut at 64 KiB), and the terminal does not stall', async () => {
+    // More than the daemon's replay buffer: the agent reading it must let the terminal go on.
+    const t = await turn(api.chat(running(), prompt('run: head -c 3000000 /dev/zero | tr "\\0" a; echo')));
+    expect(t.content).toContain('Output cut at 64 KiB. Exit status 0.');
+    const started = Date.now();
+    const after = await turn(api.chat(running(), prompt('run: echo after-flood')));
+    expect(after.content).toContain('after-flood');
+    expect(Date.now() - started).toBeLessThan(4000);
+  });
+
   it('fail: ends the turn with an in-stream error carrying its reason', async () => {
     const t = await turn(api.chat(running(), prompt('fail: stream_severed')));
     expect(t.finish).toBe('error');

@@ -62,6 +62,14 @@ describe('the official SDK parses', () => {
     expect(effective.data.find((s) => s.name === 'github_token')?.scope).toBe('attached');
   });
 
+  it('POST /auth/keys', async () => {
+    const verifier = 'v'.repeat(43);
+    const back = await raw(sb, 'GET', `/auth?callback_url=${encodeURIComponent('http://localhost:9/cb')}&code_challenge=${verifier}&code_challenge_method=plain`, { root: true });
+    const code = new URL(String(back.headers.location)).searchParams.get('code');
+    const res = await raw(sb, 'POST', '/auth/keys', { body: JSON.stringify({ code, code_verifier: verifier, code_challenge_method: 'plain' }), headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(200);
+    parses(ops.ExchangeAuthCodeForAPIKeyResponse$inboundSchema, res.json);
+  });
   it('every chunk of a chat stream, a steer answer and a chat error', async () => {
     const running = sb.manifest.interns.running!;
     const post = (body: unknown) =>

@@ -118,6 +118,18 @@ class Terminal {
     return from;
   }
 
+  /**
+   * The local agent has read the output so far (a `run:` command's): it no longer holds the program
+   * back. Without this, output nobody attached to acknowledges fills the replay buffer and the
+   * daemon stops reading the terminal for good, stalling every later command.
+   */
+  markRead(): void {
+    this.consumed = Math.max(this.consumed, this.replay.end);
+    this.replay.keepFrom = this.owedFrom();
+    this.replay.trim();
+    this.flow();
+  }
+
   /** A client acknowledged everything before `offset`. */
   ack(c: Client, offset: number): void {
     c.acked = Math.max(c.acked, Math.min(offset, c.sent));
@@ -386,16 +398,10 @@ function runInTerminal(
   const done = new RegExp(`\\n?__intern_done_${id}__ (\\d+)\\n`);
   const holdBack = `__intern_done_${id}__ 999`.length + 2;
   return new Promise((resolve) => {
-    let text = '';
-    let from = -1; // where the command's own output starts: just after the begin marker
-    let sent = 0;
+    // Only what has not been passed on yet is kept, so a large output costs linear time.
+    let pending = '';
+    let started = false; // the begin marker has been seen: what follows is the command's output
     const decoder = new TextDecoder();
-    const flush = (upTo: number) => {
-      if (from >= 0 && upTo > sent) {
-        opts.onOutput(text.slice(Math.max(sent, from), upTo));
-        sent = upTo;
-      }
-    };
     const finish = (result: { code: number | null; timedOut: boolean; cancelled: boolean }) => {
       terminal.taps.delete(tap);
       clearTimeout(timer);
@@ -403,18 +409,27 @@ function runInTerminal(
       resolve(result);
     };
     const tap = (data: Buffer) => {
-      text += decoder.decode(data, { stream: true }).replace(ESCAPES, '');
-      if (from < 0) {
-        const b = begin.exec(text);
-        if (b) from = sent = b.index + b[0].length;
+      pending = (pending + decoder.decode(data, { stream: true })).replace(ESCAPES, '');
+      terminal.markRead();
+      if (!started) {
+        const b = begin.exec(pending);
+        if (!b) {
+          if (pending.length > 1 << 16) pending = pending.slice(-4096);
+          return;
+        }
+        started = true;
+        pending = pending.slice(b.index + b[0].length);
       }
-      const m = from >= 0 ? done.exec(text.slice(from)) : null;
+      const m = done.exec(pending);
       if (m) {
-        flush(from + m.index);
+        if (m.index > 0) opts.onOutput(pending.slice(0, m.index));
         return finish({ code: Number(m[1]), timedOut: false, cancelled: false });
       }
       // Hold back what could be the start of the marker line.
-      flush(Math.max(sent, text.length - holdBack));
+      if (pending.length > holdBack) {
+        opts.onOutput(pending.slice(0, pending.length - holdBack));
+        pending = pending.slice(pending.length - holdBack);
+      }
     };
     const cancel = () => {
       terminal.write(Buffer.from('\x03'));
@@ -427,7 +442,10 @@ function runInTerminal(
     if (opts.signal?.aborted) return cancel();
     opts.signal?.addEventListener('abort', cancel, { once: true });
     terminal.taps.add(tap);
-    terminal.write(Buffer.from(`printf '__intern_begin_${id}__\\n'; ${command}; printf '\\n__intern_done_${id}__ %d\\n' $?\r`));
+    // The command goes through eval, single-quoted, so nothing in it (a `#` comment, a trailing `&`,
+    // an unbalanced quote) can swallow or break the end marker that follows it on the line.
+    const quoted = `'${command.replace(/'/g, `'\\''`)}'`;
+    terminal.write(Buffer.from(`printf '__intern_begin_${id}__\\n'; eval ${quoted}; printf '\\n__intern_done_${id}__ %d\\n' $?\r`));
   });
 }
 

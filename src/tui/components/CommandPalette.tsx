@@ -12,17 +12,17 @@ export function CommandPalette({ onRun, onClose }: { onRun: (c: ResolvedCommand)
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   useKeys((input, key) => {
-    if (matches('dismiss', input, key)) return onClose();
-    if (matches('accept', input, key)) {
-      const resolved = resolveCommand(text);
-      if ('error' in resolved) return setError(resolved.error);
-      onRun(resolved);
-    }
+    if (matches('dismiss', input, key)) onClose();
   });
+  const submit = (line: string) => {
+    const resolved = resolveCommand(line);
+    if ('error' in resolved) return setError(resolved.error);
+    onRun(resolved);
+  };
   const suggestions = suggest(text);
   return (
     <Box flexDirection="column" flexShrink={0} borderStyle="round" borderColor={theme.accent} paddingX={1}>
-      <TextField label=":" labelWidth={4} value={text} onChange={(v) => { setText(v); setError(null); }} focused error={error} />
+      <TextField label=":" labelWidth={4} value={text} onChange={(v) => { setText(v); setError(null); }} focused error={error} onSubmit={submit} />
       <Text color={theme.muted}>{(suggestions.length > 0 ? suggestions : COMMANDS).map(usage).join('   ')}   (enter runs, esc closes)</Text>
     </Box>
   );

@@ -14,12 +14,6 @@ export interface Explained {
   retryable: boolean;
 }
 
-function credentialFor(route: string) {
-  if (route.includes('/byok')) return CREDENTIAL_SOURCES.management_key;
-  if (route.endsWith('/daemon')) return CREDENTIAL_SOURCES.oauth_token;
-  return CREDENTIAL_SOURCES.api_key;
-}
-
 export function explain(error: unknown): Explained {
   if (error instanceof MissingCredentialError) {
     return {
@@ -34,10 +28,15 @@ export function explain(error: unknown): Explained {
     const message = sanitize(error.message);
     const reason = error.reason === null ? null : sanitize(error.reason);
     const base = { message, reason, retryable: error.retryable };
-    const cred = credentialFor(error.route);
+    const kind = error.credential;
+    const cred = kind && kind !== 'none' ? CREDENTIAL_SOURCES[kind] : null;
     switch (true) {
       case error.status === 401:
-        return { ...base, title: 'Not authenticated', hint: `The ${cred.label} is missing or wrong: check ${cred.env} (or ${cred.flag}, or the profile).` };
+        return {
+          ...base,
+          title: 'Not authenticated',
+          hint: cred ? `The ${cred.label} is missing or wrong: check ${cred.env} (or ${cred.flag}, or the profile).` : 'The credentials are missing or wrong: check the profile (intern-tui config show).',
+        };
       case error.reason === 'personal_identity_required':
         return {
           ...base,

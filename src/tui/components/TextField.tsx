@@ -7,6 +7,7 @@ import { Box } from 'ink';
 import { Text } from './Text.js';
 import { useState } from 'react';
 import { useKeys } from '../hooks/useKeys.js';
+import { pastedText } from '../keyParse.js';
 import { isTyped, matches } from '../keymap.js';
 import { theme } from '../theme.js';
 
@@ -24,17 +25,21 @@ export interface TextFieldProps {
   /** Visible lines of a multi-line field. */
   height?: number;
   labelWidth?: number;
+  /** Enter in a single-line field (ink-text-input's `onSubmit`). */
+  onSubmit?: (value: string) => void;
 }
 
 export function TextField(props: TextFieldProps) {
   const { value, onChange, focused, multiline = false, masked = false } = props;
   const [rawCursor, setCursor] = useState(value.length);
   // Clamped where it is read, not by an effect: an effect would run after the next key and undo it.
-  const cursor = Math.min(rawCursor, value.length);
+  // A masked field's cursor is pinned to the end: an invisible cursor cannot be moved by sight.
+  const cursor = masked ? value.length : Math.min(rawCursor, value.length);
 
   useKeys((input, key) => {
-    if (matches('cursorLeft', input, key)) return setCursor(Math.max(0, cursor - 1));
-    if (matches('cursorRight', input, key)) return setCursor(Math.min(value.length, cursor + 1));
+    if (matches('cursorLeft', input, key)) return setCursor(prevPoint(value, cursor));
+    if (matches('cursorRight', input, key)) return setCursor(nextPoint(value, cursor));
+    if (masked && (matches('lineStart', input, key) || matches('lineEnd', input, key))) return;
     if (matches('lineStart', input, key)) return setCursor(multiline ? value.lastIndexOf('\n', cursor - 1) + 1 : 0);
     if (matches('lineEnd', input, key)) return setCursor(multiline ? endOfLine(value, cursor) : value.length);
     if (matches('killLine', input, key)) {
@@ -47,19 +52,24 @@ export function TextField(props: TextFieldProps) {
     // Several backspaces read at once arrive as one unparsed chunk of DEL/BS bytes.
     const erase = matches('erase', input, key) ? 1 : /^[\x7f\b]+$/.test(input) ? input.length : 0;
     if (erase > 0) {
-      const n = Math.min(erase, cursor);
-      if (n === 0) return;
-      onChange(value.slice(0, cursor - n) + value.slice(cursor));
-      return setCursor(cursor - n);
+      // By code point: an emoji goes whole.
+      let from = cursor;
+      for (let i = 0; i < erase; i++) from = prevPoint(value, from);
+      if (from === cursor) return;
+      onChange(value.slice(0, from) + value.slice(cursor));
+      return setCursor(from);
     }
+    if (!multiline && props.onSubmit && matches('accept', input, key)) return props.onSubmit(value);
     if (multiline && matches('newline', input, key)) {
       onChange(value.slice(0, cursor) + '\n' + value.slice(cursor));
       return setCursor(cursor + 1);
     }
+    // A bracketed paste is text, its line breaks too (never an enter).
+    const pasted = pastedText(input);
     // Anything else with a name (tab, esc, arrows, ctrl keys) belongs to the form; only text is typed.
-    if (!isTyped(input, key)) return;
+    if (pasted === null && !isTyped(input, key)) return;
     // Pasted text arrives as one chunk: keep newlines only in multi-line fields.
-    let text = input.replace(/\r\n?/g, '\n');
+    let text = (pasted ?? input).replace(/\r\n?/g, '\n');
     if (!multiline) text = text.replace(/\n/g, ' ');
     text = text.replace(/[\x00-\x09\x0b-\x1f\x7f]/g, '');
     if (!text) return;
@@ -67,7 +77,8 @@ export function TextField(props: TextFieldProps) {
     setCursor(cursor + text.length);
   }, focused, { text: true });
 
-  const shown = masked ? '•'.repeat(Math.min(value.length, 40)) + (value.length > 40 ? '…' : '') : value;
+  const points = [...value].length;
+  const shown = masked ? '•'.repeat(Math.min(points, 40)) + (points > 40 ? '…' : '') : value;
   const labelWidth = props.labelWidth ?? 15;
   const label = (
     <Box width={labelWidth} flexShrink={0}>
@@ -126,8 +137,9 @@ export function TextField(props: TextFieldProps) {
 function Line({ text, cursorAt }: { text: string; cursorAt: number }) {
   if (cursorAt < 0) return <Text wrap="truncate-end">{text || ' '}</Text>;
   const before = text.slice(0, cursorAt);
-  const at = text.slice(cursorAt, cursorAt + 1) || ' ';
-  const after = text.slice(cursorAt + 1);
+  const atEnd = nextPoint(text, cursorAt);
+  const at = text.slice(cursorAt, atEnd) || ' ';
+  const after = text.slice(atEnd);
   return (
     <Text wrap="truncate-start">
       {before}
@@ -135,6 +147,21 @@ function Line({ text, cursorAt }: { text: string; cursorAt: number }) {
       {after}
     </Text>
   );
+}
+
+/** The index of the code point before `i` (a surrogate pair is one step). */
+export function prevPoint(value: string, i: number): number {
+  if (i <= 0) return 0;
+  const low = value.charCodeAt(i - 1);
+  const high = value.charCodeAt(i - 2);
+  return low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff ? i - 2 : i - 1;
+}
+
+/** The index of the code point after `i`. */
+export function nextPoint(value: string, i: number): number {
+  if (i >= value.length) return value.length;
+  const cp = value.codePointAt(i)!;
+  return i + (cp > 0xffff ? 2 : 1);
 }
 
 function position(value: string, cursor: number): { line: number; col: number } {

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useStdin, useStdout } from 'ink';
+import { CLEAR_SCREEN } from '../terminal.js';
 import { useCallback } from 'react';
 
 /**
@@ -27,7 +28,7 @@ export function useExternalEditor(): (text: string) => { text: string } | { erro
         rmSync(dir, { recursive: true, force: true });
         if (isRawModeSupported) setRawMode(true);
         // The editor drew over the screen: clear it so the next frame is whole.
-        stdout.write('\x1b[2J\x1b[H');
+        stdout.write(CLEAR_SCREEN);
       }
     },
     [setRawMode, isRawModeSupported, stdout],

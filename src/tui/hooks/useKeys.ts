@@ -6,63 +6,12 @@
  */
 import { type Key, useInput, useStdin } from 'ink';
 import { createContext, createElement, type ReactNode, useCallback, useContext, useId, useLayoutEffect, useRef, useState } from 'react';
+import { splitKeys } from '../keyParse.js';
 
 type Entry = { handler: { current: (input: string, key: Key) => void }; active: { current: boolean }; text: boolean };
 type Registry = Map<string, Entry>;
 
 const KeysContext = createContext<Registry | null>(null);
-
-/** A run Ink hands over whole: it splits escape sequences off, but not text from the control keys typed with it. */
-const TYPED_CHUNK = /^[^\x1b]+$/u;
-/** How Ink reports these keys when they come alone (it calls DEL "delete"). */
-const CONTROL_KEYS: Record<string, { input: string; flags: Partial<Key> }> = {
-  '\r': { input: '\r', flags: { return: true } },
-  '\n': { input: '\r', flags: { return: true } },
-  '\t': { input: '', flags: { tab: true } },
-  '\x7f': { input: '', flags: { delete: true } },
-  '\b': { input: '', flags: { backspace: true } },
-};
-
-/** The key flags of a single typed character. */
-export function plainKey(ch: string): Key {
-  return {
-    upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false,
-    home: false, end: false, return: false, escape: false, ctrl: false, shift: /[A-Z]/.test(ch), tab: false,
-    backspace: false, delete: false, meta: false, super: false, hyper: false, capsLock: false, numLock: false,
-    ...CONTROL_KEYS[ch]?.flags,
-  } as Key;
-}
-
-/** One control character as Ink reports it alone: enter, tab and backspace by name, ^A..^Z as ctrl+letter. */
-function controlKey(ch: string): [string, Key] {
-  const named = CONTROL_KEYS[ch];
-  if (named) return [named.input, plainKey(ch)];
-  const code = ch.charCodeAt(0);
-  if (code >= 1 && code <= 26) {
-    const letter = String.fromCharCode(code + 96);
-    return [letter, { ...plainKey(letter), ctrl: true }];
-  }
-  return [ch, plainKey(ch)];
-}
-
-/**
- * Splits a chunk read at once into the keys it holds. Ink hands over "openai\r"
- * or "hex^S" (typed fast, or sent by a script) as one input; they are letters
- * and then an enter, or a ctrl+s. A run of printable characters stays whole
- * when a text field is taking text (a paste); otherwise each character is a
- * key of its own.
- */
-export function splitKeys(input: string, key: Key, textTaken: boolean): [string, Key][] {
-  const flagged = key.ctrl || key.meta || key.escape || key.upArrow || key.downArrow || key.leftArrow || key.rightArrow;
-  if (flagged || [...input].length < 2 || !TYPED_CHUNK.test(input)) return [[input, key]];
-  const keys: [string, Key][] = [];
-  for (const part of input.match(/[\x00-\x1f\x7f]|[^\x00-\x1f\x7f]+/gu) ?? []) {
-    if (/^[\x00-\x1f\x7f]$/.test(part)) keys.push(controlKey(part));
-    else if (textTaken) keys.push([part, plainKey(part)]);
-    else for (const ch of part) keys.push([ch, plainKey(ch)]);
-  }
-  return keys;
-}
 
 /**
  * Mount once at the root: the single input subscription.

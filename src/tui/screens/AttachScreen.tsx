@@ -18,6 +18,7 @@ import { useKeys } from '../hooks/useKeys.js';
 import { matches } from '../keymap.js';
 import { screen } from '../output.js';
 import { sanitize } from '../sanitize.js';
+import { AFTER_ATTACH } from '../terminal.js';
 import { theme } from '../theme.js';
 
 export interface AttachScreenProps {
@@ -64,13 +65,17 @@ export function AttachScreen({ api, intern, scrollback, onDetach, onProvision }:
     const real = process.stdout;
     const gate = screen.gate;
     if (gate) gate.suspended = true;
+    // The intern gets the bytes as typed or pasted, not split into keys.
+    const keys = screen.keys;
+    if (keys) keys.passThrough = true;
     let done = false;
     const detach = () => {
       if (done) return;
       done = true;
       session.dispose();
-      real.write('\x1b[0m\x1b[2J\x1b[H\x1b[?25h');
+      real.write(AFTER_ATTACH);
       if (gate) gate.suspended = false;
+      if (keys) keys.passThrough = false;
       onDetach();
     };
     const session = new AttachSession({
@@ -105,6 +110,7 @@ export function AttachScreen({ api, intern, scrollback, onDetach, onProvision }:
         done = true;
         session.dispose();
         if (gate) gate.suspended = false;
+        if (keys) keys.passThrough = false;
       }
       access.current = null;
     };

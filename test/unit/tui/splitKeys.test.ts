@@ -1,6 +1,6 @@
 import type { Key } from 'ink';
 import { describe, expect, it } from 'vitest';
-import { plainKey, splitKeys } from '../../../src/tui/hooks/useKeys.js';
+import { plainKey, splitKeys } from '../../../src/tui/keyParse.js';
 
 const summary = (keys: [string, Key][]) =>
   keys.map(([input, k]) => (k.return ? '<enter>' : k.tab ? '<tab>' : k.delete || k.backspace ? '<bs>' : input));

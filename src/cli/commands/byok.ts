@@ -1,0 +1,122 @@
+/** `byok list|get|create|update|delete`: provider keys. The raw key is read, never an argument, never printed. */
+import type { ByokCreate, ByokCredential, ByokUpdate } from '../../contract/byok.js';
+import type { RunContext } from '../context.js';
+import { CliError, EXIT, usageError } from '../exit.js';
+import { confirm, readSecret } from '../input.js';
+import type { Column } from '../output.js';
+
+const str = (ctx: RunContext, name: string) => ctx.values[name] as string | undefined;
+
+const COLUMNS: Column<ByokCredential>[] = [
+  { header: 'ID', get: (b) => b.id },
+  { header: 'PROVIDER', get: (b) => b.provider },
+  { header: 'NAME', get: (b) => b.name ?? '' },
+  { header: 'LABEL', get: (b) => b.label },
+  { header: 'STATE', get: (b) => (b.disabled ? 'disabled' : 'enabled'), tone: (t) => (t === 'disabled' ? 'dim' : 'green') },
+  { header: 'REGION', get: (b) => b.declared_region ?? '' },
+];
+
+const DETAIL: [string, (b: ByokCredential) => string | number | boolean | null][] = [
+  ['id', (b) => b.id],
+  ['provider', (b) => b.provider],
+  ['name', (b) => b.name],
+  ['label', (b) => b.label],
+  ['disabled', (b) => b.disabled],
+  ['fallback', (b) => b.is_fallback],
+  ['byok only', (b) => b.is_byok_only],
+  ['required', (b) => b.is_required],
+  ['region', (b) => b.declared_region],
+  ['zdr', (b) => b.declared_zdr],
+  ['allowed models', (b) => b.allowed_models?.join(', ') ?? 'all'],
+  ['allowed users', (b) => b.allowed_user_ids?.join(', ') ?? 'all'],
+  ['allowed key hashes', (b) => b.allowed_api_key_hashes?.join(', ') ?? 'all'],
+  ['workspace', (b) => b.workspace_id],
+  ['created', (b) => b.created_at],
+];
+
+function bool(name: string, v: string): boolean {
+  if (v === 'true' || v === 'yes') return true;
+  if (v === 'false' || v === 'no') return false;
+  throw usageError(`--${name} must be true or false, not "${v.slice(0, 20)}"`);
+}
+const listOrNull = (v: string) => (v.trim() === '' ? null : v.split(',').map((s) => s.trim()).filter(Boolean));
+
+/** The settings flags shared by create and update, as a body. */
+function settings(ctx: RunContext): ByokUpdate {
+  const body: ByokUpdate = {};
+  const name = str(ctx, 'name');
+  if (name !== undefined) body.name = name === '' ? null : name;
+  const region = str(ctx, 'region');
+  if (region !== undefined) body.declared_region = region === 'none' || region === '' ? null : (region as ByokUpdate['declared_region']);
+  const zdr = str(ctx, 'zdr');
+  if (zdr !== undefined) body.declared_zdr = bool('zdr', zdr);
+  if (str(ctx, 'models') !== undefined) body.allowed_models = listOrNull(str(ctx, 'models')!);
+  if (str(ctx, 'users') !== undefined) body.allowed_user_ids = listOrNull(str(ctx, 'users')!);
+  if (str(ctx, 'key-hashes') !== undefined) body.allowed_api_key_hashes = listOrNull(str(ctx, 'key-hashes')!);
+  for (const [flag, field] of [
+    ['disabled', 'disabled'],
+    ['fallback', 'is_fallback'],
+    ['byok-only', 'is_byok_only'],
+    ['required', 'is_required'],
+  ] as const) {
+    const v = str(ctx, flag);
+    if (v !== undefined) body[field] = bool(flag, v);
+  }
+  return body;
+}
+
+export async function list(ctx: RunContext): Promise<number> {
+  const api = await ctx.api();
+  const all: ByokCredential[] = [];
+  const query = { ...(str(ctx, 'provider') ? { provider: str(ctx, 'provider') } : {}), ...(str(ctx, 'workspace') ? { workspace_id: str(ctx, 'workspace') } : {}) };
+  for (let offset = 0; ; ) {
+    const page = await api.listByok({ ...query, offset, limit: 100 }, { signal: ctx.signal });
+    all.push(...page.data);
+    offset += page.data.length;
+    if (page.data.length === 0 || offset >= page.total_count) break;
+  }
+  ctx.out.list(all, COLUMNS, 'no BYOK keys');
+  return EXIT.ok;
+}
+
+export async function get(ctx: RunContext): Promise<number> {
+  const api = await ctx.api();
+  ctx.out.object(await api.getByok(ctx.positionals[0]!, { signal: ctx.signal }), DETAIL);
+  return EXIT.ok;
+}
+
+export async function create(ctx: RunContext): Promise<number> {
+  const provider = str(ctx, 'provider');
+  if (!provider) throw usageError('--provider is required; see intern-tui byok create --help');
+  const body: ByokCreate = { ...settings(ctx), provider, key: '' };
+  if (str(ctx, 'workspace')) body.workspace_id = str(ctx, 'workspace');
+  const api = await ctx.api();
+  body.key = await readSecret(ctx.io, `${provider} key`, { stdin: ctx.values['key-stdin'] === true, file: str(ctx, 'key-file') }, 'key');
+  const created = await api.createByok(body, { signal: ctx.signal });
+  ctx.out.object(created, DETAIL);
+  return EXIT.ok;
+}
+
+export async function update(ctx: RunContext): Promise<number> {
+  const body = settings(ctx);
+  if (ctx.values['key-stdin'] === true || str(ctx, 'key-file') !== undefined) {
+    body.key = await readSecret(ctx.io, 'new key', { stdin: ctx.values['key-stdin'] === true, file: str(ctx, 'key-file') }, 'key');
+  }
+  if (Object.keys(body).length === 0) throw usageError('nothing to change; see intern-tui byok update --help');
+  const api = await ctx.api();
+  ctx.out.object(await api.updateByok(ctx.positionals[0]!, body, { signal: ctx.signal }), DETAIL);
+  return EXIT.ok;
+}
+
+export async function remove(ctx: RunContext): Promise<number> {
+  const id = ctx.positionals[0]!;
+  const api = await ctx.api();
+  if (!ctx.values.yes) {
+    if (!ctx.io.stdin.isTTY || !ctx.io.stderr.isTTY) throw usageError('pass --yes to delete a BYOK key (there is no terminal to ask on)');
+    const b = await api.getByok(id, { signal: ctx.signal });
+    if (!(await confirm(ctx.io, `Delete the ${b.provider} key ${b.label}?`, ctx.signal))) throw new CliError(EXIT.failed, 'not deleted');
+  }
+  await api.deleteByok(id, { signal: ctx.signal });
+  ctx.out.done(`Deleted BYOK key ${id}.`, { id, deleted: true });
+  return EXIT.ok;
+}

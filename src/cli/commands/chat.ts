@@ -1,0 +1,144 @@
+/**
+ * `chat NAME [PROMPT]`: one prompt, the answer streamed to stdout. Permission requests and questions
+ * are asked on stderr when there is a terminal; without one `--approve`/`--deny` answers permissions.
+ * `--json` prints each chunk as NDJSON.
+ */
+import { answerMessages, elicitationAnswer, optionLabel, parseProvideInput, type ChatChunk, type ChatMessage, type ChatToolCall, type ElicitationRequest, type PermissionRequest } from '../../contract/chat.js';
+import { LIMITS } from '../../contract/limits.js';
+import { sanitize } from '../../tui/sanitize.js';
+import type { InternApi } from '../../client/types.js';
+import type { RunContext } from '../context.js';
+import { CliError, EXIT, usageError } from '../exit.js';
+import { askLine, readAll } from '../input.js';
+import { resolveIntern } from '../resolve.js';
+
+/** An interaction this run cannot answer (no terminal, no --approve/--deny): it is cancelled, then the command exits 2. */
+class Unanswerable extends CliError {
+  constructor(message: string) {
+    super(EXIT.usage, message);
+  }
+}
+
+/** Answers `cancel` so the intern is not left waiting for 5 minutes, and lets that short turn finish unseen. */
+async function cancelInteraction(api: InternApi, internId: string, sessionId: string, call: ChatToolCall, kind: 'permission' | 'elicitation', signal: AbortSignal): Promise<void> {
+  try {
+    const content = kind === 'permission' ? 'cancel' : elicitationAnswer({ action: 'cancel' });
+    const start = await api.chat(internId, { messages: answerMessages(call, content), stream: true, session_id: sessionId }, { signal });
+    if (start.kind === 'stream') for await (const _ of start.events) void _;
+  } catch {
+    // Best effort: the interaction times out on its own.
+  }
+}
+
+const ask = (ctx: RunContext, question: string): Promise<string> => askLine(ctx.io, question, ctx.signal);
+
+const interactive = (ctx: RunContext) => Boolean(ctx.io.stdin.isTTY && ctx.io.stderr.isTTY);
+
+async function readPrompt(ctx: RunContext): Promise<string> {
+  let prompt = ctx.positionals[1];
+  if (prompt === undefined) prompt = interactive(ctx) ? await ask(ctx, 'prompt> ') : await readAll(ctx.io.stdin);
+  prompt = prompt.replace(/\r?\n$/, '');
+  if (prompt.trim() === '') throw usageError('the prompt is empty: give PROMPT, or pipe it in on stdin');
+  if (prompt.length > LIMITS.prompt.max) throw usageError(`the prompt is ${prompt.length} characters; the service takes at most ${LIMITS.prompt.max}`);
+  return prompt;
+}
+
+/** The option an unattended --approve/--deny picks: the `_once` kind, else any of that family. */
+function pickOption(options: string[], allow: boolean): string | undefined {
+  const family = allow ? 'allow' : 'reject';
+  return options.find((o) => o === `${family}_once`) ?? options.find((o) => o.startsWith(family));
+}
+
+async function answerPermission(ctx: RunContext, req: PermissionRequest): Promise<string> {
+  const what = sanitize(req.operation ?? 'an operation');
+  if (ctx.values.approve || ctx.values.deny) {
+    const choice = pickOption(req.options, ctx.values.approve === true);
+    if (!choice) throw new CliError(EXIT.failed, `the intern asks permission for ${what}, and offers no ${ctx.values.approve ? 'allow' : 'reject'} option (${req.options.map((o) => sanitize(o)).join(', ')})`);
+    ctx.io.stderr.write(`intern-tui: permission for ${what}: ${optionLabel(choice)}\n`);
+    return choice;
+  }
+  if (!interactive(ctx)) throw new Unanswerable(`the intern asks permission for ${what}: pass --approve or --deny (there is no terminal to ask on); the request was cancelled`);
+  ctx.io.stderr.write(`\nThe intern asks permission for ${what}:\n`);
+  req.options.forEach((o, i) => ctx.io.stderr.write(`  ${i + 1}) ${optionLabel(sanitize(o))}\n`));
+  for (;;) {
+    const a = (await ask(ctx, `choose 1-${req.options.length} (empty cancels): `)).trim();
+    if (a === '') return 'cancel';
+    const n = Number(a);
+    if (Number.isInteger(n) && n >= 1 && n <= req.options.length) return req.options[n - 1]!;
+  }
+}
+
+async function answerQuestion(ctx: RunContext, req: ElicitationRequest): Promise<string> {
+  if (!interactive(ctx)) throw new Unanswerable(`the intern asks a question ("${sanitize(req.message).slice(0, 200)}"): run chat in a terminal to answer it; the question was cancelled`);
+  ctx.io.stderr.write(`\n${sanitize(req.message, { multiline: true })}\n`);
+  const content: Record<string, string | number | boolean> = {};
+  for (const f of req.fields) {
+    const label = sanitize(f.title ?? f.name);
+    const hint = f.options?.length ? ` (${f.options.map((o) => sanitize(o)).join('/')})` : f.type === 'boolean' ? ' (y/n)' : '';
+    const a = (await ask(ctx, `${label}${hint}${f.required ? '' : ' [optional]'}: `)).trim();
+    if (a === '' && !f.required) continue;
+    content[f.name] = f.type === 'boolean' ? /^y(es)?$|^true$/i.test(a) : f.type === 'number' && a !== '' && Number.isFinite(Number(a)) ? Number(a) : a;
+  }
+  return elicitationAnswer({ action: 'accept', content });
+}
+
+export async function chat(ctx: RunContext): Promise<number> {
+  if (ctx.values.approve && ctx.values.deny) throw usageError('give --approve or --deny, not both');
+  const api = await ctx.api();
+  const intern = await resolveIntern(api, ctx.positionals[0]!, ctx.signal);
+  const prompt = await readPrompt(ctx);
+  const out = ctx.io.stdout;
+  let sessionId = ctx.values.session as string | undefined;
+  let messages: ChatMessage[] = [{ role: 'user', content: prompt }];
+  let endedWithNewline = true;
+  for (;;) {
+    const start = await api.chat(
+      intern.id,
+      { messages, stream: true, approval_mode: ctx.values['self-drive'] ? 'self-drive' : 'manual', ...(sessionId ? { session_id: sessionId } : {}) },
+      { signal: ctx.signal },
+    );
+    if (start.kind === 'steered') {
+      if (ctx.out.json) ctx.out.ndjson({ session_id: start.session_id, status: 'steered' });
+      ctx.io.stderr.write(`intern-tui: the session ${start.session_id} was already running; the prompt was added to its turn\n`);
+      return EXIT.ok;
+    }
+    let pending: ChatToolCall | undefined;
+    let failure: ChatChunk['error'];
+    for await (const chunk of start.events) {
+      if (ctx.out.json) ctx.out.ndjson(chunk);
+      if (chunk.session_id) sessionId = chunk.session_id;
+      if (chunk.error) failure = chunk.error;
+      for (const choice of chunk.choices) {
+        const text = choice.delta.content;
+        if (text && !ctx.out.json) {
+          const clean = ctx.out.tty ? sanitize(text, { multiline: true }) : text;
+          out.write(clean);
+          endedWithNewline = clean.endsWith('\n');
+        }
+        for (const call of choice.delta.tool_calls ?? []) pending = call;
+      }
+    }
+    if (!ctx.out.json && !endedWithNewline) {
+      out.write('\n');
+      endedWithNewline = true;
+    }
+    if (failure) {
+      const reason = failure.metadata?.reason ? ` (${failure.metadata.reason})` : '';
+      throw new CliError(failure.code === 401 || failure.code === 403 ? EXIT.auth : EXIT.failed, `the run failed${reason}: ${failure.message}`);
+    }
+    if (!pending) break;
+    const request = parseProvideInput(pending);
+    if (!request) throw new CliError(EXIT.failed, `the intern called a tool this client does not know: ${sanitize(pending.function.name)}`);
+    if (!sessionId) throw new CliError(EXIT.failed, 'the service asked for input without giving a session id');
+    let answer: string;
+    try {
+      answer = request.kind === 'permission' ? await answerPermission(ctx, request) : await answerQuestion(ctx, request);
+    } catch (e) {
+      if (e instanceof Unanswerable) await cancelInteraction(api, intern.id, sessionId, pending, request.kind, ctx.signal);
+      throw e;
+    }
+    messages = answerMessages(pending, answer);
+  }
+  if (sessionId && !ctx.out.json) ctx.io.stderr.write(`session: ${sessionId} (continue with --session ${sessionId})\n`);
+  return EXIT.ok;
+}

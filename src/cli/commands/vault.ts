@@ -1,0 +1,89 @@
+/** `vault list|put|delete|copy [--intern NAME]`: secrets by name and host; a value is read, never an argument, never printed. */
+import { validateHosts, type EffectiveSecret, type VaultSecret, type VaultSecretList } from '../../contract/vault.js';
+import { LIMITS } from '../../contract/limits.js';
+import type { RunContext } from '../context.js';
+import { CliError, EXIT, usageError } from '../exit.js';
+import { confirm, readSecret } from '../input.js';
+import { secretRefusal } from '../parse.js';
+import type { Column } from '../output.js';
+import { resolveIntern } from '../resolve.js';
+
+const str = (ctx: RunContext, name: string) => ctx.values[name] as string | undefined;
+
+const COLUMNS: Column<VaultSecret & { scope?: string }>[] = [
+  { header: 'NAME', get: (s) => s.name },
+  { header: 'HOSTS', get: (s) => s.hosts?.join(',') ?? '' },
+  { header: 'FINGERPRINT', get: (s) => s.fingerprint ?? '' },
+  { header: 'CREATED', get: (s) => s.created_at },
+];
+
+async function allPages<T>(fetch: (q: { limit: number; offset: number }) => Promise<{ data: T[]; has_more: boolean }>): Promise<T[]> {
+  const out: T[] = [];
+  const limit = LIMITS.vaultList.maxLimit;
+  for (let offset = 0; ; offset += limit) {
+    const page = await fetch({ limit, offset });
+    out.push(...page.data);
+    if (!page.has_more || page.data.length === 0 || offset + limit > LIMITS.vaultList.maxOffset) break;
+  }
+  return out;
+}
+
+export async function list(ctx: RunContext): Promise<number> {
+  const api = await ctx.api();
+  const internRef = str(ctx, 'intern');
+  if (ctx.values.effective && !internRef) throw usageError('--effective needs --intern NAME');
+  const opts = { signal: ctx.signal };
+  if (!internRef) {
+    ctx.out.list(await allPages<VaultSecret>((q) => api.listVaultSecrets(q, opts)), COLUMNS, 'no secrets');
+    return EXIT.ok;
+  }
+  const intern = await resolveIntern(api, internRef, ctx.signal);
+  if (ctx.values.effective) {
+    const rows = await allPages<EffectiveSecret>((q) => api.listEffectiveSecrets(intern.id, q, opts));
+    ctx.out.list(rows, [COLUMNS[0]!, { header: 'SCOPE', get: (s) => s.scope }, ...COLUMNS.slice(1)], 'no secrets');
+  } else {
+    ctx.out.list(await allPages<VaultSecret>((q): Promise<VaultSecretList> => api.listInternSecrets(intern.id, q, opts)), COLUMNS, 'no secrets');
+  }
+  return EXIT.ok;
+}
+
+export async function put(ctx: RunContext): Promise<number> {
+  if (ctx.positionals.length > 1) throw usageError(secretRefusal('a secret value', 'use --value-stdin, --value-file FILE, or answer the masked prompt'));
+  const name = ctx.positionals[0]!;
+  const hosts = validateHosts((ctx.values.host as string[] | undefined) ?? []);
+  if ('error' in hosts) throw usageError(`--host: ${hosts.error}`);
+  if (hosts.hosts.length === 0) throw usageError('give at least one --host HOST the secret may be sent to');
+  const api = await ctx.api();
+  const internRef = str(ctx, 'intern');
+  const intern = internRef ? await resolveIntern(api, internRef, ctx.signal) : undefined;
+  const value = await readSecret(ctx.io, `value of ${name}`, { stdin: ctx.values['value-stdin'] === true, file: str(ctx, 'value-file') }, 'value');
+  const body = { value, hosts: hosts.hosts };
+  const saved = intern ? await api.putInternSecret(intern.id, name, body, { signal: ctx.signal }) : await api.putVaultSecret(name, body, { signal: ctx.signal });
+  ctx.out.done(`Saved secret ${saved.name}${intern ? ` for intern ${intern.name}` : ''} (hosts: ${saved.hosts?.join(', ') ?? 'none'}).`, saved);
+  return EXIT.ok;
+}
+
+export async function remove(ctx: RunContext): Promise<number> {
+  const name = ctx.positionals[0]!;
+  const api = await ctx.api();
+  const internRef = str(ctx, 'intern');
+  const intern = internRef ? await resolveIntern(api, internRef, ctx.signal) : undefined;
+  if (!ctx.values.yes) {
+    if (!ctx.io.stdin.isTTY || !ctx.io.stderr.isTTY) throw usageError('pass --yes to delete a secret (there is no terminal to ask on)');
+    if (!(await confirm(ctx.io, `Delete secret ${name}${intern ? ` of intern ${intern.name}` : ''}?`, ctx.signal))) throw new CliError(EXIT.failed, 'not deleted');
+  }
+  if (intern) await api.deleteInternSecret(intern.id, name, { signal: ctx.signal });
+  else await api.deleteVaultSecret(name, { signal: ctx.signal });
+  ctx.out.done(`Deleted secret ${name}${intern ? ` of intern ${intern.name}` : ''}.`, { name, ...(intern ? { intern_id: intern.id } : {}), deleted: true });
+  return EXIT.ok;
+}
+
+export async function copy(ctx: RunContext): Promise<number> {
+  const internRef = str(ctx, 'intern');
+  if (!internRef) throw usageError('--intern NAME is required: the intern to copy the secrets into');
+  const api = await ctx.api();
+  const intern = await resolveIntern(api, internRef, ctx.signal);
+  const copied = await api.copySecretsToIntern(intern.id, ctx.positionals, { signal: ctx.signal });
+  if (!ctx.out.printJson(copied)) ctx.io.stdout.write(ctx.out.table(copied, COLUMNS));
+  return EXIT.ok;
+}

@@ -1,0 +1,85 @@
+/**
+ * What a command runs with: its parsed flags, the output streams, a cancel signal, and
+ * `api()`, which resolves the configuration and opens the client (or the embedded sandbox
+ * when nothing at all is configured). Loaded only once a command runs.
+ */
+import type { InternApi } from '../client/types.js';
+import { CREDENTIAL_SOURCES, type CredentialKind } from '../contract/routes.js';
+import { configPath, readConfig, resolveConfig, type Flags, type Resolved } from './config.js';
+import { CliError, EXIT } from './exit.js';
+import { Output } from './output.js';
+import type { Parsed } from './parse.js';
+import { commandTitle, type CommandSpec } from './registry.js';
+
+export interface Io {
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (on: boolean) => unknown };
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+}
+
+export interface RunContext extends Parsed {
+  spec: CommandSpec;
+  /** The arguments after the noun (and verb): raw commands parse these themselves. */
+  rest: string[];
+  io: Io;
+  out: Output;
+  /** Aborted on SIGINT: pass it to every call. */
+  signal: AbortSignal;
+  flags: Flags;
+  /** The client, opened once; exits 4 (CliError) when a credential the command needs is missing. */
+  api(): Promise<InternApi>;
+  warn(message: string): void;
+  /** Called on exit: stops an embedded sandbox. */
+  cleanup: (() => Promise<void>)[];
+}
+
+/** `open` replaces the real client (tests hand in a fake). */
+export function createContext(spec: CommandSpec, rest: string[], parsed: Parsed, io: Io, signal: AbortSignal, open?: () => Promise<InternApi>): RunContext {
+  const warn = (m: string) => io.stderr.write(`intern-tui: warning: ${m}\n`);
+  const flags: Flags = {
+    profile: parsed.values.profile as string | undefined,
+    baseUrl: parsed.values['base-url'] as string | undefined,
+  };
+  const out = new Output(io, parsed.json);
+  let opened: Promise<InternApi> | undefined;
+  const ctx: RunContext = {
+    ...parsed,
+    spec,
+    rest,
+    io,
+    out,
+    signal,
+    flags,
+    warn,
+    cleanup: [],
+    api: () => (opened ??= open ? open() : openApi(ctx)),
+  };
+  return ctx;
+}
+
+/** Why a credential is missing and how to fix it: the variable, or `login`. */
+export function missingCredentialMessage(command: string, kind: CredentialKind, resolved: Pick<Resolved, 'baseUrl' | 'profile'>): string {
+  const s = CREDENTIAL_SOURCES[kind];
+  const profile = resolved.profile ? ` --profile ${resolved.profile}` : '';
+  return `${command} needs an ${s.label} for ${resolved.baseUrl}: set ${s.env}, or run \`intern-tui login${profile}\``;
+}
+
+async function openApi(ctx: RunContext): Promise<InternApi> {
+  const resolved = resolveConfig(ctx.flags, ctx.io.env, readConfig(configPath(ctx.io.env), ctx.warn));
+  for (const w of resolved.warnings) ctx.warn(w);
+  const { createClient } = await import('../client/index.js');
+  const anyCredential = Object.values(resolved.credentials).some(Boolean);
+  if (ctx.values.sandbox === true || (!anyCredential && !resolved.baseUrlConfigured)) {
+    const { startSandbox } = await import('../sandbox/index.js');
+    if (ctx.values.sandbox !== true) ctx.warn('no service configured: using a temporary built-in sandbox with demo data (changes are lost on exit); see intern-tui --help');
+    const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, seed: 'demo' });
+    ctx.cleanup.push(() => sandbox.close());
+    const c = sandbox.manifest.credentials;
+    return createClient({ baseUrl: sandbox.baseUrl, credentials: { api_key: c.api_key, management_key: c.management_key, oauth_token: c.oauth_token } });
+  }
+  for (const kind of ctx.spec.needs) {
+    if (!resolved.credentials[kind]) throw new CliError(EXIT.auth, missingCredentialMessage(`intern-tui ${commandTitle(ctx.spec)}`, kind, resolved));
+  }
+  return createClient({ baseUrl: resolved.baseUrl, credentials: resolved.credentials });
+}

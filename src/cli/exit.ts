@@ -1,0 +1,37 @@
+/**
+ * Exit codes of every `intern-tui` command, and the error that carries one.
+ * Cheap to import: no dependencies, so `--help` stays fast.
+ */
+export const EXIT = {
+  ok: 0,
+  /** The service refused the request or failed (or could not be reached). */
+  failed: 1,
+  /** The command line is wrong: unknown command or flag, missing argument, bad value. */
+  usage: 2,
+  /** A credential is needed and missing, or the service refused it (401/403). */
+  auth: 4,
+  /** Interrupted (SIGINT / ctrl+c). */
+  interrupted: 130,
+} as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+export const EXIT_HELP = `Exit codes:
+  0    success
+  1    the service refused the request or failed (or could not be reached)
+  2    usage error (unknown command or flag, missing or bad argument)
+  4    authentication needed or refused
+  130  interrupted
+`;
+
+/** An error with the exit code it means. The message is for people; it never holds a secret. */
+export class CliError extends Error {
+  override readonly name = 'CliError';
+  constructor(
+    readonly exitCode: ExitCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const usageError = (message: string): CliError => new CliError(EXIT.usage, message);

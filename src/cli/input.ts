@@ -1,0 +1,116 @@
+/**
+ * Values a command reads rather than takes as arguments: text from a file or stdin, and secrets
+ * from stdin, a file, or a masked prompt on the terminal. A secret never comes from argv.
+ */
+import { readFileSync } from 'node:fs';
+import { sanitize } from '../tui/sanitize.js';
+import type { Io } from './context.js';
+import { CliError, EXIT, usageError } from './exit.js';
+
+export async function readAll(stream: NodeJS.ReadableStream, limit = 16 << 20): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const b = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += b.length;
+    if (size > limit) throw usageError(`the input is larger than ${limit} bytes`);
+    chunks.push(b);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** `FILE` or `-` (stdin). */
+export async function readTextArg(io: Io, path: string): Promise<string> {
+  if (path === '-') return readAll(io.stdin);
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    throw usageError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+}
+
+/** One trailing newline (what `echo` and here-strings add) is not part of a secret. */
+const chompOne = (s: string) => s.replace(/\r?\n$/, '');
+
+/**
+ * A secret: from stdin (`--X-stdin`), a file (`--X-file FILE`), or a masked prompt when stdin
+ * is a TTY. Without any of them and without a TTY: a usage error naming the flags.
+ */
+export async function readSecret(io: Io, what: string, source: { stdin?: boolean; file?: string }, flagBase: string): Promise<string> {
+  let value: string;
+  if (source.stdin && source.file !== undefined) throw usageError(`give --${flagBase}-stdin or --${flagBase}-file, not both`);
+  if (source.stdin) value = chompOne(await readAll(io.stdin));
+  else if (source.file !== undefined) value = chompOne(await readTextArg(io, source.file));
+  else if (io.stdin.isTTY && io.stderr.isTTY) value = await maskedPrompt(io, `${what}: `);
+  else throw usageError(`${what} is needed: pass --${flagBase}-stdin (and pipe it in) or --${flagBase}-file FILE; there is no terminal to ask on`);
+  if (value === '') throw usageError(`${what} is empty`);
+  return value;
+}
+
+/** Reads one line from a TTY without echo, printing `*` per character on stderr. Ctrl+C: exit 130. */
+export function maskedPrompt(io: Io, question: string): Promise<string> {
+  const stdin = io.stdin as NodeJS.ReadStream;
+  return new Promise((resolve, reject) => {
+    io.stderr.write(question);
+    let value = '';
+    const wasRaw = stdin.isRaw;
+    stdin.setRawMode(true);
+    stdin.resume();
+    stdin.setEncoding('utf8');
+    const finish = (err?: Error) => {
+      stdin.off('data', onData);
+      stdin.setRawMode(wasRaw);
+      stdin.pause();
+      io.stderr.write('\n');
+      if (err) reject(err);
+      else resolve(value);
+    };
+    const onData = (data: string) => {
+      for (const ch of data) {
+        if (ch === '\r' || ch === '\n') return finish();
+        if (ch === '\u0003') return finish(new CliError(EXIT.interrupted, 'interrupted'));
+        if (ch === '\u0004') return finish();
+        if (ch === '\u007f' || ch === '\b') {
+          if (value.length) {
+            value = [...value].slice(0, -1).join('');
+            io.stderr.write('\b \b');
+          }
+        } else if (ch >= ' ') {
+          value += ch;
+          io.stderr.write('*');
+        }
+      }
+    };
+    stdin.on('data', onData);
+  });
+}
+
+/**
+ * One line asked on stderr. Ctrl+C (which readline takes over on a terminal) and an aborted
+ * `signal` end it with exit 130 instead of leaving the question hanging.
+ */
+export async function askLine(io: Io, question: string, signal?: AbortSignal): Promise<string> {
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: io.stdin, output: io.stderr });
+  const interrupted = new AbortController();
+  rl.on('SIGINT', () => interrupted.abort());
+  const onAbort = () => interrupted.abort();
+  signal?.addEventListener('abort', onAbort);
+  try {
+    return await rl.question(question, { signal: interrupted.signal });
+  } catch (e) {
+    if (interrupted.signal.aborted) {
+      io.stderr.write('\n');
+      throw new CliError(EXIT.interrupted, 'interrupted');
+    }
+    throw e;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    rl.close();
+  }
+}
+
+/** A yes/no question on stderr (only on a TTY). */
+export async function confirm(io: Io, question: string, signal?: AbortSignal): Promise<boolean> {
+  return /^y(es)?$/i.test((await askLine(io, `${sanitize(question)} [y/N] `, signal)).trim());
+}

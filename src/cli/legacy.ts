@@ -1,0 +1,116 @@
+/** The commands that parse their own flags (args.ts): the TUI, `sandbox`, `login`, `config`. */
+import { join } from 'node:path';
+import { createClient } from '../client/index.js';
+import { CREDENTIAL_SOURCES, type CredentialKind } from '../contract/routes.js';
+import { startSandbox, type RunningSandbox } from '../sandbox/index.js';
+import { HELP, parseCommand, type SandboxFlags } from './args.js';
+import { cacheDir, configPath, readConfig, resolveConfig, type Flags } from './config.js';
+import type { RunContext } from './context.js';
+import { login } from './login.js';
+
+const warn = (msg: string) => process.stderr.write(`intern-tui: warning: ${msg}\n`);
+
+/** argv of the whole process (after node and script). */
+export async function runLegacy(argv: string[]): Promise<number> {
+  const command = parseCommand(argv);
+  switch (command.kind) {
+    case 'help':
+      process.stdout.write(HELP);
+      return 0;
+    case 'version':
+      return 0;
+    case 'sandbox':
+      return runSandbox(command.options);
+    case 'login': {
+      const path = await login(command.flags.profile ?? process.env.INTERN_TUI_PROFILE ?? 'default', process.env, { input: process.stdin, output: process.stderr }, warn);
+      process.stdout.write(`Saved to ${path} (mode 0600).\n`);
+      return 0;
+    }
+    case 'config':
+      return configCommand(command.action, command.flags);
+    case 'tui':
+      return tui(command.flags, command.forceSandbox);
+  }
+}
+
+export const loginCommand = (ctx: RunContext) => runLegacy(['login', ...ctx.rest]);
+export const configCommandRaw = (ctx: RunContext) => runLegacy(['config', ...ctx.rest]);
+export const sandboxCommand = (ctx: RunContext) => runLegacy(['sandbox', ...ctx.rest]);
+
+function configCommand(action: 'path' | 'show', flags: Flags): number {
+  const path = configPath();
+  if (action === 'path') {
+    process.stdout.write(path + '\n');
+    return 0;
+  }
+  const file = readConfig(path, warn);
+  const resolved = resolveConfig(flags, process.env, file);
+  const lines = [`config file: ${path}`, `profile: ${resolved.profile ?? '(none)'}`, `base URL: ${resolved.baseUrl}`];
+  for (const kind of Object.keys(CREDENTIAL_SOURCES) as CredentialKind[]) {
+    lines.push(`${CREDENTIAL_SOURCES[kind].label}: ${resolved.credentials[kind] ? 'set' : `not set (${CREDENTIAL_SOURCES[kind].env})`}`);
+  }
+  for (const name of Object.keys(file.profiles)) lines.push(`known profile: ${name}${name === file.default_profile ? ' (default)' : ''}`);
+  process.stdout.write(lines.join('\n') + '\n');
+  for (const w of resolved.warnings) warn(w);
+  return 0;
+}
+
+async function runSandbox(options: SandboxFlags): Promise<number> {
+  const sandbox = await startSandbox({
+    host: options.host,
+    port: options.port,
+    dataDir: options.dataDir,
+    workspacesDir: options.workspacesDir,
+    manifestPath: options.manifest,
+    seed: options.seed,
+    deadlineMs: options.deadlineMs,
+    daemonCommand: options.daemonCommand,
+    stepMs: options.stepMs,
+    log: (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`),
+  });
+  process.stdout.write(`sandbox listening: ${sandbox.baseUrl}\n`);
+  process.stdout.write(options.manifest ? `manifest: ${options.manifest}\n` : 'manifest: not written (pass --manifest FILE)\n');
+  if (!options.dataDir) process.stdout.write('state: temporary, removed on exit (pass --data-dir DIR to keep it)\n');
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  process.stderr.write('sandbox: stopping\n');
+  await sandbox.close();
+  return 0;
+}
+
+async function tui(flags: Flags, forceSandbox: boolean): Promise<number> {
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    process.stderr.write('intern-tui: the TUI needs an interactive terminal (stdin and stdout must be a TTY); see intern-tui --help for commands\n');
+    return 2;
+  }
+  const { runTui } = await import('../tui/index.js');
+  const resolved = resolveConfig(flags, process.env, readConfig(configPath(), warn));
+  const anyCredential = Object.values(resolved.credentials).some(Boolean);
+  let sandbox: RunningSandbox | undefined;
+  let baseUrl = resolved.baseUrl;
+  let credentials = resolved.credentials;
+  if (forceSandbox || (!anyCredential && !resolved.baseUrlConfigured)) {
+    sandbox = await startSandbox({ host: '127.0.0.1', port: 0, seed: 'demo' });
+    baseUrl = sandbox.baseUrl;
+    const c = sandbox.manifest.credentials;
+    credentials = { api_key: c.api_key, management_key: c.management_key, oauth_token: c.oauth_token };
+  }
+  try {
+    const api = createClient({ baseUrl, credentials });
+    return await runTui({
+      api,
+      profile: resolved.profile,
+      host: new URL(baseUrl).host,
+      sandbox: sandbox !== undefined,
+      features: resolved.features,
+      iconCacheDir: join(cacheDir(), 'icons'),
+      scrollback: resolved.scrollback,
+      warnings: sandbox ? [] : resolved.warnings,
+    });
+  } finally {
+    await sandbox?.close();
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * Command output. For people: a table aligned by display width (string-width), coloured only
+ * when stdout is a TTY and NO_COLOR is unset; tab-separated without a header otherwise, for
+ * `cut` and `awk`. For programs: `--json` prints the service's objects as one JSON value,
+ * `--json a,b` keeps only those fields. Errors go to stderr (as JSON under --json).
+ * Every string from the server is sanitised before it reaches a terminal in table mode.
+ */
+import stringWidth from 'string-width';
+import { sanitize } from '../tui/sanitize.js';
+import type { Io } from './context.js';
+import { usageError } from './exit.js';
+
+export type Cell = string | number | boolean | null | undefined;
+export interface Column<T> {
+  header: string;
+  get: (row: T) => Cell;
+  /** Colour for a TTY, by the cell's text. */
+  tone?: (text: string) => Tone | undefined;
+}
+export type Tone = 'green' | 'yellow' | 'red' | 'dim' | 'bold';
+const SGR: Record<Tone, [string, string]> = {
+  green: ['\x1b[32m', '\x1b[39m'],
+  yellow: ['\x1b[33m', '\x1b[39m'],
+  red: ['\x1b[31m', '\x1b[39m'],
+  dim: ['\x1b[2m', '\x1b[22m'],
+  bold: ['\x1b[1m', '\x1b[22m'],
+};
+
+const text = (c: Cell): string => (c === null || c === undefined ? '' : sanitize(String(c)));
+
+/** Keeps only the named fields of an object, or of each object of an array. Unknown names: usage error (exit 2). */
+export function pickFields(value: unknown, fields: string[]): unknown {
+  const objects = Array.isArray(value) ? value : [value];
+  const known = new Set<string>();
+  for (const o of objects) if (o && typeof o === 'object') for (const k of Object.keys(o)) known.add(k);
+  const unknown = fields.filter((f) => !known.has(f));
+  if (unknown.length && objects.length > 0) {
+    throw usageError(`unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => `"${f.slice(0, 40)}"`).join(', ')} for --json; available: ${[...known].join(', ')}`);
+  }
+  const pick = (o: unknown) => (o && typeof o === 'object' ? Object.fromEntries(fields.filter((f) => f in o).map((f) => [f, (o as Record<string, unknown>)[f]])) : o);
+  return Array.isArray(value) ? value.map(pick) : pick(value);
+}
+
+/** Cuts text to at most `width` terminal cells, ending with … when cut. */
+export function fitWidth(text: string, width: number): string {
+  if (stringWidth(text) <= width) return text;
+  let out = '';
+  for (const ch of text) {
+    if (stringWidth(out + ch) > width - 1) break;
+    out += ch;
+  }
+  return out + '…';
+}
+
+export class Output {
+  readonly tty: boolean;
+  readonly color: boolean;
+
+  constructor(
+    private readonly io: Io,
+    /** null without --json; [] for --json alone. */
+    readonly jsonFields: string[] | null,
+  ) {
+    this.tty = Boolean(io.stdout.isTTY);
+    const noColor = io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '';
+    this.color = this.tty && !noColor;
+  }
+
+  get json(): boolean {
+    return this.jsonFields !== null;
+  }
+
+  paint(s: string, tone: Tone | undefined): string {
+    if (!this.color || !tone || s === '') return s;
+    const [on, off] = SGR[tone];
+    return on + s + off;
+  }
+
+  /** Under --json: prints the value (fields picked). Returns whether it did, so callers print the human form otherwise. */
+  printJson(value: unknown): boolean {
+    if (!this.json) return false;
+    const v = this.jsonFields && this.jsonFields.length ? pickFields(value, this.jsonFields) : value;
+    this.io.stdout.write(JSON.stringify(v, null, 2) + '\n');
+    return true;
+  }
+
+  /** One JSON value per line (chat chunks under --json). */
+  ndjson(value: unknown): void {
+    this.io.stdout.write(JSON.stringify(value) + '\n');
+  }
+
+  /** A list: JSON (the objects as sent) or a table. */
+  list<T>(rows: T[], columns: Column<T>[], empty = 'nothing to show'): void {
+    if (this.printJson(rows)) return;
+    this.io.stdout.write(this.table(rows, columns, empty));
+  }
+
+  table<T>(rows: T[], columns: Column<T>[], empty = 'nothing to show'): string {
+    const cells = rows.map((r) => columns.map((c) => text(c.get(r))));
+    if (!this.tty) return cells.map((r) => r.join('\t') + '\n').join('');
+    if (rows.length === 0) return this.paint(empty, 'dim') + '\n';
+    const widths = columns.map((c, i) => Math.max(stringWidth(c.header), ...cells.map((r) => stringWidth(r[i]!))));
+    // On a terminal, the last column is cut to the screen's width (with an ellipsis) instead of wrapping.
+    const room = (this.io.stdout.columns ?? 0) - widths.slice(0, -1).reduce((a, w) => a + w + 2, 0);
+    if (this.io.stdout.columns && room >= 8) for (const r of cells) r[r.length - 1] = fitWidth(r[r.length - 1]!, room);
+    const line = (r: string[], tones: (Tone | undefined)[]) =>
+      r
+        .map((cell, i) => {
+          const padded = i === r.length - 1 ? cell : cell + ' '.repeat(widths[i]! - stringWidth(cell));
+          return this.paint(padded, tones[i]);
+        })
+        .join('  ')
+        .trimEnd() + '\n';
+    return (
+      line(
+        columns.map((c) => c.header),
+        columns.map(() => 'bold' as const),
+      ) + cells.map((r) => line(r, columns.map((c, i) => c.tone?.(r[i]!)))).join('')
+    );
+  }
+
+  /** One object: JSON, or `label  value` lines. */
+  object<T>(value: T, rows: [string, (v: T) => Cell][]): void {
+    if (this.printJson(value)) return;
+    const width = Math.max(...rows.map(([l]) => stringWidth(l)));
+    const lines = rows.map(([label, get]) => {
+      const v = text(get(value));
+      return this.tty ? `${this.paint(label.padEnd(width), 'dim')}  ${v}` : `${label}\t${v}`;
+    });
+    this.io.stdout.write(lines.join('\n') + '\n');
+  }
+
+  /** A confirmation for people (stdout); under --json the given value is printed instead. */
+  done(message: string, jsonValue: unknown): void {
+    if (this.printJson(jsonValue)) return;
+    this.io.stdout.write(sanitize(message) + '\n');
+  }
+
+  /** Text for people on stderr (prompts, notices): never mixed into stdout data. */
+  note(message: string): void {
+    this.io.stderr.write(message + '\n');
+  }
+
+  error(message: string, extra: { exit: number; status?: number; code?: number | string; reason?: string | null }): void {
+    if (this.json) {
+      this.io.stderr.write(JSON.stringify({ error: { message: sanitize(message), ...extra } }) + '\n');
+    } else {
+      this.io.stderr.write(`intern-tui: ${sanitize(message)}\n`);
+    }
+  }
+}
+
+export const statusTone = (s: string): Tone | undefined =>
+  /^(running|ready|active|enabled)$/.test(s) ? 'green' : /^(queued|provisioning|destroying|suspended|pending)$/.test(s) ? 'yellow' : /fail|error/.test(s) ? 'red' : undefined;

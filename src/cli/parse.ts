@@ -1,0 +1,89 @@
+/**
+ * Flag parsing for registry commands, on node:util parseArgs (Node core: nothing to load at
+ * start-up, strict, typed). Two additions: `--json [FIELDS]` (an optional value), and
+ * refusing secrets given as arguments.
+ */
+import { parseArgs } from 'node:util';
+import { usageError } from './exit.js';
+import { GLOBAL_FLAGS, type CommandSpec, type FlagSpec } from './registry.js';
+
+export interface Parsed {
+  values: Record<string, string | boolean | string[] | undefined>;
+  positionals: string[];
+  /** null: no --json; [] : --json alone; else the fields to keep. */
+  json: string[] | null;
+}
+
+/** Flags that would put a secret on the command line, and where the secret should come from instead. */
+const SECRET_FLAGS: Record<string, string> = {
+  'api-key': 'set OPENROUTER_API_KEY or run `intern-tui login`',
+  'management-key': 'set OPENROUTER_MANAGEMENT_KEY or run `intern-tui login`',
+  'oauth-token': 'set OPENROUTER_OAUTH_TOKEN or run `intern-tui login`',
+  key: 'use --key-stdin, --key-file FILE, or answer the masked prompt',
+  value: 'use --value-stdin, --value-file FILE, or answer the masked prompt',
+  secret: 'use --value-stdin, --value-file FILE, or answer the masked prompt',
+  token: 'use the environment or `intern-tui login`',
+};
+
+export const ARGV_VISIBLE = 'command-line arguments are visible to every local user in the process list';
+
+export function secretRefusal(what: string, instead: string): string {
+  return `refused: ${what} must not be given on the command line (${ARGV_VISIBLE}); ${instead}`;
+}
+
+const FIELDS = /^[A-Za-z_][\w.]*(,[A-Za-z_][\w.]*)*$/;
+
+export function parseFor(spec: CommandSpec, rest: string[]): Parsed {
+  for (const arg of rest) {
+    if (arg === '--') break;
+    const m = /^--([\w-]+)(=|$)/.exec(arg);
+    const name = m?.[1];
+    if (name && SECRET_FLAGS[name] && !spec.flags?.[name]) throw usageError(secretRefusal(`--${name}`, SECRET_FLAGS[name]));
+  }
+  const flags: Record<string, FlagSpec> = { ...GLOBAL_FLAGS, ...(spec.flags ?? {}) };
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = {};
+  for (const [name, f] of Object.entries(flags)) options[name] = { type: f.type, ...(f.short ? { short: f.short } : {}), ...(f.multiple ? { multiple: true } : {}) };
+  // --json=FIELDS is split off first; --json alone is a boolean here and may take the next word below.
+  let jsonFields: string | undefined;
+  const args: string[] = [];
+  for (const arg of rest) {
+    if (spec.json && arg.startsWith('--json=')) {
+      jsonFields = arg.slice('--json='.length);
+      args.push('--json');
+    } else args.push(arg);
+  }
+  if (spec.json) options.json = { type: 'boolean' };
+  let r;
+  try {
+    r = parseArgs({ args, options, strict: true, allowPositionals: true, tokens: true });
+  } catch (e) {
+    throw usageError(`${(e as Error).message.split('\n')[0] ?? 'bad arguments'}; see intern-tui ${[spec.noun, spec.verb].filter(Boolean).join(' ')} --help`);
+  }
+  const values = { ...r.values } as Parsed['values'];
+  let positionals = [...r.positionals];
+  let json: string[] | null = null;
+  if (values.json) {
+    json = [];
+    if (jsonFields !== undefined) {
+      if (!FIELDS.test(jsonFields)) throw usageError(`--json FIELDS must be field names separated by commas, not "${jsonFields.slice(0, 40)}"`);
+      json = jsonFields.split(',');
+    } else {
+      // `--json WORD`: WORD is the field list unless the command then lacks a positional it needs.
+      const jsonToken = r.tokens.find((t) => t.kind === 'option' && t.name === 'json');
+      const next = jsonToken && r.tokens.find((t) => t.kind === 'positional' && t.index === jsonToken.index + 1);
+      if (next && next.kind === 'positional' && FIELDS.test(next.value) && positionals.length - 1 >= spec.positionals[0]) {
+        json = next.value.split(',');
+        const at = r.tokens.filter((t) => t.kind === 'positional').indexOf(next);
+        positionals = positionals.filter((_, i) => i !== at);
+      }
+    }
+    delete values.json;
+  }
+  if (!values.help) {
+    const [min, max] = spec.positionals;
+    const usage = `usage: intern-tui ${[spec.noun, spec.verb, spec.args].filter(Boolean).join(' ')}`;
+    if (positionals.length < min) throw usageError(`missing argument; ${usage}`);
+    if (positionals.length > max) throw usageError(`too many arguments (${positionals.length}, at most ${max}); ${usage}`);
+  }
+  return { values, positionals, json };
+}

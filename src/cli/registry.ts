@@ -1,0 +1,421 @@
+/**
+ * The subcommand registry: every `intern-tui NOUN [VERB]` as data (usage, flags, help text,
+ * credentials it needs) plus a `load` that imports its implementation on demand. Only this
+ * file and exit.ts load at start-up, so `--help` and `--version` never pay for the client,
+ * zod, Ink or the sandbox.
+ *
+ * To add a command: append a CommandSpec to COMMANDS (keep nouns together) and put its
+ * implementation in src/cli/commands/<noun>.ts, exporting a Runner.
+ */
+import type { CredentialKind } from '../contract/routes.js';
+import type { RunContext } from './context.js';
+import { EXIT_HELP } from './exit.js';
+
+export interface FlagSpec {
+  type: 'string' | 'boolean';
+  short?: string;
+  multiple?: boolean;
+  /** Shown in help after the flag: `--name NAME`. */
+  value?: string;
+  description: string;
+}
+
+export type Runner = (ctx: RunContext) => Promise<number>;
+
+export interface CommandSpec {
+  noun: string;
+  /** Absent for a noun-only command (`models`, `chat`, `connections`). */
+  verb?: string;
+  /** Positional arguments as shown in usage, e.g. `NAME [PROMPT]`. */
+  args?: string;
+  /** How many positionals it takes: [min, max]. */
+  positionals: [number, number];
+  summary: string;
+  /** More help: details and examples, shown by `--help` after the flags. */
+  details?: string;
+  flags?: Record<string, FlagSpec>;
+  /** The credentials it needs; checked before the command runs (exit 4 when one is missing). */
+  needs: CredentialKind[];
+  /** `--json` output is available. */
+  json?: boolean;
+  /**
+   * The command parses its own argv (rest after noun and verb) instead of the registry's parser:
+   * `sandbox`, `login`, `config` keep their own flags.
+   */
+  raw?: boolean;
+  load: () => Promise<Runner>;
+}
+
+/** Flags every registry command accepts. Credentials are not among them: see secretFlagRefusal. */
+export const GLOBAL_FLAGS: Record<string, FlagSpec> = {
+  profile: { type: 'string', value: 'NAME', description: 'profile in the config file (or INTERN_TUI_PROFILE)' },
+  'base-url': { type: 'string', value: 'URL', description: 'service base URL with /api/v1 (or OPENROUTER_BASE_URL)' },
+  sandbox: { type: 'boolean', description: 'use a temporary built-in sandbox with demo data' },
+  help: { type: 'boolean', short: 'h', description: 'show this help' },
+};
+export const JSON_FLAG: FlagSpec = {
+  type: 'boolean',
+  value: '[FIELDS]',
+  description: 'print the service objects as JSON; FIELDS (a,b,c) keeps only those fields',
+};
+
+const IDN = 'NAME is an intern id or name';
+
+const BYOK_SETTINGS: Record<string, FlagSpec> = {
+  name: { type: 'string', value: 'NAME', description: 'a name for people ("" clears it)' },
+  region: { type: 'string', value: 'REGION', description: 'declared region: global, europe, us, or none' },
+  zdr: { type: 'string', value: 'true|false', description: 'declared zero data retention' },
+  models: { type: 'string', value: 'A,B', description: 'allowed models ("" allows all)' },
+  users: { type: 'string', value: 'A,B', description: 'allowed user ids ("" allows all)' },
+  'key-hashes': { type: 'string', value: 'A,B', description: 'allowed API key hashes ("" allows all)' },
+  disabled: { type: 'string', value: 'true|false', description: 'disable or enable it' },
+  fallback: { type: 'string', value: 'true|false', description: 'use it as a fallback' },
+  'byok-only': { type: 'string', value: 'true|false', description: 'use only BYOK keys for this provider' },
+  required: { type: 'string', value: 'true|false', description: 'require this key' },
+};
+
+export const COMMANDS: CommandSpec[] = [
+  // ── interns ──
+  {
+    noun: 'interns',
+    verb: 'list',
+    positionals: [0, 0],
+    summary: 'list interns',
+    flags: {
+      status: { type: 'string', multiple: true, value: 'STATUS', description: 'only interns with this status (repeatable)' },
+      limit: { type: 'string', value: 'N', description: 'at most N interns (default: all, fetched page by page)' },
+    },
+    details: 'Example:\n  intern-tui interns list --json id,name,status | jq .',
+    needs: ['api_key'],
+    json: true,
+    load: () => import('./commands/interns.js').then((m) => m.list),
+  },
+  {
+    noun: 'interns',
+    verb: 'get',
+    args: 'NAME',
+    positionals: [1, 1],
+    summary: 'show one intern',
+    details: `${IDN}.\nExample:\n  intern-tui interns get reviewer --json status`,
+    needs: ['api_key'],
+    json: true,
+    load: () => import('./commands/interns.js').then((m) => m.get),
+  },
+  {
+    noun: 'interns',
+    verb: 'create',
+    args: 'NAME',
+    positionals: [1, 1],
+    summary: 'create an intern',
+    flags: {
+      description: { type: 'string', value: 'TEXT', description: 'what it is for' },
+      instructions: { type: 'string', value: 'TEXT', description: 'its standing instructions' },
+      'instructions-file': { type: 'string', value: 'FILE', description: 'read the instructions from FILE (- for stdin)' },
+      workspace: { type: 'string', value: 'ID', description: 'workspace id' },
+      vault: { type: 'string', value: 'ID', description: 'vault id to attach' },
+      provision: { type: 'boolean', description: 'provision it right away' },
+    },
+    details: 'Example:\n  intern-tui interns create reviewer --description "Reviews PRs" --provision --json id',
+    needs: ['api_key'],
+    json: true,
+    load: () => import('./commands/interns.js').then((m) => m.create),
+  },
+  {
+    noun: 'interns',
+    verb: 'update',
+    args: 'NAME',
+    positionals: [1, 1],
+    summary: 'change an intern',
+    flags: {
+      name: { type: 'string', value: 'NEW', description: 'rename it' },
+      description: { type: 'string', value: 'TEXT', description: 'new description ("" clears it)' },
+      instructions: { type: 'string', value: 'TEXT', description: 'new instructions ("" clears them)' },
+      'instructions-file': { type: 'string', value: 'FILE', description: 'read the instructions from FILE (- for stdin)' },
+      model: { type: 'string', value: 'MODEL', description: 'new model ("" clears it)' },
+    },
+    details: `${IDN}.\nExample:\n  intern-tui interns update reviewer --model openai/gpt-5 --json`,
+    needs: ['api_key'],
+    json: true,
+    load: () => import('./commands/interns.js').then((m) => m.update),
+  },
+  {
+    noun: 'interns',
+    verb: 'delete',
+    args: 'NAME',
+    positionals: [1, 1],
+    summary: 'delete an intern and its workspace',
+    flags: { yes: { type: 'boolean', short: 'y', description: 'do not ask (required without a TTY)' } },
+    details: `${IDN}.\nExample:\n  intern-tui interns delete reviewer --yes`,
+    needs: ['api_key'],
+    json: true,
+    load: () => import('./commands/interns.js').then((m) => m.remove),
+  },
+  {
+    noun: 'interns',
+    verb: 'provision',
+    args: 'NAME',
+    positionals: [1, 1],
+    summary: 'start provisioning an intern',
+    details: `${IDN}.\nExample:\n  intern-tui interns provision reviewer`,
+    needs: ['api_key'],
+    json: true,
+    load: () => import('./commands/interns.js').then((m) => m.provision),
+  },
+  {
+    noun: 'interns',
+    verb: 'suspend',
+    args: 'NAME',
+    positionals: [1, 1],
+    summary: 'suspend an intern',
+    details: `${IDN}.\nExample:\n  intern-tui interns suspend reviewer`,
+    needs: ['api_key'],
+    json: true,
+    load: () => import('./commands/interns.js').then((m) => m.suspend),
+  },
+  {
+    noun: 'connections',
+    args: 'NAME',
+    positionals: [1, 1],
+    summary: "list an intern's connections",
+    details: `${IDN}.\nExample:\n  intern-tui connections reviewer --json key`,
+    needs: ['api_key'],
+    json: true,
+    load: () => import('./commands/interns.js').then((m) => m.connections),
+  },
+  // ── byok ──
+  {
+    noun: 'byok',
+    verb: 'list',
+    positionals: [0, 0],
+    summary: 'list BYOK provider keys (labels only, never the keys)',
+    flags: {
+      provider: { type: 'string', value: 'SLUG', description: 'only this provider' },
+      workspace: { type: 'string', value: 'ID', description: 'only this workspace' },
+    },
+    details: 'Example:\n  intern-tui byok list --provider openai --json id,label',
+    needs: ['management_key'],
+    json: true,
+    load: () => import('./commands/byok.js').then((m) => m.list),
+  },
+  {
+    noun: 'byok',
+    verb: 'get',
+    args: 'ID',
+    positionals: [1, 1],
+    summary: 'show one BYOK key',
+    details: 'Example:\n  intern-tui byok get 3f0c... --json',
+    needs: ['management_key'],
+    json: true,
+    load: () => import('./commands/byok.js').then((m) => m.get),
+  },
+  {
+    noun: 'byok',
+    verb: 'create',
+    positionals: [0, 0],
+    summary: "add a provider key (the key from stdin, a file or a masked prompt, never an argument)",
+    flags: {
+      provider: { type: 'string', value: 'SLUG', description: 'provider, e.g. openai (required)' },
+      'key-stdin': { type: 'boolean', description: 'read the key from stdin' },
+      'key-file': { type: 'string', value: 'FILE', description: 'read the key from FILE' },
+      ...BYOK_SETTINGS,
+      workspace: { type: 'string', value: 'ID', description: 'workspace id' },
+    },
+    details: 'Without --key-stdin or --key-file the key is asked for with a masked prompt (on a TTY).\nExample:\n  printf %s "$OPENAI_KEY" | intern-tui byok create --provider openai --key-stdin --name ci',
+    needs: ['management_key'],
+    json: true,
+    load: () => import('./commands/byok.js').then((m) => m.create),
+  },
+  {
+    noun: 'byok',
+    verb: 'update',
+    args: 'ID',
+    positionals: [1, 1],
+    summary: 'change a BYOK key (rotate it with --key-stdin or --key-file)',
+    flags: {
+      'key-stdin': { type: 'boolean', description: 'replace the key with one read from stdin' },
+      'key-file': { type: 'string', value: 'FILE', description: 'replace the key with one read from FILE' },
+      ...BYOK_SETTINGS,
+    },
+    details: 'Example:\n  intern-tui byok update 3f0c... --disabled true',
+    needs: ['management_key'],
+    json: true,
+    load: () => import('./commands/byok.js').then((m) => m.update),
+  },
+  {
+    noun: 'byok',
+    verb: 'delete',
+    args: 'ID',
+    positionals: [1, 1],
+    summary: 'delete a BYOK key',
+    flags: { yes: { type: 'boolean', short: 'y', description: 'do not ask (required without a TTY)' } },
+    details: 'Example:\n  intern-tui byok delete 3f0c... --yes',
+    needs: ['management_key'],
+    json: true,
+    load: () => import('./commands/byok.js').then((m) => m.remove),
+  },
+  // ── vault ──
+  {
+    noun: 'vault',
+    verb: 'list',
+    positionals: [0, 0],
+    summary: 'list secrets: the workspace vault, or an intern\'s (names and hosts only, never values)',
+    flags: {
+      intern: { type: 'string', value: 'NAME', description: "the intern's own secrets (id or name)" },
+      effective: { type: 'boolean', description: 'with --intern: what the intern sees (intern, attached vault, workspace)' },
+    },
+    details: 'Example:\n  intern-tui vault list --intern reviewer --effective --json name,scope',
+    needs: ['api_key'],
+    json: true,
+    load: () => import('./commands/vault.js').then((m) => m.list),
+  },
+  {
+    noun: 'vault',
+    verb: 'put',
+    args: 'SECRET',
+    positionals: [1, 2],
+    summary: 'create or replace a secret (the value from stdin, a file or a masked prompt, never an argument)',
+    flags: {
+      host: { type: 'string', multiple: true, value: 'HOST', description: 'a host the secret may be sent to (repeatable, at least one)' },
+      'value-stdin': { type: 'boolean', description: 'read the value from stdin' },
+      'value-file': { type: 'string', value: 'FILE', description: 'read the value from FILE' },
+      intern: { type: 'string', value: 'NAME', description: "put it in the intern's own vault (id or name)" },
+    },
+    details: 'Example:\n  printf %s "$GITHUB_TOKEN" | intern-tui vault put github_token --host api.github.com --value-stdin',
+    needs: ['api_key'],
+    json: true,
+    load: () => import('./commands/vault.js').then((m) => m.put),
+  },
+  {
+    noun: 'vault',
+    verb: 'delete',
+    args: 'SECRET',
+    positionals: [1, 1],
+    summary: 'delete a secret',
+    flags: {
+      intern: { type: 'string', value: 'NAME', description: "from the intern's own vault (id or name)" },
+      yes: { type: 'boolean', short: 'y', description: 'do not ask (required without a TTY)' },
+    },
+    details: 'Example:\n  intern-tui vault delete github_token --yes',
+    needs: ['api_key'],
+    json: true,
+    load: () => import('./commands/vault.js').then((m) => m.remove),
+  },
+  {
+    noun: 'vault',
+    verb: 'copy',
+    args: 'SECRET...',
+    positionals: [1, 100],
+    summary: "copy workspace secrets into an intern's own vault",
+    flags: { intern: { type: 'string', value: 'NAME', description: 'the intern to copy into (id or name; required)' } },
+    details: 'Example:\n  intern-tui vault copy github_token slack_token --intern reviewer',
+    needs: ['api_key'],
+    json: true,
+    load: () => import('./commands/vault.js').then((m) => m.copy),
+  },
+  {
+    noun: 'models',
+    args: '[QUERY]',
+    positionals: [0, 1],
+    summary: 'list the models an intern can use (QUERY filters by id or name)',
+    details: 'Example:\n  intern-tui models claude --json id,context_length',
+    needs: ['api_key'],
+    json: true,
+    load: () => import('./commands/models.js').then((m) => m.models),
+  },
+  // ── chat ──
+  {
+    noun: 'chat',
+    args: 'NAME [PROMPT]',
+    positionals: [1, 2],
+    summary: 'send a prompt and stream the answer to stdout (the prompt from stdin when it is not a TTY)',
+    flags: {
+      session: { type: 'string', value: 'ID', description: 'continue this session (the id is printed on stderr at the end)' },
+      approve: { type: 'boolean', description: 'answer permission requests with allow (needed without a TTY)' },
+      deny: { type: 'boolean', description: 'answer permission requests with reject (needed without a TTY)' },
+      'self-drive': { type: 'boolean', description: 'let the intern run without asking for permission' },
+    },
+    details: [
+      `${IDN}. Without PROMPT, the prompt is read from stdin (all of it) when stdin is not a terminal,`,
+      'else asked for on stderr. Permission requests are asked on stderr on a terminal; without one,',
+      '--approve or --deny answers them (otherwise the command exits 2). --json prints every chunk',
+      'as one JSON object per line (NDJSON). Ctrl+C cancels the run (exit 130).',
+      'Examples:',
+      '  intern-tui chat reviewer "Summarise open PRs"',
+      '  git diff | intern-tui chat reviewer --approve > review.md',
+    ].join('\n'),
+    needs: ['api_key'],
+    json: true,
+    load: () => import('./commands/chat.js').then((m) => m.chat),
+  },
+  // ── attach NAME goes here (h-speed) ──
+  // ── auth: login, logout, auth status (h-signin) ──
+  {
+    noun: 'login',
+    positionals: [0, 0],
+    summary: 'store credentials in a profile (0600)',
+    needs: [],
+    raw: true,
+    load: () => import('./legacy.js').then((m) => m.loginCommand),
+  },
+  {
+    noun: 'config',
+    args: 'path|show',
+    positionals: [1, 1],
+    summary: 'where the config is; which credentials are set',
+    needs: [],
+    raw: true,
+    load: () => import('./legacy.js').then((m) => m.configCommandRaw),
+  },
+  {
+    noun: 'sandbox',
+    positionals: [0, 0],
+    summary: 'run the local sandbox service',
+    needs: [],
+    raw: true,
+    load: () => import('./legacy.js').then((m) => m.sandboxCommand),
+  },
+];
+
+export function commandTitle(c: CommandSpec): string {
+  return [c.noun, c.verb, c.args].filter(Boolean).join(' ');
+}
+
+/** Finds the command named by the start of argv: [spec, rest] or the noun's verbs when the verb is missing/unknown. */
+export function findCommand(argv: string[]): { spec: CommandSpec; rest: string[] } | { noun: string; verbs: CommandSpec[]; given?: string } | null {
+  const [noun, verb] = argv;
+  const family = COMMANDS.filter((c) => c.noun === noun);
+  if (family.length === 0) return null;
+  const nounOnly = family.find((c) => c.verb === undefined);
+  if (nounOnly) return { spec: nounOnly, rest: argv.slice(1) };
+  const spec = family.find((c) => c.verb === verb);
+  if (spec) return { spec, rest: argv.slice(2) };
+  return { noun: noun!, verbs: family, given: verb };
+}
+
+function flagLines(flags: Record<string, FlagSpec>): string[] {
+  const rows = Object.entries(flags).map(([name, f]) => [`${f.short ? `-${f.short}, ` : ''}--${name}${f.value ? ` ${f.value}` : ''}`, f.description] as const);
+  const width = Math.max(...rows.map(([l]) => l.length));
+  return rows.map(([l, d]) => `  ${l.padEnd(width)}  ${d}`);
+}
+
+export function commandHelp(c: CommandSpec): string {
+  const lines = [`intern-tui ${commandTitle(c)}: ${c.summary}`, '', `Usage:\n  intern-tui ${commandTitle(c)} [flags]`];
+  const own = { ...(c.flags ?? {}), ...(c.json ? { json: JSON_FLAG } : {}) };
+  if (Object.keys(own).length) lines.push('', 'Flags:', ...flagLines(own));
+  lines.push('', 'Global flags:', ...flagLines(GLOBAL_FLAGS));
+  if (c.details) lines.push('', c.details);
+  if (c.needs.length) lines.push('', `Needs: ${c.needs.join(', ')} (environment, or \`intern-tui login\`).`);
+  lines.push('', EXIT_HELP);
+  return lines.join('\n');
+}
+
+export function nounHelp(noun: string, verbs: CommandSpec[]): string {
+  const width = Math.max(...verbs.map((v) => commandTitle(v).length));
+  return [`intern-tui ${noun}: commands`, '', ...verbs.map((v) => `  intern-tui ${commandTitle(v).padEnd(width)}  ${v.summary}`), '', `Run intern-tui ${noun} VERB --help for flags.`, ''].join('\n');
+}
+
+/** The command list for the top-level --help. */
+export function commandList(): string {
+  const width = Math.max(...COMMANDS.map((c) => commandTitle(c).length));
+  return COMMANDS.map((c) => `  intern-tui ${commandTitle(c).padEnd(width)}  ${c.summary}`).join('\n');
+}

@@ -1,0 +1,51 @@
+/** Runs one registry command: context, the command's module, and errors mapped to exit codes. */
+import { ApiError, MissingCredentialError, NetworkError } from '../client/errors.js';
+import { ConfigError } from './config.js';
+import { createContext, type Io } from './context.js';
+import { CliError, EXIT } from './exit.js';
+import type { Parsed } from './parse.js';
+import type { CommandSpec } from './registry.js';
+import type { InternApi } from '../client/types.js';
+import { UsageError } from './args.js';
+
+export function exitCodeOf(e: unknown, interrupted: boolean): number {
+  if (interrupted) return EXIT.interrupted;
+  if (e instanceof CliError) return e.exitCode;
+  if (e instanceof UsageError || e instanceof ConfigError) return EXIT.usage;
+  if (e instanceof MissingCredentialError) return EXIT.auth;
+  if (e instanceof ApiError) return e.status === 401 || e.status === 403 ? EXIT.auth : EXIT.failed;
+  return EXIT.failed;
+}
+
+export async function runCommand(spec: CommandSpec, rest: string[], parsed: Parsed, io: Io, open?: () => Promise<InternApi>): Promise<number> {
+  const controller = new AbortController();
+  let interrupted = false;
+  const onSigint = () => {
+    if (interrupted) process.exit(EXIT.interrupted);
+    interrupted = true;
+    controller.abort(new Error('interrupted'));
+  };
+  if (!spec.raw) process.on('SIGINT', onSigint);
+  const ctx = createContext(spec, rest, parsed, io, controller.signal, open);
+  try {
+    const run = await spec.load();
+    const code = await run(ctx);
+    return interrupted ? EXIT.interrupted : code;
+  } catch (e) {
+    const code = exitCodeOf(e, interrupted);
+    if (io.env.INTERN_TUI_DEBUG === '1') console.error(e);
+    if (code === EXIT.interrupted) {
+      ctx.out.error('interrupted', { exit: code });
+      return code;
+    }
+    const message = e instanceof MissingCredentialError ? `${e.message}, or run \`intern-tui login\`` : e instanceof Error ? e.message : String(e);
+    const extra: { exit: number; status?: number; code?: number | string; reason?: string | null } = { exit: code };
+    if (e instanceof ApiError) Object.assign(extra, { status: e.status, code: e.code, reason: e.reason });
+    if (e instanceof NetworkError) Object.assign(extra, { reason: e.timedOut ? 'timeout' : 'network' });
+    ctx.out.error(message, extra);
+    return code;
+  } finally {
+    process.off('SIGINT', onSigint);
+    for (const c of ctx.cleanup.splice(0)) await c().catch(() => undefined);
+  }
+}

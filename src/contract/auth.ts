@@ -1,0 +1,59 @@
+/**
+ * Signing in from a terminal (public notes, "Signing in from a terminal"): the PKCE exchange that
+ * yields an API key, and the standard OAuth 2.0 shapes (RFC 8414 metadata, RFC 6749 token answers)
+ * for the OAuth token that daemon access wants.
+ */
+import { z } from 'zod';
+
+export const CODE_CHALLENGE_METHODS = ['S256', 'plain'] as const;
+export type CodeChallengeMethod = (typeof CODE_CHALLENGE_METHODS)[number];
+
+/** RFC 7636: 43 to 128 characters of [A-Za-z0-9-._~]. */
+export const CODE_VERIFIER_PATTERN = /^[A-Za-z0-9\-._~]{43,128}$/;
+
+export const AuthKeysRequestSchema = z.strictObject({
+  code: z.string().min(1, { error: 'code is required' }).max(512),
+  code_verifier: z.string().min(1, { error: 'code_verifier is required' }).max(128),
+  code_challenge_method: z.enum(CODE_CHALLENGE_METHODS).optional(),
+});
+export type AuthKeysRequest = z.infer<typeof AuthKeysRequestSchema>;
+export const AuthKeysResponseSchema = z.object({ key: z.string().min(1), user_id: z.string().nullable() });
+export type AuthKeysResponse = z.infer<typeof AuthKeysResponseSchema>;
+
+/** Where a sign-in may send its code back: a loopback callback on any port (http). */
+export function isLoopbackCallback(url: string): boolean {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return false;
+  }
+  return u.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname) && u.username === '' && u.password === '';
+}
+
+/** RFC 8414 authorization server metadata: the fields a client needs. */
+export const OAuthMetadataSchema = z.object({
+  issuer: z.string().min(1),
+  authorization_endpoint: z.string().min(1),
+  token_endpoint: z.string().min(1),
+  code_challenge_methods_supported: z.array(z.string()).optional(),
+  grant_types_supported: z.array(z.string()).optional(),
+  response_types_supported: z.array(z.string()).optional(),
+});
+export type OAuthMetadata = z.infer<typeof OAuthMetadataSchema>;
+
+/** RFC 6749 section 5.1. */
+export const OAuthTokenSchema = z.object({
+  access_token: z.string().min(1),
+  token_type: z.string(),
+  expires_in: z.number().optional(),
+  refresh_token: z.string().optional(),
+  scope: z.string().optional(),
+});
+export type OAuthToken = z.infer<typeof OAuthTokenSchema>;
+/** RFC 6749 section 5.2. */
+export const OAuthErrorSchema = z.object({ error: z.string(), error_description: z.string().optional() });
+
+export const OAUTH_METADATA_PATH = '/.well-known/oauth-authorization-server';
+/** The sign-in page lives on the site, outside the API prefix. */
+export const SIGN_IN_PATH = '/auth';

@@ -1,0 +1,85 @@
+/**
+ * Stdin, one key per chunk. Ink reads what arrives at once as one input, so
+ * "openai\r" typed fast (or sent by a script) reaches every useInput as one
+ * event. This stream sits between the terminal and Ink's `render({ stdin })`
+ * and hands Ink each key as its own chunk (keyParse.tokenize), so every
+ * useInput, ours or a package's, sees one key per event; a bracketed paste
+ * becomes one marked chunk. While the attach screen owns the terminal the bytes
+ * pass through untouched (`passThrough`), pastes and all.
+ */
+import { Readable } from 'node:stream';
+import { tokenize } from './keyParse.js';
+import { ESC } from './terminal.js';
+
+export class KeySplitter extends Readable {
+  /** True while attached: chunks go on as they came. */
+  passThrough = false;
+  private rest = '';
+  private flushTimer: NodeJS.Timeout | undefined;
+  private readonly onData = (chunk: Buffer | string) => this.feed(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
+
+  constructor(private readonly source: NodeJS.ReadStream) {
+    // Object mode: each read() returns one key, never the buffered keys joined.
+    super({ objectMode: true, read: () => undefined });
+    source.on('data', this.onData);
+    source.pause();
+  }
+
+  get isTTY(): boolean {
+    return Boolean(this.source.isTTY);
+  }
+
+  setRawMode(mode: boolean): this {
+    this.source.setRawMode?.(mode);
+    if (mode) this.source.resume();
+    else this.source.pause();
+    return this;
+  }
+
+  override setEncoding(_encoding: BufferEncoding): this {
+    // Chunks are strings already.
+    return this;
+  }
+
+  ref(): this {
+    this.source.ref();
+    return this;
+  }
+
+  unref(): this {
+    this.source.unref();
+    return this;
+  }
+
+  /** Splits a chunk into keys; the tail of an unfinished sequence waits a moment for the rest. */
+  feed(chunk: string): void {
+    clearTimeout(this.flushTimer);
+    if (this.passThrough) {
+      const all = this.rest + chunk;
+      this.rest = '';
+      this.push(all);
+      return;
+    }
+    const { keys, rest } = tokenize(this.rest + chunk);
+    this.rest = rest;
+    for (const k of keys) this.push(k);
+    // A sequence cut off by the read never completes: after a moment, what came is keys after all.
+    if (rest) this.flushTimer = setTimeout(() => this.flushRest(), 50);
+  }
+
+  private flushRest(): void {
+    const rest = this.rest;
+    this.rest = '';
+    if (!rest) return;
+    // A paste whose end never came is still a paste; a broken escape sequence is dropped key by key.
+    const { keys } = tokenize(rest.startsWith(`${ESC}[200~`) ? `${rest}${ESC}[201~` : rest.slice(1));
+    if (!rest.startsWith(`${ESC}[200~`)) this.push(ESC);
+    for (const k of keys) this.push(k);
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    clearTimeout(this.flushTimer);
+    this.source.off('data', this.onData);
+    callback(error);
+  }
+}

@@ -1,0 +1,19 @@
+/** Every escape sequence the TUI writes to the terminal or reads from it, in one place. */
+export const ESC = '\x1b';
+export const ENTER_ALT_SCREEN = '\x1b[?1049h\x1b[H';
+export const LEAVE_ALT_SCREEN = '\x1b[?1049l';
+export const SHOW_CURSOR = '\x1b[?25h';
+export const CLEAR_SCREEN = '\x1b[2J\x1b[H';
+export const RESET_ATTRIBUTES = '\x1b[0m';
+/** Bracketed paste: the terminal wraps a paste in PASTE_START ... PASTE_END. */
+export const BRACKETED_PASTE_ON = '\x1b[?2004h';
+export const BRACKETED_PASTE_OFF = '\x1b[?2004l';
+export const PASTE_START = '\x1b[200~';
+export const PASTE_END = '\x1b[201~';
+
+/** On the way into the TUI: the alternate screen, with bracketed paste. */
+export const TUI_ENTER = ENTER_ALT_SCREEN + BRACKETED_PASTE_ON;
+/** On the way out: paste mode off, the cursor back, the normal screen. */
+export const TUI_LEAVE = BRACKETED_PASTE_OFF + SHOW_CURSOR + LEAVE_ALT_SCREEN;
+/** After the attach session drew the screen itself: a clean slate for Ink. */
+export const AFTER_ATTACH = RESET_ATTRIBUTES + CLEAR_SCREEN + SHOW_CURSOR + BRACKETED_PASTE_ON;

@@ -1,0 +1,57 @@
+/** Keys through the whole pipeline as the app sees them: pastes, code points, masked fields. */
+import { describe, expect, it } from 'vitest';
+import { pasteChunk } from '../../src/tui/keyParse.js';
+import { renderApp } from './render.js';
+
+describe('pastes and text fields', () => {
+  it('a pasted "byok\\r" in the palette is text: it does not run', async () => {
+    const app = renderApp();
+    await app.waitFor('sleeper');
+    await app.press(':');
+    await app.waitFor('enter runs');
+    // What the stdin splitter makes of ESC[200~byok\r ESC[201~.
+    await app.press(pasteChunk('byok\r'));
+    const f = await app.waitFor(/: +byok /);
+    expect(f).toContain('enter runs');
+    expect(f).toContain('sleeper');
+    await app.press('enter');
+    await app.waitFor('Production OpenAI');
+  });
+
+  it('a paste outside a text field is dropped, not run as keys', async () => {
+    const app = renderApp();
+    await app.waitFor('sleeper');
+    await app.press(pasteChunk('b'));
+    await app.press('j');
+    await app.waitFor(/›★ builder/);
+    expect(app.frame()).not.toContain('Production OpenAI');
+  });
+
+  it('backspace takes an emoji whole; ← moves over it as one', async () => {
+    const app = renderApp();
+    await app.waitFor('sleeper');
+    await app.press(':');
+    await app.waitFor('enter runs');
+    await app.type('a😀b');
+    await app.press('\x1b[D', '\x1b[D', 'X');
+    await app.waitFor(/: +aX😀b/);
+    await app.press('\x1b[C', 'backspace');
+    const f = await app.waitFor(/: +aXb/);
+    expect(f).not.toMatch(/[\ud800-\udfff]/);
+  });
+
+  it("a masked field's cursor stays at the end: ← does not move it, typing appends", async () => {
+    const app = renderApp({ initial: { name: 'byokForm' } });
+    await app.waitFor('New BYOK credential');
+    await app.type('openai');
+    await app.press('enter');
+    await app.waitFor(/› key/);
+    await app.type('sk-abc');
+    await app.press('\x1b[D', '\x1b[D', 'd');
+    await app.waitFor(/› key +•••••••(?!•)/);
+    await app.press('ctrl+s');
+    await app.waitFor(() => app.api.callsOf('createByok').length > 0);
+    // Had the invisible cursor moved, "d" would sit inside the key.
+    expect((app.api.callsOf('createByok')[0]![0] as { key: string }).key).toBe('sk-abcd');
+  });
+});

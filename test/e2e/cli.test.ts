@@ -1,0 +1,380 @@
+/**
+ * The scriptable command line as a script uses it: the built CLI (dist/), no TTY, against a sandbox on
+ * 127.0.0.1. Output is parsed as JSON; exit codes are checked one by one; no secret reaches an output.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../src/cli/registry.js';
+import { CLI, PtyScreen, ROOT, startSandboxProcess, type SandboxProcess } from './harness.js';
+
+let sandbox: SandboxProcess;
+let home: string;
+beforeAll(async () => {
+  sandbox = await startSandboxProcess();
+  home = mkdtempSync(join(tmpdir(), 'e2e-cli-home-'));
+}, 30_000);
+afterAll(async () => {
+  await sandbox?.stop();
+  if (home) rmSync(home, { recursive: true, force: true });
+});
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  child: ChildProcess;
+}
+
+/** Env with only what the test gives: no credential leaks in from the machine running the tests. */
+function cleanEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const k of ['PATH', 'SYSTEMROOT', 'TMPDIR']) if (process.env[k]) env[k] = process.env[k];
+  env.HOME = home;
+  env.XDG_CONFIG_HOME = join(home, 'config');
+  env.XDG_CACHE_HOME = join(home, 'cache');
+  for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
+  return env;
+}
+
+function serviceEnv(over: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const c = sandbox.manifest.credentials;
+  return cleanEnv({ OPENROUTER_BASE_URL: sandbox.manifest.base_url, OPENROUTER_API_KEY: c.api_key, OPENROUTER_MANAGEMENT_KEY: c.management_key, ...over });
+}
+
+function start(args: string[], opts: { env?: NodeJS.ProcessEnv; stdin?: string } = {}): { child: ChildProcess; done: Promise<Result> } {
+  const child = spawn(process.execPath, [CLI, ...args], { env: opts.env ?? serviceEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdin!.end(opts.stdin ?? '');
+  const done = new Promise<Result>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr, child })));
+  return { child, done };
+}
+const run = (args: string[], opts: { env?: NodeJS.ProcessEnv; stdin?: string } = {}) => start(args, opts).done;
+
+async function json<T = unknown>(args: string[], opts: { env?: NodeJS.ProcessEnv; stdin?: string } = {}): Promise<T> {
+  const r = await run(args, opts);
+  if (r.code !== 0) throw new Error(`intern-tui ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+  return JSON.parse(r.stdout) as T;
+}
+
+interface Intern {
+  id: string;
+  name: string;
+  description: string | null;
+  status: string;
+}
+
+describe('intern-tui commands without a TTY', () => {
+  it('creates, lists, gets by name, updates and deletes an intern, with --json parsed', async () => {
+    const created = await json<Intern>(['interns', 'create', 'cli-alpha', '--description', 'made by the e2e test', '--json']);
+    expect(created).toMatchObject({ name: 'cli-alpha', description: 'made by the e2e test' });
+    expect(created.id).toEqual(expect.any(String));
+
+    const list = await json<Intern[]>(['interns', 'list', '--json']);
+    expect(list.map((i) => i.name)).toContain('cli-alpha');
+
+    const picked = await json<Record<string, unknown>>(['interns', 'get', 'cli-alpha', '--json', 'id,name']);
+    expect(picked).toEqual({ id: created.id, name: 'cli-alpha' });
+    const byId = await json<Intern>(['interns', 'get', created.id, '--json']);
+    expect(byId.name).toBe('cli-alpha');
+
+    const updated = await json<Intern>(['interns', 'update', 'cli-alpha', '--description', 'changed', '--json']);
+    expect(updated).toMatchObject({ id: created.id, description: 'changed' });
+    expect((await json<Intern>(['interns', 'get', created.id, '--json'])).description).toBe('changed');
+
+    const table = await run(['interns', 'list']);
+    expect(table.code).toBe(0);
+    const row = table.stdout.split('\n').find((l) => l.startsWith('cli-alpha\t'));
+    expect(row?.split('\t')).toEqual(['cli-alpha', expect.any(String), '', created.id, 'changed']);
+
+    const refused = await run(['interns', 'delete', 'cli-alpha']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--yes');
+    const deleted = await json<Record<string, unknown>>(['interns', 'delete', 'cli-alpha', '--yes', '--json']);
+    expect(deleted).toEqual({ id: created.id, name: 'cli-alpha', deleting: true });
+  }, 60_000);
+
+  it('puts a secret read from stdin and never prints it; a value given as an argument is refused', async () => {
+    const value = 'e2e-vault-value-never-printed-5678';
+    const put = await run(['vault', 'put', 'e2e_token', '--host', 'api.example.com', '--value-stdin', '--json'], { stdin: `${value}\n` });
+    expect(put.code, put.stderr).toBe(0);
+    expect(JSON.parse(put.stdout)).toMatchObject({ name: 'e2e_token', hosts: ['api.example.com'] });
+    const list = await run(['vault', 'list']);
+    expect(list.stdout.split('\n').some((l) => l.startsWith('e2e_token\tapi.example.com\t'))).toBe(true);
+    for (const r of [put, list]) expect(r.stdout + r.stderr).not.toContain(value);
+
+    const onArgv = await run(['vault', 'put', 'e2e_token', value, '--host', 'api.example.com']);
+    expect(onArgv.code).toBe(2);
+    expect(onArgv.stderr).toMatch(/process list/);
+    expect(onArgv.stderr).not.toContain(value);
+    const asFlag = await run(['vault', 'put', 'e2e_token', `--value=${value}`, '--host', 'api.example.com']);
+    expect(asFlag.code).toBe(2);
+    expect(asFlag.stderr).toMatch(/process list/);
+    expect(asFlag.stderr).not.toContain(value);
+    const keyFlag = await run(['interns', 'list', '--api-key', 'sk-or-v1-on-the-command-line']);
+    expect(keyFlag.code).toBe(2);
+    expect(keyFlag.stderr).toMatch(/OPENROUTER_API_KEY/);
+
+    const removed = await run(['vault', 'delete', 'e2e_token', '--yes']);
+    expect(removed.code).toBe(0);
+    expect((await run(['vault', 'list'])).stdout).not.toContain('e2e_token');
+  }, 60_000);
+
+  it('adds a BYOK key read from stdin and shows only its label', async () => {
+    const key = 'sk-e2e-byok-key-never-printed-abcdef';
+    const r = await run(['byok', 'create', '--provider', 'openai', '--key-stdin', '--name', 'e2e', '--json'], { stdin: key });
+    expect(r.code, r.stderr).toBe(0);
+    const created = JSON.parse(r.stdout) as { id: string; label: string };
+    expect(created.label).not.toContain(key);
+    expect(r.stdout + r.stderr).not.toContain(key);
+    const got = await json<{ id: string }[]>(['byok', 'list', '--json', 'id']);
+    expect(got).toContainEqual({ id: created.id });
+    expect((await run(['byok', 'delete', created.id, '--yes'])).code).toBe(0);
+  }, 60_000);
+
+  it('exits 0, 1, 2, 4 and 130 as documented, errors on stderr (JSON under --json)', async () => {
+    const ok = await run(['models', '--json', 'id']);
+    expect(ok.code).toBe(0);
+
+    const missing = await run(['interns', 'get', 'no-such-intern', '--json']);
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toBe('');
+    expect(JSON.parse(missing.stderr)).toMatchObject({ error: { message: expect.stringContaining('no-such-intern'), exit: 1 } });
+
+    const refusedByService = await run(['interns', 'create', 'Not A Valid Name', '--json']);
+    expect(refusedByService.code).toBe(1);
+    expect(JSON.parse(refusedByService.stderr)).toMatchObject({ error: { status: 400, exit: 1 } });
+
+    for (const args of [['interns', 'list', '--no-such-flag'], ['interns', 'frobnicate'], ['no-such-command'], ['interns', 'get'], ['interns']]) {
+      const r = await run(args);
+      expect(r.code, args.join(' ')).toBe(2);
+    }
+
+    const noProfile = await run(['--profile', 'nope', 'interns', 'list']);
+    expect(noProfile.code).toBe(2);
+    expect(noProfile.stderr).toContain('no profile "nope"');
+    const hoisted = await run(['--base-url', sandbox.manifest.base_url, 'models', '--json', 'id'], { env: serviceEnv({ OPENROUTER_BASE_URL: undefined }) });
+    expect(hoisted.code, hoisted.stderr).toBe(0);
+    expect(hoisted.stderr).not.toContain('sandbox');
+
+    const noKey = await run(['interns', 'list'], { env: serviceEnv({ OPENROUTER_API_KEY: undefined }) });
+    expect(noKey.code).toBe(4);
+    expect(noKey.stderr).toContain('OPENROUTER_API_KEY');
+    expect(noKey.stderr).toContain('intern-tui login');
+    const noManagement = await run(['byok', 'list'], { env: serviceEnv({ OPENROUTER_MANAGEMENT_KEY: undefined }) });
+    expect(noManagement.code).toBe(4);
+    expect(noManagement.stderr).toContain('OPENROUTER_MANAGEMENT_KEY');
+    const badKey = await run(['interns', 'list', '--json'], { env: serviceEnv({ OPENROUTER_API_KEY: 'sk-or-v1-wrong-key-e2e-000000' }) });
+    expect(badKey.code).toBe(4);
+    expect(JSON.parse(badKey.stderr)).toMatchObject({ error: { status: 401, exit: 4 } });
+    expect(badKey.stderr).not.toContain('sk-or-v1-wrong-key-e2e-000000');
+  }, 60_000);
+
+  it('exits 130 when interrupted while waiting for the service', async () => {
+    const sockets: Socket[] = [];
+    let connected = 0;
+    const silent: Server = createServer((s) => {
+      connected++;
+      sockets.push(s);
+    });
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const port = (silent.address() as { port: number }).port;
+    try {
+      const { child, done } = start(['interns', 'list'], { env: serviceEnv({ OPENROUTER_BASE_URL: `http://127.0.0.1:${port}/api/v1` }) });
+      const deadline = Date.now() + 20_000;
+      while (connected === 0) {
+        if (Date.now() > deadline) throw new Error('the CLI never connected');
+        await new Promise((r) => setTimeout(r, 15));
+      }
+      child.kill('SIGINT');
+      const r = await done;
+      expect(r.code).toBe(130);
+      expect(r.stderr).toContain('interrupted');
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => silent.close(r));
+    }
+  }, 30_000);
+
+  it('reads a secret from a file too, and a missing secret source without a TTY is a usage error naming the flags', async () => {
+    const file = join(home, 'value.txt');
+    writeFileSync(file, 'from-a-file-value\n', { mode: 0o600 });
+    const put = await run(['vault', 'put', 'e2e_file', '--host', 'api.example.com', '--value-file', file, '--json', 'name']);
+    expect(put.code, put.stderr).toBe(0);
+    expect(JSON.parse(put.stdout)).toEqual({ name: 'e2e_file' });
+    const none = await run(['vault', 'put', 'e2e_file', '--host', 'api.example.com']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('--value-stdin');
+  }, 30_000);
+
+  it('prints --help for every subcommand, with its usage and the exit codes', async () => {
+    for (const c of COMMANDS.filter((c) => !c.raw)) {
+      const args = [c.noun, ...(c.verb ? [c.verb] : []), '--help'];
+      const r = await run(args, { env: cleanEnv({}) });
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.stdout).toContain(`intern-tui ${[c.noun, c.verb].filter(Boolean).join(' ')}`);
+      expect(r.stdout).toContain('Exit codes:');
+    }
+    const top = await run(['--help'], { env: cleanEnv({}) });
+    expect(top.stdout).toContain('130  interrupted');
+    for (const c of COMMANDS) expect(top.stdout).toContain(`intern-tui ${[c.noun, c.verb].filter(Boolean).join(' ')}`);
+  }, 60_000);
+
+  it('on a terminal: asks for a secret with a masked prompt, and draws an aligned, coloured table (none with NO_COLOR)', async () => {
+    const secret = 'typed-secret-never-drawn-42';
+    const env = serviceEnv({ TERM: 'xterm-256color' }) as Record<string, string>;
+    const put = new PtyScreen(process.execPath, [CLI, 'vault', 'put', 'pty_secret', '--host', 'api.example.com'], { cols: 100, rows: 20, cwd: ROOT, env });
+    try {
+      await put.waitFor('value of pty_secret:');
+      await put.type(secret);
+      await put.press('\r');
+      expect(await put.waitForExit(20_000)).toBe(0);
+      expect(put.output).toContain('*'.repeat(secret.length));
+      expect(put.output).not.toContain(secret);
+    } finally {
+      put.close();
+    }
+    expect(await json<{ name: string }[]>(['vault', 'list', '--json', 'name'])).toContainEqual({ name: 'pty_secret' });
+
+    for (const noColor of [false, true]) {
+      const list = new PtyScreen(process.execPath, [CLI, 'vault', 'list'], { cols: 160, rows: 20, cwd: ROOT, env: { ...env, ...(noColor ? { NO_COLOR: '1' } : {}) } });
+      try {
+        expect(await list.waitForExit(20_000)).toBe(0);
+        const screen = list.screen();
+        const header = screen.split('\n').find((l) => l.startsWith('NAME'))!;
+        const row = screen.split('\n').find((l) => l.startsWith('pty_secret'))!;
+        expect(header).toMatch(/^NAME +HOSTS +FINGERPRINT +CREATED$/);
+        expect(row.indexOf('api.example.com')).toBe(header.indexOf('HOSTS'));
+        expect(list.output.includes('\x1b[1m')).toBe(!noColor);
+      } finally {
+        list.close();
+      }
+    }
+  }, 60_000);
+
+  it('chat streams the answer to stdout, reads the prompt from stdin, continues a session, answers permission with --approve, and prints NDJSON under --json', async () => {
+    await json(['interns', 'create', 'cli-chatter', '--provision', '--json', 'id']);
+    const deadline = Date.now() + 40_000;
+    for (;;) {
+      const { status } = await json<{ status: string }>(['interns', 'get', 'cli-chatter', '--json', 'status']);
+      if (status === 'running') break;
+      if (Date.now() > deadline) throw new Error(`cli-chatter is still ${status}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+
+    const first = await run(['chat', 'cli-chatter', 'hello from the e2e test']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toContain('You said: "hello from the e2e test"');
+    const session = /session: (\S+)/.exec(first.stderr)?.[1];
+    expect(session).toBeTruthy();
+
+    const piped = await run(['chat', 'cli-chatter', '--session', session!], { stdin: 'a prompt on stdin\n' });
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stdout).toContain('You said: "a prompt on stdin"');
+    expect(piped.stdout).toContain('Earlier in this session you said: "hello from the e2e test"');
+
+    const ndjson = await run(['chat', 'cli-chatter', 'json please', '--json']);
+    expect(ndjson.code, ndjson.stderr).toBe(0);
+    const chunks = ndjson.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { object: string; choices: { delta: { content?: string } }[]; usage?: unknown });
+    expect(chunks.every((c) => c.object === 'chat.completion.chunk')).toBe(true);
+    expect(chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')).toContain('You said: "json please"');
+    expect(chunks.at(-1)!.usage).toBeTruthy();
+
+    const approved = await run(['chat', 'cli-chatter', 'run: echo cli-$((40+2))', '--approve']);
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(approved.stderr).toContain('Allow once');
+    expect(approved.stdout).toContain('cli-42');
+
+    const unanswered = await run(['chat', 'cli-chatter', 'run: echo never']);
+    expect(unanswered.code).toBe(2);
+    expect(unanswered.stderr).toContain('--approve or --deny');
+
+    const failed = await run(['chat', 'cli-chatter', 'fail: turn_failed']);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('turn_failed');
+
+    const { child, done } = start(['chat', 'cli-chatter', 'a long answer to interrupt']);
+    let seen = '';
+    child.stdout!.on('data', (d: Buffer) => (seen += d.toString()));
+    const until = Date.now() + 20_000;
+    while (!seen.includes('You said')) {
+      if (Date.now() > until) throw new Error('no answer started');
+      await new Promise((r) => setTimeout(r, 15));
+    }
+    child.kill('SIGINT');
+    expect((await done).code).toBe(130);
+  }, 90_000);
+
+  it('copies a workspace secret to an intern named by name, lists its effective secrets, its connections, models by query, and provisions it', async () => {
+    await json(['interns', 'create', 'cli-beta', '--json', 'id']);
+    const put = await run(['vault', 'put', 'shared_token', '--host', 'api.example.com', '--value-stdin'], { stdin: 'shared-value' });
+    expect(put.code, put.stderr).toBe(0);
+    const copied = await json<{ name: string }[]>(['vault', 'copy', 'shared_token', '--intern', 'cli-beta', '--json', 'name']);
+    expect(copied).toEqual([{ name: 'shared_token' }]);
+    expect(await json(['vault', 'list', '--intern', 'cli-beta', '--json', 'name'])).toEqual([{ name: 'shared_token' }]);
+    const effective = await json<{ name: string; scope: string }[]>(['vault', 'list', '--intern', 'cli-beta', '--effective', '--json', 'name,scope']);
+    expect(effective).toContainEqual({ name: 'shared_token', scope: 'intern' });
+    const noIntern = await run(['vault', 'copy', 'shared_token']);
+    expect(noIntern.code).toBe(2);
+
+    const connections = await run(['connections', 'cli-beta', '--json']);
+    expect(connections.code, connections.stderr).toBe(0);
+    expect(Array.isArray(JSON.parse(connections.stdout))).toBe(true);
+
+    const models = await json<{ id: string; name: string }[]>(['models', 'claude', '--json', 'id,name']);
+    expect(models.length).toBeGreaterThan(0);
+    for (const m of models) expect(`${m.id} ${m.name}`.toLowerCase()).toContain('claude');
+
+    const before = await json<{ status: string }>(['interns', 'get', 'cli-beta', '--json', 'status']);
+    const provisioned = await json<Record<string, unknown>>(['interns', 'provision', 'cli-beta', '--json']);
+    expect(provisioned).toMatchObject({ name: 'cli-beta', provisioning: true });
+    const after = await json<{ status: string }>(['interns', 'get', 'cli-beta', '--json', 'status']);
+    expect(after.status).not.toBe(before.status);
+  }, 60_000);
+
+  it('on a terminal: delete asks first; "n" keeps the intern (exit 1), ctrl+c exits 130, "y" deletes', async () => {
+    const created = await json<{ id: string }>(['interns', 'create', 'cli-asked', '--json', 'id']);
+    const env = serviceEnv({ TERM: 'xterm-256color' }) as Record<string, string>;
+    const ask = async (answer: string) => {
+      const t = new PtyScreen(process.execPath, [CLI, 'interns', 'delete', 'cli-asked'], { cols: 120, rows: 10, cwd: ROOT, env });
+      try {
+        await t.waitFor(`Delete intern cli-asked (${created.id}) and its workspace? [y/N]`);
+        await t.press(answer);
+        if (answer !== '\x03') await t.press('\r');
+        return { code: await t.waitForExit(20_000), screen: t.screen() };
+      } finally {
+        t.close();
+      }
+    };
+    const no = await ask('n');
+    expect(no.code).toBe(1);
+    expect(no.screen).toContain('not deleted');
+    expect((await ask('\x03')).code).toBe(130);
+    expect((await json<{ id: string }>(['interns', 'get', created.id, '--json', 'id'])).id).toBe(created.id);
+    const yes = await ask('y');
+    expect(yes.code).toBe(0);
+    expect(yes.screen).toContain(`Deleting intern cli-asked (${created.id}).`);
+  }, 60_000);
+
+  it('loads only the registry at start-up: the statically imported part of the bundle holds no client, zod, Ink or sandbox', () => {
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const code = readFileSync(file, 'utf8');
+      for (const m of code.matchAll(/^(?:import|export)\s[^;]*?from\s*"(\.[^"]+)"|^import\s*"(\.[^"]+)"/gm)) visit(join(dirname(file), m[1] ?? m[2]!));
+    };
+    visit(join(ROOT, 'dist', 'cli.js'));
+    const code = [...seen].map((f) => readFileSync(f, 'utf8')).join('\n');
+    expect(seen.size).toBeGreaterThan(1);
+    for (const heavy of ['src/client/http.ts', 'node_modules/zod', 'node_modules/ink', 'src/sandbox/app.ts', 'node_modules/undici']) expect(code, heavy).not.toContain(`// ${heavy}`);
+    expect(code).toContain('// src/cli/registry.ts');
+    expect(code.length).toBeLessThan(100_000);
+  });
+});

@@ -1,0 +1,190 @@
+/**
+ * The command layer without a process: flag parsing (--json FIELDS, secrets refused), the output
+ * module (alignment by display width, colour rules, sanitising, field picking) and `chat` against the
+ * in-memory fake API (streaming, NDJSON, permission answers).
+ */
+import { PassThrough, Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { Io } from '../../../src/cli/context.js';
+import { CliError } from '../../../src/cli/exit.js';
+import { Output, pickFields } from '../../../src/cli/output.js';
+import { parseFor } from '../../../src/cli/parse.js';
+import { COMMANDS, findCommand, type CommandSpec } from '../../../src/cli/registry.js';
+import { runCommand } from '../../../src/cli/run.js';
+import { FakeApi } from '../../component/fakeApi.js';
+
+const spec = (noun: string, verb?: string): CommandSpec => COMMANDS.find((c) => c.noun === noun && c.verb === verb)!;
+
+class Sink extends Writable {
+  text = '';
+  constructor(readonly isTTY: boolean) {
+    super();
+  }
+  override _write(chunk: Buffer, _e: BufferEncoding, cb: () => void): void {
+    this.text += chunk.toString();
+    cb();
+  }
+}
+
+function io(opts: { tty?: boolean; env?: NodeJS.ProcessEnv; stdin?: string } = {}) {
+  const stdin = new PassThrough() as PassThrough & { isTTY?: boolean };
+  stdin.isTTY = opts.tty ?? false;
+  if (opts.stdin !== undefined) stdin.end(opts.stdin);
+  const stdout = new Sink(opts.tty ?? false);
+  const stderr = new Sink(opts.tty ?? false);
+  const value: Io = { stdin, stdout, stderr, env: opts.env ?? {} };
+  return { io: value, stdin, stdout, stderr };
+}
+
+async function runWithFake(argv: string[], api: FakeApi, opts: Parameters<typeof io>[0] = {}) {
+  const found = findCommand(argv);
+  if (!found || !('spec' in found)) throw new Error(`no command ${argv.join(' ')}`);
+  const parsed = parseFor(found.spec, found.rest);
+  const streams = io(opts);
+  const code = await runCommand(found.spec, found.rest, parsed, streams.io, () => Promise.resolve(api));
+  return { code, stdout: streams.stdout.text, stderr: streams.stderr.text };
+}
+
+describe('parseFor', () => {
+  it('takes the word after --json as fields only when the command does not need it as an argument', () => {
+    expect(parseFor(spec('interns', 'list'), ['--json', 'id,name'])).toMatchObject({ json: ['id', 'name'], positionals: [] });
+    expect(parseFor(spec('interns', 'get'), ['--json', 'alice'])).toMatchObject({ json: [], positionals: ['alice'] });
+    expect(parseFor(spec('interns', 'get'), ['--json', 'id', 'alice'])).toMatchObject({ json: ['id'], positionals: ['alice'] });
+    expect(parseFor(spec('interns', 'get'), ['alice', '--json=id,status'])).toMatchObject({ json: ['id', 'status'], positionals: ['alice'] });
+    expect(parseFor(spec('interns', 'list'), [])).toMatchObject({ json: null });
+  });
+
+  it('refuses credentials and secret values given as flags, without repeating them', () => {
+    for (const [command, args] of [
+      [spec('interns', 'list'), ['--api-key', 'sk-or-v1-visible']],
+      [spec('byok', 'create'), ['--provider', 'openai', '--key=sk-visible-key']],
+      [spec('vault', 'put'), ['x', '--value', 'hunter2']],
+    ] as const) {
+      let error: unknown;
+      try {
+        parseFor(command, [...args]);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(CliError);
+      expect((error as CliError).exitCode).toBe(2);
+      expect((error as Error).message).toMatch(/process list/);
+      expect((error as Error).message).not.toMatch(/sk-or-v1-visible|sk-visible-key|hunter2/);
+    }
+  });
+
+  it('does not echo an extra argument (it may be a secret)', () => {
+    expect(() => parseFor(spec('interns', 'get'), ['alice', 'sk-secret-extra'])).toThrow(/too many arguments/);
+    expect(() => parseFor(spec('interns', 'get'), ['alice', 'sk-secret-extra'])).not.toThrow(/sk-secret/);
+  });
+});
+
+describe('Output', () => {
+  const rows = [
+    { name: '日本語-bot', status: 'running' },
+    { name: 'evil\x1b]8;;http://x\x07link\x1b[31m', status: 'failed' },
+  ];
+  const columns = [
+    { header: 'NAME', get: (r: (typeof rows)[number]) => r.name },
+    { header: 'STATUS', get: (r: (typeof rows)[number]) => r.status, tone: () => 'green' as const },
+  ];
+
+  it('aligns a TTY table by display width, coloured unless NO_COLOR is set, and sanitises server strings', () => {
+    const coloured = new Output(io({ tty: true }).io, null).table(rows, columns);
+    expect(coloured).toContain('\x1b[32m');
+    const plain = new Output(io({ tty: true, env: { NO_COLOR: '1' } }).io, null).table(rows, columns);
+    expect(plain).not.toContain('\x1b');
+    const lines = plain.trimEnd().split('\n');
+    // 日本語 is 6 cells wide: "日本語-bot" (10 cells) pads like "evillink" would in a 10-cell column.
+    expect(lines[0]).toBe('NAME        STATUS');
+    expect(lines[1]).toBe('日本語-bot  running');
+    expect(lines[2]).toBe('evillink    failed');
+  });
+
+  it('cuts the last column to the terminal width, by display cells', () => {
+    const s = io({ tty: true, env: { NO_COLOR: '1' } });
+    (s.stdout as Sink & { columns?: number }).columns = 20;
+    const text = new Output(s.io, null).table([{ a: 'x', b: '日本語日本語日本語' }], [
+      { header: 'A', get: (r: { a: string; b: string }) => r.a },
+      { header: 'B', get: (r: { a: string; b: string }) => r.b },
+    ]);
+    expect(text.split('\n')[1]).toBe('x  日本語日本語日本…');
+  });
+
+  it('is tab-separated without a header and without colour when stdout is not a TTY', () => {
+    const text = new Output(io({ tty: false }).io, null).table(rows, columns);
+    expect(text).toBe('日本語-bot\trunning\nevillink\tfailed\n');
+  });
+
+  it('keeps only the named fields, and names the available ones for an unknown field', () => {
+    expect(pickFields([{ id: 'a', name: 'x', z: 1 }], ['id', 'name'])).toEqual([{ id: 'a', name: 'x' }]);
+    expect(pickFields({ id: 'a', name: 'x' }, ['name'])).toEqual({ name: 'x' });
+    expect(() => pickFields({ id: 'a' }, ['nope'])).toThrow(/available: id/);
+  });
+
+  it('writes errors to stderr, as JSON under --json', () => {
+    const s = io();
+    new Output(s.io, []).error('boom \x1b[2J', { exit: 1, status: 500 });
+    expect(JSON.parse(s.stderr.text)).toEqual({ error: { message: 'boom ', exit: 1, status: 500 } });
+    expect(s.stdout.text).toBe('');
+  });
+});
+
+describe('commands against the fake API', () => {
+  it('chat streams the answer to stdout and the session id to stderr', async () => {
+    const api = new FakeApi();
+    const r = await runWithFake(['chat', 'runner', 'hello there'], api);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('**Echo**: hello there\n');
+    expect(r.stderr).toMatch(/session: sess-1/);
+  });
+
+  it('chat reads the prompt from stdin when it is not a TTY, and prints NDJSON chunks under --json', async () => {
+    const api = new FakeApi();
+    const r = await runWithFake(['chat', 'runner', '--json'], api, { stdin: 'from stdin\n' });
+    expect(r.code).toBe(0);
+    const chunks = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { object: string; session_id?: string });
+    expect(chunks.every((c) => c.object === 'chat.completion.chunk')).toBe(true);
+    expect(chunks.at(-1)!.session_id).toBe('sess-1');
+    const body = api.callsOf('chat')[0]![1] as { messages: { content: string }[] };
+    expect(body.messages).toEqual([{ role: 'user', content: 'from stdin' }]);
+  });
+
+  it('chat answers a permission request with --approve, and without a TTY or a flag exits 2', async () => {
+    const api = new FakeApi();
+    const approved = await runWithFake(['chat', 'runner', 'run: ls', '--approve'], api);
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toContain('You answered: allow_once');
+    const chatBodies = api.callsOf('chat').map((c) => c[1] as { session_id?: string; approval_mode?: string; messages: { role: string }[] });
+    expect(chatBodies).toHaveLength(2);
+    expect(chatBodies[0]!.approval_mode).toBe('manual');
+    expect(chatBodies[1]).toMatchObject({ session_id: 'sess-1', messages: [{ role: 'assistant' }, { role: 'tool' }] });
+
+    const denied = await runWithFake(['chat', 'runner', 'run: ls', '--deny'], new FakeApi());
+    expect(denied.stdout).toContain('You answered: reject_once');
+
+    const stuckApi = new FakeApi();
+    const stuck = await runWithFake(['chat', 'runner', 'run: ls'], stuckApi);
+    expect(stuck.code).toBe(2);
+    expect(stuck.stderr).toContain('--approve or --deny');
+    // The interaction is cancelled rather than left waiting.
+    const cancel = stuckApi.callsOf('chat')[1]![1] as { messages: { role: string; content?: unknown }[] };
+    expect(cancel.messages.at(-1)).toMatchObject({ role: 'tool', content: 'cancel' });
+  });
+
+  it('chat on an intern that is not running exits 1 with the service message', async () => {
+    const r = await runWithFake(['chat', 'sleeper', 'hi'], new FakeApi());
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('stopped');
+  });
+
+  it('resolves an intern by name or id in every command', async () => {
+    const api = new FakeApi();
+    const byName = await runWithFake(['interns', 'get', 'runner', '--json', 'id'], api);
+    const id = (JSON.parse(byName.stdout) as { id: string }).id;
+    const byId = await runWithFake(['interns', 'suspend', id, '--json'], api);
+    expect(JSON.parse(byId.stdout)).toEqual({ id, name: 'runner', suspended: true });
+    const conns = await runWithFake(['connections', 'runner'], api);
+    expect(conns.stdout.split('\n')).toContain('github\t');
+  });
+});
