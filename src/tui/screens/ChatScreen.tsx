@@ -72,12 +72,17 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
     return () => setCapture(false);
   }, [setCapture]);
   // Leaving the screen cancels a running turn's stream and any pending retry.
+  // Leaving marks such a turn cancelled, so coming back never shows a stream that is not there.
   useEffect(
     () => () => {
-      running.current?.abort();
-      clearTimeout(retryTimer.current);
+      const t = convo.turns[convo.turns.length - 1];
+      if (running.current || retryTimer.current) {
+        running.current?.abort();
+        clearTimeout(retryTimer.current);
+        if (t && t.status === 'running') convo.turns[convo.turns.length - 1] = { ...t, status: 'cancelled' };
+      }
     },
-    [],
+    [convo],
   );
   useEffect(() => {
     if (!retry) return;
@@ -105,6 +110,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
         setRetry({ at: Date.now() + wait, reason: sanitize(e.reason ?? `HTTP ${e.status}`) });
         setNow(Date.now());
         retryTimer.current = setTimeout(() => {
+          retryTimer.current = undefined;
           setRetry(null);
           void stream(body);
         }, wait);
@@ -208,6 +214,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
     if (matches('chatCancel', ch, key)) {
       if (retry) {
         clearTimeout(retryTimer.current);
+        retryTimer.current = undefined;
         setRetry(null);
         const t = convo.turns[convo.turns.length - 1];
         if (t) setLast({ ...t, status: 'cancelled' });
