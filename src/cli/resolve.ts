@@ -1,4 +1,5 @@
 /** The one place an intern named on the command line (by id or by name) becomes an intern. */
+import { matchInterns } from '../client/resolve.js';
 import type { InternApi } from '../client/types.js';
 import type { Intern } from '../contract/intern.js';
 import { sanitize } from '../tui/sanitize.js';
@@ -6,19 +7,10 @@ import { CliError, EXIT } from './exit.js';
 
 const PAGE = 500;
 
-/** Pages through the list; an exact id wins over a name. Two interns with the name: exit 2, listing their ids. */
+/** An exact id wins over a name (src/client/resolve.ts). Two interns with the name: exit 2, listing their ids. */
 export async function resolveIntern(api: InternApi, ref: string, signal?: AbortSignal): Promise<Intern> {
-  const byName: Intern[] = [];
-  let after: string | undefined;
-  for (;;) {
-    const page = await api.listInterns({ limit: PAGE, ...(after ? { starting_after: after } : {}) }, { signal });
-    for (const i of page.data) {
-      if (i.id === ref) return i;
-      if (i.name === ref) byName.push(i);
-    }
-    if (!page.has_more || !page.next_cursor) break;
-    after = page.next_cursor;
-  }
+  const { byId, byName } = await matchInterns(api, ref, { signal });
+  if (byId) return byId;
   if (byName.length === 1) return byName[0]!;
   const shown = sanitize(ref).slice(0, 80);
   if (byName.length > 1) throw new CliError(EXIT.usage, `${byName.length} interns are named "${shown}": name one by id (${byName.map((i) => i.id).join(', ')})`);

@@ -1,19 +1,32 @@
-/** Finding things by the name a person types, for the TUI's palette and the CLI alike. */
+/** Finding an intern by what a person types (its id or its name), for the TUI's palette and the CLI alike. */
 import type { Intern } from '../contract/intern.js';
-import type { CallOptions, InternApi } from './types.js';
+import type { InternApi } from './types.js';
 
-/** Pages looked through at most (500 interns each) before giving up on a name. */
-export const NAME_LOOKUP_PAGES = 20;
+const PAGE = 500;
 
-/** The caller's intern with exactly this name, or null when none of the first pages holds it. */
-export async function findInternByName(api: Pick<InternApi, 'listInterns'>, name: string, opts?: CallOptions): Promise<Intern | null> {
+export interface InternMatches {
+  /** The intern whose id is the reference (an exact id wins over any name). */
+  byId: Intern | null;
+  /** Every intern with the reference as its name (names are unique per caller and workspace, not across). */
+  byName: Intern[];
+}
+
+/** Pages through the caller's interns (at most `maxPages` pages of 500) for the reference; stops at an id. */
+export async function matchInterns(
+  api: Pick<InternApi, 'listInterns'>,
+  ref: string,
+  opts: { signal?: AbortSignal; maxPages?: number } = {},
+): Promise<InternMatches> {
+  const byName: Intern[] = [];
   let after: string | undefined;
-  for (let pages = 0; pages < NAME_LOOKUP_PAGES; pages++) {
-    const page = await api.listInterns({ limit: 500, starting_after: after }, opts);
-    const found = page.data.find((i) => i.name === name);
-    if (found) return found;
-    if (!page.has_more || !page.next_cursor) return null;
+  for (let pages = 0; pages < (opts.maxPages ?? Infinity); pages++) {
+    const page = await api.listInterns({ limit: PAGE, ...(after ? { starting_after: after } : {}) }, { signal: opts.signal });
+    for (const i of page.data) {
+      if (i.id === ref) return { byId: i, byName };
+      if (i.name === ref) byName.push(i);
+    }
+    if (!page.has_more || !page.next_cursor) break;
     after = page.next_cursor;
   }
-  return null;
+  return { byId: null, byName };
 }

@@ -3,7 +3,7 @@
  * and what it does. The palette parses and suggests from it, the help overlay and
  * the footer's `:` line describe it, and the README's key table lists it.
  */
-import { findInternByName } from '../client/resolve.js';
+import { matchInterns } from '../client/resolve.js';
 import type { InternApi } from '../client/types.js';
 import type { Nav } from './context.js';
 import { keyTableMarkdown } from './keymapDoc.js';
@@ -32,11 +32,13 @@ export const COMMANDS: readonly Command[] = [
   {
     name: 'attach',
     arg: 'NAME',
-    help: 'attach to the intern with this name',
+    help: 'attach to the intern with this name (or id)',
     run: async ({ api, nav }, name) => {
       try {
-        const found = await findInternByName(api, name);
+        const { byId, byName } = await matchInterns(api, name, { maxPages: 20 });
+        const found = byId ?? (byName.length === 1 ? byName[0] : null);
         if (found) nav.push({ name: 'attach', intern: found });
+        else if (byName.length > 1) nav.flash(`${byName.length} interns are named "${sanitize(name)}": attach by id`, 'error');
         else nav.flash(`no intern named "${sanitize(name)}"`, 'error');
       } catch (e) {
         nav.flash(`could not look up ${sanitize(name)}: ${sanitize((e as Error).message)}`, 'error');
@@ -47,11 +49,13 @@ export const COMMANDS: readonly Command[] = [
     name: 'chat',
     arg: 'NAME',
     aliases: ['talk'],
-    help: 'chat with the intern with this name',
+    help: 'chat with the intern with this name (or id)',
     run: async ({ api, nav }, name) => {
       try {
-        const found = await findInternByName(api, name);
+        const { byId, byName } = await matchInterns(api, name, { maxPages: 20 });
+        const found = byId ?? (byName.length === 1 ? byName[0] : null);
         if (found) nav.push({ name: 'chat', id: found.id, seed: found });
+        else if (byName.length > 1) nav.flash(`${byName.length} interns are named "${sanitize(name)}": chat by id`, 'error');
         else nav.flash(`no intern named "${sanitize(name)}"`, 'error');
       } catch (e) {
         nav.flash(`could not look up ${sanitize(name)}: ${sanitize((e as Error).message)}`, 'error');
