@@ -88,6 +88,8 @@ describe('chat', () => {
     await app.type('run: echo X');
     await app.press('enter');
     const f = await app.waitFor('Permission: shell');
+    expect(f).toContain('? asks permission: shell');
+    expect(f).not.toContain('provide_input');
     expect(f).toMatch(/1\. Allow once/);
     expect(f).toMatch(/4\. Reject always/);
     await app.press('2');

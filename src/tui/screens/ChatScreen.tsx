@@ -12,7 +12,7 @@ import { Text } from '../components/Text.js';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { ApiError } from '../../client/errors.js';
 import type { ChatStart } from '../../client/types.js';
-import { type ChatMessage, type ChatRequest, type ElicitationField, type ElicitationRequest, answerMessages } from '../../contract/chat.js';
+import { type ChatMessage, type ChatRequest, type ElicitationField, type ElicitationRequest, answerMessages, parseProvideInput } from '../../contract/chat.js';
 import type { Intern } from '../../contract/intern.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { TextField } from '../components/TextField.js';
@@ -362,6 +362,12 @@ export function transcriptRows(turns: Turn[], width: number, folded: boolean, hy
       else rows.push(...wrapSegments([{ text: r, dim: true, italic: true }], width, '┆ ', '┆ '));
     }
     for (const tool of t.tools) {
+      const asks = parseProvideInput({ function: { name: tool.name, arguments: tool.args } });
+      if (asks) {
+        const what = asks.kind === 'permission' ? `asks permission: ${sanitize(asks.operation ?? 'an operation')}` : `asks: ${sanitize(asks.message)}`;
+        rows.push(...wrapSegments([{ text: `? ${what}`, color: theme.warning }], width, '  '));
+        continue;
+      }
       const args = sanitize(tool.args).slice(0, Math.max(10, width - 20));
       rows.push(...wrapSegments([{ text: `⚙ ${sanitize(tool.name)} `, color: theme.badge }, { text: args, dim: true }], width, '  '));
     }
