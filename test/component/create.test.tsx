@@ -71,6 +71,18 @@ describe('create an intern', () => {
     expect(body).toEqual({ name: 'borrower', provision: false, vault_id: app.api.interns.find((i) => i.id === IDS.runner)!.vault_id });
   });
 
+  it('a taken name keeps the whole form and shows the service error', async () => {
+    const app = renderApp({ initial: { name: 'create' } });
+    await app.waitFor('New intern');
+    await app.type('runner');
+    await app.press('tab');
+    await app.type('kept text');
+    await app.press('ctrl+s');
+    const f = await app.waitFor('already exists');
+    expect(f).toContain('kept text');
+    expect(f).toMatch(/› name +runner/);
+  });
+
   it('the palette opens it with :new', async () => {
     const app = renderApp();
     await app.waitFor('sleeper');
