@@ -4,6 +4,8 @@
  * the raw bytes Ink wrote (every frame, not only the last) are searched for them.
  */
 import fc from 'fast-check';
+import { render } from 'ink-testing-library';
+import { Text } from '../../src/tui/components/Text.js';
 import { describe, expect, it } from 'vitest';
 import type { Route } from '../../src/tui/context.js';
 import { credential, FakeApi, IDS, intern } from './fakeApi.js';
@@ -58,6 +60,23 @@ function hostileApi(s: string[]): FakeApi {
   api.connections = [`mark3${at(13)}`, `mcp:${at(14)}`];
   return api;
 }
+
+describe('the Text primitive', () => {
+  it('cleans strings at any depth of its children: nested Text, fragments, arrays', () => {
+    const r = render(
+      <Text>
+        a{'\x1b]52;c;ZXZpbA==\x07'}
+        <>{['\u202e', 'b\x9b31m']}</>
+        <Text bold>{'\x1b[2Jc'}</Text>
+        {7}
+      </Text>,
+    );
+    const out = r.frames.join('');
+    expect(out).not.toMatch(FORBIDDEN);
+    expect(r.lastFrame()).toContain('abc7');
+    r.unmount();
+  });
+});
 
 describe('hostile server strings', () => {
   it('never reach the terminal on any screen', async () => {

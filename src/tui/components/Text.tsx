@@ -6,20 +6,20 @@
  * forbids importing Ink's `Text` anywhere else (eslint.config.js).
  */
 import { Text as InkText } from 'ink';
-import { Children, cloneElement, isValidElement, type ComponentProps, type ReactElement, type ReactNode } from 'react';
+import { Children, cloneElement, Fragment, isValidElement, type ComponentProps, type ReactElement, type ReactNode } from 'react';
 import { sanitize } from '../sanitize.js';
 
 export type TextProps = ComponentProps<typeof InkText>;
 
-/** Sanitises the strings of a child tree; elements keep their own (our Text cleans its own children). */
+/** Sanitises the strings among the children (and inside fragments); a nested Text cleans its own. */
 export function cleanChildren(children: ReactNode): ReactNode {
   return Children.map(children, (child) => {
     if (typeof child === 'string') return sanitize(child, { multiline: true });
     if (typeof child === 'number' || typeof child === 'boolean' || child === null || child === undefined) return child;
     if (isValidElement(child)) {
       const el = child as ReactElement<{ children?: ReactNode }>;
-      // A fragment or a host element holding strings: clean inside it too.
-      if (el.type !== Text && el.props.children !== undefined) return cloneElement(el, undefined, cleanChildren(el.props.children));
+      // A fragment holding strings: clean inside it too. Other elements draw through their own Text.
+      if (el.type === Fragment && el.props.children !== undefined) return cloneElement(el, undefined, cleanChildren(el.props.children));
       return el;
     }
     return child;
