@@ -9,7 +9,7 @@
 import { Box, useStdout } from 'ink';
 import { Hyperlink } from '../components/Hyperlink.js';
 import { Text } from '../components/Text.js';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError } from '../../client/errors.js';
 import type { ChatStart } from '../../client/types.js';
 import { type ChatMessage, type ChatRequest, type ElicitationField, type ElicitationRequest, answerMessages, parseProvideInput } from '../../contract/chat.js';
@@ -20,6 +20,7 @@ import { useTui } from '../context.js';
 import { useExternalEditor } from '../hooks/useExternalEditor.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useResource } from '../hooks/useResource.js';
+import { useScreen } from '../hooks/useScreen.js';
 import { matches } from '../keymap.js';
 import { renderMarkdown, type Row, supportsHyperlinks, wrapSegments } from '../markdown.js';
 import { sanitize } from '../sanitize.js';
@@ -40,7 +41,7 @@ export function osc52(text: string): string {
 }
 
 export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
-  const { api, nav, active, setCapture, setScopes, size } = useTui();
+  const { api, nav, active, size } = useTui();
   const { stdout } = useStdout();
   const intern = useResource((signal) => api.getIntern(id, { signal }), id, seed);
   const convo = useMemo(() => conversationOf(api, id), [api, id]);
@@ -63,14 +64,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
   const permission = interaction?.args.kind === 'permission' ? interaction.args : undefined;
   const question = interaction?.args.kind === 'elicitation' ? interaction.args : undefined;
 
-  useLayoutEffect(
-    () => setScopes(permission ? ['permission', 'chat'] : question ? ['question', 'chat'] : ['chatPrompt', 'chat', 'text']),
-    [setScopes, permission, question],
-  );
-  useLayoutEffect(() => {
-    setCapture(true);
-    return () => setCapture(false);
-  }, [setCapture]);
+  useScreen(permission ? ['permission', 'chat'] : question ? ['question', 'chat'] : ['chatPrompt', 'chat', 'text'], true);
   // Leaving the screen cancels a running turn's stream and any pending retry.
   // Leaving marks such a turn cancelled, so coming back never shows a stream that is not there.
   useEffect(

@@ -7,11 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import { Box } from 'ink';
 import { Text } from '../components/Text.js';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError } from '../../client/errors.js';
 import type { Intern, InternCreate } from '../../contract/intern.js';
 import { LIMITS } from '../../contract/limits.js';
 import { checkDescription, checkInstructions, checkName } from '../../contract/rules.js';
+import { Confirm } from '../components/Confirm.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { Picker } from '../components/Picker.js';
 import { Spinner } from '../components/Spinner.js';
@@ -19,6 +20,7 @@ import { TextField } from '../components/TextField.js';
 import { useTui } from '../context.js';
 import { useExternalEditor } from '../hooks/useExternalEditor.js';
 import { useKeys } from '../hooks/useKeys.js';
+import { useScreen } from '../hooks/useScreen.js';
 import { matches, type Scope } from '../keymap.js';
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
@@ -54,7 +56,7 @@ export function createErrors(v: CreateValues): Partial<Record<Field, string>> {
 }
 
 export function CreateIntern() {
-  const { api, nav, active, setCapture, setScopes, size } = useTui();
+  const { api, nav, active, size } = useTui();
   const [values, setValues] = useState<CreateValues>({ name: '', description: '', instructions: '', provision: true, vault: null });
   const [focus, setFocus] = useState(0);
   const [saving, setSaving] = useState(false);
@@ -69,14 +71,8 @@ export function CreateIntern() {
   const errors = useMemo(() => createErrors(values), [values]);
   const dirty = values.name !== '' || values.description !== '' || values.instructions !== '' || values.vault !== null;
 
-  useLayoutEffect(() => {
-    const own = field === 'provision' ? ['choice'] : field === 'vault' ? ['pickField'] : field === 'instructions' ? ['text', 'textArea'] : ['text'];
-    setScopes(confirmDiscard ? ['confirm'] : picking ? ['chooser', 'text'] : (['form', ...own] as Scope[]));
-  }, [setScopes, confirmDiscard, picking, field]);
-  useLayoutEffect(() => {
-    setCapture(true);
-    return () => setCapture(false);
-  }, [setCapture]);
+  const own: Scope[] = field === 'provision' ? ['choice'] : field === 'vault' ? ['pickField'] : field === 'instructions' ? ['text', 'textArea'] : ['text'];
+  useScreen(confirmDiscard ? ['confirm'] : picking ? ['chooser', 'text'] : ['form', ...own], true);
 
   // Interns whose vault can be borrowed: those that have one (a provisioned intern).
   useEffect(() => {
@@ -117,12 +113,7 @@ export function CreateIntern() {
   };
 
   useKeys((input, key) => {
-    if (confirmDiscard) {
-      if (matches('yes', input, key)) return nav.pop();
-      if (matches('no', input, key)) return setConfirmDiscard(false);
-      return;
-    }
-    if (picking) return;
+    if (confirmDiscard || picking) return;
     if (matches('formCancel', input, key)) return dirty ? setConfirmDiscard(true) : nav.pop();
     if (matches('save', input, key)) return void submit();
     if (matches('nextField', input, key)) return setFocus((f) => (f + 1) % FIELDS.length);
@@ -150,7 +141,7 @@ export function CreateIntern() {
       <Text bold>New intern</Text>
       {serverError ? <ErrorView error={serverError} compact={short} /> : null}
       {saving ? <Spinner label="Creating" /> : null}
-      {confirmDiscard ? <Text color={theme.warning}>Discard this new intern? (y/n)</Text> : null}
+      <Confirm open={confirmDiscard} question="Discard this new intern?" onAnswer={(yes) => (yes ? nav.pop() : setConfirmDiscard(false))} active={active} />
       <TextField label="name" value={values.name} onChange={set('name')} focused={on('name')} error={values.name === '' ? null : errors.name} note={`${LIMITS.name.min}-${LIMITS.name.max} chars: a-z 0-9, hyphen-separated, starts with a letter`} />
       <TextField label="description" value={values.description} onChange={set('description')} focused={on('description')} error={errors.description} note={`${values.description.length}/${LIMITS.description.max}`} placeholder="none" />
       <TextField label="instructions" value={values.instructions} onChange={set('instructions')} focused={on('instructions')} error={errors.instructions} multiline height={short ? 3 : 6} placeholder="none (^e opens $EDITOR)" />

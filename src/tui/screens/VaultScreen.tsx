@@ -10,6 +10,7 @@ import { useLayoutEffect, useState } from 'react';
 import type { InternApi } from '../../client/types.js';
 import { LIMITS } from '../../contract/limits.js';
 import type { EffectiveSecret, VaultSecret } from '../../contract/vault.js';
+import { Confirm } from '../components/Confirm.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { Picker } from '../components/Picker.js';
 import { Spinner } from '../components/Spinner.js';
@@ -71,8 +72,10 @@ export function VaultScreen({ internId }: { internId?: string }) {
   const scopeLabel = internId ? (intern.data ? intern.data.name : 'this intern') : 'workspace';
   const editable = !internId || tab === 'own';
 
+  // The secret form declares its own scopes (they follow its focus); the rest are declared here.
   useLayoutEffect(() => {
-    setScopes(mode.kind === 'delete' ? ['confirm'] : mode.kind === 'form' ? ['form'] : mode.kind === 'copy' ? ['picker'] : ['vault', 'list', 'global']);
+    if (mode.kind === 'form') return;
+    setScopes(mode.kind === 'delete' ? ['confirm'] : mode.kind === 'copy' ? ['chooser', 'text'] : ['vault', 'list', 'global']);
   }, [setScopes, mode.kind]);
   useLayoutEffect(() => setCapture(mode.kind !== 'list'), [setCapture, mode.kind]);
 
@@ -101,15 +104,14 @@ export function VaultScreen({ internId }: { internId?: string }) {
     );
   };
 
+  const answerDelete = (yes: boolean) => {
+    if (mode.kind !== 'delete') return;
+    const name = mode.row.name;
+    setMode({ kind: 'list' });
+    if (yes) void run('Deleting', () => (internId ? api.deleteInternSecret(internId, name) : api.deleteVaultSecret(name)), `deleted ${sanitize(name)}`);
+  };
+
   useKeys((input, key) => {
-    if (mode.kind === 'delete') {
-      if (matches('yes', input, key)) {
-        const name = mode.row.name;
-        setMode({ kind: 'list' });
-        void run('Deleting', () => (internId ? api.deleteInternSecret(internId, name) : api.deleteVaultSecret(name)), `deleted ${sanitize(name)}`);
-      } else if (matches('no', input, key)) setMode({ kind: 'list' });
-      return;
-    }
     if (mode.kind !== 'list' || busy) return;
     if (list.handle(input, key)) return;
     if (internId && matches('vaultTab', input, key)) return setTab((t) => (t === 'effective' ? 'own' : 'effective'));
@@ -150,11 +152,13 @@ export function VaultScreen({ internId }: { internId?: string }) {
       </Box>
       {busy ? <Spinner label={busy} /> : null}
       {actionError ? <ErrorView error={actionError} compact /> : null}
-      {mode.kind === 'delete' ? (
-        <Text color={theme.warning}>
-          Delete {sanitize(mode.row.name)} from {sanitize(scopeLabel)}? Programs there lose it. (y/n)
-        </Text>
-      ) : null}
+      <Confirm
+        open={mode.kind === 'delete'}
+        question={mode.kind === 'delete' ? `Delete ${sanitize(mode.row.name)} from ${sanitize(scopeLabel)}? Programs there lose it.` : ''}
+        onAnswer={answerDelete}
+        tone="error"
+        active={active}
+      />
       {mode.kind === 'form' ? (
         <SecretForm
           scopeLabel={scopeLabel}
