@@ -83,6 +83,23 @@ describe('create an intern', () => {
     expect(f).toMatch(/› name +runner/);
   });
 
+  it('esc asks before discarding typed fields; n keeps them, y leaves', async () => {
+    const app = renderApp();
+    await app.waitFor('sleeper');
+    await app.press('n');
+    await app.waitFor('New intern');
+    await app.type('half-done');
+    await app.press('esc');
+    await app.waitFor('Discard this new intern? (y/n)');
+    await app.press('n');
+    await app.waitFor((f) => !f.includes('Discard this') && f.includes('half-done'));
+    await app.press('esc');
+    await app.waitFor('Discard this new intern?');
+    await app.press('y');
+    await app.waitFor((f) => f.includes('sleeper') && !f.includes('New intern'));
+    expect(app.api.callsOf('createIntern')).toHaveLength(0);
+  });
+
   it('the palette opens it with :new', async () => {
     const app = renderApp();
     await app.waitFor('sleeper');
