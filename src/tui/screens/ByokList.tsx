@@ -1,12 +1,13 @@
 /** BYOK credentials: a page at a time, with a provider filter. */
 import { Box } from 'ink';
 import { Text } from '../components/Text.js';
-import { useLayoutEffect, useState } from 'react';
+import { useState } from 'react';
 import { LIMITS } from '../../contract/limits.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { Spinner } from '../components/Spinner.js';
 import { TextField } from '../components/TextField.js';
 import { useTui } from '../context.js';
+import { useScreen } from '../hooks/useScreen.js';
 import { relativeTime } from '../format.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useListCursor, windowOf } from '../hooks/useListCursor.js';
@@ -18,7 +19,7 @@ import { theme } from '../theme.js';
 const PAGE = LIMITS.byokList.defaultLimit;
 
 export function ByokList() {
-  const { api, nav, active, setCapture, setScopes, size } = useTui();
+  const { api, nav, active, size } = useTui();
   const [offset, setOffset] = useState(0);
   const [provider, setProvider] = useState('');
   const [editingFilter, setEditingFilter] = useState(false);
@@ -31,8 +32,7 @@ export function ByokList() {
   const total = res.data?.total_count ?? 0;
   const height = Math.max(3, size.rows - 9);
   const list = useListCursor(rows.length, height);
-  useLayoutEffect(() => setScopes(['byok', 'list', 'paged', 'global']), [setScopes]);
-  useLayoutEffect(() => setCapture(editingFilter), [editingFilter, setCapture]);
+  useScreen(['byok', 'list', 'paged', 'global'], editingFilter);
 
   useKeys((input, key) => {
     if (editingFilter) {
