@@ -99,6 +99,7 @@ export function App({ options, initial = { name: 'interns' } }: { options: TuiOp
     setCapture,
     setScopes,
     size,
+    pane: { columns: size.columns, rows: paneRows },
   };
 
   if (screen.fullScreen) return <TuiContext.Provider value={ctx}>{renderRoute(top)}</TuiContext.Provider>;

@@ -43,6 +43,8 @@ export interface TuiContextValue {
   /** Screens declare the key scopes the footer lists. */
   setScopes: (scopes: Scope[]) => void;
   size: { columns: number; rows: number };
+  /** The screen's pane (the terminal less the header and footer), handed down by the shell. */
+  pane: { columns: number; rows: number };
 }
 
 export const TuiContext = createContext<TuiContextValue | null>(null);
