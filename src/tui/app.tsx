@@ -148,6 +148,7 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
     setCapture,
     setScopes,
     size,
+    pane: { columns: size.columns, rows: paneRows },
   };
 
   if (screen.fullScreen) return <TuiContext.Provider value={ctx}><Fragment key={session.serial}>{renderRoute(top)}</Fragment></TuiContext.Provider>;

@@ -5,6 +5,7 @@
  */
 import { matchInterns } from '../client/resolve.js';
 import type { InternApi } from '../client/types.js';
+import type { Intern } from '../contract/intern.js';
 import type { Nav } from './context.js';
 import { sanitize } from './sanitize.js';
 
@@ -27,23 +28,42 @@ export interface Command {
   run: (env: CommandEnv, arg: string) => void | Promise<void>;
 }
 
+/** The one intern a command names (by id, or by a name only one intern has); otherwise a message, and null. */
+async function internNamed({ api, nav }: CommandEnv, name: string, verb: string): Promise<Intern | null> {
+  try {
+    const { byId, byName } = await matchInterns(api, name, { maxPages: 20 });
+    const found = byId ?? (byName.length === 1 ? byName[0]! : null);
+    if (found) return found;
+    if (byName.length > 1) nav.flash(`${byName.length} interns are named "${sanitize(name)}": ${verb} by id`, 'error');
+    else nav.flash(`no intern named "${sanitize(name)}"`, 'error');
+  } catch (e) {
+    nav.flash(`could not look up ${sanitize(name)}: ${sanitize((e as Error).message)}`, 'error');
+  }
+  return null;
+}
+
 export const COMMANDS: readonly Command[] = [
   { name: 'interns', help: 'the interns', run: ({ nav }) => nav.home({ name: 'interns' }) },
+  { name: 'new', aliases: ['create'], help: 'create an intern', run: ({ nav }) => nav.push({ name: 'create' }) },
   { name: 'byok', help: 'BYOK credentials', run: ({ nav }) => nav.home({ name: 'byok' }) },
+  { name: 'vault', help: 'the workspace vault secrets', run: ({ nav }) => nav.push({ name: 'vault' }) },
   {
     name: 'attach',
     arg: 'NAME',
     help: 'attach to the intern with this name (or id)',
-    run: async ({ api, nav }, name) => {
-      try {
-        const { byId, byName } = await matchInterns(api, name, { maxPages: 20 });
-        const found = byId ?? (byName.length === 1 ? byName[0] : null);
-        if (found) nav.push({ name: 'attach', intern: found });
-        else if (byName.length > 1) nav.flash(`${byName.length} interns are named "${sanitize(name)}": attach by id`, 'error');
-        else nav.flash(`no intern named "${sanitize(name)}"`, 'error');
-      } catch (e) {
-        nav.flash(`could not look up ${sanitize(name)}: ${sanitize((e as Error).message)}`, 'error');
-      }
+    run: async (env, name) => {
+      const found = await internNamed(env, name, 'attach');
+      if (found) env.nav.push({ name: 'attach', intern: found });
+    },
+  },
+  {
+    name: 'chat',
+    arg: 'NAME',
+    aliases: ['talk'],
+    help: 'chat with the intern with this name (or id)',
+    run: async (env, name) => {
+      const found = await internNamed(env, name, 'chat');
+      if (found) env.nav.push({ name: 'chat', id: found.id, seed: found });
     },
   },
   {

@@ -9,6 +9,10 @@ export type Route =
   /** `seed`: the intern as the previous screen had it, drawn while the fresh copy loads. */
   | { name: 'intern'; id: string; seed?: Intern }
   | { name: 'settings'; id: string }
+  | { name: 'create' }
+  /** Without `internId`: the workspace's secrets. */
+  | { name: 'vault'; internId?: string }
+  | { name: 'chat'; id: string; seed?: Intern }
   | { name: 'connections'; id: string }
   | { name: 'attach'; intern: Intern }
   | { name: 'byok' }
@@ -39,6 +43,8 @@ export interface TuiContextValue {
   /** Screens declare the key scopes the footer lists. */
   setScopes: (scopes: Scope[]) => void;
   size: { columns: number; rows: number };
+  /** The screen's pane (the terminal less the header and footer), handed down by the shell. */
+  pane: { columns: number; rows: number };
 }
 
 export const TuiContext = createContext<TuiContextValue | null>(null);

@@ -23,7 +23,17 @@ export type Scope =
   | 'textArea'
   | 'prompt'
   | 'confirm'
-  | 'attach';
+  | 'attach'
+  | 'internList'
+  | 'pickField'
+  | 'chooser'
+  | 'hostField'
+  | 'vault'
+  | 'chat'
+  | 'chatPrompt'
+  | 'permission'
+  | 'question'
+  | 'questionText';
 
 export interface Binding {
   id: string;
@@ -56,7 +66,10 @@ export const KEYMAP = [
   { id: 'statusFilter', keys: ['f'], label: 'f', help: 'status / provider filter', scope: 'list' },
   { id: 'prevPage', keys: ['left'], label: '←/→', help: 'previous / next page', scope: 'paged' },
   { id: 'nextPage', keys: ['right'], label: '', help: '', scope: 'paged' },
+  { id: 'newIntern', keys: ['n'], label: 'n', help: 'new intern', scope: 'internList' },
   { id: 'edit', keys: ['e'], label: 'e', help: 'edit settings', scope: 'intern' },
+  { id: 'chat', keys: ['t'], label: 't', help: 'chat (talk)', scope: 'intern' },
+  { id: 'vault', keys: ['v'], label: 'v', help: 'vault secrets', scope: 'intern' },
   { id: 'connections', keys: ['c'], label: 'c', help: 'connections', scope: 'intern' },
   { id: 'attach', keys: ['a'], label: 'a', help: 'attach', scope: 'intern' },
   { id: 'provision', keys: ['p'], label: 'p', help: 'provision', scope: 'intern' },
@@ -88,6 +101,37 @@ export const KEYMAP = [
   { id: 'lineDown', keys: ['down'], label: '', help: '', scope: 'textArea' },
   { id: 'accept', keys: ['return'], label: 'enter', help: 'run / apply / confirm', scope: 'prompt' },
   { id: 'dismiss', keys: ['escape'], label: 'esc', help: 'close / cancel', scope: 'prompt' },
+  { id: 'openPicker', keys: ['return', 'ctrl+p'], label: 'enter', help: 'open the picker (model, vault)', scope: 'pickField' },
+  { id: 'chooserUp', keys: ['up'], label: '↑/↓', help: 'move (type to filter)', scope: 'chooser' },
+  { id: 'chooserDown', keys: ['down'], label: '', help: '', scope: 'chooser' },
+  { id: 'chooserPageUp', keys: ['pageup'], label: '', help: 'page up / down', scope: 'chooser' },
+  { id: 'chooserPageDown', keys: ['pagedown'], label: '', help: '', scope: 'chooser' },
+  { id: 'chooserPick', keys: ['return'], label: 'enter', help: 'pick (a typed slug is kept as typed)', scope: 'chooser' },
+  { id: 'chooserMark', keys: ['tab'], label: 'tab', help: 'mark / unmark (multi-select)', scope: 'chooser' },
+  { id: 'chooserClose', keys: ['escape'], label: 'esc', help: 'close the picker', scope: 'chooser' },
+  { id: 'addHost', keys: ['return'], label: 'enter', help: 'add the typed host (bksp on empty removes the last)', scope: 'hostField' },
+  { id: 'secretAdd', keys: ['a'], label: 'a', help: 'add a secret', scope: 'vault' },
+  { id: 'secretReplace', keys: ['e'], label: 'e', help: 'replace the selected secret', scope: 'vault' },
+  { id: 'secretDelete', keys: ['D'], label: 'D', help: 'delete the selected secret (asks first)', scope: 'vault' },
+  { id: 'secretCopy', keys: ['C'], label: 'C', help: 'copy workspace secrets in', scope: 'vault' },
+  { id: 'vaultTab', keys: ['tab'], label: 'tab', help: 'effective / own tab', scope: 'vault' },
+  { id: 'chatCancel', keys: ['escape'], label: 'esc', help: 'cancel the turn / back', scope: 'chat' },
+  { id: 'approval', keys: ['ctrl+t'], label: '^t', help: 'approval mode manual / self-drive', scope: 'chat' },
+  { id: 'reasoning', keys: ['ctrl+o'], label: '^o', help: 'fold / unfold reasoning', scope: 'chat' },
+  { id: 'copyAnswer', keys: ['ctrl+y'], label: '^y', help: 'copy the last answer (OSC 52)', scope: 'chat' },
+  { id: 'scrollUp', keys: ['pageup'], label: 'pgup/pgdn', help: 'scroll the transcript', scope: 'chat' },
+  { id: 'scrollDown', keys: ['pagedown'], label: '', help: '', scope: 'chat' },
+  { id: 'send', keys: ['return'], label: 'enter', help: 'send (steers a running turn)', scope: 'chatPrompt' },
+  { id: 'chatEditor', keys: ['ctrl+e'], label: '^e', help: 'write the prompt in $EDITOR', scope: 'chatPrompt' },
+  { id: 'optionPick', keys: ['1', '2', '3', '4', '5', '6', '7', '8', '9'], label: '1-9', help: 'answer with that option', scope: 'permission' },
+  { id: 'optionUp', keys: ['up'], label: '↑/↓', help: 'move between the options', scope: 'permission' },
+  { id: 'optionDown', keys: ['down'], label: '', help: '', scope: 'permission' },
+  { id: 'optionAccept', keys: ['return'], label: 'enter', help: 'answer with the selected option', scope: 'permission' },
+  { id: 'questionNext', keys: ['tab'], label: 'tab', help: 'next / previous field', scope: 'question' },
+  { id: 'questionPrev', keys: ['shift+tab'], label: '', help: '', scope: 'question' },
+  { id: 'questionSubmit', keys: ['ctrl+s'], label: '^s', help: 'answer the question', scope: 'question' },
+  { id: 'questionDecline', keys: ['ctrl+d'], label: '^d', help: 'decline the question', scope: 'question' },
+  { id: 'questionEnter', keys: ['return'], label: 'enter', help: 'next field; answers on the last', scope: 'questionText' },
   { id: 'yes', keys: ['y'], label: 'y', help: 'confirm', scope: 'confirm' },
   { id: 'no', keys: ['n', 'escape'], label: 'n', help: 'cancel', scope: 'confirm' },
   { id: 'detach', keys: ['ctrl+]', 'escape', 'q'], label: '^]', help: 'detach (esc and q too before attaching)', scope: 'attach' },
@@ -110,6 +154,17 @@ export const SCOPES_TOGETHER: Scope[][] = [
   ['always', 'prompt', 'text'],
   ['always', 'confirm'],
   ['always', 'attach'],
+  ['always', 'global', 'list', 'internList', 'intern'],
+  ['always', 'form', 'text', 'textArea'],
+  ['always', 'form', 'choice'],
+  ['always', 'form', 'pickField'],
+  ['always', 'chooser', 'text'],
+  ['always', 'form', 'text', 'hostField'],
+  ['always', 'global', 'list', 'vault'],
+  ['always', 'chat', 'chatPrompt', 'text'],
+  ['always', 'chat', 'permission'],
+  ['always', 'chat', 'question', 'questionText', 'text'],
+  ['always', 'chat', 'question', 'choice'],
 ];
 
 export type BindingId = (typeof KEYMAP)[number]['id'];
@@ -170,6 +225,16 @@ export const SCOPE_TITLES: Record<Scope, string> = {
   prompt: 'Prompts (palette, filter, typed confirmation)',
   confirm: 'Questions',
   attach: 'Attach',
+  internList: 'The intern list',
+  pickField: 'A field with a picker',
+  chooser: 'Pickers (models, vaults, secrets)',
+  hostField: 'The host field of a secret',
+  vault: 'Vault secrets',
+  chat: 'Chat',
+  chatPrompt: 'The chat prompt',
+  permission: 'A permission request',
+  question: 'A question (elicitation)',
+  questionText: 'A question\'s text field',
 };
 
 const SHORT: Record<string, string> = { pagedown: 'pgdn', pageup: 'pgup', return: 'enter', escape: 'esc' };

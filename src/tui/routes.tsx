@@ -10,10 +10,13 @@ import { AttachRoute } from './screens/AttachRoute.js';
 import { ByokDetails } from './screens/ByokDetails.js';
 import { ByokForm } from './screens/ByokForm.js';
 import { ByokList } from './screens/ByokList.js';
+import { ChatScreen } from './screens/ChatScreen.js';
+import { CreateIntern } from './screens/CreateIntern.js';
 import { Connections } from './screens/Connections.js';
 import { InternDetails } from './screens/InternDetails.js';
 import { InternList } from './screens/InternList.js';
 import { InternSettings } from './screens/InternSettings.js';
+import { VaultScreen } from './screens/VaultScreen.js';
 
 type RouteOf<N extends Route['name']> = Extract<Route, { name: N }>;
 
@@ -29,6 +32,9 @@ export const SCREENS: { [N in Route['name']]: ScreenDef<N> } = {
   intern: { title: 'Intern', render: (r) => <InternDetails key={r.id} id={r.id} seed={r.seed} /> },
   settings: { title: 'Settings', render: (r) => <InternSettings id={r.id} /> },
   connections: { title: 'Connections', render: (r) => <Connections id={r.id} /> },
+  create: { title: 'New intern', render: () => <CreateIntern /> },
+  vault: { title: 'Vault secrets', render: (r) => <VaultScreen key={r.internId ?? 'workspace'} internId={r.internId} /> },
+  chat: { title: 'Chat', render: (r) => <ChatScreen key={r.id} id={r.id} seed={r.seed} /> },
   attach: { title: 'Attach', render: (r) => <AttachRoute intern={r.intern} />, fullScreen: true },
   byok: { title: 'BYOK credentials', render: () => <ByokList /> },
   byokDetails: { title: 'Credential', render: (r) => <ByokDetails key={r.id} id={r.id} /> },

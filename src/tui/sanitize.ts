@@ -3,6 +3,8 @@
  * escape sequences (CSI, OSC, DCS, SOS/PM/APC, two-byte ESC), C0 and C1 controls,
  * DEL and bidirectional overrides are removed. Newlines survive only where asked.
  */
+import stringWidth from 'string-width';
+
 const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b]*(?:\x1b\\)?|\x1b[ -/]*[0-~]?|\x9b[0-?]*[ -/]*[@-~]|[\x90\x98\x9d\x9e\x9f][^\x9c\x07]*[\x9c\x07]?/g;
 const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 const CONTROLS_NO_NEWLINE = /[\x00-\x1f\x7f-\x9f]/g;
@@ -15,15 +17,28 @@ export function sanitize(value: string | null | undefined, opts: { multiline?: b
   return noEsc.replace(/[\t\n\r]/g, ' ').replace(CONTROLS_NO_NEWLINE, '');
 }
 
-/** Cuts to a display width (one cell per code point is close enough for names and labels), with an ellipsis. */
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** Display cells of a string (CJK and emoji take two), as the terminal draws it. */
+export const widthOf = (text: string): number => stringWidth(text);
+
+/** Cuts to a display width, by grapheme and measured with string-width, with an ellipsis. */
 export function truncate(text: string, width: number): string {
   if (width <= 0) return '';
-  const chars = [...text];
-  if (chars.length <= width) return text;
-  return chars.slice(0, Math.max(0, width - 1)).join('') + '…';
+  if (stringWidth(text) <= width) return text;
+  let out = '';
+  let used = 0;
+  for (const { segment } of graphemes.segment(text)) {
+    const w = stringWidth(segment);
+    if (used + w > width - 1) break;
+    out += segment;
+    used += w;
+  }
+  return out + '…';
 }
 
+/** Exactly `width` cells: cut with an ellipsis or filled with spaces. */
 export function pad(text: string, width: number): string {
   const t = truncate(text, width);
-  return t + ' '.repeat(Math.max(0, width - [...t].length));
+  return t + ' '.repeat(Math.max(0, width - stringWidth(t)));
 }

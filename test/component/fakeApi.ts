@@ -4,7 +4,7 @@
  * method can be replaced per test to fail with the client's typed errors.
  */
 import type { ByokCreate, ByokCredential, ByokUpdate } from '../../src/contract/byok.js';
-import type { Intern, InternListQuery, InternUpdate } from '../../src/contract/intern.js';
+import type { Intern, InternCreate, InternListQuery, InternUpdate } from '../../src/contract/intern.js';
 import { ApiError } from '../../src/client/errors.js';
 import type { ChatStart, InternApi } from '../../src/client/types.js';
 import { type ChatChunk, type ChatRequest, PROVIDE_INPUT_TOOL, contentText } from '../../src/contract/chat.js';
@@ -97,7 +97,7 @@ export class FakeApi implements InternApi {
   configured = { api_key: true, management_key: true, oauth_token: true };
   calls: Call[] = [];
   interns: Intern[] = [
-    intern({ id: IDS.runner, name: 'runner', model: 'anthropic/claude-sonnet-4', description: 'Keeps CI green.', instructions: 'Watch main.\nFile issues.' }),
+    intern({ id: IDS.runner, name: 'runner', vault_id: 'vvvvvvvv-0000-4000-8000-000000000001', model: 'anthropic/claude-sonnet-4', description: 'Keeps CI green.', instructions: 'Watch main.\nFile issues.' }),
     intern({ id: IDS.builder, name: 'builder', status: 'provisioning', hostname: null, progress: { step_label: 'Pulling the image', step_number: 2, total_steps: 5 } }),
     intern({ id: IDS.broken, name: 'broken', status: 'failed', hostname: null, last_failure_message: 'Image pull failed: registry answered 503' }),
     intern({ id: IDS.peer, name: 'peer-bot', created_by_you: false }),
@@ -154,8 +154,36 @@ export class FakeApi implements InternApi {
     Object.assign(i, patch, { updated_at: new Date().toISOString() });
     return { ...i };
   }
-  async createIntern(): Promise<Intern> {
-    throw new Error('not used');
+  /** Idempotency keys seen by createIntern, and the intern each made. */
+  idempotency = new Map<string, string>();
+  /** Set to make the next createIntern fail after creating (a dropped connection). */
+  dropNextCreate = false;
+  async createIntern(body: InternCreate, opts?: { idempotencyKey?: string }): Promise<Intern> {
+    this.record('createIntern', body, opts?.idempotencyKey);
+    const again = opts?.idempotencyKey ? this.idempotency.get(opts.idempotencyKey) : undefined;
+    if (again) return { ...this.find(again) };
+    if (this.interns.some((i) => i.name === body.name)) {
+      throw new ApiError(409, 409, 'name_taken', false, `An intern named ${body.name} already exists`, 'POST /interns');
+    }
+    const id = `cccccccc-0000-4000-8000-${String(this.interns.length + 1).padStart(12, '0')}`;
+    const created = intern({
+      id,
+      name: body.name,
+      description: body.description ?? null,
+      instructions: body.instructions ?? null,
+      model: null,
+      hostname: null,
+      status: body.provision ? 'queued' : 'stopped',
+      attached_vault_id: body.vault_id ?? null,
+      vault_id: null,
+    });
+    this.interns.push(created);
+    if (opts?.idempotencyKey) this.idempotency.set(opts.idempotencyKey, id);
+    if (this.dropNextCreate) {
+      this.dropNextCreate = false;
+      throw new ApiError(503, 503, 'connection_reset', true, 'The connection dropped', 'POST /interns');
+    }
+    return { ...created };
   }
   async deleteIntern(id: string) {
     this.record('deleteIntern', id);

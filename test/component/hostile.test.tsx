@@ -41,6 +41,7 @@ const SCREENS: { route: Route; ready: string }[] = [
   { route: { name: 'byokDetails', id: 'c1' }, ready: 'mark2' },
   { route: { name: 'byokForm', id: 'c1' }, ready: 'mark2' },
   { route: { name: 'intern', id: IDS.broken }, ready: 'mark4' },
+  { route: { name: 'vault', internId: IDS.runner }, ready: 'mark5' },
 ];
 
 function hostileApi(s: string[]): FakeApi {
@@ -58,6 +59,8 @@ function hostileApi(s: string[]): FakeApi {
     allowed_api_key_hashes: [at(12)],
   });
   api.connections = [`mark3${at(13)}`, `mcp:${at(14)}`];
+  const secret = { name: `mark5${at(0)}`, hosts: [at(1), at(2)], fingerprint: at(3), created_at: new Date().toISOString(), value: 'v' };
+  api.secrets.set(IDS.runner, new Map([[secret.name, secret]]));
   return api;
 }
 

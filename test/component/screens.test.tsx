@@ -190,7 +190,7 @@ describe('help overlay', () => {
     await app.waitFor('sleeper');
     await app.press('?');
     const f = await app.waitFor('Keys (esc or ? to close');
-    for (const text of ['Everywhere', 'On an intern', 'help', 'provision', 'g/G']) expect(f).toContain(text);
+    for (const text of ['Everywhere', 'On an intern', 'help', 'attach', 'vault secrets', 'g/G']) expect(f).toContain(text);
     const range = /j\/k scroll, (\d+)-/.exec(f);
     expect(range?.[1]).toBe('1');
     await app.press('j');

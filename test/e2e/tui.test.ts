@@ -75,7 +75,14 @@ describe('the TUI', () => {
     await t.press('esc');
     await t.waitFor('runner-jpeg');
     await t.press('?');
-    const help = await t.waitFor('Keys (esc or ? to close');
+    await t.waitFor('Keys (esc or ? to close');
+    // The help scrolls (j) when it is longer than the screen: every group can be reached.
+    const seen: string[] = [];
+    for (let i = 0; i < 80 && !(seen.join('\n').includes('BYOK credentials') && /\^s +save/.test(seen.join('\n'))); i++) {
+      seen.push(t.screen());
+      await t.press('j');
+    }
+    const help = seen.join('\n');
     expect(help).toContain('BYOK credentials');
     expect(help).toMatch(/\^s +save/);
     await t.press('esc');

@@ -23,7 +23,7 @@ export function CommandPalette({ onRun, onClose }: { onRun: (c: ResolvedCommand)
   return (
     <Box flexDirection="column" flexShrink={0} borderStyle="round" borderColor={theme.accent} paddingX={1}>
       <TextField label=":" labelWidth={4} value={text} onChange={(v) => { setText(v); setError(null); }} focused error={error} onSubmit={submit} />
-      <Text color={theme.muted}>{(suggestions.length > 0 ? suggestions : COMMANDS).map(usage).join('   ')}   (enter runs, esc closes)</Text>
+      <Text color={theme.muted}>(enter runs, esc closes)   {(suggestions.length > 0 ? suggestions : COMMANDS).map(usage).join('   ')}</Text>
     </Box>
   );
 }

@@ -1,12 +1,14 @@
 /** Every field of a credential (the label only, never a key), with edit and delete. */
 import { Box } from 'ink';
 import { Text } from '../components/Text.js';
-import { useLayoutEffect, useState } from 'react';
+import { useState } from 'react';
+import { Confirm } from '../components/Confirm.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { Spinner } from '../components/Spinner.js';
 import { useTui } from '../context.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useResource } from '../hooks/useResource.js';
+import { useScreen } from '../hooks/useScreen.js';
 import { matches } from '../keymap.js';
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
@@ -18,37 +20,34 @@ const show = (v: unknown): string => {
 };
 
 export function ByokDetails({ id }: { id: string }) {
-  const { api, nav, active, setCapture, setScopes } = useTui();
+  const { api, nav, active } = useTui();
   const res = useResource((signal) => api.getByok(id, { signal }), id);
   const [confirm, setConfirm] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
-  useLayoutEffect(() => setScopes(confirm ? ['confirm'] : ['byok', 'global']), [setScopes, confirm]);
   // The confirmation takes every key: a key that is not its answer must not act on the screen behind it.
-  useLayoutEffect(() => setCapture(confirm), [confirm, setCapture]);
+  useScreen(confirm ? ['confirm'] : ['byok', 'global'], confirm);
+  const answer = (yes: boolean) => {
+    setConfirm(false);
+    if (!yes) return;
+    setBusy(true);
+    api.deleteByok(id).then(
+      () => {
+        nav.pop();
+        nav.flash('credential deleted; its key material is wiped');
+      },
+      (e: unknown) => {
+        setBusy(false);
+        setError(e);
+      },
+    );
+  };
 
   useKeys((input, key) => {
-    if (confirm) {
-      if (matches('yes', input, key)) {
-        setConfirm(false);
-        setBusy(true);
-        api.deleteByok(id).then(
-          () => {
-            nav.pop();
-            nav.flash('credential deleted; its key material is wiped');
-          },
-          (e: unknown) => {
-            setBusy(false);
-            setError(e);
-          },
-        );
-      } else if (matches('no', input, key)) setConfirm(false);
-      return;
-    }
     if (matches('refresh', input, key)) return res.reload();
     if (matches('byokEdit', input, key)) return nav.push({ name: 'byokForm', id });
     if (matches('byokDelete', input, key)) return setConfirm(true);
-  }, active && !busy);
+  }, active && !busy && !confirm);
 
   const c = res.data;
   if (!c) return res.error ? <ErrorView error={res.error} /> : <Spinner label="Loading the credential" />;
@@ -86,7 +85,7 @@ export function ByokDetails({ id }: { id: string }) {
       <Text color={theme.muted}>The raw key is write-only: the service never returns it.</Text>
       {busy ? <Spinner label="Deleting" /> : null}
       {error ? <ErrorView error={error} /> : null}
-      {confirm ? <Text color={theme.error}>Delete this credential? Its key material is wiped. (y/n)</Text> : null}
+      <Confirm open={confirm} question="Delete this credential? Its key material is wiped." tone="error" onAnswer={answer} active={active && !busy} />
     </Box>
   );
 }

@@ -1,15 +1,18 @@
 /** Create or edit a BYOK credential. Key rotation is its own explicit action (ctrl+r) in the edit form. */
 import { Box } from 'ink';
 import { Text } from '../components/Text.js';
-import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { PROVIDERS } from '../../contract/providers.js';
 import { REGIONS } from '../../contract/rules.js';
+import { Confirm } from '../components/Confirm.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { Spinner } from '../components/Spinner.js';
 import { TextField } from '../components/TextField.js';
 import { useTui } from '../context.js';
+import { useForm } from '../hooks/useForm.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useResource } from '../hooks/useResource.js';
+import { useScreen } from '../hooks/useScreen.js';
 import { matches } from '../keymap.js';
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
@@ -45,30 +48,25 @@ const FLAG_HELP: Record<string, string> = {
 };
 
 export function ByokForm({ id }: { id?: string }) {
-  const { api, nav, active, setCapture, setScopes } = useTui();
+  const { api, nav, active } = useTui();
   const create = id === undefined;
   const res = useResource(async (signal) => (id ? api.getByok(id, { signal }) : null), id ?? 'new');
-  const [original, setOriginal] = useState<ByokFormValues | null>(create ? emptyByokForm() : null);
-  const [values, setValues] = useState<ByokFormValues | null>(create ? emptyByokForm() : null);
   const [rotating, setRotating] = useState(false);
-  const [focus, setFocus] = useState(0);
   const [pick, setPick] = useState(0);
-  const [saving, setSaving] = useState(false);
-  const [serverError, setServerError] = useState<unknown>(undefined);
-  const [confirmDiscard, setConfirmDiscard] = useState(false);
   const [flagNote, setFlagNote] = useState<string | null>(null);
-
+  // The service's provider list (GET /providers) when it has one; the bundled catalogue otherwise.
+  const [catalogue, setCatalogue] = useState<{ slugs: readonly { slug: string }[]; source: 'service' | 'bundled' }>({ slugs: PROVIDERS, source: 'bundled' });
   useEffect(() => {
-    if (res.data && !values) {
-      setOriginal(formOf(res.data));
-      setValues(formOf(res.data));
-    }
-  }, [res.data, values]);
-  useLayoutEffect(() => setScopes(confirmDiscard ? ['confirm'] : create ? ['form'] : ['form', 'byokEdit']), [setScopes, confirmDiscard, create]);
-  useLayoutEffect(() => {
-    setCapture(true);
-    return () => setCapture(false);
-  }, [setCapture]);
+    if (!create) return;
+    const ctl = new AbortController();
+    api.listProviders({ signal: ctl.signal }).then(
+      (list) => {
+        if (list.length > 0) setCatalogue({ slugs: list.map((p) => ({ slug: sanitize(p.slug) })), source: 'service' });
+      },
+      () => undefined,
+    );
+    return () => ctl.abort();
+  }, [api, create]);
 
   const fields: ByokField[] = [
     ...(create ? (['provider', 'key'] as const) : rotating ? (['key'] as const) : []),
@@ -84,39 +82,35 @@ export function ByokForm({ id }: { id?: string }) {
     'is_fallback',
     'is_required',
   ];
-  const field = fields[Math.min(focus, fields.length - 1)]!;
-  const errors = useMemo(() => (values ? validateByok(values, { create, rotating }) : {}), [values, create, rotating]);
-  const dirty = values && original ? JSON.stringify(values) !== JSON.stringify(original) || rotating : false;
+  const validate = useCallback((v: ByokFormValues) => validateByok(v, { create, rotating }), [create, rotating]);
+  const [empty] = useState(emptyByokForm);
+  const form = useForm({
+    initial: create ? empty : res.data ? formOf(res.data) : null,
+    fields,
+    validate,
+    isDirty: (o, v) => JSON.stringify(o) !== JSON.stringify(v) || rotating,
+    onLeave: nav.pop,
+    onInvalid: () => nav.flash('fix the marked fields first', 'error'),
+    onSubmit: async (values, original) => {
+      const request = create ? createBody(values) : updateBody(original, values, rotating);
+      // The raw key leaves the form's state as soon as it is sent.
+      form.setValues({ ...values, key: '' });
+      try {
+        const saved = create ? await api.createByok(request as Parameters<typeof api.createByok>[0]) : await api.updateByok(id!, request);
+        nav.returnTo({ name: 'byokDetails', id: saved.id });
+        nav.flash(create ? 'credential created' : rotating ? 'saved; the key was rotated' : 'saved');
+      } catch (e) {
+        if (create || rotating) nav.flash('not saved; the key is never kept, so enter it again', 'error');
+        throw e;
+      }
+    },
+  });
+  useScreen(form.confirmingDiscard ? ['confirm'] : create ? ['form'] : ['form', 'byokEdit'], true);
+  const { values, original, errors, field, update } = form;
   const suggestions = useMemo(() => {
     const q = values?.provider.trim().toLowerCase() ?? '';
-    return PROVIDERS.filter((p) => p.slug.includes(q)).slice(0, 6);
-  }, [values?.provider]);
-
-  const update = (patch: Partial<ByokFormValues>) => values && setValues({ ...values, ...patch });
-
-  const submit = async () => {
-    if (!values || !original || saving) return;
-    const bad = fields.find((f) => errors[f]);
-    if (bad) {
-      setFocus(fields.indexOf(bad));
-      return nav.flash('fix the marked fields first', 'error');
-    }
-    setSaving(true);
-    setServerError(undefined);
-    const request = create ? createBody(values) : updateBody(original, values, rotating);
-    // The raw key leaves the form's state as soon as it is sent.
-    setValues({ ...values, key: '' });
-    try {
-      const saved = create ? await api.createByok(request as Parameters<typeof api.createByok>[0]) : await api.updateByok(id!, request);
-      nav.returnTo({ name: 'byokDetails', id: saved.id });
-      nav.flash(create ? 'credential created' : rotating ? 'saved; the key was rotated' : 'saved');
-    } catch (e) {
-      setServerError(e);
-      if (create || rotating) nav.flash('not saved; the key is never kept, so enter it again', 'error');
-    } finally {
-      setSaving(false);
-    }
-  };
+    return catalogue.slugs.filter((p) => p.slug.includes(q)).slice(0, 6);
+  }, [values?.provider, catalogue]);
 
   const toggleFlag = (f: 'disabled' | 'is_byok_only' | 'is_fallback' | 'is_required') => {
     if (!values) return;
@@ -129,27 +123,19 @@ export function ByokForm({ id }: { id?: string }) {
 
   useKeys((input, key) => {
     if (!values) return;
-    if (confirmDiscard) {
-      if (matches('yes', input, key)) return nav.pop();
-      if (matches('no', input, key)) return setConfirmDiscard(false);
-      return;
-    }
-    if (matches('formCancel', input, key)) return dirty ? setConfirmDiscard(true) : nav.pop();
-    if (matches('save', input, key)) return void submit();
-    if (matches('nextField', input, key)) return setFocus((f) => (f + 1) % fields.length);
-    if (matches('prevField', input, key)) return setFocus((f) => (f + fields.length - 1) % fields.length);
+    if (form.handleKey(input, key)) return;
     if (matches('rotate', input, key)) {
       if (create) return;
       setRotating((r) => !r);
       update({ key: '' });
-      return setFocus(0);
+      return form.setFocus(0);
     }
     if (field === 'provider') {
       if (matches('pickDown', input, key)) return setPick((p) => Math.min(suggestions.length - 1, p + 1));
       if (matches('pickUp', input, key)) return setPick((p) => Math.max(0, p - 1));
       if (matches('pick', input, key) && suggestions[pick]) {
         update({ provider: suggestions[pick]!.slug });
-        return setFocus((f) => f + 1);
+        return form.setFocus((f) => f + 1);
       }
       return;
     }
@@ -166,15 +152,15 @@ export function ByokForm({ id }: { id?: string }) {
     if (field === 'disabled' || field === 'is_byok_only' || field === 'is_fallback' || field === 'is_required') {
       if (matches('toggle', input, key)) toggleFlag(field);
     }
-  }, active && !saving);
+  }, active && !form.submitting && !form.confirmingDiscard);
 
   if (!values || !original) return res.error ? <ErrorView error={res.error} /> : <Spinner label="Loading the credential" />;
-  const focused = (f: ByokField) => active && !confirmDiscard && field === f;
+  const focused = (f: ByokField) => active && !form.confirmingDiscard && field === f;
   return (
     <Box flexDirection="column" flexGrow={1}>
       <Text bold>
         {create ? 'New BYOK credential' : `Edit ${sanitize(values.provider)} credential`}
-        {dirty ? <Text color={theme.warning}> · unsaved changes</Text> : null}
+        {form.dirty ? <Text color={theme.warning}> · unsaved changes</Text> : null}
         {!create ? <Text color={theme.muted}> · ^r {rotating ? 'cancel rotation' : 'rotate the key'}</Text> : null}
       </Text>
       {!create ? <Text color={theme.muted}>provider {sanitize(values.provider)} · workspace {sanitize(values.workspace_id || '—')} (not editable)</Text> : null}
@@ -199,7 +185,7 @@ export function ByokForm({ id }: { id?: string }) {
                   {suggestions.length === 0
                     ? `"${sanitize(values.provider)}" is not in the catalogue: it will be sent as typed and the service will judge`
                     : // One line: the window starts near the pick, so the pick stays in view at any width.
-                      '↑↓ enter: ' +
+                      `${catalogue.source === 'service' ? 'providers' : 'bundled list'} ↑↓ enter: ` +
                       suggestions
                         .map((s, i) => (i === pick ? `[${s.slug}]` : s.slug))
                         .slice(Math.max(0, pick - 2))
@@ -237,9 +223,9 @@ export function ByokForm({ id }: { id?: string }) {
         );
       })}
       {flagNote ? <Text color={theme.warning}>{flagNote}</Text> : null}
-      {saving ? <Spinner label={create ? 'Creating' : 'Saving'} /> : null}
-      {serverError ? <ErrorView error={serverError} /> : null}
-      {confirmDiscard ? <Text color={theme.warning}>Discard your changes? (y/n)</Text> : null}
+      {form.submitting ? <Spinner label={create ? 'Creating' : 'Saving'} /> : null}
+      {form.serverError ? <ErrorView error={form.serverError} /> : null}
+      <Confirm open={form.confirmingDiscard} question="Discard your changes?" onAnswer={form.answerDiscard} active={active} />
       <Text color={theme.muted}>tab/shift+tab move · space/←→ change a choice · ^s {create ? 'create' : 'save'} · esc cancel</Text>
     </Box>
   );

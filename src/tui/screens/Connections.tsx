@@ -1,12 +1,12 @@
 /** Connection keys grouped by kind, and a feature check against them. */
 import { Box } from 'ink';
 import { Text } from '../components/Text.js';
-import { useEffect } from 'react';
 import { connectionKind, type ConnectionKind } from '../../contract/intern.js';
 import type { FeatureSpec } from '../types.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { Spinner } from '../components/Spinner.js';
 import { useTui } from '../context.js';
+import { useScreen } from '../hooks/useScreen.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useResource } from '../hooks/useResource.js';
 import { matches } from '../keymap.js';
@@ -25,12 +25,12 @@ export function featureCheck(features: FeatureSpec[], keys: string[]): { name: s
 }
 
 export function Connections({ id }: { id: string }) {
-  const { api, active, setScopes, options } = useTui();
+  const { api, active, options } = useTui();
   const res = useResource(async (signal) => {
     const [intern, conns] = await Promise.all([api.getIntern(id, { signal }), api.listConnections(id, { signal })]);
     return { intern, keys: conns.data.map((c) => c.key) };
   }, id);
-  useEffect(() => setScopes(['global']), [setScopes]);
+  useScreen(['global']);
   useKeys((input, key) => {
     if (matches('refresh', input, key)) res.reload();
   }, active);

@@ -1,8 +1,9 @@
 /** Every field of an intern, its icon and progress, and the lifecycle actions. */
 import { Box } from 'ink';
 import { Text } from '../components/Text.js';
-import { useLayoutEffect, useState } from 'react';
+import { useState } from 'react';
 import { TRANSITIONAL_STATUSES, type Intern } from '../../contract/intern.js';
+import { Confirm } from '../components/Confirm.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { IconView } from '../components/IconView.js';
 import { ProgressBar } from '../components/ProgressBar.js';
@@ -14,6 +15,7 @@ import { relativeTime } from '../format.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { usePolling } from '../hooks/usePolling.js';
 import { useResource } from '../hooks/useResource.js';
+import { useScreen } from '../hooks/useScreen.js';
 import { matches } from '../keymap.js';
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
@@ -21,7 +23,7 @@ import { theme } from '../theme.js';
 type Pending = { kind: 'suspend' } | { kind: 'delete'; typed: string; mismatch?: boolean } | null;
 
 export function InternDetails({ id, note, seed }: { id: string; note?: string; seed?: Intern }) {
-  const { api, nav, active, setCapture, setScopes, options, size } = useTui();
+  const { api, nav, active, options, size } = useTui();
   const res = useResource((signal) => api.getIntern(id, { signal }), id, seed);
   const [pending, setPending] = useState<Pending>(null);
   const [busy, setBusy] = useState<string | null>(null);
@@ -29,9 +31,8 @@ export function InternDetails({ id, note, seed }: { id: string; note?: string; s
   const intern = res.data;
 
   // The typed-name confirmation explains its own keys; a y/n one lists them in the footer.
-  useLayoutEffect(() => setScopes(pending ? (pending.kind === 'delete' ? ['prompt'] : ['confirm']) : ['intern', 'global']), [setScopes, pending]);
   // Any confirmation takes every key: a key that is not its answer must not act on the screen behind it.
-  useLayoutEffect(() => setCapture(pending !== null), [pending, setCapture]);
+  useScreen(pending ? (pending.kind === 'delete' ? ['prompt'] : ['confirm']) : ['intern', 'global'], pending !== null);
 
   usePolling(Boolean(intern && TRANSITIONAL_STATUSES.includes(intern.status)), async () => {
     const before = JSON.stringify(res.data);
@@ -65,22 +66,22 @@ export function InternDetails({ id, note, seed }: { id: string; note?: string; s
       }
       return;
     }
-    if (pending?.kind === 'suspend') {
-      if (matches('yes', input, key) && intern) {
-        setPending(null);
-        void act('Suspending', () => api.suspendIntern(id), `suspended ${sanitize(intern.name)}`);
-      } else if (matches('no', input, key)) setPending(null);
-      return;
-    }
     if (matches('refresh', input, key)) return res.reload();
     if (!intern || busy) return;
     if (matches('edit', input, key)) return nav.push({ name: 'settings', id });
     if (matches('connections', input, key)) return nav.push({ name: 'connections', id });
     if (matches('attach', input, key)) return nav.push({ name: 'attach', intern });
+    if (matches('chat', input, key)) return nav.push({ name: 'chat', id, seed: intern });
+    if (matches('vault', input, key)) return nav.push({ name: 'vault', internId: id });
     if (matches('provision', input, key)) return void act('Provisioning', () => api.provisionIntern(id), `provisioning ${sanitize(intern.name)}`);
     if (matches('suspend', input, key)) return setPending({ kind: 'suspend' });
     if (matches('delete', input, key)) return setPending({ kind: 'delete', typed: '' });
-  }, active);
+  }, active && pending?.kind !== 'suspend');
+
+  const answerSuspend = (yes: boolean) => {
+    setPending(null);
+    if (yes && intern) void act('Suspending', () => api.suspendIntern(id), `suspended ${sanitize(intern.name)}`);
+  };
 
   if (!intern) {
     return res.error ? <ErrorView error={res.error} /> : <Spinner label="Loading the intern" />;
@@ -108,9 +109,7 @@ export function InternDetails({ id, note, seed }: { id: string; note?: string; s
       {busy ? <Spinner label={busy} /> : null}
       {actionError ? <ErrorView error={actionError} /> : null}
       {res.error ? <ErrorView error={res.error} compact /> : null}
-      {pending?.kind === 'suspend' ? (
-        <Text color={theme.warning}>Suspend {sanitize(intern.name)}? Its terminal sessions end. (y/n)</Text>
-      ) : null}
+      <Confirm open={pending?.kind === 'suspend'} question={`Suspend ${sanitize(intern.name)}? Its terminal sessions end.`} onAnswer={answerSuspend} active={active} />
       {pending?.kind === 'delete' ? (
         <Box flexDirection="column" borderStyle="round" borderColor={theme.error} paddingX={1}>
           <Text color={theme.error}>Delete {sanitize(intern.name)} and its workspace data? This cannot be undone.</Text>

@@ -1,13 +1,14 @@
 /** The intern list: pages by cursor as you scroll, filters, and refreshes itself while interns move. */
 import { Box } from 'ink';
 import { Text } from '../components/Text.js';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { INTERN_STATUSES, TRANSITIONAL_STATUSES, type Intern } from '../../contract/intern.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { Spinner } from '../components/Spinner.js';
 import { StatusBadge } from '../components/StatusBadge.js';
 import { TextField } from '../components/TextField.js';
 import { useTui } from '../context.js';
+import { useScreen } from '../hooks/useScreen.js';
 import { relativeTime } from '../format.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useListCursor, windowOf } from '../hooks/useListCursor.js';
@@ -20,7 +21,7 @@ const PAGE = 50;
 const STATUS_FILTERS: (string | null)[] = [null, ...INTERN_STATUSES];
 
 export function InternList() {
-  const { api, nav, active, setCapture, setScopes, size } = useTui();
+  const { api, nav, active, size } = useTui();
   const [items, setItems] = useState<Intern[]>([]);
   const [cursor, setCursorToken] = useState<string | undefined>(undefined);
   const [hasMore, setHasMore] = useState(false);
@@ -33,8 +34,7 @@ export function InternList() {
   const loadingMore = useRef(false);
   const status = STATUS_FILTERS[statusIdx] ?? null;
 
-  useLayoutEffect(() => setScopes(['list', 'intern', 'global']), [setScopes]);
-  useLayoutEffect(() => setCapture(filtering), [filtering, setCapture]);
+  useScreen(['list', 'internList', 'intern', 'global'], filtering);
 
   const loadFirst = useCallback(
     async (limit = PAGE) => {
@@ -120,7 +120,10 @@ export function InternList() {
     if (matches('filter', input, key)) return setFiltering(true);
     if (matches('statusFilter', input, key)) return setStatusIdx((i) => (i + 1) % STATUS_FILTERS.length);
     if (matches('refresh', input, key)) return reload();
+    if (matches('newIntern', input, key)) return nav.push({ name: 'create' });
     if (!selected) return;
+    if (matches('chat', input, key)) return nav.push({ name: 'chat', id: selected.id, seed: selected });
+    if (matches('vault', input, key)) return nav.push({ name: 'vault', internId: selected.id });
     if (matches('open', input, key)) return nav.push({ name: 'intern', id: selected.id, seed: selected });
     if (matches('edit', input, key)) return nav.push({ name: 'settings', id: selected.id });
     if (matches('connections', input, key)) return nav.push({ name: 'connections', id: selected.id });

@@ -15,7 +15,7 @@ describe('the command registry', () => {
   });
   it('asks for a missing argument and names the commands when the word is unknown', () => {
     expect(name(resolveCommand('attach'))).toMatch(/error: attach needs an intern name: attach NAME/);
-    expect(name(resolveCommand('a'))).toMatch(/error: unknown command "a"; try interns, byok, attach NAME, profile PROFILE, login, quit/);
+    expect(name(resolveCommand('a'))).toMatch(/error: unknown command "a"; try interns, new, byok, vault, attach NAME, chat NAME, profile PROFILE, login, quit/);
     expect(name(resolveCommand('zap'))).toMatch(/unknown command/);
   });
   it('suggests by the first word, and every command has help', () => {

@@ -1,0 +1,131 @@
+/**
+ * A filterable picker over a long list (models, providers, interns, secrets): type to filter,
+ * arrows to move, enter to pick, esc to close; with `multi`, space marks rows and enter picks the
+ * marked ones. Custom rather than ink-select-input: that package neither filters nor pages a list
+ * of hundreds of rows in a fixed height, and it has no multi-select.
+ */
+import { Box } from 'ink';
+import { Text } from './Text.js';
+import { useState } from 'react';
+import { useKeys } from '../hooks/useKeys.js';
+import { matches } from '../keymap.js';
+import { pad, sanitize } from '../sanitize.js';
+import { theme } from '../theme.js';
+import { TextField } from './TextField.js';
+
+export interface PickerItem {
+  /** What is picked (a model id, a provider slug, an intern id, or null for "workspace default"). */
+  value: string | null;
+  label: string;
+  /** A muted second column (context length, prices...). */
+  detail?: string;
+  /** Extra text the filter matches. */
+  search?: string;
+}
+
+export interface PickerProps {
+  title: string;
+  items: PickerItem[];
+  /** Picked rows (one, or the marked ones with `multi`). */
+  onPick: (picked: PickerItem[]) => void;
+  onClose: () => void;
+  /** Enter on a filter that matches nothing picks the typed text itself (a slug the catalogue lacks). */
+  allowTyped?: boolean;
+  multi?: boolean;
+  height?: number;
+  width?: number;
+  loading?: boolean;
+  note?: string | null;
+  active?: boolean;
+}
+
+/** Rows whose label, value or search text contain every word of the filter. */
+export function filterItems(items: PickerItem[], filter: string): PickerItem[] {
+  const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return items;
+  return items.filter((i) => {
+    const hay = `${i.label} ${i.value ?? ''} ${i.search ?? ''}`.toLowerCase();
+    return words.every((w) => hay.includes(w));
+  });
+}
+
+export function Picker(props: PickerProps) {
+  const { items, onPick, onClose, allowTyped = false, multi = false, active = true } = props;
+  const [filter, setFilter] = useState('');
+  const [index, setIndex] = useState(0);
+  const [marked, setMarked] = useState<Set<string | null>>(new Set());
+  const typed = filter.trim();
+  const matched = filterItems(items, filter);
+  // A slug the catalogue lacks can still be picked as typed: the last row offers it.
+  const shown = allowTyped && typed && !matched.some((m) => m.value === typed)
+    ? [...matched, { value: typed, label: `keep "${typed}" as typed`, detail: 'not in the catalogue' }]
+    : matched;
+  const height = Math.max(3, props.height ?? 8);
+  const at = Math.min(index, Math.max(0, shown.length - 1));
+
+  useKeys((input, key) => {
+    if (matches('chooserClose', input, key)) return onClose();
+    if (matches('chooserUp', input, key)) return setIndex(Math.max(0, at - 1));
+    if (matches('chooserDown', input, key)) return setIndex(Math.min(shown.length - 1, at + 1));
+    if (matches('chooserPageUp', input, key)) return setIndex(Math.max(0, at - height));
+    if (matches('chooserPageDown', input, key)) return setIndex(Math.max(0, Math.min(shown.length - 1, at + height)));
+    if (multi && matches('chooserMark', input, key)) {
+      const row = shown[at];
+      if (!row) return;
+      const next = new Set(marked);
+      if (next.has(row.value)) next.delete(row.value);
+      else next.add(row.value);
+      return setMarked(next);
+    }
+    if (matches('chooserPick', input, key)) {
+      if (multi) {
+        const picked = items.filter((i) => marked.has(i.value));
+        return onPick(picked.length > 0 ? picked : shown[at] ? [shown[at]] : []);
+      }
+      const row = shown[at];
+      if (row) return onPick([row]);
+    }
+  }, active);
+
+  const start = Math.max(0, Math.min(at - Math.floor(height / 2), shown.length - height));
+  const visible = shown.slice(start, start + height);
+  const width = props.width ?? 76;
+  const labelWidth = Math.min(40, Math.max(16, Math.floor(width * 0.45)));
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor={theme.accent} paddingX={1} flexShrink={0}>
+      <Text bold color={theme.accent}>
+        {props.title} <Text color={theme.muted}>({matched.length} of {items.length}{multi ? `, ${marked.size} marked` : ''})</Text>
+      </Text>
+      <TextField label="filter" labelWidth={10} value={filter} onChange={(v) => { setFilter(v); setIndex(0); }} focused={active} placeholder="type to filter" />
+      {props.loading ? <Text color={theme.muted}>loading…</Text> : null}
+      {visible.map((item, n) => {
+        const selected = start + n === at;
+        return (
+          <Box key={`${item.value ?? '\0null'}`}>
+            <Box flexShrink={0}>
+              <Text inverse={selected} color={selected ? theme.selection : undefined}>
+                {selected ? '›' : ' '}
+              </Text>
+              {multi ? <Text color={theme.accent}>{marked.has(item.value) ? '[x] ' : '[ ] '}</Text> : <Text> </Text>}
+              <Text bold={selected}>{pad(sanitize(item.label), labelWidth)}</Text>
+            </Box>
+            {item.detail ? (
+              <Box flexShrink={1}>
+                <Text color={theme.muted} wrap="truncate-end">
+                  {' '}
+                  {sanitize(item.detail)}
+                </Text>
+              </Box>
+            ) : null}
+          </Box>
+        );
+      })}
+      {shown.length === 0 ? (
+        <Text color={theme.muted}>nothing matches</Text>
+      ) : null}
+      <Text color={theme.muted} wrap="truncate-end">
+        {props.note ? `${props.note} · ` : ''}↑↓ move · {multi ? 'tab marks · ' : ''}enter picks · esc closes
+      </Text>
+    </Box>
+  );
+}

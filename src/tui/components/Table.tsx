@@ -1,0 +1,99 @@
+/**
+ * The one table: columns are declared once and give both the header and the
+ * cells. Widths are display cells measured with string-width (sanitize.ts's
+ * `pad`), so a CJK or emoji name keeps the columns aligned. A column is fixed
+ * (`width`) or takes a share of what is left (`grow`, at least `min`). The
+ * table draws its own loading, error and empty states, and only the window of
+ * rows around the cursor that fits in `height`.
+ */
+import { Box } from 'ink';
+import type { ReactNode } from 'react';
+import { windowOf } from '../hooks/useListCursor.js';
+import { pad } from '../sanitize.js';
+import { theme } from '../theme.js';
+import { ErrorView } from './ErrorView.js';
+import { Spinner } from './Spinner.js';
+import { Text } from './Text.js';
+
+export interface Column<T> {
+  header: string;
+  /** Fixed width in cells; otherwise the column grows. */
+  width?: number;
+  /** Share of the remaining width (default 1) for a growing column, and its minimum. */
+  grow?: number;
+  min?: number;
+  /** Text (sanitised, cut and padded to the width) or a node drawn in a box of the width. */
+  cell: (row: T) => string | ReactNode;
+  /** A semantic colour for a text cell. */
+  color?: (row: T) => string | undefined;
+  /** No gap before this column (a marker glued to the one before). */
+  tight?: boolean;
+}
+
+/** The widths of the columns for a total width: fixed ones first, growing ones share the rest. */
+export function columnWidths<T>(columns: readonly Column<T>[], total: number): number[] {
+  const gaps = columns.filter((c, i) => i > 0 && !c.tight).length + 1; // +1: the cursor marker
+  const fixed = columns.reduce((n, c) => n + (c.width ?? 0), 0);
+  const shares = columns.reduce((n, c) => n + (c.width === undefined ? (c.grow ?? 1) : 0), 0);
+  const left = Math.max(0, total - fixed - gaps);
+  return columns.map((c) => (c.width !== undefined ? c.width : Math.max(c.min ?? 1, Math.floor((left * (c.grow ?? 1)) / shares))));
+}
+
+export interface TableProps<T> {
+  columns: readonly Column<T>[];
+  rows: readonly T[];
+  rowKey: (row: T) => string;
+  /** The cursor's row. */
+  selected: number;
+  /** Rows of the body (the header is one more). */
+  height: number;
+  width: number;
+  loading?: boolean;
+  error?: unknown;
+  /** What an empty, loaded table says. */
+  empty: string;
+}
+
+export function Table<T>({ columns, rows, rowKey, selected, height, width, loading, error, empty }: TableProps<T>) {
+  const widths = columnWidths(columns, width);
+  const gap = (i: number) => (i > 0 && !columns[i]!.tight ? ' ' : '');
+  const [start, end] = windowOf(selected, rows.length, height);
+  return (
+    <Box flexDirection="column">
+      <Text color={theme.muted}>
+        {' '}
+        {columns.map((c, i) => gap(i) + pad(c.header, widths[i]!)).join('')}
+      </Text>
+      {error && rows.length === 0 ? <ErrorView error={error} /> : null}
+      {loading && rows.length === 0 && !error ? <Spinner label="Loading" /> : null}
+      {!loading && !error && rows.length === 0 ? <Text color={theme.muted}>{empty}</Text> : null}
+      {rows.slice(start, end).map((row, n) => {
+        const isSelected = start + n === selected;
+        return (
+          <Box key={rowKey(row)}>
+            <Text inverse={isSelected} color={isSelected ? theme.selection : undefined}>
+              {isSelected ? '›' : ' '}
+            </Text>
+            {columns.map((c, i) => {
+              const v = c.cell(row);
+              return (
+                <Box key={c.header || i} flexShrink={0}>
+                  {gap(i) ? <Text> </Text> : null}
+                  {typeof v === 'string' ? (
+                    <Text bold={isSelected} color={c.color?.(row)}>
+                      {pad(v, widths[i]!)}
+                    </Text>
+                  ) : (
+                    <Box width={widths[i]} flexShrink={0}>
+                      {v}
+                    </Box>
+                  )}
+                </Box>
+              );
+            })}
+          </Box>
+        );
+      })}
+    </Box>
+  );
+}

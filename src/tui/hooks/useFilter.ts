@@ -1,0 +1,36 @@
+/**
+ * A filter field's state: the text being typed, the text applied, and whether
+ * the field has the keyboard. `handleKey` takes accept/dismiss while editing
+ * (dismiss restores what was applied); `live` filters apply as you type.
+ */
+import type { Key } from 'ink';
+import { useState } from 'react';
+import { matches } from '../keymap.js';
+
+export function useFilter(opts: { live?: boolean; onApply?: (text: string) => void } = {}) {
+  const [text, setText] = useState('');
+  const [applied, setApplied] = useState('');
+  const [editing, setEditing] = useState(false);
+  const live = opts.live ?? false;
+  const onChange = (v: string) => {
+    setText(v);
+    if (live) setApplied(v);
+  };
+  /** While editing, every key is the field's: true. */
+  const handleKey = (input: string, key: Key): boolean => {
+    if (!editing) return false;
+    if (matches('dismiss', input, key)) {
+      const back = live ? '' : applied;
+      setText(back);
+      setApplied(back);
+      setEditing(false);
+    } else if (matches('accept', input, key)) {
+      const next = live ? text : text.trim();
+      setApplied(next);
+      setEditing(false);
+      opts.onApply?.(next);
+    }
+    return true;
+  };
+  return { text, applied, editing, start: () => setEditing(true), onChange, handleKey, shown: editing || applied !== '' };
+}

@@ -1,0 +1,134 @@
+/**
+ * The one form hook: values and the original they started from, dirty, the
+ * focused field with its tab cycle, the discard confirmation, and the submit
+ * state. Rules stay in a React-free model (byokFormModel.ts, settingsFormModel.ts);
+ * the screen draws the fields and passes its keys to `handleKey` first.
+ */
+import type { Key } from 'ink';
+import { useMemo, useRef, useState } from 'react';
+import { matches } from '../keymap.js';
+
+export interface FormOptions<V, F extends string> {
+  /** The values to start from; null while they load (they are taken once, when first non-null). */
+  initial: V | null;
+  /** The fields in tab order (may change between renders; the focus is kept in range). */
+  fields: readonly F[];
+  validate: (values: V) => Partial<Record<F, string>>;
+  /** Default: any difference from the original. */
+  isDirty?: (original: V, values: V) => boolean;
+  /** Sends the form; a throw becomes `serverError` and the values are kept. */
+  onSubmit: (values: V, original: V) => Promise<void>;
+  /** Called when the form is left (esc with no edits, or a confirmed discard). */
+  onLeave: () => void;
+  /** Called when a submit is refused because a field is marked (the first marked one gets the focus). */
+  onInvalid?: () => void;
+}
+
+export interface Form<V, F extends string> {
+  /** Null while loading. */
+  values: V | null;
+  original: V | null;
+  setValues: (values: V) => void;
+  update: (patch: Partial<V>) => void;
+  errors: Partial<Record<F, string>>;
+  dirty: boolean;
+  focus: number;
+  field: F;
+  setFocus: (f: number | ((f: number) => number)) => void;
+  focusField: (field: F) => void;
+  /** True while the discard question is asked. */
+  confirmingDiscard: boolean;
+  /** The answer to the discard question (wire it to a `Confirm`). */
+  answerDiscard: (yes: boolean) => void;
+  /** esc: leave, or ask first when there are edits. */
+  cancel: () => void;
+  submit: () => Promise<void>;
+  submitting: boolean;
+  serverError: unknown;
+  /** Handles the form keys (cancel, save, next/previous field); true when the key was one of them. */
+  handleKey: (input: string, key: Key) => boolean;
+}
+
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+export function useForm<V, F extends string>(opts: FormOptions<V, F>): Form<V, F> {
+  const [values, setValuesState] = useState<V | null>(opts.initial);
+  const [original, setOriginal] = useState<V | null>(opts.initial);
+  const [focusRaw, setFocus] = useState(0);
+  const [confirmingDiscard, setConfirmingDiscard] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
+  const [serverError, setServerError] = useState<unknown>(undefined);
+  // The latest values for callbacks that run between renders (a submit right after an edit).
+  const latest = useRef(values);
+  latest.current = values;
+
+  // Loaded values arrive once: taken during render, so the first drawn frame already has them.
+  if (values === null && opts.initial !== null) {
+    setValuesState(opts.initial);
+    setOriginal(opts.initial);
+  }
+
+  const { fields } = opts;
+  const focus = Math.min(focusRaw, Math.max(0, fields.length - 1));
+  const field = fields[focus]!;
+  const { validate } = opts;
+  const errors = useMemo<Partial<Record<F, string>>>(() => (values ? validate(values) : {}), [values, validate]);
+  const dirty = values !== null && original !== null && (opts.isDirty ?? ((o, v) => !sameJson(o, v)))(original, values);
+
+  const setValues = (v: V) => {
+    latest.current = v;
+    setValuesState(v);
+  };
+  const update = (patch: Partial<V>) => {
+    if (latest.current !== null) setValues({ ...latest.current, ...patch });
+  };
+  const cancel = () => (dirty ? setConfirmingDiscard(true) : opts.onLeave());
+  const answerDiscard = (yes: boolean) => {
+    setConfirmingDiscard(false);
+    if (yes) opts.onLeave();
+  };
+  const submit = async () => {
+    if (values === null || original === null || submitting) return;
+    const bad = fields.find((f) => errors[f]);
+    if (bad !== undefined) {
+      setFocus(fields.indexOf(bad));
+      opts.onInvalid?.();
+      return;
+    }
+    setSubmitting(true);
+    setServerError(undefined);
+    try {
+      await opts.onSubmit(values, original);
+    } catch (e) {
+      setServerError(e);
+    } finally {
+      setSubmitting(false);
+    }
+  };
+  const handleKey = (input: string, key: Key): boolean => {
+    if (matches('formCancel', input, key)) return cancel(), true;
+    if (matches('save', input, key)) return void submit(), true;
+    if (matches('nextField', input, key)) return setFocus((f) => (Math.min(f, fields.length - 1) + 1) % fields.length), true;
+    if (matches('prevField', input, key)) return setFocus((f) => (Math.min(f, fields.length - 1) + fields.length - 1) % fields.length), true;
+    return false;
+  };
+  return {
+    values,
+    original,
+    setValues,
+    update,
+    errors,
+    dirty,
+    focus,
+    field,
+    setFocus,
+    focusField: (f: F) => setFocus(Math.max(0, fields.indexOf(f))),
+    confirmingDiscard,
+    answerDiscard,
+    cancel,
+    submit,
+    submitting,
+    serverError,
+    handleKey,
+  };
+}

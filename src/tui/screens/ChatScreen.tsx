@@ -1,0 +1,474 @@
+/**
+ * Chat with an intern (`t` on details, `:chat NAME`). The transcript streams as chunks arrive:
+ * reasoning dimmed and foldable (^o), Markdown from marked's lexer, tool calls as they happen.
+ * A permission request is a numbered list (a number, or arrows and enter); a question is a form
+ * built from its fields. The approval mode (^t) applies to the next prompt. esc cancels a running
+ * turn; sending while one runs steers it. `busy` and `rate_limited` count down their Retry-After
+ * and retry by themselves. Each turn shows its tokens and cost; ^y copies the last answer (OSC 52).
+ */
+import { Box, useStdout } from 'ink';
+import { Hyperlink } from '../components/Hyperlink.js';
+import { Text } from '../components/Text.js';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { ApiError } from '../../client/errors.js';
+import type { ChatStart } from '../../client/types.js';
+import { type ChatMessage, type ChatRequest, type ElicitationField, type ElicitationRequest, answerMessages, parseProvideInput } from '../../contract/chat.js';
+import type { Intern } from '../../contract/intern.js';
+import { ErrorView } from '../components/ErrorView.js';
+import { TextField } from '../components/TextField.js';
+import { useTui } from '../context.js';
+import { useExternalEditor } from '../hooks/useExternalEditor.js';
+import { useKeys } from '../hooks/useKeys.js';
+import { useResource } from '../hooks/useResource.js';
+import { useScreen } from '../hooks/useScreen.js';
+import { matches } from '../keymap.js';
+import { renderMarkdown, type Row, supportsHyperlinks, wrapSegments } from '../markdown.js';
+import { sanitize } from '../sanitize.js';
+import { theme } from '../theme.js';
+import { type Turn, applyChunk, conversationOf, newTurn, optionText, usageLine } from './chatModel.js';
+
+/** Reasons the service answers while the intern cannot take a prompt yet; retried after Retry-After. */
+const WAIT_REASONS = ['busy', 'rate_limited'];
+const DEFAULT_RETRY_MS = 2000;
+
+export function isWaitError(e: unknown): e is ApiError {
+  return e instanceof ApiError && (WAIT_REASONS.includes(e.reason ?? '') || e.status === 429);
+}
+
+/** The OSC 52 sequence that puts `text` on the terminal's clipboard. */
+export function osc52(text: string): string {
+  return `\x1b]52;c;${Buffer.from(text, 'utf8').toString('base64')}\x07`;
+}
+
+export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
+  const { api, nav, active, size } = useTui();
+  const { stdout } = useStdout();
+  const intern = useResource((signal) => api.getIntern(id, { signal }), id, seed);
+  const convo = useMemo(() => conversationOf(api, id), [api, id]);
+  const [, setVersion] = useState(0);
+  const bump = useCallback(() => setVersion((v) => v + 1), []);
+  const [input, setInput] = useState('');
+  const [folded, setFolded] = useState(false);
+  const [scroll, setScroll] = useState(0);
+  const [pick, setPick] = useState(0);
+  const [retry, setRetry] = useState<{ at: number; reason: string } | null>(null);
+  const [now, setNow] = useState(Date.now());
+  const running = useRef<AbortController | null>(null);
+  const retryTimer = useRef<NodeJS.Timeout | undefined>(undefined);
+  const edit = useExternalEditor();
+  const hyperlinks = useMemo(() => supportsHyperlinks(), []);
+
+  const last = convo.turns[convo.turns.length - 1];
+  const interaction = last?.status === 'waiting' ? last.interaction : undefined;
+  const isRunning = last?.status === 'running';
+  const permission = interaction?.args.kind === 'permission' ? interaction.args : undefined;
+  const question = interaction?.args.kind === 'elicitation' ? interaction.args : undefined;
+
+  useScreen(permission ? ['permission', 'chat'] : question ? ['question', 'chat'] : ['chatPrompt', 'chat', 'text'], true);
+  // Leaving the screen cancels a running turn's stream and any pending retry.
+  // Leaving marks such a turn cancelled, so coming back never shows a stream that is not there.
+  useEffect(
+    () => () => {
+      const t = convo.turns[convo.turns.length - 1];
+      if (running.current || retryTimer.current) {
+        running.current?.abort();
+        clearTimeout(retryTimer.current);
+        if (t && t.status === 'running') convo.turns[convo.turns.length - 1] = { ...t, status: 'cancelled' };
+      }
+    },
+    [convo],
+  );
+  useEffect(() => {
+    if (!retry) return;
+    const t = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(t);
+  }, [retry]);
+
+  const setLast = (turn: Turn) => {
+    convo.turns[convo.turns.length - 1] = turn;
+    bump();
+  };
+
+  /** Sends `body` for the last turn and streams into it; waits and retries on busy / rate_limited. */
+  const stream = async (body: ChatRequest): Promise<void> => {
+    const ctl = new AbortController();
+    running.current = ctl;
+    let start: ChatStart;
+    try {
+      start = await api.chat(id, body, { signal: ctl.signal });
+    } catch (e) {
+      if (ctl.signal.aborted) return;
+      running.current = null;
+      if (isWaitError(e)) {
+        const wait = e.retryAfterMs ?? DEFAULT_RETRY_MS;
+        setRetry({ at: Date.now() + wait, reason: sanitize(e.reason ?? `HTTP ${e.status}`) });
+        setNow(Date.now());
+        retryTimer.current = setTimeout(() => {
+          retryTimer.current = undefined;
+          setRetry(null);
+          void stream(body);
+        }, wait);
+        return;
+      }
+      const t = convo.turns[convo.turns.length - 1]!;
+      setLast({ ...t, status: 'failed', error: e });
+      return;
+    }
+    if (start.kind === 'steered') {
+      running.current = null;
+      convo.sessionId = start.session_id;
+      return;
+    }
+    try {
+      for await (const chunk of start.events) {
+        const { turn, sessionId } = applyChunk(convo.turns[convo.turns.length - 1]!, chunk);
+        if (sessionId) convo.sessionId = sessionId;
+        setLast(turn);
+      }
+      const t = convo.turns[convo.turns.length - 1]!;
+      if (ctl.signal.aborted) setLast({ ...t, status: 'cancelled' });
+      else setLast({ ...t, status: t.interaction && !t.interaction.answered ? 'waiting' : t.streamError ? 'failed' : 'done' });
+    } catch (e) {
+      const t = convo.turns[convo.turns.length - 1]!;
+      setLast(ctl.signal.aborted ? { ...t, status: 'cancelled' } : { ...t, status: 'failed', error: e });
+    } finally {
+      if (running.current === ctl) running.current = null;
+    }
+  };
+
+  const request = (messages: ChatMessage[]): ChatRequest => ({
+    messages,
+    stream: true,
+    ...(convo.sessionId ? { session_id: convo.sessionId } : {}),
+    approval_mode: convo.mode,
+  });
+
+  const send = (text: string) => {
+    const prompt = text.trim();
+    if (!prompt) return;
+    setInput('');
+    setScroll(0);
+    if (isRunning) {
+      // Steering: the running turn takes the prompt; its stream carries the rest.
+      const t = convo.turns[convo.turns.length - 1]!;
+      setLast({ ...t, notes: [...t.notes, `↪ steered: ${prompt}`] });
+      void api.chat(id, request([{ role: 'user', content: prompt }])).then(
+        (start) => {
+          if (start.kind === 'steered') convo.sessionId = start.session_id;
+          else {
+            // The turn ended before the prompt arrived: it is a turn of its own.
+            convo.turns.push(newTurn(prompt));
+            bump();
+            void (async () => {
+              for await (const chunk of start.events) {
+                const { turn, sessionId } = applyChunk(convo.turns[convo.turns.length - 1]!, chunk);
+                if (sessionId) convo.sessionId = sessionId;
+                setLast(turn);
+              }
+              const l = convo.turns[convo.turns.length - 1]!;
+              setLast({ ...l, status: l.interaction ? 'waiting' : 'done' });
+            })();
+          }
+        },
+        (e: unknown) => nav.flash(`steering failed: ${sanitize((e as Error).message)}`, 'error'),
+      );
+      return;
+    }
+    if (interaction) return nav.flash('answer the question first (or esc to cancel it)', 'error');
+    convo.turns.push(newTurn(prompt));
+    bump();
+    void stream(request([{ role: 'user', content: prompt }]));
+  };
+
+  /** Answers the waiting interaction and streams the rest of the turn. */
+  const answer = (content: string, note: string) => {
+    const t = convo.turns[convo.turns.length - 1];
+    if (!t?.interaction) return;
+    const call = t.interaction.call;
+    setLast({ ...t, status: 'running', notes: [...t.notes, note], interaction: { ...t.interaction, answered: true }, answeredIds: [...t.answeredIds, call.id] });
+    setPick(0);
+    void stream(request(answerMessages(call, content)));
+  };
+
+
+  useKeys((ch, key) => {
+    if (matches('approval', ch, key)) {
+      convo.mode = convo.mode === 'manual' ? 'self-drive' : 'manual';
+      return bump();
+    }
+    if (matches('reasoning', ch, key)) return setFolded((f) => !f);
+    if (matches('scrollUp', ch, key)) return setScroll((s) => s + Math.max(1, transcriptHeight - 1));
+    if (matches('scrollDown', ch, key)) return setScroll((s) => Math.max(0, s - Math.max(1, transcriptHeight - 1)));
+    if (matches('copyAnswer', ch, key)) {
+      const lastAnswer = [...convo.turns].reverse().find((t) => t.answer.trim() !== '');
+      if (!lastAnswer) return nav.flash('no answer to copy yet');
+      stdout.write(osc52(sanitize(lastAnswer.answer, { multiline: true })));
+      return nav.flash('copied the last answer (OSC 52)');
+    }
+    if (matches('chatCancel', ch, key)) {
+      if (retry) {
+        clearTimeout(retryTimer.current);
+        retryTimer.current = undefined;
+        setRetry(null);
+        const t = convo.turns[convo.turns.length - 1];
+        if (t) setLast({ ...t, status: 'cancelled' });
+        return;
+      }
+      if (isRunning) {
+        running.current?.abort();
+        const t = convo.turns[convo.turns.length - 1]!;
+        return setLast({ ...t, status: 'cancelled' });
+      }
+      if (permission) return answer('cancel', '✖ cancelled the request');
+      if (question) return answer(JSON.stringify({ action: 'cancel' }), '✖ cancelled the question');
+      return nav.pop();
+    }
+    if (permission) {
+      const n = Number(ch);
+      if (matches('optionPick', ch, key) && n <= permission.options.length) {
+        const opt = permission.options[n - 1]!;
+        return answer(opt, `→ ${optionText(sanitize(opt))}`);
+      }
+      if (matches('optionUp', ch, key)) return setPick((p) => Math.max(0, p - 1));
+      if (matches('optionDown', ch, key)) return setPick((p) => Math.min(permission.options.length - 1, p + 1));
+      if (matches('optionAccept', ch, key)) {
+        const opt = permission.options[Math.min(pick, permission.options.length - 1)]!;
+        return answer(opt, `→ ${optionText(sanitize(opt))}`);
+      }
+      return;
+    }
+    if (question) return;
+    if (matches('chatEditor', ch, key)) {
+      const out = edit(inputRef.current);
+      if ('error' in out) return nav.flash(out.error, 'error');
+      return setInput(out.text);
+    }
+    if (matches('send', ch, key)) return send(inputRef.current);
+  }, active);
+  const inputRef = useRef(input);
+  inputRef.current = input;
+
+  // Layout: status line, transcript, the interaction, the prompt (3 rows), the hint line.
+  const width = Math.max(20, size.columns - 2);
+  const paneRows = Math.max(6, size.rows - 4);
+  const interactionRows = permission ? permission.options.length + 3 : question ? question.fields.length * 2 + 4 : 0;
+  const retryRows = retry ? 1 : 0;
+  const transcriptHeight = Math.max(3, paneRows - 1 - 3 - 1 - interactionRows - retryRows);
+  const rows = transcriptRows(convo.turns, width, folded, hyperlinks);
+  const maxScroll = Math.max(0, rows.length - transcriptHeight);
+  const top = Math.max(0, rows.length - transcriptHeight - Math.min(scroll, maxScroll));
+  const visible = rows.slice(top, top + transcriptHeight);
+  const lastError = last?.error;
+  const name = intern.data ? sanitize(intern.data.name) : '…';
+
+  return (
+    <Box flexDirection="column" flexGrow={1}>
+      <Text wrap="truncate-end">
+        <Text bold>Chat with {name}</Text>
+        <Text color={theme.muted}> · mode </Text>
+        <Text color={convo.mode === 'manual' ? theme.warning : theme.accent}>{convo.mode}</Text>
+        <Text color={theme.muted}>
+          {' '}(^t) · reasoning {folded ? 'folded' : 'shown'} (^o)
+          {convo.sessionId ? ` · session ${sanitize(convo.sessionId).slice(0, 12)}` : ''}
+          {scroll > 0 ? ` · scrolled ${Math.min(scroll, maxScroll)} up (pgdn)` : ''}
+        </Text>
+      </Text>
+      <Box flexDirection="column" height={transcriptHeight} overflow="hidden">
+        {rows.length === 0 ? (
+          <Text color={theme.muted}>
+            {intern.data && intern.data.status !== 'running'
+              ? `${name} is ${sanitize(intern.data.status)}: a prompt needs it running (p provisions it on the details screen).`
+              : 'Type a prompt and press enter. Markdown answers are rendered; esc cancels a running turn.'}
+          </Text>
+        ) : (
+          visible.map((r, i) => <RowView key={top + i} row={r} />)
+        )}
+      </Box>
+      {retry ? (
+        <Text color={theme.warning}>
+          {retry.reason}: retrying in {Math.max(0, Math.ceil((retry.at - now) / 1000))}s (esc gives up)
+        </Text>
+      ) : null}
+      {lastError && !isRunning ? <ErrorView error={lastError} compact /> : null}
+      {permission ? (
+        <Box flexDirection="column" borderStyle="round" borderColor={theme.warning} paddingX={1}>
+          <Text color={theme.warning} wrap="truncate-end">
+            Permission: {sanitize(permission.operation ?? 'an operation')} (press a number, or ↑↓ and enter; esc cancels)
+          </Text>
+          {permission.options.map((o, i) => (
+            <Text key={o + i} inverse={i === pick}>
+              {' '}
+              {i + 1}. {optionText(sanitize(o))}
+            </Text>
+          ))}
+        </Box>
+      ) : null}
+      {question ? <QuestionForm key={interaction!.call.id} request={question} onAnswer={(content, note) => answer(content, note)} /> : null}
+      <Box borderStyle="single" borderColor={permission || question ? theme.muted : theme.accent} borderLeft={false} borderRight={false}>
+        <TextField
+          label={isRunning ? '↪' : '›'}
+          labelWidth={3}
+          value={input}
+          onChange={setInput}
+          focused={active && !permission && !question}
+          placeholder={isRunning ? 'type to steer the running turn' : permission || question ? 'answer above first' : 'a prompt'}
+        />
+      </Box>
+      <Text color={theme.muted} wrap="truncate-end">
+        enter {isRunning ? 'steers' : 'sends'} · esc {isRunning ? 'cancels the turn' : 'back'} · ^t mode · ^o reasoning · pgup/pgdn · ^y copy · ^e $EDITOR
+      </Text>
+    </Box>
+  );
+}
+
+function RowView({ row }: { row: Row }) {
+  if (row.length === 0) return <Text> </Text>;
+  return (
+    <Text wrap="truncate-end">
+      {row.map((s, i) => {
+        if (s.href) return <Hyperlink key={i} href={s.href} label={s.text} bold={s.bold} italic={s.italic} />;
+        const text = s.text;
+        return (
+          <Text
+            key={i}
+            bold={s.bold}
+            italic={s.italic}
+            dimColor={s.dim}
+            underline={s.underline}
+            color={s.color ?? (s.code ? theme.warning : s.heading ? theme.accent : undefined)}
+          >
+            {text}
+          </Text>
+        );
+      })}
+    </Text>
+  );
+}
+
+/** Every turn as wrapped rows: the prompt, notes, reasoning, tool calls, the answer, its usage. */
+export function transcriptRows(turns: Turn[], width: number, folded: boolean, hyperlinks: boolean): Row[] {
+  const rows: Row[] = [];
+  for (const t of turns) {
+    rows.push(...wrapSegments([{ text: 'you › ', bold: true, color: theme.accent }, { text: sanitize(t.prompt, { multiline: true }) }], width, '      ', ''));
+    if (t.reasoning) {
+      const r = sanitize(t.reasoning, { multiline: true }).trim();
+      if (folded) rows.push([{ text: `▸ reasoning, ${r.length} chars (^o unfolds)`, dim: true, italic: true }]);
+      else rows.push(...wrapSegments([{ text: r, dim: true, italic: true }], width, '┆ ', '┆ '));
+    }
+    for (const tool of t.tools) {
+      const asks = parseProvideInput({ function: { name: tool.name, arguments: tool.args } });
+      if (asks) {
+        const what = asks.kind === 'permission' ? `asks permission: ${sanitize(asks.operation ?? 'an operation')}` : `asks: ${sanitize(asks.message)}`;
+        rows.push(...wrapSegments([{ text: `? ${what}`, color: theme.warning }], width, '  '));
+        continue;
+      }
+      const args = sanitize(tool.args).slice(0, Math.max(10, width - 20));
+      rows.push(...wrapSegments([{ text: `⚙ ${sanitize(tool.name)} `, color: theme.badge }, { text: args, dim: true }], width, '  '));
+    }
+    if (t.answer) rows.push(...renderMarkdown(t.answer, { width, hyperlinks }));
+    for (const n of t.notes) rows.push(...wrapSegments([{ text: sanitize(n, { multiline: true }), color: theme.muted }], width, '  '));
+    if (t.streamError) rows.push(...wrapSegments([{ text: `✖ ${sanitize(t.streamError)}`, color: theme.error }], width, '  '));
+    const tail =
+      t.status === 'running' ? '… streaming (esc cancels)' : t.status === 'cancelled' ? '(cancelled)' : t.status === 'waiting' ? '… waiting for your answer' : '';
+    if (t.usage) rows.push([{ text: `${tail ? `${tail} · ` : ''}${usageLine(t.usage)}`, dim: true }]);
+    else if (tail) rows.push([{ text: tail, dim: true }]);
+    rows.push([]);
+  }
+  return rows;
+}
+
+type FieldValue = string | boolean;
+
+/** A question as a form: text and number fields typed, choices cycled with space or ←→, booleans toggled. */
+function QuestionForm({ request, onAnswer }: { request: ElicitationRequest; onAnswer: (content: string, note: string) => void }) {
+  const { active } = useTui();
+  const fields = request.fields;
+  const [values, setValues] = useState<Record<string, FieldValue>>(() =>
+    Object.fromEntries(fields.map((f) => [f.name, f.type === 'boolean' ? false : f.type === 'choice' ? (f.options?.[0] ?? '') : ''])),
+  );
+  const [focus, setFocus] = useState(0);
+  const [error, setError] = useState<string | null>(null);
+  const field = fields[focus];
+
+  const submit = () => {
+    const content: Record<string, string | number | boolean> = {};
+    for (const f of fields) {
+      const v = values[f.name];
+      if (f.type === 'number') {
+        if (v === '' && !f.required) continue;
+        const n = Number(v);
+        if (!Number.isFinite(n)) return setError(`${labelOf(f)} must be a number`);
+        content[f.name] = n;
+      } else if (typeof v === 'string' && v === '' && f.required) return setError(`${labelOf(f)} is required`);
+      else if (v !== undefined) content[f.name] = v;
+    }
+    onAnswer(JSON.stringify({ action: 'accept', content }), `→ answered ${Object.keys(content).length} field${Object.keys(content).length === 1 ? '' : 's'}`);
+  };
+
+  useKeys((input, key) => {
+    const count = Math.max(1, fields.length);
+    if (matches('questionNext', input, key)) return setFocus((f) => (f + 1) % count);
+    if (matches('questionPrev', input, key)) return setFocus((f) => (f + count - 1) % count);
+    if (matches('questionSubmit', input, key)) return submit();
+    if (matches('questionDecline', input, key)) return onAnswer(JSON.stringify({ action: 'decline' }), '✖ declined the question');
+    if (!field) {
+      if (matches('questionEnter', input, key)) submit();
+      return;
+    }
+    if (field.type === 'choice' && field.options?.length) {
+      const opts = field.options;
+      const i = opts.indexOf(String(values[field.name]));
+      const step = matches('choicePrev', input, key) ? -1 : matches('choiceNext', input, key) || matches('toggle', input, key) ? 1 : 0;
+      if (step) return setValues({ ...values, [field.name]: opts[(i + step + opts.length) % opts.length]! });
+    }
+    if (field.type === 'boolean' && (matches('toggle', input, key) || matches('choicePrev', input, key) || matches('choiceNext', input, key))) {
+      return setValues({ ...values, [field.name]: !values[field.name] });
+    }
+    if (field.type === 'choice' || field.type === 'boolean') return;
+    if (matches('questionEnter', input, key)) return focus === fields.length - 1 ? submit() : setFocus(focus + 1);
+  }, active);
+
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor={theme.warning} paddingX={1}>
+      <Text color={theme.warning} wrap="truncate-end">
+        Question: {sanitize(request.message)}
+      </Text>
+      {fields.map((f, i) =>
+        f.type === 'choice' || f.type === 'boolean' ? (
+          <Text key={f.name} wrap="truncate-end">
+            <Text color={i === focus ? theme.accent : undefined} bold={i === focus}>
+              {i === focus ? '› ' : '  '}
+              {labelOf(f)}
+            </Text>{' '}
+            {f.type === 'boolean'
+              ? values[f.name] ? '[x] yes' : '[ ] no'
+              : (f.options ?? []).map((o) => (o === values[f.name] ? `[${sanitize(o)}]` : sanitize(o))).join('  ')}
+            {i === focus ? <Text color={theme.muted}> (space / ←→)</Text> : null}
+          </Text>
+        ) : (
+          <TextField
+            key={f.name}
+            label={labelOf(f)}
+            labelWidth={16}
+            value={String(values[f.name] ?? '')}
+            onChange={(v) => {
+              setValues({ ...values, [f.name]: v });
+              setError(null);
+            }}
+            focused={active && i === focus}
+            note={f.type === 'number' ? 'a number' : f.required ? 'required' : null}
+          />
+        ),
+      )}
+      {error ? <Text color={theme.error}>✖ {error}</Text> : null}
+      <Text color={theme.muted} wrap="truncate-end">
+        tab next · enter on the last field or ^s answers · ^d declines · esc cancels
+      </Text>
+    </Box>
+  );
+}
+
+function labelOf(f: ElicitationField): string {
+  const loose = f as ElicitationField & { title?: string; label?: string };
+  return sanitize(loose.title ?? loose.label ?? f.name);
+}

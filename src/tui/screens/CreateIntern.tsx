@@ -1,0 +1,193 @@
+/**
+ * Creating an intern: the name checked live with the contract's rule, a description, instructions
+ * (long text in $EDITOR), "provision now", and an optional vault borrowed from another intern.
+ * Each submit carries an Idempotency-Key, kept while the form is unchanged, so a retry after a
+ * dropped connection never creates two interns.
+ */
+import { randomUUID } from 'node:crypto';
+import { Box } from 'ink';
+import { Text } from '../components/Text.js';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { ApiError } from '../../client/errors.js';
+import type { Intern, InternCreate } from '../../contract/intern.js';
+import { LIMITS } from '../../contract/limits.js';
+import { checkDescription, checkInstructions, checkName } from '../../contract/rules.js';
+import { Confirm } from '../components/Confirm.js';
+import { ErrorView } from '../components/ErrorView.js';
+import { Picker } from '../components/Picker.js';
+import { Spinner } from '../components/Spinner.js';
+import { TextField } from '../components/TextField.js';
+import { useTui } from '../context.js';
+import { useExternalEditor } from '../hooks/useExternalEditor.js';
+import { useKeys } from '../hooks/useKeys.js';
+import { useScreen } from '../hooks/useScreen.js';
+import { matches, type Scope } from '../keymap.js';
+import { sanitize } from '../sanitize.js';
+import { theme } from '../theme.js';
+
+const FIELDS = ['name', 'description', 'instructions', 'provision', 'vault'] as const;
+type Field = (typeof FIELDS)[number];
+export interface CreateValues {
+  name: string;
+  description: string;
+  instructions: string;
+  provision: boolean;
+  /** The vault to borrow, and whose it is (for the label). */
+  vault: { id: string; owner: string } | null;
+}
+
+export function createBody(v: CreateValues): InternCreate {
+  const body: InternCreate = { name: v.name, provision: v.provision };
+  if (v.description !== '') body.description = v.description;
+  if (v.instructions !== '') body.instructions = v.instructions;
+  if (v.vault) body.vault_id = v.vault.id;
+  return body;
+}
+
+export function createErrors(v: CreateValues): Partial<Record<Field, string>> {
+  const out: Partial<Record<Field, string>> = {};
+  const n = checkName(v.name);
+  if (n) out.name = n;
+  const d = checkDescription(v.description === '' ? null : v.description);
+  if (d) out.description = d;
+  const i = checkInstructions(v.instructions === '' ? null : v.instructions);
+  if (i) out.instructions = i;
+  return out;
+}
+
+export function CreateIntern() {
+  const { api, nav, active, size } = useTui();
+  const [values, setValues] = useState<CreateValues>({ name: '', description: '', instructions: '', provision: true, vault: null });
+  const [focus, setFocus] = useState(0);
+  const [saving, setSaving] = useState(false);
+  const [serverError, setServerError] = useState<unknown>(undefined);
+  const [picking, setPicking] = useState(false);
+  const [vaults, setVaults] = useState<Intern[] | null>(null);
+  const [confirmDiscard, setConfirmDiscard] = useState(false);
+  // The key of the last submit and the body it was for: a retry of the same body reuses it.
+  const idem = useRef<{ body: string; key: string } | null>(null);
+  const edit = useExternalEditor();
+  const field = FIELDS[focus]!;
+  const errors = useMemo(() => createErrors(values), [values]);
+  const dirty = values.name !== '' || values.description !== '' || values.instructions !== '' || values.vault !== null;
+
+  const own: Scope[] = field === 'provision' ? ['choice'] : field === 'vault' ? ['pickField'] : field === 'instructions' ? ['text', 'textArea'] : ['text'];
+  useScreen(confirmDiscard ? ['confirm'] : picking ? ['chooser', 'text'] : ['form', ...own], true);
+
+  // Interns whose vault can be borrowed: those that have one (a provisioned intern).
+  useEffect(() => {
+    if (!picking || vaults) return;
+    const ctl = new AbortController();
+    api.listInterns({ limit: 500 }, { signal: ctl.signal }).then(
+      (page) => setVaults(page.data.filter((i) => i.vault_id)),
+      (e: unknown) => {
+        if (!ctl.signal.aborted) {
+          setPicking(false);
+          setServerError(e);
+        }
+      },
+    );
+    return () => ctl.abort();
+  }, [picking, vaults, api]);
+
+  const submit = async () => {
+    if (saving) return;
+    if (Object.keys(errors).length > 0) {
+      setFocus(FIELDS.findIndex((f) => errors[f]));
+      return nav.flash('fix the marked fields first', 'error');
+    }
+    const body = createBody(values);
+    const text = JSON.stringify(body);
+    if (!idem.current || idem.current.body !== text) idem.current = { body: text, key: randomUUID() };
+    setSaving(true);
+    setServerError(undefined);
+    try {
+      const created = await api.createIntern(body, { idempotencyKey: idem.current.key });
+      nav.replace({ name: 'intern', id: created.id, seed: created });
+      nav.flash(`created ${sanitize(created.name)}${values.provision ? ' · provisioning' : ''}`);
+    } catch (e) {
+      if (e instanceof ApiError && e.reason === 'name_taken') setFocus(0);
+      setServerError(e);
+      setSaving(false);
+    }
+  };
+
+  useKeys((input, key) => {
+    if (confirmDiscard || picking) return;
+    if (matches('formCancel', input, key)) return dirty ? setConfirmDiscard(true) : nav.pop();
+    if (matches('save', input, key)) return void submit();
+    if (matches('nextField', input, key)) return setFocus((f) => (f + 1) % FIELDS.length);
+    if (matches('prevField', input, key)) return setFocus((f) => (f + FIELDS.length - 1) % FIELDS.length);
+    if (field === 'provision' && (matches('toggle', input, key) || matches('choicePrev', input, key) || matches('choiceNext', input, key))) {
+      return setValues({ ...values, provision: !values.provision });
+    }
+    if (field === 'vault') {
+      if (matches('openPicker', input, key)) return setPicking(true);
+      if (matches('erase', input, key)) return setValues({ ...values, vault: null });
+    }
+    if (matches('editor', input, key)) {
+      if (field !== 'description' && field !== 'instructions') return nav.flash('$EDITOR edits the description and the instructions');
+      const out = edit(values[field]);
+      if ('error' in out) return nav.flash(out.error, 'error');
+      return setValues({ ...values, [field]: out.text });
+    }
+  }, active && !saving);
+
+  const on = (f: Field) => active && !confirmDiscard && !picking && field === f;
+  const set = (f: 'name' | 'description' | 'instructions') => (v: string) => setValues({ ...values, [f]: v });
+  const short = size.rows < 30;
+  return (
+    <Box flexDirection="column" flexGrow={1}>
+      <Text bold>New intern</Text>
+      {serverError ? <ErrorView error={serverError} compact={short} /> : null}
+      {saving ? <Spinner label="Creating" /> : null}
+      <Confirm open={confirmDiscard} question="Discard this new intern?" onAnswer={(yes) => (yes ? nav.pop() : setConfirmDiscard(false))} active={active} />
+      <TextField label="name" value={values.name} onChange={set('name')} focused={on('name')} error={values.name === '' ? null : errors.name} note={`${LIMITS.name.min}-${LIMITS.name.max} chars: a-z 0-9, hyphen-separated, starts with a letter`} />
+      <TextField label="description" value={values.description} onChange={set('description')} focused={on('description')} error={errors.description} note={`${values.description.length}/${LIMITS.description.max}`} placeholder="none" />
+      <TextField label="instructions" value={values.instructions} onChange={set('instructions')} focused={on('instructions')} error={errors.instructions} multiline height={short ? 3 : 6} placeholder="none (^e opens $EDITOR)" />
+      <Choice label="provision now" focused={on('provision')} value={values.provision ? '[x] yes: start it right away' : '[ ] no: create it stopped'} hint="space or ←/→ toggles" />
+      <Choice
+        label="borrow vault"
+        focused={on('vault')}
+        value={values.vault ? `the vault of ${sanitize(values.vault.owner)}` : 'none: its own vault'}
+        hint={values.vault ? 'enter picks · backspace clears' : 'enter picks an intern'}
+        muted={!values.vault}
+      />
+      {picking ? (
+        <Picker
+          title="Borrow the vault of"
+          items={(vaults ?? []).map((i) => ({ value: i.vault_id, label: sanitize(i.name), detail: i.status, search: i.id }))}
+          loading={vaults === null}
+          height={short ? 5 : 8}
+          width={size.columns - 4}
+          onClose={() => setPicking(false)}
+          onPick={([p]) => {
+            const owner = vaults?.find((i) => i.vault_id === p?.value);
+            setValues({ ...values, vault: p?.value && owner ? { id: p.value, owner: owner.name } : null });
+            setPicking(false);
+          }}
+        />
+      ) : null}
+      <Text color={theme.muted} wrap="truncate-end">
+        ^s creates · tab next field · esc cancels
+      </Text>
+    </Box>
+  );
+}
+
+function Choice({ label, value, hint, focused, muted = false }: { label: string; value: string; hint: string; focused: boolean; muted?: boolean }) {
+  return (
+    <Box>
+      <Box width={15} flexShrink={0}>
+        <Text color={focused ? theme.accent : undefined} bold={focused}>
+          {focused ? '› ' : '  '}
+          {label}
+        </Text>
+      </Box>
+      <Text color={muted ? theme.muted : undefined} inverse={focused}>
+        {value}
+      </Text>
+      {focused ? <Text color={theme.muted}> {hint}</Text> : null}
+    </Box>
+  );
+}

@@ -1,0 +1,178 @@
+/**
+ * Adding or replacing a vault secret. The value is typed masked, or written in $EDITOR, or read
+ * from a file; it is never drawn, only its length. Hosts are a list: each typed host is checked
+ * live with the contract's host rule and added with enter; backspace on an empty host removes the
+ * last one.
+ */
+import { readFileSync } from 'node:fs';
+import { Box } from 'ink';
+import { Text } from '../components/Text.js';
+import { useLayoutEffect, useState } from 'react';
+import { LIMITS } from '../../contract/limits.js';
+import { checkSecretName, checkSecretValue, normaliseHost, validateHosts, type VaultSecretWrite } from '../../contract/vault.js';
+import { ErrorView } from '../components/ErrorView.js';
+import { Spinner } from '../components/Spinner.js';
+import { TextField } from '../components/TextField.js';
+import { useTui } from '../context.js';
+import { useExternalEditor } from '../hooks/useExternalEditor.js';
+import { useKeys } from '../hooks/useKeys.js';
+import { matches } from '../keymap.js';
+import { sanitize } from '../sanitize.js';
+import { theme } from '../theme.js';
+
+const FIELDS = ['name', 'value', 'file', 'host'] as const;
+type Field = (typeof FIELDS)[number];
+
+export interface SecretFormProps {
+  /** Where it goes, for the title: "workspace" or the intern's name. */
+  scopeLabel: string;
+  /** Replacing: the name is fixed and the hosts start as they were. */
+  existing?: { name: string; hosts: string[] };
+  onSave: (name: string, body: VaultSecretWrite) => Promise<void>;
+  onClose: () => void;
+}
+
+/** Reads a value from a file: the whole file less one trailing newline. */
+export function readValueFile(path: string): { value: string } | { error: string } {
+  try {
+    return { value: readFileSync(path.replace(/^~(?=\/)/, process.env.HOME ?? '~'), 'utf8').replace(/\r?\n$/, '') };
+  } catch (e) {
+    return { error: `could not read ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}` };
+  }
+}
+
+export function SecretForm({ scopeLabel, existing, onSave, onClose }: SecretFormProps) {
+  const { nav, active, setScopes } = useTui();
+  const [name, setName] = useState(existing?.name ?? '');
+  const [value, setValue] = useState('');
+  const [file, setFile] = useState('');
+  const [hosts, setHosts] = useState<string[]>(existing?.hosts ?? []);
+  const [host, setHost] = useState('');
+  const [focus, setFocus] = useState(existing ? 1 : 0);
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<unknown>(undefined);
+  const edit = useExternalEditor();
+  const field: Field = FIELDS[focus]!;
+
+  useLayoutEffect(() => setScopes(field === 'host' ? ['form', 'hostField', 'text'] : ['form', 'text']), [setScopes, field]);
+
+  const nameError = existing || name === '' ? null : checkSecretName(name);
+  const hostError = host.trim() === '' ? null : ((r) => ('error' in r ? r.error : null))(normaliseHost(host));
+  const valueError = value === '' ? null : checkSecretValue(value);
+
+  const addHost = () => {
+    const r = normaliseHost(host);
+    if ('error' in r) return;
+    if (!hosts.includes(r.host)) setHosts([...hosts, r.host]);
+    setHost('');
+  };
+
+  const save = async () => {
+    if (saving) return;
+    let all = hosts;
+    if (host.trim() !== '') {
+      const r = normaliseHost(host);
+      if ('error' in r) return nav.flash(`host: ${r.error}`, 'error');
+      all = hosts.includes(r.host) ? hosts : [...hosts, r.host];
+      setHosts(all);
+      setHost('');
+    }
+    const finalName = existing?.name ?? name;
+    const n = checkSecretName(finalName);
+    if (n) {
+      setFocus(0);
+      return nav.flash(`name ${n}`, 'error');
+    }
+    let secret = value;
+    if (secret === '' && file.trim() !== '') {
+      const r = readValueFile(file.trim());
+      if ('error' in r) {
+        setFocus(2);
+        return nav.flash(r.error, 'error');
+      }
+      secret = r.value;
+    }
+    const v = checkSecretValue(secret);
+    if (v) {
+      setFocus(1);
+      return nav.flash(`value ${v}`, 'error');
+    }
+    const h = validateHosts(all);
+    if ('error' in h) {
+      setFocus(3);
+      return nav.flash(h.error, 'error');
+    }
+    setSaving(true);
+    setError(undefined);
+    try {
+      await onSave(finalName, { value: secret, hosts: h.hosts });
+    } catch (e) {
+      setError(e);
+      setSaving(false);
+    }
+  };
+
+  useKeys((input, key) => {
+    if (matches('formCancel', input, key)) return onClose();
+    if (matches('save', input, key)) return void save();
+    const step = matches('nextField', input, key) ? 1 : matches('prevField', input, key) ? -1 : 0;
+    if (step !== 0) {
+      const order = existing ? FIELDS.slice(1) : FIELDS;
+      const i = order.indexOf(field as never);
+      const next = order[(i + step + order.length) % order.length]!;
+      return setFocus(FIELDS.indexOf(next));
+    }
+    if (field === 'host') {
+      if (matches('addHost', input, key)) return addHost();
+      if (matches('erase', input, key) && host === '' && hosts.length > 0) return setHosts(hosts.slice(0, -1));
+    }
+    if (matches('editor', input, key) && field === 'value') {
+      const out = edit(value);
+      if ('error' in out) return nav.flash(out.error, 'error');
+      return setValue(out.text);
+    }
+  }, active && !saving);
+
+  const on = (f: Field) => active && !saving && field === f;
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor={theme.accent} paddingX={1} flexShrink={0}>
+      <Text bold color={theme.accent}>
+        {existing ? `Replace ${sanitize(existing.name)}` : 'Add a secret'} <Text color={theme.muted}>to {sanitize(scopeLabel)}</Text>
+      </Text>
+      {error ? <ErrorView error={error} compact /> : null}
+      {saving ? <Spinner label="Saving" /> : null}
+      {existing ? null : (
+        <TextField label="name" value={name} onChange={setName} focused={on('name')} error={nameError} note="a-z 0-9 _" labelWidth={10} />
+      )}
+      <TextField
+        label="value"
+        value={value}
+        onChange={setValue}
+        focused={on('value')}
+        masked
+        error={valueError}
+        note={value === '' ? '^e: $EDITOR' : `${value.length} chars, hidden`}
+        labelWidth={10}
+        placeholder="typed hidden"
+      />
+      <TextField label="or file" value={file} onChange={setFile} focused={on('file')} note={value === '' ? 'a path to read the value from' : 'unused: a value is typed'} labelWidth={10} placeholder="none" />
+      <TextField
+        label="host"
+        value={host}
+        onChange={setHost}
+        focused={on('host')}
+        error={hostError}
+        note={`enter adds · ${hosts.length}/${LIMITS.secretHosts.max}`}
+        labelWidth={10}
+        placeholder="api.example.com"
+      />
+      <Text wrap="truncate-end">
+        <Text color={theme.muted}>{'  hosts    '}</Text>
+        {hosts.length === 0 ? <Text color={theme.warning}>none yet: it is only ever sent to its hosts</Text> : hosts.map((h) => sanitize(h)).join(', ')}
+      </Text>
+      <Text color={theme.muted} wrap="truncate-end">
+        ^s saves · tab next · esc cancels
+      </Text>
+    </Box>
+  );
+}

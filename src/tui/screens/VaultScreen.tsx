@@ -1,0 +1,226 @@
+/**
+ * Vault secrets: the workspace's (`:vault`), or an intern's (`v` on details) with an "effective"
+ * tab naming the scope that wins for each name. Rows show name, hosts, a short fingerprint and
+ * age; values are never read back. Add or replace (a), delete after a y/n (D), and copy workspace
+ * secrets into the intern with a multi-select (C).
+ */
+import { Box } from 'ink';
+import { Text } from '../components/Text.js';
+import { useLayoutEffect, useState } from 'react';
+import type { InternApi } from '../../client/types.js';
+import { LIMITS } from '../../contract/limits.js';
+import type { EffectiveSecret, VaultSecret } from '../../contract/vault.js';
+import { Confirm } from '../components/Confirm.js';
+import { ErrorView } from '../components/ErrorView.js';
+import { Picker } from '../components/Picker.js';
+import { Spinner } from '../components/Spinner.js';
+import { useTui } from '../context.js';
+import { relativeTime } from '../format.js';
+import { useKeys } from '../hooks/useKeys.js';
+import { useListCursor, windowOf } from '../hooks/useListCursor.js';
+import { useResource } from '../hooks/useResource.js';
+import { matches } from '../keymap.js';
+import { pad, sanitize } from '../sanitize.js';
+import { theme } from '../theme.js';
+import { SecretForm } from './SecretForm.js';
+
+type Tab = 'effective' | 'own';
+type Row = VaultSecret & { scope?: EffectiveSecret['scope'] };
+
+/** `sha256:3f9a…` → `3f9a1c2b`: enough to tell two values apart at a glance. */
+export function shortFingerprint(fp: string | null): string {
+  if (!fp) return '—';
+  return fp.replace(/^sha256:/, '').slice(0, 8);
+}
+
+/** Every page of an offset-paged list (at most the service's offset cap). */
+async function all<T>(load: (q: { limit: number; offset: number }) => Promise<{ data: T[]; has_more: boolean }>): Promise<T[]> {
+  const out: T[] = [];
+  for (let offset = 0; offset <= LIMITS.vaultList.maxOffset; offset += LIMITS.vaultList.maxLimit) {
+    const page = await load({ limit: LIMITS.vaultList.maxLimit, offset });
+    out.push(...page.data);
+    if (!page.has_more || page.data.length === 0) break;
+  }
+  return out;
+}
+
+function loader(api: InternApi, internId: string | undefined, tab: Tab) {
+  return (signal: AbortSignal): Promise<Row[]> => {
+    if (!internId) return all((q) => api.listVaultSecrets(q, { signal }));
+    if (tab === 'effective') return all((q) => api.listEffectiveSecrets(internId, q, { signal }));
+    return all((q) => api.listInternSecrets(internId, q, { signal }));
+  };
+}
+
+type Mode = { kind: 'list' } | { kind: 'form'; existing?: Row } | { kind: 'delete'; row: Row } | { kind: 'copy'; from: VaultSecret[] | null };
+
+export function VaultScreen({ internId }: { internId?: string }) {
+  const { api, nav, active, setCapture, setScopes, size } = useTui();
+  const [tab, setTab] = useState<Tab>('effective');
+  const [mode, setMode] = useState<Mode>({ kind: 'list' });
+  const [busy, setBusy] = useState<string | null>(null);
+  const [actionError, setActionError] = useState<unknown>(undefined);
+  const intern = useResource(async (signal) => (internId ? api.getIntern(internId, { signal }) : null), internId ?? 'workspace');
+  const listKey = `${internId ?? 'ws'}:${tab}`;
+  const load = loader(api, internId, tab);
+  const res = useResource(async (signal) => ({ key: listKey, rows: await load(signal) }), listKey);
+  // The last list stays while the same list reloads, never while another tab loads.
+  const rows = res.data?.key === listKey ? res.data.rows : [];
+  const listHeight = Math.max(3, size.rows - 10);
+  const list = useListCursor(rows.length, listHeight);
+  const selected = rows[list.index];
+  const scopeLabel = internId ? (intern.data ? intern.data.name : 'this intern') : 'workspace';
+  const editable = !internId || tab === 'own';
+
+  // The secret form declares its own scopes (they follow its focus); the rest are declared here.
+  useLayoutEffect(() => {
+    if (mode.kind === 'form') return;
+    setScopes(mode.kind === 'delete' ? ['confirm'] : mode.kind === 'copy' ? ['chooser', 'text'] : ['vault', 'list', 'global']);
+  }, [setScopes, mode.kind]);
+  useLayoutEffect(() => setCapture(mode.kind !== 'list'), [setCapture, mode.kind]);
+
+  const run = async (label: string, fn: () => Promise<unknown>, done: string) => {
+    setBusy(label);
+    setActionError(undefined);
+    try {
+      await fn();
+      nav.flash(done);
+      res.reload();
+    } catch (e) {
+      setActionError(e);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const openCopy = () => {
+    setMode({ kind: 'copy', from: null });
+    all((q) => api.listVaultSecrets(q)).then(
+      (from) => setMode((m) => (m.kind === 'copy' ? { kind: 'copy', from } : m)),
+      (e: unknown) => {
+        setMode({ kind: 'list' });
+        setActionError(e);
+      },
+    );
+  };
+
+  const answerDelete = (yes: boolean) => {
+    if (mode.kind !== 'delete') return;
+    const name = mode.row.name;
+    setMode({ kind: 'list' });
+    if (yes) void run('Deleting', () => (internId ? api.deleteInternSecret(internId, name) : api.deleteVaultSecret(name)), `deleted ${sanitize(name)}`);
+  };
+
+  useKeys((input, key) => {
+    if (mode.kind !== 'list' || busy) return;
+    if (list.handle(input, key)) return;
+    if (internId && matches('vaultTab', input, key)) return setTab((t) => (t === 'effective' ? 'own' : 'effective'));
+    if (matches('refresh', input, key)) return res.reload();
+    if (matches('secretAdd', input, key)) {
+      if (internId) setTab('own');
+      return setMode({ kind: 'form' });
+    }
+    if (internId && matches('secretCopy', input, key)) return openCopy();
+    if (!selected) return;
+    if (matches('secretReplace', input, key) || matches('secretDelete', input, key)) {
+      if (!editable) {
+        if (selected.scope !== 'intern') return nav.flash(`${sanitize(selected.name)} comes from the ${selected.scope} scope: change it there, or add one to this intern to override it`);
+        setTab('own');
+      }
+      return setMode(matches('secretDelete', input, key) ? { kind: 'delete', row: selected } : { kind: 'form', existing: selected });
+    }
+  }, active);
+
+  const w = size.columns - 2;
+  const cols = { name: 22, fp: 9, age: 8, scope: internId && tab === 'effective' ? 10 : 0 };
+  const hostW = Math.max(10, w - cols.name - cols.fp - cols.age - cols.scope - 5);
+  const [start, end] = windowOf(list.index, rows.length, listHeight);
+  const title = internId ? `Secrets of ${sanitize(scopeLabel)}` : 'Workspace secrets';
+
+  return (
+    <Box flexDirection="column" flexGrow={1}>
+      <Box>
+        <Text bold>{title}</Text>
+        {internId ? (
+          <Text>
+            {'  '}
+            <Text inverse={tab === 'effective'}> effective </Text> <Text inverse={tab === 'own'}> own </Text>
+            <Text color={theme.muted}> (tab)</Text>
+          </Text>
+        ) : null}
+        <Text color={theme.muted}> · {rows.length} · values are never shown</Text>
+      </Box>
+      {busy ? <Spinner label={busy} /> : null}
+      {actionError ? <ErrorView error={actionError} compact /> : null}
+      <Confirm
+        open={mode.kind === 'delete'}
+        question={mode.kind === 'delete' ? `Delete ${sanitize(mode.row.name)} from ${sanitize(scopeLabel)}? Programs there lose it.` : ''}
+        onAnswer={answerDelete}
+        tone="error"
+        active={active}
+      />
+      {mode.kind === 'form' ? (
+        <SecretForm
+          scopeLabel={scopeLabel}
+          existing={mode.existing ? { name: mode.existing.name, hosts: mode.existing.hosts ?? [] } : undefined}
+          onClose={() => setMode({ kind: 'list' })}
+          onSave={async (name, body) => {
+            if (internId) await api.putInternSecret(internId, name, body);
+            else await api.putVaultSecret(name, body);
+            setMode({ kind: 'list' });
+            nav.flash(`saved ${sanitize(name)} to ${sanitize(scopeLabel)}`);
+            res.reload();
+          }}
+        />
+      ) : null}
+      {mode.kind === 'copy' ? (
+        <Picker
+          title={`Copy workspace secrets into ${sanitize(scopeLabel)}`}
+          multi
+          loading={mode.from === null}
+          items={(mode.from ?? []).map((s) => ({ value: s.name, label: sanitize(s.name), detail: (s.hosts ?? []).map((h) => sanitize(h)).join(', ') }))}
+          height={Math.max(3, size.rows - 14)}
+          width={size.columns - 4}
+          onClose={() => setMode({ kind: 'list' })}
+          onPick={(picked) => {
+            const names = picked.map((p) => p.value).filter((v): v is string => v !== null);
+            setMode({ kind: 'list' });
+            if (names.length === 0 || !internId) return;
+            setTab('own');
+            void run('Copying', () => api.copySecretsToIntern(internId, names), `copied ${names.length} secret${names.length === 1 ? '' : 's'} into ${sanitize(scopeLabel)}`);
+          }}
+        />
+      ) : null}
+      {mode.kind === 'form' || mode.kind === 'copy' ? null : (
+        <>
+          <Text color={theme.muted}>
+            {'  '}
+            {pad('NAME', cols.name)} {pad('HOSTS', hostW)} {pad('FINGERP.', cols.fp)} {pad('AGE', cols.age)}
+            {cols.scope ? ` ${pad('SCOPE', cols.scope)}` : ''}
+          </Text>
+          {res.error && rows.length === 0 ? <ErrorView error={res.error} /> : null}
+          {res.loading && rows.length === 0 && !res.error ? <Spinner label="Loading secrets" /> : null}
+          {!res.loading && !res.error && rows.length === 0 ? (
+            <Text color={theme.muted}>{internId && tab === 'own' ? 'No secrets of its own: a adds one, C copies from the workspace.' : 'No secrets here yet: a adds one.'}</Text>
+          ) : null}
+          {rows.slice(start, end).map((s, n) => {
+            const sel = start + n === list.index;
+            return (
+              <Box key={s.name}>
+                <Text inverse={sel} color={sel ? theme.selection : undefined}>
+                  {sel ? '›' : ' '}
+                </Text>
+                <Text bold={sel}> {pad(sanitize(s.name), cols.name)} </Text>
+                <Text>{pad((s.hosts ?? []).map((h) => sanitize(h)).join(', ') || '—', hostW)} </Text>
+                <Text color={theme.muted}>{pad(shortFingerprint(s.fingerprint), cols.fp)} </Text>
+                <Text color={theme.muted}>{pad(relativeTime(s.created_at), cols.age)}</Text>
+                {cols.scope ? <Text color={s.scope === 'intern' ? theme.accent : theme.muted}> {pad(s.scope ?? '', cols.scope)}</Text> : null}
+              </Box>
+            );
+          })}
+          {res.error && rows.length > 0 ? <ErrorView error={res.error} compact /> : null}
+        </>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,98 @@
+/**
+ * The chat transcript as data, with no React: turns, and how each streamed chunk changes the
+ * running turn. Text is stored as it came and sanitised where it is drawn (an escape sequence
+ * split over two chunks is removed whole). A conversation is kept per intern for the life of the
+ * process, so leaving the chat and coming back continues the same session.
+ */
+import type { InternApi } from '../../client/types.js';
+import { type ApprovalMode, type ChatChunk, type ChatUsage, type ProvideInputArgs, parseProvideInput } from '../../contract/chat.js';
+
+export interface ToolCallView {
+  index: number;
+  id: string;
+  name: string;
+  args: string;
+}
+
+export interface Turn {
+  prompt: string;
+  reasoning: string;
+  answer: string;
+  tools: ToolCallView[];
+  /** Prompts sent while this turn ran (steering), and answers given to its questions. */
+  notes: string[];
+  /** A permission request or question the turn waits on. */
+  interaction?: { call: { id: string; function: { name: string; arguments: string } }; args: ProvideInputArgs; answered?: boolean };
+  /** Tool call ids already answered: a later chunk never asks them again. */
+  answeredIds: string[];
+  /** What stopped the turn before or outside its stream (shown with the one error component). */
+  error?: unknown;
+  usage?: ChatUsage;
+  /** A stream error (from the final chunk's `error`), already a sentence. */
+  streamError?: string;
+  status: 'running' | 'waiting' | 'done' | 'cancelled' | 'failed';
+}
+
+export interface Conversation {
+  sessionId?: string;
+  turns: Turn[];
+  mode: ApprovalMode;
+}
+
+const conversations = new WeakMap<InternApi, Map<string, Conversation>>();
+
+/** The conversation with one intern through one client: created empty, then kept. */
+export function conversationOf(api: InternApi, internId: string): Conversation {
+  let byIntern = conversations.get(api);
+  if (!byIntern) conversations.set(api, (byIntern = new Map()));
+  let c = byIntern.get(internId);
+  if (!c) byIntern.set(internId, (c = { turns: [], mode: 'self-drive' }));
+  return c;
+}
+
+export function newTurn(prompt: string): Turn {
+  return { prompt, reasoning: '', answer: '', tools: [], notes: [], answeredIds: [], status: 'running' };
+}
+
+/** The turn after one chunk (and the session id the chunk named, if any). */
+export function applyChunk(turn: Turn, chunk: ChatChunk): { turn: Turn; sessionId?: string } {
+  const next: Turn = { ...turn, tools: [...turn.tools] };
+  for (const choice of chunk.choices) {
+    const d = choice.delta;
+    if (d.reasoning) next.reasoning += d.reasoning;
+    if (d.content) next.answer += d.content;
+    for (const tc of d.tool_calls ?? []) {
+      const at = next.tools.findIndex((t) => t.index === tc.index && (!tc.id || t.id === tc.id));
+      if (at >= 0) {
+        const prev = next.tools[at]!;
+        next.tools[at] = { ...prev, name: tc.function.name || prev.name, args: prev.args + (tc.function.arguments ?? '') };
+      } else {
+        next.tools.push({ index: tc.index, id: tc.id, name: tc.function.name, args: tc.function.arguments ?? '' });
+      }
+    }
+    if (choice.finish_reason === 'tool_calls') {
+      for (const t of next.tools) {
+        if (next.answeredIds.includes(t.id)) continue;
+        const call = { id: t.id, function: { name: t.name, arguments: t.args } };
+        const args = parseProvideInput(call);
+        if (args) next.interaction = { call, args };
+      }
+    }
+  }
+  if (chunk.usage) next.usage = chunk.usage;
+  const err = (chunk as { error?: { message?: string; metadata?: { reason?: string } } }).error;
+  if (err?.message) next.streamError = err.metadata?.reason ? `${err.message} (${err.metadata.reason})` : err.message;
+  return { turn: next, sessionId: chunk.session_id ?? undefined };
+}
+
+/** `12 tokens (5 in, 7 out) · $0.000042` */
+export function usageLine(u: ChatUsage): string {
+  const cost = typeof u.cost === 'number' ? ` · $${u.cost < 0.01 ? u.cost.toFixed(6) : u.cost.toFixed(4)}` : '';
+  return `${u.total_tokens} tokens (${u.prompt_tokens} in, ${u.completion_tokens} out)${cost}`;
+}
+
+/** `allow_once` → `Allow once` */
+export function optionText(kind: string): string {
+  const words = kind.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

@@ -1,0 +1,52 @@
+/** The settings form's state and rules, without React: values from an intern, checks, and the patch to send. */
+import type { Intern, InternUpdate } from '../../contract/intern.js';
+import { checkDescription, checkInstructions, checkModel, checkName } from '../../contract/rules.js';
+import { sanitize } from '../sanitize.js';
+
+export type SettingsField = 'name' | 'description' | 'model' | 'instructions';
+export const SETTINGS_FIELDS: readonly SettingsField[] = ['name', 'description', 'model', 'instructions'];
+/** Fields long enough to deserve $EDITOR. */
+export const LONG_FIELDS: readonly SettingsField[] = ['description', 'instructions'];
+export type SettingsValues = Record<SettingsField, string>;
+export type SettingsErrors = Partial<Record<SettingsField, string>>;
+
+export function valuesOf(intern: Intern): SettingsValues {
+  return {
+    name: sanitize(intern.name),
+    description: sanitize(intern.description, { multiline: true }),
+    model: sanitize(intern.model),
+    instructions: sanitize(intern.instructions, { multiline: true }),
+  };
+}
+
+/** Only changed fields; an emptied nullable field is null (model: back to the workspace default). */
+export function patchOf(original: SettingsValues, current: SettingsValues): InternUpdate {
+  const patch: InternUpdate = {};
+  if (current.name !== original.name) patch.name = current.name;
+  for (const f of ['description', 'model', 'instructions'] as const) {
+    if (current[f] !== original[f]) patch[f] = current[f] === '' ? null : current[f];
+  }
+  return patch;
+}
+
+export function validateSettings(v: SettingsValues): SettingsErrors {
+  const errors: SettingsErrors = {};
+  const put = (f: SettingsField, e: string | null) => {
+    if (e) errors[f] = e;
+  };
+  put('name', checkName(v.name));
+  put('description', checkDescription(v.description === '' ? null : v.description));
+  put('model', checkModel(v.model === '' ? null : v.model));
+  put('instructions', checkInstructions(v.instructions === '' ? null : v.instructions));
+  return errors;
+}
+
+/** The name error to show: the rule's, else "taken" while the name is still the one the service refused. */
+export function nameErrorOf(errors: SettingsErrors, name: string, takenName: string | null): string | null {
+  return errors.name ?? (takenName !== null && name === takenName ? 'already used by another of your interns here' : null);
+}
+
+/** The flash after a save: a model change only applies at the next provision. */
+export function savedNote(patch: InternUpdate): string {
+  return patch.model !== undefined ? 'saved · The model change takes effect on the next provision (p).' : 'saved';
+}

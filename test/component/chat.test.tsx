@@ -1,0 +1,196 @@
+/** The chat screen: streaming, Markdown, reasoning, permission and question prompts, cancel, steer, retry, copy. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup } from 'ink-testing-library';
+import { ApiError } from '../../src/client/errors.js';
+import type { ChatStart } from '../../src/client/types.js';
+import type { ChatChunk, ChatRequest } from '../../src/contract/chat.js';
+import { FakeApi, IDS } from './fakeApi.js';
+import { renderApp } from './render.js';
+
+afterEach(() => cleanup());
+
+const CTRL = { t: '\x14', o: '\x0f', y: '\x19' };
+
+const chunk = (delta: ChatChunk['choices'][number]['delta'], finish: string | null = null): ChatChunk => ({
+  id: 'gen-x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }],
+});
+
+/** A stream that sends `first` and then waits until aborted (or `release` is called). */
+function slowChat(api: FakeApi, first: string) {
+  let release: () => void = () => undefined;
+  const original = api.chat.bind(api);
+  let calls = 0;
+  api.chat = async (internId: string, body: ChatRequest, opts?: { signal?: AbortSignal }): Promise<ChatStart> => {
+    calls++;
+    if (calls > 1) return original(internId, body, opts);
+    api.calls.push({ method: 'chat', args: [internId, body] });
+    async function* events(): AsyncGenerator<ChatChunk> {
+      yield chunk({ role: 'assistant', content: first });
+      await new Promise<void>((res) => {
+        release = res;
+        opts?.signal?.addEventListener('abort', () => res());
+      });
+      if (opts?.signal?.aborted) return;
+      yield chunk({ content: ' and done' }, 'stop');
+      yield { ...chunk({}), choices: [], session_id: 'sess-slow', usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 } };
+    }
+    return { kind: 'stream', events: events() };
+  };
+  return { release: () => release() };
+}
+
+async function openChat(api = new FakeApi()) {
+  const app = renderApp({ api, initial: { name: 'intern', id: IDS.runner } });
+  await app.waitFor('Keeps CI green.');
+  await app.press('t');
+  await app.waitFor('Chat with runner');
+  return app;
+}
+
+describe('chat', () => {
+  it('streams an answer with Markdown, reasoning dimmed and foldable, tokens and cost, and the session id', async () => {
+    const app = await openChat();
+    await app.type('hello');
+    await app.press('enter');
+    const f = await app.waitFor('12 tokens (5 in, 7 out) · $0.000042');
+    expect(f).toContain('you › hello');
+    expect(f).toContain('Echo: hello');
+    expect(f).not.toContain('**Echo**');
+    expect(f).toContain('┆ Thinking about it.');
+    expect(f).toContain('session sess-1');
+    await app.press(CTRL.o);
+    await app.waitFor('▸ reasoning, 18 chars');
+    const [[, body]] = app.api.callsOf('chat') as [[string, ChatRequest]];
+    expect(body).toMatchObject({ stream: true, approval_mode: 'self-drive', messages: [{ role: 'user', content: 'hello' }] });
+  });
+
+  it('keeps the session per intern: leaving and coming back continues the conversation', async () => {
+    const app = await openChat();
+    await app.type('first');
+    await app.press('enter');
+    await app.waitFor('Echo: first');
+    await app.press('esc');
+    await app.waitFor('Keeps CI green.');
+    await app.press('t');
+    await app.waitFor('Echo: first');
+    await app.type('second');
+    await app.press('enter');
+    await app.waitFor('Echo: second');
+    const bodies = app.api.callsOf('chat').map((c) => c[1] as ChatRequest);
+    expect(bodies[0]!.session_id).toBeUndefined();
+    expect(bodies[1]!.session_id).toBe('sess-1');
+  });
+
+  it('manual mode: a permission request lists numbered options, and a number answers it', async () => {
+    const app = await openChat();
+    await app.press(CTRL.t);
+    await app.waitFor('mode manual');
+    await app.type('run: echo X');
+    await app.press('enter');
+    const f = await app.waitFor('Permission: shell');
+    expect(f).toContain('? asks permission: shell');
+    expect(f).not.toContain('provide_input');
+    expect(f).toMatch(/1\. Allow once/);
+    expect(f).toMatch(/4\. Reject always/);
+    await app.press('2');
+    await app.waitFor('You answered: allow_always');
+    const last = app.api.callsOf('chat').at(-1)![1] as ChatRequest;
+    expect(last.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call-1', content: 'allow_always' });
+    expect(last.session_id).toBe('sess-1');
+  });
+
+  it('arrows and enter pick a permission option too', async () => {
+    const app = await openChat();
+    await app.press(CTRL.t);
+    await app.type('run: ls');
+    await app.press('enter');
+    await app.waitFor('Permission: shell');
+    await app.press('down', 'down', 'enter');
+    await app.waitFor('You answered: reject_once');
+  });
+
+  it('a question is a form from its fields', async () => {
+    const app = await openChat();
+    await app.type('ask: Which branch?');
+    await app.press('enter');
+    await app.waitFor('Question: Which branch?');
+    await app.type('main');
+    await app.press('tab');
+    await app.press('space');
+    await app.waitFor('[no]');
+    await app.press('ctrl+s');
+    await app.waitFor('You answered: {"action":"accept","content":{"answer":"main","sure":"no"}}');
+  });
+
+  it('esc cancels a running turn, and sending while it runs steers it', async () => {
+    const api = new FakeApi();
+    slowChat(api, 'Working on it');
+    const app = await openChat(api);
+    await app.type('long job');
+    await app.press('enter');
+    await app.waitFor('streaming (esc cancels)');
+    api.steerNext = true;
+    await app.type('also do Y');
+    await app.press('enter');
+    await app.waitFor('↪ steered: also do Y');
+    expect(api.callsOf('chat')).toHaveLength(2);
+    await app.press('esc');
+    const f = await app.waitFor('(cancelled)');
+    expect(f).toContain('Working on it');
+    expect(f).toContain('Chat with runner');
+  });
+
+  it('busy counts down its Retry-After and retries by itself', async () => {
+    const api = new FakeApi();
+    const original = api.chat.bind(api);
+    let calls = 0;
+    api.chat = async (...args: Parameters<FakeApi['chat']>) => {
+      if (++calls === 1) {
+        const e = new ApiError(409, 409, 'busy', true, 'The intern is busy', 'POST /interns/{internId}/chat/completions');
+        e.retryAfterMs = 1200;
+        throw e;
+      }
+      return original(...args);
+    };
+    const app = await openChat(api);
+    await app.type('hi');
+    await app.press('enter');
+    await app.waitFor(/busy: retrying in [12]s/);
+    await app.waitFor('Echo: hi', 5000);
+    expect(calls).toBe(2);
+  });
+
+  it('sanitises every streamed string and copies the last answer with OSC 52', async () => {
+    const api = new FakeApi();
+    api.chat = async () => ({
+      kind: 'stream',
+      events: (async function* () {
+        yield chunk({ role: 'assistant', reasoning: 'plan\x1b]0;pwned\x07' });
+        yield chunk({ content: 'safe \x1b[31mred\x1b' });
+        yield chunk({ content: '[0m text\u202e' }, 'stop');
+      })(),
+    });
+    const app = await openChat(api);
+    await app.type('x');
+    await app.press('enter');
+    const f = await app.waitFor('safe red text');
+    expect(f).not.toContain('pwned\x07');
+    expect(f).not.toContain('\u202e');
+    expect(f).not.toContain('\x1b]0;');
+    await app.press(CTRL.y);
+    await app.waitFor('copied the last answer');
+    const copied = app.frames.find((fr) => fr.includes('\x1b]52;c;'));
+    expect(copied).toBeDefined();
+    const b64 = /\x1b\]52;c;([A-Za-z0-9+/=]+)\x07/.exec(copied!)![1]!;
+    expect(Buffer.from(b64, 'base64').toString()).toBe('safe red text');
+  });
+
+  it(':chat NAME opens the chat from the palette', async () => {
+    const app = renderApp();
+    await app.waitFor('sleeper');
+    await app.press(':');
+    await app.type('chat runner');
+    await app.press('enter');
+    await app.waitFor('Chat with runner');
+  });
+});

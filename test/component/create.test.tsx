@@ -1,0 +1,111 @@
+/** Creating an intern: live name rules, the body sent, the idempotency key kept across a retry, the vault picker. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup } from 'ink-testing-library';
+import { FakeApi, IDS } from './fakeApi.js';
+import { renderApp } from './render.js';
+
+afterEach(() => cleanup());
+
+describe('create an intern', () => {
+  it('opens with n on the list, shows the name rule live, and lands on the new intern provisioning', async () => {
+    const app = renderApp();
+    await app.waitFor('sleeper');
+    await app.press('n');
+    await app.waitFor('New intern');
+    await app.type('Bad');
+    await app.waitFor('must be lowercase letters');
+    for (let i = 0; i < 3; i++) await app.press('backspace');
+    await app.type('helper-1');
+    await app.waitFor((f) => f.includes('helper-1') && !f.includes('✖'));
+    await app.press('tab');
+    await app.type('Writes docs');
+    await app.press('ctrl+s');
+    const f = await app.waitFor('queued');
+    expect(f).toContain('helper-1');
+    const [[body, key]] = app.api.callsOf('createIntern') as [[Record<string, unknown>, string]];
+    expect(body).toEqual({ name: 'helper-1', description: 'Writes docs', provision: true });
+    expect(key).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('refuses to submit an invalid name and sends nothing', async () => {
+    const app = renderApp({ initial: { name: 'create' } });
+    await app.waitFor('New intern');
+    await app.type('9lives');
+    await app.press('ctrl+s');
+    await app.waitFor('fix the marked fields first');
+    expect(app.api.callsOf('createIntern')).toHaveLength(0);
+  });
+
+  it('a retry of the same submit reuses its Idempotency-Key, so one intern is made', async () => {
+    const api = new FakeApi();
+    api.dropNextCreate = true;
+    const app = renderApp({ api, initial: { name: 'create' } });
+    await app.waitFor('New intern');
+    await app.type('retry-me');
+    await app.press('ctrl+s');
+    await app.waitFor('connection dropped');
+    await app.press('ctrl+s');
+    await app.waitFor('created retry-me');
+    const calls = api.callsOf('createIntern');
+    expect(calls).toHaveLength(2);
+    expect(calls[0]![1]).toBe(calls[1]![1]);
+    expect(api.interns.filter((i) => i.name === 'retry-me')).toHaveLength(1);
+  });
+
+  it('toggles provision off and borrows the vault of another intern from the picker', async () => {
+    const app = renderApp({ initial: { name: 'create' } });
+    await app.waitFor('New intern');
+    await app.type('borrower');
+    await app.press('tab', 'tab', 'tab');
+    await app.waitFor('space or ←/→ toggles');
+    await app.press('space');
+    await app.waitFor('[ ] no');
+    await app.press('tab', 'enter');
+    await app.waitFor('Borrow the vault of');
+    await app.type('run');
+    await app.press('enter');
+    await app.waitFor('the vault of runner');
+    await app.press('ctrl+s');
+    await app.waitFor('created borrower');
+    const [[body]] = app.api.callsOf('createIntern') as [[Record<string, unknown>]];
+    expect(body).toEqual({ name: 'borrower', provision: false, vault_id: app.api.interns.find((i) => i.id === IDS.runner)!.vault_id });
+  });
+
+  it('a taken name keeps the whole form and shows the service error', async () => {
+    const app = renderApp({ initial: { name: 'create' } });
+    await app.waitFor('New intern');
+    await app.type('runner');
+    await app.press('tab');
+    await app.type('kept text');
+    await app.press('ctrl+s');
+    const f = await app.waitFor('already exists');
+    expect(f).toContain('kept text');
+    expect(f).toMatch(/› name +runner/);
+  });
+
+  it('esc asks before discarding typed fields; n keeps them, y leaves', async () => {
+    const app = renderApp();
+    await app.waitFor('sleeper');
+    await app.press('n');
+    await app.waitFor('New intern');
+    await app.type('half-done');
+    await app.press('esc');
+    await app.waitFor('Discard this new intern? (y/n)');
+    await app.press('n');
+    await app.waitFor((f) => !f.includes('Discard this') && f.includes('half-done'));
+    await app.press('esc');
+    await app.waitFor('Discard this new intern?');
+    await app.press('y');
+    await app.waitFor((f) => f.includes('sleeper') && !f.includes('New intern'));
+    expect(app.api.callsOf('createIntern')).toHaveLength(0);
+  });
+
+  it('the palette opens it with :new', async () => {
+    const app = renderApp();
+    await app.waitFor('sleeper');
+    await app.press(':');
+    await app.type('new');
+    await app.press('enter');
+    await app.waitFor('New intern');
+  });
+});

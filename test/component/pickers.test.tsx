@@ -1,0 +1,80 @@
+/** The model picker on the settings form and the BYOK provider list from GET /providers. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup } from 'ink-testing-library';
+import { ApiError } from '../../src/client/errors.js';
+import { FakeApi, IDS } from './fakeApi.js';
+import { renderApp } from './render.js';
+
+afterEach(() => cleanup());
+
+describe('model picker', () => {
+  it('lists the catalogue with context and prices per million, filters, and saves the pick', async () => {
+    const app = renderApp({ initial: { name: 'settings', id: IDS.sleeper } });
+    await app.waitFor('Settings of sleeper');
+    await app.press('tab', 'tab');
+    await app.press('enter');
+    const f = await app.waitFor('google/gemini-2.5-pro');
+    expect(f).toContain('workspace default');
+    expect(f).toMatch(/anthropic\/claude-sonnet-4 +200k ctx · \$3\.00\/\$15\.00 per M/);
+    expect(f).toMatch(/deepseek-r1:free +164k ctx · free\/free/);
+    await app.type('gemini');
+    await app.waitFor((s) => !s.includes('claude-sonnet'));
+    await app.press('enter');
+    await app.waitFor((s) => s.includes('google/gemini-2.5-pro') && !s.includes('per M'));
+    await app.press('ctrl+s');
+    await app.waitFor('saved');
+    expect(app.api.callsOf('updateIntern')).toEqual([[IDS.sleeper, { model: 'google/gemini-2.5-pro' }]]);
+  });
+
+  it('"workspace default" sends null', async () => {
+    const app = renderApp({ initial: { name: 'settings', id: IDS.sleeper } });
+    await app.waitFor('Settings of sleeper');
+    await app.press('tab', 'tab', 'enter');
+    await app.waitFor('workspace default');
+    await app.press('enter');
+    await app.waitFor('empty: workspace default');
+    await app.press('ctrl+s');
+    await app.waitFor('saved');
+    expect(app.api.callsOf('updateIntern')).toEqual([[IDS.sleeper, { model: null }]]);
+  });
+
+  it('keeps a typed slug the catalogue lacks, and works when the catalogue fails', async () => {
+    const api = new FakeApi();
+    api.listModels = async () => {
+      throw new ApiError(503, 503, 'unavailable', true, 'catalogue down', 'GET /models');
+    };
+    const app = renderApp({ api, initial: { name: 'settings', id: IDS.sleeper } });
+    await app.waitFor('Settings of sleeper');
+    await app.press('tab', 'tab', 'enter');
+    await app.waitFor('catalogue is unavailable');
+    await app.type('acme/new-model');
+    await app.waitFor('keep "acme/new-model" as typed');
+    await app.press('enter');
+    await app.press('ctrl+s');
+    await app.waitFor('saved');
+    expect(api.callsOf('updateIntern')).toEqual([[IDS.sleeper, { model: 'acme/new-model' }]]);
+  });
+});
+
+describe('provider picker', () => {
+  it('suggests the service providers from GET /providers', async () => {
+    const api = new FakeApi();
+    api.providers = [{ name: 'Zeta AI', slug: 'zeta-ai', privacy_policy_url: null }];
+    const app = renderApp({ api, initial: { name: 'byokForm' } });
+    await app.waitFor('New BYOK credential');
+    await app.type('ze');
+    const f = await app.waitFor('providers ↑↓ enter: [zeta-ai]');
+    expect(f).not.toContain('bundled list');
+  });
+
+  it('falls back to the bundled catalogue when the service has no provider list', async () => {
+    const api = new FakeApi();
+    api.listProviders = async () => {
+      throw new ApiError(404, 404, 'not_found', false, 'no such route', 'GET /providers');
+    };
+    const app = renderApp({ api, initial: { name: 'byokForm' } });
+    await app.waitFor('New BYOK credential');
+    await app.type('openai');
+    await app.waitFor('bundled list ↑↓ enter: [openai]');
+  });
+});

@@ -1,0 +1,106 @@
+/** Vault screens: the workspace list, an intern's own and effective tabs, add, replace, delete, copy. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup } from 'ink-testing-library';
+import { FakeApi, IDS } from './fakeApi.js';
+import { renderApp } from './render.js';
+
+afterEach(() => cleanup());
+
+function withWorkspaceSecrets(): FakeApi {
+  const api = new FakeApi();
+  void api.putVaultSecret('github_token', { value: 'ghp-workspace-value', hosts: ['api.github.com'] });
+  void api.putVaultSecret('slack_token', { value: 'xoxb-workspace-value', hosts: ['slack.com'] });
+  api.calls = [];
+  return api;
+}
+
+describe('vault secrets', () => {
+  it('adds a workspace secret from :vault: host rules live, the value never on screen', async () => {
+    const app = renderApp();
+    await app.waitFor('sleeper');
+    await app.press(':');
+    await app.type('vault');
+    await app.press('enter');
+    await app.waitFor('No secrets here yet');
+    await app.press('a');
+    await app.waitFor('Add a secret');
+    await app.type('Bad');
+    await app.waitFor('must be lowercase letters');
+    for (let i = 0; i < 3; i++) await app.press('backspace');
+    await app.type('deploy_key');
+    await app.press('tab');
+    await app.type('s3cr3t-value');
+    await app.waitFor('12 chars, hidden');
+    await app.press('tab', 'tab');
+    await app.type('https://x.example.com');
+    await app.waitFor('give the bare hostname');
+    for (let i = 0; i < 'https://x.example.com'.length; i++) await app.press('backspace');
+    await app.type('x.example.com');
+    await app.waitFor((f) => !f.includes('give the bare hostname'));
+    await app.press('enter');
+    await app.waitFor('hosts    x.example.com');
+    await app.type('API.Example.com.');
+    await app.press('ctrl+s');
+    const f = await app.waitFor('saved deploy_key');
+    await app.waitFor(/deploy_key +x\.example\.com, api\.example\.com +[0-9a-f]{8} +\d+s ago/);
+    expect(app.api.callsOf('putVaultSecret')).toEqual([['deploy_key', { hosts: ['x.example.com', 'api.example.com'] }]]);
+    expect(app.frames.some((fr) => fr.includes('s3cr3t-value'))).toBe(false);
+    expect(f).not.toContain('s3cr3t');
+  });
+
+  it('shows the effective tab with the winning scope, and copies workspace secrets in with a multi-select', async () => {
+    const api = withWorkspaceSecrets();
+    const app = renderApp({ api, initial: { name: 'intern', id: IDS.runner } });
+    await app.waitFor('Keeps CI green.');
+    await app.press('v');
+    await app.waitFor('Secrets of runner');
+    await app.waitFor(/github_token +api\.github\.com .* workspace/);
+    await app.press('C');
+    await app.waitFor('Copy workspace secrets into runner');
+    await app.waitFor('slack_token');
+    await app.press('tab');
+    await app.waitFor('1 marked');
+    await app.press('enter');
+    await app.waitFor('copied 1 secret into runner');
+    expect(api.callsOf('copySecretsToIntern')).toEqual([[IDS.runner, ['github_token']]]);
+    const own = await app.waitFor(/github_token +api\.github\.com/);
+    expect(own).not.toContain('slack_token');
+    await app.press('tab');
+    await app.waitFor(/github_token .* intern/);
+    await app.waitFor(/slack_token .* workspace/);
+  });
+
+  it('deletes only after y, and n keeps it', async () => {
+    const api = withWorkspaceSecrets();
+    const app = renderApp({ api, initial: { name: 'vault' } });
+    await app.waitFor('github_token');
+    await app.press('D');
+    await app.waitFor('Delete github_token from workspace?');
+    await app.press('n');
+    await app.waitFor((f) => !f.includes('Delete github_token'));
+    expect(api.callsOf('deleteVaultSecret')).toHaveLength(0);
+    await app.press('D');
+    await app.waitFor('Delete github_token');
+    await app.press('y');
+    await app.waitFor('deleted github_token');
+    await app.waitFor((f) => !f.includes('github_token') || f.includes('deleted github_token'));
+    expect(api.callsOf('deleteVaultSecret')).toEqual([['github_token']]);
+  });
+
+  it('replaces a secret keeping its hosts; a wildcard host is refused live', async () => {
+    const api = withWorkspaceSecrets();
+    const app = renderApp({ api, initial: { name: 'vault' } });
+    await app.waitFor('github_token');
+    await app.press('e');
+    await app.waitFor('Replace github_token');
+    await app.type('new-value');
+    await app.press('tab', 'tab');
+    await app.type('*.github.com');
+    await app.waitFor('wildcards are refused');
+    for (let i = 0; i < '*.github.com'.length; i++) await app.press('backspace');
+    await app.press('ctrl+s');
+    await app.waitFor('saved github_token');
+    expect(api.callsOf('putVaultSecret')).toEqual([['github_token', { hosts: ['api.github.com'] }]]);
+    expect(app.frames.some((fr) => fr.includes('new-value'))).toBe(false);
+  });
+});

@@ -1,0 +1,72 @@
+/** The two form models, without React: what each form checks and what it sends. */
+import { describe, expect, it } from 'vitest';
+import { createBody, emptyByokForm, formOf, parseList, updateBody, validateByok } from '../../../src/tui/screens/byokFormModel.js';
+import { nameErrorOf, patchOf, savedNote, validateSettings, valuesOf } from '../../../src/tui/screens/settingsFormModel.js';
+import { credential, intern } from '../../component/fakeApi.js';
+
+describe('settings form model', () => {
+  const runner = intern({ id: 'i1', name: 'runner', description: 'Keeps CI green.', model: null, instructions: 'Be brief.\nAlways.' });
+
+  it('starts from the intern, with empty strings for nulls and server strings sanitised', () => {
+    expect(valuesOf(runner)).toEqual({ name: 'runner', description: 'Keeps CI green.', model: '', instructions: 'Be brief.\nAlways.' });
+    expect(valuesOf({ ...runner, description: 'a\x1b[31mred' }).description).toBe('ared');
+  });
+
+  it('sends only what changed, and null for an emptied nullable field', () => {
+    const o = valuesOf(runner);
+    expect(patchOf(o, o)).toEqual({});
+    expect(patchOf(o, { ...o, name: 'runner-2', description: '' })).toEqual({ name: 'runner-2', description: null });
+    expect(patchOf(o, { ...o, model: 'anthropic/claude-sonnet-4' })).toEqual({ model: 'anthropic/claude-sonnet-4' });
+  });
+
+  it('marks a bad name, a bad model and nothing on good values', () => {
+    const o = valuesOf(runner);
+    expect(validateSettings(o)).toEqual({});
+    const e = validateSettings({ ...o, name: 'Runner X', model: 'no slash' });
+    expect(Object.keys(e).sort()).toEqual(['model', 'name']);
+    expect(validateSettings({ ...o, name: 'x'.repeat(18) }).name).toBeTruthy();
+  });
+
+  it('marks the name as taken only while it is still the refused one', () => {
+    expect(nameErrorOf({}, 'broken', 'broken')).toMatch(/already used/);
+    expect(nameErrorOf({}, 'broken-2', 'broken')).toBeNull();
+    expect(nameErrorOf({ name: 'too short' }, 'b', 'b')).toBe('too short');
+  });
+
+  it('says when a model change waits for the next provision', () => {
+    expect(savedNote({ name: 'x' })).toBe('saved');
+    expect(savedNote({ model: null })).toMatch(/next provision/);
+  });
+});
+
+describe('BYOK form model', () => {
+  it('splits lists on commas, spaces and newlines; empty is no restriction', () => {
+    expect(parseList(' a, b\nc  ')).toEqual(['a', 'b', 'c']);
+    expect(parseList(' , ')).toBeNull();
+  });
+
+  it('requires a provider and a key on create, and the key only when rotating on edit', () => {
+    const e = validateByok(emptyByokForm(), { create: true, rotating: false });
+    expect(e.provider).toBeTruthy();
+    expect(e.key).toBeTruthy();
+    const edit = formOf(credential({ id: 'c1', provider: 'openai' }));
+    expect(validateByok(edit, { create: false, rotating: false })).toEqual({});
+    expect(validateByok(edit, { create: false, rotating: true }).key).toBeTruthy();
+  });
+
+  it('marks a bad hash and refuses byok-only together with fallback', () => {
+    const v = { ...emptyByokForm(), provider: 'openai', key: 'sk-x', allowed_api_key_hashes: 'nothex' };
+    expect(validateByok(v, { create: true, rotating: false }).allowed_api_key_hashes).toMatch(/nothex/);
+    const flags = { ...emptyByokForm(), provider: 'openai', key: 'sk-x', is_byok_only: true, is_fallback: true };
+    expect(validateByok(flags, { create: true, rotating: false }).is_byok_only).toBeTruthy();
+  });
+
+  it('creates with only what was set, and updates with only what changed', () => {
+    const v = { ...emptyByokForm(), provider: ' openai ', key: 'sk-x', allowed_models: 'a/b, c/d', declared_zdr: 'true' as const, disabled: true };
+    expect(createBody(v)).toEqual({ provider: 'openai', key: 'sk-x', allowed_models: ['a/b', 'c/d'], declared_zdr: true, disabled: true });
+    const o = formOf(credential({ id: 'c1', provider: 'openai', name: 'main', allowed_models: ['a/b'] }));
+    expect(updateBody(o, o, false)).toEqual({});
+    expect(updateBody(o, { ...o, name: '', allowed_models: '' }, false)).toEqual({ name: null, allowed_models: null });
+    expect(updateBody(o, { ...o, key: 'sk-new' }, true)).toEqual({ key: 'sk-new' });
+  });
+});
