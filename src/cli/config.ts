@@ -83,6 +83,8 @@ export interface Flags {
   managementKey?: string;
   oauthToken?: string;
   scrollback?: number;
+  /** --no-color: the TUI's no-colour theme. */
+  noColor?: boolean;
 }
 
 export interface Resolved {

@@ -7,6 +7,7 @@ import { HELP, parseCommand, type SandboxFlags } from './args.js';
 import { cacheDir, configPath, readConfig, resolveConfig, type Flags } from './config.js';
 import type { RunContext } from './context.js';
 import { login } from './login.js';
+import { noColorFromEnv } from '../tui/theme.js';
 
 const warn = (msg: string) => process.stderr.write(`intern-tui: warning: ${msg}\n`);
 
@@ -109,6 +110,7 @@ async function tui(flags: Flags, forceSandbox: boolean): Promise<number> {
       iconCacheDir: join(cacheDir(), 'icons'),
       scrollback: resolved.scrollback,
       warnings: sandbox ? [] : resolved.warnings,
+      noColor: flags.noColor === true || noColorFromEnv(process.env),
     });
   } finally {
     await sandbox?.close();

@@ -21,4 +21,6 @@ export interface TuiOptions {
   scrollback: number;
   /** Warnings to show once at start (e.g. a regional base URL). */
   warnings: string[];
+  /** The no-colour theme (NO_COLOR or --no-color). */
+  noColor?: boolean;
 }
