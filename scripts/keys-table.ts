@@ -1,7 +1,6 @@
 // Rewrites README.md's key table from the keymap: `npm run docs:keys`.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { keyTable } from '../src/tui/commands.js';
-import { withKeyTable } from '../src/tui/keymapDoc.js';
+import { keyTable, withKeyTable } from '../src/tui/keymapDoc.js';
 
 const path = new URL('../README.md', import.meta.url);
 const before = readFileSync(path, 'utf8');

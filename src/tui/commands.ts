@@ -6,7 +6,6 @@
 import { matchInterns } from '../client/resolve.js';
 import type { InternApi } from '../client/types.js';
 import type { Nav } from './context.js';
-import { keyTableMarkdown } from './keymapDoc.js';
 import { sanitize } from './sanitize.js';
 
 export interface CommandEnv {
@@ -74,9 +73,4 @@ export function resolveCommand(text: string, commands: readonly Command[] = COMM
 export function suggest(text: string, commands: readonly Command[] = COMMANDS): Command[] {
   const word = text.trim().split(/\s+/)[0] ?? '';
   return commands.filter((c) => c.name.startsWith(word));
-}
-
-/** The README's key table: the keymap's rows and a row for the palette's commands. */
-export function keyTable(): string {
-  return keyTableMarkdown([{ where: 'palette (`:`)', keys: COMMANDS.map((c) => '`' + usage(c) + '` ' + c.help).join(' · ') }]);
 }

@@ -5,6 +5,7 @@
  * the footer, the `?` overlay and the README's key table list from it.
  */
 import type { Key } from 'ink';
+import { COMMANDS, usage } from './commands.js';
 
 export type Scope =
   | 'always'
@@ -39,7 +40,7 @@ export const KEYMAP = [
   { id: 'help', keys: ['?'], label: '?', help: 'help', scope: 'global' },
   { id: 'back', keys: ['q'], label: 'q', help: 'back / quit', scope: 'global' },
   { id: 'cancel', keys: ['escape'], label: 'esc', help: 'back / cancel', scope: 'global' },
-  { id: 'palette', keys: [':'], label: ':', help: 'commands', scope: 'global' },
+  { id: 'palette', keys: [':'], label: ':', help: `commands (${COMMANDS.map(usage).join(', ')})`, scope: 'global' },
   { id: 'interns', keys: ['i'], label: 'i', help: 'interns', scope: 'global' },
   { id: 'byok', keys: ['b'], label: 'b', help: 'BYOK credentials', scope: 'global' },
   { id: 'refresh', keys: ['r'], label: 'r', help: 'refresh / retry', scope: 'global' },

@@ -1,9 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { keyTable } from '../../../src/tui/commands.js';
 import { KEYMAP, SCOPE_TITLES, SCOPES_TOGETHER, type Binding, type Scope } from '../../../src/tui/keymap.js';
-import { withKeyTable } from '../../../src/tui/keymapDoc.js';
+import { keyTable, withKeyTable } from '../../../src/tui/keymapDoc.js';
 
 const root = new URL('../../../', import.meta.url).pathname;
 const tuiDir = join(root, 'src/tui');
