@@ -56,3 +56,30 @@ describe('table', () => {
     expect(new Set(statusAt).size).toBe(1);
   });
 });
+
+describe('BYOK list paging and filter (usePaged, useFilter)', () => {
+  it('pages with ←/→ and a provider filter goes back to the first page; esc restores the applied filter', async () => {
+    const api = new FakeApi();
+    const { credential } = await import('./fakeApi.js');
+    for (let n = 0; n < 60; n++) api.byok.push(credential({ id: `p${n}`, provider: n % 2 ? 'openai' : 'anthropic', name: `bulk-${n}` }));
+    const total = api.byok.length;
+    const app = renderApp({ api, initial: { name: 'byok' } });
+    await app.waitFor(`1-50 of ${total}`);
+    await app.press('\x1b[C');
+    await app.waitFor(`51-${total} of ${total}`);
+    await app.press('\x1b[D');
+    await app.waitFor(`1-50 of ${total}`);
+    await app.press('\x1b[C');
+    await app.waitFor(`51-${total} of ${total}`);
+    await app.press('/');
+    await app.type('openai');
+    await app.press('enter');
+    const openai = api.byok.filter((c) => c.provider === 'openai').length;
+    await app.waitFor(`1-${openai} of ${openai} · provider: openai`);
+    expect(api.callsOf('listByok').at(-1)).toEqual([{ offset: 0, limit: 50, provider: 'openai' }]);
+    await app.press('/');
+    await app.type('xyz');
+    await app.press('esc');
+    await app.waitFor((f) => f.includes('provider: openai') && !f.includes('openaixyz'));
+  });
+});
