@@ -95,7 +95,7 @@ export function parseCommand(argv: string[]): Command {
     };
   }
   const isSub = first === 'login' || first === 'config';
-  const { values, positionals } = parse(isSub ? rest : argv, { ...COMMON, sandbox: { type: 'boolean' } });
+  const { values, positionals } = parse(isSub ? rest : argv, { ...COMMON, sandbox: { type: 'boolean' }, 'no-color': { type: 'boolean' } });
   if (values.help) return { kind: 'help' };
   if (values.version) return { kind: 'version' };
   const flags: Flags = {
@@ -105,6 +105,7 @@ export function parseCommand(argv: string[]): Command {
     managementKey: values['management-key'] as string | undefined,
     oauthToken: values['oauth-token'] as string | undefined,
     scrollback: int('scrollback', values.scrollback as string | undefined, 0, 1_000_000),
+    noColor: values['no-color'] === true ? true : undefined,
   };
   if (first === 'login') {
     if (positionals.length > 0) throw new UsageError('login takes no arguments besides flags');
@@ -139,6 +140,7 @@ Flags of the TUI (they win over the environment, which wins over the profile):
   --management-key KEY    for BYOK routes (OPENROUTER_MANAGEMENT_KEY)
   --oauth-token TOKEN     for attaching to a terminal (OPENROUTER_OAUTH_TOKEN)
   --scrollback LINES      attach history, default 10000
+  --no-color              no colours in the TUI (so does NO_COLOR=1)
   --sandbox               use the built-in sandbox even when credentials are configured
   Flags on a command line are visible to other local users: prefer the environment or login.
   Commands refuse credential and secret flags for that reason.

@@ -91,6 +91,8 @@ export interface Flags {
   managementKey?: string;
   oauthToken?: string;
   scrollback?: number;
+  /** --no-color: the TUI's no-colour theme. */
+  noColor?: boolean;
 }
 
 export type CredentialSource = 'flag' | 'env' | 'keychain' | 'file';

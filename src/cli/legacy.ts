@@ -9,6 +9,7 @@ import type { RunContext } from './context.js';
 import { login } from './login.js';
 import { resolveSignedIn } from './auth/credentials.js';
 import { tuiSessionHooks } from './auth/session.js';
+import { noColorFromEnv } from '../tui/theme.js';
 
 const warn = (msg: string) => process.stderr.write(`intern-tui: warning: ${msg}\n`);
 
@@ -111,6 +112,7 @@ async function tui(flags: Flags, forceSandbox: boolean): Promise<number> {
       iconCacheDir: join(cacheDir(), 'icons'),
       scrollback: resolved.scrollback,
       warnings: sandbox ? [] : resolved.warnings,
+      noColor: flags.noColor === true || noColorFromEnv(process.env),
       ...(sandbox ? {} : tuiSessionHooks(flags, { env: process.env, path: configPath(), warn }, resolved.profile)),
     });
   } finally {

@@ -5,11 +5,13 @@ import { KeysProvider } from './hooks/useKeys.js';
 import { GatedOutput, screen } from './output.js';
 import { KeySplitter } from './stdinSplitter.js';
 import { TUI_ENTER, TUI_LEAVE } from './terminal.js';
+import { chooseTheme } from './theme.js';
 import type { TuiOptions } from './types.js';
 export type { TuiOptions, FeatureSpec } from './types.js';
 
 
 export async function runTui(options: TuiOptions): Promise<number> {
+  chooseTheme({ noColor: options.noColor ?? false });
   const out = process.stdout;
   out.write(TUI_ENTER);
   let restored = false;

@@ -28,6 +28,8 @@ export interface TuiOptions {
    * URL to open). Resolves with the signed-in session; the signal cancels the wait.
    */
   signIn?: (show: (line: string) => void, signal: AbortSignal) => Promise<TuiSession>;
+  /** The no-colour theme (NO_COLOR or --no-color). */
+  noColor?: boolean;
 }
 
 /** What changes when the profile changes. */

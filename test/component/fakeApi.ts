@@ -208,10 +208,11 @@ export class FakeApi implements InternApi {
     this.record('listConnections', id);
     return { data: this.connections.map((key) => ({ key })) };
   }
-  async listByok(query?: { provider?: string }) {
+  async listByok(query?: { provider?: string; offset?: number; limit?: number }) {
     this.record('listByok', query);
-    const data = query?.provider ? this.byok.filter((c) => c.provider === query.provider) : this.byok;
-    return { data, total_count: data.length };
+    const all = query?.provider ? this.byok.filter((c) => c.provider === query.provider) : this.byok;
+    const offset = query?.offset ?? 0;
+    return { data: all.slice(offset, offset + (query?.limit ?? 50)), total_count: all.length };
   }
   async getByok(id: string) {
     this.record('getByok', id);

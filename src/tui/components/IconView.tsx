@@ -1,4 +1,5 @@
 /** The intern's icon as half-block colour cells: each cell is two pixels, top in the foreground, bottom in the background. */
+import { colourOn } from '../theme.js';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Box } from 'ink';
@@ -69,7 +70,8 @@ export function IconView(props: { api: InternApi; internId: string; sha: string 
       live = false;
     };
   }, [api, internId, sha, cacheDir, cols, rows]);
-  if (!cells) return <Box width={cols} height={rows} />;
+  // Pixels are colour itself: the no-colour theme leaves the icon's room empty.
+  if (!cells || !colourOn()) return <Box width={cols} height={rows} />;
   return (
     <Box flexDirection="column" width={cols} flexShrink={0}>
       {cells.map((row, r) => (

@@ -1,11 +1,11 @@
 import { Text } from './Text.js';
 import { sanitize } from '../sanitize.js';
-import { statusStyle } from '../theme.js';
+import { statusStyle, theme } from '../theme.js';
 
 export function StatusBadge({ status }: { status: string }) {
   const s = statusStyle(status);
   return (
-    <Text color={s.color}>
+    <Text color={theme[s.tone]}>
       {s.symbol} {sanitize(status)}
     </Text>
   );

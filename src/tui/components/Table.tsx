@@ -49,12 +49,14 @@ export interface TableProps<T> {
   height: number;
   width: number;
   loading?: boolean;
+  /** What the spinner says while the first rows load. */
+  loadingLabel?: string;
   error?: unknown;
   /** What an empty, loaded table says. */
   empty: string;
 }
 
-export function Table<T>({ columns, rows, rowKey, selected, height, width, loading, error, empty }: TableProps<T>) {
+export function Table<T>({ columns, rows, rowKey, selected, height, width, loading, loadingLabel = 'Loading', error, empty }: TableProps<T>) {
   const widths = columnWidths(columns, width);
   const gap = (i: number) => (i > 0 && !columns[i]!.tight ? ' ' : '');
   const [start, end] = windowOf(selected, rows.length, height);
@@ -65,7 +67,7 @@ export function Table<T>({ columns, rows, rowKey, selected, height, width, loadi
         {columns.map((c, i) => gap(i) + pad(c.header, widths[i]!)).join('')}
       </Text>
       {error && rows.length === 0 ? <ErrorView error={error} /> : null}
-      {loading && rows.length === 0 && !error ? <Spinner label="Loading" /> : null}
+      {loading && rows.length === 0 && !error ? <Spinner label={loadingLabel} /> : null}
       {!loading && !error && rows.length === 0 ? <Text color={theme.muted}>{empty}</Text> : null}
       {rows.slice(start, end).map((row, n) => {
         const isSelected = start + n === selected;

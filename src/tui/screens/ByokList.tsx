@@ -70,6 +70,7 @@ export function ByokList() {
         selected={list.index}
         height={height}
         width={pane.columns - 2}
+        loadingLabel="Loading credentials"
         loading={paged.loading}
         error={paged.error}
         empty={`No credentials${filter.applied ? ` for ${sanitize(filter.applied)}` : ''}. Press n to add one.`}

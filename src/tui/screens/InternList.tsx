@@ -4,32 +4,42 @@ import { Text } from '../components/Text.js';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { INTERN_STATUSES, TRANSITIONAL_STATUSES, type Intern } from '../../contract/intern.js';
 import { ErrorView } from '../components/ErrorView.js';
-import { Spinner } from '../components/Spinner.js';
+import { type Column, Table } from '../components/Table.js';
 import { StatusBadge } from '../components/StatusBadge.js';
 import { TextField } from '../components/TextField.js';
 import { useTui } from '../context.js';
 import { useScreen } from '../hooks/useScreen.js';
 import { relativeTime } from '../format.js';
 import { useKeys } from '../hooks/useKeys.js';
-import { useListCursor, windowOf } from '../hooks/useListCursor.js';
+import { useFilter } from '../hooks/useFilter.js';
+import { useListCursor } from '../hooks/useListCursor.js';
 import { usePolling } from '../hooks/usePolling.js';
 import { matches } from '../keymap.js';
-import { pad, sanitize } from '../sanitize.js';
+import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
 
 const PAGE = 50;
 const STATUS_FILTERS: (string | null)[] = [null, ...INTERN_STATUSES];
+const COLUMNS: Column<Intern>[] = [
+  { header: '', width: 1, tight: true, cell: (i) => (i.created_by_you ? '★' : ' ') },
+  { header: 'NAME', width: 18, cell: (i) => sanitize(i.name) },
+  { header: 'STATUS', width: 24, cell: (i) => <StatusBadge status={i.status} /> },
+  { header: 'MODEL', min: 12, grow: 11, cell: (i) => (i.model ? sanitize(i.model) : 'workspace default'), color: (i) => (i.model ? undefined : theme.muted) },
+  { header: 'HOSTNAME', min: 0, grow: 9, cell: (i) => sanitize(i.hostname ?? '—'), color: () => theme.muted },
+  { header: 'UPDATED', width: 9, cell: (i) => relativeTime(i.updated_at), color: () => theme.muted },
+];
 
 export function InternList() {
-  const { api, nav, active, size } = useTui();
+  const { api, nav, active, pane } = useTui();
   const [items, setItems] = useState<Intern[]>([]);
   const [cursor, setCursorToken] = useState<string | undefined>(undefined);
   const [hasMore, setHasMore] = useState(false);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<unknown>(undefined);
   const [pollError, setPollError] = useState<unknown>(undefined);
-  const [filter, setFilter] = useState('');
-  const [filtering, setFiltering] = useState(false);
+  const filterField = useFilter({ live: true });
+  const filter = filterField.applied;
+  const filtering = filterField.editing;
   const [statusIdx, setStatusIdx] = useState(0);
   const loadingMore = useRef(false);
   const status = STATUS_FILTERS[statusIdx] ?? null;
@@ -70,7 +80,7 @@ export function InternList() {
     );
   }, [items, filter]);
 
-  const listHeight = Math.max(3, size.rows - 9);
+  const listHeight = Math.max(3, pane.rows - 5);
   const list = useListCursor(visible.length, listHeight);
 
   // Load the next page when the cursor nears the end of what is loaded.
@@ -110,14 +120,10 @@ export function InternList() {
   });
 
   useKeys((input, key) => {
-    if (filtering) {
-      if (matches('dismiss', input, key)) setFilter('');
-      if (matches('dismiss', input, key) || matches('accept', input, key)) setFiltering(false);
-      return;
-    }
+    if (filterField.handleKey(input, key)) return;
     if (list.handle(input, key)) return;
     const selected = visible[list.index];
-    if (matches('filter', input, key)) return setFiltering(true);
+    if (matches('filter', input, key)) return filterField.start();
     if (matches('statusFilter', input, key)) return setStatusIdx((i) => (i + 1) % STATUS_FILTERS.length);
     if (matches('refresh', input, key)) return reload();
     if (matches('newIntern', input, key)) return nav.push({ name: 'create' });
@@ -145,11 +151,6 @@ export function InternList() {
     }
   }, active);
 
-  const w = size.columns - 2;
-  const cols = { mark: 2, name: 18, status: 24, model: Math.max(12, Math.floor((w - 54) / 2)), updated: 9 };
-  const hostW = Math.max(0, w - cols.mark - cols.name - cols.status - cols.model - cols.updated - 4);
-  const [start, end] = windowOf(list.index, visible.length, listHeight);
-
   return (
     <Box flexDirection="column" flexGrow={1}>
       <Box>
@@ -163,35 +164,21 @@ export function InternList() {
         </Text>
         {loading && items.length > 0 ? <Text color={theme.muted}> · refreshing…</Text> : null}
       </Box>
-      {filtering || filter ? (
-        <TextField label="/ filter" value={filter} onChange={setFilter} focused={filtering} placeholder="name, model, status…" labelWidth={10} />
+      {filterField.shown ? (
+        <TextField label="/ filter" value={filterField.text} onChange={filterField.onChange} focused={filtering} placeholder="name, model, status…" labelWidth={10} />
       ) : null}
-      <Text color={theme.muted}>
-        {pad('', cols.mark)} {pad('NAME', cols.name)} {pad('STATUS', cols.status)} {pad('MODEL', cols.model)} {pad('HOSTNAME', hostW)} {'UPDATED'}
-      </Text>
-      {error && items.length === 0 ? <ErrorView error={error} /> : null}
-      {loading && items.length === 0 && !error ? <Spinner label="Loading interns" /> : null}
-      {!loading && !error && visible.length === 0 ? (
-        <Text color={theme.muted}>{filter ? `Nothing matches "${sanitize(filter)}".` : status ? `No interns are ${status}. f shows the next status.` : 'No interns here yet.'}</Text>
-      ) : null}
-      {visible.slice(start, end).map((intern, n) => {
-        const selected = start + n === list.index;
-        return (
-          <Box key={intern.id}>
-            <Text inverse={selected} color={selected ? theme.selection : undefined}>
-              {selected ? '›' : ' '}
-              {intern.created_by_you ? '★' : ' '}
-            </Text>
-            <Text bold={selected}> {pad(sanitize(intern.name), cols.name)} </Text>
-            <Box width={cols.status}>
-              <StatusBadge status={intern.status} />
-            </Box>
-            <Text color={intern.model ? undefined : theme.muted}> {pad(intern.model ? sanitize(intern.model) : 'workspace default', cols.model)} </Text>
-            <Text color={theme.muted}>{pad(sanitize(intern.hostname ?? '—'), hostW)} </Text>
-            <Text color={theme.muted}>{relativeTime(intern.updated_at)}</Text>
-          </Box>
-        );
-      })}
+      <Table
+        columns={COLUMNS}
+        rows={visible}
+        rowKey={(i) => i.id}
+        selected={list.index}
+        height={listHeight}
+        width={pane.columns - 2}
+        loadingLabel="Loading interns"
+        loading={loading}
+        error={error}
+        empty={filter ? `Nothing matches "${sanitize(filter)}".` : status ? `No interns are ${status}. f shows the next status.` : 'No interns here yet.'}
+      />
       {hasMore ? <Text color={theme.muted}>  more below: scroll to load</Text> : null}
       {pollError ? <ErrorView error={pollError} compact /> : null}
       {error && items.length > 0 ? <ErrorView error={error} compact /> : null}
