@@ -128,7 +128,7 @@ const ratio = (a: number, b: number) => `×${(a / b).toFixed(2)}`;
 async function startups(dir: string, sb: SandboxProcess): Promise<void> {
   const node = await startTime(process.execPath, ['-e', "process.stdout.write('intern-tui 0.0.0\\n')"], (s) => s.screen().includes('intern-tui 0.0.0'));
   const version = await startTime(process.execPath, [CLI, '--version'], (s) => /intern-tui \d/.test(s.screen()));
-  const help = await startTime(process.execPath, [CLI, '--help'], (s) => s.screen().includes('intern-tui'));
+  const help = await startTime(process.execPath, [CLI, '--help'], (s) => s.screen().includes('130  interrupted'));
   const hello = await startTime(process.execPath, [await inkHello(dir)], (s) => s.screen().includes('hello from ink'));
   const home = mkdtempSync(join(dir, 'home-'));
   const m = sb.manifest;

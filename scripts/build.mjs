@@ -16,6 +16,7 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
+  minify: true,
   sourcemap: 'linked',
   legalComments: 'none',
   external: ['better-sqlite3', '@lydell/node-pty'],

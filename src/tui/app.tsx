@@ -1,6 +1,6 @@
 /** The shell: header, the current screen, overlays and the footer. Screens own their data and keys. */
 import { Box, Text, useApp } from 'ink';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { CommandPalette, type PaletteCommand } from './components/CommandPalette.js';
 import { Footer } from './components/Footer.js';
 import { Header } from './components/Header.js';
@@ -10,7 +10,6 @@ import { useKeys } from './hooks/useKeys.js';
 import { useTerminalSize } from './hooks/useTerminalSize.js';
 import { matches, type Scope } from './keymap.js';
 import { sanitize } from './sanitize.js';
-import { AttachScreen } from './screens/AttachScreen.js';
 import { ByokDetails } from './screens/ByokDetails.js';
 import { ByokForm } from './screens/ByokForm.js';
 import { ByokList } from './screens/ByokList.js';
@@ -20,6 +19,9 @@ import { InternList } from './screens/InternList.js';
 import { InternSettings } from './screens/InternSettings.js';
 import { theme } from './theme.js';
 import type { TuiOptions } from './types.js';
+
+/** The attach screen (the emulator, the WebSocket transport) loads when first opened, not at start-up. */
+const AttachScreen = lazy(() => import('./screens/AttachScreen.js').then((m) => ({ default: m.AttachScreen })));
 
 const TITLES: Record<Route['name'], string> = {
   interns: 'Interns',
@@ -137,6 +139,7 @@ export function App({ options, initial = { name: 'interns' } }: { options: TuiOp
   if (top.name === 'attach') {
     return (
       <TuiContext.Provider value={ctx}>
+        <Suspense fallback={<Text>Opening the terminal…</Text>}>
         <AttachScreen
           api={options.api}
           intern={top.intern}
@@ -150,6 +153,7 @@ export function App({ options, initial = { name: 'interns' } }: { options: TuiOp
             nav.replace({ name: 'intern', id: top.intern.id });
           }}
         />
+        </Suspense>
       </TuiContext.Provider>
     );
   }
