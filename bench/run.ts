@@ -178,7 +178,7 @@ async function attached(sb: SandboxProcess): Promise<Tui> {
   cleanups.push(() => t.close());
   await openIntern(t, 'runner');
   await t.press('a');
-  await t.waitFor('ctrl+] detach');
+  await t.waitFor('connected');
   await t.type('PS1="$ "');
   await t.press('enter');
   await t.whenParsed(() => t.cursorLine() === '$', 10_000, 'the prompt');
