@@ -1,8 +1,12 @@
 // Bundles the CLI into ESM for fast start: code splitting keeps each command's code out of start-up. Native modules stay external.
+import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+
+// Chunk names carry hashes: clear the last build's, so dist (and the package) holds only this one.
+rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
 await build({
   absWorkingDir: root,
@@ -25,4 +29,7 @@ await build({
     js: "import { createRequire as __intern_createRequire } from 'node:module'; const require = __intern_createRequire(import.meta.url);",
   },
   logLevel: 'warning',
+  metafile: process.env.BUILD_META === '1',
+}).then(async (r) => {
+  if (r.metafile) (await import('node:fs')).writeFileSync('/tmp/h-speed-meta.json', JSON.stringify(r.metafile));
 });
