@@ -31,5 +31,5 @@ await build({
   logLevel: 'warning',
   metafile: process.env.BUILD_META === '1',
 }).then(async (r) => {
-  if (r.metafile) (await import('node:fs')).writeFileSync('/tmp/h-speed-meta.json', JSON.stringify(r.metafile));
+  if (r.metafile) (await import('node:fs')).writeFileSync(root + 'dist/meta.json', JSON.stringify(r.metafile));
 });
