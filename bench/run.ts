@@ -311,6 +311,38 @@ async function main(): Promise<void> {
     budget: `≤ ${BUDGETS.detachMs} ms`,
     ok: worst <= BUDGETS.detachMs,
   });
+
+  // 5. The same flood through `attach NAME` (passthrough, as tmux does), with the TUI closed first.
+  t.close();
+  const m = sb.manifest;
+  const home = mkdtempSync(join(dir, 'attach-home-'));
+  const a = new PtyScreen(process.execPath, [CLI, 'attach', 'runner'], {
+    cols: COLS,
+    rows: ROWS,
+    cwd: ROOT,
+    env: {
+      ...shellEnv,
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, 'config'),
+      OPENROUTER_BASE_URL: m.base_url,
+      OPENROUTER_API_KEY: m.credentials.api_key!,
+      OPENROUTER_OAUTH_TOKEN: m.credentials.oauth_token!,
+    },
+  });
+  a.keepOutput = false;
+  cleanups.push(() => a.close());
+  a.write('\x03');
+  await a.whenParsed(() => a.cursorLine().startsWith('$'), 30_000, 'the prompt in attach NAME');
+  a.write(`clear; cat ${file}\r`);
+  const aStart = performance.now();
+  await a.whenParsed(() => a.screen().includes(lastLine), 600_000, 'the last line through attach NAME');
+  const aRate = mb / ((performance.now() - aStart) / 1000);
+  report({
+    name: '5. throughput, attach NAME',
+    figure: `${aRate.toFixed(1)} MB/s · tmux ${tmuxRate.toFixed(1)} MB/s ${ratio(aRate, tmuxRate)} · emulator ${emu.mbps.toFixed(1)} MB/s ${ratio(aRate, emu.mbps)}`,
+    budget: `≥ ×${BUDGETS.throughputVsTmux} of tmux and ≥ ×${BUDGETS.throughputVsEmulator} of the emulator`,
+    ok: aRate / tmuxRate >= BUDGETS.throughputVsTmux && aRate / emu.mbps >= BUDGETS.throughputVsEmulator,
+  });
 }
 
 try {
