@@ -1,8 +1,12 @@
 // Bundles the CLI into ESM for fast start: code splitting keeps each command's code out of start-up. Native modules stay external.
+import { rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+
+// Chunk names carry hashes: clear the last build's, so dist (and the package) holds only this one.
+rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
 await build({
   absWorkingDir: root,
@@ -16,6 +20,7 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
+  minify: true,
   sourcemap: 'linked',
   legalComments: 'none',
   external: ['better-sqlite3', '@lydell/node-pty', '@napi-rs/keyring', 'open'],
@@ -24,4 +29,7 @@ await build({
     js: "import { createRequire as __intern_createRequire } from 'node:module'; const require = __intern_createRequire(import.meta.url);",
   },
   logLevel: 'warning',
-});
+  // What each chunk holds and imports (minified code has no path comments): the e2e test of the
+  // start-up path reads it. Not packaged (package.json lists dist/cli.js and dist/chunks).
+  metafile: true,
+}).then((r) => writeFileSync(root + 'dist/meta.json', JSON.stringify(r.metafile)));

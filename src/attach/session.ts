@@ -1,8 +1,11 @@
 /**
  * An attach session: transport + terminal model + keys + frames, without React.
  * It draws into the real terminal: a one-line status bar on top, the remote
- * terminal below it. Frames are throttled to 60 a second and the last one
- * follows within a frame interval after output goes quiet.
+ * terminal below it, painted from the emulator's buffer (only rows that changed).
+ * Frames are throttled to 60 a second and the last one follows within a frame
+ * interval after output goes quiet, except a typed key's echo, drawn as soon
+ * as it is parsed. In passthrough (the `attach` subcommand) the bytes go
+ * straight to the terminal and the emulator only serves repaints on resize.
  */
 import { FLOW } from './protocol.js';
 import { DETACH, decodeInput, encodeKey, scrollOf } from './keys.js';
@@ -10,6 +13,8 @@ import { FrameRenderer, TerminalModel } from './terminal.js';
 import type { ConnectionState, TerminalTransport, TransportHandlers } from './transport.js';
 
 export const FRAME_INTERVAL_MS = 1000 / 60;
+/** Output this soon after a key counts as its echo and is drawn at once. */
+const ECHO_WINDOW_MS = 100;
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
 /** A paste longer than this goes to the remote as it comes, without waiting for its end. */
@@ -26,6 +31,12 @@ export interface AttachSessionOptions {
   rows: number;
   scrollback: number;
   write: (s: string) => void;
+  /**
+   * Full screen, as tmux does (the `attach` subcommand): no status bar, the remote's bytes go
+   * straight to the real terminal, and the emulator is kept in step only to repaint after a resize.
+   * `writeRaw` carries those bytes; `onExit` replaces "press any key" when the remote exits.
+   */
+  passthrough?: { writeRaw: (data: Uint8Array) => void; onExit: (how: string) => void };
   makeTransport: (handlers: TransportHandlers, size: { cols: number; rows: number }) => TerminalTransport;
   onDetach: () => void;
 }
@@ -49,14 +60,47 @@ export class AttachSession {
   /** The start of a bracketed paste whose end has not arrived yet. */
   private pasting = '';
   frames = 0;
+  /** When the last key went out: the output after it (its echo) is drawn at once, not on the frame clock. */
+  private keyAt = -Infinity;
+  /** Passthrough: model writes not parsed yet, and whether output is held back for a repaint. */
+  private pending = 0;
+  private holding = false;
 
   constructor(private readonly opts: AttachSessionOptions) {
     this.cols = opts.cols;
     this.rows = opts.rows;
-    this.model = new TerminalModel({ cols: opts.cols, rows: Math.max(1, opts.rows - 1), scrollback: opts.scrollback });
-    this.renderer = new FrameRenderer(opts.write, 2);
-    // Answers the emulator generates (cursor position reports, device attributes) go back to the remote.
-    this.model.term.onData((d) => this.transport?.send(d));
+    this.model = new TerminalModel({ cols: opts.cols, rows: this.remoteRows(), scrollback: opts.passthrough ? 0 : opts.scrollback });
+    this.renderer = new FrameRenderer(opts.write, opts.passthrough ? 1 : 2);
+    // Answers the emulator generates (cursor position reports, device attributes) go back to the
+    // remote; in passthrough the user's own terminal answers, so the model stays quiet.
+    if (!opts.passthrough) this.model.term.onData((d) => this.transport?.send(d));
+  }
+
+  /** Rows the remote gets: all of them in passthrough, else one fewer (the status bar). */
+  private remoteRows(): number {
+    return this.opts.passthrough ? Math.max(1, this.rows) : Math.max(1, this.rows - 1);
+  }
+
+  /** Passthrough output: to the terminal at once (unless held for a repaint), and into the model. */
+  private passOutput(data: Buffer, offset: number): void {
+    // While held, the bytes reach the screen through the repaint (the model has them).
+    if (!this.holding) this.opts.passthrough!.writeRaw(data);
+    this.pending++;
+    this.model.write(data, () => {
+      this.pending--;
+      this.consumed = offset + data.length;
+      this.maybeAck();
+      if (this.holding && this.pending === 0) this.repaint();
+    });
+  }
+
+  /** Passthrough: the terminal shows the model (after a resize), then output flows again. */
+  private repaint(): void {
+    this.holding = false;
+    if (this.disposed) return;
+    this.opts.write('\x1b[0m\x1b[2J');
+    this.renderer.invalidate();
+    this.renderer.frame(this.model);
   }
 
   start(): void {
@@ -64,10 +108,17 @@ export class AttachSession {
     this.transport = this.opts.makeTransport(
       {
         output: (data, offset) => {
+          if (this.opts.passthrough) return this.passOutput(data, offset);
           this.model.write(data, () => {
             this.consumed = offset + data.length;
             this.maybeAck();
-            this.schedule();
+            // A key's echo is drawn as soon as it is parsed, without waiting for the frame clock.
+            if (performance.now() - this.keyAt < ECHO_WINDOW_MS) {
+              this.keyAt = -Infinity;
+              clearTimeout(this.frameTimer);
+              this.frameTimer = undefined;
+              this.draw();
+            } else this.schedule();
           });
         },
         state: (s, detail) => {
@@ -82,13 +133,14 @@ export class AttachSession {
         exit: (info) => {
           const how = info.reason ?? (info.signal ? `killed by signal ${info.signal}` : `exited with code ${info.code ?? '?'}`);
           this.exited = how;
-          this.schedule();
+          if (this.opts.passthrough) this.opts.passthrough.onExit(how);
+          else this.schedule();
         },
       },
-      { cols: this.cols, rows: Math.max(1, this.rows - 1) },
+      { cols: this.cols, rows: this.remoteRows() },
     );
     this.transport.connect();
-    this.draw();
+    if (!this.opts.passthrough) this.draw();
   }
 
   /** Raw input from the outer terminal. The detach key works at any moment. */
@@ -108,7 +160,7 @@ export class AttachSession {
       data = data.slice(0, open);
     }
     for (const event of decodeInput(data)) {
-      const scroll = scrollOf(event);
+      const scroll = this.opts.passthrough ? 0 : scrollOf(event);
       if (scroll !== 0) {
         this.model.scroll(scroll * Math.max(1, this.rows - 2));
         this.schedule();
@@ -119,15 +171,24 @@ export class AttachSession {
         this.schedule();
       }
       const bytes = encodeKey(event, this.model.modes);
-      if (bytes) this.transport?.send(bytes);
+      if (bytes) {
+        this.keyAt = performance.now();
+        this.transport?.send(bytes);
+      }
     }
   }
 
   resize(cols: number, rows: number): void {
     this.cols = cols;
     this.rows = rows;
-    this.model.resize(cols, Math.max(1, rows - 1));
-    this.transport?.resize(cols, Math.max(1, rows - 1));
+    this.model.resize(cols, this.remoteRows());
+    this.transport?.resize(cols, this.remoteRows());
+    if (this.opts.passthrough) {
+      // Hold output until the model has parsed all it was given, then repaint from it.
+      if (this.pending === 0) this.repaint();
+      else this.holding = true;
+      return;
+    }
     this.opts.write('\x1b[2J');
     this.statusLine = '';
     this.renderer.invalidate();
@@ -166,7 +227,7 @@ export class AttachSession {
   }
 
   private draw(): void {
-    if (this.disposed) return;
+    if (this.disposed || this.opts.passthrough) return;
     this.lastFrame = performance.now();
     this.frames++;
     const status = this.status();

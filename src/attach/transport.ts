@@ -7,6 +7,9 @@ import WebSocket from 'ws';
 import type { DaemonAccess } from '../contract/intern.js';
 import { FLOW, SUBPROTOCOL, TERMINAL_PATH, decodeFrame, encodeControl, encodeInput, ProtocolError } from './protocol.js';
 
+/** Input held while the first connection opens, at most. */
+const EARLY_INPUT_MAX = 64 * 1024;
+
 export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'closed';
 
 export interface TransportHandlers {
@@ -52,6 +55,9 @@ export class WebSocketTransport implements TerminalTransport {
   private exited = false;
   private needFreshAccess = false;
   state: ConnectionState = 'connecting';
+  /** Input typed before the first connection opened (a user typing as the command starts). */
+  private early: (string | Uint8Array)[] = [];
+  private earlyBytes = 0;
 
   constructor(private readonly opts: WebSocketTransportOptions) {
     this.cols = opts.cols;
@@ -88,6 +94,9 @@ export class WebSocketTransport implements TerminalTransport {
       ws.send(encodeControl({ type: 'hello', resume_from: this.received, cols: this.cols, rows: this.rows }));
       this.setState('open');
       this.startPing(ws);
+      // Keys typed while the first connection was being made go now, in order.
+      for (const d of this.early.splice(0)) ws.send(encodeInput(d));
+      this.earlyBytes = 0;
     });
     ws.on('pong', () => {
       this.lastPong = Date.now();
@@ -169,6 +178,10 @@ export class WebSocketTransport implements TerminalTransport {
 
   send(data: string | Uint8Array): void {
     if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(encodeInput(data));
+    else if (this.state === 'connecting' && this.earlyBytes + data.length <= EARLY_INPUT_MAX) {
+      this.early.push(data);
+      this.earlyBytes += data.length;
+    }
   }
 
   resize(cols: number, rows: number): void {

@@ -1,8 +1,10 @@
 /** The commands that parse their own flags (args.ts): the TUI, `sandbox`, `login`, `config`. */
 import { join } from 'node:path';
+import { deferredApi } from '../client/deferred.js';
 import { createClient } from '../client/index.js';
+import type { InternApi } from '../client/types.js';
 import { CREDENTIAL_SOURCES, type CredentialKind } from '../contract/routes.js';
-import { startSandbox, type RunningSandbox } from '../sandbox/index.js';
+import type { RunningSandbox } from '../sandbox/index.js';
 import { HELP, parseCommand, type SandboxFlags } from './args.js';
 import { cacheDir, configPath, readConfig, resolveConfig, type Flags } from './config.js';
 import type { RunContext } from './context.js';
@@ -59,6 +61,7 @@ function configCommand(action: 'path' | 'show', flags: Flags): number {
 }
 
 async function runSandbox(options: SandboxFlags): Promise<number> {
+  const { startSandbox } = await import('../sandbox/index.js');
   const sandbox = await startSandbox({
     host: options.host,
     port: options.port,
@@ -89,24 +92,32 @@ async function tui(flags: Flags, forceSandbox: boolean): Promise<number> {
     process.stderr.write('intern-tui: the TUI needs an interactive terminal (stdin and stdout must be a TTY); see intern-tui --help for commands\n');
     return 2;
   }
-  const { runTui } = await import('../tui/index.js');
+  // The TUI and (below) the sandbox load only now; the TUI's import runs beside the config read.
+  const tuiModule = import('../tui/index.js');
   const resolved = await resolveSignedIn(flags, { env: process.env, path: configPath(), warn });
   const anyCredential = Object.values(resolved.credentials).some(Boolean);
-  let sandbox: RunningSandbox | undefined;
-  let baseUrl = resolved.baseUrl;
-  let credentials = resolved.credentials;
+  let sandbox: Promise<RunningSandbox> | undefined;
+  let api: InternApi;
+  let host: string;
   if (forceSandbox || (!anyCredential && !resolved.baseUrlConfigured)) {
-    sandbox = await startSandbox({ host: '127.0.0.1', port: 0, seed: 'demo' });
-    baseUrl = sandbox.baseUrl;
-    const c = sandbox.manifest.credentials;
-    credentials = { api_key: c.api_key, management_key: c.management_key, oauth_token: c.oauth_token };
+    // The sandbox starts while the TUI draws its first frame; calls wait for it.
+    sandbox = import('../sandbox/index.js').then(({ startSandbox }) => startSandbox({ host: '127.0.0.1', port: 0, seed: 'demo' }));
+    const ready = sandbox.then((sb) => {
+      const c = sb.manifest.credentials;
+      return createClient({ baseUrl: sb.baseUrl, credentials: { api_key: c.api_key, management_key: c.management_key, oauth_token: c.oauth_token } });
+    });
+    api = deferredApi(ready, { baseUrl: 'http://127.0.0.1', configured: { api_key: true, management_key: true, oauth_token: true } });
+    host = '127.0.0.1';
+  } else {
+    api = createClient({ baseUrl: resolved.baseUrl, credentials: resolved.credentials, renewOAuthToken: resolved.renewOAuthToken });
+    host = new URL(resolved.baseUrl).host;
   }
   try {
-    const api = createClient({ baseUrl, credentials, renewOAuthToken: sandbox ? undefined : resolved.renewOAuthToken });
+    const { runTui } = await tuiModule;
     return await runTui({
       api,
       profile: resolved.profile,
-      host: new URL(baseUrl).host,
+      host,
       sandbox: sandbox !== undefined,
       features: resolved.features,
       iconCacheDir: join(cacheDir(), 'icons'),
@@ -116,6 +127,6 @@ async function tui(flags: Flags, forceSandbox: boolean): Promise<number> {
       ...(sandbox ? {} : tuiSessionHooks(flags, { env: process.env, path: configPath(), warn }, resolved.profile)),
     });
   } finally {
-    await sandbox?.close();
+    if (sandbox) await (await sandbox.catch(() => undefined))?.close();
   }
 }

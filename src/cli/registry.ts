@@ -347,7 +347,22 @@ export const COMMANDS: CommandSpec[] = [
     json: true,
     load: () => import('./commands/chat.js').then((m) => m.chat),
   },
-  // ── attach NAME goes here (h-speed) ──
+  // ── attach ──
+  {
+    noun: 'attach',
+    args: 'NAME',
+    positionals: [1, 1],
+    summary: "the intern's terminal, full screen (ctrl+] detaches)",
+    details: [
+      `${IDN}. The terminal passes the remote's bytes straight through, as tmux does; resizing this`,
+      'terminal resizes the remote. ctrl+] detaches (the shell keeps running); when the remote exits,',
+      'the command ends. Needs an interactive terminal and an OAuth token (daemon access is personal).',
+      'Example:',
+      '  intern-tui attach runner',
+    ].join('\n'),
+    needs: ['oauth_token'],
+    load: () => import('./commands/attach.js').then((m) => m.attach),
+  },
   // ── auth: login, logout, auth status (h-signin) ──
   {
     noun: 'login',

@@ -4,9 +4,9 @@
  * screen is added by writing it, naming its route in context.ts, and adding a
  * line here.
  */
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import type { Route } from './context.js';
-import { AttachRoute } from './screens/AttachRoute.js';
+import { Text } from './components/Text.js';
 import { ByokDetails } from './screens/ByokDetails.js';
 import { ByokForm } from './screens/ByokForm.js';
 import { ByokList } from './screens/ByokList.js';
@@ -17,6 +17,9 @@ import { InternDetails } from './screens/InternDetails.js';
 import { InternList } from './screens/InternList.js';
 import { InternSettings } from './screens/InternSettings.js';
 import { VaultScreen } from './screens/VaultScreen.js';
+
+// The attach screen (terminal emulator, WebSocket transport) loads on first attach, not at start-up.
+const AttachRoute = lazy(async () => ({ default: (await import('./screens/AttachRoute.js')).AttachRoute }));
 
 type RouteOf<N extends Route['name']> = Extract<Route, { name: N }>;
 
@@ -35,7 +38,12 @@ export const SCREENS: { [N in Route['name']]: ScreenDef<N> } = {
   create: { title: 'New intern', render: () => <CreateIntern /> },
   vault: { title: 'Vault secrets', render: (r) => <VaultScreen key={r.internId ?? 'workspace'} internId={r.internId} /> },
   chat: { title: 'Chat', render: (r) => <ChatScreen key={r.id} id={r.id} seed={r.seed} /> },
-  attach: { title: 'Attach', render: (r) => <AttachRoute intern={r.intern} />, fullScreen: true },
+  attach: { title: 'Attach', render: (r) => (
+      <Suspense fallback={<Text>attaching…</Text>}>
+        <AttachRoute intern={r.intern} />
+      </Suspense>
+    ),
+    fullScreen: true },
   byok: { title: 'BYOK credentials', render: () => <ByokList /> },
   byokDetails: { title: 'Credential', render: (r) => <ByokDetails key={r.id} id={r.id} /> },
   byokForm: { title: 'Credential form', render: (r) => <ByokForm id={r.id} /> },

@@ -4,23 +4,11 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Box } from 'ink';
 import { Text } from './Text.js';
-import jpeg from 'jpeg-js';
-import { PNG } from 'pngjs';
 import { useEffect, useState } from 'react';
 import type { InternApi } from '../../client/types.js';
 import { API_KEY_HASH_PATTERN } from '../../contract/rules.js';
 
 type Rgb = [number, number, number];
-
-export function decodeIcon(bytes: Uint8Array): { width: number; height: number; data: Uint8Array } {
-  const buf = Buffer.from(bytes);
-  if (buf.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) {
-    const png = PNG.sync.read(buf);
-    return { width: png.width, height: png.height, data: png.data };
-  }
-  const img = jpeg.decode(buf, { useTArray: true, maxResolutionInMP: 4, maxMemoryUsageInMB: 64 });
-  return { width: img.width, height: img.height, data: img.data };
-}
 
 /** Samples the image down to `cols` x `2*rows` pixels (alpha blended on black). */
 export function toCells(img: { width: number; height: number; data: Uint8Array }, cols: number, rows: number): [Rgb, Rgb][][] {
@@ -64,7 +52,11 @@ export function IconView(props: { api: InternApi; internId: string; sha: string 
     if (!sha) return;
     let live = true;
     loadIcon(api, internId, sha, cacheDir)
-      .then((bytes) => live && setCells(toCells(decodeIcon(bytes), cols, rows)))
+      // The decoders (pngjs, jpeg-js) load with the first icon, not at start-up.
+      .then(async (bytes) => {
+        const { decodeIcon } = await import('./decodeIcon.js');
+        if (live) setCells(toCells(decodeIcon(bytes), cols, rows));
+      })
       .catch(() => live && setCells(null));
     return () => {
       live = false;

@@ -63,3 +63,69 @@ describe('attach session input', () => {
     expect(transport.sent).toEqual([]);
   });
 });
+
+describe('attach session painting', () => {
+  it("draws a key's echo as soon as it is parsed, without waiting for the frame clock", async () => {
+    const { s, transport, written } = session();
+    // A frame was just drawn (start), so ordinary output would wait up to a frame interval.
+    s.input('x');
+    expect(transport.sent).toEqual(['x']);
+    const before = written.length;
+    await new Promise<void>((r) => {
+      transport.handlers.output(Buffer.from('x'), 0);
+      s.model.write('', r);
+    });
+    expect(written.length).toBeGreaterThan(before);
+    expect(written.slice(before).join('')).toContain('x');
+  });
+});
+
+describe('attach session passthrough (attach NAME)', () => {
+  function passthrough() {
+    let transport!: FakeTransport;
+    const written: string[] = [];
+    const raw: string[] = [];
+    const exits: string[] = [];
+    const s = new AttachSession({
+      title: 'intern t',
+      cols: 20,
+      rows: 5,
+      scrollback: 0,
+      write: (w) => written.push(w),
+      passthrough: { writeRaw: (d) => raw.push(Buffer.from(d).toString()), onExit: (how) => exits.push(how) },
+      makeTransport: (h) => (transport = new FakeTransport(h)),
+      onDetach: () => undefined,
+    });
+    s.start();
+    const parsed = () => new Promise<void>((r) => s.model.write('', r));
+    return { s, transport, written, raw, exits, parsed };
+  }
+
+  it('writes the remote bytes straight through, with no status bar, and keeps the emulator in step', async () => {
+    const { s, transport, written, raw, parsed } = passthrough();
+    transport.handlers.output(Buffer.from('\x1b[31mhello\x1b[0m'), 0);
+    expect(raw).toEqual(['\x1b[31mhello\x1b[0m']);
+    await parsed();
+    expect(written.join('')).not.toContain('ctrl+] detach');
+    expect(s.model.rowAnsi(0)).toContain('hello');
+  });
+
+  it('repaints the whole screen from the emulator after a resize, then passes bytes through again', async () => {
+    const { s, transport, written, raw, parsed } = passthrough();
+    transport.handlers.output(Buffer.from('line-a\r\n'), 0);
+    await parsed();
+    written.length = 0;
+    s.resize(30, 6);
+    const repaint = written.join('');
+    expect(repaint).toContain('\x1b[2J');
+    expect(repaint).toContain('line-a');
+    transport.handlers.output(Buffer.from('more'), 8);
+    expect(raw.at(-1)).toBe('more');
+  });
+
+  it('ends through onExit when the remote exits', () => {
+    const { transport, exits } = passthrough();
+    transport.handlers.exit({ code: 0, signal: null });
+    expect(exits).toEqual(['exited with code 0']);
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * `attach NAME`: the intern's terminal full screen, as tmux does. The remote's bytes go
+ * straight to this terminal (no TUI, no status bar); the emulator is kept in step so a
+ * resize repaints correctly. ctrl+] detaches. Loaded only when the command runs.
+ */
+import { AttachSession } from '../../attach/session.js';
+import { WebSocketTransport } from '../../attach/transport.js';
+import type { DaemonAccess } from '../../contract/intern.js';
+import { sanitize } from '../../tui/sanitize.js';
+import type { RunContext } from '../context.js';
+import { CliError, EXIT } from '../exit.js';
+import { resolveIntern } from '../resolve.js';
+
+/** Enter the alternate screen, so the shell's screen comes back on detach. */
+const ENTER = '\x1b[?1049h\x1b[H\x1b[2J';
+/** Leave it, undoing modes the remote may have set: mouse reports, application cursor keys, hidden cursor. */
+const LEAVE = '\x1b[0m\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1l\x1b>\x1b[?25h\x1b[?1049l';
+
+export async function attach(ctx: RunContext): Promise<number> {
+  const { stdin, stdout, stderr } = ctx.io;
+  const out = stdout as NodeJS.WriteStream;
+  if (!stdin.isTTY || !stdout.isTTY || !stdin.setRawMode) {
+    throw new CliError(EXIT.usage, 'attach needs an interactive terminal (stdin and stdout must be a TTY)');
+  }
+  const api = await ctx.api();
+  const intern = await resolveIntern(api, ctx.positionals[0]!, ctx.signal);
+  const name = sanitize(intern.name);
+  if (intern.status !== 'running') throw new CliError(EXIT.failed, `${name} is not running (${sanitize(intern.status)}): start it first`);
+  let access: DaemonAccess | null = await api.getDaemonAccess(intern.id, { signal: ctx.signal });
+
+  let how = '';
+  const ended = new Promise<void>((resolve) => {
+    const session = new AttachSession({
+      title: `intern ${name}`,
+      cols: out.columns || 80,
+      rows: out.rows || 24,
+      scrollback: 0,
+      write: (s) => out.write(s),
+      passthrough: {
+        writeRaw: (d) => out.write(d),
+        onExit: (h) => {
+          how = h;
+          finish();
+        },
+      },
+      onDetach: () => finish(),
+      makeTransport: (handlers, size) =>
+        new WebSocketTransport({
+          ...size,
+          handlers,
+          access: async (fresh) => {
+            if (fresh || !access) access = await api.getDaemonAccess(intern.id);
+            return access;
+          },
+        }),
+    });
+    const onData = (chunk: string) => session.input(chunk);
+    const onResize = () => session.resize(out.columns || 80, out.rows || 24);
+    let done = false;
+    function finish(): void {
+      if (done) return;
+      done = true;
+      session.dispose();
+      stdin.off('data', onData);
+      out.off('resize', onResize);
+      stdin.setRawMode!(false);
+      (stdin as NodeJS.ReadStream).pause();
+      out.write(LEAVE);
+      access = null;
+      resolve();
+    }
+    stdin.setRawMode!(true);
+    (stdin as NodeJS.ReadStream).setEncoding('utf8');
+    stdin.on('data', onData);
+    (stdin as NodeJS.ReadStream).resume();
+    out.on('resize', onResize);
+    out.write(ENTER);
+    session.start();
+  });
+  await ended;
+  stderr.write(how ? `[${name}: ${how}]\n` : `[detached from ${name}]\n`);
+  return EXIT.ok;
+}
