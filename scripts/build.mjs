@@ -11,7 +11,8 @@ rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await build({
   absWorkingDir: root,
   // One entry (dist/cli.js) plus chunks loaded by import(): `--help` loads only the registry.
-  entryPoints: { cli: 'src/cli/main.ts' },
+  // The embedded sandbox's worker thread (src/sandbox/thread.ts) is a second entry, dist/sandbox-worker.js.
+  entryPoints: { cli: 'src/cli/main.ts', 'sandbox-worker': 'src/sandbox/worker.ts' },
   outdir: 'dist',
   entryNames: '[name]',
   chunkNames: 'chunks/[name]-[hash]',
@@ -24,6 +25,8 @@ await build({
   sourcemap: 'linked',
   legalComments: 'none',
   external: ['better-sqlite3', '@lydell/node-pty', '@napi-rs/keyring', 'open'],
+  // React's production builds: the development ones (the default without this) check every render and run several times slower.
+  define: { 'process.env.NODE_ENV': '"production"' },
   alias: { 'react-devtools-core': './scripts/react-devtools-stub.mjs' },
   banner: {
     js: "import { createRequire as __intern_createRequire } from 'node:module'; const require = __intern_createRequire(import.meta.url);",

@@ -1,10 +1,12 @@
 /** The commands that parse their own flags (args.ts): the TUI, `sandbox`, `login`, `config`. */
 import { join } from 'node:path';
 import { deferredApi } from '../client/deferred.js';
+import { prefetchFirstScreen } from '../client/prefetch.js';
 import { createClient } from '../client/index.js';
 import type { InternApi } from '../client/types.js';
 import { CREDENTIAL_SOURCES, type CredentialKind } from '../contract/routes.js';
 import type { RunningSandbox } from '../sandbox/index.js';
+import { startSandboxThread } from '../sandbox/thread.js';
 import { HELP, parseCommand, type SandboxFlags } from './args.js';
 import { cacheDir, configPath, readConfig, resolveConfig, type Flags } from './config.js';
 import type { RunContext } from './context.js';
@@ -101,7 +103,8 @@ async function tui(flags: Flags, forceSandbox: boolean): Promise<number> {
   let host: string;
   if (forceSandbox || (!anyCredential && !resolved.baseUrlConfigured)) {
     // The sandbox starts while the TUI draws its first frame; calls wait for it.
-    sandbox = import('../sandbox/index.js').then(({ startSandbox }) => startSandbox({ host: '127.0.0.1', port: 0, seed: 'demo' }));
+    // In a worker thread: its start-up runs on another core than the TUI's first frame.
+    sandbox = startSandboxThread({ host: '127.0.0.1', port: 0, seed: 'demo' });
     const ready = sandbox.then((sb) => {
       const c = sb.manifest.credentials;
       return createClient({ baseUrl: sb.baseUrl, credentials: { api_key: c.api_key, management_key: c.management_key, oauth_token: c.oauth_token } });
@@ -112,6 +115,8 @@ async function tui(flags: Flags, forceSandbox: boolean): Promise<number> {
     api = createClient({ baseUrl: resolved.baseUrl, credentials: resolved.credentials, renewOAuthToken: resolved.renewOAuthToken });
     host = new URL(resolved.baseUrl).host;
   }
+  // The first screen's requests go out now, so their round trips overlap loading the TUI.
+  api = prefetchFirstScreen(api);
   try {
     const { runTui } = await tuiModule;
     return await runTui({

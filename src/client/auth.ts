@@ -4,7 +4,6 @@
  * the CLI opens the browser and listens for the callback; this module only builds and sends.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { request, type Dispatcher } from 'undici';
 import {
   type AuthKeysRequest,
   AuthKeysResponseSchema,
@@ -19,8 +18,8 @@ import {
 import { describeIssues } from '../contract/errors.js';
 import { ROUTES } from '../contract/routes.js';
 import { USER_AGENT } from '../version.js';
-import { ApiError, NetworkError, ResponseShapeError } from './errors.js';
-import { type HttpCore, readBody } from './http.js';
+import { ApiError, ResponseShapeError } from './errors.js';
+import { type HttpCore, exchange, readBody } from './http.js';
 import type { CallOptions } from './types.js';
 
 export interface Pkce {
@@ -59,10 +58,10 @@ export function authRoutes(http: HttpCore) {
 
 const MAX_OAUTH_BYTES = 256 << 10;
 
-async function oauthCall(url: string, init: { method: 'GET' | 'POST'; form?: Record<string, string> }, label: string, dispatcher?: Dispatcher): Promise<unknown> {
-  let res: Dispatcher.ResponseData;
-  try {
-    res = await request(url, {
+async function oauthCall(url: string, init: { method: 'GET' | 'POST'; form?: Record<string, string> }, label: string): Promise<unknown> {
+  const res = await exchange(
+    url,
+    {
       method: init.method,
       headers: {
         accept: 'application/json',
@@ -71,33 +70,30 @@ async function oauthCall(url: string, init: { method: 'GET' | 'POST'; form?: Rec
       },
       body: init.form ? new URLSearchParams(init.form).toString() : undefined,
       signal: AbortSignal.timeout(15_000),
-      dispatcher,
-    });
-  } catch (e) {
-    const code = (e as { code?: unknown }).code;
-    throw new NetworkError(label, typeof code === 'string' ? code : 'connection failed', false);
-  }
+    },
+    label,
+  );
   const body = await readBody(res, MAX_OAUTH_BYTES, label);
   let json: unknown;
   try {
     json = JSON.parse(body.toString('utf8'));
   } catch {
-    throw new ResponseShapeError(label, `HTTP ${res.statusCode}, not JSON`);
+    throw new ResponseShapeError(label, `HTTP ${res.status}, not JSON`);
   }
-  if (res.statusCode >= 400) {
+  if (res.status >= 400) {
     const err = OAuthErrorSchema.safeParse(json);
     // RFC 6749 error codes are safe to show; the description is the server's words, never a token.
-    const what = err.success ? `${err.data.error}${err.data.error_description ? `: ${err.data.error_description}` : ''}` : `HTTP ${res.statusCode}`;
-    throw new ApiError(res.statusCode, res.statusCode, err.success ? err.data.error : null, res.statusCode >= 500, `${label} refused: ${what}`, label);
+    const what = err.success ? `${err.data.error}${err.data.error_description ? `: ${err.data.error_description}` : ''}` : `HTTP ${res.status}`;
+    throw new ApiError(res.status, res.status, err.success ? err.data.error : null, res.status >= 500, `${label} refused: ${what}`, label);
   }
   return json;
 }
 
 /** RFC 8414 discovery: the issuer's metadata, whose `issuer` must be the one asked for. */
-export async function discoverOAuth(issuer: string, dispatcher?: Dispatcher): Promise<OAuthMetadata> {
+export async function discoverOAuth(issuer: string): Promise<OAuthMetadata> {
   const base = issuer.replace(/\/+$/, '');
   const label = `GET ${OAUTH_METADATA_PATH}`;
-  const parsed = OAuthMetadataSchema.safeParse(await oauthCall(`${base}${OAUTH_METADATA_PATH}`, { method: 'GET' }, label, dispatcher));
+  const parsed = OAuthMetadataSchema.safeParse(await oauthCall(`${base}${OAUTH_METADATA_PATH}`, { method: 'GET' }, label));
   if (!parsed.success) throw new ResponseShapeError(label, describeIssues(parsed.error));
   if (parsed.data.issuer.replace(/\/+$/, '') !== base) throw new ResponseShapeError(label, `the metadata names issuer ${parsed.data.issuer}, not ${base}`);
   return parsed.data;
@@ -115,17 +111,17 @@ export function authorizationUrl(meta: OAuthMetadata, p: { clientId: string; red
   return u.toString();
 }
 
-async function token(meta: OAuthMetadata, form: Record<string, string>, dispatcher?: Dispatcher): Promise<OAuthToken> {
+async function token(meta: OAuthMetadata, form: Record<string, string>): Promise<OAuthToken> {
   const label = 'POST token_endpoint';
-  const parsed = OAuthTokenSchema.safeParse(await oauthCall(meta.token_endpoint, { method: 'POST', form }, label, dispatcher));
+  const parsed = OAuthTokenSchema.safeParse(await oauthCall(meta.token_endpoint, { method: 'POST', form }, label));
   if (!parsed.success) throw new ResponseShapeError(label, describeIssues(parsed.error));
   return parsed.data;
 }
 
-export function exchangeOAuthCode(meta: OAuthMetadata, p: { clientId: string; code: string; redirectUri: string; verifier: string }, dispatcher?: Dispatcher) {
-  return token(meta, { grant_type: 'authorization_code', client_id: p.clientId, code: p.code, redirect_uri: p.redirectUri, code_verifier: p.verifier }, dispatcher);
+export function exchangeOAuthCode(meta: OAuthMetadata, p: { clientId: string; code: string; redirectUri: string; verifier: string }) {
+  return token(meta, { grant_type: 'authorization_code', client_id: p.clientId, code: p.code, redirect_uri: p.redirectUri, code_verifier: p.verifier });
 }
 
-export function refreshOAuthToken(meta: OAuthMetadata, p: { clientId: string; refreshToken: string }, dispatcher?: Dispatcher) {
-  return token(meta, { grant_type: 'refresh_token', client_id: p.clientId, refresh_token: p.refreshToken }, dispatcher);
+export function refreshOAuthToken(meta: OAuthMetadata, p: { clientId: string; refreshToken: string }) {
+  return token(meta, { grant_type: 'refresh_token', client_id: p.clientId, refresh_token: p.refreshToken });
 }

@@ -6,7 +6,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { type ChatChunk, ChatChunkSchema, type ChatRequest, InvokeResultSchema, type InvokeResult, SteeredSchema } from '../contract/chat.js';
 import { describeIssues } from '../contract/errors.js';
 import { ROUTES } from '../contract/routes.js';
-import { ApiError, ResponseShapeError, ResponseTooLargeError } from './errors.js';
+import { ApiError, NetworkError, ResponseShapeError, ResponseTooLargeError } from './errors.js';
 import { type HttpCore, readBody } from './http.js';
 import type { CallOptions, ChatStart } from './types.js';
 
@@ -24,7 +24,7 @@ export function chatRoutes(http: HttpCore, maxEventBytes: number) {
         if (!parsed.success) throw new ResponseShapeError(res.label, describeIssues(parsed.error));
         return { kind: 'steered', session_id: parsed.data.session_id };
       }
-      return { kind: 'stream', events: chunks(res.body, res.label, maxEventBytes) };
+      return { kind: 'stream', events: chunks(res.body, res.label, maxEventBytes, opts?.signal) };
     },
     invoke: (internId: string, body: { input: string; session_id?: string }, opts?: CallOptions): Promise<InvokeResult> =>
       http.json(InvokeResultSchema, { route: ROUTES.invoke, params: { internId }, body }, opts),
@@ -41,16 +41,24 @@ function safeJson(text: string): unknown {
 
 /**
  * The chunks of an event stream, ending after `data: [DONE]`. Comments (keepalives) are skipped. A stream
- * that ends before `[DONE]` throws a retryable `stream_severed` ApiError; leaving the loop early closes the
- * connection, which cancels the run.
+ * that ends before `[DONE]` throws a retryable `stream_severed` ApiError. Leaving the loop early, or
+ * aborting `signal`, cancels the body, which closes the connection and so cancels the run. (The body is
+ * read through its own reader: cancelling it is safe at any moment, where aborting fetch's own signal
+ * while a read is not pending raises an uncaught AbortError on Node 20.)
  */
-async function* chunks(body: AsyncIterable<Buffer> & { destroy(): unknown }, label: string, maxEventBytes: number): AsyncGenerator<ChatChunk> {
+async function* chunks(body: ReadableStream<Uint8Array>, label: string, maxEventBytes: number, signal?: AbortSignal): AsyncGenerator<ChatChunk> {
   const queue: EventSourceMessage[] = [];
   let pending = 0;
   const parser = createParser({ onEvent: (e) => queue.push(e) });
   const decoder = new TextDecoder();
+  const reader = body.getReader();
+  const onAbort = () => void reader.cancel().catch(() => undefined);
+  signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    for await (const piece of body) {
+    for (;;) {
+      if (signal?.aborted) throw new NetworkError(label, 'aborted', false);
+      const { done, value: piece } = await reader.read();
+      if (done) break;
       pending += piece.length;
       parser.feed(decoder.decode(piece, { stream: true }));
       if (queue.length > 0) pending = 0;
@@ -63,8 +71,11 @@ async function* chunks(body: AsyncIterable<Buffer> & { destroy(): unknown }, lab
         yield parsed.data;
       }
     }
+    if (signal?.aborted) throw new NetworkError(label, 'aborted', false);
     throw new ApiError(502, 502, 'stream_severed', true, `${label}: the stream ended before [DONE]; the answer may be incomplete`, label);
   } finally {
-    body.destroy();
+    signal?.removeEventListener('abort', onAbort);
+    await reader.cancel().catch(() => undefined);
+    reader.releaseLock();
   }
 }

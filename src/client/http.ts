@@ -3,7 +3,6 @@
  * only what the service marks retryable (and connection resets on GET), maps
  * both error envelopes to ApiError and parses success bodies with the contract.
  */
-import { request, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { AnyErrorEnvelopeSchema, RETRYABLE_REASONS, describeIssues } from '../contract/errors.js';
 import { type RouteSpec, fillPath, routeLabel } from '../contract/routes.js';
@@ -25,6 +24,33 @@ export interface RequestSpec {
 export const RESPONSE_LIMITS = { jsonBytes: 8 << 20, iconBytes: 16 << 20 } as const;
 
 const RESET_CODES = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE', 'UND_ERR_CLOSED']);
+
+/** A response as the client reads it: header names lower-cased, the body a byte stream. */
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: ReadableStream<Uint8Array> | null;
+}
+
+/**
+ * One HTTP exchange through Node's own fetch (undici, built into Node: nothing to load at start-up).
+ * Redirects are not followed (the service sends none; a redirect is answered as what it is). A
+ * failure becomes a NetworkError carrying only its code: error objects can hold the request,
+ * headers included.
+ */
+export async function exchange(url: URL | string, init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal }, label: string): Promise<RawResponse> {
+  let res: Response;
+  try {
+    res = await fetch(url, { method: init.method, headers: init.headers, body: init.body, signal: init.signal, redirect: 'manual' });
+  } catch (e) {
+    const err = e as { code?: unknown; cause?: { code?: unknown } };
+    const code = typeof err.cause?.code === 'string' ? err.cause.code : err.code;
+    throw new NetworkError(label, typeof code === 'string' ? code : 'connection failed', false);
+  }
+  const headers: Record<string, string> = {};
+  res.headers.forEach((value, name) => (headers[name] = value));
+  return { status: res.status, headers, body: res.body };
+}
 const MAX_RETRY_AFTER_MS = 30_000;
 
 export class HttpCore {
@@ -33,7 +59,6 @@ export class HttpCore {
   private readonly timeoutMs: number;
   private readonly maxAttempts: number;
   private readonly backoffBaseMs: number;
-  private readonly dispatcher: Dispatcher | undefined;
   private readonly maxResponseBytes: number;
   readonly maxIconBytes: number;
   private readonly renewOAuthToken: (() => Promise<string>) | undefined;
@@ -48,7 +73,6 @@ export class HttpCore {
     this.timeoutMs = options.timeoutMs ?? 15_000;
     this.maxAttempts = Math.max(1, options.maxAttempts ?? 3);
     this.backoffBaseMs = options.backoffBaseMs ?? 250;
-    this.dispatcher = options.dispatcher;
     this.maxResponseBytes = options.maxResponseBytes ?? RESPONSE_LIMITS.jsonBytes;
     this.maxIconBytes = options.maxIconBytes ?? RESPONSE_LIMITS.iconBytes;
     this.renewOAuthToken = options.renewOAuthToken;
@@ -112,30 +136,36 @@ export class HttpCore {
   async openStream(
     spec: RequestSpec & { alsoOk?: number[] },
     opts: CallOptions = {},
-  ): Promise<{ status: number; headers: Record<string, string>; body: Dispatcher.ResponseData['body']; label: string }> {
+  ): Promise<{ status: number; headers: Record<string, string>; body: ReadableStream<Uint8Array>; label: string }> {
     const { url, headers, payload, label } = this.prepare(spec);
+    // fetch's signal covers the wait for the headers only: the body is cancelled by its reader (see
+    // chat.ts), since aborting fetch mid-body while no read is pending throws an uncaught AbortError.
     const waiting = new AbortController();
-    const timer = setTimeout(() => waiting.abort(), this.timeoutMs);
-    const signal = opts.signal ? AbortSignal.any([opts.signal, waiting.signal]) : waiting.signal;
-    let res: Dispatcher.ResponseData;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      waiting.abort();
+    }, this.timeoutMs);
+    const stop = () => waiting.abort();
+    if (opts.signal?.aborted) waiting.abort();
+    opts.signal?.addEventListener('abort', stop, { once: true });
+    let res: RawResponse;
     try {
-      res = await request(url, { method: spec.route.method as Dispatcher.HttpMethod, headers, body: payload, signal, dispatcher: this.dispatcher });
+      res = await exchange(url, { method: spec.route.method, headers, body: payload, signal: waiting.signal }, label);
     } catch (e) {
       if (opts.signal?.aborted) throw new NetworkError(label, 'aborted', false);
-      if (waiting.signal.aborted) throw new NetworkError(label, `no answer within ${this.timeoutMs} ms`, true);
-      const code = (e as { code?: unknown }).code;
-      throw new NetworkError(label, typeof code === 'string' ? code : 'connection failed', false);
+      if (timedOut) throw new NetworkError(label, `no answer within ${this.timeoutMs} ms`, true);
+      throw e;
     } finally {
       clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', stop);
     }
-    const flat: Record<string, string> = {};
-    for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
-    if (res.statusCode === spec.route.success || spec.alsoOk?.includes(res.statusCode)) {
-      return { status: res.statusCode, headers: flat, body: res.body, label };
+    if (res.status === spec.route.success || spec.alsoOk?.includes(res.status)) {
+      return { status: res.status, headers: res.headers, body: res.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() }), label };
     }
     const body = await readBody(res, spec.maxBytes ?? this.maxResponseBytes, label);
-    const error = this.toApiError(res.statusCode, body, label);
-    error.retryAfterMs = parseRetryAfter(flat['retry-after']);
+    const error = this.toApiError(res.status, body, label);
+    error.retryAfterMs = parseRetryAfter(res.headers['retry-after']);
     throw error;
   }
 
@@ -199,23 +229,16 @@ export class HttpCore {
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     try {
-      const res = await request(url, {
-        method: method as Dispatcher.HttpMethod,
-        headers,
-        body: payload,
-        signal: combined,
-        dispatcher: this.dispatcher,
-      });
+      const res = await exchange(url, { method, headers, body: payload, signal: combined }, label);
       const body = await readBody(res, maxBytes, label);
-      const flat: Record<string, string> = {};
-      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
-      return { status: res.statusCode, headers: flat, body };
+      return { status: res.status, headers: res.headers, body };
     } catch (e) {
       if (e instanceof ResponseTooLargeError) throw e;
       if (signal?.aborted) throw new NetworkError(label, 'aborted', false);
       if (timeout.aborted) throw new NetworkError(label, `no answer within ${this.timeoutMs} ms`, true);
-      const code = (e as { code?: unknown }).code;
-      // Only the code crosses over: undici's error objects can hold the request, headers included.
+      if (e instanceof NetworkError) throw e;
+      // A body cut off mid-read: only the code crosses over.
+      const code = (e as { code?: unknown; cause?: { code?: unknown } }).cause?.code ?? (e as { code?: unknown }).code;
       throw new NetworkError(label, typeof code === 'string' ? code : 'connection failed', false);
     }
   }
@@ -256,20 +279,19 @@ export class HttpCore {
  * Reads a response body up to `maxBytes`: refuses at once a larger Content-Length, and stops
  * reading (closing the connection) as soon as the bytes received pass the limit.
  */
-export async function readBody(res: Pick<Dispatcher.ResponseData, 'headers' | 'body'>, maxBytes: number, label: string): Promise<Buffer> {
+export async function readBody(res: Pick<RawResponse, 'headers' | 'body'>, maxBytes: number, label: string): Promise<Buffer> {
+  if (res.body === null) return Buffer.alloc(0);
   const declared = Number(res.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) {
-    res.body.destroy();
+    await res.body.cancel().catch(() => undefined);
     throw new ResponseTooLargeError(label, maxBytes);
   }
-  const chunks: Buffer[] = [];
+  const chunks: Uint8Array[] = [];
   let total = 0;
-  for await (const chunk of res.body as AsyncIterable<Buffer>) {
+  // Leaving the loop early (the throw) cancels the stream, which closes the connection.
+  for await (const chunk of res.body) {
     total += chunk.length;
-    if (total > maxBytes) {
-      res.body.destroy();
-      throw new ResponseTooLargeError(label, maxBytes);
-    }
+    if (total > maxBytes) throw new ResponseTooLargeError(label, maxBytes);
     chunks.push(chunk);
   }
   return Buffer.concat(chunks, total);

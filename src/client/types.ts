@@ -9,7 +9,6 @@ import type { KeyInfo, Model, ProviderInfo } from '../contract/catalog.js';
 import type { ChatChunk, ChatRequest, InvokeResult } from '../contract/chat.js';
 import type { CredentialKind } from '../contract/routes.js';
 import type { EffectiveSecretList, VaultListQuery, VaultSecret, VaultSecretList, VaultSecretWrite } from '../contract/vault.js';
-import type { Dispatcher } from 'undici';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -40,8 +39,6 @@ export interface ClientOptions {
    * route; the request is then sent once more with the new token. Absent: a 401 is final.
    */
   renewOAuthToken?: () => Promise<string>;
-  /** Optional undici dispatcher (tests use MockAgent). */
-  dispatcher?: Dispatcher;
 }
 
 export interface Icon {

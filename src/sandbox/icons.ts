@@ -1,6 +1,7 @@
 /** Small generated intern icons (PNG and JPEG), distinct per seed, so the sandbox has real image bytes to serve. */
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
+import { PRE_ENCODED_JPEG } from './iconsJpeg.js';
 
 function pixels(seed: number, size: number): Buffer {
   const data = Buffer.alloc(size * size * 4);
@@ -30,6 +31,12 @@ export function pngIcon(seed: number, size = 16): Buffer {
 }
 
 export function jpegIcon(seed: number, size = 16): Buffer {
+  const ready = size === 16 ? PRE_ENCODED_JPEG[seed] : undefined;
+  return ready !== undefined ? Buffer.from(ready, 'base64') : encodeJpegIcon(seed, size);
+}
+
+/** Always encodes (the fixtures' seeds come pre-encoded; see iconsJpeg.ts). */
+export function encodeJpegIcon(seed: number, size = 16): Buffer {
   return jpeg.encode({ data: pixels(seed, size), width: size, height: size }, 90).data;
 }
 

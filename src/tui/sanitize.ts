@@ -17,17 +17,22 @@ export function sanitize(value: string | null | undefined, opts: { multiline?: b
   return noEsc.replace(/[\t\n\r]/g, ' ').replace(CONTROLS_NO_NEWLINE, '');
 }
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// Made on first use: creating a segmenter loads ICU's break rules (tens of milliseconds at start-up).
+let graphemes: Intl.Segmenter | undefined;
+/** One cell per character, one character per grapheme: most of what a table draws. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /** Display cells of a string (CJK and emoji take two), as the terminal draws it. */
-export const widthOf = (text: string): number => stringWidth(text);
+export const widthOf = (text: string): number => (PRINTABLE_ASCII.test(text) ? text.length : stringWidth(text));
 
 /** Cuts to a display width, by grapheme and measured with string-width, with an ellipsis. */
 export function truncate(text: string, width: number): string {
   if (width <= 0) return '';
+  if (PRINTABLE_ASCII.test(text)) return text.length <= width ? text : text.slice(0, width - 1) + '…';
   if (stringWidth(text) <= width) return text;
   let out = '';
   let used = 0;
+  graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   for (const { segment } of graphemes.segment(text)) {
     const w = stringWidth(segment);
     if (used + w > width - 1) break;
@@ -40,5 +45,5 @@ export function truncate(text: string, width: number): string {
 /** Exactly `width` cells: cut with an ellipsis or filled with spaces. */
 export function pad(text: string, width: number): string {
   const t = truncate(text, width);
-  return t + ' '.repeat(Math.max(0, width - stringWidth(t)));
+  return t + ' '.repeat(Math.max(0, width - widthOf(t)));
 }

@@ -161,6 +161,8 @@ export class PtyScreen {
   /** One key per write, as a person types. */
   async press(...keys: string[]): Promise<void> {
     for (const k of keys) {
+      // A combination missing from KEYS would otherwise be typed out letter by letter.
+      if (!(k in KEYS) && /^(ctrl|shift|alt|meta)\+./.test(k)) throw new Error(`press: add "${k}" to test/support/keys.ts`);
       this.proc.write(KEYS[k] ?? k);
       await new Promise((r) => setTimeout(r, 30));
     }

@@ -12,4 +12,5 @@ export const KEYS: Record<string, string> = {
   'ctrl+r': '\x12',
   'ctrl+s': '\x13',
   'ctrl+]': '\x1d',
+  'ctrl+c': '\x03',
 };

@@ -3,7 +3,6 @@
  * the keychain for profiles that `login` stored there, and an OAuth access token that renews itself
  * from the stored refresh token when it has expired (or when the service answers 401).
  */
-import type { Dispatcher } from 'undici';
 import { discoverOAuth, refreshOAuthToken } from '../../client/auth.js';
 import { type ConfigFile, type Profile, type Resolved, readConfig, resolveConfig, writeConfig, type Flags } from '../config.js';
 import { type Keychain, type SecretName, SECRET_NAMES, systemKeychain } from './store.js';
@@ -16,8 +15,6 @@ export interface AuthDeps {
   keychain?: Keychain;
   warn?: (message: string) => void;
   now?: () => number;
-  /** For tests: the HTTP dispatcher of OAuth calls. */
-  dispatcher?: Dispatcher;
 }
 
 /** The OAuth client id this program uses with any issuer (a public client: PKCE, no secret). */
@@ -115,8 +112,8 @@ export async function resolveSignedIn(flags: Flags, deps: AuthDeps, file: Config
     if (refreshToken) {
       let current = refreshToken;
       resolved.renewOAuthToken = async () => {
-        const md = await discoverOAuth(issuer, deps.dispatcher);
-        const t = await refreshOAuthToken(md, { clientId: OAUTH_CLIENT_ID, refreshToken: current }, deps.dispatcher);
+        const md = await discoverOAuth(issuer);
+        const t = await refreshOAuthToken(md, { clientId: OAUTH_CLIENT_ID, refreshToken: current });
         current = t.refresh_token ?? current;
         const store = profile.credential_store === 'keychain' ? (keychain ?? deps.keychain ?? systemKeychain()) : null;
         await saveProfile(deps, name, { oauth_token: t.access_token, oauth_refresh_token: current }, { oauth_expires_at: t.expires_in ? now() + t.expires_in * 1000 : undefined }, store);

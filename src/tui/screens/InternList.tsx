@@ -2,6 +2,7 @@
 import { Box } from 'ink';
 import { Text } from '../components/Text.js';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { FIRST_INTERN_PAGE } from '../../client/prefetch.js';
 import { INTERN_STATUSES, TRANSITIONAL_STATUSES, type Intern } from '../../contract/intern.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { type Column, Table } from '../components/Table.js';
@@ -18,7 +19,7 @@ import { matches } from '../keymap.js';
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
 
-const PAGE = 50;
+const PAGE: number = FIRST_INTERN_PAGE.limit;
 const STATUS_FILTERS: (string | null)[] = [null, ...INTERN_STATUSES];
 const COLUMNS: Column<Intern>[] = [
   { header: '', width: 1, tight: true, cell: (i) => (i.created_by_you ? '★' : ' ') },

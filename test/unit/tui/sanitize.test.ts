@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { pad, sanitize, truncate } from '../../../src/tui/sanitize.js';
+import stringWidth from 'string-width';
+import { pad, sanitize, truncate, widthOf } from '../../../src/tui/sanitize.js';
 
 describe('sanitize', () => {
   it.each([
@@ -28,5 +29,19 @@ describe('sanitize', () => {
   it('truncates and pads by code point', () => {
     expect(truncate('abcdef', 4)).toBe('abc…');
     expect(pad('ab', 4)).toBe('ab  ');
+  });
+  it('measures and cuts plain ASCII and wide text alike: never wider than asked, unchanged when it fits', () => {
+    const samples = ['', 'a', 'release-captain', 'openai/gpt-4.1', '日本語 included', 'e\u0301te\u0301', '👩‍👩‍👧 family', 'mix 漢字 and ascii', '~!@#$%^&*()_+'];
+    for (const s of samples) {
+      expect(widthOf(s)).toBe(stringWidth(s));
+      for (let w = 1; w <= 20; w++) {
+        const t = truncate(s, w);
+        expect(widthOf(t)).toBeLessThanOrEqual(w);
+        if (stringWidth(s) <= w) expect(t).toBe(s);
+        else expect(t.endsWith('…')).toBe(true);
+        expect(widthOf(pad(s, w))).toBe(w);
+      }
+    }
+    expect(truncate('日本語', 4)).toBe('日…');
   });
 });

@@ -1,0 +1,56 @@
+/**
+ * The TUI's first requests, sent before the TUI has loaded: the CLI starts them as soon as it has
+ * a client, so their round trips run while Ink loads, and the first screen's calls get answers
+ * already on their way. Each early answer goes to the first call of its kind only, and only when
+ * that call asks the same thing; every other call goes to the service as usual.
+ */
+import type { InternListQuery } from '../contract/intern.js';
+import type { CallOptions, InternApi } from './types.js';
+
+/** The page the intern list asks for first (and the size of each page it loads after it). */
+export const FIRST_INTERN_PAGE = { limit: 50 } as const satisfies InternListQuery;
+
+/** Same query, ignoring keys set to undefined and their order. */
+function sameQuery(a: object | undefined, b: object): boolean {
+  const norm = (q: object | undefined) => JSON.stringify(Object.entries(q ?? {}).filter(([, v]) => v !== undefined).sort(([x], [y]) => (x < y ? -1 : 1)));
+  return norm(a) === norm(b);
+}
+
+/** The early answer, as the caller's own call would end: rejected at once if its signal aborts. */
+function handOver<T>(early: Promise<T>, opts: CallOptions | undefined): Promise<T> {
+  const signal = opts?.signal;
+  if (!signal) return early;
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    if (signal.aborted) return abort();
+    signal.addEventListener('abort', abort, { once: true });
+    early.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
+}
+
+export function prefetchFirstScreen(api: InternApi): InternApi {
+  let list: ReturnType<InternApi['listInterns']> | undefined = api.listInterns({ ...FIRST_INTERN_PAGE });
+  let key: ReturnType<InternApi['getKeyInfo']> | undefined = api.configured.api_key ? api.getKeyInfo() : undefined;
+  // Nobody may ever ask (the user quits at once): an unclaimed failure is not an unhandled rejection.
+  list.catch(() => undefined);
+  key?.catch(() => undefined);
+  const overrides: Partial<InternApi> = {
+    listInterns: (query, opts) => {
+      const early = list;
+      list = undefined;
+      return early !== undefined && sameQuery(query, FIRST_INTERN_PAGE) ? handOver(early, opts) : api.listInterns(query, opts);
+    },
+    getKeyInfo: (opts) => {
+      const early = key;
+      key = undefined;
+      return early !== undefined ? handOver(early, opts) : api.getKeyInfo(opts);
+    },
+  };
+  return new Proxy(api, {
+    get(target, prop, receiver) {
+      if (prop in overrides) return overrides[prop as keyof InternApi];
+      const value: unknown = Reflect.get(target, prop, receiver);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}

@@ -1,0 +1,60 @@
+/**
+ * `startSandbox` in a worker thread: the same sandbox, started on another core. The TUI's
+ * embedded sandbox runs here, so loading fastify and SQLite, seeding the demo data and
+ * spawning terminals do not hold up the first frame on a 2-core machine. This file is light
+ * (node:worker_threads only); the sandbox itself loads inside the worker.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { RunningSandbox, SandboxOptions } from './types.js';
+
+export type ToWorker = { type: 'close' };
+export type FromWorker =
+  | ({ type: 'ready' } & Pick<RunningSandbox, 'baseUrl' | 'origin' | 'manifest' | 'workspacesDir'>)
+  | { type: 'error'; message: string }
+  | { type: 'closed'; error?: string };
+
+/** Options that cross the thread boundary: everything but the log function. */
+export type ThreadSandboxOptions = Omit<SandboxOptions, 'log'>;
+
+/** The worker's file: `worker.ts` beside this one from source, `dist/sandbox-worker.js` in the bundle (this code sits in `dist/chunks/`). */
+function workerUrl(): URL {
+  const here = import.meta.url;
+  if (here.endsWith('.ts')) return new URL('./worker.ts', here);
+  const beside = new URL('./sandbox-worker.js', here);
+  return existsSync(fileURLToPath(beside)) ? beside : new URL('../sandbox-worker.js', here);
+}
+
+export function startSandboxThread(options: ThreadSandboxOptions = {}): Promise<RunningSandbox> {
+  const worker = new Worker(workerUrl(), { workerData: options });
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const fail = (message: string) => {
+      if (settled) return;
+      settled = true;
+      void worker.terminate();
+      reject(new Error(`the embedded sandbox did not start: ${message}`));
+    };
+    worker.once('error', (e) => fail(e.message));
+    worker.once('exit', (code) => fail(`its thread exited (code ${code})`));
+    worker.on('message', (m: FromWorker) => {
+      if (m.type === 'error') return fail(m.message);
+      if (m.type !== 'ready' || settled) return;
+      settled = true;
+      const { type: _ready, ...info } = m;
+      let closing: Promise<void> | undefined;
+      resolve({
+        ...info,
+        close: () =>
+          (closing ??= new Promise<void>((done) => {
+            worker.on('message', (c: FromWorker) => {
+              if (c.type === 'closed') void worker.terminate().then(() => done());
+            });
+            worker.once('exit', () => done());
+            worker.postMessage({ type: 'close' } satisfies ToWorker);
+          })),
+      });
+    });
+  });
+}

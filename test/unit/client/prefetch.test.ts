@@ -1,0 +1,60 @@
+import { describe, expect, it, vi } from 'vitest';
+import { FIRST_INTERN_PAGE, prefetchFirstScreen } from '../../../src/client/prefetch.js';
+import type { InternApi } from '../../../src/client/types.js';
+
+function fakeApi(apiKey = true) {
+  let n = 0;
+  const api = {
+    baseUrl: 'http://127.0.0.1:1/api/v1',
+    configured: { api_key: apiKey, management_key: true, oauth_token: false },
+    listInterns: vi.fn(async (query?: object) => ({ data: [], has_more: false, next_cursor: undefined, call: ++n, query })),
+    getKeyInfo: vi.fn(async () => ({ label: `key ${++n}` })),
+    getIntern: vi.fn(async (id: string) => ({ id })),
+  };
+  return { api, wrapped: prefetchFirstScreen(api as unknown as InternApi) };
+}
+
+describe('prefetchFirstScreen', () => {
+  it('asks for the first page and the key at once, and hands each answer to the first matching call only', async () => {
+    const { api, wrapped } = fakeApi();
+    expect(api.listInterns).toHaveBeenCalledWith({ ...FIRST_INTERN_PAGE });
+    expect(api.getKeyInfo).toHaveBeenCalledTimes(1);
+    const first = await wrapped.listInterns({ limit: FIRST_INTERN_PAGE.limit, status: undefined });
+    expect(api.listInterns).toHaveBeenCalledTimes(1);
+    expect((first as unknown as { call: number }).call).toBe(1);
+    await wrapped.listInterns({ limit: FIRST_INTERN_PAGE.limit });
+    expect(api.listInterns).toHaveBeenCalledTimes(2);
+    await wrapped.getKeyInfo();
+    await wrapped.getKeyInfo();
+    expect(api.getKeyInfo).toHaveBeenCalledTimes(2);
+  });
+
+  it('a first call asking something else goes to the service (and the early answer is dropped)', async () => {
+    const { api, wrapped } = fakeApi();
+    await wrapped.listInterns({ limit: 500 });
+    expect(api.listInterns).toHaveBeenLastCalledWith({ limit: 500 }, undefined);
+    await wrapped.listInterns({ ...FIRST_INTERN_PAGE });
+    expect(api.listInterns).toHaveBeenCalledTimes(3);
+  });
+
+  it('a caller whose signal aborts is answered with the abort, as its own request would be', async () => {
+    const { wrapped } = fakeApi();
+    const ac = new AbortController();
+    ac.abort(new Error('gone'));
+    await expect(wrapped.getKeyInfo({ signal: ac.signal })).rejects.toThrow('gone');
+  });
+
+  it('does not ask for the key without an API key, passes other calls through, and leaves no unhandled rejection', async () => {
+    const { api, wrapped } = fakeApi(false);
+    expect(api.getKeyInfo).not.toHaveBeenCalled();
+    expect(await wrapped.getIntern('i1')).toEqual({ id: 'i1' });
+    expect(wrapped.configured.api_key).toBe(false);
+    const failing = { ...api, listInterns: vi.fn(() => Promise.reject(new Error('unreachable'))) };
+    const unhandled = vi.fn();
+    process.on('unhandledRejection', unhandled);
+    prefetchFirstScreen(failing as unknown as InternApi);
+    await new Promise((r) => setTimeout(r, 10));
+    process.off('unhandledRejection', unhandled);
+    expect(unhandled).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import jpeg from 'jpeg-js';
+import { PRE_ENCODED_JPEG } from '../../../src/sandbox/iconsJpeg.js';
+import { encodeJpegIcon, jpegIcon } from '../../../src/sandbox/icons.js';
+
+describe('pre-encoded JPEG icons', () => {
+  it.each(Object.keys(PRE_ENCODED_JPEG).map(Number))('seed %i equals a fresh encoding (regenerate iconsJpeg.ts if the encoder or the pattern changed)', (seed) => {
+    expect(Buffer.from(PRE_ENCODED_JPEG[seed]!, 'base64').equals(encodeJpegIcon(seed))).toBe(true);
+  });
+
+  it('other seeds and sizes are encoded on the spot, and every icon decodes', () => {
+    const other = jpegIcon(8);
+    expect(other.equals(encodeJpegIcon(8))).toBe(true);
+    expect(jpeg.decode(jpegIcon(33)).width).toBe(16);
+    expect(jpeg.decode(jpegIcon(33, 24)).width).toBe(24);
+  });
+});
