@@ -173,7 +173,9 @@ export class AttachSession {
       const bytes = encodeKey(event, this.model.modes);
       if (bytes) {
         this.keyAt = performance.now();
-        this.transport?.send(bytes);
+        // Through the emulator (its onData sends it on), so the echo is parsed as soon as it arrives.
+        if (this.opts.passthrough) this.transport?.send(bytes);
+        else this.model.input(bytes);
       }
     }
   }

@@ -41,6 +41,15 @@ export class TerminalModel {
     this.term.write(data, done);
   }
 
+  /**
+   * Typed input, sent on through the emulator's onData (where the session forwards it to the
+   * remote). Marked as the user's, the emulator parses the next output (the echo) at once instead
+   * of on a later tick.
+   */
+  input(data: string): void {
+    this.term.input(data, true);
+  }
+
   resize(cols: number, rows: number): void {
     this.term.resize(Math.max(2, cols), Math.max(1, rows));
   }

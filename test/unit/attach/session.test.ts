@@ -78,6 +78,15 @@ describe('attach session painting', () => {
     expect(written.length).toBeGreaterThan(before);
     expect(written.slice(before).join('')).toContain('x');
   });
+
+  it('parses and draws the echo within the output handler itself, with no tick in between', () => {
+    const { s, transport, written } = session();
+    s.input('y');
+    const before = written.length;
+    // No await: the emulator was told the key was the user's, so it parses the next output at once.
+    transport.handlers.output(Buffer.from('y'), 0);
+    expect(written.slice(before).join('')).toContain('y');
+  });
 });
 
 describe('attach session passthrough (attach NAME)', () => {
