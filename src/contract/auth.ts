@@ -3,7 +3,7 @@
  * yields an API key, and the standard OAuth 2.0 shapes (RFC 8414 metadata, RFC 6749 token answers)
  * for the OAuth token that daemon access wants.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const CODE_CHALLENGE_METHODS = ['S256', 'plain'] as const;
 export type CodeChallengeMethod = (typeof CODE_CHALLENGE_METHODS)[number];

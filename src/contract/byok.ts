@@ -1,5 +1,5 @@
 /** BYOK provider credentials (spec 2.2, 4.6, 4.7; public notes for list/get/delete). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { LIMITS } from './limits.js';
 import { API_KEY_HASH_PATTERN, REGIONS, checkByokFlags } from './rules.js';
 

@@ -3,7 +3,7 @@
  * the providers a BYOK credential can name, and the calling key's own metadata ("signed in as").
  * Response schemas read what a client needs and tolerate the rest.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const CatalogModelSchema = z.object({
   id: z.string(),

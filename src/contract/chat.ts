@@ -3,7 +3,7 @@
  * `chat.completion.chunk`s, the `openrouter.provide_input` interactions and their answers. The sandbox
  * validates requests with these schemas; the client parses the stream with them.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { LIMITS } from './limits.js';
 
 export const PROVIDE_INPUT_TOOL = 'openrouter.provide_input';

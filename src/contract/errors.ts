@@ -1,5 +1,5 @@
 /** Error envelopes (spec 7) and the reasons the service gives. */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const REASONS = {
   invalid_body: 'invalid_body',

@@ -3,7 +3,7 @@
  * Response schemas tolerate unknown fields; request schemas are strict, because
  * the service answers an unknown field with 400.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { LIMITS } from './limits.js';
 import { checkDescription, checkInstructions, checkModel, checkName } from './rules.js';
 

@@ -3,7 +3,7 @@
  * comes out: responses carry its name, hosts, a fingerprint and its age. The name and host rules live
  * here once; the sandbox enforces them and the client's forms check them live.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { LIMITS } from './limits.js';
 import type { RuleCheck } from './rules.js';
 

@@ -1,6 +1,6 @@
 /** The control API for tests, under /__sandbox beside /api/v1: bearer control token, anything else 404. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod';
 import { describeIssues } from '../../contract/errors.js';
 import { secretsEqual } from '../crypto.js';
 import { bearerOf } from '../auth.js';
