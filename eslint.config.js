@@ -21,6 +21,14 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-control-regex': 'off',
+      // zod's named export `z` is its whole namespace object, which the bundler cannot tree-shake.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportDeclaration[source.value='zod'][importKind!='type'] > ImportSpecifier[imported.name='z']",
+          message: "Import zod as a namespace (import * as z from 'zod'): the named export keeps all of zod, about 350 KB, in the bundle.",
+        },
+      ],
     },
   },
   {
