@@ -14,18 +14,31 @@ import { Confirm } from '../components/Confirm.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { Picker } from '../components/Picker.js';
 import { Spinner } from '../components/Spinner.js';
+import { type Column, Table } from '../components/Table.js';
 import { useTui } from '../context.js';
 import { relativeTime } from '../format.js';
 import { useKeys } from '../hooks/useKeys.js';
-import { useListCursor, windowOf } from '../hooks/useListCursor.js';
+import { useListCursor } from '../hooks/useListCursor.js';
 import { useResource } from '../hooks/useResource.js';
 import { matches } from '../keymap.js';
-import { pad, sanitize } from '../sanitize.js';
+import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
 import { SecretForm } from './SecretForm.js';
 
 type Tab = 'effective' | 'own';
 type Row = VaultSecret & { scope?: EffectiveSecret['scope'] };
+
+const COLUMNS: Column<Row>[] = [
+  { header: 'NAME', width: 22, cell: (s) => sanitize(s.name) },
+  { header: 'HOSTS', min: 10, cell: (s) => (s.hosts ?? []).map((h) => sanitize(h)).join(', ') || '—' },
+  { header: 'FINGERP.', width: 9, cell: (s) => shortFingerprint(s.fingerprint), color: () => theme.muted },
+  { header: 'AGE', width: 8, cell: (s) => relativeTime(s.created_at), color: () => theme.muted },
+];
+/** The effective view adds the scope each name's value comes from. */
+const EFFECTIVE_COLUMNS: Column<Row>[] = [
+  ...COLUMNS,
+  { header: 'SCOPE', width: 10, cell: (s) => s.scope ?? '', color: (s) => (s.scope === 'intern' ? theme.accent : theme.muted) },
+];
 
 /** `sha256:3f9a…` → `3f9a1c2b`: enough to tell two values apart at a glance. */
 export function shortFingerprint(fp: string | null): string {
@@ -131,10 +144,7 @@ export function VaultScreen({ internId }: { internId?: string }) {
     }
   }, active);
 
-  const w = size.columns - 2;
-  const cols = { name: 22, fp: 9, age: 8, scope: internId && tab === 'effective' ? 10 : 0 };
-  const hostW = Math.max(10, w - cols.name - cols.fp - cols.age - cols.scope - 5);
-  const [start, end] = windowOf(list.index, rows.length, listHeight);
+  const columns = internId && tab === 'effective' ? EFFECTIVE_COLUMNS : COLUMNS;
   const title = internId ? `Secrets of ${sanitize(scopeLabel)}` : 'Workspace secrets';
 
   return (
@@ -193,31 +203,18 @@ export function VaultScreen({ internId }: { internId?: string }) {
       ) : null}
       {mode.kind === 'form' || mode.kind === 'copy' ? null : (
         <>
-          <Text color={theme.muted}>
-            {'  '}
-            {pad('NAME', cols.name)} {pad('HOSTS', hostW)} {pad('FINGERP.', cols.fp)} {pad('AGE', cols.age)}
-            {cols.scope ? ` ${pad('SCOPE', cols.scope)}` : ''}
-          </Text>
-          {res.error && rows.length === 0 ? <ErrorView error={res.error} /> : null}
-          {res.loading && rows.length === 0 && !res.error ? <Spinner label="Loading secrets" /> : null}
-          {!res.loading && !res.error && rows.length === 0 ? (
-            <Text color={theme.muted}>{internId && tab === 'own' ? 'No secrets of its own: a adds one, C copies from the workspace.' : 'No secrets here yet: a adds one.'}</Text>
-          ) : null}
-          {rows.slice(start, end).map((s, n) => {
-            const sel = start + n === list.index;
-            return (
-              <Box key={s.name}>
-                <Text inverse={sel} color={sel ? theme.selection : undefined}>
-                  {sel ? '›' : ' '}
-                </Text>
-                <Text bold={sel}> {pad(sanitize(s.name), cols.name)} </Text>
-                <Text>{pad((s.hosts ?? []).map((h) => sanitize(h)).join(', ') || '—', hostW)} </Text>
-                <Text color={theme.muted}>{pad(shortFingerprint(s.fingerprint), cols.fp)} </Text>
-                <Text color={theme.muted}>{pad(relativeTime(s.created_at), cols.age)}</Text>
-                {cols.scope ? <Text color={s.scope === 'intern' ? theme.accent : theme.muted}> {pad(s.scope ?? '', cols.scope)}</Text> : null}
-              </Box>
-            );
-          })}
+          <Table
+            columns={columns}
+            rows={rows}
+            rowKey={(r) => `${r.scope ?? ''}:${r.name}`}
+            selected={list.index}
+            height={listHeight}
+            width={size.columns - 2}
+            loading={res.loading}
+            loadingLabel="Loading secrets"
+            error={res.error}
+            empty={internId && tab === 'own' ? 'No secrets of its own: a adds one, C copies from the workspace.' : 'No secrets here yet: a adds one.'}
+          />
           {res.error && rows.length > 0 ? <ErrorView error={res.error} compact /> : null}
         </>
       )}
