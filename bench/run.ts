@@ -133,6 +133,8 @@ async function inkHello(dir: string): Promise<string> {
     platform: 'node',
     format: 'esm',
     target: 'node20',
+    // React's production builds: the development ones (the default without this) check every render and run several times slower.
+    define: { 'process.env.NODE_ENV': '"production"' },
     alias: { 'react-devtools-core': './scripts/react-devtools-stub.mjs' },
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
     logLevel: 'warning',
@@ -355,6 +357,9 @@ async function main(): Promise<void> {
   });
   a.keepOutput = false;
   cleanups.push(() => a.close());
+  // Only once it has entered the alternate screen is the terminal in raw mode: a ctrl+c sent
+  // before that is the pty's SIGINT to attach NAME itself, which then dies with "^C" on screen.
+  await a.whenParsed(() => a.term.buffer.active.type === 'alternate', 30_000, 'attach NAME to take the terminal');
   a.write('\x03');
   await a.whenParsed(() => a.cursorLine().startsWith('$'), 30_000, 'the prompt in attach NAME');
   // The replayed history may end with the last flood line: clear it off first.
