@@ -84,6 +84,12 @@ export class PtyScreen {
   exitCode: number | null = null;
   /** Keep everything the program printed in `output` (off for floods). */
   keepOutput = true;
+  /**
+   * Parse the output into `term` (the screen). The bench turns it off to time bytes passed straight
+   * through, which the user's own terminal parses, not the program: `onRaw` then sees them.
+   */
+  parse = true;
+  onRaw: ((data: string) => void) | undefined;
   private readonly parsed = new Set<() => void>();
 
   constructor(file: string, args: string[], opts: { cols: number; rows: number; cwd: string; env: Record<string, string> }) {
@@ -91,7 +97,8 @@ export class PtyScreen {
     this.proc = pty.spawn(file, args, { name: 'xterm-256color', cols: opts.cols, rows: opts.rows, cwd: opts.cwd, env: opts.env });
     this.proc.onData((d) => {
       if (this.keepOutput) this.output += d;
-      this.term.write(d);
+      this.onRaw?.(d);
+      if (this.parse) this.term.write(d);
     });
     this.term.onWriteParsed(() => {
       for (const f of this.parsed) f();
