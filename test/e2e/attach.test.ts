@@ -1,6 +1,6 @@
 /** Attach end to end: a real pty around the TUI, a real pty behind the daemon. */
 import { describe, expect, it } from 'vitest';
-import { openIntern } from './harness.js';
+import { attachAndRun, openIntern } from './harness.js';
 import { e2eSuite } from './suite.js';
 
 const { open } = e2eSuite();
@@ -9,12 +9,7 @@ describe('attach', () => {
   it('attaches, echoes, resizes, detaches with ctrl+], and shows the history on the next attach', async () => {
     const t = open();
     await openIntern(t, 'runner');
-    await t.press('a');
-    await t.waitFor('connected');
-    await t.waitFor('ctrl+] detach');
-    await t.type('echo e2e-$((6*7))-mark');
-    await t.press('enter');
-    await t.waitFor('e2e-42-mark');
+    await attachAndRun(t, 'echo e2e-$((6*7))-mark', 'e2e-42-mark');
     t.resize(110, 33);
     await t.type('stty size');
     await t.press('enter');

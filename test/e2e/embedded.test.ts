@@ -4,7 +4,7 @@
  * running: the worker closes its database, server and terminals.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { Tui, openIntern } from './harness.js';
+import { Tui, attachAndRun, openIntern } from './harness.js';
 
 let t: Tui | undefined;
 afterEach(() => t?.close());
@@ -16,12 +16,7 @@ describe('the embedded sandbox', () => {
     expect(list).toMatch(/SANDBOX +127\.0\.0\.1/);
     for (const name of ['translator', 'researcher', 'reviewer']) expect(list).toContain(name);
     await openIntern(t, 'release-captain');
-    await t.press('a');
-    await t.waitFor('connected');
-    await t.waitFor('ctrl+] detach');
-    await t.type('echo embedded-$((6*7))');
-    await t.press('enter');
-    await t.waitFor('embedded-42');
+    await attachAndRun(t, 'echo embedded-$((6*7))', 'embedded-42');
     await t.press('ctrl+]');
     await t.waitFor(/id {2,}[0-9a-f-]{36}/);
     await t.press('ctrl+c');

@@ -240,3 +240,13 @@ export async function openIntern(t: Tui, name: string): Promise<void> {
   await t.press('enter');
   await t.waitFor(/id {2,}[0-9a-f-]{36}/);
 }
+
+/** From an intern's details: attaches (a), waits for the connection, types `command` at the remote shell and waits for `output`. */
+export async function attachAndRun(t: PtyScreen, command: string, output: string): Promise<string> {
+  await t.press('a');
+  await t.waitFor('connected');
+  await t.waitFor('ctrl+] detach');
+  await t.type(command);
+  await t.press('enter');
+  return t.waitFor(output);
+}

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, PtyScreen, ROOT, Tui, openIntern, startSandboxProcess, type SandboxProcess } from './harness.js';
+import { CLI, PtyScreen, ROOT, Tui, attachAndRun, openIntern, startSandboxProcess, type SandboxProcess } from './harness.js';
 
 let sb: SandboxProcess;
 beforeAll(async () => {
@@ -123,11 +123,7 @@ describe('intern-tui login', () => {
     const t = new Tui({ env });
     try {
       await openIntern(t, 'runner');
-      await t.press('a');
-      await t.waitFor('connected');
-      await t.type('echo signed-$((6*7))-in');
-      await t.press('enter');
-      await t.waitFor('signed-42-in');
+      await attachAndRun(t, 'echo signed-$((6*7))-in', 'signed-42-in');
       // While attached: no process on the machine carries a secret in its arguments.
       const args = allArguments();
       for (const secret of [p.api_key!, p.oauth_token!, p.oauth_refresh_token!]) expect(args).not.toContain(secret);
