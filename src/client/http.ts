@@ -33,19 +33,25 @@ export interface RawResponse {
 }
 
 /**
+ * A failed exchange as a NetworkError carrying only the code (fetch puts the socket's code on
+ * `cause`): error objects can hold the request, headers included, so nothing else crosses over.
+ */
+function networkError(e: unknown, label: string): NetworkError {
+  const err = e as { code?: unknown; cause?: { code?: unknown } };
+  const code = typeof err.cause?.code === 'string' ? err.cause.code : err.code;
+  return new NetworkError(label, typeof code === 'string' ? code : 'connection failed', false);
+}
+
+/**
  * One HTTP exchange through Node's own fetch (undici, built into Node: nothing to load at start-up).
- * Redirects are not followed (the service sends none; a redirect is answered as what it is). A
- * failure becomes a NetworkError carrying only its code: error objects can hold the request,
- * headers included.
+ * Redirects are not followed (the service sends none; a redirect is answered as what it is).
  */
 export async function exchange(url: URL | string, init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal }, label: string): Promise<RawResponse> {
   let res: Response;
   try {
     res = await fetch(url, { method: init.method, headers: init.headers, body: init.body, signal: init.signal, redirect: 'manual' });
   } catch (e) {
-    const err = e as { code?: unknown; cause?: { code?: unknown } };
-    const code = typeof err.cause?.code === 'string' ? err.cause.code : err.code;
-    throw new NetworkError(label, typeof code === 'string' ? code : 'connection failed', false);
+    throw networkError(e, label);
   }
   const headers: Record<string, string> = {};
   res.headers.forEach((value, name) => (headers[name] = value));
@@ -236,10 +242,8 @@ export class HttpCore {
       if (e instanceof ResponseTooLargeError) throw e;
       if (signal?.aborted) throw new NetworkError(label, 'aborted', false);
       if (timeout.aborted) throw new NetworkError(label, `no answer within ${this.timeoutMs} ms`, true);
-      if (e instanceof NetworkError) throw e;
-      // A body cut off mid-read: only the code crosses over.
-      const code = (e as { code?: unknown; cause?: { code?: unknown } }).cause?.code ?? (e as { code?: unknown }).code;
-      throw new NetworkError(label, typeof code === 'string' ? code : 'connection failed', false);
+      // A body cut off mid-read fails like the exchange itself.
+      throw e instanceof NetworkError ? e : networkError(e, label);
     }
   }
 
