@@ -102,8 +102,7 @@ async function tui(flags: Flags, forceSandbox: boolean): Promise<number> {
   let api: InternApi;
   let host: string;
   if (forceSandbox || (!anyCredential && !resolved.baseUrlConfigured)) {
-    // The sandbox starts while the TUI draws its first frame; calls wait for it.
-    // In a worker thread: its start-up runs on another core than the TUI's first frame.
+    // The sandbox starts in a worker thread, on the other core, while the TUI draws its first frame; calls wait for it.
     sandbox = startSandboxThread({ host: '127.0.0.1', port: 0, seed: 'demo' });
     const ready = sandbox.then((sb) => {
       const c = sb.manifest.credentials;
