@@ -115,11 +115,12 @@ async function tui(flags: Flags, forceSandbox: boolean): Promise<number> {
     host = new URL(resolved.baseUrl).host;
   }
   // The first screen's requests go out now, so their round trips overlap loading the TUI.
-  api = prefetchFirstScreen(api);
+  const prefetched = prefetchFirstScreen(api);
   try {
     const { runTui } = await tuiModule;
     return await runTui({
-      api,
+      api: prefetched.api,
+      takeFirstPage: prefetched.takeFirstPage,
       profile: resolved.profile,
       host,
       sandbox: sandbox !== undefined,

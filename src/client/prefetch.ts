@@ -4,7 +4,7 @@
  * already on their way. Each early answer goes to the first call of its kind only, and only when
  * that call asks the same thing; every other call goes to the service as usual.
  */
-import type { InternListQuery } from '../contract/intern.js';
+import type { InternList, InternListQuery } from '../contract/intern.js';
 import type { CallOptions, InternApi } from './types.js';
 
 /** The page the intern list asks for first (and the size of each page it loads after it). */
@@ -28,12 +28,27 @@ function handOver<T>(early: Promise<T>, opts: CallOptions | undefined): Promise<
   });
 }
 
-export function prefetchFirstScreen(api: InternApi): InternApi {
+export interface Prefetched {
+  api: InternApi;
+  /**
+   * The first page, if its answer has already arrived and nobody has taken it yet: the list can then
+   * draw it in its very first frame. Taken once; after that (or before the answer) undefined.
+   */
+  takeFirstPage: () => InternList | undefined;
+}
+
+export function prefetchFirstScreen(api: InternApi): Prefetched {
   let list: ReturnType<InternApi['listInterns']> | undefined = api.listInterns({ ...FIRST_INTERN_PAGE });
   let key: ReturnType<InternApi['getKeyInfo']> | undefined = api.configured.api_key ? api.getKeyInfo() : undefined;
+  let arrived: InternList | undefined;
   // Nobody may ever ask (the user quits at once): an unclaimed failure is not an unhandled rejection.
-  list.catch(() => undefined);
+  list.then((page) => (arrived = page), () => undefined);
   key?.catch(() => undefined);
+  const takeFirstPage = () => {
+    if (list === undefined || arrived === undefined) return undefined;
+    list = undefined;
+    return arrived;
+  };
   const overrides: Partial<InternApi> = {
     listInterns: (query, opts) => {
       const early = list;
@@ -46,11 +61,12 @@ export function prefetchFirstScreen(api: InternApi): InternApi {
       return early !== undefined ? handOver(early, opts) : api.getKeyInfo(opts);
     },
   };
-  return new Proxy(api, {
+  const wrapped = new Proxy(api, {
     get(target, prop, receiver) {
       if (prop in overrides) return overrides[prop as keyof InternApi];
       const value: unknown = Reflect.get(target, prop, receiver);
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },
   });
+  return { api: wrapped, takeFirstPage };
 }

@@ -1,5 +1,6 @@
 /** What the CLI hands the TUI. The TUI knows the service only through `api`. */
 import type { InternApi } from '../client/types.js';
+import type { InternList } from '../contract/intern.js';
 
 export interface FeatureSpec {
   name: string;
@@ -30,6 +31,11 @@ export interface TuiOptions {
   signIn?: (show: (line: string) => void, signal: AbortSignal) => Promise<TuiSession>;
   /** The no-colour theme (NO_COLOR or --no-color). */
   noColor?: boolean;
+  /**
+   * The intern list's first page if it already arrived (the CLI asks for it before the TUI loads),
+   * so the list draws it in its first frame; answers once, for `api`, then undefined.
+   */
+  takeFirstPage?: () => InternList | undefined;
 }
 
 /** What changes when the profile changes. */

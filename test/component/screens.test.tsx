@@ -17,6 +17,18 @@ describe('intern list', () => {
     expect(f).toContain('2d ago');
   });
 
+  it('draws a first page the CLI already fetched in its first frame, without asking again', async () => {
+    const api = new FakeApi();
+    const page = { data: [intern({ id: IDS.runner, name: 'early-bird', status: 'running' })], has_more: false, next_cursor: null };
+    let taken = 0;
+    const app = renderApp({ api, options: { takeFirstPage: () => (taken++ === 0 ? (page as never) : undefined) } });
+    const f = await app.waitFor('early-bird');
+    expect(f).not.toContain('Loading');
+    expect(f).not.toContain('sleeper');
+    expect(api.callsOf('listInterns')).toEqual([]);
+    expect(taken).toBe(1);
+  });
+
   it('filters with / and by status with f, and opens the selected intern', async () => {
     const app = renderApp();
     await app.waitFor('sleeper');

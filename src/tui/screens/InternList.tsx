@@ -31,11 +31,13 @@ const COLUMNS: Column<Intern>[] = [
 ];
 
 export function InternList() {
-  const { api, nav, active, pane } = useTui();
-  const [items, setItems] = useState<Intern[]>([]);
-  const [cursor, setCursorToken] = useState<string | undefined>(undefined);
-  const [hasMore, setHasMore] = useState(false);
-  const [loading, setLoading] = useState(true);
+  const { api, nav, active, pane, options } = useTui();
+  // The first page, when the CLI's early request has already brought it: drawn in the first frame.
+  const [first] = useState(() => (api === options.api ? options.takeFirstPage?.() : undefined));
+  const [items, setItems] = useState<Intern[]>(first?.data ?? []);
+  const [cursor, setCursorToken] = useState<string | undefined>(first?.next_cursor ?? undefined);
+  const [hasMore, setHasMore] = useState(first?.has_more ?? false);
+  const [loading, setLoading] = useState(first === undefined);
   const [error, setError] = useState<unknown>(undefined);
   const [pollError, setPollError] = useState<unknown>(undefined);
   const filterField = useFilter({ live: true });
@@ -71,7 +73,12 @@ export function InternList() {
       },
     );
   }, [loadFirst]);
-  useEffect(reload, [reload]);
+  const seeded = useRef(first !== undefined);
+  useEffect(() => {
+    // Seeded with the first page: no second request for what is on screen.
+    if (seeded.current) seeded.current = false;
+    else reload();
+  }, [reload]);
 
   const visible = useMemo(() => {
     const f = filter.trim().toLowerCase();

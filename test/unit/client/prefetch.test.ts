@@ -11,7 +11,8 @@ function fakeApi(apiKey = true) {
     getKeyInfo: vi.fn(async () => ({ label: `key ${++n}` })),
     getIntern: vi.fn(async (id: string) => ({ id })),
   };
-  return { api, wrapped: prefetchFirstScreen(api as unknown as InternApi) };
+  const { api: wrapped, takeFirstPage } = prefetchFirstScreen(api as unknown as InternApi);
+  return { api, wrapped, takeFirstPage };
 }
 
 describe('prefetchFirstScreen', () => {
@@ -27,6 +28,16 @@ describe('prefetchFirstScreen', () => {
     await wrapped.getKeyInfo();
     await wrapped.getKeyInfo();
     expect(api.getKeyInfo).toHaveBeenCalledTimes(2);
+  });
+
+  it('hands the arrived first page over once, for the first frame; then the list asks the service again', async () => {
+    const { api, wrapped, takeFirstPage } = fakeApi();
+    expect(takeFirstPage()).toBeUndefined(); // not arrived yet
+    await new Promise((r) => setTimeout(r, 0));
+    expect((takeFirstPage() as unknown as { call: number }).call).toBe(1);
+    expect(takeFirstPage()).toBeUndefined();
+    await wrapped.listInterns({ ...FIRST_INTERN_PAGE });
+    expect(api.listInterns).toHaveBeenCalledTimes(2);
   });
 
   it('a first call asking something else goes to the service (and the early answer is dropped)', async () => {
@@ -52,8 +63,9 @@ describe('prefetchFirstScreen', () => {
     const failing = { ...api, listInterns: vi.fn(() => Promise.reject(new Error('unreachable'))) };
     const unhandled = vi.fn();
     process.on('unhandledRejection', unhandled);
-    prefetchFirstScreen(failing as unknown as InternApi);
+    const { takeFirstPage } = prefetchFirstScreen(failing as unknown as InternApi);
     await new Promise((r) => setTimeout(r, 10));
+    expect(takeFirstPage()).toBeUndefined();
     process.off('unhandledRejection', unhandled);
     expect(unhandled).not.toHaveBeenCalled();
   });
