@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AttachSession } from '../../../src/attach/session.js';
+import { AttachSession, type AttachSessionOptions } from '../../../src/attach/session.js';
 import type { ConnectionState, TerminalTransport, TransportHandlers } from '../../../src/attach/transport.js';
 
 class FakeTransport implements TerminalTransport {
@@ -15,7 +15,7 @@ class FakeTransport implements TerminalTransport {
   close(): void {}
 }
 
-function session() {
+function session(over: Partial<AttachSessionOptions> = {}) {
   let transport!: FakeTransport;
   let detached = 0;
   const written: string[] = [];
@@ -27,6 +27,7 @@ function session() {
     write: (w) => written.push(w),
     makeTransport: (h) => (transport = new FakeTransport(h)),
     onDetach: () => detached++,
+    ...over,
   });
   s.start();
   const remoteOutput = (text: string) => new Promise<void>((r) => s.model.write(text, r));
@@ -91,21 +92,14 @@ describe('attach session painting', () => {
 
 describe('attach session passthrough (attach NAME)', () => {
   function passthrough() {
-    let transport!: FakeTransport;
-    const written: string[] = [];
     const raw: string[] = [];
     const exits: string[] = [];
-    const s = new AttachSession({
-      title: 'intern t',
+    const { s, transport, written } = session({
       cols: 20,
       rows: 5,
       scrollback: 0,
-      write: (w) => written.push(w),
       passthrough: { writeRaw: (d) => raw.push(Buffer.from(d).toString()), onExit: (how) => exits.push(how) },
-      makeTransport: (h) => (transport = new FakeTransport(h)),
-      onDetach: () => undefined,
     });
-    s.start();
     const parsed = () => new Promise<void>((r) => s.model.write('', r));
     return { s, transport, written, raw, exits, parsed };
   }
