@@ -18,6 +18,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
   const restore = () => {
     if (restored) return;
     restored = true;
+    process.stdin.setRawMode?.(false);
     out.write(TUI_LEAVE);
   };
   process.once('exit', restore);
@@ -26,6 +27,11 @@ export async function runTui(options: TuiOptions): Promise<number> {
   // One key per chunk for every useInput (see stdinSplitter.ts).
   const keys = new KeySplitter(process.stdin);
   screen.keys = keys;
+  // Raw mode from the start, not from the first useInput's effect: the list can be drawn in the very
+  // first frame, and a key typed at it must arrive as that key (in cooked mode the terminal would
+  // echo it, hold it until a newline and turn enter into a line feed). Ink keeps it on while it
+  // has input hooks and turns it off when the last one goes.
+  keys.setRawMode(true);
   const instance = render(
     <KeysProvider>
       <App options={options} />
