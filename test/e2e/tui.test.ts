@@ -20,6 +20,14 @@ describe('the TUI', () => {
     expect(details).toContain(sandbox().manifest.interns.failed);
   });
 
+  it('takes a key typed the moment the list appears as that key (raw mode from the first frame)', async () => {
+    const t = open();
+    await t.ready();
+    // The list can be drawn in the very first frame: enter at once must open the selected intern.
+    await t.press('enter');
+    await t.waitFor(/id {2,}[0-9a-f-]{36}/);
+  });
+
   it('renames an intern and shows the new name in the list', async () => {
     const t = open();
     await openIntern(t, 'plain');
