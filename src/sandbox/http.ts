@@ -80,6 +80,23 @@ export function jsonBody(req: FastifyRequest, opts: { strictMediaType: boolean; 
 
 type Handler = (req: FastifyRequest) => Promise<Result> | Result;
 
+/**
+ * Applies the injected fault for a route, if any: holds it for `delay_ms`, then answers `status`
+ * with its reason. `retryAfter` adds Retry-After (1 s) to busy and rate_limited, as chat answers them.
+ */
+export async function injectFault(ctx: HttpContext, label: string, opts: { retryAfter?: boolean } = {}): Promise<void> {
+  const fault = ctx.faults.find((f) => f.match === label);
+  if (fault?.delay_ms) {
+    ctx.log?.(`fault: ${label} held for ${fault.delay_ms}ms`);
+    await new Promise((r) => setTimeout(r, fault.delay_ms));
+  }
+  if (fault?.status) {
+    const reason = (fault.reason ?? (fault.status >= 500 ? 'internal_error' : null)) as never;
+    const wait = opts.retryAfter && (fault.reason === 'busy' || fault.reason === 'rate_limited') ? 1 : undefined;
+    throw new HttpError(fault.status, reason, `Injected fault on ${label}`, wait);
+  }
+}
+
 /** Registers a contract route: deadline, faults, envelope of its family. */
 export function route(app: FastifyInstance, ctx: HttpContext, spec: RouteSpec, handler: Handler, family = spec.errors): void {
   const url = spec.path.replace(/\{(\w+)\}/g, ':$1');
@@ -97,15 +114,7 @@ export function route(app: FastifyInstance, ctx: HttpContext, spec: RouteSpec, h
         );
       });
       const work = (async () => {
-        const fault = ctx.faults.find((f) => f.match === label);
-        if (fault?.delay_ms) {
-          ctx.log?.(`fault: ${label} held for ${fault.delay_ms}ms`);
-          await new Promise((r) => setTimeout(r, fault.delay_ms));
-        }
-        if (fault?.status) {
-          const reason = (fault.reason ?? (fault.status >= 500 ? 'internal_error' : null)) as never;
-          throw new HttpError(fault.status, reason, `Injected fault on ${label}`);
-        }
+        await injectFault(ctx, label);
         return handler(req);
       })();
       work.catch(() => undefined);

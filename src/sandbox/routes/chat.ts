@@ -10,7 +10,7 @@ import { ROUTES, routeLabel } from '../../contract/routes.js';
 import type { AgentService, InternInfo, Sink } from '../agent/index.js';
 import { type Caller, authorizeIntern } from '../auth.js';
 import { HttpError } from '../errors.js';
-import { type HttpContext, jsonBody, route, sendError } from '../http.js';
+import { type HttpContext, injectFault, jsonBody, route, sendError } from '../http.js';
 import type { InternRow, Store } from '../store.js';
 import { visibleIntern } from './interns.js';
 
@@ -103,18 +103,7 @@ export function registerChatRoutes(app: FastifyInstance, ctx: HttpContext, deps:
   };
 
   /** Injected faults act on chat as on every route; busy and rate_limited carry Retry-After. */
-  const faults = async () => {
-    const fault = ctx.faults.find((f) => f.match === label);
-    if (fault?.delay_ms) {
-      ctx.log?.(`fault: ${label} held for ${fault.delay_ms}ms`);
-      await new Promise((r) => setTimeout(r, fault.delay_ms));
-    }
-    if (fault?.status) {
-      const reason = (fault.reason ?? (fault.status >= 500 ? 'internal_error' : null)) as never;
-      const wait = fault.reason === 'busy' || fault.reason === 'rate_limited' ? 1 : undefined;
-      throw new HttpError(fault.status, reason, `Injected fault on ${label}`, wait);
-    }
-  };
+  const faults = () => injectFault(ctx, label, { retryAfter: true });
 
   app.route({
     method: 'POST',
