@@ -12,6 +12,7 @@ import { StatusBadge } from '../components/StatusBadge.js';
 import { TextField } from '../components/TextField.js';
 import { useTui } from '../context.js';
 import { relativeTime } from '../format.js';
+import { useAction } from '../hooks/useAction.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { usePolling } from '../hooks/usePolling.js';
 import { useResource } from '../hooks/useResource.js';
@@ -25,9 +26,8 @@ type Pending = { kind: 'suspend' } | { kind: 'delete'; typed: string; mismatch?:
 export function InternDetails({ id, note, seed }: { id: string; note?: string; seed?: Intern }) {
   const { api, nav, active, options, size } = useTui();
   const res = useResource((signal) => api.getIntern(id, { signal }), id, seed);
+  const { busy, error: actionError, run: act } = useAction(res.reload);
   const [pending, setPending] = useState<Pending>(null);
-  const [busy, setBusy] = useState<string | null>(null);
-  const [actionError, setActionError] = useState<unknown>(undefined);
   const intern = res.data;
 
   // The typed-name confirmation explains its own keys; a y/n one lists them in the footer.
@@ -41,19 +41,6 @@ export function InternDetails({ id, note, seed }: { id: string; note?: string; s
     return JSON.stringify(next) !== before;
   }, 700, 5000);
 
-  const act = async (label: string, fn: () => Promise<void>, done: string) => {
-    setBusy(label);
-    setActionError(undefined);
-    try {
-      await fn();
-      nav.flash(done);
-      res.reload();
-    } catch (e) {
-      setActionError(e);
-    } finally {
-      setBusy(null);
-    }
-  };
 
   useKeys((input, key) => {
     if (pending?.kind === 'delete') {

@@ -17,6 +17,7 @@ import { Spinner } from '../components/Spinner.js';
 import { type Column, Table } from '../components/Table.js';
 import { useTui } from '../context.js';
 import { relativeTime } from '../format.js';
+import { useAction } from '../hooks/useAction.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useListCursor } from '../hooks/useListCursor.js';
 import { useResource } from '../hooks/useResource.js';
@@ -71,12 +72,11 @@ export function VaultScreen({ internId }: { internId?: string }) {
   const { api, nav, active, setCapture, setScopes, size } = useTui();
   const [tab, setTab] = useState<Tab>('effective');
   const [mode, setMode] = useState<Mode>({ kind: 'list' });
-  const [busy, setBusy] = useState<string | null>(null);
-  const [actionError, setActionError] = useState<unknown>(undefined);
   const intern = useResource(async (signal) => (internId ? api.getIntern(internId, { signal }) : null), internId ?? 'workspace');
   const listKey = `${internId ?? 'ws'}:${tab}`;
   const load = loader(api, internId, tab);
   const res = useResource(async (signal) => ({ key: listKey, rows: await load(signal) }), listKey);
+  const { busy, error: actionError, run, fail: setActionError } = useAction(res.reload);
   // The last list stays while the same list reloads, never while another tab loads.
   const rows = res.data?.key === listKey ? res.data.rows : [];
   const listHeight = Math.max(3, size.rows - 10);
@@ -92,19 +92,6 @@ export function VaultScreen({ internId }: { internId?: string }) {
   }, [setScopes, mode.kind]);
   useLayoutEffect(() => setCapture(mode.kind !== 'list'), [setCapture, mode.kind]);
 
-  const run = async (label: string, fn: () => Promise<unknown>, done: string) => {
-    setBusy(label);
-    setActionError(undefined);
-    try {
-      await fn();
-      nav.flash(done);
-      res.reload();
-    } catch (e) {
-      setActionError(e);
-    } finally {
-      setBusy(null);
-    }
-  };
 
   const openCopy = () => {
     setMode({ kind: 'copy', from: null });
