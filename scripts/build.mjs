@@ -1,9 +1,37 @@
 // Bundles the CLI into ESM for fast start: code splitting keeps each command's code out of start-up. Native modules stay external.
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * Ink's `yoga-layout` becomes scripts/yoga-sync.mjs, which instantiates the same wasm synchronously
+ * (why: see that file). The shim reaches into the package's dist (its `exports` allow only the
+ * entry), and the wasm's inlined base64 moves to an export so the shim can decode it without a
+ * second copy. A yoga-layout release that changes that file fails the build here, not at run time.
+ */
+const yogaDist = root + 'node_modules/yoga-layout/dist/';
+const yogaSync = {
+  name: 'yoga-sync',
+  setup(b) {
+    b.onResolve({ filter: /^yoga-layout$/ }, (args) =>
+      args.importer.endsWith('yoga-sync.mjs') ? undefined : { path: root + 'scripts/yoga-sync.mjs' });
+    b.onResolve({ filter: /^yoga-layout\/(binaries|src)\// }, (args) => ({ path: yogaDist + args.path.slice('yoga-layout/'.length) }));
+    b.onLoad({ filter: /yoga-wasm-base64-esm\.js$/ }, () => {
+      const source = readFileSync(yogaDist + 'binaries/yoga-wasm-base64-esm.js', 'utf8');
+      const inline = /H="data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)"/g;
+      const found = [...source.matchAll(inline)];
+      if (found.length !== 1) throw new Error(`yoga-sync: expected one inlined wasm in yoga-layout, found ${found.length}`);
+      return {
+        loader: 'js',
+        contents:
+          source.replace(inline, 'H="data:application/octet-stream;base64,"+YOGA_WASM_BASE64') +
+          `\nexport const YOGA_WASM_BASE64 = ${JSON.stringify(found[0][1])};\n`,
+      };
+    });
+  },
+};
 
 // Chunk names carry hashes: clear the last build's, so dist (and the package) holds only this one.
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
@@ -28,6 +56,7 @@ await build({
   // React's production builds: the development ones (the default without this) check every render and run several times slower.
   define: { 'process.env.NODE_ENV': '"production"' },
   alias: { 'react-devtools-core': './scripts/react-devtools-stub.mjs' },
+  plugins: [yogaSync],
   banner: {
     js: "import { createRequire as __intern_createRequire } from 'node:module'; const require = __intern_createRequire(import.meta.url);",
   },
