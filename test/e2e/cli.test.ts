@@ -3,7 +3,7 @@
  * 127.0.0.1. Output is parsed as JSON; exit codes are checked one by one; no secret reaches an output.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -393,6 +393,17 @@ describe('intern-tui commands without a TTY', () => {
     // The dynamic part does exist (the check above is not vacuous).
     expect(Object.values(meta.outputs).some((o) => Object.keys(o.inputs).some((i) => i.includes('node_modules/zod')))).toBe(true);
     expect([...seen].reduce((n, o) => n + meta.outputs[o]!.bytes, 0)).toBeLessThan(100_000);
+  });
+
+  it("gives Ink the synchronous yoga (scripts/yoga-sync.mjs), not the package's entry that fetches its wasm", () => {
+    const meta = JSON.parse(readFileSync(join(ROOT, 'dist', 'meta.json'), 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
+    const inputs = Object.values(meta.outputs).flatMap((o) => Object.keys(o.inputs));
+    expect(inputs).toContain('scripts/yoga-sync.mjs');
+    expect(inputs).toContain('node_modules/yoga-layout/dist/binaries/yoga-wasm-base64-esm.js');
+    expect(inputs.filter((i) => i.startsWith('node_modules/yoga-layout/dist/src/index'))).toEqual([]);
+    // The inlined wasm moved to an export, once: the bundle holds no second copy of it.
+    const bundle = readdirSync(join(ROOT, 'dist', 'chunks')).filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(ROOT, 'dist', 'chunks', f), 'utf8')).join('');
+    expect(bundle.split('AGFzbQEAAAAB').length - 1).toBe(1);
   });
 
   it('chat on a terminal: asks permission and questions on the terminal and streams the answer', async () => {
