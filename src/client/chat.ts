@@ -43,8 +43,7 @@ function safeJson(text: string): unknown {
  * The chunks of an event stream, ending after `data: [DONE]`. Comments (keepalives) are skipped. A stream
  * that ends before `[DONE]` throws a retryable `stream_severed` ApiError. Leaving the loop early, or
  * aborting `signal`, cancels the body, which closes the connection and so cancels the run. (The body is
- * read through its own reader: cancelling it is safe at any moment, where aborting fetch's own signal
- * while a read is not pending raises an uncaught AbortError on Node 20.)
+ * read through its own reader, which is the one way it is cancelled, whether or not a read is pending.)
  */
 async function* chunks(body: ReadableStream<Uint8Array>, label: string, maxEventBytes: number, signal?: AbortSignal): AsyncGenerator<ChatChunk> {
   const queue: EventSourceMessage[] = [];
