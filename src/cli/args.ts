@@ -1,6 +1,6 @@
 /** Argument parsing: argv in, a command out. Pure, so it is tested without a process. */
 import { parseArgs } from 'node:util';
-import type { Flags } from './config.js';
+import type { Flags } from './settings.js';
 import { EXIT_HELP } from './exit.js';
 import { commandList } from './registry.js';
 

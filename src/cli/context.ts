@@ -5,7 +5,7 @@
  */
 import type { InternApi } from '../client/types.js';
 import { CREDENTIAL_SOURCES, type CredentialKind } from '../contract/routes.js';
-import { configPath, type Flags, type Resolved } from './config.js';
+import { configPath, type Flags, type Resolved } from './settings.js';
 import { CliError, EXIT } from './exit.js';
 import { Output } from './output.js';
 import type { Parsed } from './parse.js';

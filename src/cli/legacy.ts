@@ -8,17 +8,23 @@ import { CREDENTIAL_SOURCES, type CredentialKind } from '../contract/routes.js';
 import type { RunningSandbox } from '../sandbox/index.js';
 import { startSandboxThread } from '../sandbox/thread.js';
 import { HELP, parseCommand, type SandboxFlags } from './args.js';
-import { cacheDir, configPath, readConfig, resolveConfig, type Flags } from './config.js';
+import { readConfig } from './config.js';
+import { cacheDir, configPath, EMBEDDED_SANDBOX, resolveConfig, type Flags, usesEmbeddedSandbox } from './settings.js';
 import type { RunContext } from './context.js';
 import { login } from './login.js';
 import { resolveSignedIn } from './auth/credentials.js';
 import { tuiSessionHooks } from './auth/session.js';
 import { noColorFromEnv } from '../tui/theme.js';
 
+/** The embedded sandbox, when main.ts has already started it. */
+export interface EarlySandbox {
+  started: Promise<RunningSandbox>;
+}
+
 const warn = (msg: string) => process.stderr.write(`intern-tui: warning: ${msg}\n`);
 
 /** argv of the whole process (after node and script). */
-export async function runLegacy(argv: string[]): Promise<number> {
+export async function runLegacy(argv: string[], early?: EarlySandbox): Promise<number> {
   const command = parseCommand(argv);
   switch (command.kind) {
     case 'help':
@@ -37,7 +43,7 @@ export async function runLegacy(argv: string[]): Promise<number> {
     case 'config':
       return configCommand(command.action, command.flags);
     case 'tui':
-      return tui(command.flags, command.forceSandbox);
+      return tui(command.flags, command.forceSandbox, early);
   }
 }
 
@@ -89,7 +95,7 @@ async function runSandbox(options: SandboxFlags): Promise<number> {
   return 0;
 }
 
-async function tui(flags: Flags, forceSandbox: boolean): Promise<number> {
+async function tui(flags: Flags, forceSandbox: boolean, early?: EarlySandbox): Promise<number> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     process.stderr.write('intern-tui: the TUI needs an interactive terminal (stdin and stdout must be a TTY); see intern-tui --help for commands\n');
     return 2;
@@ -97,13 +103,13 @@ async function tui(flags: Flags, forceSandbox: boolean): Promise<number> {
   // The TUI and (below) the sandbox load only now; the TUI's import runs beside the config read.
   const tuiModule = import('../tui/index.js');
   const resolved = await resolveSignedIn(flags, { env: process.env, path: configPath(), warn });
-  const anyCredential = Object.values(resolved.credentials).some(Boolean);
   let sandbox: Promise<RunningSandbox> | undefined;
   let api: InternApi;
   let host: string;
-  if (forceSandbox || (!anyCredential && !resolved.baseUrlConfigured)) {
-    // The sandbox starts in a worker thread, on the other core, while the TUI draws its first frame; calls wait for it.
-    sandbox = startSandboxThread({ host: '127.0.0.1', port: 0, seed: 'demo' });
+  if (usesEmbeddedSandbox(forceSandbox, resolved)) {
+    // The sandbox starts in a worker thread, on the other core, while the TUI draws its first frame; calls
+    // wait for it. main.ts may have started it already, before this module loaded (see earlySandbox).
+    sandbox = early?.started ?? startSandboxThread(EMBEDDED_SANDBOX);
     const ready = sandbox.then((sb) => {
       const c = sb.manifest.credentials;
       return createClient({ baseUrl: sb.baseUrl, credentials: { api_key: c.api_key, management_key: c.management_key, oauth_token: c.oauth_token } });
@@ -111,6 +117,9 @@ async function tui(flags: Flags, forceSandbox: boolean): Promise<number> {
     api = deferredApi(ready, { baseUrl: 'http://127.0.0.1', configured: { api_key: true, management_key: true, oauth_token: true } });
     host = '127.0.0.1';
   } else {
+    // Not reached when main.ts started one (it does so only when no config file exists, where this
+    // resolution is the same as its), but a sandbox nobody uses must not outlive the decision.
+    void early?.started.then((sb) => sb.close(), () => undefined);
     api = createClient({ baseUrl: resolved.baseUrl, credentials: resolved.credentials, renewOAuthToken: resolved.renewOAuthToken });
     host = new URL(resolved.baseUrl).host;
   }

@@ -3,11 +3,14 @@
  * the argument parser (node:util) and the version; a command's implementation, the client,
  * the sandbox and the TUI are imported when they are needed.
  */
+import { existsSync } from 'node:fs';
 import { VERSION } from '../version.js';
-import { HELP } from './args.js';
+import { HELP, parseCommand } from './args.js';
 import { CliError, EXIT } from './exit.js';
+import type { EarlySandbox } from './legacy.js';
 import { parseFor } from './parse.js';
 import { commandHelp, findCommand, nounHelp } from './registry.js';
+import { configPath, EMBEDDED_SANDBOX, resolveConfig, usesEmbeddedSandbox } from './settings.js';
 
 const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
 
@@ -25,6 +28,31 @@ function hoistGlobalFlags(argv: string[]): string[] {
   return [...argv.slice(i), ...lead];
 }
 
+/**
+ * The embedded sandbox, started now when the TUI will surely run on it: before legacy.ts, the
+ * client and zod load, so its worker thread comes up on the other core meanwhile (`npm start`'s
+ * time to the list, bench/README.md). Surely: `--sandbox`, or no config file and nothing in the
+ * flags or the environment, where legacy.ts's full resolution (the same rule, on the same empty
+ * file) cannot decide otherwise. Anything else waits for legacy.ts.
+ */
+async function earlySandbox(argv: string[]): Promise<EarlySandbox | undefined> {
+  if (!process.stdin.isTTY || !process.stdout.isTTY) return undefined;
+  try {
+    const command = parseCommand(argv);
+    if (command.kind !== 'tui') return undefined;
+    if (!command.forceSandbox) {
+      if (existsSync(configPath())) return undefined;
+      if (!usesEmbeddedSandbox(false, resolveConfig(command.flags, process.env, { profiles: {} }))) return undefined;
+    }
+  } catch {
+    return undefined; // legacy.ts parses again and says what is wrong
+  }
+  const { startSandboxThread } = await import('../sandbox/thread.js');
+  const started = startSandboxThread(EMBEDDED_SANDBOX);
+  started.catch(() => undefined); // legacy.ts awaits it and reports a failure
+  return { started };
+}
+
 async function main(original: string[]): Promise<number> {
   const argv = hoistGlobalFlags(original);
   const [first] = argv;
@@ -39,8 +67,9 @@ async function main(original: string[]): Promise<number> {
   const found = findCommand(argv);
   if (found === null) {
     if (first !== undefined && !first.startsWith('-')) throw new CliError(EXIT.usage, `unknown command "${first.slice(0, 40)}"; see intern-tui --help`);
+    const early = await earlySandbox(argv);
     const { runLegacy } = await import('./legacy.js');
-    return runLegacy(argv);
+    return runLegacy(argv, early);
   }
   if ('verbs' in found) {
     if (found.given === undefined || found.given === '--help' || found.given === '-h') {

@@ -1,7 +1,7 @@
 /** Runs one registry command: context, the command's module, and errors mapped to exit codes. */
 import { ApiError, MissingCredentialError, NetworkError } from '../client/errors.js';
 import { CREDENTIAL_SOURCES } from '../contract/routes.js';
-import { ConfigError } from './config.js';
+import { ConfigError } from './settings.js';
 import { createContext, type Io } from './context.js';
 import { CliError, EXIT } from './exit.js';
 import type { Parsed } from './parse.js';

@@ -4,7 +4,8 @@
  * from the stored refresh token when it has expired (or when the service answers 401).
  */
 import { discoverOAuth, refreshOAuthToken } from '../../client/auth.js';
-import { type ConfigFile, type Profile, type Resolved, readConfig, resolveConfig, writeConfig, type Flags } from '../config.js';
+import { type ConfigFile, type Profile, readConfig, writeConfig } from '../config.js';
+import { type Flags, type Resolved, resolveConfig } from '../settings.js';
 import { type Keychain, type SecretName, SECRET_NAMES, systemKeychain } from './store.js';
 
 export interface AuthDeps {

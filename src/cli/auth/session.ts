@@ -6,7 +6,7 @@
 import { PassThrough } from 'node:stream';
 import { createClient } from '../../client/index.js';
 import type { TuiSession } from '../../tui/types.js';
-import type { Flags } from '../config.js';
+import type { Flags } from '../settings.js';
 import { login } from '../login.js';
 import { resolveSignedIn } from './credentials.js';
 import { availableKeychain } from './store.js';

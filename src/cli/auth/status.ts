@@ -8,7 +8,7 @@ import { ApiError } from '../../client/errors.js';
 import { CREDENTIAL_SOURCES, type CredentialKind } from '../../contract/routes.js';
 import { sanitize } from '../../tui/sanitize.js';
 import { readConfig } from '../config.js';
-import type { Flags } from '../config.js';
+import type { Flags } from '../settings.js';
 import { EXIT } from '../exit.js';
 import { type AuthDeps, resolveSignedIn } from './credentials.js';
 

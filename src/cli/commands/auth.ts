@@ -1,5 +1,5 @@
 /** `login`, `logout` and `auth status`: thin wiring of cli/login.ts and cli/auth/* into the registry. */
-import { configPath } from '../config.js';
+import { configPath } from '../settings.js';
 import type { RunContext } from '../context.js';
 import { login as runLogin, logout as runLogout } from '../login.js';
 import { authStatus, formatStatus } from '../auth/status.js';

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError, parseCommand } from '../../../src/cli/args.js';
-import { ConfigError, configPath, readConfig, resolveConfig, writeConfig } from '../../../src/cli/config.js';
+import { readConfig, writeConfig } from '../../../src/cli/config.js';
+import { ConfigError, configPath, resolveConfig, usesEmbeddedSandbox } from '../../../src/cli/settings.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'intern-tui-cfg-'));
 
@@ -98,5 +99,25 @@ describe('arguments', () => {
   ])('refuses %j with a clear message', (argv, message) => {
     expect(() => parseCommand(argv)).toThrow(UsageError);
     expect(() => parseCommand(argv)).toThrow(message);
+  });
+});
+
+describe('the embedded sandbox', () => {
+  const none = { profiles: {} };
+  it('runs when nothing is configured, or when --sandbox asks for it', () => {
+    expect(usesEmbeddedSandbox(false, resolveConfig({}, {}, none))).toBe(true);
+    expect(usesEmbeddedSandbox(true, resolveConfig({ apiKey: 'sk-flag' }, {}, none))).toBe(true);
+  });
+  it.each([
+    ['a credential flag', { apiKey: 'sk-flag' }, {}],
+    ['a credential in the environment', {}, { OPENROUTER_MANAGEMENT_KEY: 'mk' }],
+    ['a base URL flag', { baseUrl: 'http://127.0.0.1:9' }, {}],
+    ['a base URL in the environment', {}, { OPENROUTER_BASE_URL: 'http://127.0.0.1:9' }],
+  ])('does not run with %s', (_, flags, env) => {
+    expect(usesEmbeddedSandbox(false, resolveConfig(flags, env, none))).toBe(false);
+  });
+  it('does not run when a profile names a service', () => {
+    const file = { default_profile: 'work', profiles: { work: { base_url: 'https://example.test/api/v1' } } };
+    expect(usesEmbeddedSandbox(false, resolveConfig({}, {}, file))).toBe(false);
   });
 });

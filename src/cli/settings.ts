@@ -1,0 +1,122 @@
+/**
+ * The CLI's settings: flags, then the environment, then a named profile of the config file
+ * (config.ts reads it), and where the config and cache live. No zod here: the start-up path reads
+ * it (src/cli/main.ts, to start the embedded sandbox before the rest of the CLI has loaded).
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { BASE_URL_ENV, CREDENTIAL_SOURCES, DEFAULT_BASE_URL, type CredentialKind } from '../contract/routes.js';
+import { isRegionalHost } from '../contract/rules.js';
+import type { Credentials } from '../client/types.js';
+import type { ThreadSandboxOptions } from '../sandbox/thread.js';
+import type { FeatureSpec } from '../tui/types.js';
+import type { ConfigFile, Profile } from './config.js';
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+export function configPath(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
+  return join(base, 'intern-tui', 'config.json');
+}
+export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache');
+  return join(base, 'intern-tui');
+}
+
+export interface Flags {
+  profile?: string;
+  baseUrl?: string;
+  apiKey?: string;
+  managementKey?: string;
+  oauthToken?: string;
+  scrollback?: number;
+  /** --no-color: the TUI's no-colour theme. */
+  noColor?: boolean;
+}
+
+export type CredentialSource = 'flag' | 'env' | 'keychain' | 'file';
+
+export interface Resolved {
+  profile: string | null;
+  baseUrl: string;
+  /** Whether a base URL came from any source (else the default). */
+  baseUrlConfigured: boolean;
+  credentials: Credentials;
+  /** Where each credential came from (a keychain lookup, async, is added by cli/auth/credentials.ts). */
+  sources: Partial<Record<CredentialKind, CredentialSource>>;
+  scrollback: number;
+  features: FeatureSpec[];
+  warnings: string[];
+}
+
+const FLAG_OF: Record<CredentialKind, keyof Flags> = { api_key: 'apiKey', management_key: 'managementKey', oauth_token: 'oauthToken' };
+
+export function resolveConfig(flags: Flags, env: NodeJS.ProcessEnv, file: ConfigFile): Resolved {
+  const profileName = flags.profile ?? env.INTERN_TUI_PROFILE ?? file.default_profile ?? null;
+  let profile: Profile = {};
+  if (profileName !== null) {
+    const found = file.profiles[profileName];
+    if (!found) {
+      if (flags.profile !== undefined || env.INTERN_TUI_PROFILE !== undefined) {
+        const known = Object.keys(file.profiles);
+        throw new ConfigError(`no profile "${profileName}" in the config file${known.length ? ` (known: ${known.join(', ')})` : ''}`);
+      }
+      throw new ConfigError(`default_profile "${profileName}" is not among the profiles of the config file`);
+    }
+    profile = found;
+  }
+  const credentials: Credentials = {};
+  const sources: Resolved['sources'] = {};
+  for (const kind of Object.keys(CREDENTIAL_SOURCES) as CredentialKind[]) {
+    const candidates: [string | undefined, CredentialSource][] = [
+      [flags[FLAG_OF[kind]] as string | undefined, 'flag'],
+      [env[CREDENTIAL_SOURCES[kind].env], 'env'],
+      [profile[kind], 'file'],
+    ];
+    const hit = candidates.find(([v]) => v);
+    if (hit) {
+      credentials[kind] = hit[0]!;
+      sources[kind] = hit[1];
+    }
+  }
+  const explicitBase = flags.baseUrl || env[BASE_URL_ENV] || profile.base_url;
+  const baseUrl = explicitBase || DEFAULT_BASE_URL;
+  const warnings: string[] = [];
+  let host: string;
+  try {
+    host = new URL(baseUrl).host;
+  } catch {
+    throw new ConfigError(`the base URL is not a URL: ${baseUrl.slice(0, 200)}`);
+  }
+  if (isRegionalHost(host)) warnings.push(`${host} is a regional host: the service refuses intern routes on regional hosts; use the global host`);
+  return {
+    profile: profileName,
+    baseUrl,
+    baseUrlConfigured: Boolean(explicitBase),
+    credentials,
+    sources,
+    scrollback: flags.scrollback ?? profile.scrollback ?? 10_000,
+    features: [...(profile.features ?? []), ...BUILTIN_FEATURES],
+    warnings,
+  };
+}
+
+/** Examples for the connections screen's feature check; a profile's own features come first. */
+export const BUILTIN_FEATURES: FeatureSpec[] = [
+  { name: 'Code review', requires: ['github'] },
+  { name: 'Standup digest', requires: ['slack', 'github'] },
+  { name: 'Calendar triage', requires: ['google'] },
+];
+
+/**
+ * Whether the TUI runs on its embedded sandbox: when asked (`--sandbox`), or when nothing points it
+ * anywhere (no credential and no base URL from a flag, the environment or a profile).
+ */
+export function usesEmbeddedSandbox(forceSandbox: boolean, resolved: Pick<Resolved, 'credentials' | 'baseUrlConfigured'>): boolean {
+  return forceSandbox || (!Object.values(resolved.credentials).some(Boolean) && !resolved.baseUrlConfigured);
+}
+
+/** The embedded sandbox: loopback, a free port, the demo data. */
+export const EMBEDDED_SANDBOX: ThreadSandboxOptions = { host: '127.0.0.1', port: 0, seed: 'demo' };
