@@ -4,13 +4,12 @@
  * screen is added by writing it, naming its route in context.ts, and adding a
  * line here.
  */
-import { lazy, Suspense, type ReactNode } from 'react';
+import { type ComponentType, lazy, Suspense, type ReactNode } from 'react';
 import type { Route } from './context.js';
 import { Text } from './components/Text.js';
 import { ByokDetails } from './screens/ByokDetails.js';
 import { ByokForm } from './screens/ByokForm.js';
 import { ByokList } from './screens/ByokList.js';
-import { ChatScreen } from './screens/ChatScreen.js';
 import { CreateIntern } from './screens/CreateIntern.js';
 import { Connections } from './screens/Connections.js';
 import { InternDetails } from './screens/InternDetails.js';
@@ -18,8 +17,22 @@ import { InternList } from './screens/InternList.js';
 import { InternSettings } from './screens/InternSettings.js';
 import { VaultScreen } from './screens/VaultScreen.js';
 
-// The attach screen (terminal emulator, WebSocket transport) loads on first attach, not at start-up.
-const AttachRoute = lazy(async () => ({ default: (await import('./screens/AttachRoute.js')).AttachRoute }));
+/** A screen whose code loads when it is first opened, not at start-up; a line stands in while it loads. */
+function onFirstUse<P extends object>(load: () => Promise<ComponentType<P>>, loading: string): ComponentType<P> {
+  const Screen = lazy(async () => ({ default: await load() }));
+  return function Later(props: P) {
+    return (
+      <Suspense fallback={<Text>{loading}</Text>}>
+        <Screen {...props} />
+      </Suspense>
+    );
+  };
+}
+
+// The attach screen (terminal emulator, WebSocket transport) and the chat (marked, the Markdown
+// renderer) load when first opened.
+const AttachRoute = onFirstUse(async () => (await import('./screens/AttachRoute.js')).AttachRoute, 'attaching…');
+const ChatScreen = onFirstUse(async () => (await import('./screens/ChatScreen.js')).ChatScreen, 'opening the chat…');
 
 type RouteOf<N extends Route['name']> = Extract<Route, { name: N }>;
 
@@ -38,12 +51,7 @@ export const SCREENS: { [N in Route['name']]: ScreenDef<N> } = {
   create: { title: 'New intern', render: () => <CreateIntern /> },
   vault: { title: 'Vault secrets', render: (r) => <VaultScreen key={r.internId ?? 'workspace'} internId={r.internId} /> },
   chat: { title: 'Chat', render: (r) => <ChatScreen key={r.id} id={r.id} seed={r.seed} /> },
-  attach: { title: 'Attach', render: (r) => (
-      <Suspense fallback={<Text>attaching…</Text>}>
-        <AttachRoute intern={r.intern} />
-      </Suspense>
-    ),
-    fullScreen: true },
+  attach: { title: 'Attach', render: (r) => <AttachRoute intern={r.intern} />, fullScreen: true },
   byok: { title: 'BYOK credentials', render: () => <ByokList /> },
   byokDetails: { title: 'Credential', render: (r) => <ByokDetails key={r.id} id={r.id} /> },
   byokForm: { title: 'Credential form', render: (r) => <ByokForm id={r.id} /> },
