@@ -1,6 +1,7 @@
 // Bundles the CLI into ESM for fast start: code splitting keeps each command's code out of start-up. Native modules stay external.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
+import { simpleWidthRuns } from './string-width-core.mjs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -36,6 +37,29 @@ const yogaSync = {
 // Chunk names carry hashes: clear the last build's, so dist (and the package) holds only this one.
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
+/**
+ * The hoisted string-width (8, used by Ink, cli-truncate, widest-line and sanitize.ts) becomes
+ * scripts/string-width-fast.mjs, whose table of simple characters is generated here from that same
+ * string-width (why: see that file). wrap-ansi's own string-width 7 is left as it is.
+ */
+const realStringWidth = root + 'node_modules/string-width/index.js';
+const stringWidthFast = {
+  name: 'string-width-fast',
+  setup(b) {
+    b.onResolve({ filter: /^string-width$/ }, async (args) => {
+      if (args.pluginData === 'as-is') return undefined;
+      const found = await b.resolve('string-width', { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'as-is' });
+      return found.path === realStringWidth ? { path: root + 'scripts/string-width-fast.mjs' } : found;
+    });
+    b.onResolve({ filter: /^string-width-real$/ }, () => ({ path: realStringWidth }));
+    b.onResolve({ filter: /^string-width-table$/ }, () => ({ path: 'string-width-table', namespace: 'string-width-table' }));
+    b.onLoad({ filter: /.*/, namespace: 'string-width-table' }, async () => {
+      const { default: realWidth } = await import(realStringWidth);
+      return { loader: 'js', contents: `export const SIMPLE_WIDTH_RUNS = ${JSON.stringify(simpleWidthRuns(realWidth))};` };
+    });
+  },
+};
+
 await build({
   absWorkingDir: root,
   // One entry (dist/cli.js) plus chunks loaded by import(): `--help` loads only the registry.
@@ -56,7 +80,7 @@ await build({
   // React's production builds: the development ones (the default without this) check every render and run several times slower.
   define: { 'process.env.NODE_ENV': '"production"' },
   alias: { 'react-devtools-core': './scripts/react-devtools-stub.mjs' },
-  plugins: [yogaSync],
+  plugins: [yogaSync, stringWidthFast],
   banner: {
     js: "import { createRequire as __intern_createRequire } from 'node:module'; const require = __intern_createRequire(import.meta.url);",
   },

@@ -395,12 +395,15 @@ describe('intern-tui commands without a TTY', () => {
     expect([...seen].reduce((n, o) => n + meta.outputs[o]!.bytes, 0)).toBeLessThan(100_000);
   });
 
-  it("gives Ink the synchronous yoga (scripts/yoga-sync.mjs), not the package's entry that fetches its wasm", () => {
+  it("gives Ink the synchronous yoga (scripts/yoga-sync.mjs), not the package's entry that fetches its wasm, and the table-backed string-width", () => {
     const meta = JSON.parse(readFileSync(join(ROOT, 'dist', 'meta.json'), 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
     const inputs = Object.values(meta.outputs).flatMap((o) => Object.keys(o.inputs));
     expect(inputs).toContain('scripts/yoga-sync.mjs');
     expect(inputs).toContain('node_modules/yoga-layout/dist/binaries/yoga-wasm-base64-esm.js');
     expect(inputs.filter((i) => i.startsWith('node_modules/yoga-layout/dist/src/index'))).toEqual([]);
+    // And the table-backed string-width (scripts/string-width-fast.mjs), generated at build time.
+    expect(inputs).toContain('scripts/string-width-fast.mjs');
+    expect(inputs).toContain('string-width-table:string-width-table');
     // The inlined wasm moved to an export, once: the bundle holds no second copy of it.
     const bundle = readdirSync(join(ROOT, 'dist', 'chunks')).filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(ROOT, 'dist', 'chunks', f), 'utf8')).join('');
     expect(bundle.split('AGFzbQEAAAAB').length - 1).toBe(1);
