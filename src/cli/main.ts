@@ -10,7 +10,6 @@ import { CliError, EXIT } from './exit.js';
 import type { EarlySandbox } from './legacy.js';
 import { parseFor } from './parse.js';
 import { commandHelp, findCommand, nounHelp } from './registry.js';
-import { configPath, EMBEDDED_SANDBOX, resolveConfig, usesEmbeddedSandbox } from './settings.js';
 
 const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
 
@@ -37,6 +36,8 @@ function hoistGlobalFlags(argv: string[]): string[] {
  */
 async function earlySandbox(argv: string[]): Promise<EarlySandbox | undefined> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) return undefined;
+  // Loaded here, not statically: --version and --help load nothing they do not use.
+  const { configPath, EMBEDDED_SANDBOX, resolveConfig, usesEmbeddedSandbox } = await import('./settings.js');
   try {
     const command = parseCommand(argv);
     if (command.kind !== 'tui') return undefined;
