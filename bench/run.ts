@@ -101,23 +101,31 @@ function percentile(sorted: number[], p: number): number {
 
 const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
 
-/** Milliseconds from spawning `args` in a pty until its screen satisfies `ok`: the median of STARTS runs. */
+/** Milliseconds from spawning `args` in a pty until its screen satisfies `ok`. */
 async function startTime(file: string, args: string[], ok: (s: PtyScreen) => boolean, env: Record<string, string> = {}): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < STARTS; i++) {
-    const start = performance.now();
-    const s = new PtyScreen(file, args, { cols: COLS, rows: ROWS, cwd: ROOT, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', TERM: 'xterm-256color', LANG: 'C.UTF-8', ...env } });
-    try {
-      await s.whenParsed(() => ok(s), 30_000, `${args.join(' ')} on screen`);
-      times.push(performance.now() - start);
-    } finally {
-      s.close();
-    }
+  const start = performance.now();
+  const s = new PtyScreen(file, args, { cols: COLS, rows: ROWS, cwd: ROOT, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', TERM: 'xterm-256color', LANG: 'C.UTF-8', ...env } });
+  try {
+    await s.whenParsed(() => ok(s), 30_000, `${args.join(' ')} on screen`);
+    return performance.now() - start;
+  } finally {
+    s.close();
+    // Its exit (the TUI closes its sandbox, terminals and files) must not overlap the next start.
+    await s.waitForExit(10_000);
   }
-  return median(times);
 }
 
-/** The TUI (built) until its intern list shows a selected row, median of STARTS runs. */
+/**
+ * The medians of STARTS starts of each program, taken in turns (one of each, then again), so a
+ * figure and its reference see the same machine: this shared machine's speed drifts over minutes.
+ */
+async function startTimes<K extends string>(programs: Record<K, () => Promise<number>>): Promise<Record<K, number>> {
+  const times = Object.fromEntries(Object.keys(programs).map((k) => [k, [] as number[]])) as Record<K, number[]>;
+  for (let i = 0; i < STARTS; i++) for (const k of Object.keys(programs) as K[]) times[k].push(await programs[k]());
+  return Object.fromEntries(Object.entries(times).map(([k, xs]) => [k, median(xs as number[])])) as Record<K, number>;
+}
+
+/** The TUI (built) until its intern list shows a selected row. */
 async function tuiStartTime(home: string, env: Record<string, string>): Promise<number> {
   const base = { HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_CACHE_HOME: join(home, 'cache'), SHELL: '/bin/sh' };
   return startTime(process.execPath, [CLI], (s) => /^›/m.test(s.screen()), { ...base, ...env });
@@ -147,19 +155,23 @@ async function inkHello(dir: string): Promise<string> {
 const ratio = (a: number, b: number) => `×${(a / b).toFixed(2)}`;
 
 async function startups(dir: string, sb: SandboxProcess): Promise<void> {
-  const node = await startTime(process.execPath, ['-e', "process.stdout.write('intern-tui 0.0.0\\n')"], (s) => s.screen().includes('intern-tui 0.0.0'));
-  const version = await startTime(process.execPath, [CLI, '--version'], (s) => /intern-tui \d/.test(s.screen()));
-  const help = await startTime(process.execPath, [CLI, '--help'], (s) => s.screen().includes('130  interrupted'));
-  const hello = await startTime(process.execPath, [await inkHello(dir)], (s) => s.screen().includes('hello from ink'));
+  const helloFile = await inkHello(dir);
   const home = mkdtempSync(join(dir, 'home-'));
   const m = sb.manifest;
-  const list = await tuiStartTime(home, {
+  const service = {
     OPENROUTER_BASE_URL: m.base_url,
     OPENROUTER_API_KEY: m.credentials.api_key!,
     OPENROUTER_MANAGEMENT_KEY: m.credentials.management_key!,
     OPENROUTER_OAUTH_TOKEN: m.credentials.oauth_token!,
+  };
+  const { node, version, help, hello, list, embedded } = await startTimes({
+    node: () => startTime(process.execPath, ['-e', "process.stdout.write('intern-tui 0.0.0\\n')"], (s) => s.screen().includes('intern-tui 0.0.0')),
+    version: () => startTime(process.execPath, [CLI, '--version'], (s) => /intern-tui \d/.test(s.screen())),
+    help: () => startTime(process.execPath, [CLI, '--help'], (s) => s.screen().includes('130  interrupted')),
+    hello: () => startTime(process.execPath, [helloFile], (s) => s.screen().includes('hello from ink')),
+    list: () => tuiStartTime(home, service),
+    embedded: () => tuiStartTime(home, {}),
   });
-  const embedded = await tuiStartTime(home, {});
   const ms = (x: number) => `${x.toFixed(0)} ms`;
   report({
     name: 'a. --version',

@@ -16,7 +16,7 @@ import { resolveSignedIn } from './auth/credentials.js';
 import { tuiSessionHooks } from './auth/session.js';
 import { noColorFromEnv } from '../tui/theme.js';
 
-/** The embedded sandbox, when main.ts has already started it. */
+/** The embedded sandbox, when dispatch.ts has already started it. */
 export interface EarlySandbox {
   started: Promise<RunningSandbox>;
 }
@@ -108,7 +108,7 @@ async function tui(flags: Flags, forceSandbox: boolean, early?: EarlySandbox): P
   let host: string;
   if (usesEmbeddedSandbox(forceSandbox, resolved)) {
     // The sandbox starts in a worker thread, on the other core, while the TUI draws its first frame; calls
-    // wait for it. main.ts may have started it already, before this module loaded (see earlySandbox).
+    // wait for it. dispatch.ts may have started it already, before this module loaded (see earlySandbox).
     sandbox = early?.started ?? startSandboxThread(EMBEDDED_SANDBOX);
     const ready = sandbox.then((sb) => {
       const c = sb.manifest.credentials;
@@ -117,7 +117,7 @@ async function tui(flags: Flags, forceSandbox: boolean, early?: EarlySandbox): P
     api = deferredApi(ready, { baseUrl: 'http://127.0.0.1', configured: { api_key: true, management_key: true, oauth_token: true } });
     host = '127.0.0.1';
   } else {
-    // Not reached when main.ts started one (it does so only when no config file exists, where this
+    // Not reached when dispatch.ts started one (it does so only when no config file exists, where this
     // resolution is the same as its), but a sandbox nobody uses must not outlive the decision.
     void early?.started.then((sb) => sb.close(), () => undefined);
     api = createClient({ baseUrl: resolved.baseUrl, credentials: resolved.credentials, renewOAuthToken: resolved.renewOAuthToken });

@@ -1,7 +1,7 @@
 /**
  * The CLI's settings: flags, then the environment, then a named profile of the config file
  * (config.ts reads it), and where the config and cache live. No zod here: the start-up path reads
- * it (src/cli/main.ts, to start the embedded sandbox before the rest of the CLI has loaded).
+ * it (src/cli/dispatch.ts, to start the embedded sandbox before the rest of the CLI has loaded).
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';

@@ -372,7 +372,7 @@ describe('intern-tui commands without a TTY', () => {
     expect(yes.screen).toContain(`Deleting intern cli-asked (${created.id}).`);
   }, 60_000);
 
-  it('loads only the registry at start-up: the statically imported part of the bundle holds no client, zod, Ink or sandbox', () => {
+  it('loads only the registry at start-up: the statically imported part of the bundle holds no client, zod, Ink or sandbox, and --version loads only the version', () => {
     // The bundle is minified: esbuild's metafile (written by the build) says what each chunk holds and imports.
     const meta = JSON.parse(readFileSync(join(ROOT, 'dist', 'meta.json'), 'utf8')) as {
       outputs: Record<string, { bytes: number; imports: { path: string; kind: string }[]; inputs: Record<string, unknown> }>;
@@ -384,6 +384,12 @@ describe('intern-tui commands without a TTY', () => {
       for (const i of meta.outputs[out]!.imports) if (i.kind === 'import-statement' && meta.outputs[i.path]) visit(i.path);
     };
     visit('dist/cli.js');
+    // What --version loads: the entry and the version, nothing else.
+    expect([...seen].flatMap((o) => Object.keys(meta.outputs[o]!.inputs)).sort()).toEqual(['package.json', 'src/cli/main.ts', 'src/version.ts']);
+    // What --help and every command load before their own import(): dispatch.ts and what it imports.
+    const dispatch = Object.keys(meta.outputs).find((o) => !o.endsWith('.map') && Object.keys(meta.outputs[o]!.inputs).includes('src/cli/dispatch.ts'));
+    expect(dispatch).toBeDefined();
+    visit(dispatch!);
     const inputs = [...seen].flatMap((o) => Object.keys(meta.outputs[o]!.inputs));
     expect(seen.size).toBeGreaterThan(1);
     for (const heavy of ['src/client/http.ts', 'node_modules/zod', 'node_modules/ink', 'src/sandbox/app.ts', 'node_modules/undici', 'src/attach/', 'node_modules/pngjs']) {

@@ -1,0 +1,114 @@
+/**
+ * Everything `intern-tui` does but print its version (main.ts does that with nothing else loaded).
+ * Start-up stays small: this file loads only the registry (data), the argument parser (node:util)
+ * and the version; a command's implementation, the client, the sandbox and the TUI are imported
+ * when they are needed.
+ */
+import { existsSync } from 'node:fs';
+import { VERSION } from '../version.js';
+import { HELP, parseCommand } from './args.js';
+import { CliError, EXIT } from './exit.js';
+import type { EarlySandbox } from './legacy.js';
+import { parseFor } from './parse.js';
+import { commandHelp, findCommand, nounHelp } from './registry.js';
+
+const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
+
+/** `--profile work interns list` means `interns list --profile work`: global flags may come before the command. */
+function hoistGlobalFlags(argv: string[]): string[] {
+  const lead: string[] = [];
+  let i = 0;
+  for (; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--sandbox' || a.startsWith('--profile=') || a.startsWith('--base-url=')) lead.push(a);
+    else if ((a === '--profile' || a === '--base-url') && i + 1 < argv.length) lead.push(a, argv[++i]!);
+    else break;
+  }
+  if (lead.length === 0 || i >= argv.length || findCommand(argv.slice(i)) === null) return argv;
+  return [...argv.slice(i), ...lead];
+}
+
+/**
+ * The embedded sandbox, started now when the TUI will surely run on it: before legacy.ts, the
+ * client and zod load, so its worker thread comes up on the other core meanwhile (`npm start`'s
+ * time to the list, bench/README.md). Surely: `--sandbox`, or no config file and nothing in the
+ * flags or the environment, where legacy.ts's full resolution (the same rule, on the same empty
+ * file) cannot decide otherwise. Anything else waits for legacy.ts.
+ */
+async function earlySandbox(argv: string[]): Promise<EarlySandbox | undefined> {
+  if (!process.stdin.isTTY || !process.stdout.isTTY) return undefined;
+  // Loaded here, not statically: --version and --help load nothing they do not use.
+  const { configPath, EMBEDDED_SANDBOX, resolveConfig, usesEmbeddedSandbox } = await import('./settings.js');
+  try {
+    const command = parseCommand(argv);
+    if (command.kind !== 'tui') return undefined;
+    if (!command.forceSandbox) {
+      if (existsSync(configPath())) return undefined;
+      if (!usesEmbeddedSandbox(false, resolveConfig(command.flags, process.env, { profiles: {} }))) return undefined;
+    }
+  } catch {
+    return undefined; // legacy.ts parses again and says what is wrong
+  }
+  const { startSandboxThread } = await import('../sandbox/thread.js');
+  const started = startSandboxThread(EMBEDDED_SANDBOX);
+  started.catch(() => undefined); // legacy.ts awaits it and reports a failure
+  return { started };
+}
+
+async function main(original: string[]): Promise<number> {
+  const argv = hoistGlobalFlags(original);
+  const [first] = argv;
+  if (argv.length === 1 && (first === '--version' || first === '-v')) {
+    process.stdout.write(`intern-tui ${VERSION}\n`);
+    return EXIT.ok;
+  }
+  if (argv.length === 1 && (first === '--help' || first === '-h' || first === 'help')) {
+    process.stdout.write(HELP);
+    return EXIT.ok;
+  }
+  const found = findCommand(argv);
+  if (found === null) {
+    if (first !== undefined && !first.startsWith('-')) throw new CliError(EXIT.usage, `unknown command "${first.slice(0, 40)}"; see intern-tui --help`);
+    const early = await earlySandbox(argv);
+    const { runLegacy } = await import('./legacy.js');
+    return runLegacy(argv, early);
+  }
+  if ('verbs' in found) {
+    if (found.given === undefined || found.given === '--help' || found.given === '-h') {
+      (found.given === undefined ? process.stderr : process.stdout).write(nounHelp(found.noun, found.verbs));
+      return found.given === undefined ? EXIT.usage : EXIT.ok;
+    }
+    throw new CliError(EXIT.usage, `unknown command "${found.noun} ${found.given.slice(0, 40)}"; see intern-tui ${found.noun} --help`);
+  }
+  const { spec, rest } = found;
+  if (spec.raw) {
+    const { runCommand } = await import('./run.js');
+    return runCommand(spec, rest, { values: {}, positionals: [], json: null }, io);
+  }
+  const parsed = parseFor(spec, rest);
+  if (parsed.values.help) {
+    process.stdout.write(commandHelp(spec));
+    return EXIT.ok;
+  }
+  const { runCommand } = await import('./run.js');
+  return runCommand(spec, rest, parsed, io);
+}
+
+function finish(code: number): void {
+  process.exitCode = code;
+  // Ink, pty and socket handles may linger; the command is done. Let stdout drain first.
+  process.stdout.write('', () => setTimeout(() => process.exit(code), 50).unref());
+}
+
+/** Runs the command line, sets the exit code and ends the process. */
+export function dispatch(argv: string[]): Promise<void> {
+  return main(argv).then(finish, (e: unknown) => {
+    if (process.env.INTERN_TUI_DEBUG === '1') console.error(e);
+    const name = (e as Error | undefined)?.name;
+    const usage = e instanceof CliError ? e.exitCode : name === 'UsageError' || name === 'ConfigError' ? EXIT.usage : EXIT.failed;
+    const wantsJson = process.argv.includes('--json') || process.argv.some((a) => a.startsWith('--json='));
+    const message = (e as Error | undefined)?.message ?? String(e);
+    process.stderr.write(wantsJson ? JSON.stringify({ error: { message, exit: usage } }) + '\n' : `intern-tui: ${message}\n`);
+    finish(usage);
+  });
+}
