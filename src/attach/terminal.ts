@@ -16,6 +16,10 @@ export interface TerminalModelOptions {
 export class TerminalModel {
   readonly term: xterm.Terminal;
   private readonly cell: Cell;
+  /** Output not yet handed to the emulator (see write), and whether a chunk is with it now. */
+  private readonly queue: { data: Uint8Array | string; done: (() => void) | undefined }[] = [];
+  private feeding = false;
+  private disposed = false;
 
   constructor(options: TerminalModelOptions) {
     this.term = new xterm.Terminal({
@@ -36,9 +40,27 @@ export class TerminalModel {
     return this.term.rows;
   }
 
-  /** Feeds output; `done` runs once it is parsed (flow control acknowledges then). */
+  /**
+   * Feeds output; `done` runs once it is parsed (flow control acknowledges then). The emulator is
+   * given one chunk at a time, the next from the last one's callback (which xterm runs inside its
+   * parse loop, so the next is parsed in the same pass): xterm keeps parsing whatever it was given
+   * even after it is disposed, so a flood's whole unacknowledged window, handed over at once, held
+   * the main thread for tens of milliseconds after a detach. Queued here, it is dropped at dispose.
+   */
   write(data: Uint8Array | string, done?: () => void): void {
-    this.term.write(data, done);
+    if (this.disposed) return;
+    if (this.feeding) this.queue.push({ data, done });
+    else this.feed(data, done);
+  }
+
+  private feed(data: Uint8Array | string, done: (() => void) | undefined): void {
+    this.feeding = true;
+    this.term.write(data, () => {
+      this.feeding = false;
+      done?.();
+      const next = this.queue.shift();
+      if (next && !this.disposed) this.feed(next.data, next.done);
+    });
   }
 
   /**
@@ -109,6 +131,8 @@ export class TerminalModel {
   }
 
   dispose(): void {
+    this.disposed = true;
+    this.queue.length = 0;
     this.term.dispose();
   }
 }

@@ -72,4 +72,28 @@ describe('terminal model', () => {
     expect(replies.join('')).toBe('\x1b[1;3R');
     m.dispose();
   });
+
+  it('parses output in order, one chunk at a time, calling each callback once it is parsed', async () => {
+    const m = new TerminalModel({ cols: 20, rows: 3, scrollback: 10 });
+    const done: number[] = [];
+    const all = ['one ', 'two ', 'three'].map((s, i) => new Promise<void>((r) => m.write(s, () => (done.push(i), r()))));
+    await Promise.all(all);
+    expect(done).toEqual([0, 1, 2]);
+    expect(m.term.buffer.active.getLine(0)!.translateToString(true)).toBe('one two three');
+    m.dispose();
+  });
+
+  it('parses nothing more once disposed: output still queued is dropped (xterm would parse it, disposed or not)', async () => {
+    const chunk = 'x'.repeat(64 * 1024);
+    const disposed = new TerminalModel({ cols: 80, rows: 24, scrollback: 100 });
+    const control = new TerminalModel({ cols: 80, rows: 24, scrollback: 100 });
+    const parsed: number[] = [];
+    for (let i = 0; i < 4; i++) disposed.write(chunk, () => parsed.push(i));
+    disposed.dispose();
+    disposed.write(chunk, () => parsed.push(99));
+    // The same output to a live model: once it has parsed all four, the disposed one had every chance to.
+    await Promise.all([0, 1, 2, 3].map(() => write(control, chunk)));
+    expect(parsed.filter((i) => i > 0)).toEqual([]);
+    control.dispose();
+  });
 });
