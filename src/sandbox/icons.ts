@@ -2,6 +2,7 @@
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { PRE_ENCODED_JPEG } from './iconsJpeg.js';
+import { PRE_ENCODED_PNG } from './iconsPng.js';
 
 function pixels(seed: number, size: number): Buffer {
   const data = Buffer.alloc(size * size * 4);
@@ -25,6 +26,12 @@ function pixels(seed: number, size: number): Buffer {
 }
 
 export function pngIcon(seed: number, size = 16): Buffer {
+  const ready = size === 16 ? PRE_ENCODED_PNG[seed] : undefined;
+  return ready !== undefined ? Buffer.from(ready, 'base64') : encodePngIcon(seed, size);
+}
+
+/** Always encodes (the fixtures' seeds come pre-encoded; see iconsPng.ts). */
+export function encodePngIcon(seed: number, size = 16): Buffer {
   const png = new PNG({ width: size, height: size });
   pixels(seed, size).copy(png.data);
   return PNG.sync.write(png);
