@@ -2,7 +2,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 import { simpleWidthRuns } from './string-width-core.mjs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -60,6 +60,25 @@ const stringWidthFast = {
   },
 };
 
+/**
+ * The top-level help, rendered now from the same registry (src/cli/args.ts's HELP), so main.ts can
+ * print `--help` without loading the registry and the parser at run time. From source (the tests
+ * run the CLI through tsx too), main.ts finds no constant and dispatch.ts prints the same HELP.
+ */
+async function renderedHelp() {
+  // Beside node_modules, so the packages it imports (left external) resolve; removed at once.
+  const file = root + `node_modules/.cache/intern-tui-help-${process.pid}.mjs`;
+  await build({ absWorkingDir: root, entryPoints: ['src/cli/args.ts'], outfile: file, bundle: true, packages: 'external', platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' });
+  let HELP;
+  try {
+    ({ HELP } = await import(pathToFileURL(file).href));
+  } finally {
+    rmSync(file, { force: true });
+  }
+  if (typeof HELP !== 'string' || !HELP.includes('Usage:')) throw new Error('build: could not render the help text');
+  return HELP;
+}
+
 await build({
   absWorkingDir: root,
   // One entry (dist/cli.js) plus chunks loaded by import(): `--help` loads only the registry.
@@ -78,7 +97,7 @@ await build({
   legalComments: 'none',
   external: ['better-sqlite3', '@lydell/node-pty', '@napi-rs/keyring', 'open'],
   // React's production builds: the development ones (the default without this) check every render and run several times slower.
-  define: { 'process.env.NODE_ENV': '"production"' },
+  define: { 'process.env.NODE_ENV': '"production"', __INTERN_TUI_HELP__: JSON.stringify(await renderedHelp()) },
   alias: { 'react-devtools-core': './scripts/react-devtools-stub.mjs' },
   plugins: [yogaSync, stringWidthFast],
   banner: {

@@ -8,6 +8,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HELP } from '../../src/cli/args.js';
 import { COMMANDS } from '../../src/cli/registry.js';
 import { CLI, PtyScreen, ROOT, startSandboxProcess, type SandboxProcess } from './harness.js';
 
@@ -233,6 +234,8 @@ describe('intern-tui commands without a TTY', () => {
     }
     const top = await run(['--help'], { env: cleanEnv({}) });
     expect(top.stdout).toContain('130  interrupted');
+    // The built CLI prints the help rendered at build time: the same text the registry gives now.
+    expect(top.stdout).toBe(HELP);
     for (const c of COMMANDS) expect(top.stdout).toContain(`intern-tui ${[c.noun, c.verb].filter(Boolean).join(' ')}`);
   }, 60_000);
 
@@ -384,7 +387,7 @@ describe('intern-tui commands without a TTY', () => {
       for (const i of meta.outputs[out]!.imports) if (i.kind === 'import-statement' && meta.outputs[i.path]) visit(i.path);
     };
     visit('dist/cli.js');
-    // What --version loads: the entry and the version, nothing else.
+    // What --version and --help load: the entry and the version (the help is rendered at build time), nothing else.
     expect([...seen].flatMap((o) => Object.keys(meta.outputs[o]!.inputs)).sort()).toEqual(['package.json', 'src/cli/main.ts', 'src/version.ts']);
     // What --help and every command load before their own import(): dispatch.ts and what it imports.
     const dispatch = Object.keys(meta.outputs).find((o) => !o.endsWith('.map') && Object.keys(meta.outputs[o]!.inputs).includes('src/cli/dispatch.ts'));
