@@ -97,7 +97,12 @@ await build({
   legalComments: 'none',
   external: ['better-sqlite3', '@lydell/node-pty', '@napi-rs/keyring', 'open'],
   // React's production builds: the development ones (the default without this) check every render and run several times slower.
-  define: { 'process.env.NODE_ENV': '"production"', __INTERN_TUI_HELP__: JSON.stringify(await renderedHelp()) },
+  // The version and the help for main.ts, which answers --version and --help with no other module loaded.
+  define: {
+    'process.env.NODE_ENV': '"production"',
+    __INTERN_TUI_VERSION__: JSON.stringify(JSON.parse(readFileSync(root + 'package.json', 'utf8')).version),
+    __INTERN_TUI_HELP__: JSON.stringify(await renderedHelp()),
+  },
   alias: { 'react-devtools-core': './scripts/react-devtools-stub.mjs' },
   plugins: [yogaSync, stringWidthFast],
   banner: {
