@@ -1,5 +1,6 @@
 /** The table: one column list gives header and cells; CJK and emoji names keep the columns aligned. */
 import { afterEach, describe, expect, it } from 'vitest';
+import { Text } from 'ink';
 import { cleanup, render } from 'ink-testing-library';
 import stringWidth from 'string-width';
 import { type Column, Table, columnWidths } from '../../src/tui/components/Table.js';
@@ -26,6 +27,23 @@ describe('table', () => {
 
   it('shares the width left among growing columns', () => {
     expect(columnWidths(COLS, 40)).toEqual([10, 40 - 10 - 3 - 3, 3]);
+  });
+
+  it('never runs past a narrow terminal: columns give up cells from the right, each keeping one', () => {
+    const sum = (ws: number[]) => ws.reduce((n, w) => n + w, 0) + 3; // + the marker and two gaps
+    expect(columnWidths(COLS, 18)).toEqual([10, 4, 1]);
+    expect(sum(columnWidths(COLS, 18))).toBe(18);
+    expect(columnWidths(COLS, 12)).toEqual([7, 1, 1]);
+    for (let total = 6; total <= 60; total++) expect(sum(columnWidths(COLS, total)), `total ${total}`).toBeLessThanOrEqual(total);
+  });
+
+  it('draws every row on one line at a narrow width, node cells included', async () => {
+    const cols: Column<Row>[] = [...COLS, { header: 'NODE', width: 8, cell: (r) => <Text>{`● ${r.kind} running`}</Text> }];
+    const rows: Row[] = [{ id: '1', name: 'plain', kind: 'a' }, { id: '2', name: 'other', kind: 'b' }];
+    const r = render(<Table columns={cols} rows={rows} rowKey={(x) => x.id} selected={0} height={5} width={20} empty="none" />);
+    const lines = (r.lastFrame() ?? '').split('\n');
+    expect(lines).toHaveLength(3);
+    for (const l of lines) expect(stringWidth(l)).toBeLessThanOrEqual(20);
   });
 
   it('keeps every column aligned with CJK and emoji names, and says when it is empty', async () => {

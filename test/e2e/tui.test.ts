@@ -20,6 +20,20 @@ describe('the TUI', () => {
     expect(details).toContain(sandbox().manifest.interns.failed);
   });
 
+  it('fits a narrow terminal: one header line, and list rows that never wrap', async () => {
+    const t = open({ cols: 50, rows: 16 });
+    await t.ready();
+    const lines = t.screen().split('\n');
+    // The credential marks stay whole on the first line; the left part is cut instead.
+    expect(lines[0]!.trimEnd()).toMatch(/^intern-tui .* api✓ mgmt✓ oauth✓$/);
+    expect(lines[1]).toMatch(/^─{50}$/);
+    // Every intern is one row: its name and its status on the same line.
+    for (const name of ['runner-jpeg', 'sleeper', 'broken']) expect(t.screen()).toMatch(new RegExp(`★ ${name} +[●○✖] \\w`));
+    await t.press('enter');
+    await t.waitFor(/id {2,}[0-9a-f-]{8}/);
+    expect(t.screen().split('\n')[0]!.trimEnd()).toMatch(/oauth✓$/);
+  });
+
   it('takes a key typed the moment the list appears as that key (raw mode from the first frame)', async () => {
     const t = open();
     await t.ready();

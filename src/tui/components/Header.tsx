@@ -28,15 +28,18 @@ export function Header({ options, title }: { options: Pick<TuiOptions, 'api' | '
         {signedInAs ? <Text color={theme.muted}> · signed in as {signedInAs}</Text> : null}
         <Text> › {title}</Text>
       </Text>
-      <Text>
-        {kinds.map((k) => (
-          <Text key={k} color={options.api.configured[k] ? theme.success : theme.muted}>
-            {' '}
-            {SHORT[k]}
-            {options.api.configured[k] ? '✓' : '✗'}
-          </Text>
-        ))}
-      </Text>
+      {/* Never shrunk: on a narrow terminal the left part is cut, not this one wrapped. */}
+      <Box flexShrink={0}>
+        <Text>
+          {kinds.map((k) => (
+            <Text key={k} color={options.api.configured[k] ? theme.success : theme.muted}>
+              {' '}
+              {SHORT[k]}
+              {options.api.configured[k] ? '✓' : '✗'}
+            </Text>
+          ))}
+        </Text>
+      </Box>
     </Box>
   );
 }

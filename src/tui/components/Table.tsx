@@ -30,13 +30,24 @@ export interface Column<T> {
   tight?: boolean;
 }
 
-/** The widths of the columns for a total width: fixed ones first, growing ones share the rest. */
+/**
+ * The widths of the columns for a total width: fixed ones first, growing ones share the rest. On a
+ * terminal too narrow for them all, the columns give up cells from the right (each keeps one), so
+ * a row never runs past the edge (it would wrap, or be cut mid-cell).
+ */
 export function columnWidths<T>(columns: readonly Column<T>[], total: number): number[] {
   const gaps = columns.filter((c, i) => i > 0 && !c.tight).length + 1; // +1: the cursor marker
   const fixed = columns.reduce((n, c) => n + (c.width ?? 0), 0);
   const shares = columns.reduce((n, c) => n + (c.width === undefined ? (c.grow ?? 1) : 0), 0);
   const left = Math.max(0, total - fixed - gaps);
-  return columns.map((c) => (c.width !== undefined ? c.width : Math.max(c.min ?? 1, Math.floor((left * (c.grow ?? 1)) / shares))));
+  const widths = columns.map((c) => (c.width !== undefined ? c.width : Math.max(c.min ?? 1, Math.floor((left * (c.grow ?? 1)) / shares))));
+  let over = widths.reduce((n, w) => n + w, 0) + gaps - total;
+  for (let i = widths.length - 1; i >= 0 && over > 0; i--) {
+    const give = Math.min(over, widths[i]! - 1);
+    widths[i]! -= give;
+    over -= give;
+  }
+  return widths;
 }
 
 export interface TableProps<T> {
@@ -86,7 +97,7 @@ export function Table<T>({ columns, rows, rowKey, selected, height, width, loadi
                       {pad(v, widths[i]!)}
                     </Text>
                   ) : (
-                    <Box width={widths[i]} flexShrink={0}>
+                    <Box width={widths[i]} height={1} overflow="hidden" flexShrink={0}>
                       {v}
                     </Box>
                   )}
