@@ -158,8 +158,10 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
       <Box flexDirection="column" width={size.columns} height={Math.max(1, size.rows - 1)}>
         <Header options={options} title={screen.title} />
         <Box borderStyle="single" borderColor={theme.muted} borderLeft={false} borderRight={false} borderBottom={false} />
-        {/* The screen keeps its own height and is clipped at the bottom when the palette opens below it. */}
-        <Box flexDirection="column" flexGrow={1} flexShrink={1} overflow="hidden">
+        {/* The screen keeps its own height and is clipped at the bottom when the palette opens below it. Only
+            vertically: Ink clips horizontally by running slice-ansi over every line of every frame (screens fit
+            their width themselves; docs/architecture.md). */}
+        <Box flexDirection="column" flexGrow={1} flexShrink={1} overflowY="hidden">
           <Box flexDirection="column" flexShrink={0}>
             {overlay === 'help' ? <HelpOverlay width={size.columns} height={paneRows} scroll={helpScroll} /> : <Fragment key={session.serial}>{renderRoute(top)}</Fragment>}
           </Box>
