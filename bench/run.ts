@@ -119,9 +119,9 @@ async function startTime(file: string, args: string[], ok: (s: PtyScreen) => boo
  * The medians of STARTS starts of each program, taken in turns (one of each, then again), so a
  * figure and its reference see the same machine: this shared machine's speed drifts over minutes.
  */
-async function startTimes<K extends string>(programs: Record<K, () => Promise<number>>): Promise<Record<K, number>> {
+async function startTimes<K extends string>(programs: Record<K, () => Promise<number>>, starts = STARTS): Promise<Record<K, number>> {
   const times = Object.fromEntries(Object.keys(programs).map((k) => [k, [] as number[]])) as Record<K, number[]>;
-  for (let i = 0; i < STARTS; i++) for (const k of Object.keys(programs) as K[]) times[k].push(await programs[k]());
+  for (let i = 0; i < starts; i++) for (const k of Object.keys(programs) as K[]) times[k].push(await programs[k]());
   return Object.fromEntries(Object.entries(times).map(([k, xs]) => [k, median(xs as number[])])) as Record<K, number>;
 }
 
@@ -164,10 +164,16 @@ async function startups(dir: string, sb: SandboxProcess): Promise<void> {
     OPENROUTER_MANAGEMENT_KEY: m.credentials.management_key!,
     OPENROUTER_OAUTH_TOKEN: m.credentials.oauth_token!,
   };
-  const { node, version, help, hello, list, embedded } = await startTimes({
-    node: () => startTime(process.execPath, ['-e', "process.stdout.write('intern-tui 0.0.0\\n')"], (s) => s.screen().includes('intern-tui 0.0.0')),
-    version: () => startTime(process.execPath, [CLI, '--version'], (s) => /intern-tui \d/.test(s.screen())),
-    help: () => startTime(process.execPath, [CLI, '--help'], (s) => s.screen().includes('130  interrupted')),
+  // The three quick ones (about 50 ms each, where a few ms of jitter move the ratio by 0.1) three times as often.
+  const { node, version, help } = await startTimes(
+    {
+      node: () => startTime(process.execPath, ['-e', "process.stdout.write('intern-tui 0.0.0\\n')"], (s) => s.screen().includes('intern-tui 0.0.0')),
+      version: () => startTime(process.execPath, [CLI, '--version'], (s) => /intern-tui \d/.test(s.screen())),
+      help: () => startTime(process.execPath, [CLI, '--help'], (s) => s.screen().includes('130  interrupted')),
+    },
+    STARTS * 3,
+  );
+  const { hello, list, embedded } = await startTimes({
     hello: () => startTime(process.execPath, [helloFile], (s) => s.screen().includes('hello from ink')),
     list: () => tuiStartTime(home, service),
     embedded: () => tuiStartTime(home, {}),
@@ -176,7 +182,7 @@ async function startups(dir: string, sb: SandboxProcess): Promise<void> {
   report({
     name: 'a. --version',
     figure: `${ms(version)} · node -e write ${ms(node)} · ${ratio(version, node)}`,
-    budget: `≤ ×${BUDGETS.versionRatio} of node (median of ${STARTS})`,
+    budget: `≤ ×${BUDGETS.versionRatio} of node (median of ${STARTS * 3}; the TUI rows of ${STARTS})`,
     ok: version / node <= BUDGETS.versionRatio,
   });
   report({
