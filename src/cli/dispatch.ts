@@ -1,8 +1,8 @@
 /**
- * Everything `intern-tui` does but print its version (main.ts does that with nothing else loaded).
- * Start-up stays small: this file loads only the registry (data), the argument parser (node:util)
- * and the version; a command's implementation, the client, the sandbox and the TUI are imported
- * when they are needed.
+ * Everything `intern-tui` does but print its version and help (main.ts does those with nothing
+ * else loaded, from the bundle; from source they come here too). Start-up stays small: this file
+ * loads only the registry (data), the argument parser (node:util) and the version; a command's
+ * implementation, the client, the sandbox and the TUI are imported when they are needed.
  */
 import { existsSync } from 'node:fs';
 import { VERSION } from '../version.js';
@@ -37,7 +37,7 @@ function hoistGlobalFlags(argv: string[]): string[] {
  */
 async function earlySandbox(argv: string[]): Promise<EarlySandbox | undefined> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) return undefined;
-  // Loaded here, not statically: --version and --help load nothing they do not use.
+  // Loaded here, not statically: only the TUI's path needs it.
   const { configPath, EMBEDDED_SANDBOX, resolveConfig, usesEmbeddedSandbox } = await import('./settings.js');
   try {
     const command = parseCommand(argv);
