@@ -5,7 +5,7 @@
  */
 import type { InternApi } from '../client/types.js';
 import { CREDENTIAL_SOURCES, type CredentialKind } from '../contract/routes.js';
-import { configPath, type Flags, type Resolved } from './settings.js';
+import { configPath, EMBEDDED_SANDBOX, type Flags, type Resolved, usesEmbeddedSandbox } from './settings.js';
 import { CliError, EXIT } from './exit.js';
 import { Output } from './output.js';
 import type { Parsed } from './parse.js';
@@ -70,11 +70,10 @@ async function openApi(ctx: RunContext): Promise<InternApi> {
   const resolved = await resolveSignedIn(ctx.flags, { env: ctx.io.env, path: configPath(ctx.io.env), warn: ctx.warn });
   for (const w of resolved.warnings) ctx.warn(w);
   const { createClient } = await import('../client/index.js');
-  const anyCredential = Object.values(resolved.credentials).some(Boolean);
-  if (ctx.values.sandbox === true || (!anyCredential && !resolved.baseUrlConfigured)) {
+  if (usesEmbeddedSandbox(ctx.values.sandbox === true, resolved)) {
     const { startSandbox } = await import('../sandbox/index.js');
     if (ctx.values.sandbox !== true) ctx.warn('no service configured: using a temporary built-in sandbox with demo data (changes are lost on exit); see intern-tui --help');
-    const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, seed: 'demo' });
+    const sandbox = await startSandbox(EMBEDDED_SANDBOX);
     ctx.cleanup.push(() => sandbox.close());
     const c = sandbox.manifest.credentials;
     return createClient({ baseUrl: sandbox.baseUrl, credentials: { api_key: c.api_key, management_key: c.management_key, oauth_token: c.oauth_token } });
