@@ -12,6 +12,9 @@ const root = fileURLToPath(new URL('..', import.meta.url));
  * entry), and the wasm's inlined base64 moves to an export so the shim can decode it without a
  * second copy. A yoga-layout release that changes that file fails the build here, not at run time.
  */
+/** Left to node_modules: native modules, and `open` (which ships its own xdg-open). */
+const NATIVE = ['better-sqlite3', '@lydell/node-pty', '@napi-rs/keyring', 'open'];
+
 const yogaDist = root + 'node_modules/yoga-layout/dist/';
 const yogaSync = {
   name: 'yoga-sync',
@@ -82,8 +85,9 @@ async function renderedHelp() {
 await build({
   absWorkingDir: root,
   // One entry (dist/cli.js) plus chunks loaded by import(): `--help` loads only the registry.
-  // The embedded sandbox's worker thread (src/sandbox/thread.ts) is a second entry, dist/sandbox-worker.js.
-  entryPoints: { cli: 'src/cli/main.ts', 'sandbox-worker': 'src/sandbox/worker.ts' },
+  // The embedded sandbox's worker thread (src/sandbox/thread.ts) is a second entry, dist/sandbox-worker.js:
+  // compiled.ts, which runs dist/sandbox-worker.cjs (built below) with V8's code cache.
+  entryPoints: { cli: 'src/cli/main.ts', 'sandbox-worker': 'src/sandbox/compiled.ts' },
   outdir: 'dist',
   entryNames: '[name]',
   chunkNames: 'chunks/[name]-[hash]',
@@ -95,7 +99,7 @@ await build({
   minify: true,
   sourcemap: 'linked',
   legalComments: 'none',
-  external: ['better-sqlite3', '@lydell/node-pty', '@napi-rs/keyring', 'open'],
+  external: NATIVE,
   // React's production builds: the development ones (the default without this) check every render and run several times slower.
   // The version and the help for main.ts, which answers --version and --help with no other module loaded.
   define: {
@@ -113,3 +117,21 @@ await build({
   // start-up path reads it. Not packaged (package.json lists dist/cli.js and dist/chunks).
   metafile: true,
 }).then((r) => writeFileSync(root + 'dist/meta.json', JSON.stringify(r.metafile)));
+
+// The sandbox's worker as one CommonJS file, for src/sandbox/compiled.ts: V8's code cache (vm.Script's
+// cachedData) takes scripts, and Node 20 has none for ES modules. The sandbox has no top-level await.
+await build({
+  absWorkingDir: root,
+  entryPoints: ['src/sandbox/worker.ts'],
+  outfile: 'dist/sandbox-worker.cjs',
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  minify: true,
+  sourcemap: 'linked',
+  legalComments: 'none',
+  external: NATIVE,
+  define: { 'process.env.NODE_ENV': '"production"' },
+  logLevel: 'warning',
+});

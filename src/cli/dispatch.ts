@@ -38,7 +38,7 @@ function hoistGlobalFlags(argv: string[]): string[] {
 async function earlySandbox(argv: string[]): Promise<EarlySandbox | undefined> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) return undefined;
   // Loaded here, not statically: only the TUI's path needs it.
-  const { configPath, EMBEDDED_SANDBOX, resolveConfig, usesEmbeddedSandbox } = await import('./settings.js');
+  const { codeCacheDir, configPath, EMBEDDED_SANDBOX, resolveConfig, usesEmbeddedSandbox } = await import('./settings.js');
   try {
     const command = parseCommand(argv);
     if (command.kind !== 'tui') return undefined;
@@ -50,7 +50,7 @@ async function earlySandbox(argv: string[]): Promise<EarlySandbox | undefined> {
     return undefined; // legacy.ts parses again and says what is wrong
   }
   const { startSandboxThread } = await import('../sandbox/thread.js');
-  const started = startSandboxThread(EMBEDDED_SANDBOX);
+  const started = startSandboxThread(EMBEDDED_SANDBOX, { codeCacheDir: codeCacheDir() });
   started.catch(() => undefined); // legacy.ts awaits it and reports a failure
   return { started };
 }

@@ -9,7 +9,7 @@ import type { RunningSandbox } from '../sandbox/index.js';
 import { startSandboxThread } from '../sandbox/thread.js';
 import { HELP, parseCommand, type SandboxFlags } from './args.js';
 import { readConfig } from './config.js';
-import { cacheDir, configPath, EMBEDDED_SANDBOX, resolveConfig, type Flags, usesEmbeddedSandbox } from './settings.js';
+import { cacheDir, codeCacheDir, configPath, EMBEDDED_SANDBOX, resolveConfig, type Flags, usesEmbeddedSandbox } from './settings.js';
 import type { RunContext } from './context.js';
 import { login } from './login.js';
 import { resolveSignedIn } from './auth/credentials.js';
@@ -109,7 +109,7 @@ async function tui(flags: Flags, forceSandbox: boolean, early?: EarlySandbox): P
   if (usesEmbeddedSandbox(forceSandbox, resolved)) {
     // The sandbox starts in a worker thread, on the other core, while the TUI draws its first frame; calls
     // wait for it. dispatch.ts may have started it already, before this module loaded (see earlySandbox).
-    sandbox = early?.started ?? startSandboxThread(EMBEDDED_SANDBOX);
+    sandbox = early?.started ?? startSandboxThread(EMBEDDED_SANDBOX, { codeCacheDir: codeCacheDir() });
     const ready = sandbox.then((sb) => {
       const c = sb.manifest.credentials;
       return createClient({ baseUrl: sb.baseUrl, credentials: { api_key: c.api_key, management_key: c.management_key, oauth_token: c.oauth_token } });

@@ -118,5 +118,10 @@ export function usesEmbeddedSandbox(forceSandbox: boolean, resolved: Pick<Resolv
   return forceSandbox || (!Object.values(resolved.credentials).some(Boolean) && !resolved.baseUrlConfigured);
 }
 
+/** Where the embedded sandbox's worker keeps V8's code cache (src/sandbox/compiled.ts). */
+export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return join(cacheDir(env), 'code-cache');
+}
+
 /** The embedded sandbox: loopback, a free port, the demo data. */
 export const EMBEDDED_SANDBOX: ThreadSandboxOptions = { host: '127.0.0.1', port: 0, seed: 'demo' };

@@ -18,7 +18,16 @@ export type FromWorker =
 /** Options that cross the thread boundary: everything but the log function. */
 export type ThreadSandboxOptions = Omit<SandboxOptions, 'log'>;
 
-/** The worker's file: `worker.ts` beside this one from source, `dist/sandbox-worker.js` in the bundle (this code sits in `dist/chunks/`). */
+/** The worker's data: the sandbox's options, and where the bundle's worker keeps its code cache (compiled.ts). */
+export interface WorkerInput {
+  options: ThreadSandboxOptions;
+  codeCacheDir?: string;
+}
+
+/**
+ * The worker's file: `worker.ts` beside this one from source; in the bundle `dist/sandbox-worker.js`
+ * (compiled.ts, which runs worker.ts's CommonJS bundle with a code cache; this code sits in `dist/chunks/`).
+ */
 function workerUrl(): URL {
   const here = import.meta.url;
   if (here.endsWith('.ts')) return new URL('./worker.ts', here);
@@ -26,8 +35,8 @@ function workerUrl(): URL {
   return existsSync(fileURLToPath(beside)) ? beside : new URL('../sandbox-worker.js', here);
 }
 
-export function startSandboxThread(options: ThreadSandboxOptions = {}): Promise<RunningSandbox> {
-  const worker = new Worker(workerUrl(), { workerData: options });
+export function startSandboxThread(options: ThreadSandboxOptions = {}, cache: { codeCacheDir?: string } = {}): Promise<RunningSandbox> {
+  const worker = new Worker(workerUrl(), { workerData: { options, ...cache } satisfies WorkerInput });
   return new Promise((resolve, reject) => {
     let settled = false;
     const fail = (message: string) => {

@@ -5,14 +5,14 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { startSandbox } from './index.js';
-import type { SandboxOptions } from './types.js';
-import type { FromWorker, ToWorker } from './thread.js';
+import type { FromWorker, ToWorker, WorkerInput } from './thread.js';
 
 const port = parentPort;
 if (port === null) throw new Error('sandbox/worker.ts runs only as a worker thread');
 const post = (m: FromWorker) => port.postMessage(m);
 
-startSandbox(workerData as SandboxOptions).then(
+/** Settles once the sandbox is up (or failed to start): compiled.ts then saves its code cache. */
+export const started = startSandbox((workerData as WorkerInput).options).then(
   (sandbox) => {
     post({ type: 'ready', baseUrl: sandbox.baseUrl, origin: sandbox.origin, manifest: sandbox.manifest, workspacesDir: sandbox.workspacesDir });
     port.on('message', (m: ToWorker) => {

@@ -3,6 +3,9 @@
  * thread) with demo data. Attach reaches a real terminal behind it, and quitting leaves nothing
  * running: the worker closes its database, server and terminals.
  */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Tui, attachAndRun, openIntern } from './harness.js';
 
@@ -21,6 +24,39 @@ describe('the embedded sandbox', () => {
     await t.waitFor(/id {2,}[0-9a-f-]{36}/);
     await t.press('ctrl+c');
     expect(await t.waitForExit(15_000)).toBe(0);
+  });
+
+  it("keeps the worker's compiled code in the cache directory, 0600, and a damaged cache is rewritten", async () => {
+    const cache = mkdtempSync(join(tmpdir(), 'e2e-code-cache-'));
+    const dir = join(cache, 'intern-tui', 'code-cache');
+    const files = () => {
+      try {
+        return readdirSync(dir).filter((f) => f.endsWith('.v8'));
+      } catch {
+        return [];
+      }
+    };
+    const until = async (ok: () => boolean, what: string) => {
+      for (const deadline = Date.now() + 20_000; !ok(); await new Promise((r) => setTimeout(r, 20))) if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    };
+    try {
+      t = new Tui({ env: { XDG_CACHE_HOME: cache } });
+      await t.waitFor(/^›/m, 30_000);
+      await until(() => files().length === 1, 'the code cache to be written');
+      const [name] = files();
+      expect(statSync(join(dir, name!)).mode & 0o777).toBe(0o600);
+      expect(statSync(dir).mode & 0o777).toBe(0o700);
+      t.close();
+      // Damaged (or from another V8): V8 refuses it, the worker compiles as usual and writes a good one.
+      writeFileSync(join(dir, name!), 'not a code cache');
+      t = new Tui({ env: { XDG_CACHE_HOME: cache } });
+      const list = await t.waitFor(/^›/m, 30_000);
+      expect(list).toContain('translator');
+      await until(() => readFileSync(join(dir, name!)).length > 1000, 'the damaged cache to be rewritten');
+      expect(files()).toEqual([name]);
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
   });
 
   it('--sandbox uses the embedded sandbox even when a service is configured', async () => {
