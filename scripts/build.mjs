@@ -1,4 +1,5 @@
-// Bundles the CLI into ESM for fast start: code splitting keeps each command's code out of start-up. Native modules stay external.
+// Bundles the CLI into ESM for fast start: code splitting keeps each command's code out of start-up. Native modules stay
+// external. The embedded sandbox's worker is bundled a second time, as one CommonJS file, for V8's code cache (at the end).
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 import { simpleWidthRuns } from './string-width-core.mjs';
@@ -6,15 +7,15 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
+/** Left to node_modules: native modules, and `open` (which ships its own xdg-open). */
+const NATIVE = ['better-sqlite3', '@lydell/node-pty', '@napi-rs/keyring', 'open'];
+
 /**
  * Ink's `yoga-layout` becomes scripts/yoga-sync.mjs, which instantiates the same wasm synchronously
  * (why: see that file). The shim reaches into the package's dist (its `exports` allow only the
  * entry), and the wasm's inlined base64 moves to an export so the shim can decode it without a
  * second copy. A yoga-layout release that changes that file fails the build here, not at run time.
  */
-/** Left to node_modules: native modules, and `open` (which ships its own xdg-open). */
-const NATIVE = ['better-sqlite3', '@lydell/node-pty', '@napi-rs/keyring', 'open'];
-
 const yogaDist = root + 'node_modules/yoga-layout/dist/';
 const yogaSync = {
   name: 'yoga-sync',
