@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Tui, attachAndRun, openIntern } from './harness.js';
+import { Tui, attachAndRun, openIntern, poll } from './harness.js';
 
 let t: Tui | undefined;
 afterEach(() => t?.close());
@@ -36,13 +36,10 @@ describe('the embedded sandbox', () => {
         return [];
       }
     };
-    const until = async (ok: () => boolean, what: string) => {
-      for (const deadline = Date.now() + 20_000; !ok(); await new Promise((r) => setTimeout(r, 20))) if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    };
     try {
       t = new Tui({ env: { XDG_CACHE_HOME: cache } });
       await t.waitFor(/^›/m, 30_000);
-      await until(() => files().length === 1, 'the code cache to be written');
+      await poll(files, (f) => f.length === 1, 20_000, () => 'the code cache to be written');
       const [name] = files();
       expect(statSync(join(dir, name!)).mode & 0o777).toBe(0o600);
       expect(statSync(dir).mode & 0o777).toBe(0o700);
@@ -52,7 +49,7 @@ describe('the embedded sandbox', () => {
       t = new Tui({ env: { XDG_CACHE_HOME: cache } });
       const list = await t.waitFor(/^›/m, 30_000);
       expect(list).toContain('translator');
-      await until(() => readFileSync(join(dir, name!)).length > 1000, 'the damaged cache to be rewritten');
+      await poll(() => readFileSync(join(dir, name!)).length, (n) => n > 1000, 20_000, () => 'the damaged cache to be rewritten');
       expect(files()).toEqual([name]);
     } finally {
       rmSync(cache, { recursive: true, force: true });

@@ -22,7 +22,8 @@ export function assertBuilt(): void {
   if (!existsSync(join(ROOT, 'dist', 'cli.js'))) throw new Error('dist/cli.js is missing: run `npm run build` first (npm test does)');
 }
 
-async function poll<T>(read: () => T, ok: (v: T) => boolean, timeoutMs: number, what: () => string): Promise<T> {
+/** Reads until `ok` holds, every 15 ms, or fails after `timeoutMs` naming what it waited for. */
+export async function poll<T>(read: () => T, ok: (v: T) => boolean, timeoutMs: number, what: () => string): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = read();
