@@ -25,9 +25,14 @@ function pixels(seed: number, size: number): Buffer {
   return data;
 }
 
+/** A fixture's icon as it was encoded once (iconsPng.ts, iconsJpeg.ts), else encoded now. */
+function preEncodedOr(table: Readonly<Record<number, string>>, seed: number, size: number, encode: (seed: number, size: number) => Buffer): Buffer {
+  const ready = size === 16 ? table[seed] : undefined;
+  return ready !== undefined ? Buffer.from(ready, 'base64') : encode(seed, size);
+}
+
 export function pngIcon(seed: number, size = 16): Buffer {
-  const ready = size === 16 ? PRE_ENCODED_PNG[seed] : undefined;
-  return ready !== undefined ? Buffer.from(ready, 'base64') : encodePngIcon(seed, size);
+  return preEncodedOr(PRE_ENCODED_PNG, seed, size, encodePngIcon);
 }
 
 /** Always encodes (the fixtures' seeds come pre-encoded; see iconsPng.ts). */
@@ -38,8 +43,7 @@ export function encodePngIcon(seed: number, size = 16): Buffer {
 }
 
 export function jpegIcon(seed: number, size = 16): Buffer {
-  const ready = size === 16 ? PRE_ENCODED_JPEG[seed] : undefined;
-  return ready !== undefined ? Buffer.from(ready, 'base64') : encodeJpegIcon(seed, size);
+  return preEncodedOr(PRE_ENCODED_JPEG, seed, size, encodeJpegIcon);
 }
 
 /** Always encodes (the fixtures' seeds come pre-encoded; see iconsJpeg.ts). */
