@@ -12,12 +12,13 @@
  * rejected one is rewritten. Any failure to read or write it only costs the compile time.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import { workerData } from 'node:worker_threads';
+import { writeFileAtomic } from './files.js';
 import type { WorkerInput } from './thread.js';
 
 const file = fileURLToPath(new URL('./sandbox-worker.cjs', import.meta.url));
@@ -41,9 +42,7 @@ const mod: { exports: { started?: Promise<unknown> } } = { exports: {} };
 function save(dir: string, path: string): void {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
-    renameSync(tmp, path);
+    writeFileAtomic(path, script.createCachedData());
     // Older builds' and Node versions' caches are of no more use.
     for (const f of readdirSync(dir)) if (f.startsWith('sandbox-') && join(dir, f) !== path && !f.endsWith('.tmp')) rmSync(join(dir, f), { force: true });
   } catch {

@@ -1,8 +1,9 @@
 /** `startSandbox`: the whole service on loopback, with a real database and real terminals. */
-import { chmodSync, existsSync, mkdtempSync, mkdirSync, realpathSync, rmSync, writeFileSync, renameSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { buildApp } from './app.js';
+import { writeFileAtomic } from './files.js';
 import { SecretBox, randomToken } from './crypto.js';
 import { createDaemonHub } from './daemon/index.js';
 import type { DaemonHub } from './daemon/types.js';
@@ -98,9 +99,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     ...fixtures,
   };
   if (options.manifestPath) {
-    const tmp = `${options.manifestPath}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(manifest, null, 2) + '\n', { mode: 0o600 });
-    renameSync(tmp, options.manifestPath);
+    writeFileAtomic(options.manifestPath, JSON.stringify(manifest, null, 2) + '\n');
   }
 
   let closing: Promise<void> | undefined;
