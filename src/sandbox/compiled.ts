@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import Module, { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
@@ -34,7 +34,8 @@ try {
   cached = undefined; // none yet
 }
 
-const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData: cached });
+// Node's own CommonJS wrapper around the source: the function the call below gives its require and module.
+const script = new Script(Module.wrap(source), { filename: file, cachedData: cached });
 const mod: { exports: { started?: Promise<unknown> } } = { exports: {} };
 (script.runInThisContext() as (...args: unknown[]) => void)(mod.exports, createRequire(file), mod, file, dirname(file));
 
