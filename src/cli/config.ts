@@ -7,7 +7,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, w
 import { dirname, join } from 'node:path';
 import * as z from 'zod';
 import { describeIssues } from '../contract/errors.js';
-import { ConfigError } from './settings.js';
+import { ConfigError, noConfigFile } from './settings.js';
 
 const FeatureSchema = z.strictObject({ name: z.string().min(1).max(80), requires: z.array(z.string().min(1)).max(50) });
 export const ProfileSchema = z.strictObject({
@@ -35,7 +35,7 @@ export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 
 /** Reads the config file; a missing file is an empty config. Errors name the file and the field. */
 export function readConfig(path: string, warn: (msg: string) => void = () => undefined): ConfigFile {
-  if (!existsSync(path)) return { profiles: {} };
+  if (!existsSync(path)) return noConfigFile();
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

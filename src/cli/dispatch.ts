@@ -38,13 +38,13 @@ function hoistGlobalFlags(argv: string[]): string[] {
 async function earlySandbox(argv: string[]): Promise<EarlySandbox | undefined> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) return undefined;
   // Loaded here, not statically: only the TUI's path needs it.
-  const { codeCacheDir, configPath, EMBEDDED_SANDBOX, resolveConfig, usesEmbeddedSandbox } = await import('./settings.js');
+  const { codeCacheDir, configPath, EMBEDDED_SANDBOX, noConfigFile, resolveConfig, usesEmbeddedSandbox } = await import('./settings.js');
   try {
     const command = parseCommand(argv);
     if (command.kind !== 'tui') return undefined;
     if (!command.forceSandbox) {
       if (existsSync(configPath())) return undefined;
-      if (!usesEmbeddedSandbox(false, resolveConfig(command.flags, process.env, { profiles: {} }))) return undefined;
+      if (!usesEmbeddedSandbox(false, resolveConfig(command.flags, process.env, noConfigFile()))) return undefined;
     }
   } catch {
     return undefined; // legacy.ts parses again and says what is wrong

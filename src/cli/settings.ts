@@ -16,6 +16,9 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
+/** What a missing config file reads as (config.ts's readConfig, and dispatch.ts's early decision). */
+export const noConfigFile = (): ConfigFile => ({ profiles: {} });
+
 export function configPath(env: NodeJS.ProcessEnv = process.env): string {
   const base = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
   return join(base, 'intern-tui', 'config.json');
