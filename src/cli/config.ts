@@ -3,8 +3,9 @@
  * written atomically with mode 0600. What the settings are once flags and the environment are
  * laid over it is settings.ts, which loads without zod.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { writeFileAtomic } from '../files.js';
 import * as z from 'zod';
 import { describeIssues } from '../contract/errors.js';
 import { ConfigError, noConfigFile } from './settings.js';
@@ -59,10 +60,6 @@ export function readConfig(path: string, warn: (msg: string) => void = () => und
 
 /** Writes the config atomically (temp file + rename), 0600 in a 0700 directory. */
 export function writeConfig(path: string, config: ConfigFile): void {
-  const dir = dirname(path);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const tmp = join(dir, `.config.${process.pid}.${Date.now()}.tmp`);
-  writeFileSync(tmp, JSON.stringify(config, null, 2) + '\n', { mode: 0o600 });
-  chmodSync(tmp, 0o600);
-  renameSync(tmp, path);
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  writeFileAtomic(path, JSON.stringify(config, null, 2) + '\n');
 }

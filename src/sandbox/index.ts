@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, mkdirSync, realpathSync, rmSync } f
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { buildApp } from './app.js';
-import { writeFileAtomic } from './files.js';
+import { writeFileAtomic } from '../files.js';
 import { SecretBox, randomToken } from './crypto.js';
 import { createDaemonHub } from './daemon/index.js';
 import type { DaemonHub } from './daemon/types.js';
