@@ -1,5 +1,6 @@
 // Bundles the CLI into ESM for fast start: code splitting keeps each command's code out of start-up. Native modules stay
-// external. The embedded sandbox's worker is bundled a second time, as one CommonJS file, for V8's code cache (at the end).
+// external. The TUI command and the embedded sandbox's worker are each bundled as one CommonJS file, for V8's code
+// cache (src/codeCache.ts; at the end).
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 import { simpleWidthRuns } from './string-width-core.mjs';
@@ -34,6 +35,30 @@ const yogaSync = {
           source.replace(inline, 'H="data:application/octet-stream;base64,"+YOGA_WASM_BASE64') +
           `\nexport const YOGA_WASM_BASE64 = ${JSON.stringify(found[0][1])};\n`,
       };
+    });
+  },
+};
+
+/**
+ * Ink's reconciler awaits at top level, only when DEV=true, to connect React's devtools (which the bundle
+ * leaves out: react-devtools-core is a stub) and read its own package.json for them. Those two branches
+ * go, so the TUI can be bundled as CommonJS; a release that changes them fails the build here.
+ */
+const inkNoDevtools = {
+  name: 'ink-no-devtools',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]ink[\\/]build[\\/]reconciler\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const cuts = [
+        ["if (isDev()) {\n    try {\n        await import('./devtools.js');", "if (false) {\n    try {\n        undefined;"],
+        ['isDev()\n    ? await loadPackageJson()', 'false\n    ? undefined'],
+      ];
+      let contents = source;
+      for (const [from, to] of cuts) {
+        if (contents.split(from).length !== 2) throw new Error("ink-no-devtools: Ink's reconciler changed; this build cannot take out its devtools awaits");
+        contents = contents.replace(from, to);
+      }
+      return { loader: 'js', contents };
     });
   },
 };
@@ -83,8 +108,41 @@ async function renderedHelp() {
   return HELP;
 }
 
-await build({
+/**
+ * What each output file holds and imports (minified code has no path comments), every build's in
+ * one dist/meta.json: the e2e tests of the start-up path and of the replacements above read it.
+ * Not packaged (package.json lists the files it ships).
+ */
+const meta = { inputs: {}, outputs: {} };
+function keepMeta(result) {
+  Object.assign(meta.inputs, result.metafile.inputs);
+  Object.assign(meta.outputs, result.metafile.outputs);
+}
+
+/** What every bundle shares: Node 20, minified, native modules left out, metafiles kept. */
+const common = {
   absWorkingDir: root,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  minify: true,
+  sourcemap: 'linked',
+  legalComments: 'none',
+  external: NATIVE,
+  logLevel: 'warning',
+  metafile: true,
+};
+/** What every bundle holding the TUI shares: the replacements above, and no React devtools. */
+const tui = {
+  alias: { 'react-devtools-core': './scripts/react-devtools-stub.mjs' },
+  plugins: [yogaSync, stringWidthFast, inkNoDevtools],
+};
+// React's production builds: the development ones (the default without this) check every render and run several times slower.
+const production = { 'process.env.NODE_ENV': '"production"' };
+
+await build({
+  ...common,
+  ...tui,
   // One entry (dist/cli.js) plus chunks loaded by import(): `--help` loads only the registry.
   // The embedded sandbox's worker thread (src/sandbox/thread.ts) is a second entry, dist/sandbox-worker.js:
   // compiled.ts, which runs dist/sandbox-worker.cjs (built below) with V8's code cache.
@@ -93,46 +151,39 @@ await build({
   entryNames: '[name]',
   chunkNames: 'chunks/[name]-[hash]',
   splitting: true,
-  bundle: true,
-  platform: 'node',
   format: 'esm',
-  target: 'node20',
-  minify: true,
-  sourcemap: 'linked',
-  legalComments: 'none',
-  external: NATIVE,
-  // React's production builds: the development ones (the default without this) check every render and run several times slower.
-  // The version and the help for main.ts, which answers --version and --help with no other module loaded.
+  // The version and the help for main.ts, which answers --version and --help with no other module loaded;
+  // and the TUI command as dist/tui.cjs (built below) for legacy.ts.
   define: {
-    'process.env.NODE_ENV': '"production"',
+    ...production,
     __INTERN_TUI_VERSION__: JSON.stringify(JSON.parse(readFileSync(root + 'package.json', 'utf8')).version),
     __INTERN_TUI_HELP__: JSON.stringify(await renderedHelp()),
+    __INTERN_TUI_CJS__: 'true',
   },
-  alias: { 'react-devtools-core': './scripts/react-devtools-stub.mjs' },
-  plugins: [yogaSync, stringWidthFast],
   banner: {
     js: "import { createRequire as __intern_createRequire } from 'node:module'; const require = __intern_createRequire(import.meta.url);",
   },
-  logLevel: 'warning',
-  // What each chunk holds and imports (minified code has no path comments): the e2e test of the
-  // start-up path reads it. Not packaged (package.json lists dist/cli.js and dist/chunks).
-  metafile: true,
-}).then((r) => writeFileSync(root + 'dist/meta.json', JSON.stringify(r.metafile)));
+}).then(keepMeta);
 
-// The sandbox's worker as one CommonJS file, for src/sandbox/compiled.ts: V8's code cache (vm.Script's
-// cachedData) takes scripts, and Node 20 has none for ES modules. The sandbox has no top-level await.
+// Two parts of the bundle as single CommonJS files, for src/codeCache.ts: V8's code cache (vm.Script's
+// cachedData) takes scripts, and Node 20 has none for ES modules. Neither has a top-level await.
+// The TUI command (legacy.ts runs it): everything its start reaches, the screens it loads later too.
+// `import.meta.url` (thread.ts finds the worker's file beside it) is the file's own URL.
 await build({
-  absWorkingDir: root,
+  ...common,
+  ...tui,
+  entryPoints: ['src/cli/tuiCommand.ts'],
+  outfile: 'dist/tui.cjs',
+  format: 'cjs',
+  define: { ...production, 'import.meta.url': '__intern_import_meta_url' },
+  banner: { js: "var __intern_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
+}).then(keepMeta);
+// The embedded sandbox's worker (compiled.ts runs it).
+await build({
+  ...common,
   entryPoints: ['src/sandbox/worker.ts'],
   outfile: 'dist/sandbox-worker.cjs',
-  bundle: true,
-  platform: 'node',
   format: 'cjs',
-  target: 'node20',
-  minify: true,
-  sourcemap: 'linked',
-  legalComments: 'none',
-  external: NATIVE,
-  define: { 'process.env.NODE_ENV': '"production"' },
-  logLevel: 'warning',
-});
+  define: production,
+}).then(keepMeta);
+writeFileSync(root + 'dist/meta.json', JSON.stringify(meta));

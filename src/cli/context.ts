@@ -5,7 +5,7 @@
  */
 import type { InternApi } from '../client/types.js';
 import { CREDENTIAL_SOURCES, type CredentialKind } from '../contract/routes.js';
-import { configPath, EMBEDDED_SANDBOX, type Flags, type Resolved, usesEmbeddedSandbox } from './settings.js';
+import { configPath, EMBEDDED_SANDBOX, type Flags, type Resolved, usesEmbeddedSandbox, warnTo } from './settings.js';
 import { CliError, EXIT } from './exit.js';
 import { Output } from './output.js';
 import type { Parsed } from './parse.js';
@@ -36,7 +36,7 @@ export interface RunContext extends Parsed {
 
 /** `open` replaces the real client (tests hand in a fake). */
 export function createContext(spec: CommandSpec, rest: string[], parsed: Parsed, io: Io, signal: AbortSignal, open?: () => Promise<InternApi>): RunContext {
-  const warn = (m: string) => io.stderr.write(`intern-tui: warning: ${m}\n`);
+  const warn = warnTo(io.stderr);
   const flags: Flags = {
     profile: parsed.values.profile as string | undefined,
     baseUrl: parsed.values['base-url'] as string | undefined,

@@ -1,27 +1,21 @@
 /** The commands that parse their own flags (args.ts): the TUI, `sandbox`, `login`, `config`. */
-import { join } from 'node:path';
-import { deferredApi } from '../client/deferred.js';
-import { prefetchFirstScreen } from '../client/prefetch.js';
-import { createClient } from '../client/index.js';
-import type { InternApi } from '../client/types.js';
+import { fileURLToPath } from 'node:url';
 import { CREDENTIAL_SOURCES, type CredentialKind } from '../contract/routes.js';
 import type { RunningSandbox } from '../sandbox/index.js';
-import { startSandboxThread } from '../sandbox/thread.js';
 import { HELP, parseCommand, type SandboxFlags } from './args.js';
-import { readConfig } from './config.js';
-import { cacheDir, codeCacheDir, configPath, EMBEDDED_SANDBOX, resolveConfig, type Flags, usesEmbeddedSandbox } from './settings.js';
+import { codeCacheDir, configPath, resolveConfig, type Flags, warnTo } from './settings.js';
 import type { RunContext } from './context.js';
-import { login } from './login.js';
-import { resolveSignedIn } from './auth/credentials.js';
-import { tuiSessionHooks } from './auth/session.js';
-import { noColorFromEnv } from '../tui/theme.js';
+import type * as TuiCommand from './tuiCommand.js';
+
+/** Defined by scripts/build.mjs in the bundle, where the TUI command is dist/tui.cjs. */
+declare const __INTERN_TUI_CJS__: boolean | undefined;
 
 /** The embedded sandbox, when dispatch.ts has already started it. */
 export interface EarlySandbox {
   started: Promise<RunningSandbox>;
 }
 
-const warn = (msg: string) => process.stderr.write(`intern-tui: warning: ${msg}\n`);
+const warn = warnTo(process.stderr);
 
 /** argv of the whole process (after node and script). */
 export async function runLegacy(argv: string[], early?: EarlySandbox): Promise<number> {
@@ -36,26 +30,40 @@ export async function runLegacy(argv: string[], early?: EarlySandbox): Promise<n
       return runSandbox(command.options);
     case 'login': {
       // The registry's `login` (commands/auth.ts) handles this; kept for argv that reaches here.
-      const { availableKeychain } = await import('./auth/store.js');
+      const [{ availableKeychain }, { login }] = await Promise.all([import('./auth/store.js'), import('./login.js')]);
       const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
       return login({ profile: command.flags.profile, baseUrl: command.flags.baseUrl }, { io, path: configPath(), keychain: await availableKeychain(process.env) });
     }
     case 'config':
       return configCommand(command.action, command.flags);
     case 'tui':
-      return tui(command.flags, command.forceSandbox, early);
+      return (await loadTuiCommand()).tuiCommand(command.flags, command.forceSandbox, early);
   }
 }
 
 export const configCommandRaw = (ctx: RunContext) => runLegacy(['config', ...ctx.rest]);
 export const sandboxCommand = (ctx: RunContext) => runLegacy(['sandbox', ...ctx.rest]);
 
-function configCommand(action: 'path' | 'show', flags: Flags): number {
+/**
+ * tuiCommand.ts. In the bundle it is dist/tui.cjs, run with V8's code cache, which is saved as the
+ * process exits (so it holds what the whole session compiled) when there was none or V8 refused it.
+ * This module is only ever imported dynamically, so in the bundle it is a chunk in dist/chunks/.
+ */
+async function loadTuiCommand(): Promise<typeof TuiCommand> {
+  if (typeof __INTERN_TUI_CJS__ !== 'boolean') return import('./tuiCommand.js');
+  const { runCompiled } = await import('../codeCache.js');
+  const compiled = runCompiled<typeof TuiCommand>(fileURLToPath(new URL('../tui.cjs', import.meta.url)), 'tui', codeCacheDir());
+  process.once('exit', () => compiled.saveCache());
+  return compiled.exports;
+}
+
+async function configCommand(action: 'path' | 'show', flags: Flags): Promise<number> {
   const path = configPath();
   if (action === 'path') {
     process.stdout.write(path + '\n');
     return 0;
   }
+  const { readConfig } = await import('./config.js');
   const file = readConfig(path, warn);
   const resolved = resolveConfig(flags, process.env, file);
   const lines = [`config file: ${path}`, `profile: ${resolved.profile ?? '(none)'}`, `base URL: ${resolved.baseUrl}`];
@@ -93,54 +101,4 @@ async function runSandbox(options: SandboxFlags): Promise<number> {
   process.stderr.write('sandbox: stopping\n');
   await sandbox.close();
   return 0;
-}
-
-async function tui(flags: Flags, forceSandbox: boolean, early?: EarlySandbox): Promise<number> {
-  if (!process.stdin.isTTY || !process.stdout.isTTY) {
-    process.stderr.write('intern-tui: the TUI needs an interactive terminal (stdin and stdout must be a TTY); see intern-tui --help for commands\n');
-    return 2;
-  }
-  // The TUI and (below) the sandbox load only now; the TUI's import runs beside the config read.
-  const tuiModule = import('../tui/index.js');
-  const resolved = await resolveSignedIn(flags, { env: process.env, path: configPath(), warn });
-  let sandbox: Promise<RunningSandbox> | undefined;
-  let api: InternApi;
-  let host: string;
-  if (usesEmbeddedSandbox(forceSandbox, resolved)) {
-    // The sandbox starts in a worker thread, on the other core, while the TUI draws its first frame; calls
-    // wait for it. dispatch.ts may have started it already, before this module loaded (see earlySandbox).
-    sandbox = early?.started ?? startSandboxThread(EMBEDDED_SANDBOX, { codeCacheDir: codeCacheDir() });
-    const ready = sandbox.then((sb) => {
-      const c = sb.manifest.credentials;
-      return createClient({ baseUrl: sb.baseUrl, credentials: { api_key: c.api_key, management_key: c.management_key, oauth_token: c.oauth_token } });
-    });
-    api = deferredApi(ready, { baseUrl: 'http://127.0.0.1', configured: { api_key: true, management_key: true, oauth_token: true } });
-    host = '127.0.0.1';
-  } else {
-    // Not reached when dispatch.ts started one (it does so only when no config file exists, where this
-    // resolution is the same as its), but a sandbox nobody uses must not outlive the decision.
-    void early?.started.then((sb) => sb.close(), () => undefined);
-    api = createClient({ baseUrl: resolved.baseUrl, credentials: resolved.credentials, renewOAuthToken: resolved.renewOAuthToken });
-    host = new URL(resolved.baseUrl).host;
-  }
-  // The first screen's requests go out now, so their round trips overlap loading the TUI.
-  const prefetched = prefetchFirstScreen(api);
-  try {
-    const { runTui } = await tuiModule;
-    return await runTui({
-      api: prefetched.api,
-      takeFirstPage: prefetched.takeFirstPage,
-      profile: resolved.profile,
-      host,
-      sandbox: sandbox !== undefined,
-      features: resolved.features,
-      iconCacheDir: join(cacheDir(), 'icons'),
-      scrollback: resolved.scrollback,
-      warnings: sandbox ? [] : resolved.warnings,
-      noColor: flags.noColor === true || noColorFromEnv(process.env),
-      ...(sandbox ? {} : tuiSessionHooks(flags, { env: process.env, path: configPath(), warn }, resolved.profile)),
-    });
-  } finally {
-    if (sandbox) await (await sandbox.catch(() => undefined))?.close();
-  }
 }

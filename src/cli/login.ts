@@ -14,6 +14,7 @@ import { authorizationUrl, createPkce, discoverOAuth, exchangeOAuthCode, signInU
 import { BASE_URL_ENV, CREDENTIAL_SOURCES, DEFAULT_BASE_URL, type CredentialKind } from '../contract/routes.js';
 import { sanitize } from '../tui/sanitize.js';
 import { type Profile, readConfig } from './config.js';
+import { warnTo } from './settings.js';
 import type { Io } from './context.js';
 import { EXIT, usageError } from './exit.js';
 import { maskedPrompt, readAll } from './input.js';
@@ -54,7 +55,7 @@ export interface LoginDeps {
 const KINDS = Object.keys(CREDENTIAL_SOURCES) as CredentialKind[];
 
 function target(opts: LoginOptions, deps: LoginDeps) {
-  const file = readConfig(deps.path, (m) => deps.io.stderr.write(`intern-tui: warning: ${m}\n`));
+  const file = readConfig(deps.path, warnTo(deps.io.stderr));
   const name = opts.profile ?? deps.io.env.INTERN_TUI_PROFILE ?? file.default_profile ?? 'default';
   const profile: Profile = file.profiles[name] ?? {};
   const given = opts.baseUrl || deps.io.env[BASE_URL_ENV];
@@ -205,7 +206,7 @@ export async function login(opts: LoginOptions, deps: LoginDeps): Promise<number
 }
 
 export async function logout(opts: { profile?: string }, deps: Omit<LoginDeps, 'keychain'> & { keychain: Keychain | null }): Promise<number> {
-  const file = readConfig(deps.path, (m) => deps.io.stderr.write(`intern-tui: warning: ${m}\n`));
+  const file = readConfig(deps.path, warnTo(deps.io.stderr));
   const name = opts.profile ?? deps.io.env.INTERN_TUI_PROFILE ?? file.default_profile ?? 'default';
   const removed = await forgetProfileSecrets({ path: deps.path }, name, deps.keychain);
   if (removed.length === 0) {

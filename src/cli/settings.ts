@@ -17,6 +17,13 @@ export class ConfigError extends Error {
 }
 
 /** What a missing config file reads as (config.ts's readConfig, and dispatch.ts's early decision). */
+/** How the CLI reports a warning about the settings (a config file others can read, a profile overridden...). */
+export const warnTo =
+  (stderr: NodeJS.WritableStream) =>
+  (message: string): void => {
+    stderr.write(`intern-tui: warning: ${message}\n`);
+  };
+
 export const noConfigFile = (): ConfigFile => ({ profiles: {} });
 
 export function configPath(env: NodeJS.ProcessEnv = process.env): string {

@@ -405,6 +405,18 @@ describe('intern-tui commands without a TTY', () => {
     expect([...seen].reduce((n, o) => n + meta.outputs[o]!.bytes, 0)).toBeLessThan(100_000);
   });
 
+  it('builds the TUI command as one CommonJS file (dist/tui.cjs, for the code cache) with the TUI and without the sandbox', () => {
+    const meta = JSON.parse(readFileSync(join(ROOT, 'dist', 'meta.json'), 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
+    const tui = Object.keys(meta.outputs['dist/tui.cjs']!.inputs);
+    for (const part of ['src/cli/tuiCommand.ts', 'src/tui/app.tsx', 'src/tui/screens/ChatScreen.tsx', 'node_modules/ink/', 'src/client/http.ts', 'src/sandbox/thread.ts']) {
+      expect(tui.some((i) => i.includes(part)), part).toBe(true);
+    }
+    // The sandbox itself runs in its worker (dist/sandbox-worker.cjs).
+    for (const part of ['src/sandbox/app.ts', 'node_modules/fastify', 'src/sandbox/store']) expect(tui.filter((i) => i.includes(part)), part).toEqual([]);
+    const esm = Object.entries(meta.outputs).filter(([o]) => o.endsWith('.js')).flatMap(([, v]) => Object.keys(v.inputs));
+    expect(esm.filter((i) => i.includes('node_modules/ink/') || i === 'src/cli/tuiCommand.ts')).toEqual([]);
+  });
+
   it("gives Ink the synchronous yoga (scripts/yoga-sync.mjs), not the package's entry that fetches its wasm, and the table-backed string-width", () => {
     const meta = JSON.parse(readFileSync(join(ROOT, 'dist', 'meta.json'), 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
     const inputs = Object.values(meta.outputs).flatMap((o) => Object.keys(o.inputs));
@@ -414,9 +426,11 @@ describe('intern-tui commands without a TTY', () => {
     // And the table-backed string-width (scripts/string-width-fast.mjs), generated at build time.
     expect(inputs).toContain('scripts/string-width-fast.mjs');
     expect(inputs).toContain('string-width-table:string-width-table');
-    // The inlined wasm moved to an export, once: the bundle holds no second copy of it.
-    const bundle = readdirSync(join(ROOT, 'dist', 'chunks')).filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(ROOT, 'dist', 'chunks', f), 'utf8')).join('');
-    expect(bundle.split('AGFzbQEAAAAB').length - 1).toBe(1);
+    // The inlined wasm moved to an export, once: the bundle holds no second copy of it. The TUI, and
+    // so Ink and yoga, is dist/tui.cjs alone: no chunk of the ES module build holds Ink.
+    const chunks = readdirSync(join(ROOT, 'dist', 'chunks')).filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(ROOT, 'dist', 'chunks', f), 'utf8')).join('');
+    expect(chunks.split('AGFzbQEAAAAB').length - 1).toBe(0);
+    expect(readFileSync(join(ROOT, 'dist', 'tui.cjs'), 'utf8').split('AGFzbQEAAAAB').length - 1).toBe(1);
   });
 
   it('chat on a terminal: asks permission and questions on the terminal and streams the answer', async () => {

@@ -28,31 +28,39 @@ describe('the embedded sandbox', () => {
     expect(await t.waitForExit(15_000)).toBe(0);
   });
 
-  it("keeps the worker's compiled code in the cache directory, 0600, and a damaged cache is rewritten", async () => {
+  it("keeps the worker's and the TUI's compiled code in the cache directory, 0600, and damaged caches are rewritten", async () => {
     const cache = mkdtempSync(join(tmpdir(), 'e2e-code-cache-'));
     const dir = join(cache, 'intern-tui', 'code-cache');
     const files = () => {
       try {
-        return readdirSync(dir).filter((f) => f.endsWith('.v8'));
+        return readdirSync(dir).filter((f) => f.endsWith('.v8')).sort();
       } catch {
         return [];
       }
     };
+    const named = (prefix: string) => files().find((f) => f.startsWith(prefix));
     try {
+      // The worker writes its cache once the sandbox is up; the TUI its own as it exits.
       t = new Tui({ env: { XDG_CACHE_HOME: cache } });
-      await t.waitFor(/^›/m, 30_000);
-      await poll(files, (f) => f.length === 1, 20_000, () => 'the code cache to be written');
-      const [name] = files();
-      expect(statSync(join(dir, name!)).mode & 0o777).toBe(0o600);
+      await t.waitFor(demoList, 30_000);
+      const worker = await poll(() => named('sandbox-'), Boolean, 20_000, () => "the worker's code cache to be written");
+      expect(named('tui-')).toBeUndefined();
+      await t.press('q');
+      expect(await t.waitForExit(15_000)).toBe(0);
+      const tui = named('tui-');
+      expect(tui).toBeDefined();
+      for (const f of [worker!, tui!]) expect(statSync(join(dir, f)).mode & 0o777).toBe(0o600);
       expect(statSync(dir).mode & 0o777).toBe(0o700);
       t.close();
-      // Damaged (or from another V8): V8 refuses it, the worker compiles as usual and writes a good one.
-      writeFileSync(join(dir, name!), 'not a code cache');
+      // Damaged (or from another V8): V8 refuses them, both compile as usual and write good ones.
+      for (const f of [worker!, tui!]) writeFileSync(join(dir, f), 'not a code cache');
       t = new Tui({ env: { XDG_CACHE_HOME: cache } });
-      const list = await t.waitFor(demoList, 30_000);
-      expect(list).toContain('translator');
-      await poll(() => readFileSync(join(dir, name!)).length, (n) => n > 1000, 20_000, () => 'the damaged cache to be rewritten');
-      expect(files()).toEqual([name]);
+      await t.waitFor(demoList, 30_000);
+      await poll(() => readFileSync(join(dir, worker!)).length, (n) => n > 1000, 20_000, () => "the worker's damaged cache to be rewritten");
+      await t.press('q');
+      expect(await t.waitForExit(15_000)).toBe(0);
+      expect(readFileSync(join(dir, tui!)).length).toBeGreaterThan(1000);
+      expect(files()).toEqual([worker, tui].sort());
     } finally {
       rmSync(cache, { recursive: true, force: true });
     }

@@ -1,0 +1,71 @@
+/**
+ * The TUI command: resolve the settings and credentials, start the embedded sandbox when nothing
+ * is configured, send the first screen's requests, then run the TUI. In the bundle this file and
+ * all it reaches (the client, Ink, React, the screens) is one CommonJS file, dist/tui.cjs, which
+ * legacy.ts runs with V8's code cache (src/codeCache.ts): compiling it was about a third of the
+ * TUI's start (bench/README.md).
+ */
+import { join } from 'node:path';
+import { deferredApi } from '../client/deferred.js';
+import { prefetchFirstScreen } from '../client/prefetch.js';
+import { createClient } from '../client/index.js';
+import type { InternApi } from '../client/types.js';
+import type { RunningSandbox } from '../sandbox/index.js';
+import { startSandboxThread } from '../sandbox/thread.js';
+import { noColorFromEnv } from '../tui/theme.js';
+import { resolveSignedIn } from './auth/credentials.js';
+import { tuiSessionHooks } from './auth/session.js';
+import type { EarlySandbox } from './legacy.js';
+import { cacheDir, codeCacheDir, configPath, EMBEDDED_SANDBOX, type Flags, usesEmbeddedSandbox, warnTo } from './settings.js';
+
+const warn = warnTo(process.stderr);
+
+export async function tuiCommand(flags: Flags, forceSandbox: boolean, early?: EarlySandbox): Promise<number> {
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    process.stderr.write('intern-tui: the TUI needs an interactive terminal (stdin and stdout must be a TTY); see intern-tui --help for commands\n');
+    return 2;
+  }
+  // The TUI and (below) the sandbox load only now; the TUI's import runs beside the config read.
+  const tuiModule = import('../tui/index.js');
+  const resolved = await resolveSignedIn(flags, { env: process.env, path: configPath(), warn });
+  let sandbox: Promise<RunningSandbox> | undefined;
+  let api: InternApi;
+  let host: string;
+  if (usesEmbeddedSandbox(forceSandbox, resolved)) {
+    // The sandbox starts in a worker thread, on the other core, while the TUI draws its first frame; calls
+    // wait for it. dispatch.ts may have started it already, before this module loaded (see earlySandbox).
+    sandbox = early?.started ?? startSandboxThread(EMBEDDED_SANDBOX, { codeCacheDir: codeCacheDir() });
+    const ready = sandbox.then((sb) => {
+      const c = sb.manifest.credentials;
+      return createClient({ baseUrl: sb.baseUrl, credentials: { api_key: c.api_key, management_key: c.management_key, oauth_token: c.oauth_token } });
+    });
+    api = deferredApi(ready, { baseUrl: 'http://127.0.0.1', configured: { api_key: true, management_key: true, oauth_token: true } });
+    host = '127.0.0.1';
+  } else {
+    // Not reached when dispatch.ts started one (it does so only when no config file exists, where this
+    // resolution is the same as its), but a sandbox nobody uses must not outlive the decision.
+    void early?.started.then((sb) => sb.close(), () => undefined);
+    api = createClient({ baseUrl: resolved.baseUrl, credentials: resolved.credentials, renewOAuthToken: resolved.renewOAuthToken });
+    host = new URL(resolved.baseUrl).host;
+  }
+  // The first screen's requests go out now, so their round trips overlap loading the TUI.
+  const prefetched = prefetchFirstScreen(api);
+  try {
+    const { runTui } = await tuiModule;
+    return await runTui({
+      api: prefetched.api,
+      takeFirstPage: prefetched.takeFirstPage,
+      profile: resolved.profile,
+      host,
+      sandbox: sandbox !== undefined,
+      features: resolved.features,
+      iconCacheDir: join(cacheDir(), 'icons'),
+      scrollback: resolved.scrollback,
+      warnings: sandbox ? [] : resolved.warnings,
+      noColor: flags.noColor === true || noColorFromEnv(process.env),
+      ...(sandbox ? {} : tuiSessionHooks(flags, { env: process.env, path: configPath(), warn }, resolved.profile)),
+    });
+  } finally {
+    if (sandbox) await (await sandbox.catch(() => undefined))?.close();
+  }
+}
