@@ -40,6 +40,18 @@ const yogaSync = {
 };
 
 /**
+ * Ink's `@alcalzone/ansi-tokenize` becomes scripts/ansi-tokenize-fast.mjs: the package, with a faster
+ * styledCharsToString (why: see that file), which imports the package itself.
+ */
+const ansiTokenizeFast = {
+  name: 'ansi-tokenize-fast',
+  setup(b) {
+    b.onResolve({ filter: /^@alcalzone\/ansi-tokenize$/ }, (args) =>
+      args.importer.endsWith('ansi-tokenize-fast.mjs') ? undefined : { path: root + 'scripts/ansi-tokenize-fast.mjs' });
+  },
+};
+
+/**
  * Ink's reconciler awaits at top level, only when DEV=true, to connect React's devtools (which the bundle
  * leaves out: react-devtools-core is a stub) and read its own package.json for them. Those two branches
  * go, so the TUI can be bundled as CommonJS; a release that changes them fails the build here.
@@ -135,7 +147,7 @@ const common = {
 /** What every bundle holding the TUI shares: the replacements above, and no React devtools. */
 const tui = {
   alias: { 'react-devtools-core': './scripts/react-devtools-stub.mjs' },
-  plugins: [yogaSync, stringWidthFast, inkNoDevtools],
+  plugins: [yogaSync, stringWidthFast, ansiTokenizeFast, inkNoDevtools],
 };
 // React's production builds: the development ones (the default without this) check every render and run several times slower.
 const production = { 'process.env.NODE_ENV': '"production"' };
