@@ -104,8 +104,9 @@ function finish(code: number): void {
 export function dispatch(argv: string[]): Promise<void> {
   return main(argv).then(finish, (e: unknown) => {
     if (process.env.INTERN_TUI_DEBUG === '1') console.error(e);
+    // By name, not instanceof: an error from the TUI comes from dist/tui.cjs, which has its own copies of these classes.
     const name = (e as Error | undefined)?.name;
-    const usage = e instanceof CliError ? e.exitCode : name === 'UsageError' || name === 'ConfigError' ? EXIT.usage : EXIT.failed;
+    const usage = name === 'CliError' ? (e as CliError).exitCode : name === 'UsageError' || name === 'ConfigError' ? EXIT.usage : EXIT.failed;
     const wantsJson = process.argv.includes('--json') || process.argv.some((a) => a.startsWith('--json='));
     const message = (e as Error | undefined)?.message ?? String(e);
     process.stderr.write(wantsJson ? JSON.stringify({ error: { message, exit: usage } }) + '\n' : `intern-tui: ${message}\n`);

@@ -1,8 +1,11 @@
 /** The built CLI in a real pty against a sandbox process: what a person sees and types. */
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { CLI, openIntern } from './harness.js';
+import { CLI, Tui, openIntern } from './harness.js';
 import { e2eSuite } from './suite.js';
 
 const { sandbox, open } = e2eSuite();
@@ -18,6 +21,24 @@ describe('the TUI', () => {
     await openIntern(t, 'broken');
     const details = await t.waitFor('Image pull failed');
     expect(details).toContain(sandbox().manifest.interns.failed);
+  });
+
+  it('refuses a config file it cannot use: exit 2, the file and the reason on the terminal, no screen', async () => {
+    // The error is thrown inside the TUI's bundle (dist/tui.cjs) and reported by dispatch.ts outside it.
+    const config = mkdtempSync(join(tmpdir(), 'e2e-bad-config-'));
+    mkdirSync(join(config, 'intern-tui'));
+    writeFileSync(join(config, 'intern-tui', 'config.json'), '{"profiles": 5}');
+    const t = new Tui({ env: { XDG_CONFIG_HOME: config } });
+    try {
+      expect(await t.waitForExit(15_000)).toBe(2);
+      // The line wraps at the terminal's width: compare without whitespace.
+      const said = t.screen().replace(/\s+/g, '');
+      expect(said).toContain(`intern-tui:${join(config, 'intern-tui', 'config.json')}:profiles:Invalidinput:expectedrecord`);
+      expect(t.screen()).not.toContain('Interns');
+    } finally {
+      t.close();
+      rmSync(config, { recursive: true, force: true });
+    }
   });
 
   it('fits a narrow terminal: one header line, and list rows that never wrap', async () => {
