@@ -64,6 +64,20 @@ describe('daemon terminals', () => {
     expect(state.exit).toMatchObject({ code: 3 });
   });
 
+  it('passes output through as bytes, UTF-8 or not, and keeps the terminal in UTF-8 line editing', async () => {
+    const access = await start('/bin/sh');
+    const { t, state } = connect(access);
+    await until('open', () => t.state === 'open');
+    t.send("printf 'bytes:\\377\\376\\303\\251:end\\n'\n");
+    // Latin-1 view of the bytes: 0xff 0xfe, then é as its two UTF-8 bytes (nothing became U+FFFD).
+    await until('bytes', () => state.text.includes('bytes:\xff\xfe\xc3\xa9:end'));
+    // Backspace in a cooked-mode line (sh's own prompt) erases a whole character only with IUTF8.
+    t.send('stty -a\n');
+    await until('stty', () => /[ -]iutf8/.test(state.text));
+    expect(state.text).toMatch(/(^|\s)iutf8/m);
+    expect(state.text).not.toMatch(/-iutf8/);
+  });
+
   it('refuses a wrong or missing token before the upgrade', async () => {
     const { origin } = await start('/bin/sh');
     for (const headers of [{ authorization: 'Bearer wrong-token' }, {}]) {
