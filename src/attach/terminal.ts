@@ -4,8 +4,18 @@
  * Only rows that changed since the last frame are written.
  */
 import xterm from '@xterm/headless';
+import { skim } from './skim.js';
 
 type Cell = NonNullable<ReturnType<xterm.IBufferLine['getCell']>>;
+
+/** A chunk is skimmed only if it could hold the lines to keep at this many bytes a line. */
+const SKIM_MIN_LINE_BYTES = 8;
+
+/** The parts of @xterm/headless's internals the skim depends on (checked at each use). */
+interface XtermCore {
+  _inputHandler?: { _parser?: { currentState?: number }; _utf8Decoder?: { interim?: Uint8Array } };
+  _bufferService?: { buffer?: { scrollTop: number; scrollBottom: number } };
+}
 
 export interface TerminalModelOptions {
   cols: number;
@@ -20,6 +30,8 @@ export class TerminalModel {
   private readonly queue: { data: Uint8Array | string; done: (() => void) | undefined }[] = [];
   private feeding = false;
   private disposed = false;
+  /** Output bytes left out unparsed because they could not change the result (skim.ts). */
+  skipped = 0;
 
   constructor(options: TerminalModelOptions) {
     this.term = new xterm.Terminal({
@@ -55,12 +67,39 @@ export class TerminalModel {
 
   private feed(data: Uint8Array | string, done: (() => void) | undefined): void {
     this.feeding = true;
+    const keep = 2 * this.term.rows + (this.term.buffer.active.type === 'normal' ? (this.term.options.scrollback ?? 0) : 0);
+    // Skimming reads every byte (about eight times faster than parsing them): not worth trying on a
+    // chunk too short to hold `keep` lines, which with a long scrollback is every chunk.
+    if (typeof data !== 'string' && data.length >= keep * SKIM_MIN_LINE_BYTES && this.mayBeSkimmed()) {
+      const skimmed = skim(data, keep);
+      if (skimmed) {
+        this.skipped += skimmed.skipped;
+        this.term.write(skimmed.prefix);
+        data = skimmed.rest;
+      }
+    }
     this.term.write(data, () => {
       this.feeding = false;
       done?.();
       const next = this.queue.shift();
       if (next && !this.disposed) this.feed(next.data, next.done);
     });
+  }
+
+  /**
+   * Whether output may be skimmed (see skim.ts) before it is parsed: the emulator is between
+   * sequences and characters, its scroll region is the whole screen, and the view is at the live
+   * screen (a view scrolled back stays on the lines it shows). Read from xterm's internals; when
+   * they are not where this version keeps them, nothing is skimmed.
+   */
+  private mayBeSkimmed(): boolean {
+    const core = (this.term as unknown as { _core?: XtermCore })._core;
+    const parser = core?._inputHandler?._parser;
+    const utf8 = core?._inputHandler?._utf8Decoder?.interim;
+    const buffer = core?._bufferService?.buffer;
+    if (parser?.currentState !== 0 || !utf8 || utf8[0] !== 0 || !buffer) return false;
+    const b = this.term.buffer.active;
+    return buffer.scrollTop === 0 && buffer.scrollBottom === this.term.rows - 1 && b.viewportY === b.baseY;
   }
 
   /**

@@ -1,0 +1,148 @@
+/**
+ * Skimming a flood: the part of a chunk of output that cannot change what the
+ * emulator ends up holding, left out before it is parsed.
+ *
+ * Plain lines (printable text, UTF-8, tabs, colours and attributes, CR LF) only
+ * ever move the cursor down. Once `keep` more line feeds follow them, every row
+ * they touched has scrolled past the screen and past the scrollback, so the
+ * emulator's screen, scrollback and cursor after the whole chunk are the same
+ * as after only its tail. Only the attributes in force carry over: the SGR
+ * sequences of the skipped part are kept, from the last one that starts with a
+ * reset on. `keep` is twice the rows plus the scrollback kept: the cursor may
+ * start anywhere on the screen, and rows below it are written over before they
+ * scroll off.
+ *
+ * The emulator's own state must allow it (its parser between sequences, no
+ * UTF-8 character half read, the scroll region the whole screen): the caller
+ * checks that. Anything other than plain lines ends the part that may be
+ * skipped, so a full-screen program's output is never touched.
+ */
+
+const LF = 0x0a;
+const CR = 0x0d;
+const ESC = 0x1b;
+/** Longer SGR sequences are left to the emulator (it caps parameters; skipping one is not worth the doubt). */
+const MAX_SGR = 64;
+
+export interface Skimmed {
+  /** Bytes of the chunk left out. */
+  skipped: number;
+  /** The attributes in force where the kept part starts, and a carriage return (the cursor's column there is 0). */
+  prefix: Uint8Array;
+  /** The kept part of the chunk. */
+  rest: Uint8Array;
+}
+
+/**
+ * The length of the SGR sequence (`ESC [ digits/;/: m`) at `i`, or 0 when
+ * something else (or an incomplete sequence) starts there.
+ */
+function sgrLength(data: Uint8Array, i: number): number {
+  if (data[i + 1] !== 0x5b) return 0;
+  const end = Math.min(data.length, i + MAX_SGR);
+  for (let j = i + 2; j < end; j++) {
+    const b = data[j]!;
+    if (b === 0x6d) return j + 1 - i;
+    if (b < 0x30 || b > 0x3b) return 0;
+  }
+  return 0;
+}
+
+/**
+ * The length of the well-formed UTF-8 character at `i` that prints (not a C1
+ * control, not an overlong form, not a surrogate), or 0.
+ */
+function printableUtf8Length(data: Uint8Array, i: number): number {
+  const b = data[i]!;
+  let n: number;
+  let lo = 0x80;
+  let hi = 0xbf;
+  if (b >= 0xc2 && b <= 0xdf) {
+    n = 2;
+    if (b === 0xc2) lo = 0xa0; // U+0080..U+009F are C1 controls
+  } else if (b >= 0xe0 && b <= 0xef) {
+    n = 3;
+    if (b === 0xe0) lo = 0xa0;
+    else if (b === 0xed) hi = 0x9f;
+  } else if (b >= 0xf0 && b <= 0xf4) {
+    n = 4;
+    if (b === 0xf0) lo = 0x90;
+    else if (b === 0xf4) hi = 0x8f;
+  } else return 0;
+  if (i + n > data.length) return 0;
+  const second = data[i + 1]!;
+  if (second < lo || second > hi) return 0;
+  for (let k = 2; k < n; k++) {
+    const c = data[i + k]!;
+    if (c < 0x80 || c > 0xbf) return 0;
+  }
+  return n;
+}
+
+/** Where the plain lines at the start of `data` end, and how many line feeds they hold. */
+function plainPrefix(data: Uint8Array): { end: number; lineFeeds: number } {
+  let lineFeeds = 0;
+  let i = 0;
+  const n = data.length;
+  while (i < n) {
+    const b = data[i]!;
+    if (b >= 0x20 && b < 0x7f) i++;
+    else if (b === LF) {
+      lineFeeds++;
+      i++;
+    } else if (b === CR || b === 0x09) i++;
+    else if (b === ESC) {
+      const len = sgrLength(data, i);
+      if (len === 0) break;
+      i += len;
+    } else if (b >= 0x80) {
+      const len = printableUtf8Length(data, i);
+      if (len === 0) break;
+      i += len;
+    } else break;
+  }
+  return { end: i, lineFeeds };
+}
+
+/** Whether the SGR sequence at `i` resets every attribute before its other parameters (`ESC[m`, `ESC[0m`, `ESC[0;1m`, `ESC[;1m`). */
+function startsWithReset(data: Uint8Array, i: number): boolean {
+  const b = data[i + 2];
+  if (b === 0x6d || b === 0x3b) return true;
+  return b === 0x30 && (data[i + 3] === 0x6d || data[i + 3] === 0x3b);
+}
+
+/**
+ * Leaves out the start of `data` when at least `keep` line feeds of plain lines
+ * follow it; undefined when nothing can be left out.
+ */
+export function skim(data: Uint8Array, keep: number): Skimmed | undefined {
+  const { end, lineFeeds } = plainPrefix(data);
+  if (lineFeeds <= keep) return undefined;
+  // The kept part starts just after a CR LF with `keep` line feeds after it, before `end`.
+  let lf = end;
+  for (let k = 0; k <= keep; k++) lf = lastIndexOf(data, LF, lf - 1);
+  while (lf > 0 && data[lf - 1] !== CR) lf = lastIndexOf(data, LF, lf - 1);
+  if (lf <= 0) return undefined;
+  const cut = lf + 1;
+  // The attributes in force at the cut: its SGR sequences from the last reset on.
+  const sgrs: Uint8Array[] = [];
+  let prefixBytes = 1;
+  for (let e = lastIndexOf(data, ESC, cut - 1); e !== -1; e = lastIndexOf(data, ESC, e - 1)) {
+    const seq = data.subarray(e, e + sgrLength(data, e));
+    sgrs.push(seq);
+    prefixBytes += seq.length;
+    if (startsWithReset(data, e)) break;
+  }
+  const prefix = new Uint8Array(prefixBytes);
+  let at = 0;
+  for (let k = sgrs.length - 1; k >= 0; k--) {
+    prefix.set(sgrs[k]!, at);
+    at += sgrs[k]!.length;
+  }
+  prefix[at] = CR;
+  return { skipped: cut, prefix, rest: data.subarray(cut) };
+}
+
+function lastIndexOf(data: Uint8Array, byte: number, from: number): number {
+  return from < 0 ? -1 : data.lastIndexOf(byte, from);
+}

@@ -1,0 +1,232 @@
+import xterm from '@xterm/headless';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { skim } from '../../../src/attach/skim.js';
+import { TerminalModel } from '../../../src/attach/terminal.js';
+
+const enc = (s: string) => Buffer.from(s, 'utf8');
+
+/** Everything an emulator holds that a later byte or a repaint can see, from xterm's internals. */
+interface Core {
+  buffer: {
+    x: number;
+    y: number;
+    ybase: number;
+    ydisp: number;
+    lines: { length: number; get(i: number): { isWrapped: boolean; _data: Uint32Array; _combined: object; _extendedAttrs: object } };
+  };
+  _inputHandler: { _curAttrData: { fg: number; bg: number; extended: object } };
+}
+function state(term: xterm.Terminal) {
+  const core = (term as unknown as { _core: Core })._core;
+  const b = core.buffer;
+  const lines = [];
+  for (let i = 0; i < b.lines.length; i++) {
+    const l = b.lines.get(i);
+    lines.push({ wrapped: l.isWrapped, data: Array.from(l._data), combined: JSON.stringify(l._combined), extended: JSON.stringify(l._extendedAttrs) });
+  }
+  const attr = core._inputHandler._curAttrData;
+  return { x: b.x, y: b.y, ybase: b.ybase, ydisp: b.ydisp, type: term.buffer.active.type, lines, attr: { fg: attr.fg, bg: attr.bg, extended: JSON.stringify(attr.extended) } };
+}
+
+async function plain(chunks: Uint8Array[], size: { cols: number; rows: number; scrollback: number }) {
+  const term = new xterm.Terminal({ allowProposedApi: true, ...size });
+  for (const c of chunks) await new Promise<void>((r) => term.write(c, r));
+  const s = state(term);
+  term.dispose();
+  return s;
+}
+
+async function skimming(chunks: Uint8Array[], size: { cols: number; rows: number; scrollback: number }) {
+  const m = new TerminalModel(size);
+  const order: number[] = [];
+  await Promise.all(chunks.map((c, i) => new Promise<void>((r) => m.write(c, () => r(void order.push(i))))));
+  // Every chunk is done, in order (flow control acknowledges by offset).
+  expect(order).toEqual(chunks.map((_c, i) => i));
+  const s = state(m.term);
+  const skipped = m.skipped;
+  m.dispose();
+  return { s, skipped };
+}
+
+function split(data: Uint8Array, cuts: number[]): Uint8Array[] {
+  const at = [...new Set(cuts.map((c) => Math.floor(c * data.length)))].filter((c) => c > 0 && c < data.length).sort((a, b) => a - b);
+  const out: Uint8Array[] = [];
+  let from = 0;
+  for (const c of [...at, data.length]) {
+    out.push(data.subarray(from, c));
+    from = c;
+  }
+  return out;
+}
+
+const PLAIN = [
+  'word',
+  'intern ',
+  '  ',
+  '\t',
+  '日本語',
+  '😀',
+  'e\u0301',
+  'x'.repeat(27),
+  '\x1b[m',
+  '\x1b[0m',
+  '\x1b[0;1;31m',
+  '\x1b[;4m',
+  '\x1b[1m',
+  '\x1b[22m',
+  '\x1b[7m',
+  '\x1b[38;2;1;2;3m',
+  '\x1b[48;5;200m',
+  '\x1b[44m',
+  '\x1b[4:3m',
+  '\x1b[58:2::10:20:30m',
+  '\x1b[00m',
+  '\x1b[0:1m',
+  '\x1b[01m',
+  '\x1b[02;3m',
+];
+const NOT_PLAIN = [
+  '\x1b[2;3H',
+  '\x1b[3A',
+  '\x1b[K',
+  '\x1b[2;4r',
+  '\x1b[r',
+  '\x1b[?1049h',
+  '\x1b[?1049l',
+  '\x1b(0',
+  '\x1b(B',
+  '\x0e',
+  '\x0f',
+  '\x1b]0;title\x07',
+  '\x07',
+  '\x08',
+  '\x7f',
+  '\u009b2J',
+  '\u0085',
+  '\x1b[?7l',
+  '\x1b[?7h',
+  '\x1b[4h',
+  '\x1b[4l',
+  '\x1b[20h',
+  '\x1b[20l',
+  '\x1bD',
+  '\x1bM',
+  '\x1b[S',
+  '\x1b[2T',
+  '\x0b',
+  '\x0c',
+  '\x1b7',
+  '\x1b8',
+  '\x1b[?6h',
+  '\x1b[?6l',
+  '\x1b[>4;2m',
+  '\x1b[?5m',
+  '\x1b[1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18;19;20;21;22;23;24;25;26;27;28;29;30;31;32;33;34;35m',
+  '\x1b',
+  '\xff',
+  '\u009b?1049h',
+  '\u009b3;5r',
+  '\u009b4A',
+  '\x1b[99;1H',
+];
+/** A line of tokens, one in `rare + 1` not plain, ended as a pseudo-terminal (CR LF) or a raw program (LF) would. */
+const line = (plain: readonly string[], special: readonly string[], rare: number, ends: readonly string[]) =>
+  fc
+    .tuple(fc.array(fc.oneof({ weight: rare, arbitrary: fc.constantFrom(...plain) }, { weight: 1, arbitrary: fc.constantFrom(...special) }), { maxLength: 8 }), fc.constantFrom(...ends))
+    .map(([parts, end]) => parts.join('') + end);
+/**
+ * A few lines that set up state (scroll regions, modes, half sequences...), a flood, a few more;
+ * each run draws on a few of the tokens, so some floods have no reset in them and some no CR.
+ */
+const stream = fc
+  .record({
+    ends: fc.constantFrom(['\r\n', '\r\n', '\r\n', '\n', '\r', ''], ['\n', '\n', '\n', '\r\n']),
+    plain: fc.subarray(PLAIN, { minLength: 2 }),
+    special: fc.subarray(NOT_PLAIN, { minLength: 1, maxLength: 4 }),
+  })
+  .chain(({ ends, plain, special }) =>
+    fc
+      .tuple(
+        fc.array(line(plain, special, 1, ends), { maxLength: 5 }),
+        fc.array(line(plain, special, 150, ends), { minLength: 20, maxLength: 200 }),
+        fc.array(line(plain, special, 1, ends), { maxLength: 5 }),
+      )
+      .map(([a, b, c]) => [...a, ...b, ...c].join('')),
+  );
+
+describe('skim', () => {
+  it('leaves the emulator exactly as parsing everything would, however the output is cut into chunks', async () => {
+    let skipped = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        stream,
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 12 }),
+        fc.record({ cols: fc.integer({ min: 2, max: 24 }), rows: fc.integer({ min: 1, max: 6 }), scrollback: fc.constantFrom(0, 0, 3, 9) }),
+        async (text, cuts, size) => {
+          const chunks = split(enc(text), cuts);
+          const want = await plain(chunks, size);
+          const got = await skimming(chunks, size);
+          skipped += got.skipped;
+          expect(got.s).toEqual(want);
+        },
+      ),
+      { numRuns: 400, seed: 12 },
+    );
+    // The property is only worth something if the skim happened in it.
+    expect(skipped).toBeGreaterThan(10_000);
+  });
+
+  it('skips the start of a plain flood, keeping twice the rows plus the scrollback in line feeds', () => {
+    const lines = Array.from({ length: 100 }, (_, i) => `\x1b[3${i % 8}mline ${i}\x1b[0m \x1b[1mbold`).join('\r\n') + '\r\n';
+    const s = skim(enc(lines), 2 * 5 + 3)!;
+    const rest = Buffer.from(s.rest).toString();
+    expect(rest.split('\n').length - 1).toBe(13);
+    expect(rest.startsWith('\x1b[37mline 87')).toBe(true);
+    // The attributes in force at the cut: from the last reset on.
+    expect(Buffer.from(s.prefix).toString()).toBe('\x1b[0m\x1b[1m\r');
+    expect(s.skipped + s.rest.length).toBe(enc(lines).length);
+  });
+
+  it('keeps every SGR after the last reset, and only a leading 0 or empty parameter counts as one', () => {
+    const text = '\x1b[0;32mA\x1b[44mB\x1b[01mC\x1b[0:1mD\x1b[02;3mE\r\n' + 'c\r\n'.repeat(20);
+    expect(Buffer.from(skim(enc(text), 5)!.prefix).toString()).toBe('\x1b[0;32m\x1b[44m\x1b[01m\x1b[0:1m\x1b[02;3m\r');
+  });
+
+  it.each([
+    ['too few lines', 'a\r\n'.repeat(13)],
+    ['bare line feeds (where the column is not known)', 'abc\n'.repeat(40)],
+    ['a cursor movement near the end', 'a\r\n'.repeat(10) + '\x1b[H' + 'b\r\n'.repeat(30)],
+    ['a C1 control in UTF-8', 'a\r\n\u009b2J' + 'b\r\n'.repeat(30)],
+  ])('skips nothing before %s', (_n, text) => {
+    expect(skim(enc(text), 13)).toBeUndefined();
+  });
+
+  it('skims nothing while a scroll region is set, the parser is inside a sequence, or the view is scrolled back', async () => {
+    const flood = enc('x\r\n'.repeat(200));
+    const cases: [string, (m: TerminalModel) => Promise<void>][] = [
+      ['scroll region', (m) => new Promise((r) => m.write(enc('\x1b[2;4r'), r))],
+      ['inside a sequence', (m) => new Promise((r) => m.write(enc('\x1b[3'), r))],
+      ['inside a UTF-8 character', (m) => new Promise((r) => m.write(enc('日').subarray(0, 2), r))],
+      [
+        'scrolled back',
+        async (m) => {
+          await new Promise<void>((r) => m.write(enc('y\r\n'.repeat(40)), r));
+          m.scroll(-3);
+        },
+      ],
+    ];
+    for (const [name, setUp] of cases) {
+      const m = new TerminalModel({ cols: 10, rows: 5, scrollback: 20 });
+      await setUp(m);
+      const before = m.skipped;
+      await new Promise<void>((r) => m.write(flood, r));
+      expect(m.skipped - before, name).toBe(0);
+      m.dispose();
+    }
+    const m = new TerminalModel({ cols: 10, rows: 5, scrollback: 20 });
+    await new Promise<void>((r) => m.write(flood, r));
+    expect(m.skipped).toBeGreaterThan(0);
+    m.dispose();
+  });
+});
