@@ -13,7 +13,11 @@ const SKIM_MIN_LINE_BYTES = 8;
 
 /** The parts of @xterm/headless's internals the skim depends on (checked at each use). */
 interface XtermCore {
-  _inputHandler?: { _parser?: { currentState?: number }; _utf8Decoder?: { interim?: Uint8Array } };
+  _inputHandler?: {
+    _parser?: { currentState?: number };
+    _utf8Decoder?: { interim?: Uint8Array };
+    onRequestRefreshRows?: (listener: (rows: { start: number; end: number }) => void) => unknown;
+  };
   _bufferService?: { buffer?: { scrollTop: number; scrollBottom: number } };
 }
 
@@ -30,6 +34,11 @@ export class TerminalModel {
   private readonly queue: { data: Uint8Array | string; done: (() => void) | undefined }[] = [];
   private feeding = false;
   private disposed = false;
+  /** Screen rows parsed output touched since the renderer last asked (takeChangedRows). */
+  private dirtyFrom = Number.POSITIVE_INFINITY;
+  private dirtyTo = -1;
+  private tracksRows = false;
+  private lastView = '';
   /** Output bytes left out unparsed because they could not change the result (skim.ts). */
   skipped = 0;
 
@@ -43,6 +52,30 @@ export class TerminalModel {
       convertEol: false,
     });
     this.cell = this.term.buffer.active.getNullCell();
+    const rowsParsed = (this.term as unknown as { _core?: XtermCore })._core?._inputHandler?.onRequestRefreshRows;
+    if (typeof rowsParsed === 'function') {
+      rowsParsed.call((this.term as unknown as { _core: { _inputHandler: object } })._core._inputHandler, ({ start, end }) => {
+        this.dirtyFrom = Math.min(this.dirtyFrom, start);
+        this.dirtyTo = Math.max(this.dirtyTo, end);
+      });
+      this.tracksRows = true;
+    }
+  }
+
+  /**
+   * The rows of the view that may have changed since the last call (all of them when that is not
+   * known): xterm reports the screen rows each parse touched; a scroll, a resize, another buffer
+   * or a view scrolled back moves every row.
+   */
+  takeChangedRows(): { from: number; to: number } {
+    const b = this.term.buffer.active;
+    const view = `${b.type} ${b.baseY} ${b.viewportY} ${this.term.cols}x${this.term.rows}`;
+    const known = this.tracksRows && view === this.lastView && b.viewportY === b.baseY;
+    const rows = known ? { from: this.dirtyFrom, to: this.dirtyTo } : { from: 0, to: Number.POSITIVE_INFINITY };
+    this.lastView = view;
+    this.dirtyFrom = Number.POSITIVE_INFINITY;
+    this.dirtyTo = -1;
+    return rows;
   }
 
   get cols(): number {
@@ -159,7 +192,9 @@ export class TerminalModel {
         out += `\x1b[${next}m`;
         sgr = next;
       }
-      const chars = cell.getChars();
+      // A wide character cut by the right edge (the terminal was narrowed) is a blank: written
+      // out, the real terminal would wrap it onto the next row.
+      const chars = x + width > this.term.cols ? ' ' : cell.getChars();
       out += chars || ' ';
       if ((chars && chars !== ' ') || sgr !== '0') {
         keep = out.length;
@@ -226,7 +261,9 @@ export class FrameRenderer {
   frame(model: TerminalModel): number {
     let out = '\x1b[?25l';
     let changed = 0;
+    const { from, to } = model.takeChangedRows();
     for (let y = 0; y < model.rows; y++) {
+      if ((y < from || y > to) && this.previous[y] !== undefined) continue;
       const row = model.rowAnsi(y);
       if (this.previous[y] === row) continue;
       this.previous[y] = row;

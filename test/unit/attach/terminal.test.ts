@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FrameRenderer, TerminalModel } from '../../../src/attach/terminal.js';
 
@@ -64,6 +65,41 @@ describe('terminal model', () => {
     expect(r.frame(m)).toBe(3);
     m.dispose();
   });
+  it('redraws every row that changed, and only reads those xterm says a parse touched', async () => {
+    const op = fc.oneof(
+      fc.constantFrom('x', 'ab\r\n', '\r\n\r\n\r\n\r\n', '\x1b[2;3Hyy', '\x1b[K', '\x1b[2J', '\x1b[?1049h', '\x1b[?1049l', '\x1b[31mred\x1b[0m', '\x1b[2;3r', '\x1b[r', '\x1bM', '\x1b[S', '日本', '\x1b[3;1H\x1b[1P', '\x1b[2L', '\x1bc'),
+      fc.record({ resize: fc.tuple(fc.integer({ min: 2, max: 9 }), fc.integer({ min: 1, max: 5 })) }),
+      fc.record({ scroll: fc.integer({ min: -3, max: 3 }) }),
+    );
+    let skippedRows = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 30 }), async (ops) => {
+        const m = new TerminalModel({ cols: 6, rows: 4, scrollback: 5 });
+        const shown = new TerminalModel({ cols: 6, rows: 4, scrollback: 0 });
+        const r = new FrameRenderer((s) => shown.write(s), 1);
+        const frame = async () => {
+          skippedRows += m.rows - r.frame(m);
+          await write(shown, '');
+          for (let y = 0; y < m.rows; y++) expect(shown.rowAnsi(y)).toBe(m.rowAnsi(y));
+        };
+        await frame();
+        for (const o of ops) {
+          if (typeof o === 'string') await write(m, o);
+          else if ('resize' in o) {
+            m.resize(...o.resize);
+            shown.resize(...o.resize);
+            r.invalidate();
+          } else m.scroll(o.scroll);
+          await frame();
+        }
+        m.dispose();
+        shown.dispose();
+      }),
+      { numRuns: 150, seed: 7 },
+    );
+    expect(skippedRows).toBeGreaterThan(100);
+  });
+
   it('answers a cursor position report through onData', async () => {
     const m = new TerminalModel({ cols: 10, rows: 3, scrollback: 0 });
     const replies: string[] = [];
