@@ -266,7 +266,7 @@ async function main(): Promise<void> {
   dirs.push(dir);
   const sb = await startSandboxProcess();
   cleanups.push(() => sb.stop());
-  await startups(dir, sb);
+  if (ONLY !== 'attach') await startups(dir, sb);
   if (ONLY === 'start') return;
 
   const file = join(dir, 'flood.txt');

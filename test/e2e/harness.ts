@@ -99,7 +99,12 @@ export class PtyScreen {
     this.proc.onData((d) => {
       if (this.keepOutput) this.output += d;
       this.onRaw?.(d);
-      if (this.parse) this.term.write(d);
+      if (!this.parse) return;
+      // Marked as following user input, xterm parses a write into its empty buffer at once instead
+      // of on a timer (at least 1 ms in Node): the time to the parsed screen is then the program's,
+      // not this reader's (the bench times echoes with it, tmux's and intern-tui's alike).
+      this.term.input('', true);
+      this.term.write(d);
     });
     this.term.onWriteParsed(() => {
       for (const f of this.parsed) f();
