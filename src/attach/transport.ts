@@ -135,7 +135,8 @@ export class WebSocketTransport implements TerminalTransport {
         offset = this.received;
       }
       this.received = offset + data.length;
-      this.opts.handlers.output(Buffer.from(data), offset);
+      // A view of the message, not a copy (a flood's messages are up to 64 KiB each).
+      this.opts.handlers.output(Buffer.from(data.buffer, data.byteOffset, data.byteLength), offset);
       return;
     }
     if (frame.channel !== 'control') throw new ProtocolError('the daemon sent input');
