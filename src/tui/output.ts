@@ -29,4 +29,4 @@ export class GatedOutput extends EventEmitter {
 }
 
 /** The gate and the key splitter of the running TUI (none in component tests). */
-export const screen: { gate: GatedOutput | null; keys: { passThrough: boolean } | null } = { gate: null, keys: null };
+export const screen: { gate: GatedOutput | null; keys: { attached: ((chunk: string) => void) | null } | null } = { gate: null, keys: null };

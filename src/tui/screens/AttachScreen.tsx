@@ -65,9 +65,8 @@ export function AttachScreen({ api, intern, scrollback, onDetach, onProvision }:
     const real = process.stdout;
     const gate = screen.gate;
     if (gate) gate.suspended = true;
-    // The intern gets the bytes as typed or pasted, not split into keys.
+    // The intern gets the bytes as typed or pasted, not split into keys (set below).
     const keys = screen.keys;
-    if (keys) keys.passThrough = true;
     let done = false;
     const detach = () => {
       if (done) return;
@@ -75,7 +74,7 @@ export function AttachScreen({ api, intern, scrollback, onDetach, onProvision }:
       session.dispose();
       real.write(AFTER_ATTACH);
       if (gate) gate.suspended = false;
-      if (keys) keys.passThrough = false;
+      if (keys) keys.attached = null;
       onDetach();
     };
     const session = new AttachSession({
@@ -99,18 +98,21 @@ export function AttachScreen({ api, intern, scrollback, onDetach, onProvision }:
     const onResize = () => session.resize(real.columns || 80, real.rows || 24);
     // No useInput is active while attached, so hold raw mode ourselves (Ink counts holders).
     if (isRawModeSupported) setRawMode(true);
-    inputEvents.on('input', onInput);
+    // Straight from the key splitter, ahead of Ink; through Ink's input events where there is no
+    // splitter (component tests).
+    if (keys) keys.attached = onInput;
+    else inputEvents.on('input', onInput);
     real.on('resize', onResize);
     session.start();
     return () => {
       if (isRawModeSupported) setRawMode(false);
-      inputEvents.off('input', onInput);
+      if (keys) keys.attached = null;
+      else inputEvents.off('input', onInput);
       real.off('resize', onResize);
       if (!done) {
         done = true;
         session.dispose();
         if (gate) gate.suspended = false;
-        if (keys) keys.passThrough = false;
       }
       access.current = null;
     };

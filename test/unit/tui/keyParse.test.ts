@@ -47,14 +47,20 @@ describe('KeySplitter', () => {
     expect(reads).toEqual(['h', 'i', '\x13', '\x1b[B', `${PASTE_MARK}a\u2028b`]);
     splitter.destroy();
   });
-  it('passes bytes through untouched while attached', async () => {
+  it('hands bytes untouched to the attach screen while attached, and none to Ink', async () => {
     const source = new PassThrough() as unknown as NodeJS.ReadStream;
     const splitter = new KeySplitter(source);
     splitter.setRawMode(true);
-    splitter.passThrough = true;
+    const got: string[] = [];
+    splitter.attached = (chunk) => got.push(chunk);
     (source as unknown as PassThrough).write('ls\r\x1b[200~x\x1b[201~');
     await new Promise((r) => setImmediate(r));
-    expect(splitter.read()).toBe('ls\r\x1b[200~x\x1b[201~');
+    expect(got).toEqual(['ls\r\x1b[200~x\x1b[201~']);
+    expect(splitter.read()).toBeNull();
+    splitter.attached = null;
+    (source as unknown as PassThrough).write('q');
+    await new Promise((r) => setImmediate(r));
+    expect(splitter.read()).toBe('q');
     splitter.destroy();
   });
   it('finishes a cut-off sequence after a moment', async () => {
