@@ -16,7 +16,8 @@ interface XtermCore {
   _inputHandler?: {
     _parser?: { currentState?: number };
     _utf8Decoder?: { interim?: Uint8Array };
-    onRequestRefreshRows?: (listener: (rows: { start: number; end: number }) => void) => unknown;
+    /** The rows a parse touched; undefined for all of them (another buffer, synchronized output's end). */
+    onRequestRefreshRows?: (listener: (rows: { start: number; end: number } | undefined) => void) => unknown;
   };
   _bufferService?: { buffer?: { scrollTop: number; scrollBottom: number } };
 }
@@ -45,6 +46,9 @@ export class TerminalModel {
   constructor(options: TerminalModelOptions) {
     this.term = new xterm.Terminal({
       allowProposedApi: true,
+      // xterm logs a malformed sequence from the remote with console.error, which is the user's
+      // terminal: the emulator keeps quiet.
+      logLevel: 'off',
       cols: options.cols,
       rows: options.rows,
       scrollback: options.scrollback,
@@ -54,9 +58,9 @@ export class TerminalModel {
     this.cell = this.term.buffer.active.getNullCell();
     const rowsParsed = (this.term as unknown as { _core?: XtermCore })._core?._inputHandler?.onRequestRefreshRows;
     if (typeof rowsParsed === 'function') {
-      rowsParsed.call((this.term as unknown as { _core: { _inputHandler: object } })._core._inputHandler, ({ start, end }) => {
-        this.dirtyFrom = Math.min(this.dirtyFrom, start);
-        this.dirtyTo = Math.max(this.dirtyTo, end);
+      rowsParsed.call((this.term as unknown as { _core: { _inputHandler: object } })._core._inputHandler, (rows) => {
+        this.dirtyFrom = Math.min(this.dirtyFrom, rows?.start ?? 0);
+        this.dirtyTo = Math.max(this.dirtyTo, rows?.end ?? Number.POSITIVE_INFINITY);
       });
       this.tracksRows = true;
     }

@@ -22,6 +22,22 @@ describe('attach', () => {
     await t.waitFor('e2e-42-mark');
   });
 
+  it('draws a full-screen program: into the alternate screen and back, a malformed sequence on the way', async () => {
+    const t = open();
+    await openIntern(t, 'runner');
+    await attachAndRun(t, 'echo before-$((2*3))', 'before-6');
+    // A program takes the alternate screen (as vim does), draws, sends bytes no terminal knows, leaves.
+    await t.type("printf '\\033[?1049h\\033[HALT-SCREEN-%s\\033P\\377\\033\\\\' $((3*3)); sleep 1; printf '\\033[?1049l'");
+    await t.press('enter');
+    await t.waitFor('ALT-SCREEN-9');
+    await t.waitForGone('ALT-SCREEN-9');
+    await t.waitFor('before-6');
+    await t.type('echo after-$((4*5))');
+    await t.press('enter');
+    await t.waitFor('after-20');
+    expect(t.screen()).toContain('ctrl+] detach');
+  });
+
   it('explains that attach needs an OAuth token when only an API key is configured', async () => {
     const t = open({ credentials: ['api_key'] });
     await openIntern(t, 'runner');

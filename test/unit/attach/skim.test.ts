@@ -30,7 +30,7 @@ function state(term: xterm.Terminal) {
 }
 
 async function plain(chunks: Uint8Array[], size: { cols: number; rows: number; scrollback: number }) {
-  const term = new xterm.Terminal({ allowProposedApi: true, ...size });
+  const term = new xterm.Terminal({ allowProposedApi: true, logLevel: 'off', ...size });
   for (const c of chunks) await new Promise<void>((r) => term.write(c, r));
   const s = state(term);
   term.dispose();

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FrameRenderer, TerminalModel } from '../../../src/attach/terminal.js';
 
 const write = (m: TerminalModel, s: string) => new Promise<void>((r) => m.write(s, r));
@@ -67,7 +67,7 @@ describe('terminal model', () => {
   });
   it('redraws every row that changed, and only reads those xterm says a parse touched', async () => {
     const op = fc.oneof(
-      fc.constantFrom('x', 'ab\r\n', '\r\n\r\n\r\n\r\n', '\x1b[2;3Hyy', '\x1b[K', '\x1b[2J', '\x1b[?1049h', '\x1b[?1049l', '\x1b[31mred\x1b[0m', '\x1b[2;3r', '\x1b[r', '\x1bM', '\x1b[S', '日本', '\x1b[3;1H\x1b[1P', '\x1b[2L', '\x1bc'),
+      fc.constantFrom('x', 'ab\r\n', '\r\n\r\n\r\n\r\n', '\x1b[2;3Hyy', '\x1b[K', '\x1b[2J', '\x1b[?1049h', '\x1b[?1049l', '\x1b[31mred\x1b[0m', '\x1b[2;3r', '\x1b[r', '\x1bM', '\x1b[S', '日本', '\x1b[3;1H\x1b[1P', '\x1b[2L', '\x1bc', '\x1b[?47h', '\x1b[?1047l', '\x1b[?2026h', '\x1b[?2026l', '\x1b[?5h', '\x1b[?5l'),
       fc.record({ resize: fc.tuple(fc.integer({ min: 2, max: 9 }), fc.integer({ min: 1, max: 5 })) }),
       fc.record({ scroll: fc.integer({ min: -3, max: 3 }) }),
     );
@@ -98,6 +98,18 @@ describe('terminal model', () => {
       { numRuns: 150, seed: 7 },
     );
     expect(skippedRows).toBeGreaterThan(100);
+  });
+
+  it('keeps quiet about a malformed sequence from the remote (xterm would log it to the terminal)', async () => {
+    const m = new TerminalModel({ cols: 10, rows: 2, scrollback: 0 });
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      await write(m, '\x1b[1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18;19;20;21;22;23;24;25;26;27;28;29;30;31;32;33;34;35mx\x1bP\x90\xff');
+      expect(logged).not.toHaveBeenCalled();
+    } finally {
+      logged.mockRestore();
+      m.dispose();
+    }
   });
 
   it('answers a cursor position report through onData', async () => {
