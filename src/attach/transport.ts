@@ -135,7 +135,7 @@ export class WebSocketTransport implements TerminalTransport {
         offset = this.received;
       }
       this.received = offset + data.length;
-      // A view of the message, not a copy (a flood's messages are up to 64 KiB each).
+      // A view of the message, not a copy: a flood is a hundred or more of them a second.
       this.opts.handlers.output(Buffer.from(data.buffer, data.byteOffset, data.byteLength), offset);
       return;
     }

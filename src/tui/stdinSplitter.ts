@@ -13,8 +13,8 @@ import { ESC } from './terminal.js';
 
 export class KeySplitter extends Readable {
   /**
-   * While attached: each chunk goes here as it came, at once, instead of to Ink (a keystroke's
-   * echo is timed from it: Ink's stream and parser were a tenth of a millisecond more).
+   * While attached: each chunk goes here as it came, at once, instead of to Ink (through Ink's
+   * stream, parser and input events, a keystroke's echo took about 0.7 ms more at the median).
    */
   attached: ((chunk: string) => void) | null = null;
   private rest = '';
