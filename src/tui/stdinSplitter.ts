@@ -8,6 +8,7 @@
  * go straight to it as they came (`attached`), pastes and all, not through Ink.
  */
 import { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { tokenize } from './keyParse.js';
 import { ESC } from './terminal.js';
 
@@ -19,7 +20,9 @@ export class KeySplitter extends Readable {
   attached: ((chunk: string) => void) | null = null;
   private rest = '';
   private flushTimer: NodeJS.Timeout | undefined;
-  private readonly onData = (chunk: Buffer | string) => this.feed(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
+  /** A character whose bytes a read cut in two (a long paste arrives in 4 KiB reads) is held for its rest. */
+  private readonly decoder = new StringDecoder('utf8');
+  private readonly onData = (chunk: Buffer | string) => this.feed(typeof chunk === 'string' ? chunk : this.decoder.write(chunk));
 
   constructor(private readonly source: NodeJS.ReadStream) {
     // Object mode: each read() returns one key, never the buffered keys joined.

@@ -63,6 +63,20 @@ describe('KeySplitter', () => {
     expect(splitter.read()).toBe('q');
     splitter.destroy();
   });
+  it('joins a character whose bytes two reads cut apart', async () => {
+    const source = new PassThrough() as unknown as NodeJS.ReadStream;
+    const splitter = new KeySplitter(source);
+    splitter.setRawMode(true);
+    const got: string[] = [];
+    splitter.attached = (chunk) => got.push(chunk);
+    const bytes = Buffer.from('aé日b');
+    (source as unknown as PassThrough).write(bytes.subarray(0, 2));
+    (source as unknown as PassThrough).write(bytes.subarray(2, 4));
+    (source as unknown as PassThrough).write(bytes.subarray(4));
+    await new Promise((r) => setImmediate(r));
+    expect(got.join('')).toBe('aé日b');
+    splitter.destroy();
+  });
   it('finishes a cut-off sequence after a moment', async () => {
     const source = new PassThrough() as unknown as NodeJS.ReadStream;
     const splitter = new KeySplitter(source);
