@@ -286,6 +286,9 @@ export class AgentService {
     const id = `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
     this.emit(run, { role: 'assistant', tool_calls: [{ index: 0, id, type: 'function', function: { name: PROVIDE_INPUT_TOOL, arguments: JSON.stringify(args) } }] }, 'tool_calls');
     this.close_(run, null);
+    // No wait at all: nothing is pending, so an answer is refused however quickly it comes (a
+    // timer of 0 ms could still lose the race to an answer already on its way).
+    if (this.interactionWaitMs <= 0) return Promise.resolve(null);
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         run.pending = null;
