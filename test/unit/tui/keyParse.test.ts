@@ -36,55 +36,55 @@ describe('splitKeys', () => {
 });
 
 describe('KeySplitter', () => {
-  it('gives a reader one key per read, whatever arrived at once', async () => {
-    const source = new PassThrough() as unknown as NodeJS.ReadStream;
-    const splitter = new KeySplitter(source);
+  /** A splitter in raw mode over a stream the test writes to; `settled` lets the writes arrive. */
+  function splitterOver() {
+    const source = new PassThrough();
+    const splitter = new KeySplitter(source as unknown as NodeJS.ReadStream);
     splitter.setRawMode(true);
-    (source as unknown as PassThrough).write('hi\x13\x1b[B\x1b[200~a\rb\x1b[201~');
-    await new Promise((r) => setImmediate(r));
-    const reads: unknown[] = [];
-    for (let c = splitter.read(); c !== null; c = splitter.read()) reads.push(c);
-    expect(reads).toEqual(['h', 'i', '\x13', '\x1b[B', `${PASTE_MARK}a\u2028b`]);
+    const settled = () => new Promise((r) => setImmediate(r));
+    const reads = () => {
+      const out: unknown[] = [];
+      for (let c = splitter.read(); c !== null; c = splitter.read()) out.push(c);
+      return out;
+    };
+    return { source, splitter, settled, reads };
+  }
+
+  it('gives a reader one key per read, whatever arrived at once', async () => {
+    const { source, splitter, settled, reads } = splitterOver();
+    source.write('hi\x13\x1b[B\x1b[200~a\rb\x1b[201~');
+    await settled();
+    expect(reads()).toEqual(['h', 'i', '\x13', '\x1b[B', `${PASTE_MARK}a\u2028b`]);
     splitter.destroy();
   });
   it('hands bytes untouched to the attach screen while attached, and none to Ink', async () => {
-    const source = new PassThrough() as unknown as NodeJS.ReadStream;
-    const splitter = new KeySplitter(source);
-    splitter.setRawMode(true);
+    const { source, splitter, settled, reads } = splitterOver();
     const got: string[] = [];
     splitter.attached = (chunk) => got.push(chunk);
-    (source as unknown as PassThrough).write('ls\r\x1b[200~x\x1b[201~');
-    await new Promise((r) => setImmediate(r));
+    source.write('ls\r\x1b[200~x\x1b[201~');
+    await settled();
     expect(got).toEqual(['ls\r\x1b[200~x\x1b[201~']);
-    expect(splitter.read()).toBeNull();
+    expect(reads()).toEqual([]);
     splitter.attached = null;
-    (source as unknown as PassThrough).write('q');
-    await new Promise((r) => setImmediate(r));
-    expect(splitter.read()).toBe('q');
+    source.write('q');
+    await settled();
+    expect(reads()).toEqual(['q']);
     splitter.destroy();
   });
   it('joins a character whose bytes two reads cut apart', async () => {
-    const source = new PassThrough() as unknown as NodeJS.ReadStream;
-    const splitter = new KeySplitter(source);
-    splitter.setRawMode(true);
-    const got: string[] = [];
-    splitter.attached = (chunk) => got.push(chunk);
+    const { source, splitter, settled, reads } = splitterOver();
     const bytes = Buffer.from('aé日b');
-    (source as unknown as PassThrough).write(bytes.subarray(0, 2));
-    (source as unknown as PassThrough).write(bytes.subarray(2, 4));
-    (source as unknown as PassThrough).write(bytes.subarray(4));
-    await new Promise((r) => setImmediate(r));
-    expect(got.join('')).toBe('aé日b');
+    for (const [from, to] of [[0, 2], [2, 4], [4, bytes.length]] as const) source.write(bytes.subarray(from, to));
+    await settled();
+    expect(reads().join('')).toBe('aé日b');
     splitter.destroy();
   });
   it('finishes a cut-off sequence after a moment', async () => {
-    const source = new PassThrough() as unknown as NodeJS.ReadStream;
-    const splitter = new KeySplitter(source);
-    splitter.setRawMode(true);
-    (source as unknown as PassThrough).write('\x1b[1;');
-    (source as unknown as PassThrough).write('5A');
-    await new Promise((r) => setImmediate(r));
-    expect(splitter.read()).toBe('\x1b[1;5A');
+    const { source, splitter, settled, reads } = splitterOver();
+    source.write('\x1b[1;');
+    source.write('5A');
+    await settled();
+    expect(reads()).toEqual(['\x1b[1;5A']);
     splitter.destroy();
   });
 });
