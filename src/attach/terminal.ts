@@ -11,8 +11,9 @@ type Cell = NonNullable<ReturnType<xterm.IBufferLine['getCell']>>;
 /** A chunk is skimmed only if it could hold the lines to keep at this many bytes a line. */
 const SKIM_MIN_LINE_BYTES = 8;
 
-/** The parts of @xterm/headless's internals the skim depends on (checked at each use). */
+/** The parts of @xterm/headless's internals this model reads (checked at each use). */
 interface XtermCore {
+  coreService?: { isCursorHidden?: boolean };
   _inputHandler?: {
     _parser?: { currentState?: number };
     _utf8Decoder?: { interim?: Uint8Array };
@@ -56,9 +57,9 @@ export class TerminalModel {
       convertEol: false,
     });
     this.cell = this.term.buffer.active.getNullCell();
-    const rowsParsed = (this.term as unknown as { _core?: XtermCore })._core?._inputHandler?.onRequestRefreshRows;
-    if (typeof rowsParsed === 'function') {
-      rowsParsed.call((this.term as unknown as { _core: { _inputHandler: object } })._core._inputHandler, (rows) => {
+    const handler = this.core?._inputHandler;
+    if (typeof handler?.onRequestRefreshRows === 'function') {
+      handler.onRequestRefreshRows((rows) => {
         this.dirtyFrom = Math.min(this.dirtyFrom, rows?.start ?? 0);
         this.dirtyTo = Math.max(this.dirtyTo, rows?.end ?? Number.POSITIVE_INFINITY);
       });
@@ -80,6 +81,11 @@ export class TerminalModel {
     this.dirtyFrom = Number.POSITIVE_INFINITY;
     this.dirtyTo = -1;
     return rows;
+  }
+
+  /** xterm's internals, where this version keeps them (XtermCore); every use allows them to be missing. */
+  private get core(): XtermCore | undefined {
+    return (this.term as unknown as { _core?: XtermCore })._core;
   }
 
   get cols(): number {
@@ -130,7 +136,7 @@ export class TerminalModel {
    * they are not where this version keeps them, nothing is skimmed.
    */
   private mayBeSkimmed(): boolean {
-    const core = (this.term as unknown as { _core?: XtermCore })._core;
+    const core = this.core;
     const parser = core?._inputHandler?._parser;
     const utf8 = core?._inputHandler?._utf8Decoder?.interim;
     const buffer = core?._bufferService?.buffer;
@@ -171,7 +177,7 @@ export class TerminalModel {
 
   get cursor(): { x: number; y: number; visible: boolean } {
     const b = this.term.buffer.active;
-    const core = (this.term as unknown as { _core?: { coreService?: { isCursorHidden?: boolean } } })._core;
+    const core = this.core;
     const hidden = core?.coreService?.isCursorHidden ?? false;
     return { x: b.cursorX, y: b.cursorY + b.baseY - b.viewportY, visible: !hidden && this.scrolledBack === 0 };
   }
