@@ -5,7 +5,7 @@
  */
 import type { InternApi } from '../client/types.js';
 import { CREDENTIAL_SOURCES, type CredentialKind } from '../contract/routes.js';
-import { configPath, EMBEDDED_SANDBOX, type Flags, type Resolved, usesEmbeddedSandbox, warnTo } from './settings.js';
+import { configPath, EMBEDDED_SANDBOX, embeddedClientOptions, type Flags, type Resolved, usesEmbeddedSandbox, warnTo } from './settings.js';
 import { CliError, EXIT } from './exit.js';
 import { Output } from './output.js';
 import type { Parsed } from './parse.js';
@@ -75,8 +75,7 @@ async function openApi(ctx: RunContext): Promise<InternApi> {
     if (ctx.values.sandbox !== true) ctx.warn('no service configured: using a temporary built-in sandbox with demo data (changes are lost on exit); see intern-tui --help');
     const sandbox = await startSandbox(EMBEDDED_SANDBOX);
     ctx.cleanup.push(() => sandbox.close());
-    const c = sandbox.manifest.credentials;
-    return createClient({ baseUrl: sandbox.baseUrl, credentials: { api_key: c.api_key, management_key: c.management_key, oauth_token: c.oauth_token } });
+    return createClient(embeddedClientOptions(sandbox));
   }
   for (const kind of ctx.spec.needs) {
     if (!resolved.credentials[kind] && !(kind === 'oauth_token' && resolved.renewOAuthToken)) throw new CliError(EXIT.auth, missingCredentialMessage(`intern-tui ${commandTitle(ctx.spec)}`, kind, resolved));

@@ -7,7 +7,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { BASE_URL_ENV, CREDENTIAL_SOURCES, DEFAULT_BASE_URL, type CredentialKind } from '../contract/routes.js';
 import { isRegionalHost } from '../contract/rules.js';
-import type { Credentials } from '../client/types.js';
+import type { ClientOptions, Credentials } from '../client/types.js';
+import type { RunningSandbox } from '../sandbox/index.js';
 import type { ThreadSandboxOptions } from '../sandbox/thread.js';
 import type { FeatureSpec } from '../tui/types.js';
 import type { ConfigFile, Profile } from './config.js';
@@ -16,7 +17,6 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
-/** What a missing config file reads as (config.ts's readConfig, and dispatch.ts's early decision). */
 /** How the CLI reports a warning about the settings (a config file others can read, a profile overridden...). */
 export const warnTo =
   (stderr: NodeJS.WritableStream) =>
@@ -24,6 +24,7 @@ export const warnTo =
     stderr.write(`intern-tui: warning: ${message}\n`);
   };
 
+/** What a missing config file reads as (config.ts's readConfig, and dispatch.ts's early decision). */
 export const noConfigFile = (): ConfigFile => ({ profiles: {} });
 
 export function configPath(env: NodeJS.ProcessEnv = process.env): string {
@@ -135,3 +136,9 @@ export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string {
 
 /** The embedded sandbox: loopback, a free port, the demo data. */
 export const EMBEDDED_SANDBOX: ThreadSandboxOptions = { host: '127.0.0.1', port: 0, seed: 'demo' };
+
+/** The client's options for an embedded sandbox: its URL and its manifest's three credentials. */
+export function embeddedClientOptions(sandbox: Pick<RunningSandbox, 'baseUrl' | 'manifest'>): ClientOptions {
+  const c = sandbox.manifest.credentials;
+  return { baseUrl: sandbox.baseUrl, credentials: { api_key: c.api_key, management_key: c.management_key, oauth_token: c.oauth_token } };
+}

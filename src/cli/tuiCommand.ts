@@ -16,7 +16,7 @@ import { noColorFromEnv } from '../tui/theme.js';
 import { resolveSignedIn } from './auth/credentials.js';
 import { tuiSessionHooks } from './auth/session.js';
 import type { EarlySandbox } from './legacy.js';
-import { cacheDir, codeCacheDir, configPath, EMBEDDED_SANDBOX, type Flags, usesEmbeddedSandbox, warnTo } from './settings.js';
+import { cacheDir, codeCacheDir, configPath, EMBEDDED_SANDBOX, embeddedClientOptions, type Flags, usesEmbeddedSandbox, warnTo } from './settings.js';
 
 const warn = warnTo(process.stderr);
 
@@ -35,10 +35,7 @@ export async function tuiCommand(flags: Flags, forceSandbox: boolean, early?: Ea
     // The sandbox starts in a worker thread, on the other core, while the TUI draws its first frame; calls
     // wait for it. dispatch.ts may have started it already, before this module loaded (see earlySandbox).
     sandbox = early?.started ?? startSandboxThread(EMBEDDED_SANDBOX, { codeCacheDir: codeCacheDir() });
-    const ready = sandbox.then((sb) => {
-      const c = sb.manifest.credentials;
-      return createClient({ baseUrl: sb.baseUrl, credentials: { api_key: c.api_key, management_key: c.management_key, oauth_token: c.oauth_token } });
-    });
+    const ready = sandbox.then((sb) => createClient(embeddedClientOptions(sb)));
     api = deferredApi(ready, { baseUrl: 'http://127.0.0.1', configured: { api_key: true, management_key: true, oauth_token: true } });
     host = '127.0.0.1';
   } else {
