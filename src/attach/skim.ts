@@ -25,13 +25,17 @@ const ESC = 0x1b;
 const MAX_SGR = 64;
 
 export interface Skimmed {
-  /** Bytes of the chunk left out. */
+  /** Bytes of the chunk left out (0: nothing could be). */
   skipped: number;
-  /** The attributes in force where the kept part starts, and a carriage return (the cursor's column there is 0). */
+  /** The attributes in force where the kept part starts, and a carriage return (the cursor's column there is 0); empty when nothing was left out. */
   prefix: Uint8Array;
   /** The kept part of the chunk. */
   rest: Uint8Array;
+  /** The chunk is plain lines to its end (perhaps cut off in a sequence or a character): with more lines after them, more could be left out. */
+  plain: boolean;
 }
+
+const NOTHING = new Uint8Array(0);
 
 /**
  * The length of the SGR sequence (`ESC [ digits/;/: m`) at `i`, or 0 when
@@ -79,6 +83,25 @@ function printableUtf8Length(data: Uint8Array, i: number): number {
   return n;
 }
 
+/**
+ * Whether the bytes from `i` to the end of `data` could be the start of an SGR sequence or of a
+ * printable UTF-8 character, cut off by the end of the chunk.
+ */
+function cutOff(data: Uint8Array, i: number): boolean {
+  const n = data.length - i;
+  if (data[i] === ESC) {
+    if (n === 1) return true;
+    if (data[i + 1] !== 0x5b || n >= MAX_SGR) return false;
+    for (let j = i + 2; j < data.length; j++) if (data[j]! < 0x30 || data[j]! > 0x3b) return false;
+    return true;
+  }
+  const b = data[i]!;
+  const need = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+  if (need === 0 || n >= need) return false;
+  for (let j = i + 1; j < data.length; j++) if (data[j]! < 0x80 || data[j]! > 0xbf) return false;
+  return true;
+}
+
 /** Where the plain lines at the start of `data` end, and how many line feeds they hold. */
 function plainPrefix(data: Uint8Array): { end: number; lineFeeds: number } {
   let lineFeeds = 0;
@@ -113,16 +136,18 @@ function startsWithReset(data: Uint8Array, i: number): boolean {
 
 /**
  * Leaves out the start of `data` when at least `keep` line feeds of plain lines
- * follow it; undefined when nothing can be left out.
+ * follow it (`skipped` is 0 when nothing can be left out).
  */
-export function skim(data: Uint8Array, keep: number): Skimmed | undefined {
+export function skim(data: Uint8Array, keep: number): Skimmed {
   const { end, lineFeeds } = plainPrefix(data);
-  if (lineFeeds <= keep) return undefined;
+  const plain = end === data.length || cutOff(data, end);
+  const none = { skipped: 0, prefix: NOTHING, rest: data, plain };
+  if (lineFeeds <= keep) return none;
   // The kept part starts just after a CR LF with `keep` line feeds after it, before `end`.
   let lf = end;
   for (let k = 0; k <= keep; k++) lf = lastIndexOf(data, LF, lf - 1);
   while (lf > 0 && data[lf - 1] !== CR) lf = lastIndexOf(data, LF, lf - 1);
-  if (lf <= 0) return undefined;
+  if (lf <= 0) return none;
   const cut = lf + 1;
   // The attributes in force at the cut: its SGR sequences from the last reset on.
   const sgrs: Uint8Array[] = [];
@@ -140,7 +165,7 @@ export function skim(data: Uint8Array, keep: number): Skimmed | undefined {
     at += sgrs[k]!.length;
   }
   prefix[at] = CR;
-  return { skipped: cut, prefix, rest: data.subarray(cut) };
+  return { skipped: cut, prefix, rest: data.subarray(cut), plain };
 }
 
 function lastIndexOf(data: Uint8Array, byte: number, from: number): number {

@@ -10,6 +10,27 @@ type Cell = NonNullable<ReturnType<xterm.IBufferLine['getCell']>>;
 
 /** A chunk is skimmed only if it could hold the lines to keep at this many bytes a line. */
 const SKIM_MIN_LINE_BYTES = 8;
+/**
+ * The largest piece handed to the emulator at once: xterm checks its time budget (and lets the
+ * event loop run, a detach key among it) only between the pieces it was given.
+ */
+const PARSE_PIECE_BYTES = 64 << 10;
+
+/**
+ * Runs once a write is parsed, told how many of its bytes were skimmed (left out unparsed), and
+ * whether it might have been with more lines after it (`plain`: false when skimming was ruled out
+ * by what it holds or by the emulator's state).
+ */
+export type Parsed = (result: { skipped: number; plain: boolean }) => void;
+
+/** A chunk waiting for the emulator; `headParsed`: the start of a chunk was already split off it (see feed). */
+interface QueuedWrite {
+  data: Uint8Array | string;
+  done: Parsed | undefined;
+  headParsed?: boolean;
+}
+
+const LF = 0x0a;
 
 /** The parts of @xterm/headless's internals this model reads (checked at each use). */
 interface XtermCore {
@@ -27,14 +48,23 @@ export interface TerminalModelOptions {
   cols: number;
   rows: number;
   scrollback: number;
+  /**
+   * Every byte handed to the emulator, as it is handed over, in order: what skimming left of the
+   * output. A terminal fed these ends up as the emulator does (the `attach` subcommand's screen).
+   */
+  onFeed?: (data: Uint8Array | string) => void;
 }
 
 export class TerminalModel {
   readonly term: xterm.Terminal;
   private readonly cell: Cell;
   /** Output not yet handed to the emulator (see write), and whether a chunk is with it now. */
-  private readonly queue: { data: Uint8Array | string; done: (() => void) | undefined }[] = [];
+  private readonly queue: QueuedWrite[] = [];
   private feeding = false;
+  /** Output set aside to be parsed later, merged into one chunk (see hold). */
+  private readonly held: Uint8Array[] = [];
+  /** Bytes set aside (hold) and not yet handed on (release). */
+  heldBytes = 0;
   private disposed = false;
   /** Screen rows parsed output touched since the renderer last asked (takeChangedRows). */
   private dirtyFrom = Number.POSITIVE_INFINITY;
@@ -44,7 +74,10 @@ export class TerminalModel {
   /** Output bytes left out unparsed because they could not change the result (skim.ts). */
   skipped = 0;
 
+  private readonly onFeed: ((data: Uint8Array | string) => void) | undefined;
+
   constructor(options: TerminalModelOptions) {
+    this.onFeed = options.onFeed;
     this.term = new xterm.Terminal({
       allowProposedApi: true,
       // xterm logs a malformed sequence from the remote with console.error, which is the user's
@@ -96,36 +129,93 @@ export class TerminalModel {
   }
 
   /**
-   * Feeds output; `done` runs once it is parsed (flow control acknowledges then). The emulator is
-   * given one chunk at a time, the next from the last one's callback (which xterm runs inside its
-   * parse loop, so the next is parsed in the same pass): xterm keeps parsing whatever it was given
-   * even after it is disposed, so a flood's whole unacknowledged window, handed over at once, held
-   * the main thread for tens of milliseconds after a detach. Queued here, it is dropped at dispose.
+   * Feeds output; `done` runs once it is parsed (flow control acknowledges then). Anything held
+   * (see hold) goes first. The emulator is given one chunk at a time, the next from the last one's
+   * callback (which xterm runs inside its parse loop, so the next is parsed in the same pass):
+   * xterm keeps parsing whatever it was given even after it is disposed, so a flood's whole
+   * unacknowledged window, handed over at once, held the main thread for tens of milliseconds
+   * after a detach. Queued here, it is dropped at dispose.
    */
   write(data: Uint8Array | string, done?: () => void): void {
     if (this.disposed) return;
+    this.release();
+    this.enqueue(data, done && (() => done()));
+  }
+
+  /**
+   * Sets output aside instead of parsing it now. Held output is parsed as one chunk at the next
+   * `release` (or `write`), and a chunk that holds many lines can be skimmed (skim.ts) where the
+   * same lines in small pieces cannot: a line is left out only once twice the rows (plus the
+   * scrollback) more follow it in the same chunk. The caller bounds what it holds.
+   */
+  hold(data: Uint8Array): void {
+    if (this.disposed || data.length === 0) return;
+    this.held.push(data);
+    this.heldBytes += data.length;
+  }
+
+  /** Hands what is held to the emulator, merged; `done` runs once it is parsed. False when nothing was held. */
+  release(done?: Parsed): boolean {
+    if (this.heldBytes === 0) return false;
+    const merged = this.held.length === 1 ? this.held[0]! : Buffer.concat(this.held, this.heldBytes);
+    this.held.length = 0;
+    this.heldBytes = 0;
+    this.enqueue(merged, done);
+    return true;
+  }
+
+  private enqueue(data: Uint8Array | string, done: Parsed | undefined): void {
     if (this.feeding) this.queue.push({ data, done });
     else this.feed(data, done);
   }
 
-  private feed(data: Uint8Array | string, done: (() => void) | undefined): void {
+  private feed(data: Uint8Array | string, done: Parsed | undefined, headParsed = false): void {
     this.feeding = true;
     const keep = 2 * this.term.rows + (this.term.buffer.active.type === 'normal' ? (this.term.options.scrollback ?? 0) : 0);
+    let skipped = 0;
+    let plain = true;
     // Skimming reads every byte (about eight times faster than parsing them): not worth trying on a
-    // chunk too short to hold `keep` lines, which with a long scrollback is every chunk.
-    if (typeof data !== 'string' && data.length >= keep * SKIM_MIN_LINE_BYTES && this.mayBeSkimmed()) {
-      const skimmed = skim(data, keep);
-      if (skimmed) {
-        this.skipped += skimmed.skipped;
-        this.term.write(skimmed.prefix);
-        data = skimmed.rest;
+    // chunk too short to hold `keep` lines.
+    if (typeof data !== 'string' && data.length >= keep * SKIM_MIN_LINE_BYTES) {
+      const may = this.mayBeSkimmed();
+      if (may === 'now') {
+        const skimmed = skim(data, keep);
+        plain = skimmed.plain;
+        if (skimmed.skipped > 0) {
+          skipped = skimmed.skipped;
+          this.skipped += skipped;
+          this.onFeed?.(skimmed.prefix);
+          this.term.write(skimmed.prefix);
+          data = skimmed.rest;
+        }
+      } else if (may === 'no') plain = false;
+      else if (!headParsed) {
+        // The last chunk ended inside a sequence or a character: its line is parsed first, then
+        // the rest of this chunk may be skimmed.
+        const lf = data.indexOf(LF);
+        if (lf !== -1 && lf + 1 < data.length) {
+          this.queue.unshift({ data: data.subarray(lf + 1), done, headParsed: true });
+          data = data.subarray(0, lf + 1);
+          done = undefined;
+        }
       }
     }
+    let parsed: (() => void) | undefined = done && (() => done({ skipped, plain }));
+    if (typeof data !== 'string' && data.length > PARSE_PIECE_BYTES) {
+      // The rest goes back to the front of the queue in pieces; the last one reports the whole.
+      const pieces: QueuedWrite[] = [];
+      for (let at = PARSE_PIECE_BYTES; at < data.length; at += PARSE_PIECE_BYTES) pieces.push({ data: data.subarray(at, at + PARSE_PIECE_BYTES), done: undefined, headParsed: true });
+      pieces[pieces.length - 1]!.done = parsed;
+      this.queue.unshift(...pieces);
+      data = data.subarray(0, PARSE_PIECE_BYTES);
+      parsed = undefined;
+    }
+    if (data.length > 0) this.onFeed?.(data);
     this.term.write(data, () => {
       this.feeding = false;
-      done?.();
+      parsed?.();
       const next = this.queue.shift();
-      if (next && !this.disposed) this.feed(next.data, next.done);
+      if (next && !this.disposed) this.feed(next.data, next.done, next.headParsed);
     });
   }
 
@@ -133,16 +223,18 @@ export class TerminalModel {
    * Whether output may be skimmed (see skim.ts) before it is parsed: the emulator is between
    * sequences and characters, its scroll region is the whole screen, and the view is at the live
    * screen (a view scrolled back stays on the lines it shows). Read from xterm's internals; when
-   * they are not where this version keeps them, nothing is skimmed.
+   * they are not where this version keeps them, nothing is skimmed. `after-line`: not now, the
+   * emulator is inside a sequence or a character, but the rest may be once its line is parsed.
    */
-  private mayBeSkimmed(): boolean {
+  private mayBeSkimmed(): 'now' | 'after-line' | 'no' {
     const core = this.core;
     const parser = core?._inputHandler?._parser;
     const utf8 = core?._inputHandler?._utf8Decoder?.interim;
     const buffer = core?._bufferService?.buffer;
-    if (parser?.currentState !== 0 || !utf8 || utf8[0] !== 0 || !buffer) return false;
+    if (parser?.currentState === undefined || !utf8 || !buffer) return 'no';
     const b = this.term.buffer.active;
-    return buffer.scrollTop === 0 && buffer.scrollBottom === this.term.rows - 1 && b.viewportY === b.baseY;
+    if (buffer.scrollTop !== 0 || buffer.scrollBottom !== this.term.rows - 1 || b.viewportY !== b.baseY) return 'no';
+    return parser.currentState !== 0 || utf8[0] !== 0 ? 'after-line' : 'now';
   }
 
   /**
@@ -217,6 +309,8 @@ export class TerminalModel {
   dispose(): void {
     this.disposed = true;
     this.queue.length = 0;
+    this.held.length = 0;
+    this.heldBytes = 0;
     this.term.dispose();
   }
 }

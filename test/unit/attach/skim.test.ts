@@ -37,16 +37,28 @@ async function plain(chunks: Uint8Array[], size: { cols: number; rows: number; s
   return s;
 }
 
-async function skimming(chunks: Uint8Array[], size: { cols: number; rows: number; scrollback: number }) {
-  const m = new TerminalModel(size);
+/**
+ * The model fed `chunks` (written, or where `held` says so set aside and released merged), its
+ * state, and the state of a plain emulator fed what the model reported handing over (onFeed: what
+ * `attach NAME` writes to the user's terminal).
+ */
+async function skimming(chunks: Uint8Array[], size: { cols: number; rows: number; scrollback: number }, held: boolean[] = []) {
+  const fed: Uint8Array[] = [];
+  const m = new TerminalModel({ ...size, onFeed: (d) => fed.push(typeof d === 'string' ? enc(d) : Uint8Array.from(d)) });
   const order: number[] = [];
-  await Promise.all(chunks.map((c, i) => new Promise<void>((r) => m.write(c, () => r(void order.push(i))))));
-  // Every chunk is done, in order (flow control acknowledges by offset).
-  expect(order).toEqual(chunks.map((_c, i) => i));
+  const written: Promise<void>[] = [];
+  chunks.forEach((c, i) => {
+    if (held[i]) m.hold(c);
+    else written.push(new Promise<void>((r) => m.write(c, () => r(void order.push(i)))));
+  });
+  written.push(new Promise<void>((r) => (m.release(() => r()) ? undefined : r())));
+  await Promise.all(written);
+  // Every chunk written is done, in order (flow control acknowledges by offset).
+  expect(order).toEqual(chunks.map((_c, i) => i).filter((i) => !held[i]));
   const s = state(m.term);
   const skipped = m.skipped;
   m.dispose();
-  return { s, skipped };
+  return { s, skipped, fed: await plain(fed, size) };
 }
 
 function split(data: Uint8Array, cuts: number[]): Uint8Array[] {
@@ -169,6 +181,7 @@ describe('skim', () => {
           const got = await skimming(chunks, size);
           skipped += got.skipped;
           expect(got.s).toEqual(want);
+          expect(got.fed).toEqual(want);
         },
       ),
       { numRuns: 400, seed: 12 },
@@ -177,9 +190,32 @@ describe('skim', () => {
     expect(skipped).toBeGreaterThan(10_000);
   });
 
+  it('leaves the emulator, and a terminal fed what it was handed, as parsing everything would when output is held and released merged', async () => {
+    let skipped = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        stream,
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 12 }),
+        fc.array(fc.boolean(), { maxLength: 13 }),
+        fc.record({ cols: fc.integer({ min: 2, max: 24 }), rows: fc.integer({ min: 1, max: 6 }), scrollback: fc.constantFrom(0, 0, 3, 9) }),
+        async (text, cuts, held, size) => {
+          const chunks = split(enc(text), cuts);
+          const want = await plain(chunks, size);
+          const got = await skimming(chunks, size, held);
+          skipped += got.skipped;
+          expect(got.s).toEqual(want);
+          expect(got.fed).toEqual(want);
+        },
+      ),
+      { numRuns: 300, seed: 7 },
+    );
+    expect(skipped).toBeGreaterThan(10_000);
+  });
+
   it('skips the start of a plain flood, keeping twice the rows plus the scrollback in line feeds', () => {
     const lines = Array.from({ length: 100 }, (_, i) => `\x1b[3${i % 8}mline ${i}\x1b[0m \x1b[1mbold`).join('\r\n') + '\r\n';
-    const s = skim(enc(lines), 2 * 5 + 3)!;
+    const s = skim(enc(lines), 2 * 5 + 3);
+    expect(s.plain).toBe(true);
     const rest = Buffer.from(s.rest).toString();
     expect(rest.split('\n').length - 1).toBe(13);
     expect(rest.startsWith('\x1b[37mline 87')).toBe(true);
@@ -188,26 +224,40 @@ describe('skim', () => {
     expect(s.skipped + s.rest.length).toBe(enc(lines).length);
   });
 
+  it('hands over the attributes in force where it skimmed, so a terminal fed what the model was given matches it', async () => {
+    const size = { cols: 10, rows: 5, scrollback: 0 };
+    const chunks = [enc('\x1b[1;31mred' + '\r\nx'.repeat(300))];
+    const got = await skimming(chunks, size);
+    expect(got.skipped).toBeGreaterThan(0);
+    expect(got.fed).toEqual(await plain(chunks, size));
+  });
+
   it('keeps every SGR after the last reset, and only a leading 0 or empty parameter counts as one', () => {
     const text = '\x1b[0;32mA\x1b[44mB\x1b[01mC\x1b[0:1mD\x1b[02;3mE\r\n' + 'c\r\n'.repeat(20);
-    expect(Buffer.from(skim(enc(text), 5)!.prefix).toString()).toBe('\x1b[0;32m\x1b[44m\x1b[01m\x1b[0:1m\x1b[02;3m\r');
+    expect(Buffer.from(skim(enc(text), 5).prefix).toString()).toBe('\x1b[0;32m\x1b[44m\x1b[01m\x1b[0:1m\x1b[02;3m\r');
   });
 
   it.each([
-    ['too few lines', 'a\r\n'.repeat(13)],
-    ['bare line feeds (where the column is not known)', 'abc\n'.repeat(40)],
-    ['a cursor movement near the end', 'a\r\n'.repeat(10) + '\x1b[H' + 'b\r\n'.repeat(30)],
-    ['a C1 control in UTF-8', 'a\r\n\u009b2J' + 'b\r\n'.repeat(30)],
-  ])('skips nothing before %s', (_n, text) => {
-    expect(skim(enc(text), 13)).toBeUndefined();
+    ['too few lines', enc('a\r\n'.repeat(13)), true],
+    ['bare line feeds (where the column is not known)', enc('abc\n'.repeat(40)), true],
+    ['a cursor movement near the end', enc('a\r\n'.repeat(10) + '\x1b[H' + 'b\r\n'.repeat(30)), false],
+    ['a C1 control in UTF-8', enc('a\r\n\u009b2J' + 'b\r\n'.repeat(30)), false],
+    ['a chunk that ends inside a colour', enc('a\r\n'.repeat(10) + '\x1b[38;5'), true],
+    ['a chunk that ends inside a character', Buffer.concat([enc('a\r\n'.repeat(10)), enc('日').subarray(0, 2)]), true],
+    ['a chunk that ends inside a sequence that is not a colour', enc('a\r\n'.repeat(10) + '\x1b[?1'), false],
+  ])('skips nothing before %s', (_n, bytes, plain) => {
+    const s = skim(bytes, 13);
+    expect(s.skipped).toBe(0);
+    expect(s.prefix.length).toBe(0);
+    expect(Buffer.from(s.rest).equals(bytes)).toBe(true);
+    // Whether more lines could make it skimmable: not past something that is not a plain line.
+    expect(s.plain).toBe(plain);
   });
 
-  it('skims nothing while a scroll region is set, the parser is inside a sequence, or the view is scrolled back', async () => {
+  it('skims nothing while a scroll region is set or the view is scrolled back', async () => {
     const flood = enc('x\r\n'.repeat(200));
     const cases: [string, (m: TerminalModel) => Promise<void>][] = [
       ['scroll region', (m) => new Promise((r) => m.write(enc('\x1b[2;4r'), r))],
-      ['inside a sequence', (m) => new Promise((r) => m.write(enc('\x1b[3'), r))],
-      ['inside a UTF-8 character', (m) => new Promise((r) => m.write(enc('日').subarray(0, 2), r))],
       [
         'scrolled back',
         async (m) => {
@@ -227,6 +277,24 @@ describe('skim', () => {
     const m = new TerminalModel({ cols: 10, rows: 5, scrollback: 20 });
     await new Promise<void>((r) => m.write(flood, r));
     expect(m.skipped).toBeGreaterThan(0);
+    m.dispose();
+  });
+
+  it.each([
+    ['inside a sequence', enc('\x1b[3')],
+    ['inside a UTF-8 character', enc('日').subarray(0, 2)],
+  ])('parses the rest of the line first when the last chunk ended %s, then skims', async (_name, head) => {
+    const size = { cols: 10, rows: 5, scrollback: 20 };
+    const flood = enc('1m red\x1b[0m' + 'x\r\n'.repeat(200));
+    const m = new TerminalModel(size);
+    await new Promise<void>((r) => m.write(head, r));
+    const done: number[] = [];
+    await new Promise<void>((r) => m.write(flood, () => r(void done.push(1))));
+    expect(done).toEqual([1]);
+    expect(m.skipped).toBeGreaterThan(0);
+    // The line the sequence ended in was parsed whole: `skipped` starts after its line feed.
+    expect(m.skipped).toBeLessThanOrEqual(flood.length - flood.indexOf(0x0a) - 1);
+    expect(state(m.term)).toEqual(await plain([head, flood], size));
     m.dispose();
   });
 });
