@@ -4,17 +4,34 @@
  * terminal below it, painted from the emulator's buffer (only rows that changed).
  * Frames are throttled to 60 a second and the last one follows within a frame
  * interval after output goes quiet, except a typed key's echo, drawn as soon
- * as it is parsed. In passthrough (the `attach` subcommand) the bytes go
- * straight to the terminal and the emulator only serves repaints on resize.
+ * as it is parsed. In passthrough (the `attach` subcommand) the bytes go to
+ * the terminal as the emulator is given them, which is all of them but what
+ * skimming leaves out of a flood (lines that scroll off before anyone could
+ * see them): the terminal shows what the emulator holds, and the emulator
+ * serves repaints on resize.
  */
 import { FLOW } from './protocol.js';
 import { DETACH, decodeInput, encodeKey, scrollOf } from './keys.js';
+import { withoutScreenSwitches } from './screens.js';
 import { FrameRenderer, TerminalModel } from './terminal.js';
 import type { ConnectionState, TerminalTransport, TransportHandlers } from './transport.js';
 
 export const FRAME_INTERVAL_MS = 1000 / 60;
 /** Output this soon after a key counts as its echo and is drawn at once. */
 const ECHO_WINDOW_MS = 100;
+/**
+ * Passthrough: output this soon after the last output streams, and once a stream is this long (a
+ * flood, not a command's output), the rest of it is held: set aside and handed to the model (and
+ * so to the terminal) merged, once the model is idle and HOLD_MS after the first byte held, so that
+ * the model can skim it (see TerminalModel.hold). Held output is acknowledged at once up to
+ * HOLD_MAX_BYTES, so the daemon's window does not stall the flood while it is held.
+ */
+const STREAM_GAP_MS = 10;
+const STREAM_HOLD_BYTES = 256 << 10;
+const HOLD_MS = 50;
+const HOLD_MAX_BYTES = 4 << 20;
+/** The alternate screen, which passthrough keeps the terminal on (see screens.ts). */
+const ALTERNATE_SCREEN_BACK = '\x1b[?1047h';
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
 /** A paste longer than this goes to the remote as it comes, without waiting for its end. */
@@ -32,11 +49,12 @@ export interface AttachSessionOptions {
   scrollback: number;
   write: (s: string) => void;
   /**
-   * Full screen, as tmux does (the `attach` subcommand): no status bar, the remote's bytes go
-   * straight to the real terminal, and the emulator is kept in step only to repaint after a resize.
-   * `writeRaw` carries those bytes; `onExit` replaces "press any key" when the remote exits.
+   * Full screen (the `attach` subcommand): no status bar, the remote's bytes go to the real
+   * terminal as the emulator is given them (a flood skimmed), and the emulator repaints it after a
+   * resize. `writeRaw` carries those bytes; `onExit` replaces "press any key" when the remote exits.
+   * The terminal is on the alternate screen (the caller switched it) and is kept there.
    */
-  passthrough?: { writeRaw: (data: Uint8Array) => void; onExit: (how: string) => void };
+  passthrough?: { writeRaw: (data: Uint8Array | string) => void; onExit: (how: string) => void };
   makeTransport: (handlers: TransportHandlers, size: { cols: number; rows: number }) => TerminalTransport;
   onDetach: () => void;
 }
@@ -62,15 +80,40 @@ export class AttachSession {
   frames = 0;
   /** When the last key went out: the output after it (its echo) is drawn at once, not on the frame clock. */
   private keyAt = -Infinity;
-  /** Passthrough: model writes not parsed yet, and whether output is held back for a repaint. */
+  /** Model writes not parsed yet; in passthrough, whether output is kept off the screen until a repaint. */
   private pending = 0;
-  private holding = false;
+  private awaitingRepaint = false;
+  /** Passthrough: the remote switched screens (see screens.ts): the terminal is repainted from the model. */
+  private screenSwitched = false;
+  /** When output last arrived, and how much has streamed since output last paused. */
+  private lastOutputAt = -Infinity;
+  private streamed = 0;
+  /** When the first byte held now arrived, and the offset past the last. */
+  private heldSince = 0;
+  private heldEnd = 0;
+  private holdTimer: NodeJS.Timeout | undefined;
+  /** Holding is off until output pauses: a merged chunk held something other than plain lines. */
+  private holdOff = false;
 
   constructor(private readonly opts: AttachSessionOptions) {
     this.cols = opts.cols;
     this.rows = opts.rows;
-    this.model = new TerminalModel({ cols: opts.cols, rows: this.remoteRows(), scrollback: opts.passthrough ? 0 : opts.scrollback });
+    this.model = new TerminalModel({
+      cols: opts.cols,
+      rows: this.remoteRows(),
+      scrollback: opts.passthrough ? 0 : opts.scrollback,
+      onFeed: opts.passthrough ? (d) => this.toTerminal(d) : undefined,
+    });
     this.renderer = new FrameRenderer(opts.write, opts.passthrough ? 1 : 2);
+    if (opts.passthrough) {
+      // The emulator sees every screen switch, including one cut across two chunks (screens.ts).
+      const switched = (params: (number | number[])[]) => {
+        if (params.some((p) => p === 47 || p === 1047 || p === 1049)) this.screenSwitched = true;
+        return false;
+      };
+      this.model.term.parser.registerCsiHandler({ prefix: '?', final: 'h' }, switched);
+      this.model.term.parser.registerCsiHandler({ prefix: '?', final: 'l' }, switched);
+    }
     // Answers the emulator generates (cursor position reports, device attributes) go back to the
     // remote; in passthrough the user's own terminal answers, so the model stays quiet.
     if (!opts.passthrough) this.model.term.onData((d) => this.transport?.send(d));
@@ -81,24 +124,100 @@ export class AttachSession {
     return this.opts.passthrough ? Math.max(1, this.rows) : Math.max(1, this.rows - 1);
   }
 
-  /** Passthrough output: to the terminal at once (unless held for a repaint), and into the model. */
-  private passOutput(data: Buffer, offset: number): void {
-    // While held, the bytes reach the screen through the repaint (the model has them).
-    if (!this.holding) this.opts.passthrough!.writeRaw(data);
+  /**
+   * Remote output: into the model now, or in passthrough, past the first STREAM_HOLD_BYTES of a
+   * stream and unless a key was just typed, held for a merged parse (see HOLD_MS). Output that
+   * arrives while the model is still parsing streams by definition: it could not be shown sooner.
+   * The TUI does not hold: with its 10,000 lines of scrollback, a chunk skims only past megabytes,
+   * and holding them raised its peak memory by 15 to 35 MB with no steady gain in alternating runs.
+   */
+  private onOutput(data: Buffer, offset: number): void {
+    const now = performance.now();
+    if (now - this.lastOutputAt >= STREAM_GAP_MS && this.pending === 0) {
+      this.streamed = 0;
+      this.holdOff = false;
+    }
+    this.lastOutputAt = now;
+    this.streamed += data.length;
+    const end = offset + data.length;
+    if (this.opts.passthrough && this.streamed > STREAM_HOLD_BYTES && !this.holdOff && now - this.keyAt >= ECHO_WINDOW_MS) {
+      if (this.model.heldBytes === 0) this.heldSince = now;
+      this.model.hold(data);
+      this.heldEnd = end;
+      if (this.model.heldBytes <= HOLD_MAX_BYTES) this.consumed = Math.max(this.consumed, end);
+      this.maybeAck();
+      this.releaseWhenDue();
+      return;
+    }
+    this.release();
     this.pending++;
     this.model.write(data, () => {
       this.pending--;
-      this.consumed = offset + data.length;
+      this.consumed = Math.max(this.consumed, end);
       this.maybeAck();
-      if (this.holding && this.pending === 0) this.repaint();
+      this.parsed(true);
     });
   }
 
-  /** Passthrough: the terminal shows the model (after a resize), then output flows again. */
+  /** Releases held output once the model is idle and HOLD_MS after the first byte held (a parse's end calls again). */
+  private releaseWhenDue(): void {
+    if (this.model.heldBytes === 0 || this.pending > 0) return;
+    const wait = this.heldSince + HOLD_MS - performance.now();
+    if (wait <= 0 || this.model.heldBytes >= HOLD_MAX_BYTES) return this.release();
+    this.holdTimer ??= setTimeout(() => {
+      this.holdTimer = undefined;
+      this.releaseWhenDue();
+    }, wait);
+  }
+
+  /** Hands held output to the model now. A merged chunk that could not be skimmed whatever its length turns holding off until output pauses. */
+  private release(): void {
+    clearTimeout(this.holdTimer);
+    this.holdTimer = undefined;
+    const end = this.heldEnd;
+    const released = this.model.release(({ skipped, plain }) => {
+      this.pending--;
+      this.consumed = Math.max(this.consumed, end);
+      this.maybeAck();
+      if (skipped === 0 && !plain) this.holdOff = true;
+      this.parsed(false);
+    });
+    if (released) this.pending++;
+  }
+
+  /** After a parse: held output when due; the repaint a resize awaits (passthrough), else a frame; a key's echo is drawn at once. */
+  private parsed(mayBeEcho: boolean): void {
+    if (this.pending === 0) this.releaseWhenDue();
+    if (this.opts.passthrough) {
+      if ((this.awaitingRepaint || this.screenSwitched) && this.pending === 0) this.repaint();
+      return;
+    }
+    if (mayBeEcho && performance.now() - this.keyAt < ECHO_WINDOW_MS) {
+      this.keyAt = -Infinity;
+      clearTimeout(this.frameTimer);
+      this.frameTimer = undefined;
+      this.draw();
+    } else this.schedule();
+  }
+
+  /** Passthrough: what the model is given goes to the terminal, but for screen switches, unless a repaint will show it. */
+  private toTerminal(data: Uint8Array | string): void {
+    if (this.awaitingRepaint || this.disposed) return;
+    if (this.screenSwitched) this.repaint();
+    this.opts.passthrough!.writeRaw(typeof data === 'string' ? data : withoutScreenSwitches(data).data);
+  }
+
+  /**
+   * Passthrough: the terminal shows the model (after a resize or a screen switch), then output
+   * flows again. A switch cut across two chunks reached the terminal: back to the alternate screen
+   * (1047, which leaves the cursor saved on entry alone; a no-op when it is there).
+   */
   private repaint(): void {
-    this.holding = false;
+    this.awaitingRepaint = false;
     if (this.disposed) return;
-    this.opts.write('\x1b[0m\x1b[2J');
+    const back = this.screenSwitched ? ALTERNATE_SCREEN_BACK : '';
+    this.screenSwitched = false;
+    this.opts.write(`${back}\x1b[0m\x1b[2J`);
     this.renderer.invalidate();
     this.renderer.frame(this.model);
   }
@@ -107,20 +226,7 @@ export class AttachSession {
     this.opts.write(`\x1b[2J\x1b[H${OUTER_PASTE_ON}`);
     this.transport = this.opts.makeTransport(
       {
-        output: (data, offset) => {
-          if (this.opts.passthrough) return this.passOutput(data, offset);
-          this.model.write(data, () => {
-            this.consumed = offset + data.length;
-            this.maybeAck();
-            // A key's echo is drawn as soon as it is parsed, without waiting for the frame clock.
-            if (performance.now() - this.keyAt < ECHO_WINDOW_MS) {
-              this.keyAt = -Infinity;
-              clearTimeout(this.frameTimer);
-              this.frameTimer = undefined;
-              this.draw();
-            } else this.schedule();
-          });
-        },
+        output: (data, offset) => this.onOutput(data, offset),
         state: (s, detail) => {
           this.state = s;
           this.detail = detail ?? '';
@@ -133,6 +239,7 @@ export class AttachSession {
         exit: (info) => {
           const how = info.reason ?? (info.signal ? `killed by signal ${info.signal}` : `exited with code ${info.code ?? '?'}`);
           this.exited = how;
+          this.release();
           if (this.opts.passthrough) this.opts.passthrough.onExit(how);
           else this.schedule();
         },
@@ -150,6 +257,8 @@ export class AttachSession {
       this.opts.onDetach();
       return;
     }
+    // What is held is parsed first: a key's echo, a scroll, shows the screen as it is now.
+    this.release();
     // A long paste arrives over several reads: hold it until its closing bracket, so it is
     // re-bracketed (or not) for the remote's mode as one piece.
     let data = this.pasting + chunk;
@@ -181,6 +290,7 @@ export class AttachSession {
   }
 
   resize(cols: number, rows: number): void {
+    this.release();
     this.cols = cols;
     this.rows = rows;
     this.model.resize(cols, this.remoteRows());
@@ -188,7 +298,7 @@ export class AttachSession {
     if (this.opts.passthrough) {
       // Hold output until the model has parsed all it was given, then repaint from it.
       if (this.pending === 0) this.repaint();
-      else this.holding = true;
+      else this.awaitingRepaint = true;
       return;
     }
     this.opts.write('\x1b[2J');
@@ -260,6 +370,7 @@ export class AttachSession {
     this.disposed = true;
     clearTimeout(this.frameTimer);
     clearTimeout(this.ackTimer);
+    clearTimeout(this.holdTimer);
     this.transport?.close();
     this.model.dispose();
   }

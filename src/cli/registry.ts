@@ -354,9 +354,10 @@ export const COMMANDS: CommandSpec[] = [
     positionals: [1, 1],
     summary: "the intern's terminal, full screen (ctrl+] detaches)",
     details: [
-      `${IDN}. The terminal passes the remote's bytes straight through, as tmux does; resizing this`,
-      'terminal resizes the remote. ctrl+] detaches (the shell keeps running); when the remote exits,',
-      'the command ends. Needs an interactive terminal and an OAuth token (daemon access is personal).',
+      `${IDN}. The remote's output reaches this terminal as its programs wrote it (the lines of a flood`,
+      'that scroll off unseen are left out); resizing this terminal resizes the remote. ctrl+] detaches',
+      '(the shell keeps running); when the remote exits, the command ends. Needs an interactive',
+      'terminal and an OAuth token (daemon access is personal).',
       'Example:',
       '  intern-tui attach runner',
     ].join('\n'),

@@ -43,6 +43,46 @@ describe('attach NAME', () => {
     await exited(t);
   });
 
+  it('shows a flood\'s last screen exactly, without writing every line of it to the terminal', async () => {
+    const t = open({ args: ['attach', 'runner'], cols: 80, rows: 20 });
+    await t.waitFor(PROMPT);
+    const before = t.output.length;
+    // 300,000 numbered lines (about 2 MB) in red: their colour is set once, before all of them.
+    await t.type("printf '\\033[31m'; seq 1 300000; printf 'flood-%s\\n' end");
+    await t.press('enter');
+    await t.waitFor('flood-end');
+    // The screen holds the last lines in order, red, as a terminal given every byte would.
+    const rows = t.screen().split('\n');
+    const end = rows.findIndex((r) => r.startsWith('flood-end'));
+    expect(rows.slice(end - 5, end)).toEqual(['299996', '299997', '299998', '299999', '300000']);
+    const b = t.term.buffer.active;
+    expect(b.getLine(b.viewportY + end - 1)!.getCell(0)!.getFgColor()).toBe(1);
+    // Lines that scrolled off before they could be seen were left out: far less than the flood reached the terminal.
+    expect(t.output.length - before).toBeLessThan(2_000_000 / 4);
+    await t.press('ctrl+]');
+    await exited(t);
+  });
+
+  it('keeps the terminal on its alternate screen when a remote program leaves one, showing the remote\'s screen', async () => {
+    const t = open({ args: ['attach', 'runner'], cols: 80, rows: 20 });
+    await t.waitFor(PROMPT);
+    await t.type('echo before-$((1+1))');
+    await t.press('enter');
+    await t.waitFor('before-2');
+    // A full-screen program: into the alternate screen, draw, out again.
+    await t.type("printf '\\033[?1049h\\033[Hin-%s-vim\\n' $((3+3)); sleep 0.3; printf '\\033[?1049l'; echo after-$((2+2))");
+    await t.press('enter');
+    await t.waitFor('in-6-vim');
+    await t.waitFor('after-4');
+    // The remote's screen came back, on the alternate screen attach took: the user's own screen was never shown.
+    expect(t.term.buffer.active.type).toBe('alternate');
+    expect(t.screen()).toContain('before-2');
+    expect(t.screen()).not.toContain('in-6-vim');
+    await t.press('ctrl+]');
+    await exited(t);
+    expect(t.term.buffer.active.type).toBe('normal');
+  });
+
   it('refuses without an OAuth token (exit 4) and names the variable', async () => {
     const t = open({ args: ['attach', 'runner'], credentials: ['api_key'] });
     await exited(t);

@@ -1,6 +1,6 @@
 /**
- * `attach NAME`: the intern's terminal full screen, as tmux does. The remote's bytes go
- * straight to this terminal (no TUI, no status bar); the emulator is kept in step so a
+ * `attach NAME`: the intern's terminal full screen. The remote's bytes go to this terminal
+ * as the emulator is given them (no TUI, no status bar; passthrough in AttachSession), so a
  * resize repaints correctly. ctrl+] detaches. Loaded only when the command runs.
  */
 import { AttachSession } from '../../attach/session.js';

@@ -1,9 +1,11 @@
+import xterm from '@xterm/headless';
 import { describe, expect, it } from 'vitest';
 import { AttachSession, type AttachSessionOptions } from '../../../src/attach/session.js';
 import type { ConnectionState, TerminalTransport, TransportHandlers } from '../../../src/attach/transport.js';
 
 class FakeTransport implements TerminalTransport {
   sent: string[] = [];
+  acks: number[] = [];
   state: ConnectionState = 'open';
   constructor(readonly handlers: TransportHandlers) {}
   connect(): void {}
@@ -11,7 +13,9 @@ class FakeTransport implements TerminalTransport {
     this.sent.push(typeof data === 'string' ? data : Buffer.from(data).toString());
   }
   resize(): void {}
-  ack(): void {}
+  ack(offset: number): void {
+    this.acks.push(offset);
+  }
   close(): void {}
 }
 
@@ -94,14 +98,28 @@ describe('attach session passthrough (attach NAME)', () => {
   function passthrough() {
     const raw: string[] = [];
     const exits: string[] = [];
-    const { s, transport, written } = session({
+    const written: string[] = [];
+    /** Both, in the order they reached the terminal: `R` what was passed through, `W` what the session drew. */
+    const log: string[] = [];
+    const { s, transport } = session({
       cols: 20,
       rows: 5,
       scrollback: 0,
-      passthrough: { writeRaw: (d) => raw.push(Buffer.from(d).toString()), onExit: (how) => exits.push(how) },
+      write: (w) => {
+        written.push(w);
+        log.push(`W${w}`);
+      },
+      passthrough: {
+        writeRaw: (d) => {
+          const text = typeof d === 'string' ? d : Buffer.from(d).toString('latin1');
+          raw.push(text);
+          log.push(`R${text}`);
+        },
+        onExit: (how) => exits.push(how),
+      },
     });
     const parsed = () => new Promise<void>((r) => s.model.write('', r));
-    return { s, transport, written, raw, exits, parsed };
+    return { s, transport, written, raw, log, exits, parsed };
   }
 
   it('writes the remote bytes straight through, with no status bar, and keeps the emulator in step', async () => {
@@ -131,4 +149,103 @@ describe('attach session passthrough (attach NAME)', () => {
     transport.handlers.exit({ code: 0, signal: null });
     expect(exits).toEqual(['exited with code 0']);
   });
+
+  /** Waits (polling, not sleeping a fixed time) until `ok` holds. */
+  async function until(ok: () => boolean, what: string): Promise<void> {
+    const deadline = Date.now() + 5000;
+    while (!ok()) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
+  /** The screen and attributes an emulator of the same size shows after `bytes`. */
+  async function screenOf(bytes: string, cols: number, rows: number): Promise<string[]> {
+    const term = new xterm.Terminal({ allowProposedApi: true, cols, rows, scrollback: 0, logLevel: 'off' });
+    await new Promise<void>((r) => term.write(Buffer.from(bytes, 'latin1'), r));
+    const lines: string[] = [];
+    const cell = term.buffer.active.getNullCell();
+    for (let y = 0; y < rows; y++) {
+      const line = term.buffer.active.getLine(y)!;
+      let out = '';
+      for (let x = 0; x < cols; x++) out += `${line.getCell(x, cell)!.getChars() || ' '}${line.getCell(x, cell)!.getFgColor()}`;
+      lines.push(out);
+    }
+    lines.push(`cursor ${term.buffer.active.cursorX},${term.buffer.active.cursorY}`);
+    term.dispose();
+    return lines;
+  }
+
+  it('leaves out of the terminal the lines of a flood that scroll off unseen, and the terminal ends as the emulator does', async () => {
+    const { s, transport, raw } = passthrough();
+    let sent = '';
+    let offset = 0;
+    // 1 MiB of coloured lines in 16 KiB messages, back to back: a flood.
+    for (let n = 0; offset < 1 << 20; ) {
+      let chunk = '';
+      while (chunk.length < 16 << 10) chunk += `\x1b[3${n % 8}mline ${n++}\x1b[0m\r\n`;
+      transport.handlers.output(Buffer.from(chunk, 'latin1'), offset);
+      sent += chunk;
+      offset += chunk.length;
+    }
+    // Held output is acknowledged as it arrives, so the daemon goes on sending.
+    expect(transport.acks.at(-1)).toBeGreaterThan(offset - (64 << 10));
+    await until(() => s.model.heldBytes === 0 && raw.join('').includes(`line ${sent.split('line ').length - 2}`), 'the held flood to reach the terminal');
+    await new Promise<void>((r) => s.model.write('', r));
+    const shown = raw.join('');
+    expect(shown.length).toBeLessThan(sent.length / 10);
+    expect(await screenOf(shown, 20, 5)).toEqual(await screenOf(sent, 20, 5));
+  });
+
+  it('holds neither a command\'s output nor what follows a key', async () => {
+    const { s, transport, raw, parsed } = passthrough();
+    transport.handlers.output(Buffer.from('x'.repeat(200 << 10)), 0);
+    expect(s.model.heldBytes).toBe(0);
+    s.input('k');
+    transport.handlers.output(Buffer.from('k'.repeat(100 << 10)), 200 << 10);
+    expect(s.model.heldBytes).toBe(0);
+    await parsed();
+    expect(raw.join('').length).toBe(300 << 10);
+    // The same stream with no key: past its first 256 KiB, it is held.
+    const other = passthrough();
+    other.transport.handlers.output(Buffer.from('x'.repeat(200 << 10)), 0);
+    other.transport.handlers.output(Buffer.from('y'.repeat(100 << 10)), 200 << 10);
+    expect(other.s.model.heldBytes).toBe(100 << 10);
+  });
+
+  it('keeps the terminal on its alternate screen when the remote switches screens, and repaints it from the emulator', async () => {
+    const { transport, raw, written, parsed } = passthrough();
+    transport.handlers.output(Buffer.from('$ vim\r\n\x1b[?1049h\x1b[Hediting'), 0);
+    await parsed();
+    expect(written.join('')).toContain('editing');
+    written.length = 0;
+    transport.handlers.output(Buffer.from('\x1b[?1049l$ done'), 30);
+    await parsed();
+    expect(raw.join('')).not.toContain('1049');
+    const repaint = written.join('');
+    expect(repaint).toContain('\x1b[2J');
+    expect(repaint).toContain('$ vim');
+    expect(repaint).toContain('$ done');
+    expect(repaint).not.toContain('editing');
+  });
+
+  it('repaints after the message that switched screens, before the next one reaches the terminal', async () => {
+    const { transport, log, parsed } = passthrough();
+    transport.handlers.output(Buffer.from('\x1b[?1049hfull screen'), 0);
+    transport.handlers.output(Buffer.from('NEXT'), 19);
+    await parsed();
+    const repaint = log.findIndex((l) => l.startsWith('W') && l.includes('full screen'));
+    expect(repaint).toBeGreaterThan(-1);
+    expect(log.findIndex((l) => l === 'RNEXT')).toBeGreaterThan(repaint);
+  });
+
+  it('goes back to the alternate screen when a switch cut across two messages reached the terminal', async () => {
+    const { transport, raw, written, parsed } = passthrough();
+    transport.handlers.output(Buffer.from('one\x1b[?104'), 0);
+    transport.handlers.output(Buffer.from('9lafter'), 11);
+    await parsed();
+    expect(raw.join('')).toContain('\x1b[?1049l');
+    expect(written.join('')).toContain('\x1b[?1047h');
+  });
 });
+
