@@ -81,7 +81,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   try {
     address = await app.listen({ host, port: options.port ?? 0 });
   } catch (e) {
+    lifecycle.close();
+    agent.close();
+    await hub.close();
+    await app.close();
     store.close();
+    if (ephemeral) rmSync(dir, { recursive: true, force: true });
     if (workspaces.temporary) rmSync(workspaces.dir, { recursive: true, force: true });
     throw e;
   }

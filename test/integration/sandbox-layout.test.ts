@@ -3,7 +3,9 @@
  * sandbox's secret.key and database. The workspaces now live outside the data
  * folder, the data folder is 0700 and secret.key 0600.
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative, isAbsolute } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -90,4 +92,22 @@ describe('sandbox layout (issue 13, defect 6)', () => {
     sb = undefined;
     expect(existsSync(cwd)).toBe(false);
   });
+
+  it('an ephemeral sandbox that cannot listen leaves no folder behind', async () => {
+    const busy = createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+    const port = (busy.address() as AddressInfo).port;
+    const scratch = mkdtempSync(join(tmpdir(), 'layout-listen-'));
+    dirs.push(scratch);
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = scratch;
+    try {
+      await expect(sandbox({ port, seed: 'empty' })).rejects.toThrow(/EADDRINUSE/);
+    } finally {
+      process.env.TMPDIR = saved;
+      busy.close();
+    }
+    expect(readdirSync(scratch)).toEqual([]);
+  });
 });
+
