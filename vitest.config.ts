@@ -8,6 +8,7 @@ export default defineConfig({
     // Two cores on CI: keep the pty-heavy suites from starving each other.
     maxWorkers: 2,
     pool: 'forks',
+    globalSetup: ['test/support/tmpRoot.ts'],
     env: { FORCE_COLOR: '0' },
   },
 });

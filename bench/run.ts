@@ -109,8 +109,8 @@ async function startTime(file: string, args: string[], ok: (s: PtyScreen) => boo
     await s.whenParsed(() => ok(s), 30_000, `${args.join(' ')} on screen`);
     return performance.now() - start;
   } finally {
-    s.close();
     // Its exit (the TUI closes its sandbox, terminals and files) must not overlap the next start.
+    await s.close();
     await s.waitForExit(10_000);
   }
 }
@@ -360,7 +360,7 @@ async function main(): Promise<void> {
   });
   stage = '5. throughput, attach NAME';
   // 5. The same flood through `attach NAME` (passthrough, as tmux does), with the TUI closed first.
-  t.close();
+  await t.close();
   const m = sb.manifest;
   const home = mkdtempSync(join(dir, 'attach-home-'));
   const a = new PtyScreen(process.execPath, [CLI, 'attach', 'runner'], {

@@ -251,7 +251,7 @@ describe('intern-tui commands without a TTY', () => {
       expect(put.output).toContain('*'.repeat(secret.length));
       expect(put.output).not.toContain(secret);
     } finally {
-      put.close();
+      await put.close();
     }
     expect(await json<{ name: string }[]>(['vault', 'list', '--json', 'name'])).toContainEqual({ name: 'pty_secret' });
 
@@ -266,7 +266,7 @@ describe('intern-tui commands without a TTY', () => {
         expect(row.indexOf('api.example.com')).toBe(header.indexOf('HOSTS'));
         expect(list.output.includes('\x1b[1m')).toBe(!noColor);
       } finally {
-        list.close();
+        await list.close();
       }
     }
   }, 60_000);
@@ -362,7 +362,7 @@ describe('intern-tui commands without a TTY', () => {
         if (answer !== '\x03') await t.press('\r');
         return { code: await t.waitForExit(20_000), screen: t.screen() };
       } finally {
-        t.close();
+        await t.close();
       }
     };
     const no = await ask('n');
@@ -448,7 +448,7 @@ describe('intern-tui commands without a TTY', () => {
       expect(await permission.waitForExit(30_000)).toBe(0);
       expect(permission.screen()).toContain('tty-42');
     } finally {
-      permission.close();
+      await permission.close();
     }
     const question = new PtyScreen(process.execPath, [CLI, 'chat', 'cli-tty', 'ask: favourite colour?'], { cols: 120, rows: 30, cwd: ROOT, env });
     try {
@@ -460,7 +460,7 @@ describe('intern-tui commands without a TTY', () => {
       expect(await question.waitForExit(30_000)).toBe(0);
       expect(question.screen()).toContain('You answered "teal" (fairly sure)');
     } finally {
-      question.close();
+      await question.close();
     }
   }, 90_000);
 });

@@ -12,7 +12,9 @@ import { Tui, attachAndRun, openIntern, poll } from './harness.js';
 let t: Tui | undefined;
 /** The list drawn whole: its selected row and a demo intern further down (a frame can arrive in pieces). */
 const demoList = (s: string) => /^›/m.test(s) && s.includes('translator');
-afterEach(() => t?.close());
+afterEach(async () => {
+  await t?.close();
+});
 
 describe('the embedded sandbox', () => {
   it('opens on demo data, attaches to a demo terminal, and exits cleanly', async () => {
@@ -51,7 +53,7 @@ describe('the embedded sandbox', () => {
       expect(tui).toBeDefined();
       for (const f of [worker!, tui!]) expect(statSync(join(dir, f)).mode & 0o777).toBe(0o600);
       expect(statSync(dir).mode & 0o777).toBe(0o700);
-      t.close();
+      await t.close();
       // Damaged (or from another V8): V8 refuses them, both compile as usual and write good ones.
       for (const f of [worker!, tui!]) writeFileSync(join(dir, f), 'not a code cache');
       t = new Tui({ env: { XDG_CACHE_HOME: cache } });

@@ -190,13 +190,25 @@ export class PtyScreen {
     this.proc.resize(cols, rows);
   }
 
-  close(): void {
+  /**
+   * Ends the program; resolves once it has exited (or after 5 s), so that nothing it writes on its
+   * way out (the TUI's code cache) lands in a folder the caller removes next.
+   */
+  close(): Promise<void> {
+    const exited = this.exitCode !== null ? Promise.resolve() : new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 5000);
+      this.proc.onExit(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
     try {
       this.proc.kill();
     } catch {
       /* already gone */
     }
     this.term.dispose();
+    return exited;
   }
 }
 
@@ -215,6 +227,8 @@ export class Tui extends PtyScreen {
       TERM: 'xterm-256color',
       LANG: 'C.UTF-8',
       SHELL: '/bin/sh',
+      // The run's own temporary folder (test/support/tmpRoot.ts), for what the TUI makes there.
+      TMPDIR: tmpdir(),
       ...opts.env,
     };
     if (opts.manifest) {
@@ -230,8 +244,8 @@ export class Tui extends PtyScreen {
     await this.waitFor(/^›/m);
   }
 
-  override close(): void {
-    super.close();
+  override async close(): Promise<void> {
+    await super.close();
     rmSync(this.home, { recursive: true, force: true });
   }
 }

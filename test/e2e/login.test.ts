@@ -129,7 +129,7 @@ describe('intern-tui login', () => {
       for (const secret of [p.api_key!, p.oauth_token!, p.oauth_refresh_token!]) expect(args).not.toContain(secret);
       outputs.push(t.screen());
     } finally {
-      t.close();
+      await t.close();
     }
   });
 
@@ -149,7 +149,7 @@ describe('intern-tui login', () => {
       expect(await t.waitForExit()).toBe(0);
       outputs.push(t.output);
     } finally {
-      t.close();
+      await t.close();
     }
   });
 
@@ -170,7 +170,7 @@ describe('intern-tui login', () => {
       await t.waitFor(/› ?★? runner /);
       outputs.push(t.output);
     } finally {
-      t.close();
+      await t.close();
     }
     expect(profile('tui').api_key).toMatch(/^sk-or-v1-/);
   });

@@ -9,8 +9,8 @@ export function e2eSuite(): { sandbox: () => SandboxProcess; open: (opts?: TuiOp
     sb = await startSandboxProcess();
   });
   afterAll(() => sb?.stop());
-  afterEach(() => {
-    for (const t of tuis.splice(0)) t.close();
+  afterEach(async () => {
+    await Promise.all(tuis.splice(0).map((t) => t.close()));
   });
   const sandbox = () => {
     if (!sb) throw new Error('the sandbox starts in beforeAll');

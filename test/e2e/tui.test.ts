@@ -36,7 +36,7 @@ describe('the TUI', () => {
       expect(said).toContain(`intern-tui:${join(config, 'intern-tui', 'config.json')}:profiles:Invalidinput:expectedrecord`);
       expect(t.screen()).not.toContain('Interns');
     } finally {
-      t.close();
+      await t.close();
       rmSync(config, { recursive: true, force: true });
     }
   });
