@@ -15,6 +15,11 @@ const SKIM_MIN_LINE_BYTES = 8;
  * event loop run, a detach key among it) only between the pieces it was given.
  */
 const PARSE_PIECE_BYTES = 64 << 10;
+/**
+ * Parsing goes on from chunk to chunk for at most this long before the event loop gets a turn (a
+ * key, a detach): xterm's own budget is 12 ms.
+ */
+const PARSE_SLICE_MS = 4;
 
 /**
  * Runs once a write is parsed, told how many of its bytes were skimmed (left out unparsed), and
@@ -42,6 +47,8 @@ interface XtermCore {
     onRequestRefreshRows?: (listener: (rows: { start: number; end: number } | undefined) => void) => unknown;
   };
   _bufferService?: { buffer?: { scrollTop: number; scrollBottom: number } };
+  /** What xterm calls on typed input: its next write into an empty buffer is parsed at once, not on a timer. */
+  _writeBuffer?: { handleUserInput?: () => void };
 }
 
 export interface TerminalModelOptions {
@@ -53,6 +60,8 @@ export interface TerminalModelOptions {
    * output. A terminal fed these ends up as the emulator does (the `attach` subcommand's screen).
    */
   onFeed?: (data: Uint8Array | string) => void;
+  /** The clock parsing slices are timed by (PARSE_SLICE_MS); tests set it. */
+  now?: () => number;
 }
 
 export class TerminalModel {
@@ -61,6 +70,8 @@ export class TerminalModel {
   /** Output not yet handed to the emulator (see write), and whether a chunk is with it now. */
   private readonly queue: QueuedWrite[] = [];
   private feeding = false;
+  /** When the current run of parsing began (see PARSE_SLICE_MS). */
+  private sliceStart = 0;
   /** Output set aside to be parsed later, merged into one chunk (see hold). */
   private readonly held: Uint8Array[] = [];
   /** Bytes set aside (hold) and not yet handed on (release). */
@@ -75,9 +86,11 @@ export class TerminalModel {
   skipped = 0;
 
   private readonly onFeed: ((data: Uint8Array | string) => void) | undefined;
+  private readonly now: () => number;
 
   constructor(options: TerminalModelOptions) {
     this.onFeed = options.onFeed;
+    this.now = options.now ?? (() => performance.now());
     this.term = new xterm.Terminal({
       allowProposedApi: true,
       // xterm logs a malformed sequence from the remote with console.error, which is the user's
@@ -166,7 +179,10 @@ export class TerminalModel {
 
   private enqueue(data: Uint8Array | string, done: Parsed | undefined): void {
     if (this.feeding) this.queue.push({ data, done });
-    else this.feed(data, done);
+    else {
+      this.sliceStart = this.now();
+      this.feed(data, done);
+    }
   }
 
   private feed(data: Uint8Array | string, done: Parsed | undefined, headParsed = false): void {
@@ -212,10 +228,21 @@ export class TerminalModel {
     }
     if (data.length > 0) this.onFeed?.(data);
     this.term.write(data, () => {
-      this.feeding = false;
       parsed?.();
       const next = this.queue.shift();
-      if (next && !this.disposed) this.feed(next.data, next.done, next.headParsed);
+      if (!next || this.disposed) {
+        this.feeding = false;
+        return;
+      }
+      if (this.now() - this.sliceStart < PARSE_SLICE_MS) return this.feed(next.data, next.done, next.headParsed);
+      // The event loop's turn; the queue keeps what arrives meanwhile behind `next`. Then xterm
+      // parses at once, as after a key, rather than on its timer (at least 1 ms in Node).
+      setImmediate(() => {
+        if (this.disposed) return;
+        this.sliceStart = this.now();
+        this.core?._writeBuffer?.handleUserInput?.();
+        this.feed(next.data, next.done, next.headParsed);
+      });
     });
   }
 

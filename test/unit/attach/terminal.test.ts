@@ -131,6 +131,28 @@ describe('terminal model', () => {
     m.dispose();
   });
 
+  it('gives the event loop a turn between chunks once a slice of parsing time is used up', async () => {
+    // Each chunk "takes" 5 ms on the model's clock: more than a slice, so it yields after each.
+    let now = 0;
+    const m = new TerminalModel({ cols: 20, rows: 3, scrollback: 10, now: () => now });
+    const events: string[] = [];
+    const all = [0, 1, 2, 3].map(
+      (i) =>
+        new Promise<void>((r) =>
+          m.write(`${i ? ' ' : ''}c${i}`, () => {
+            events.push(`parsed ${i}`);
+            now += 5;
+            if (i === 0) setImmediate(() => events.push('turn'));
+            r();
+          }),
+        ),
+    );
+    await Promise.all(all);
+    expect(events).toEqual(['parsed 0', 'turn', 'parsed 1', 'parsed 2', 'parsed 3']);
+    expect(m.term.buffer.active.getLine(0)!.translateToString(true)).toBe('c0 c1 c2 c3');
+    m.dispose();
+  });
+
   it('parses nothing more once disposed: output still queued is dropped (xterm would parse it, disposed or not)', async () => {
     const chunk = 'x'.repeat(64 * 1024);
     const disposed = new TerminalModel({ cols: 80, rows: 24, scrollback: 100 });
