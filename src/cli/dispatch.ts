@@ -96,6 +96,15 @@ async function main(original: string[]): Promise<number> {
 
 function finish(code: number): void {
   process.exitCode = code;
+  const signal = code === EXIT.hangup ? 'SIGHUP' : code === EXIT.terminated ? 'SIGTERM' : undefined;
+  if (signal) {
+    // Everything is closed: end by the signal that ended the TUI, as a program should. (After a
+    // hangup an exit would also have Node restore the dead terminal's mode, and Node 20 aborts
+    // when that fails.)
+    process.removeAllListeners(signal);
+    process.kill(process.pid, signal);
+    return;
+  }
   // Ink, pty and socket handles may linger; the command is done. Let stdout drain first.
   process.stdout.write('', () => setTimeout(() => process.exit(code), 50).unref());
 }

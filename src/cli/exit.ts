@@ -12,6 +12,12 @@ export const EXIT = {
   auth: 4,
   /** Interrupted (SIGINT / ctrl+c). */
   interrupted: 130,
+  /**
+   * The TUI was ended by SIGHUP (its terminal went away) or SIGTERM: once it has closed everything,
+   * the process ends by that signal again (see cli/dispatch.ts), as a shell reports it: 129, 143.
+   */
+  hangup: 129,
+  terminated: 143,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
@@ -21,6 +27,7 @@ export const EXIT_HELP = `Exit codes:
   2    usage error (unknown command or flag, missing or bad argument)
   4    authentication needed or refused
   130  interrupted
+  129  the terminal went away (SIGHUP); 143 terminated (SIGTERM)
 `;
 
 /** An error with the exit code it means. The message is for people; it never holds a secret. */

@@ -1,4 +1,5 @@
 /** `runTui`: renders the app in the alternate screen and resolves with the exit code. */
+import { constants } from 'node:os';
 import { render } from 'ink';
 import { App } from './app.js';
 import { KeysProvider } from './hooks/useKeys.js';
@@ -13,6 +14,15 @@ export type { TuiOptions, FeatureSpec } from './types.js';
 export async function runTui(options: TuiOptions): Promise<number> {
   chooseTheme({ noColor: options.noColor ?? false });
   const out = process.stdout;
+  // The terminal went away (its window closed, an ssh connection dropped): writing to it or reading
+  // from it fails with EIO. That ends the TUI as the SIGHUP that comes with it does, its sandbox
+  // closed, instead of an unhandled error that crashed it and left the sandbox's folders behind.
+  let end = (_signal: 'SIGHUP' | 'SIGTERM') => {};
+  const onGone = (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EIO' && e.code !== 'EPIPE') throw e;
+    end('SIGHUP');
+  };
+  for (const stream of [out, process.stdin, process.stderr]) stream.on('error', onGone);
   out.write(TUI_ENTER);
   let restored = false;
   const restore = () => {
@@ -42,17 +52,30 @@ export async function runTui(options: TuiOptions): Promise<number> {
     exitOnCtrlC: false,
     patchConsole: true,
   });
-  const onSignal = () => instance.unmount();
-  process.once('SIGTERM', onSignal);
-  process.once('SIGHUP', onSignal);
+  // Ended by a signal, the TUI answers 128 + its number, as a shell would for a process it killed;
+  // the command line re-raises it once everything is closed (cli/dispatch.ts).
+  let endedBy: 'SIGHUP' | 'SIGTERM' | undefined;
+  end = (signal) => {
+    endedBy ??= signal;
+    instance.unmount();
+  };
+  const onHangup = () => end('SIGHUP');
+  const onTerm = () => end('SIGTERM');
+  process.on('SIGTERM', onTerm);
+  process.on('SIGHUP', onHangup);
   try {
     await instance.waitUntilExit();
-    return 0;
+    return endedBy ? 128 + constants.signals[endedBy] : 0;
   } catch {
     return 1;
   } finally {
-    process.off('SIGTERM', onSignal);
-    process.off('SIGHUP', onSignal);
+    // Once a signal has ended the TUI, the listeners stay: a second one (a hangup sends more than
+    // one) must not kill the process while the command line closes the sandbox; it re-raises the
+    // signal when done.
+    if (!endedBy) {
+      process.off('SIGTERM', onTerm);
+      process.off('SIGHUP', onHangup);
+    }
     restore();
     keys.destroy();
     screen.keys = null;

@@ -68,6 +68,20 @@ describe('the embedded sandbox', () => {
     }
   });
 
+  it('ends cleanly when its terminal goes away (the window closed): no crash, the sandbox\'s folders removed', async () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'e2e-hangup-'));
+    try {
+      t = new Tui({ env: { TMPDIR: scratch } });
+      await t.ready();
+      expect(readdirSync(scratch).filter((f) => f.startsWith('intern-sandbox-'))).toHaveLength(1);
+      await t.hangUp();
+      // Writing to the closed terminal failed (EIO): that ended the TUI as SIGHUP does, its sandbox closed.
+      expect(readdirSync(scratch)).toEqual([]);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+
   it('--sandbox uses the embedded sandbox even when a service is configured', async () => {
     t = new Tui({ args: ['--sandbox'], env: { OPENROUTER_BASE_URL: 'http://127.0.0.1:9/api/v1', OPENROUTER_API_KEY: 'sk-or-v1-not-used-here' } });
     const list = await t.waitFor(demoList, 30_000);

@@ -194,8 +194,27 @@ export class PtyScreen {
    * Ends the program; resolves once it has exited (or after 5 s), so that nothing it writes on its
    * way out (the TUI's code cache) lands in a folder the caller removes next.
    */
+  /**
+   * The terminal goes away, as when its window is closed: the pty is closed under the program (its
+   * reads and writes fail) and it gets SIGHUP. Resolves once the process is gone.
+   */
+  async hangUp(timeoutMs = 15_000): Promise<void> {
+    (this.proc as unknown as { destroy(): void }).destroy();
+    const alive = () => {
+      try {
+        process.kill(this.proc.pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    await poll(alive, (a) => !a, timeoutMs, () => 'the program to end after its terminal went away');
+    this.gone = true;
+  }
+  private gone = false;
+
   close(): Promise<void> {
-    const exited = this.exitCode !== null ? Promise.resolve() : new Promise<void>((resolve) => {
+    const exited = this.exitCode !== null || this.gone ? Promise.resolve() : new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, 5000);
       this.proc.onExit(() => {
         clearTimeout(timer);
