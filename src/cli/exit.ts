@@ -13,8 +13,8 @@ export const EXIT = {
   /** Interrupted (SIGINT / ctrl+c). */
   interrupted: 130,
   /**
-   * The TUI was ended by SIGHUP (its terminal went away) or SIGTERM: once it has closed everything,
-   * the process ends by that signal again (see cli/dispatch.ts), as a shell reports it: 129, 143.
+   * Ended by SIGHUP (the terminal went away) or SIGTERM: once everything is closed, the process
+   * ends by that signal again (ending.ts, dispatch.ts), as a shell reports it: 129, 143.
    */
   hangup: 129,
   terminated: 143,

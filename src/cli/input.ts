@@ -94,11 +94,16 @@ export async function askLine(io: Io, question: string, signal?: AbortSignal): P
   const rl = createInterface({ input: io.stdin, output: io.stderr });
   const interrupted = new AbortController();
   rl.on('SIGINT', () => interrupted.abort());
+  // The terminal went away (EIO): the question ends. readline passes its input's error on, and
+  // unheard it was thrown (the command's own watch on stdin, cli/ending.ts, ends the command).
+  const gone = new AbortController();
+  rl.on('error', () => gone.abort());
   const onAbort = () => interrupted.abort();
   signal?.addEventListener('abort', onAbort);
   try {
-    return await rl.question(question, { signal: interrupted.signal });
+    return await rl.question(question, { signal: AbortSignal.any([interrupted.signal, gone.signal]) });
   } catch (e) {
+    if (gone.signal.aborted) throw new CliError(EXIT.failed, 'the terminal went away');
     if (interrupted.signal.aborted) {
       io.stderr.write('\n');
       throw new CliError(EXIT.interrupted, 'interrupted');

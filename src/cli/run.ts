@@ -3,6 +3,7 @@ import { ApiError, MissingCredentialError, NetworkError } from '../client/errors
 import { CREDENTIAL_SOURCES } from '../contract/routes.js';
 import { ConfigError } from './settings.js';
 import { createContext, type Io } from './context.js';
+import { endOnSignals } from './ending.js';
 import { CliError, EXIT } from './exit.js';
 import type { Parsed } from './parse.js';
 import type { CommandSpec } from './registry.js';
@@ -28,6 +29,21 @@ export async function runCommand(spec: CommandSpec, rest: string[], parsed: Pars
   };
   if (!spec.raw) process.on('SIGINT', onSigint);
   const ctx = createContext(spec, rest, parsed, io, controller.signal, open);
+  // What the command opened, closed once, whether it ends on its own or by a signal.
+  let closing: Promise<void> | undefined;
+  const closeAll = () =>
+    (closing ??= (async () => {
+      for (const c of ctx.cleanup.splice(0)) await c().catch(() => undefined);
+    })());
+  // The raw commands (config, sandbox) handle their own signals.
+  const stopWatching = spec.raw
+    ? () => undefined
+    : endOnSignals(
+        (signal) => controller.abort(new Error(signal === 'SIGHUP' ? 'the terminal went away' : 'terminated')),
+        closeAll,
+        // stdin too: attach and chat read the terminal, where a hangup can show first.
+        [process.stdout, process.stderr, process.stdin],
+      );
   try {
     const run = await spec.load();
     const code = await run(ctx);
@@ -49,6 +65,9 @@ export async function runCommand(spec: CommandSpec, rest: string[], parsed: Pars
     return code;
   } finally {
     process.off('SIGINT', onSigint);
-    for (const c of ctx.cleanup.splice(0)) await c().catch(() => undefined);
+    // Signals are watched until all is closed: a second SIGHUP (a hangup sends more than one) must
+    // not end the process with the sandbox half closed.
+    await closeAll();
+    stopWatching();
   }
 }

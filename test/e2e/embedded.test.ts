@@ -68,14 +68,24 @@ describe('the embedded sandbox', () => {
     }
   });
 
-  it('ends cleanly when its terminal goes away (the window closed): no crash, the sandbox\'s folders removed', async () => {
-    const scratch = mkdtempSync(join(tmpdir(), 'e2e-hangup-'));
+  it.each([
+    ['the TUI', [], /^›/m, 'hang up'],
+    ['the TUI', [], /^›/m, 'SIGTERM'],
+    ['attach runner', ['attach', 'runner'], /[#$] ?$/m, 'hang up'],
+    ['chat runner', ['chat', 'runner'], /prompt>/, 'hang up'],
+    ['chat runner', ['chat', 'runner'], /prompt>/, 'SIGTERM'],
+  ] as const)('%s ends cleanly (%#: %s): no crash, the sandbox\'s folders removed', async (_what, args, ready, how) => {
+    const scratch = mkdtempSync(join(tmpdir(), 'e2e-ending-'));
     try {
-      t = new Tui({ env: { TMPDIR: scratch } });
-      await t.ready();
+      t = new Tui({ args: [...args], env: { TMPDIR: scratch } });
+      await t.waitFor(ready);
       expect(readdirSync(scratch).filter((f) => f.startsWith('intern-sandbox-'))).toHaveLength(1);
-      await t.hangUp();
-      // Writing to the closed terminal failed (EIO): that ended the TUI as SIGHUP does, its sandbox closed.
+      // Hung up: the pty closed under it (writes and reads fail with EIO) and SIGHUP.
+      if (how === 'hang up') await t.hangUp();
+      else {
+        t.signal('SIGTERM');
+        await t.waitForEnd();
+      }
       expect(readdirSync(scratch)).toEqual([]);
     } finally {
       rmSync(scratch, { recursive: true, force: true });

@@ -200,6 +200,16 @@ export class PtyScreen {
    */
   async hangUp(timeoutMs = 15_000): Promise<void> {
     (this.proc as unknown as { destroy(): void }).destroy();
+    await this.waitForEnd(timeoutMs);
+  }
+
+  /** Sends the program a signal. */
+  signal(signal: NodeJS.Signals): void {
+    this.proc.kill(signal);
+  }
+
+  /** Resolves once the process is gone (whether or not the pty reported its exit). */
+  async waitForEnd(timeoutMs = 15_000): Promise<void> {
     const alive = () => {
       try {
         process.kill(this.proc.pid, 0);
@@ -208,7 +218,7 @@ export class PtyScreen {
         return false;
       }
     };
-    await poll(alive, (a) => !a, timeoutMs, () => 'the program to end after its terminal went away');
+    await poll(alive, (a) => !a, timeoutMs, () => 'the program to end');
     this.gone = true;
   }
   private gone = false;

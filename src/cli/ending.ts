@@ -1,0 +1,48 @@
+/**
+ * How a command ends when it is told to: SIGHUP (its terminal went away), SIGTERM. The command is
+ * aborted and what it opened is closed first (an embedded sandbox would otherwise leave its
+ * database and workspaces in the temporary directory, and its programs running), then the process
+ * ends by that same signal, as the shell expects of a program it signalled. A terminal that went
+ * away shows as EIO on writing to it (or reading from it) before or instead of SIGHUP, and counts
+ * as SIGHUP. (The TUI has the same rule, in tui/index.tsx and dispatch.ts, since Ink must unmount.)
+ */
+
+/** How long closing may take before the process ends anyway. */
+const CLEANUP_MS = 5000;
+
+export type EndingSignal = 'SIGHUP' | 'SIGTERM';
+
+/**
+ * Watches for SIGHUP, SIGTERM and a terminal gone (EIO or EPIPE on `streams`). On the first, calls
+ * `abort`, awaits `cleanup`, then ends the process by the signal; later ones wait for that. Answers
+ * a function that stops watching the signals, for when the command has ended on its own; the
+ * streams stay watched, since the last words (an error message, the final flush) can still meet a
+ * terminal that went away, and an unhandled EIO crashed the process there.
+ */
+export function endOnSignals(abort: (signal: EndingSignal) => void, cleanup: () => Promise<void>, streams: NodeJS.EventEmitter[]): () => void {
+  let ending = false;
+  const end = (signal: EndingSignal) => {
+    if (ending) return;
+    ending = true;
+    abort(signal);
+    const deadline = new Promise<void>((resolve) => setTimeout(resolve, CLEANUP_MS));
+    void Promise.race([cleanup().catch(() => undefined), deadline]).then(() => {
+      process.removeAllListeners(signal);
+      process.kill(process.pid, signal);
+    });
+  };
+  const onHangup = () => end('SIGHUP');
+  const onTerm = () => end('SIGTERM');
+  const onGone = (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EIO' && e.code !== 'EPIPE') throw e;
+    end('SIGHUP');
+  };
+  process.on('SIGHUP', onHangup);
+  process.on('SIGTERM', onTerm);
+  for (const s of streams) s.on('error', onGone);
+  return () => {
+    if (ending) return;
+    process.off('SIGHUP', onHangup);
+    process.off('SIGTERM', onTerm);
+  };
+}
