@@ -7,6 +7,8 @@
  * as SIGHUP. (The TUI has the same rule, in tui/index.tsx and dispatch.ts, since Ink must unmount.)
  */
 
+import { terminalGone } from '../tui/terminal.js';
+
 /** How long closing may take before the process ends anyway. */
 const CLEANUP_MS = 5000;
 
@@ -34,7 +36,7 @@ export function endOnSignals(abort: (signal: EndingSignal) => void, cleanup: () 
   const onHangup = () => end('SIGHUP');
   const onTerm = () => end('SIGTERM');
   const onGone = (e: NodeJS.ErrnoException) => {
-    if (e.code !== 'EIO' && e.code !== 'EPIPE') throw e;
+    if (!terminalGone(e)) throw e;
     end('SIGHUP');
   };
   process.on('SIGHUP', onHangup);

@@ -5,7 +5,7 @@ import { App } from './app.js';
 import { KeysProvider } from './hooks/useKeys.js';
 import { GatedOutput, screen } from './output.js';
 import { KeySplitter } from './stdinSplitter.js';
-import { TUI_ENTER, TUI_LEAVE } from './terminal.js';
+import { TUI_ENTER, TUI_LEAVE, terminalGone } from './terminal.js';
 import { chooseTheme } from './theme.js';
 import type { TuiOptions } from './types.js';
 export type { TuiOptions, FeatureSpec } from './types.js';
@@ -19,7 +19,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
   // closed, instead of an unhandled error that crashed it and left the sandbox's folders behind.
   let end = (_signal: 'SIGHUP' | 'SIGTERM') => {};
   const onGone = (e: NodeJS.ErrnoException) => {
-    if (e.code !== 'EIO' && e.code !== 'EPIPE') throw e;
+    if (!terminalGone(e)) throw e;
     end('SIGHUP');
   };
   for (const stream of [out, process.stdin, process.stderr]) stream.on('error', onGone);

@@ -17,3 +17,11 @@ export const TUI_ENTER = ENTER_ALT_SCREEN + BRACKETED_PASTE_ON;
 export const TUI_LEAVE = BRACKETED_PASTE_OFF + SHOW_CURSOR + LEAVE_ALT_SCREEN;
 /** After the attach session drew the screen itself: a clean slate for Ink. */
 export const AFTER_ATTACH = RESET_ATTRIBUTES + CLEAR_SCREEN + SHOW_CURSOR + BRACKETED_PASTE_ON;
+
+/**
+ * Whether an error on the terminal's streams means the terminal went away (its window closed, an
+ * ssh connection dropped; EPIPE: a pipe's reader left): what SIGHUP means, and handled as SIGHUP.
+ */
+export function terminalGone(e: NodeJS.ErrnoException): boolean {
+  return e.code === 'EIO' || e.code === 'EPIPE';
+}
