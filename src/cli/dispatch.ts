@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { VERSION } from '../version.js';
 import { HELP, parseCommand } from './args.js';
+import { endBy } from './ending.js';
 import { CliError, EXIT } from './exit.js';
 import type { EarlySandbox } from './legacy.js';
 import { parseFor } from './parse.js';
@@ -101,8 +102,7 @@ function finish(code: number): void {
     // Everything is closed: end by the signal that ended the TUI, as a program should. (After a
     // hangup an exit would also have Node restore the dead terminal's mode, and Node 20 aborts
     // when that fails.)
-    process.removeAllListeners(signal);
-    process.kill(process.pid, signal);
+    endBy(signal);
     return;
   }
   // Ink, pty and socket handles may linger; the command is done. Let stdout drain first.

@@ -7,12 +7,23 @@
  * as SIGHUP. (The TUI has the same rule, in tui/index.tsx and dispatch.ts, since Ink must unmount.)
  */
 
+import { constants } from 'node:os';
 import { terminalGone } from '../tui/terminal.js';
 
 /** How long closing may take before the process ends anyway. */
 const CLEANUP_MS = 5000;
 
 export type EndingSignal = 'SIGHUP' | 'SIGTERM';
+
+/**
+ * Ends the process by `signal`, once everything is closed. The 'exit' listeners run first, as on
+ * any exit (the TUI's code cache is saved there), since a process a signal ends runs none of them.
+ */
+export function endBy(signal: EndingSignal): void {
+  process.removeAllListeners(signal);
+  process.emit('exit', 128 + constants.signals[signal]);
+  process.kill(process.pid, signal);
+}
 
 /**
  * Watches for SIGHUP, SIGTERM and a terminal gone (EIO or EPIPE on `streams`). On the first, calls
@@ -28,10 +39,7 @@ export function endOnSignals(abort: (signal: EndingSignal) => void, cleanup: () 
     ending = true;
     abort(signal);
     const deadline = new Promise<void>((resolve) => setTimeout(resolve, CLEANUP_MS));
-    void Promise.race([cleanup().catch(() => undefined), deadline]).then(() => {
-      process.removeAllListeners(signal);
-      process.kill(process.pid, signal);
-    });
+    void Promise.race([cleanup().catch(() => undefined), deadline]).then(() => endBy(signal));
   };
   const onHangup = () => end('SIGHUP');
   const onTerm = () => end('SIGTERM');

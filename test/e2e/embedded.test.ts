@@ -74,10 +74,11 @@ describe('the embedded sandbox', () => {
     ['attach runner', ['attach', 'runner'], /[#$] ?$/m, 'hang up'],
     ['chat runner', ['chat', 'runner'], /prompt>/, 'hang up'],
     ['chat runner', ['chat', 'runner'], /prompt>/, 'SIGTERM'],
-  ] as const)('%s ends cleanly (%#: %s): no crash, the sandbox\'s folders removed', async (_what, args, ready, how) => {
+  ] as const)('%s ends cleanly (%#: %s): no crash, the sandbox\'s folders removed', async (what, args, ready, how) => {
     const scratch = mkdtempSync(join(tmpdir(), 'e2e-ending-'));
+    const cache = mkdtempSync(join(tmpdir(), 'e2e-ending-cache-'));
     try {
-      t = new Tui({ args: [...args], env: { TMPDIR: scratch } });
+      t = new Tui({ args: [...args], env: { TMPDIR: scratch, XDG_CACHE_HOME: cache } });
       await t.waitFor(ready);
       expect(readdirSync(scratch).filter((f) => f.startsWith('intern-sandbox-'))).toHaveLength(1);
       // Hung up: the pty closed under it (writes and reads fail with EIO) and SIGHUP.
@@ -87,8 +88,11 @@ describe('the embedded sandbox', () => {
         await t.waitForEnd();
       }
       expect(readdirSync(scratch)).toEqual([]);
+      // What runs on exit ran before the signal ended it: the TUI saved its compiled code.
+      if (what === 'the TUI') expect(readdirSync(join(cache, 'intern-tui', 'code-cache')).some((f) => f.startsWith('tui-'))).toBe(true);
     } finally {
       rmSync(scratch, { recursive: true, force: true });
+      rmSync(cache, { recursive: true, force: true });
     }
   });
 
