@@ -26,8 +26,9 @@ export const EXIT_HELP = `Exit codes:
   1    the service refused the request or failed (or could not be reached)
   2    usage error (unknown command or flag, missing or bad argument)
   4    authentication needed or refused
+  129  the terminal went away (SIGHUP), after closing what was open
   130  interrupted
-  129  the terminal went away (SIGHUP); 143 terminated (SIGTERM)
+  143  terminated (SIGTERM), after closing what was open
 `;
 
 /** An error with the exit code it means. The message is for people; it never holds a secret. */
