@@ -73,7 +73,9 @@ describe('attach NAME', () => {
     await t.type("printf '\\033[?1049h\\033[Hin-%s-vim\\n' $((3+3)); sleep 0.3; printf '\\033[?1049l'; echo after-$((2+2))");
     await t.press('enter');
     await t.waitFor('in-6-vim');
-    await t.waitFor('after-4');
+    // What follows the switch reaches the terminal as it is parsed; the repaint from the emulator
+    // follows once the emulator has parsed it too: wait for that screen, not for the first bytes.
+    await t.waitFor((s) => s.includes('after-4') && s.includes('before-2'));
     // The remote's screen came back, on the alternate screen attach took: the user's own screen was never shown.
     expect(t.term.buffer.active.type).toBe('alternate');
     expect(t.screen()).toContain('before-2');
