@@ -12,7 +12,7 @@
  */
 import { FLOW } from './protocol.js';
 import { DETACH, decodeInput, encodeKey, scrollOf } from './keys.js';
-import { withoutScreenSwitches } from './screens.js';
+import { isScreenSwitch, withoutScreenSwitches } from './screens.js';
 import { FrameRenderer, TerminalModel } from './terminal.js';
 import type { ConnectionState, TerminalTransport, TransportHandlers } from './transport.js';
 
@@ -108,7 +108,7 @@ export class AttachSession {
     if (opts.passthrough) {
       // The emulator sees every screen switch, including one cut across two chunks (screens.ts).
       const switched = (params: (number | number[])[]) => {
-        if (params.some((p) => p === 47 || p === 1047 || p === 1049)) this.screenSwitched = true;
+        if (params.some(isScreenSwitch)) this.screenSwitched = true;
         return false;
       };
       this.model.term.parser.registerCsiHandler({ prefix: '?', final: 'h' }, switched);
@@ -239,7 +239,6 @@ export class AttachSession {
         exit: (info) => {
           const how = info.reason ?? (info.signal ? `killed by signal ${info.signal}` : `exited with code ${info.code ?? '?'}`);
           this.exited = how;
-          this.release();
           if (this.opts.passthrough) this.opts.passthrough.onExit(how);
           else this.schedule();
         },
