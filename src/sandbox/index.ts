@@ -77,10 +77,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     log: options.log,
   });
 
-  let address: string;
-  try {
-    address = await app.listen({ host, port: options.port ?? 0 });
-  } catch (e) {
+  /** Stops everything started above and removes the temporary folders: on close, or when listening fails. */
+  const shutdown = async () => {
     lifecycle.close();
     agent.close();
     await hub.close();
@@ -88,6 +86,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     store.close();
     if (ephemeral) rmSync(dir, { recursive: true, force: true });
     if (workspaces.temporary) rmSync(workspaces.dir, { recursive: true, force: true });
+  };
+  let address: string;
+  try {
+    address = await app.listen({ host, port: options.port ?? 0 });
+  } catch (e) {
+    await shutdown();
     throw e;
   }
   lifecycle.resume();
@@ -114,15 +118,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     manifest,
     workspacesDir: workspaces.dir,
     close() {
-      closing ??= (async () => {
-        lifecycle.close();
-        agent.close();
-        await hub.close();
-        await app.close();
-        store.close();
-        if (ephemeral) rmSync(dir, { recursive: true, force: true });
-        if (workspaces.temporary) rmSync(workspaces.dir, { recursive: true, force: true });
-      })();
+      closing ??= shutdown();
       return closing;
     },
   };
