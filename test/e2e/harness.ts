@@ -191,10 +191,6 @@ export class PtyScreen {
   }
 
   /**
-   * Ends the program; resolves once it has exited (or after 5 s), so that nothing it writes on its
-   * way out (the TUI's code cache) lands in a folder the caller removes next.
-   */
-  /**
    * The terminal goes away, as when its window is closed: the pty is closed under the program (its
    * reads and writes fail) and it gets SIGHUP. Resolves once the process is gone.
    */
@@ -221,8 +217,13 @@ export class PtyScreen {
     await poll(alive, (a) => !a, timeoutMs, () => 'the program to end');
     this.gone = true;
   }
+  /** The process is gone (waitForEnd saw it), whether or not the pty reported its exit. */
   private gone = false;
 
+  /**
+   * Ends the program; resolves once it has exited (or after 5 s), so that nothing it writes on its
+   * way out (the TUI's code cache) lands in a folder the caller removes next.
+   */
   close(): Promise<void> {
     const exited = this.exitCode !== null || this.gone ? Promise.resolve() : new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, 5000);
