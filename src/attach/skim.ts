@@ -18,8 +18,8 @@
  * skipped, so a full-screen program's output is never touched.
  */
 
-const LF = 0x0a;
-const CR = 0x0d;
+export const LF = 0x0a;
+export const CR = 0x0d;
 const ESC = 0x1b;
 /** Longer SGR sequences are left to the emulator (it caps parameters; skipping one is not worth the doubt). */
 const MAX_SGR = 64;
@@ -108,9 +108,13 @@ function plainPrefix(data: Uint8Array): { end: number; lineFeeds: number } {
   let i = 0;
   const n = data.length;
   while (i < n) {
-    const b = data[i]!;
-    if (b >= 0x20 && b < 0x7f) i++;
-    else if (b === LF) {
+    let b = data[i]!;
+    // Printable ASCII, most of any output: a loop of its own (a third faster over a flood).
+    while (b >= 0x20 && b < 0x7f) {
+      if (++i === n) return { end: n, lineFeeds };
+      b = data[i]!;
+    }
+    if (b === LF) {
       lineFeeds++;
       i++;
     } else if (b === CR || b === 0x09) i++;
@@ -134,6 +138,54 @@ function startsWithReset(data: Uint8Array, i: number): boolean {
   return b === 0x30 && (data[i + 3] === 0x6d || data[i + 3] === 0x3b);
 }
 
+/** How `data` reads as output: plain lines to its end, plain lines cut off inside a sequence or a character, or not plain. */
+export type Reading = 'plain' | 'cut' | 'other';
+
+/** Whether `data` is plain lines (see the top of this file); where its plain lines end, and how many line feeds they hold. */
+export function readPlain(data: Uint8Array): { reading: Reading; end: number; lineFeeds: number } {
+  const { end, lineFeeds } = plainPrefix(data);
+  const reading = end === data.length ? 'plain' : cutOff(data, end) ? 'cut' : 'other';
+  return { reading, end, lineFeeds };
+}
+
+/**
+ * The attributes in force after plain lines `data`, given those in force before it (`before`, SGR
+ * sequences): the SGR sequences of `data` from the last one that starts with a reset on, or all of
+ * them after `before` when none does.
+ */
+export function attributesAfter(before: Uint8Array, data: Uint8Array): Uint8Array {
+  const sgrs: Uint8Array[] = [];
+  let bytes = 0;
+  let reset = false;
+  for (let e = lastIndexOf(data, ESC, data.length - 1); e !== -1; e = lastIndexOf(data, ESC, e - 1)) {
+    const seq = data.subarray(e, e + sgrLength(data, e));
+    sgrs.push(seq);
+    bytes += seq.length;
+    if (startsWithReset(data, e)) {
+      reset = true;
+      break;
+    }
+  }
+  if (bytes === 0) return before;
+  const from = reset ? NOTHING : before;
+  const out = new Uint8Array(from.length + bytes);
+  out.set(from, 0);
+  let at = from.length;
+  for (let k = sgrs.length - 1; k >= 0; k--) {
+    out.set(sgrs[k]!, at);
+    at += sgrs[k]!.length;
+  }
+  return out;
+}
+
+/** What goes before output kept after a cut: the attributes in force there, then a carriage return (the cursor's column there is 0). */
+export function cutPrefix(attributes: Uint8Array): Uint8Array {
+  const prefix = new Uint8Array(attributes.length + 1);
+  prefix.set(attributes, 0);
+  prefix[attributes.length] = CR;
+  return prefix;
+}
+
 /**
  * Leaves out the start of `data` when at least `keep` line feeds of plain lines
  * follow it (`skipped` is 0 when nothing can be left out).
@@ -149,25 +201,9 @@ export function skim(data: Uint8Array, keep: number): Skimmed {
   while (lf > 0 && data[lf - 1] !== CR) lf = lastIndexOf(data, LF, lf - 1);
   if (lf <= 0) return none;
   const cut = lf + 1;
-  // The attributes in force at the cut: its SGR sequences from the last reset on.
-  const sgrs: Uint8Array[] = [];
-  let prefixBytes = 1;
-  for (let e = lastIndexOf(data, ESC, cut - 1); e !== -1; e = lastIndexOf(data, ESC, e - 1)) {
-    const seq = data.subarray(e, e + sgrLength(data, e));
-    sgrs.push(seq);
-    prefixBytes += seq.length;
-    if (startsWithReset(data, e)) break;
-  }
-  const prefix = new Uint8Array(prefixBytes);
-  let at = 0;
-  for (let k = sgrs.length - 1; k >= 0; k--) {
-    prefix.set(sgrs[k]!, at);
-    at += sgrs[k]!.length;
-  }
-  prefix[at] = CR;
-  return { skipped: cut, prefix, rest: data.subarray(cut), plain };
+  return { skipped: cut, prefix: cutPrefix(attributesAfter(NOTHING, data.subarray(0, cut))), rest: data.subarray(cut), plain };
 }
 
-function lastIndexOf(data: Uint8Array, byte: number, from: number): number {
+export function lastIndexOf(data: Uint8Array, byte: number, from: number): number {
   return from < 0 ? -1 : data.lastIndexOf(byte, from);
 }
