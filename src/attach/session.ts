@@ -22,8 +22,8 @@ const ECHO_WINDOW_MS = 100;
 /**
  * Passthrough: output this soon after the last output streams, and once a stream is this long (a
  * flood, not a command's output), the rest of it is held: set aside and handed to the model (and
- * so to the terminal) merged, once the model is idle and HOLD_MS after the first byte held, so that
- * the model can skim it (see TerminalModel.hold). Held output is acknowledged at once up to
+ * so to the terminal) once the model is idle and HOLD_MS after the first byte held, so that the
+ * model can skim it across the messages it came in (see TerminalModel.hold). Held output is acknowledged at once up to
  * HOLD_MAX_BYTES, so the daemon's window does not stall the flood while it is held.
  */
 const STREAM_GAP_MS = 10;
@@ -92,7 +92,7 @@ export class AttachSession {
   private heldSince = 0;
   private heldEnd = 0;
   private holdTimer: NodeJS.Timeout | undefined;
-  /** Holding is off until output pauses: a merged chunk held something other than plain lines. */
+  /** Holding is off until output pauses: held output had something other than plain lines in it, and nothing could be skimmed. */
   private holdOff = false;
 
   constructor(private readonly opts: AttachSessionOptions) {
@@ -126,10 +126,10 @@ export class AttachSession {
 
   /**
    * Remote output: into the model now, or in passthrough, past the first STREAM_HOLD_BYTES of a
-   * stream and unless a key was just typed, held for a merged parse (see HOLD_MS). Output that
-   * arrives while the model is still parsing streams by definition: it could not be shown sooner.
-   * The TUI does not hold: with its 10,000 lines of scrollback, a chunk skims only past megabytes,
-   * and holding them raised its peak memory by 15 to 35 MB with no steady gain in alternating runs.
+   * stream and unless a key was just typed, held to be skimmed (see HOLD_MS). Output that arrives
+   * while the model is still parsing streams by definition: it could not be shown sooner. The TUI
+   * does not hold: its 10,000 lines of scrollback are parsed again at each release, and at the
+   * faster flood rate it gained its peak memory rose by 15 to 40 MB (docs/architecture.md).
    */
   private onOutput(data: Buffer, offset: number): void {
     const now = performance.now();
@@ -170,7 +170,7 @@ export class AttachSession {
     }, wait);
   }
 
-  /** Hands held output to the model now. A merged chunk that could not be skimmed whatever its length turns holding off until output pauses. */
+  /** Hands held output to the model now. Held output that could not be skimmed whatever its length turns holding off until output pauses. */
   private release(): void {
     clearTimeout(this.holdTimer);
     this.holdTimer = undefined;

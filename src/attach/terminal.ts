@@ -4,7 +4,8 @@
  * Only rows that changed since the last frame are written.
  */
 import xterm from '@xterm/headless';
-import { skim } from './skim.js';
+import { HeldOutput } from './held.js';
+import { LF, skim } from './skim.js';
 
 type Cell = NonNullable<ReturnType<xterm.IBufferLine['getCell']>>;
 
@@ -30,12 +31,11 @@ export type Parsed = (result: { skipped: number; plain: boolean }) => void;
 
 /** A chunk waiting for the emulator; `headParsed`: the start of a chunk was already split off it (see feed). */
 interface QueuedWrite {
-  data: Uint8Array | string;
+  /** Output, or output held (see hold) to be skimmed once its turn comes. */
+  data: Uint8Array | string | HeldOutput;
   done: Parsed | undefined;
   headParsed?: boolean;
 }
-
-const LF = 0x0a;
 
 /** The parts of @xterm/headless's internals this model reads (checked at each use). */
 interface XtermCore {
@@ -72,10 +72,8 @@ export class TerminalModel {
   private feeding = false;
   /** When the current run of parsing began (see PARSE_SLICE_MS). */
   private sliceStart = 0;
-  /** Output set aside to be parsed later, merged into one chunk (see hold). */
-  private readonly held: Uint8Array[] = [];
-  /** Bytes set aside (hold) and not yet handed on (release). */
-  heldBytes = 0;
+  /** Output set aside to be parsed later (see hold). */
+  private held = new HeldOutput();
   private disposed = false;
   /** Screen rows parsed output touched since the renderer last asked (takeChangedRows). */
   private dirtyFrom = Number.POSITIVE_INFINITY;
@@ -156,28 +154,80 @@ export class TerminalModel {
   }
 
   /**
-   * Sets output aside instead of parsing it now. Held output is parsed as one chunk at the next
-   * `release` (or `write`), and a chunk that holds many lines can be skimmed (skim.ts) where the
-   * same lines in small pieces cannot: a line is left out only once twice the rows (plus the
-   * scrollback) more follow it in the same chunk. The caller bounds what it holds.
+   * Sets output aside instead of parsing it now, until the next `release` (or `write`). Held
+   * output is skimmed as it comes (held.ts) where the same lines parsed in small pieces could not
+   * be: a line is left out once twice the rows (plus the scrollback) more follow it, and held
+   * lines can be followed by lines that have not arrived yet. The caller bounds what it holds.
    */
   hold(data: Uint8Array): void {
     if (this.disposed || data.length === 0) return;
     this.held.push(data);
-    this.heldBytes += data.length;
+    this.skimHeld();
   }
 
-  /** Hands what is held to the emulator, merged; `done` runs once it is parsed. False when nothing was held. */
+  /** Bytes set aside (hold) and not yet handed on (release). */
+  get heldBytes(): number {
+    return this.held.bytes;
+  }
+
+  /**
+   * Skims what is held, while the emulator has parsed all it was given: its state now is the
+   * state the held output will meet. Inside a sequence or a character, the first line held is
+   * parsed first (then the next hold skims).
+   */
+  private skimHeld(): void {
+    if (this.feeding || this.disposed) return;
+    const may = this.mayBeSkimmed();
+    if (may === 'now') this.held.skim(this.keep());
+    else if (may === 'after-line') {
+      const line = this.held.takeFirstLine();
+      if (line) this.enqueue(line, undefined);
+    }
+  }
+
+  /**
+   * Hands what is held to the emulator; `done` runs once it is parsed, told what was skimmed. It is
+   * skimmed once its turn comes, against the state the output before it leaves. False when
+   * nothing was held.
+   */
   release(done?: Parsed): boolean {
-    if (this.heldBytes === 0) return false;
-    const merged = this.held.length === 1 ? this.held[0]! : Buffer.concat(this.held, this.heldBytes);
-    this.held.length = 0;
-    this.heldBytes = 0;
-    this.enqueue(merged, done);
+    if (this.held.bytes === 0) return false;
+    const held = this.held;
+    this.held = new HeldOutput();
+    this.enqueue(held, done);
     return true;
   }
 
-  private enqueue(data: Uint8Array | string, done: Parsed | undefined): void {
+  /**
+   * Held output whose turn has come: skimmed (its first line first if the emulator is inside a
+   * sequence or a character), then back to the front of the queue in the chunks it was held in;
+   * the last reports to `done`. Returns the first chunk to feed now, and what reports for it.
+   */
+  private unhold(held: HeldOutput, done: Parsed | undefined): { data: Uint8Array; done: Parsed | undefined } {
+    const may = this.mayBeSkimmed();
+    if (may === 'after-line') {
+      const line = held.takeFirstLine();
+      if (line) {
+        this.queue.unshift({ data: held, done });
+        return { data: line, done: undefined };
+      }
+    } else if (may === 'now') held.skim(this.keep());
+    const { parts, dropped, plain } = held.take();
+    this.skipped += dropped;
+    const report: Parsed | undefined = done && ((r) => done({ skipped: dropped + r.skipped, plain: plain && r.plain }));
+    const rest: QueuedWrite[] = parts.slice(1).map((data) => ({ data, done: undefined, headParsed: true }));
+    if (rest.length === 0) return { data: parts[0] ?? new Uint8Array(0), done: report };
+    rest[rest.length - 1]!.done = report;
+    this.queue.unshift(...rest);
+    return { data: parts[0]!, done: undefined };
+  }
+
+  /** The lines a skim must keep: twice the rows, and the scrollback on the normal screen. */
+  private keep(): number {
+    return 2 * this.term.rows + (this.term.buffer.active.type === 'normal' ? (this.term.options.scrollback ?? 0) : 0);
+  }
+
+  private enqueue(data: Uint8Array | string | HeldOutput, done: Parsed | undefined): void {
     if (this.feeding) this.queue.push({ data, done });
     else {
       this.sliceStart = this.now();
@@ -185,9 +235,14 @@ export class TerminalModel {
     }
   }
 
-  private feed(data: Uint8Array | string, done: Parsed | undefined, headParsed = false): void {
+  private feed(output: Uint8Array | string | HeldOutput, done: Parsed | undefined, headParsed = false): void {
     this.feeding = true;
-    const keep = 2 * this.term.rows + (this.term.buffer.active.type === 'normal' ? (this.term.options.scrollback ?? 0) : 0);
+    let data: Uint8Array | string;
+    if (output instanceof HeldOutput) {
+      ({ data, done } = this.unhold(output, done));
+      headParsed = true;
+    } else data = output;
+    const keep = this.keep();
     let skipped = 0;
     let plain = true;
     // Skimming reads every byte (about eight times faster than parsing them): not worth trying on a
@@ -336,8 +391,7 @@ export class TerminalModel {
   dispose(): void {
     this.disposed = true;
     this.queue.length = 0;
-    this.held.length = 0;
-    this.heldBytes = 0;
+    this.held.take();
     this.term.dispose();
   }
 }

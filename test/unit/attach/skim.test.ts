@@ -1,6 +1,7 @@
 import xterm from '@xterm/headless';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { HeldOutput } from '../../../src/attach/held.js';
 import { skim } from '../../../src/attach/skim.js';
 import { TerminalModel } from '../../../src/attach/terminal.js';
 
@@ -151,7 +152,7 @@ const line = (plain: readonly string[], special: readonly string[], rare: number
  * A few lines that set up state (scroll regions, modes, half sequences...), a flood, a few more;
  * each run draws on a few of the tokens, so some floods have no reset in them and some no CR.
  */
-const stream = fc
+const sections = fc
   .record({
     ends: fc.constantFrom(['\r\n', '\r\n', '\r\n', '\n', '\r', ''], ['\n', '\n', '\n', '\r\n']),
     plain: fc.subarray(PLAIN, { minLength: 2 }),
@@ -164,8 +165,9 @@ const stream = fc
         fc.array(line(plain, special, 150, ends), { minLength: 20, maxLength: 200 }),
         fc.array(line(plain, special, 1, ends), { maxLength: 5 }),
       )
-      .map(([a, b, c]) => [...a, ...b, ...c].join('')),
+      .map((parts) => parts.map((lines) => lines.join('')) as [string, string, string]),
   );
+const stream = sections.map((parts) => parts.join(''));
 
 describe('skim', () => {
   it('leaves the emulator exactly as parsing everything would, however the output is cut into chunks', async () => {
@@ -208,6 +210,45 @@ describe('skim', () => {
         },
       ),
       { numRuns: 300, seed: 7 },
+    );
+    expect(skipped).toBeGreaterThan(10_000);
+  });
+
+  it('leaves the emulator, and a terminal fed what it was handed, as parsing everything would when output is held as it comes and skimmed where it lies', async () => {
+    let skipped = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        sections,
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 24 }),
+        fc.nat({ max: 2 }),
+        fc.record({ cols: fc.integer({ min: 2, max: 24 }), rows: fc.integer({ min: 1, max: 6 }), scrollback: fc.constantFrom(0, 0, 3, 9) }),
+        async ([setUp, flood, after], cuts, more, size) => {
+          const data = enc(setUp + flood + after);
+          const setUpBytes = enc(setUp).length;
+          const chunks = split(data, [...cuts, setUpBytes / data.length]);
+          const want = await plain(chunks, size);
+          const fed: Uint8Array[] = [];
+          const m = new TerminalModel({ ...size, onFeed: (d) => fed.push(typeof d === 'string' ? enc(d) : Uint8Array.from(d)) });
+          // The lines that set up state parsed, and perhaps a chunk or two of the flood (the last
+          // may end inside a sequence); then the rest held one by one with the model idle, as a
+          // flood arrives: each is skimmed with those held before it.
+          let at = 0;
+          let written = 0;
+          while (written < chunks.length && at < setUpBytes) at += chunks[written++]!.length;
+          written = Math.min(chunks.length, written + more);
+          for (const c of chunks.slice(0, written)) await new Promise<void>((r) => m.write(c, r));
+          for (const c of chunks.slice(written)) {
+            m.hold(c);
+            await new Promise<void>((r) => setImmediate(r));
+          }
+          await new Promise<void>((r) => (m.release(() => r()) ? undefined : r()));
+          skipped += m.skipped;
+          expect(state(m.term)).toEqual(want);
+          expect(await plain(fed, size)).toEqual(want);
+          m.dispose();
+        },
+      ),
+      { numRuns: 300, seed: 21 },
     );
     expect(skipped).toBeGreaterThan(10_000);
   });
@@ -296,5 +337,64 @@ describe('skim', () => {
     expect(m.skipped).toBeLessThanOrEqual(flood.length - flood.indexOf(0x0a) - 1);
     expect(state(m.term)).toEqual(await plain([head, flood], size));
     m.dispose();
+  });
+});
+
+describe('HeldOutput', () => {
+  const size = { cols: 12, rows: 3, scrollback: 2 };
+  const keep = 2 * size.rows + size.scrollback;
+  /** Held chunk by chunk (skimmed after each when `each`, else once at the end), then taken: the parts, and what was dropped. */
+  function held(chunks: string[], each: boolean) {
+    const h = new HeldOutput();
+    for (const c of chunks) {
+      h.push(enc(c));
+      if (each) h.skim(keep);
+    }
+    h.skim(keep);
+    return h.take();
+  }
+
+  it('keeps exactly the lines to keep, and holds no more than them and a chunk however long the flood', () => {
+    const lines = Array.from({ length: 501 }, (_, i) => `line ${String(i).padStart(3, '0')}\r\n`);
+    const chunks = Array.from({ length: 167 }, (_, i) => lines.slice(3 * i, 3 * i + 3).join(''));
+    const h = new HeldOutput();
+    let most = 0;
+    for (const c of chunks) {
+      h.push(enc(c));
+      h.skim(keep);
+      most = Math.max(most, h.bytes);
+    }
+    expect(most).toBeLessThanOrEqual((keep + 3) * 10);
+    const { parts, dropped } = h.take();
+    expect(Buffer.concat(parts).toString()).toBe('\r' + lines.slice(-keep).join(''));
+    expect(dropped).toBe((501 - keep) * 10);
+  });
+
+  it.each([
+    ['a colour in a chunk dropped whole', ['\x1b[31m', ...Array.from({ length: 30 }, () => 'x\r\n')], false],
+    ['a colour cut across two chunks', ['a\r\n'.repeat(20) + '\x1b[3', '1mred\r\n' + 'b\r\n'.repeat(20)], true],
+    ['a character cut across two chunks', ['a\r\n'.repeat(20) + '\xe6\x97', '\xa5\r\n' + 'b\r\n'.repeat(20)], true],
+    ['bare line feeds before the lines kept', ['abc\n'.repeat(5), 'x\r\n'.repeat(3), 'de\n'.repeat(20)], true],
+  ])('hands over what leaves a terminal as parsing everything would: %s', async (_name, chunks, each) => {
+    const bytes = chunks.map((c) => Buffer.from(c, 'latin1'));
+    const h = new HeldOutput();
+    for (const b of bytes) {
+      h.push(b);
+      if (each) h.skim(keep);
+    }
+    h.skim(keep);
+    const { parts, dropped } = h.take();
+    expect(dropped).toBeGreaterThan(0);
+    expect(await plain(parts, size)).toEqual(await plain(bytes, size));
+  });
+
+  it('drops nothing after something that is not a plain line, and stops growing its carry when no reset ever comes', () => {
+    const { parts, dropped, plain: isPlain } = held(['a\r\n'.repeat(20) + '\x1b[H', 'b\r\n'.repeat(50)], true);
+    expect(isPlain).toBe(false);
+    expect(Buffer.concat(parts).toString()).toContain('b\r\n'.repeat(50));
+    expect(dropped).toBeGreaterThan(0);
+    const colours = held(Array.from({ length: 3000 }, () => '\x1b[1mx\r\n'), true);
+    expect(colours.dropped).toBeGreaterThan(0);
+    expect(colours.parts[0]!.length).toBeLessThan(5 << 10);
   });
 });

@@ -1,0 +1,157 @@
+/**
+ * Output held to be parsed later (see TerminalModel.hold), skimmed where it
+ * lies: as a flood comes in, the plain lines that the lines after them will
+ * scroll past the screen and the scrollback are dropped at once, and only the
+ * attributes in force where they end are kept (skim.ts). Holding a flood then
+ * costs its last lines' worth of memory, not all of it, and no copy: the
+ * chunks are kept as they arrived, cut only at the first one kept.
+ */
+import { CR, LF, attributesAfter, cutPrefix, lastIndexOf, readPlain } from './skim.js';
+
+/**
+ * Attributes carried past the dropped lines grow only while no SGR sequence resets them (a
+ * stream that sets a colour on every line and never resets it): past this, nothing more is dropped.
+ */
+const MAX_CARRY_BYTES = 4 << 10;
+
+const NOTHING = new Uint8Array(0);
+
+export class HeldOutput {
+  /**
+   * The chunks held, in order; those before `scanned` are read: plain lines to `ends[i]` (their
+   * length, but for one that holds something else, the last read) with `lineFeeds[i]` line feeds.
+   */
+  private chunks: Uint8Array[] = [];
+  private ends: number[] = [];
+  private lineFeeds: number[] = [];
+  private scanned = 0;
+  /** The attributes in force where the kept lines start, once some were dropped. */
+  private carry: Uint8Array = NOTHING;
+  /** Bytes held now, and dropped since the last take. */
+  bytes = 0;
+  dropped = 0;
+  /** False once something other than plain lines was held: nothing after it is dropped until the next take. */
+  plain = true;
+
+  push(data: Uint8Array): void {
+    if (data.length === 0) return;
+    this.chunks.push(data);
+    this.bytes += data.length;
+  }
+
+  /**
+   * The first line held (to its first line feed), taken off the rest: for an emulator inside a
+   * sequence or a character, to be parsed before the rest can be skimmed. Undefined if none ends yet.
+   */
+  takeFirstLine(): Uint8Array | undefined {
+    const first = this.chunks[0];
+    const lf = first ? first.indexOf(LF) : -1;
+    if (lf === -1 || this.dropped > 0) return undefined;
+    const line = first!.subarray(0, lf + 1);
+    if (lf + 1 === first!.length) this.chunks.shift();
+    else this.chunks[0] = first!.subarray(lf + 1);
+    this.bytes -= line.length;
+    this.scanned = 0;
+    this.ends = [];
+    this.lineFeeds = [];
+    this.plain = true;
+    return line;
+  }
+
+  /**
+   * Drops the plain lines held that at least `keep` line feeds of plain lines follow. The emulator
+   * must be between sequences and characters, with everything before the first chunk parsed: the
+   * first chunk starts where it stands.
+   */
+  skim(keep: number): void {
+    if (this.carry.length > MAX_CARRY_BYTES) return;
+    this.scan();
+    // The chunk `j` holding the line feed with `keep` more after it, and where in it.
+    let after = 0;
+    let j = this.scanned - 1;
+    while (j >= 0 && after + this.lineFeeds[j]! <= keep) after += this.lineFeeds[j--]!;
+    if (j < 0) return;
+    let within = keep - after;
+    let lf = this.ends[j]!;
+    for (let k = 0; k <= within; k++) lf = lastIndexOf(this.chunks[j]!, LF, lf - 1);
+    if (lf === -1) return;
+    // The kept lines start after a CR LF, so at column 0 whatever came before: back to the last
+    // line feed with a carriage return before it (`within` counts the line feeds after it in `j`).
+    for (;;) {
+      const chunk = this.chunks[j]!;
+      const before = lf > 0 ? chunk[lf - 1] : j > 0 ? this.chunks[j - 1]!.at(-1) : undefined;
+      if (before === CR) break;
+      if (before === undefined) return;
+      lf = lastIndexOf(chunk, LF, lf - 1);
+      if (lf !== -1) within++;
+      else {
+        if (--j < 0) return;
+        lf = lastIndexOf(this.chunks[j]!, LF, this.chunks[j]!.length - 1);
+        if (lf === -1) return;
+        within = 0;
+      }
+    }
+    // Drop chunks before `j` and chunk `j` up to its line feed at `lf`.
+    let carry = this.carry;
+    for (let i = 0; i < j; i++) {
+      carry = attributesAfter(carry, this.chunks[i]!);
+      this.dropped += this.chunks[i]!.length;
+      this.bytes -= this.chunks[i]!.length;
+    }
+    const cut = this.chunks[j]!;
+    carry = attributesAfter(carry, cut.subarray(0, lf + 1));
+    this.carry = carry;
+    this.dropped += lf + 1;
+    this.bytes -= lf + 1;
+    // What is left of chunk `j` (if anything) is the first chunk kept.
+    const rest = cut.subarray(lf + 1);
+    const from = rest.length > 0 ? j : j + 1;
+    this.chunks = this.chunks.slice(from);
+    this.ends = this.ends.slice(from);
+    this.lineFeeds = this.lineFeeds.slice(from);
+    if (rest.length > 0) {
+      this.chunks[0] = rest;
+      this.ends[0] = this.ends[0]! - lf - 1;
+      this.lineFeeds[0] = within;
+    }
+    this.scanned -= from;
+  }
+
+  /**
+   * Reads the chunks not yet read, up to one that holds something other than plain lines (read to
+   * there, and no further). One cut off inside a sequence or a character is read again joined to
+   * the next.
+   */
+  private scan(): void {
+    while (this.plain && this.scanned < this.chunks.length) {
+      const i = this.scanned;
+      const { reading, end, lineFeeds } = readPlain(this.chunks[i]!);
+      if (reading === 'cut') {
+        if (i + 1 === this.chunks.length) return;
+        this.chunks.splice(i, 2, Buffer.concat([this.chunks[i]!, this.chunks[i + 1]!]));
+        continue;
+      }
+      if (reading === 'other') this.plain = false;
+      this.ends[i] = end;
+      this.lineFeeds[i] = lineFeeds;
+      this.scanned++;
+    }
+  }
+
+  /** Everything held, in order, as it is to be parsed (with the attributes where dropped lines ended), and what was dropped; then holds nothing. */
+  take(): { parts: Uint8Array[]; dropped: number; plain: boolean } {
+    const parts: Uint8Array[] = [];
+    if (this.dropped > 0) parts.push(cutPrefix(this.carry));
+    for (const c of this.chunks) if (c.length > 0) parts.push(c);
+    const taken = { parts, dropped: this.dropped, plain: this.plain };
+    this.chunks = [];
+    this.ends = [];
+    this.lineFeeds = [];
+    this.scanned = 0;
+    this.carry = NOTHING;
+    this.bytes = 0;
+    this.dropped = 0;
+    this.plain = true;
+    return taken;
+  }
+}
