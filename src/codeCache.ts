@@ -3,7 +3,7 @@
  * are kept in the user's cache directory, so the next start deserialises them instead of
  * parsing and compiling the source again. Node 20 caches no ES modules, so the parts of the
  * bundle whose start matters are built a second time as single CommonJS files
- * (scripts/build.mjs): the embedded sandbox's worker (`sandbox-worker.cjs`, run by
+ * (scripts/build.mjs): the embedded sandbox's worker (`sandbox.cjs`, run by
  * src/sandbox/compiled.ts) and the TUI (`tui.cjs`, run by src/cli/legacy.ts).
  *
  * A cache is a file per bundled file, build and Node version (its name holds a hash of the

@@ -1,6 +1,6 @@
 /**
- * The embedded sandbox's worker as the bundle starts it (dist/sandbox-worker.js): it runs
- * dist/sandbox-worker.cjs, which is worker.ts bundled as CommonJS, through src/codeCache.ts with
+ * The embedded sandbox's worker as the bundle starts it (dist/sandbox-worker.cjs): it runs
+ * dist/sandbox.cjs, which is worker.ts bundled as CommonJS, through src/codeCache.ts with
  * V8's code cache, kept in the user's cache directory. Compiling the sandbox's code (fastify, zod,
  * the routes) took about 120 ms of the worker's start on every `npm start`; with the cache, the
  * worker was ready in about 190 ms instead of 320 (bench/README.md). From source (tsx), thread.ts
@@ -12,6 +12,6 @@ import { runCompiled } from '../codeCache.js';
 import type { WorkerInput } from './thread.js';
 
 const { codeCacheDir } = workerData as WorkerInput;
-const compiled = runCompiled<{ started?: Promise<unknown> }>(fileURLToPath(new URL('./sandbox-worker.cjs', import.meta.url)), 'sandbox', codeCacheDir);
-// Once the sandbox is up, so the functions its start compiled are in the cache too.
+const compiled = runCompiled<{ started?: Promise<unknown> }>(fileURLToPath(new URL('./sandbox.cjs', import.meta.url)), 'sandbox', codeCacheDir);
+// Once the sandbox has served its start (worker.ts), so the functions that compiled are in the cache too.
 void compiled.exports.started?.then(() => compiled.saveCache(), () => undefined);

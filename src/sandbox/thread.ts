@@ -25,14 +25,15 @@ export interface WorkerInput {
 }
 
 /**
- * The worker's file: `worker.ts` beside this one from source; in the bundle `dist/sandbox-worker.js`
- * (compiled.ts, which runs worker.ts's CommonJS bundle with a code cache; this code sits in `dist/chunks/`).
+ * The worker's file: `worker.ts` beside this one from source; in the bundle `dist/sandbox-worker.cjs`
+ * (compiled.ts, which runs worker.ts's CommonJS bundle with a code cache; this code sits in
+ * `dist/chunks/`, or in `dist/tui.cjs`).
  */
 function workerUrl(): URL {
   const here = import.meta.url;
   if (here.endsWith('.ts')) return new URL('./worker.ts', here);
-  const beside = new URL('./sandbox-worker.js', here);
-  return existsSync(fileURLToPath(beside)) ? beside : new URL('../sandbox-worker.js', here);
+  const beside = new URL('./sandbox-worker.cjs', here);
+  return existsSync(fileURLToPath(beside)) ? beside : new URL('../sandbox-worker.cjs', here);
 }
 
 export function startSandboxThread(options: ThreadSandboxOptions = {}, cache: { codeCacheDir?: string } = {}): Promise<RunningSandbox> {

@@ -411,7 +411,7 @@ describe('intern-tui commands without a TTY', () => {
     for (const part of ['src/cli/tuiCommand.ts', 'src/tui/app.tsx', 'src/tui/screens/ChatScreen.tsx', 'node_modules/ink/', 'src/client/http.ts', 'src/sandbox/thread.ts']) {
       expect(tui.some((i) => i.includes(part)), part).toBe(true);
     }
-    // The sandbox itself runs in its worker (dist/sandbox-worker.cjs).
+    // The sandbox itself runs in its worker (dist/sandbox.cjs).
     for (const part of ['src/sandbox/app.ts', 'node_modules/fastify', 'src/sandbox/store']) expect(tui.filter((i) => i.includes(part)), part).toEqual([]);
     const esm = Object.entries(meta.outputs).filter(([o]) => o.endsWith('.js')).flatMap(([, v]) => Object.keys(v.inputs));
     expect(esm.filter((i) => i.includes('node_modules/ink/') || i === 'src/cli/tuiCommand.ts')).toEqual([]);
