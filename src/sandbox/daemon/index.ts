@@ -8,8 +8,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
-import pty from '@lydell/node-pty';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { IPty, spawn as ptySpawn } from '@lydell/node-pty';
+import type { WebSocket, WebSocketServer } from 'ws';
 import {
   DAEMON_TOKEN_TTL_MS,
   FLOW,
@@ -38,6 +38,23 @@ interface Client {
 
 type ExitInfo = { code: number | null; signal: number | null };
 
+/** What the terminals need from node-pty and ws. */
+interface TerminalModules {
+  spawn: typeof ptySpawn;
+  WebSocketServer: typeof WebSocketServer;
+}
+let modules: Promise<TerminalModules> | undefined;
+/**
+ * node-pty and ws (with the zlib, tls and https it loads), loaded with the first endpoint: the
+ * sandbox's start (the embedded one's, which the TUI's first list waits for) opens no terminal.
+ */
+function terminalModules(): Promise<TerminalModules> {
+  return (modules ??= Promise.all([import('@lydell/node-pty'), import('ws')]).then(([pty, ws]) => ({
+    spawn: pty.default.spawn,
+    WebSocketServer: ws.WebSocketServer,
+  })));
+}
+
 /**
  * While output streams, it goes to the clients at most this often: the pseudo-terminal is read
  * about 4 KiB at a time, and a WebSocket message per read cost a send, a wake-up and a parse on
@@ -57,7 +74,7 @@ const SEND_GATHER_BYTES = 16 << 10;
  * the replay buffer is full of output nobody has acknowledged yet.
  */
 class Terminal {
-  private proc: pty.IPty | undefined;
+  private proc: IPty | undefined;
   readonly replay: ReplayBuffer;
   readonly clients = new Set<Client>();
   /** Readers of the output beside the clients (the local agent running a command); they never hold it back. */
@@ -75,6 +92,7 @@ class Terminal {
   private sendTimer: NodeJS.Timeout | undefined;
 
   constructor(
+    private readonly spawn: TerminalModules['spawn'],
     private readonly cwd: string,
     private readonly command: string | undefined,
     replayBytes: number,
@@ -109,7 +127,7 @@ class Terminal {
     // without turning bytes that are not UTF-8 into U+FFFD. node-pty sets the terminal's IUTF8 flag
     // (backspace erases a whole character in a cooked-mode line) only with its utf8 encoding, so
     // `stty` sets it before the program starts.
-    const proc = pty.spawn('/bin/sh', ['-c', 'stty iutf8 2>/dev/null; exec "$@"', 'intern-terminal', file, ...args], {
+    const proc = this.spawn('/bin/sh', ['-c', 'stty iutf8 2>/dev/null; exec "$@"', 'intern-terminal', file, ...args], {
       name: 'xterm-256color',
       cols: this.cols,
       rows: this.rows,
@@ -277,7 +295,8 @@ export function createDaemonHub(options: DaemonHubOptions): DaemonHub {
   async function open(intern: { id: string; name: string }): Promise<Endpoint> {
     const cwd = join(options.scratchRoot, intern.id);
     mkdirSync(cwd, { recursive: true, mode: 0o700 });
-    const terminal = new Terminal(cwd, options.command, replayBytes);
+    const { spawn, WebSocketServer } = await terminalModules();
+    const terminal = new Terminal(spawn, cwd, options.command, replayBytes);
     const tokens = new DaemonTokens(options.tokenTtlMs ?? DAEMON_TOKEN_TTL_MS, options.now);
     const wss = new WebSocketServer({ noServer: true, maxPayload: 1 << 20, handleProtocols: (p) => (p.has(SUBPROTOCOL) ? SUBPROTOCOL : false) });
     const server = createServer((_req, res) => {
