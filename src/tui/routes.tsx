@@ -4,9 +4,9 @@
  * screen is added by writing it, naming its route in context.ts, and adding a
  * line here.
  */
-import { type ComponentType, lazy, Suspense, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import type { Route } from './context.js';
-import { Text } from './components/Text.js';
+import { onFirstUse } from './components/onFirstUse.js';
 import { ByokDetails } from './screens/ByokDetails.js';
 import { ByokForm } from './screens/ByokForm.js';
 import { ByokList } from './screens/ByokList.js';
@@ -16,18 +16,6 @@ import { InternDetails } from './screens/InternDetails.js';
 import { InternList } from './screens/InternList.js';
 import { InternSettings } from './screens/InternSettings.js';
 import { VaultScreen } from './screens/VaultScreen.js';
-
-/** A screen whose code loads when it is first opened, not at start-up; a line stands in while it loads. */
-function onFirstUse<P extends object>(load: () => Promise<ComponentType<P>>, loading: string): ComponentType<P> {
-  const Screen = lazy(async () => ({ default: await load() }));
-  return function Later(props: P) {
-    return (
-      <Suspense fallback={<Text>{loading}</Text>}>
-        <Screen {...props} />
-      </Suspense>
-    );
-  };
-}
 
 // The attach screen (terminal emulator, WebSocket transport) and the chat (marked, the Markdown
 // renderer) load when first opened.
