@@ -44,24 +44,37 @@ async function loadIcon(api: InternApi, internId: string, sha: string, cacheDir:
   return icon.bytes;
 }
 
+/**
+ * Icons already drawn, by hash and size: the details screen is drawn again after every detach and
+ * every return from a form, and each time read the icon from disk, decoded it and drew the screen a
+ * second time. The oldest goes past this many.
+ */
+const DRAWN_MAX = 32;
+const drawn = new Map<string, [Rgb, Rgb][][]>();
+
 export function IconView(props: { api: InternApi; internId: string; sha: string | null; cacheDir: string; cols?: number; rows?: number }) {
   const { api, internId, sha, cacheDir, cols = 8, rows = 4 } = props;
-  const [cells, setCells] = useState<[Rgb, Rgb][][] | null>(null);
+  const key = sha ? `${sha} ${cols}x${rows}` : '';
+  const [cells, setCells] = useState<[Rgb, Rgb][][] | null>(() => drawn.get(key) ?? null);
   useEffect(() => {
-    setCells(null);
-    if (!sha) return;
+    const known = drawn.get(key);
+    setCells(known ?? null);
+    if (!sha || known) return;
     let live = true;
     loadIcon(api, internId, sha, cacheDir)
       // The decoders (pngjs, jpeg-js) load with the first icon, not at start-up.
       .then(async (bytes) => {
         const { decodeIcon } = await import('./decodeIcon.js');
-        if (live) setCells(toCells(decodeIcon(bytes), cols, rows));
+        const made = toCells(decodeIcon(bytes), cols, rows);
+        drawn.set(key, made);
+        if (drawn.size > DRAWN_MAX) drawn.delete(drawn.keys().next().value!);
+        if (live) setCells(made);
       })
       .catch(() => live && setCells(null));
     return () => {
       live = false;
     };
-  }, [api, internId, sha, cacheDir, cols, rows]);
+  }, [api, internId, sha, cacheDir, cols, rows, key]);
   // Pixels are colour itself: the no-colour theme leaves the icon's room empty.
   if (!cells || !colourOn()) return <Box width={cols} height={rows} />;
   return (

@@ -1,0 +1,51 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { render } from 'ink-testing-library';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { InternApi } from '../../src/client/types.js';
+import { IconView } from '../../src/tui/components/IconView.js';
+import { pngIcon } from '../../src/sandbox/icons.js';
+
+let dir = '';
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+async function frameWith(r: ReturnType<typeof render>, want: string): Promise<string> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const f = r.lastFrame() ?? '';
+    if (f.includes(want)) return f;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${want} in:\n${f}`);
+    await new Promise((res) => setTimeout(res, 5));
+  }
+}
+
+describe('IconView', () => {
+  it('draws an icon it has drawn before at once, without fetching, reading or decoding it again', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'icon-test-'));
+    const bytes = pngIcon(3);
+    let fetched = 0;
+    const api = {
+      getInternIcon: async () => {
+        fetched++;
+        return { bytes, contentType: 'image/png' };
+      },
+    } as unknown as InternApi;
+    const sha = 'a'.repeat(64);
+    const first = render(<IconView api={api} internId="i-1" sha={sha} cacheDir={dir} />);
+    expect(first.lastFrame()).not.toContain('▀');
+    const drawn = await frameWith(first, '▀');
+    first.unmount();
+    // The disk cache goes too: only the drawing kept in memory can show it now.
+    rmSync(dir, { recursive: true, force: true });
+    const again = render(<IconView api={api} internId="i-1" sha={sha} cacheDir={dir} />);
+    expect(again.lastFrame()).toBe(drawn);
+    again.unmount();
+    expect(fetched).toBe(1);
+    // Another size is drawn anew (from the icon fetched again, the disk cache being gone).
+    const wide = render(<IconView api={api} internId="i-1" sha={sha} cacheDir={dir} cols={4} rows={2} />);
+    await frameWith(wide, '▀');
+    wide.unmount();
+    expect(fetched).toBe(2);
+  });
+});
