@@ -6,19 +6,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { InternApi } from '../../src/client/types.js';
 import { IconView } from '../../src/tui/components/IconView.js';
 import { pngIcon } from '../../src/sandbox/icons.js';
+import { waitForFrame } from './render.js';
 
 let dir = '';
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-async function frameWith(r: ReturnType<typeof render>, want: string): Promise<string> {
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    const f = r.lastFrame() ?? '';
-    if (f.includes(want)) return f;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${want} in:\n${f}`);
-    await new Promise((res) => setTimeout(res, 5));
-  }
-}
 
 describe('IconView', () => {
   it('draws an icon it has drawn before at once, without fetching, reading or decoding it again', async () => {
@@ -34,7 +25,7 @@ describe('IconView', () => {
     const sha = 'a'.repeat(64);
     const first = render(<IconView api={api} internId="i-1" sha={sha} cacheDir={dir} />);
     expect(first.lastFrame()).not.toContain('▀');
-    const drawn = await frameWith(first, '▀');
+    const drawn = await waitForFrame(first, '▀');
     first.unmount();
     // The disk cache goes too: only the drawing kept in memory can show it now.
     rmSync(dir, { recursive: true, force: true });
@@ -44,7 +35,7 @@ describe('IconView', () => {
     expect(fetched).toBe(1);
     // Another size is drawn anew (from the icon fetched again, the disk cache being gone).
     const wide = render(<IconView api={api} internId="i-1" sha={sha} cacheDir={dir} cols={4} rows={2} />);
-    await frameWith(wide, '▀');
+    await waitForFrame(wide, '▀');
     wide.unmount();
     expect(fetched).toBe(2);
   });

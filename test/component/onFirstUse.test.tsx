@@ -2,16 +2,7 @@ import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { onFirstUse } from '../../src/tui/components/onFirstUse.js';
 import { Text } from '../../src/tui/components/Text.js';
-
-async function frameWith(r: ReturnType<typeof render>, want: string): Promise<string> {
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    const f = r.lastFrame() ?? '';
-    if (f.includes(want)) return f;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${want} in:\n${f}`);
-    await new Promise((res) => setTimeout(res, 5));
-  }
-}
+import { waitForFrame } from './render.js';
 
 describe('onFirstUse', () => {
   it('shows its line while the screen loads, then the screen; once loaded, the screen at once, and its code loads once', async () => {
@@ -23,9 +14,9 @@ describe('onFirstUse', () => {
       return ({ name }) => <Text>screen of {name}</Text>;
     }, 'loading the screen…');
     const first = render(<Screen name="runner" />);
-    await frameWith(first, 'loading the screen…');
+    await waitForFrame(first, 'loading the screen…');
     finish();
-    await frameWith(first, 'screen of runner');
+    await waitForFrame(first, 'screen of runner');
     first.unmount();
     // Opened again: no stand-in frame at all, and nothing loaded again.
     const again = render(<Screen name="builder" />);
@@ -41,10 +32,10 @@ describe('onFirstUse', () => {
       return () => <Text>loaded at last</Text>;
     }, 'loading…');
     const failed = render(<Screen />);
-    await frameWith(failed, 'could not load this screen: the chunk is missing');
+    await waitForFrame(failed, 'could not load this screen: the chunk is missing');
     failed.unmount();
     const retried = render(<Screen />);
-    await frameWith(retried, 'loaded at last');
+    await waitForFrame(retried, 'loaded at last');
     retried.unmount();
     expect(loads).toBe(2);
   });

@@ -7,6 +7,19 @@ import type { TuiOptions } from '../../src/tui/types.js';
 import { KEYS } from '../support/keys.js';
 import { FakeApi } from './fakeApi.js';
 
+type Wanted = string | RegExp | ((f: string) => boolean);
+
+/** Waits until a rendered tree's last frame shows `want` (frames update asynchronously), and returns that frame. */
+export async function waitForFrame(r: { lastFrame: () => string | undefined }, want: Wanted, timeoutMs = 5_000): Promise<string> {
+  const ok = typeof want === 'function' ? want : (f: string) => (typeof want === 'string' ? f.includes(want) : want.test(f));
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const f = r.lastFrame() ?? '';
+    if (ok(f)) return f;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(want)} in:\n${f}`);
+    await new Promise((res) => setTimeout(res, 5));
+  }
+}
 
 export function renderApp(opts: { api?: FakeApi; initial?: Route; options?: Partial<TuiOptions> } = {}) {
   const api = opts.api ?? new FakeApi();
@@ -27,16 +40,7 @@ export function renderApp(opts: { api?: FakeApi; initial?: Route; options?: Part
     </KeysProvider>,
   );
   const frame = () => r.lastFrame() ?? '';
-  const waitFor = async (want: string | RegExp | ((f: string) => boolean), timeoutMs = 5_000): Promise<string> => {
-    const ok = typeof want === 'function' ? want : (f: string) => (typeof want === 'string' ? f.includes(want) : want.test(f));
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const f = frame();
-      if (ok(f)) return f;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(want)} in:\n${f}`);
-      await new Promise((res) => setTimeout(res, 5));
-    }
-  };
+  const waitFor = (want: Wanted, timeoutMs = 5_000) => waitForFrame(r, want, timeoutMs);
   /**
    * One key per write. No pause is needed between keys: the app's key pump
    * releases each key only after the commit of the one before.
