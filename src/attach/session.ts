@@ -23,8 +23,9 @@ const ECHO_WINDOW_MS = 100;
  * Passthrough: output this soon after the last output streams, and once a stream is this long (a
  * flood, not a command's output), the rest of it is held: set aside and handed to the model (and
  * so to the terminal) once the model is idle and HOLD_MS after the first byte held, so that the
- * model can skim it across the messages it came in (see TerminalModel.hold). Held output is acknowledged at once up to
- * HOLD_MAX_BYTES, so the daemon's window does not stall the flood while it is held.
+ * model can skim it across the messages it came in (see TerminalModel.hold). Held output is
+ * acknowledged at once up to HOLD_MAX_BYTES, so the daemon's window does not stall the flood
+ * while it is held.
  */
 const STREAM_GAP_MS = 10;
 const STREAM_HOLD_BYTES = 256 << 10;
@@ -128,8 +129,8 @@ export class AttachSession {
    * Remote output: into the model now, or in passthrough, past the first STREAM_HOLD_BYTES of a
    * stream and unless a key was just typed, held to be skimmed (see HOLD_MS). Output that arrives
    * while the model is still parsing streams by definition: it could not be shown sooner. The TUI
-   * does not hold: its 10,000 lines of scrollback are parsed again at each release, and at the
-   * faster flood rate it gained its peak memory rose by 15 to 40 MB (docs/architecture.md).
+   * does not hold: its 10,000 lines of scrollback are parsed again at each release, and though
+   * holding made its floods faster, its peak memory rose by 15 to 40 MB (docs/architecture.md).
    */
   private onOutput(data: Buffer, offset: number): void {
     const now = performance.now();

@@ -12,6 +12,6 @@ import { runCompiled } from '../codeCache.js';
 import type { WorkerInput } from './thread.js';
 
 const { codeCacheDir } = workerData as WorkerInput;
-const compiled = runCompiled<{ started?: Promise<unknown> }>(fileURLToPath(new URL('./sandbox.cjs', import.meta.url)), 'sandbox', codeCacheDir);
+const compiled = runCompiled<{ served?: Promise<unknown> }>(fileURLToPath(new URL('./sandbox.cjs', import.meta.url)), 'sandbox', codeCacheDir);
 // Once the sandbox has served its start (worker.ts), so the functions that compiled are in the cache too.
-void compiled.exports.started?.then(() => compiled.saveCache(), () => undefined);
+void compiled.exports.served?.then(() => compiled.saveCache(), () => undefined);

@@ -24,7 +24,7 @@ let warm: () => void = () => undefined;
  * the functions the first requests compiled are in it too: saved as soon as the sandbox was up,
  * the cache left out the first request's path, which then took about 30 ms against 4.
  */
-export const started = new Promise<void>((resolve) => (warm = resolve));
+export const served = new Promise<void>((resolve) => (warm = resolve));
 
 startSandbox((workerData as WorkerInput).options).then(
   (sandbox) => {
