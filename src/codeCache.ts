@@ -8,7 +8,10 @@
  *
  * A cache is a file per bundled file, build and Node version (its name holds a hash of the
  * source, the version and the architecture), written atomically, 0600 in a 0700 directory,
- * when there was none or V8 refused the one there; V8 checks it again on every load. Any
+ * when there was none or V8 refused the one there; V8 checks it again on every load. Beside it
+ * (`.parts`) are the parts of the program (screens loaded when first opened) the sessions that
+ * wrote it had run: a session that ran one they had not writes it again, so that a cache first
+ * written by a session that only listed interns comes to hold the attach screen once one attaches. Any
  * failure to read or write it only costs the compile time. Shared by the sandbox and the CLI
  * (like version.ts), so it imports nothing of either.
  */
@@ -25,10 +28,11 @@ export interface CompiledFile<T> {
   /** What became of the cache: none to read (or no directory), V8 took it, or V8 refused it. */
   cache: 'absent' | 'accepted' | 'rejected';
   /**
-   * Writes the cache if there was none or V8 refused it: call it once the work worth caching has
-   * run (the functions compiled by then are what the next start finds compiled).
+   * Writes the cache if there was none, V8 refused it, or this run ran `parts` the cache was not
+   * written with: call it once the work worth caching has run (the functions compiled by then are
+   * what the next start finds compiled).
    */
-  saveCache(): void;
+  saveCache(parts?: readonly string[]): void;
 }
 
 /**
@@ -55,23 +59,39 @@ export function runCompiled<T>(file: string, name: string, cacheDir: string | un
   const mod: { exports: T } = { exports: {} as T };
   (script.runInThisContext() as (...args: unknown[]) => void)(mod.exports, createRequire(file), mod, file, dirname(file));
   const cache = cached === undefined ? 'absent' : script.cachedDataRejected === true ? 'rejected' : 'accepted';
-  let wanted = cachePath !== undefined && cache !== 'accepted';
+  const partsPath = cachePath && `${cachePath}.parts`;
+  // The parts the cache holds; none is known of a cache that is not there or was refused.
+  const written = new Set(cache === 'accepted' && partsPath ? readParts(partsPath) : []);
+  let saved = false;
   return {
     exports: mod.exports,
     cache,
-    saveCache: () => {
-      if (!wanted || !cacheDir || !cachePath) return;
-      wanted = false;
+    saveCache: (parts = []) => {
+      if (saved || !cacheDir || !cachePath || !partsPath) return;
+      if (cache === 'accepted' && parts.every((p) => written.has(p))) return;
+      saved = true;
       try {
         mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
         writeFileAtomic(cachePath, script.createCachedData());
+        writeFileAtomic(partsPath, JSON.stringify([...new Set([...written, ...parts])].sort()));
         // Older builds' and Node versions' caches of this file are of no more use.
+        const current = new Set([cachePath, partsPath]);
         for (const f of readdirSync(cacheDir)) {
-          if (f.startsWith(`${name}-`) && join(cacheDir, f) !== cachePath && !f.endsWith('.tmp')) rmSync(join(cacheDir, f), { force: true });
+          if (f.startsWith(`${name}-`) && !current.has(join(cacheDir, f)) && !f.endsWith('.tmp')) rmSync(join(cacheDir, f), { force: true });
         }
       } catch {
         // A cache is an optimisation: a read-only or full disk costs the next start its compile time.
       }
     },
   };
+}
+
+/** The parts a cache was written with (see the top of this file): none when the list is missing or not one. */
+function readParts(path: string): string[] {
+  try {
+    const parts: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    return Array.isArray(parts) ? parts.filter((p): p is string => typeof p === 'string') : [];
+  } catch {
+    return [];
+  }
 }

@@ -46,14 +46,15 @@ export const sandboxCommand = (ctx: RunContext) => runLegacy(['sandbox', ...ctx.
 
 /**
  * tuiCommand.ts. In the bundle it is dist/tui.cjs, run with V8's code cache, which is saved as the
- * process exits (so it holds what the whole session compiled) when there was none or V8 refused it.
- * This module is only ever imported dynamically, so in the bundle it is a chunk in dist/chunks/.
+ * process exits (so it holds what the whole session compiled) when there was none, V8 refused it,
+ * or the session opened a screen loaded on first use (attach, chat) that the cache was not written
+ * with. This module is only ever imported dynamically, so in the bundle it is a chunk in dist/chunks/.
  */
 async function loadTuiCommand(): Promise<typeof TuiCommand> {
   if (typeof __INTERN_TUI_CJS__ !== 'boolean') return import('./tuiCommand.js');
   const { runCompiled } = await import('../codeCache.js');
   const compiled = runCompiled<typeof TuiCommand>(fileURLToPath(new URL('../tui.cjs', import.meta.url)), 'tui', codeCacheDir());
-  process.once('exit', () => compiled.saveCache());
+  process.once('exit', () => compiled.saveCache(compiled.exports.usedScreens()));
   return compiled.exports;
 }
 

@@ -20,6 +20,9 @@ import { cacheDir, codeCacheDir, configPath, EMBEDDED_SANDBOX, embeddedClientOpt
 
 const warn = warnTo(process.stderr);
 
+/** What legacy.ts's code cache is saved with (src/codeCache.ts). */
+export { usedScreens } from '../tui/components/onFirstUse.js';
+
 export async function tuiCommand(flags: Flags, forceSandbox: boolean, early?: EarlySandbox): Promise<number> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     process.stderr.write('intern-tui: the TUI needs an interactive terminal (stdin and stdout must be a TTY); see intern-tui --help for commands\n');

@@ -19,8 +19,8 @@ import { VaultScreen } from './screens/VaultScreen.js';
 
 // The attach screen (terminal emulator, WebSocket transport) and the chat (marked, the Markdown
 // renderer) load when first opened.
-const AttachRoute = onFirstUse(async () => (await import('./screens/AttachRoute.js')).AttachRoute, 'attaching…');
-const ChatScreen = onFirstUse(async () => (await import('./screens/ChatScreen.js')).ChatScreen, 'opening the chat…');
+const AttachRoute = onFirstUse('attach', async () => (await import('./screens/AttachRoute.js')).AttachRoute, 'attaching…');
+const ChatScreen = onFirstUse('chat', async () => (await import('./screens/ChatScreen.js')).ChatScreen, 'opening the chat…');
 
 type RouteOf<N extends Route['name']> = Extract<Route, { name: N }>;
 

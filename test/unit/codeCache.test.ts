@@ -80,13 +80,49 @@ describe('runCompiled', () => {
     const cacheDir = join(dir, 'cache');
     runCompiled(writeModule(), 'mod', cacheDir).saveCache();
     runCompiled(writeModule(), 'other', cacheDir).saveCache();
-    const [oldMod, other] = caches();
+    const [oldMod, oldModParts, other, otherParts] = caches();
+    expect(oldModParts).toBe(`${oldMod}.parts`);
     // A new build: another source, another cache name.
     runCompiled(writeModule('exports.newer = true;'), 'mod', cacheDir).saveCache();
     const now = caches();
-    expect(now).toHaveLength(2);
+    expect(now).toHaveLength(4);
     expect(now).toContain(other);
+    expect(now).toContain(otherParts);
     expect(now).not.toContain(oldMod);
+    expect(now).not.toContain(oldModParts);
+  });
+
+  it('writes the cache again when a run ran a part it was not written with, and remembers every part', () => {
+    const cacheDir = join(dir, 'cache');
+    const first = runCompiled<{ double: (n: number) => number }>(writeModule(), 'mod', cacheDir);
+    first.saveCache([]);
+    const [name, parts] = caches();
+    expect(name).toMatch(/^mod-[0-9a-f]{16}\.v8$/);
+    expect(parts).toBe(`${name}.parts`);
+    expect(statSync(join(cacheDir, parts!)).mode & 0o777).toBe(0o600);
+    const mtime = () => statSync(join(cacheDir, name!)).mtimeMs;
+    const listed = () => JSON.parse(readFileSync(join(cacheDir, parts!), 'utf8')) as string[];
+    expect(listed()).toEqual([]);
+    // A run that opened the attach screen: written again, with it.
+    let before = mtime();
+    const second = runCompiled(writeModule('', 'second.cjs'), 'mod', cacheDir);
+    expect(second.cache).toBe('accepted');
+    second.saveCache(['attach']);
+    expect(mtime()).not.toBe(before);
+    expect(listed()).toEqual(['attach']);
+    // Nothing new: left alone.
+    before = mtime();
+    runCompiled(writeModule('', 'third.cjs'), 'mod', cacheDir).saveCache(['attach']);
+    expect(mtime()).toBe(before);
+    // Another part: written again, and the first is still listed.
+    runCompiled(writeModule('', 'fourth.cjs'), 'mod', cacheDir).saveCache(['chat']);
+    expect(mtime()).not.toBe(before);
+    expect(listed()).toEqual(['attach', 'chat']);
+    // A damaged list counts as listing nothing, so the next part-using run writes both again.
+    writeFileSync(join(cacheDir, parts!), 'not json');
+    runCompiled(writeModule('', 'fifth.cjs'), 'mod', cacheDir).saveCache(['chat']);
+    expect(listed()).toEqual(['chat']);
+    expect(caches()).toEqual([name, parts]);
   });
 
   it('only costs the compile time when the cache cannot be written', () => {

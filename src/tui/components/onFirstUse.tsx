@@ -2,13 +2,23 @@
 import { type ComponentType, useEffect, useState } from 'react';
 import { Text } from './Text.js';
 
+const used = new Set<string>();
+
+/**
+ * The screens loaded on first use that this session opened, by name: the CLI saves the code cache
+ * again when a session ran one the cache was not written with (src/codeCache.ts).
+ */
+export function usedScreens(): string[] {
+  return [...used];
+}
+
 /**
  * A screen whose code loads when it is first opened, not at start-up; a line stands in while it
  * loads, then the screen replaces it. Not React.lazy: React 19 shows what a Suspense boundary was
  * waiting for no sooner than 300 ms after its fallback, which held every session's first attach
  * on "attaching…" for 300 ms although its code was ready in a few.
  */
-export function onFirstUse<P extends object>(load: () => Promise<ComponentType<P>>, loading: string): ComponentType<P> {
+export function onFirstUse<P extends object>(name: string, load: () => Promise<ComponentType<P>>, loading: string): ComponentType<P> {
   let loaded: ComponentType<P> | undefined;
   let loading$: Promise<ComponentType<P>> | undefined;
   return function Later(props: P) {
@@ -16,7 +26,10 @@ export function onFirstUse<P extends object>(load: () => Promise<ComponentType<P
     useEffect(() => {
       if (state.Screen) return;
       let live = true;
-      (loading$ ??= load().then((Screen) => (loaded = Screen))).then(
+      (loading$ ??= load().then((Screen) => {
+        used.add(name);
+        return (loaded = Screen);
+      })).then(
         (Screen) => live && setState({ Screen }),
         (e: unknown) => {
           loading$ = undefined;
