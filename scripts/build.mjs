@@ -177,16 +177,20 @@ await build({
 
 // Two parts of the bundle as single CommonJS files, for src/codeCache.ts: V8's code cache (vm.Script's
 // cachedData) takes scripts, and Node 20 has none for ES modules. Neither has a top-level await.
-// The TUI command (legacy.ts runs it): everything its start reaches, the screens it loads later too.
-// `import.meta.url` (thread.ts finds the worker's file beside it) is the file's own URL.
-await build({
-  ...common,
-  ...tui,
-  entryPoints: ['src/cli/tuiCommand.ts'],
-  outfile: 'dist/tui.cjs',
+/** A CommonJS file in which `import.meta.url` is the file's own URL. */
+const cjsWithOwnUrl = {
   format: 'cjs',
   define: { ...production, 'import.meta.url': '__intern_import_meta_url' },
   banner: { js: "var __intern_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
+};
+// The TUI command (legacy.ts runs it): everything its start reaches, the screens it loads later too
+// (thread.ts finds the sandbox's worker file by its own URL).
+await build({
+  ...common,
+  ...tui,
+  ...cjsWithOwnUrl,
+  entryPoints: ['src/cli/tuiCommand.ts'],
+  outfile: 'dist/tui.cjs',
 }).then(keepMeta);
 // The embedded sandbox: its worker thread (src/sandbox/thread.ts) starts dist/sandbox-worker.cjs,
 // compiled.ts, which runs the sandbox itself, dist/sandbox.cjs (worker.ts), with V8's code cache.
@@ -201,10 +205,8 @@ await build({
 }).then(keepMeta);
 await build({
   ...common,
+  ...cjsWithOwnUrl,
   entryPoints: ['src/sandbox/compiled.ts'],
   outfile: 'dist/sandbox-worker.cjs',
-  format: 'cjs',
-  define: { ...production, 'import.meta.url': '__intern_import_meta_url' },
-  banner: { js: "var __intern_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
 }).then(keepMeta);
 writeFileSync(root + 'dist/meta.json', JSON.stringify(meta));
