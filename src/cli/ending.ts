@@ -4,16 +4,15 @@
  * database and workspaces in the temporary directory, and its programs running), then the process
  * ends by that same signal, as the shell expects of a program it signalled. A terminal that went
  * away shows as EIO on writing to it (or reading from it) before or instead of SIGHUP, and counts
- * as SIGHUP. (The TUI has the same rule, in tui/index.tsx and dispatch.ts, since Ink must unmount.)
+ * as SIGHUP (onTerminalGone, tui/terminal.ts: the TUI watches with it too, in tui/index.tsx, and
+ * dispatch.ts ends it by the signal, since Ink must unmount first).
  */
 
 import { constants } from 'node:os';
-import { terminalGone } from '../tui/terminal.js';
+import { type EndingSignal, onTerminalGone } from '../tui/terminal.js';
 
 /** How long closing may take before the process ends anyway. */
 const CLEANUP_MS = 5000;
-
-export type EndingSignal = 'SIGHUP' | 'SIGTERM';
 
 /**
  * Ends the process by `signal`, once everything is closed. The 'exit' listeners run first, as on
@@ -43,13 +42,9 @@ export function endOnSignals(abort: (signal: EndingSignal) => void, cleanup: () 
   };
   const onHangup = () => end('SIGHUP');
   const onTerm = () => end('SIGTERM');
-  const onGone = (e: NodeJS.ErrnoException) => {
-    if (!terminalGone(e)) throw e;
-    end('SIGHUP');
-  };
   process.on('SIGHUP', onHangup);
   process.on('SIGTERM', onTerm);
-  for (const s of streams) s.on('error', onGone);
+  onTerminalGone(streams, () => end('SIGHUP'));
   return () => {
     if (ending) return;
     process.off('SIGHUP', onHangup);

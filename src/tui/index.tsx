@@ -5,7 +5,7 @@ import { App } from './app.js';
 import { KeysProvider } from './hooks/useKeys.js';
 import { GatedOutput, screen } from './output.js';
 import { KeySplitter } from './stdinSplitter.js';
-import { TUI_ENTER, TUI_LEAVE, terminalGone } from './terminal.js';
+import { type EndingSignal, onTerminalGone, TUI_ENTER, TUI_LEAVE } from './terminal.js';
 import { chooseTheme } from './theme.js';
 import type { TuiOptions } from './types.js';
 export type { TuiOptions, FeatureSpec } from './types.js';
@@ -17,12 +17,8 @@ export async function runTui(options: TuiOptions): Promise<number> {
   // The terminal went away (its window closed, an ssh connection dropped): writing to it or reading
   // from it fails with EIO. That ends the TUI as the SIGHUP that comes with it does, its sandbox
   // closed, instead of an unhandled error that crashed it and left the sandbox's folders behind.
-  let end = (_signal: 'SIGHUP' | 'SIGTERM') => {};
-  const onGone = (e: NodeJS.ErrnoException) => {
-    if (!terminalGone(e)) throw e;
-    end('SIGHUP');
-  };
-  for (const stream of [out, process.stdin, process.stderr]) stream.on('error', onGone);
+  let end = (_signal: EndingSignal) => {};
+  onTerminalGone([out, process.stdin, process.stderr], () => end('SIGHUP'));
   out.write(TUI_ENTER);
   let restored = false;
   const restore = () => {
@@ -54,7 +50,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
   });
   // Ended by a signal, the TUI answers 128 + its number, as a shell would for a process it killed;
   // the command line re-raises it once everything is closed (cli/dispatch.ts).
-  let endedBy: 'SIGHUP' | 'SIGTERM' | undefined;
+  let endedBy: EndingSignal | undefined;
   end = (signal) => {
     endedBy ??= signal;
     instance.unmount();

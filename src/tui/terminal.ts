@@ -18,10 +18,18 @@ export const TUI_LEAVE = BRACKETED_PASTE_OFF + SHOW_CURSOR + LEAVE_ALT_SCREEN;
 /** After the attach session drew the screen itself: a clean slate for Ink. */
 export const AFTER_ATTACH = RESET_ATTRIBUTES + CLEAR_SCREEN + SHOW_CURSOR + BRACKETED_PASTE_ON;
 
+/** The signals a program is told to end by: its terminal went away (SIGHUP), or SIGTERM. */
+export type EndingSignal = 'SIGHUP' | 'SIGTERM';
+
 /**
- * Whether an error on the terminal's streams means the terminal went away (its window closed, an
- * ssh connection dropped; EPIPE: a pipe's reader left): what SIGHUP means, and handled as SIGHUP.
+ * Calls `gone` when an error on one of the terminal's `streams` means the terminal went away (its
+ * window closed, an ssh connection dropped: EIO; EPIPE: a pipe's reader left), which is what SIGHUP
+ * means, and is handled as SIGHUP. Any other error is thrown on, as if nobody listened.
  */
-export function terminalGone(e: NodeJS.ErrnoException): boolean {
-  return e.code === 'EIO' || e.code === 'EPIPE';
+export function onTerminalGone(streams: NodeJS.EventEmitter[], gone: () => void): void {
+  const onError = (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EIO' && e.code !== 'EPIPE') throw e;
+    gone();
+  };
+  for (const s of streams) s.on('error', onError);
 }
