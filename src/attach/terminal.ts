@@ -177,12 +177,19 @@ export class TerminalModel {
    */
   private skimHeld(): void {
     if (this.feeding || this.disposed) return;
+    const line = this.skimAgainstState(this.held);
+    if (line) this.enqueue(line, undefined);
+  }
+
+  /**
+   * Skims `held` against the emulator's state now (everything before it parsed). Inside a sequence
+   * or a character, nothing can be yet: its first line is taken off instead, to be parsed first.
+   */
+  private skimAgainstState(held: HeldOutput): Uint8Array | undefined {
     const may = this.mayBeSkimmed();
-    if (may === 'now') this.held.skim(this.keep());
-    else if (may === 'after-line') {
-      const line = this.held.takeFirstLine();
-      if (line) this.enqueue(line, undefined);
-    }
+    if (may === 'after-line') return held.takeFirstLine();
+    if (may === 'now') held.skim(this.keep());
+    return undefined;
   }
 
   /**
@@ -204,14 +211,11 @@ export class TerminalModel {
    * the last reports to `done`. Returns the first chunk to feed now, and what reports for it.
    */
   private unhold(held: HeldOutput, done: Parsed | undefined): { data: Uint8Array; done: Parsed | undefined } {
-    const may = this.mayBeSkimmed();
-    if (may === 'after-line') {
-      const line = held.takeFirstLine();
-      if (line) {
-        this.queue.unshift({ data: held, done });
-        return { data: line, done: undefined };
-      }
-    } else if (may === 'now') held.skim(this.keep());
+    const line = this.skimAgainstState(held);
+    if (line) {
+      this.queue.unshift({ data: held, done });
+      return { data: line, done: undefined };
+    }
     const { parts, dropped, plain } = held.take();
     this.skipped += dropped;
     const report: Parsed | undefined = done && ((r) => done({ skipped: dropped + r.skipped, plain: plain && r.plain }));
