@@ -297,6 +297,21 @@ describe('errors and safety', () => {
     expect(api.callsOf('getDaemonAccess')).toHaveLength(0);
   });
 
+  it('leaving attach goes back to the details it was opened from: one q then goes back to the list', async () => {
+    const api = new FakeApi();
+    api.configured = { api_key: true, management_key: true, oauth_token: false };
+    const app = renderApp({ api });
+    await app.waitFor('sleeper');
+    await app.press('enter');
+    await app.waitFor(IDS.runner);
+    await app.press('a');
+    await app.waitFor('Attach needs an OAuth token');
+    await app.press('q');
+    await app.waitFor(IDS.runner);
+    await app.press('q');
+    await app.waitFor((s) => s.includes('sleeper') && s.includes('NAME'));
+  });
+
   it('draws server strings without escape sequences', async () => {
     const api = new FakeApi();
     api.interns[0] = { ...api.interns[0]!, name: 'evil\x1b]0;pwned\x07', description: '\x1b[2J\x1b[31mred\x1b[0m text\x07' };

@@ -11,13 +11,14 @@ export function AttachRoute({ intern }: { intern: Intern }) {
       api={api}
       intern={intern}
       scrollback={options.scrollback}
-      onDetach={() => nav.replace({ name: 'intern', id: intern.id, seed: intern })}
+      // Back to the details it was opened from (not a second copy of them above), else in its place.
+      onDetach={() => nav.returnTo({ name: 'intern', id: intern.id, seed: intern })}
       onProvision={() => {
         void api.provisionIntern(intern.id).then(
           () => nav.flash(`provisioning ${sanitize(intern.name)}`),
           (e: unknown) => nav.flash(sanitize((e as Error).message), 'error'),
         );
-        nav.replace({ name: 'intern', id: intern.id });
+        nav.returnTo({ name: 'intern', id: intern.id });
       }}
     />
   );
