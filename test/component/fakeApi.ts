@@ -202,6 +202,9 @@ export class FakeApi implements InternApi {
   }
   async getDaemonAccess(id: string) {
     this.record('getDaemonAccess', id);
+    // As the service: no token for an intern that is not running.
+    const i = this.find(id);
+    if (i.status !== 'running') throw new ApiError(409, 409, 'intern_not_running', false, `The intern is ${i.status}`, 'GET /interns/{internId}/daemon');
     return { origin: 'ws://127.0.0.1:9', token: 'x'.repeat(43) };
   }
   async listConnections(id: string) {

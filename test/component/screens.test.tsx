@@ -297,6 +297,25 @@ describe('errors and safety', () => {
     expect(api.callsOf('getDaemonAccess')).toHaveLength(0);
   });
 
+  it('attach asks for daemon access first; refused as not running, it reads the intern and offers to provision it', async () => {
+    const api = new FakeApi();
+    const app = renderApp({ api, initial: { name: 'attach', intern: intern({ id: IDS.sleeper, name: 'sleeper', status: 'running' }) } });
+    const f = await app.waitFor('is not running');
+    expect(f).toContain('stopped');
+    expect(f).toContain('p provisions it');
+    expect(api.calls.map((c) => c.method).filter((m) => m === 'getDaemonAccess' || m === 'getIntern')).toEqual(['getDaemonAccess', 'getIntern']);
+  });
+
+  it('attach to a running intern does not read the intern again before asking for daemon access', async () => {
+    const api = new FakeApi();
+    api.getDaemonAccess = async () => {
+      throw new ApiError(503, 503, null, true, 'Service unavailable', 'GET /interns/{internId}/daemon');
+    };
+    const app = renderApp({ api, initial: { name: 'attach', intern: intern({ id: IDS.runner, name: 'runner' }) } });
+    await app.waitFor('Service unavailable');
+    expect(api.callsOf('getIntern')).toHaveLength(0);
+  });
+
   it('leaving attach goes back to the details it was opened from: one q then goes back to the list', async () => {
     const api = new FakeApi();
     api.configured = { api_key: true, management_key: true, oauth_token: false };

@@ -8,8 +8,10 @@ import { Text } from '../components/Text.js';
 import { useEffect, useRef, useState } from 'react';
 import { AttachSession } from '../../attach/session.js';
 import { WebSocketTransport } from '../../attach/transport.js';
+import { ApiError } from '../../client/errors.js';
 import type { InternApi } from '../../client/types.js';
 import type { DaemonAccess, Intern } from '../../contract/intern.js';
+import { REASONS } from '../../contract/errors.js';
 import { CREDENTIAL_SOURCES } from '../../contract/routes.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { Spinner } from '../components/Spinner.js';
@@ -44,14 +46,21 @@ export function AttachScreen({ api, intern, scrollback, onDetach, onProvision }:
   const [phase, setPhase] = useState<Phase>(api.configured.oauth_token ? { kind: 'checking' } : { kind: 'no-oauth' });
   const access = useRef<DaemonAccess | null>(null);
 
-  // Check the intern and fetch daemon access; the token stays in this ref, in memory only.
+  // Fetch daemon access; the token stays in this ref, in memory only. The service mints none for
+  // an intern that is not running (409 intern_not_running): only then is the intern read again,
+  // to say what state it is in, so a running intern attaches one round trip sooner.
   useEffect(() => {
     if (phase.kind !== 'checking') return;
     let live = true;
     (async () => {
-      const fresh = await api.getIntern(intern.id);
-      if (fresh.status !== 'running') return live && setPhase({ kind: 'not-running', intern: fresh });
-      access.current = await api.getDaemonAccess(intern.id);
+      try {
+        access.current = await api.getDaemonAccess(intern.id);
+      } catch (error) {
+        if (!(error instanceof ApiError && error.reason === REASONS.intern_not_running)) throw error;
+        const fresh = await api.getIntern(intern.id);
+        if (fresh.status !== 'running') return live && setPhase({ kind: 'not-running', intern: fresh });
+        access.current = await api.getDaemonAccess(intern.id); // it has started since
+      }
       if (live) setPhase({ kind: 'attached' });
     })().catch((error: unknown) => live && setPhase({ kind: 'error', error }));
     return () => {
