@@ -50,6 +50,7 @@ export function runCompiled<T>(file: string, name: string, cacheDir: string | un
   } catch {
     cached = undefined; // none yet
   }
+  quietLoaderWarning();
   // Node's own CommonJS wrapper around the source: the function the call below gives its require and module.
   const script = new Script(Module.wrap(source), {
     filename: file,
@@ -84,6 +85,26 @@ export function runCompiled<T>(file: string, name: string, cacheDir: string | un
       }
     },
   };
+}
+
+let quieted = false;
+
+/**
+ * Node 20 calls `USE_MAIN_CONTEXT_DEFAULT_LOADER` experimental, and says so on stderr the first
+ * time a file run here imports something (the TUI's attach screen, the sandbox's node-pty): two
+ * lines written over the TUI's screen. That warning, in this thread, is dropped; every other goes
+ * on as Node would print it.
+ */
+function quietLoaderWarning(): void {
+  if (quieted) return;
+  quieted = true;
+  const emit = process.emitWarning;
+  process.emitWarning = function (this: NodeJS.Process, warning: string | Error, ...rest: unknown[]) {
+    const type = typeof rest[0] === 'string' ? rest[0] : (rest[0] as { type?: string } | undefined)?.type;
+    const text = typeof warning === 'string' ? warning : warning.message;
+    if (type === 'ExperimentalWarning' && text.includes('USE_MAIN_CONTEXT_DEFAULT_LOADER')) return;
+    return (emit as (...args: unknown[]) => void).call(this, warning, ...rest);
+  } as typeof process.emitWarning;
 }
 
 /** The parts a cache was written with (see the top of this file): none when the list is missing or not one. */
