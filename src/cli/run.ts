@@ -41,8 +41,9 @@ export async function runCommand(spec: CommandSpec, rest: string[], parsed: Pars
     : endOnSignals(
         (signal) => controller.abort(new Error(signal === 'SIGHUP' ? 'the terminal went away' : 'terminated')),
         closeAll,
-        // stdin too: attach and chat read the terminal, where a hangup can show first.
-        [process.stdout, process.stderr, process.stdin],
+        // The command's own streams (the process's, but for tests); stdin too: attach and chat
+        // read the terminal, where a hangup can show first.
+        [io.stdout, io.stderr, io.stdin],
       );
   try {
     const run = await spec.load();
