@@ -13,7 +13,9 @@ export type ToWorker = { type: 'close' };
 export type FromWorker =
   | ({ type: 'ready' } & Pick<RunningSandbox, 'baseUrl' | 'origin' | 'manifest' | 'workspacesDir'>)
   | { type: 'error'; message: string }
-  | { type: 'closed'; error?: string };
+  | { type: 'closed'; error?: string }
+  /** A warning of the worker's process (a deprecation, say), to be emitted by the main thread's. */
+  | { type: 'warning'; name: string; message: string; code?: string };
 
 /** Options that cross the thread boundary: everything but the log function. */
 export type ThreadSandboxOptions = Omit<SandboxOptions, 'log'>;
@@ -46,6 +48,11 @@ export function startSandboxThread(options: ThreadSandboxOptions = {}, cache: { 
       void worker.terminate();
       reject(new Error(`the embedded sandbox did not start: ${message}`));
     };
+    // The worker's warnings are the main thread's to print, or to hold while the TUI has the
+    // screen (tui/terminal.ts, holdWarnings): printed from the worker, they came out over it.
+    worker.on('message', (m: FromWorker) => {
+      if (m.type === 'warning') process.emitWarning(m.message, { type: m.name, code: m.code });
+    });
     worker.once('error', (e) => fail(e.message));
     worker.once('exit', (code) => fail(`its thread exited (code ${code})`));
     worker.on('message', (m: FromWorker) => {

@@ -11,6 +11,10 @@ const port = parentPort;
 if (port === null) throw new Error('sandbox/worker.ts runs only as a worker thread');
 const post = (m: FromWorker) => port.postMessage(m);
 
+// This thread's warnings go to the main thread, which prints them when the screen is its own.
+process.removeAllListeners('warning');
+process.on('warning', (w: Error & { code?: string }) => post({ type: 'warning', name: w.name, message: w.message, code: w.code }));
+
 /**
  * How long after the sandbox is up its start is taken to be over: the TUI's first requests (the
  * intern list) are served by then.

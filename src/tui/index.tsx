@@ -5,7 +5,7 @@ import { App } from './app.js';
 import { KeysProvider } from './hooks/useKeys.js';
 import { GatedOutput, screen } from './output.js';
 import { KeySplitter } from './stdinSplitter.js';
-import { type EndingSignal, onTerminalGone, TUI_ENTER, TUI_LEAVE } from './terminal.js';
+import { type EndingSignal, holdWarnings, onTerminalGone, TUI_ENTER, TUI_LEAVE } from './terminal.js';
 import { chooseTheme } from './theme.js';
 import type { TuiOptions } from './types.js';
 export type { TuiOptions, FeatureSpec } from './types.js';
@@ -20,12 +20,14 @@ export async function runTui(options: TuiOptions): Promise<number> {
   let end = (_signal: EndingSignal) => {};
   onTerminalGone([out, process.stdin, process.stderr], () => end('SIGHUP'));
   out.write(TUI_ENTER);
+  const releaseWarnings = holdWarnings();
   let restored = false;
   const restore = () => {
     if (restored) return;
     restored = true;
     process.stdin.setRawMode?.(false);
     out.write(TUI_LEAVE);
+    releaseWarnings();
   };
   process.once('exit', restore);
   const gate = new GatedOutput(out);

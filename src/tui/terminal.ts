@@ -33,3 +33,25 @@ export function onTerminalGone(streams: NodeJS.EventEmitter[], gone: () => void)
   };
   for (const s of streams) s.on('error', onError);
 }
+
+/**
+ * Keeps the process's warnings (Node's, a dependency's deprecation) off the terminal while the
+ * TUI owns it, where one printed over the screen; the function it answers gives them back to
+ * the listeners that were there (Node's own prints them to stderr), in order, once the screen is
+ * restored. Called again, that function does nothing.
+ */
+export function holdWarnings(): () => void {
+  const listeners = process.listeners('warning');
+  const held: Error[] = [];
+  const hold = (w: Error) => void held.push(w);
+  process.removeAllListeners('warning');
+  process.on('warning', hold);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    process.off('warning', hold);
+    for (const l of listeners) process.on('warning', l);
+    for (const w of held) process.emit('warning', w);
+  };
+}

@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Tui, attachAndRun, openIntern, poll } from './harness.js';
+import { ROOT, Tui, attachAndRun, openIntern, poll } from './harness.js';
 
 let t: Tui | undefined;
 /** The list drawn whole: its selected row and a demo intern further down (a frame can arrive in pieces). */
@@ -31,6 +31,31 @@ describe('the embedded sandbox', () => {
     // Nothing but the TUI on the terminal: Node's ExperimentalWarning for the code cache's loader
     // (the keyring, node-pty imported from a cached file) once came out over the screen.
     expect(t.output).not.toMatch(/\(node:\d+\)|Warning:/);
+  });
+
+  it("keeps warnings, its own and its sandbox worker's, off the screen until it has given the terminal back", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'warn-'));
+    const log = join(dir, 'warnings.log');
+    writeFileSync(log, '');
+    t = new Tui({ env: { NODE_OPTIONS: `--import=${join(ROOT, 'test/support/warnOnSignal.mjs')}`, WARN_LOG: log } });
+    await t.waitFor(demoList, 30_000);
+    process.kill(t.pid, 'SIGUSR2');
+    await poll(
+      () => readFileSync(log, 'utf8').split('\n').filter(Boolean).sort().join(' '),
+      (seen) => seen === 'e2e-main-thread-warning e2e-worker-thread-warning',
+      10_000,
+      () => `both warnings emitted (so far: ${readFileSync(log, 'utf8').trim() || 'none'})`,
+    );
+    // A key's frame after them: anything printed meanwhile would be in the output by now.
+    await t.press('j');
+    await t.waitFor(/^›.*runner-jpeg/m);
+    expect(t.output).not.toContain('e2e-');
+    await t.press('q');
+    expect(await t.waitForExit(15_000)).toBe(0);
+    const after = t.output.slice(t.output.lastIndexOf('\x1b[?1049l'));
+    expect(after).toContain('e2e-main-thread-warning');
+    expect(after).toContain('e2e-worker-thread-warning');
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it("keeps the worker's and the TUI's compiled code in the cache directory, 0600, and damaged caches are rewritten", async () => {
