@@ -1,5 +1,9 @@
 /** `intern-tui attach NAME` end to end: the CLI in a real pty, full screen, bytes straight through. */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import { ROOT, poll } from './harness.js';
 import { e2eSuite } from './suite.js';
 
 const { open } = e2eSuite();
@@ -27,6 +31,25 @@ describe('attach NAME', () => {
     expect(t.output).toContain('[detached from runner]');
     // The alternate screen was left, so the user's own screen comes back.
     expect(t.output.lastIndexOf('\x1b[?1049l')).toBeGreaterThan(t.output.lastIndexOf('\x1b[?1049h'));
+  });
+
+  it('keeps warnings off the screen until it has left it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'warn-'));
+    const log = join(dir, 'warnings.log');
+    writeFileSync(log, '');
+    const t = open({ args: ['attach', 'runner'], env: { NODE_OPTIONS: `--import=${join(ROOT, 'test/support/warnOnSignal.mjs')}`, WARN_LOG: log } });
+    await t.waitFor(PROMPT);
+    process.kill(t.pid, 'SIGUSR2');
+    await poll(() => readFileSync(log, 'utf8'), (seen) => seen.includes('e2e-main-thread-warning'), 10_000, () => 'the warning emitted');
+    // An echo after it: anything printed meanwhile would be in the output by now.
+    await t.type('echo warned-$((6*7))');
+    await t.press('enter');
+    await t.waitFor('warned-42');
+    expect(t.output).not.toContain('e2e-');
+    await t.press('ctrl+]');
+    await exited(t);
+    expect(t.output.slice(t.output.lastIndexOf('\x1b[?1049l'))).toContain('e2e-main-thread-warning');
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('redraws from the emulator after a resize while the remote is quiet', async () => {

@@ -7,6 +7,7 @@ import { AttachSession } from '../../attach/session.js';
 import { WebSocketTransport } from '../../attach/transport.js';
 import type { DaemonAccess } from '../../contract/intern.js';
 import { sanitize } from '../../tui/sanitize.js';
+import { holdWarnings } from '../../tui/terminal.js';
 import type { RunContext } from '../context.js';
 import { CliError, EXIT } from '../exit.js';
 import { resolveIntern } from '../resolve.js';
@@ -57,6 +58,9 @@ export async function attach(ctx: RunContext): Promise<number> {
     const onData = (chunk: string) => session.input(chunk);
     const onResize = () => session.resize(out.columns || 80, out.rows || 24);
     let done = false;
+    // The process's warnings wait until the screen is the user's again (printed now, one would
+    // land in the middle of the remote's).
+    let releaseWarnings = () => {};
     function finish(): void {
       if (done) return;
       done = true;
@@ -66,6 +70,7 @@ export async function attach(ctx: RunContext): Promise<number> {
       stdin.setRawMode!(false);
       (stdin as NodeJS.ReadStream).pause();
       out.write(LEAVE);
+      releaseWarnings();
       access = null;
       resolve();
     }
@@ -75,6 +80,7 @@ export async function attach(ctx: RunContext): Promise<number> {
     (stdin as NodeJS.ReadStream).resume();
     out.on('resize', onResize);
     out.write(ENTER);
+    releaseWarnings = holdWarnings();
     session.start();
   });
   await ended;
