@@ -48,6 +48,14 @@ async function openChat(api = new FakeApi()) {
 }
 
 describe('chat', () => {
+  it('shows what to type in the empty prompt, behind one prompt marker', async () => {
+    const app = await openChat();
+    const f = await app.waitFor(/^› {2}a prompt *$/m);
+    expect(f).not.toContain('› ›');
+    await app.type('h');
+    await app.waitFor(/^› h *$/m);
+  });
+
   it('streams an answer with Markdown, reasoning dimmed and foldable, tokens and cost, and the session id', async () => {
     const app = await openChat();
     await app.type('hello');

@@ -123,8 +123,12 @@ export function TextField(props: TextFieldProps) {
     <Box>
       {label}
       <Box flexShrink={1}>
-        {value.length === 0 && !focused ? (
-          <Text color={theme.muted}>{props.placeholder ?? ''}</Text>
+        {value.length === 0 && props.placeholder ? (
+          // Empty: the placeholder, dim, after the cursor when focused (what to type goes on showing).
+          <Text color={theme.muted} wrap="truncate-end">
+            {focused ? <Text inverse> </Text> : null}
+            {props.placeholder}
+          </Text>
         ) : (
           <Line text={shown} cursorAt={focused ? (masked ? shown.length : cursor) : -1} />
         )}

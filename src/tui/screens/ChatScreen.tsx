@@ -306,8 +306,8 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
       {question ? <QuestionForm key={interaction!.call.id} request={question} onAnswer={(content, note) => answer(content, note)} /> : null}
       <Box borderStyle="single" borderColor={permission || question ? theme.muted : theme.accent} borderLeft={false} borderRight={false}>
         <TextField
-          label={isRunning ? '↪' : '›'}
-          labelWidth={3}
+          label={isRunning ? '↪' : ''}
+          labelWidth={isRunning ? 4 : 2}
           value={input}
           onChange={setInput}
           focused={active && !permission && !question}
