@@ -11,7 +11,10 @@ describe('create an intern', () => {
     const app = renderApp();
     await app.waitFor('sleeper');
     await app.press('n');
-    await app.waitFor('New intern');
+    const form = await app.waitFor('New intern');
+    // The labels' column holds the longest label and a space before every value.
+    expect(form).toMatch(/provision now +\[x\]/);
+    expect(form).toMatch(/borrow vault +none/);
     await app.type('Bad');
     await app.waitFor('must be lowercase letters');
     for (let i = 0; i < 3; i++) await app.press('backspace');

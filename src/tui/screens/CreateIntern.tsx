@@ -25,6 +25,9 @@ import { matches, type Scope } from '../keymap.js';
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
 
+/** The labels' column: the longest ("provision now") behind the focus marker, and a space. */
+const LABEL_WIDTH = 16;
+
 const FIELDS = ['name', 'description', 'instructions', 'provision', 'vault'] as const;
 type Field = (typeof FIELDS)[number];
 export interface CreateValues {
@@ -142,9 +145,9 @@ export function CreateIntern() {
       {serverError ? <ErrorView error={serverError} compact={short} /> : null}
       {saving ? <Spinner label="Creating" /> : null}
       <Confirm open={confirmDiscard} question="Discard this new intern?" onAnswer={(yes) => (yes ? nav.pop() : setConfirmDiscard(false))} active={active} />
-      <TextField label="name" value={values.name} onChange={set('name')} focused={on('name')} error={values.name === '' ? null : errors.name} note={`${LIMITS.name.min}-${LIMITS.name.max} chars: a-z 0-9, hyphen-separated, starts with a letter`} />
-      <TextField label="description" value={values.description} onChange={set('description')} focused={on('description')} error={errors.description} note={`${values.description.length}/${LIMITS.description.max}`} placeholder="none" />
-      <TextField label="instructions" value={values.instructions} onChange={set('instructions')} focused={on('instructions')} error={errors.instructions} multiline height={short ? 3 : 6} placeholder="none (^e opens $EDITOR)" />
+      <TextField labelWidth={LABEL_WIDTH} label="name" value={values.name} onChange={set('name')} focused={on('name')} error={values.name === '' ? null : errors.name} note={`${LIMITS.name.min}-${LIMITS.name.max} chars: a-z 0-9, hyphen-separated, starts with a letter`} />
+      <TextField labelWidth={LABEL_WIDTH} label="description" value={values.description} onChange={set('description')} focused={on('description')} error={errors.description} note={`${values.description.length}/${LIMITS.description.max}`} placeholder="none" />
+      <TextField labelWidth={LABEL_WIDTH} label="instructions" value={values.instructions} onChange={set('instructions')} focused={on('instructions')} error={errors.instructions} multiline height={short ? 3 : 6} placeholder="none (^e opens $EDITOR)" />
       <Choice label="provision now" focused={on('provision')} value={values.provision ? '[x] yes: start it right away' : '[ ] no: create it stopped'} hint="space or ←/→ toggles" />
       <Choice
         label="borrow vault"
@@ -178,7 +181,7 @@ export function CreateIntern() {
 function Choice({ label, value, hint, focused, muted = false }: { label: string; value: string; hint: string; focused: boolean; muted?: boolean }) {
   return (
     <Box>
-      <Box width={15} flexShrink={0}>
+      <Box width={LABEL_WIDTH} flexShrink={0}>
         <Text color={focused ? theme.accent : undefined} bold={focused}>
           {focused ? '› ' : '  '}
           {label}
