@@ -91,9 +91,9 @@ let quieted = false;
 
 /**
  * Node 20 calls `USE_MAIN_CONTEXT_DEFAULT_LOADER` experimental, and says so on stderr the first
- * time a file run here imports something (the TUI's attach screen, the sandbox's node-pty): two
- * lines written over the TUI's screen. That warning, in this thread, is dropped; every other goes
- * on as Node would print it.
+ * time a file run here imports a package left out of it (the keyring at the TUI's start, node-pty
+ * in the sandbox's worker): two lines written over the TUI's screen. That warning, in this thread,
+ * is dropped; every other goes on as Node would print it.
  */
 function quietLoaderWarning(): void {
   if (quieted) return;
