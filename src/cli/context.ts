@@ -62,7 +62,7 @@ export function createContext(spec: CommandSpec, rest: string[], parsed: Parsed,
 export function missingCredentialMessage(command: string, kind: CredentialKind, resolved: Pick<Resolved, 'baseUrl' | 'profile'>): string {
   const s = CREDENTIAL_SOURCES[kind];
   const profile = resolved.profile ? ` --profile ${resolved.profile}` : '';
-  return `${command} needs an ${s.label} for ${resolved.baseUrl}: set ${s.env}, or run \`intern-tui login${profile}\``;
+  return `${command} needs ${s.aLabel} for ${resolved.baseUrl}: set ${s.env}, or run \`intern-tui login${profile}\``;
 }
 
 async function openApi(ctx: RunContext): Promise<InternApi> {

@@ -58,7 +58,7 @@ export async function runCommand(spec: CommandSpec, rest: string[], parsed: Pars
     }
     // Commands take no credential flags, so the hint is the variable or `login`, not the client's `--api-key`.
     const message =
-      e instanceof MissingCredentialError ? `${e.route} needs an ${CREDENTIAL_SOURCES[e.kind].label}: set ${e.env}, or run \`intern-tui login\`` : e instanceof Error ? e.message : String(e);
+      e instanceof MissingCredentialError ? `${e.route} needs ${CREDENTIAL_SOURCES[e.kind].aLabel}: set ${e.env}, or run \`intern-tui login\`` : e instanceof Error ? e.message : String(e);
     const extra: { exit: number; status?: number; code?: number | string; reason?: string | null } = { exit: code };
     if (e instanceof ApiError) Object.assign(extra, { status: e.status, code: e.code, reason: e.reason });
     if (e instanceof NetworkError) Object.assign(extra, { reason: e.timedOut ? 'timeout' : 'network' });

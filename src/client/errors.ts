@@ -40,7 +40,7 @@ export class MissingCredentialError extends Error {
     readonly route: string,
   ) {
     const source = CREDENTIAL_SOURCES[kind];
-    super(`${route} needs an ${source.label}: set ${source.env} or pass ${source.flag}`);
+    super(`${route} needs ${source.aLabel}: set ${source.env} or pass ${source.flag}`);
     this.env = source.env;
     this.flag = source.flag;
   }

@@ -99,10 +99,10 @@ export function fillPath(template: string, params: Record<string, string>): stri
 }
 
 /** The environment variable and flag that provide each credential kind. */
-export const CREDENTIAL_SOURCES: Record<CredentialKind, { env: string; flag: string; label: string }> = {
-  api_key: { env: 'OPENROUTER_API_KEY', flag: '--api-key', label: 'API key' },
-  management_key: { env: 'OPENROUTER_MANAGEMENT_KEY', flag: '--management-key', label: 'management key' },
-  oauth_token: { env: 'OPENROUTER_OAUTH_TOKEN', flag: '--oauth-token', label: 'OAuth token' },
+export const CREDENTIAL_SOURCES: Record<CredentialKind, { env: string; flag: string; label: string; /** The label with its article, for "needs …". */ aLabel: string }> = {
+  api_key: { env: 'OPENROUTER_API_KEY', flag: '--api-key', label: 'API key', aLabel: 'an API key' },
+  management_key: { env: 'OPENROUTER_MANAGEMENT_KEY', flag: '--management-key', label: 'management key', aLabel: 'a management key' },
+  oauth_token: { env: 'OPENROUTER_OAUTH_TOKEN', flag: '--oauth-token', label: 'OAuth token', aLabel: 'an OAuth token' },
 };
 export const BASE_URL_ENV = 'OPENROUTER_BASE_URL';
 export const DEFAULT_BASE_URL = 'https://openrouter.ai/api/v1';

@@ -115,7 +115,8 @@ describe('routes and credentials', () => {
   it('fails before any request when the route needs a credential that is missing', async () => {
     const c = createClient({ baseUrl: base, credentials: { api_key: API_KEY } });
     await expect(c.listByok()).rejects.toThrow(MissingCredentialError);
-    await expect(c.getDaemonAccess('i')).rejects.toThrow(/OPENROUTER_OAUTH_TOKEN/);
+    await expect(c.listByok()).rejects.toThrow('GET /byok needs a management key: set OPENROUTER_MANAGEMENT_KEY or pass --management-key');
+    await expect(c.getDaemonAccess('i')).rejects.toThrow('GET /interns/{internId}/daemon needs an OAuth token: set OPENROUTER_OAUTH_TOKEN or pass --oauth-token');
     expect(seen).toHaveLength(0);
     expect(c.configured).toEqual({ api_key: true, management_key: false, oauth_token: false });
   });
