@@ -42,12 +42,15 @@ describe('the TUI', () => {
   });
 
   it('fits a narrow terminal: one header line, and list rows that never wrap', async () => {
-    const t = open({ cols: 50, rows: 16 });
+    const t = open({ cols: 40, rows: 16 });
     await t.ready();
     const lines = t.screen().split('\n');
     // The credential marks stay whole on the first line; the left part is cut instead.
     expect(lines[0]!.trimEnd()).toMatch(/^intern-tui .* api✓ mgmt✓ oauth✓$/);
-    expect(lines[1]).toMatch(/^─{50}$/);
+    expect(lines[1]).toMatch(/^─{40}$/);
+    // The list's title line is cut, not wrapped under itself: the column headers follow it.
+    expect(lines[2]).toMatch(/^Interns {2}\d+ · status: all/);
+    expect(lines[3]).toMatch(/^ +NAME +STATUS/);
     // Every intern is one row: its name and its status on the same line.
     for (const name of ['runner-jpeg', 'sleeper', 'broken']) expect(t.screen()).toMatch(new RegExp(`★ ${name} +[●○✖] \\w`));
     await t.press('enter');

@@ -161,7 +161,8 @@ export function InternList() {
 
   return (
     <Box flexDirection="column" flexGrow={1}>
-      <Box>
+      {/* One line, cut at the edge of a narrow terminal rather than wrapped under the title. */}
+      <Text wrap="truncate-end">
         <Text bold>Interns</Text>
         <Text color={theme.muted}>
           {'  '}
@@ -171,7 +172,7 @@ export function InternList() {
           {moving ? ' · auto-refresh' : ''}
         </Text>
         {loading && items.length > 0 ? <Text color={theme.muted}> · refreshing…</Text> : null}
-      </Box>
+      </Text>
       {filterField.shown ? (
         <TextField label="/ filter" value={filterField.text} onChange={filterField.onChange} focused={filtering} placeholder="name, model, status…" labelWidth={10} />
       ) : null}
