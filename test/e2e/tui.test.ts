@@ -56,6 +56,13 @@ describe('the TUI', () => {
     await t.press('enter');
     await t.waitFor(/id {2,}[0-9a-f-]{8}/);
     expect(t.screen().split('\n')[0]!.trimEnd()).toMatch(/oauth✓$/);
+    // The vault's and the BYOK list's title lines are cut the same way.
+    await t.press('v');
+    const vault = (await t.waitFor(/^Secrets of .* NAME +HOSTS/ms)).split('\n');
+    expect(vault[3]).toMatch(/^ +NAME +HOSTS/);
+    await t.press('b');
+    const byok = (await t.waitFor(/^BYOK credentials .* PROVIDER/ms)).split('\n');
+    expect(byok[3]).toMatch(/^ +PROVIDER/);
   });
 
   it('takes a key typed the moment the list appears as that key (raw mode from the first frame)', async () => {

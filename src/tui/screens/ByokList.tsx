@@ -54,7 +54,7 @@ export function ByokList() {
 
   return (
     <Box flexDirection="column" flexGrow={1}>
-      <Text bold>
+      <Text bold wrap="truncate-end">
         BYOK credentials{' '}
         <Text color={theme.muted}>
           · {total === 0 ? 0 : offset + 1}-{offset + rows.length} of {total} · provider: {filter.applied || 'all'} (/) · ←/→ pages · n new

@@ -136,7 +136,7 @@ export function VaultScreen({ internId }: { internId?: string }) {
 
   return (
     <Box flexDirection="column" flexGrow={1}>
-      <Box>
+      <Text wrap="truncate-end">
         <Text bold>{title}</Text>
         {internId ? (
           <Text>
@@ -146,7 +146,7 @@ export function VaultScreen({ internId }: { internId?: string }) {
           </Text>
         ) : null}
         <Text color={theme.muted}> · {rows.length} · values are never shown</Text>
-      </Box>
+      </Text>
       {busy ? <Spinner label={busy} /> : null}
       {actionError ? <ErrorView error={actionError} compact /> : null}
       <Confirm
