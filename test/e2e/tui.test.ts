@@ -56,6 +56,13 @@ describe('the TUI', () => {
     await t.press('enter');
     await t.waitFor(/id {2,}[0-9a-f-]{8}/);
     expect(t.screen().split('\n')[0]!.trimEnd()).toMatch(/oauth✓$/);
+    // Connection groups that do not fit side by side go one under the other, whole.
+    await t.press('c');
+    await t.waitFor(/Feature check/);
+    expect(t.screen()).toMatch(/^Built-in \(\d+\)/m);
+    expect(t.screen()).toMatch(/^Custom MCP servers \(\d+\)/m);
+    await t.press('q');
+    await t.waitFor(/id {2,}[0-9a-f-]{8}/);
     // The vault's and the BYOK list's title lines are cut the same way.
     await t.press('v');
     const vault = (await t.waitFor(/^Secrets of .* NAME +HOSTS/ms)).split('\n');

@@ -43,11 +43,12 @@ export function Connections({ id }: { id: string }) {
       <Text bold>
         Connections of {sanitize(intern.name)} <Text color={theme.muted}>· {keys.length} in scope</Text>
       </Text>
-      <Box>
+      {/* Side by side while they fit; on a narrow terminal the next group goes under, not squeezed. */}
+      <Box flexWrap="wrap">
         {GROUPS.map((g) => {
           const inGroup = keys.filter((k) => connectionKind(k) === g.kind);
           return (
-            <Box key={g.kind} flexDirection="column" marginRight={4} marginTop={1}>
+            <Box key={g.kind} flexDirection="column" marginRight={4} marginTop={1} flexShrink={0}>
               <Text bold color={theme.accent}>
                 {g.title} ({inGroup.length})
               </Text>
