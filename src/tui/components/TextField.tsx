@@ -10,6 +10,10 @@ import { useKeys } from '../hooks/useKeys.js';
 import { pastedText } from '../keyParse.js';
 import { isTyped, matches } from '../keymap.js';
 import { theme } from '../theme.js';
+import { widthOf } from '../sanitize.js';
+
+/** The width a single-line value keeps beside its message on a narrow terminal (less if it is shorter). */
+const VALUE_MIN = 20;
 
 export interface TextFieldProps {
   label: string;
@@ -88,10 +92,16 @@ export function TextField(props: TextFieldProps) {
       </Text>
     </Box>
   );
+  // Beside the value, the message gives up width first on a narrow terminal: a note is cut, an
+  // error wraps (it must be read whole); the value keeps what it needs.
   const message = props.error ? (
-    <Text color={theme.error}> ✖ {props.error}</Text>
+    <Box flexShrink={4}>
+      <Text color={theme.error}>{` ✖ ${props.error}`}</Text>
+    </Box>
   ) : props.note ? (
-    <Text color={theme.muted}> {props.note}</Text>
+    <Box flexShrink={4}>
+      <Text color={theme.muted} wrap="truncate-end">{` ${props.note}`}</Text>
+    </Box>
   ) : null;
 
   if (multiline) {
@@ -119,10 +129,12 @@ export function TextField(props: TextFieldProps) {
       </Box>
     );
   }
+  // A short value is never cut for its message; a long one can give up width down to VALUE_MIN.
+  const valueMin = Math.min(widthOf(value.length === 0 ? (props.placeholder ?? '') : shown) + (focused ? 1 : 0), VALUE_MIN);
   return (
     <Box>
       {label}
-      <Box flexShrink={1}>
+      <Box flexShrink={1} minWidth={valueMin}>
         {value.length === 0 && props.placeholder ? (
           // Empty: the placeholder, dim, after the cursor when focused (what to type goes on showing).
           <Text color={theme.muted} wrap="truncate-end">
