@@ -92,10 +92,10 @@ export function TextField(props: TextFieldProps) {
       </Text>
     </Box>
   );
-  // Beside the value, the message gives up width first on a narrow terminal: a note is cut, an
-  // error wraps (it must be read whole); the value keeps what it needs.
+  // Beside the value on a narrow terminal, a note gives up width first (cut), an error only what
+  // the value cannot (it wraps, to be read whole); a placeholder gives way to either.
   const message = props.error ? (
-    <Box flexShrink={4}>
+    <Box flexShrink={1}>
       <Text color={theme.error}>{` ✖ ${props.error}`}</Text>
     </Box>
   ) : props.note ? (
@@ -130,11 +130,12 @@ export function TextField(props: TextFieldProps) {
     );
   }
   // A short value is never cut for its message; a long one can give up width down to VALUE_MIN.
-  const valueMin = Math.min(widthOf(value.length === 0 ? (props.placeholder ?? '') : shown) + (focused ? 1 : 0), VALUE_MIN);
+  // A placeholder is only a hint: it gives way (cut) to the message.
+  const valueMin = Math.min(widthOf(shown) + (focused ? 1 : 0), VALUE_MIN);
   return (
     <Box>
       {label}
-      <Box flexShrink={1} minWidth={valueMin}>
+      <Box flexShrink={value.length === 0 && props.placeholder ? 100 : 1} minWidth={valueMin}>
         {value.length === 0 && props.placeholder ? (
           // Empty: the placeholder, dim, after the cursor when focused (what to type goes on showing).
           <Text color={theme.muted} wrap="truncate-end">
