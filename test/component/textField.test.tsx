@@ -8,11 +8,11 @@ import { waitForFrame } from './render.js';
 
 afterEach(() => cleanup());
 
-const field = (props: { value: string; note?: string; error?: string | null }) =>
+const field = (props: { value: string; note?: string; error?: string | null; placeholder?: string }) =>
   render(
     <KeysProvider>
       <Box width={40}>
-        <TextField label="name" value={props.value} note={props.note} error={props.error} focused={false} onChange={() => undefined} />
+        <TextField label="name" value={props.value} note={props.note} error={props.error} placeholder={props.placeholder} focused={false} onChange={() => undefined} />
       </Box>
     </KeysProvider>,
   );
@@ -31,5 +31,12 @@ describe('TextField on a narrow terminal', () => {
     const f = await waitForFrame(r, 'runnerX');
     expect(f.split('\n').length).toBeGreaterThan(1);
     expect(f.replace(/\s+/g, ' ')).toContain(error);
+  });
+
+  it('shrinks an empty field\'s placeholder before the error beside it, which keeps its words whole', async () => {
+    const r = field({ value: '', placeholder: 'the raw provider key (never shown)', error: 'the key is required' });
+    const f = await waitForFrame(r, '✖');
+    expect(f).toMatch(/\brequired\b/);
+    expect(f).toMatch(/\bthe key is\b/);
   });
 });
