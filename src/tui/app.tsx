@@ -11,6 +11,7 @@ import { type Nav, type Route, TuiContext, type TuiContextValue } from './contex
 import { useKeys } from './hooks/useKeys.js';
 import { useTerminalSize } from './hooks/useTerminalSize.js';
 import { matches, type Scope } from './keymap.js';
+import { screen as terminal } from './output.js';
 import { renderRoute, screenOf } from './routes.js';
 import { sanitize } from './sanitize.js';
 import { theme } from './theme.js';
@@ -118,6 +119,7 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
 
   useKeys((input, key) => {
     if (matches('interrupt', input, key)) return exit();
+    if (matches('toShell', input, key)) return terminal.suspend ? terminal.suspend() : nav.flash('suspending needs a terminal with job control', 'error');
     if (signin) {
       if (matches('dismiss', input, key)) signin.abort.abort();
       return;

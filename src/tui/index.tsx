@@ -1,15 +1,31 @@
 /** `runTui`: renders the app in the alternate screen and resolves with the exit code. */
 import { constants } from 'node:os';
-import { render } from 'ink';
+import { render, useStdout } from 'ink';
+import { useEffect } from 'react';
 import { App } from './app.js';
 import { KeysProvider } from './hooks/useKeys.js';
 import { GatedOutput, screen } from './output.js';
 import { KeySplitter } from './stdinSplitter.js';
-import { type EndingSignal, holdWarnings, onTerminalGone, TUI_ENTER, TUI_LEAVE } from './terminal.js';
+import { CLEAR_SCREEN, type EndingSignal, HIDE_CURSOR, holdWarnings, onTerminalGone, TUI_ENTER, TUI_LEAVE } from './terminal.js';
 import { chooseTheme } from './theme.js';
 import type { TuiOptions } from './types.js';
 export type { TuiOptions, FeatureSpec } from './types.js';
 
+
+/** Writes Ink's last frame again, whole (set by Repainter once the app is mounted). */
+let repaint = () => {};
+
+/** Gives runTui Ink's way to write its last frame again: a write through Ink clears and redraws it. */
+function Repainter(): null {
+  const { write } = useStdout();
+  useEffect(() => {
+    repaint = () => write('');
+    return () => {
+      repaint = () => {};
+    };
+  }, [write]);
+  return null;
+}
 
 export async function runTui(options: TuiOptions): Promise<number> {
   chooseTheme({ noColor: options.noColor ?? false });
@@ -40,8 +56,29 @@ export async function runTui(options: TuiOptions): Promise<number> {
   // echo it, hold it until a newline and turn enter into a line feed). Ink keeps it on while it
   // has input hooks and turns it off when the last one goes.
   keys.setRawMode(true);
+  // ctrl+z (app.tsx): the terminal goes back to the shell and the process group stops, as with vim
+  // or less; the shell's `fg` continues it, the kill returns, and the screen is taken back and
+  // drawn again. Where nothing can resume it (a process group with no shell's job control), the
+  // stop is refused and the kill returns at once.
+  screen.suspend =
+    process.platform === 'win32'
+      ? null
+      : () => {
+          keys.setRawMode(false);
+          out.write(TUI_LEAVE);
+          try {
+            process.kill(0, 'SIGTSTP');
+          } catch {
+            // No process group to stop: straight back.
+          }
+          out.write(TUI_ENTER + CLEAR_SCREEN + HIDE_CURSOR);
+          keys.setRawMode(true);
+          gate.emit('resize'); // the terminal may have changed size meanwhile
+          repaint();
+        };
   const instance = render(
     <KeysProvider>
+      <Repainter />
       <App options={options} />
     </KeysProvider>,
     {
@@ -77,5 +114,6 @@ export async function runTui(options: TuiOptions): Promise<number> {
     restore();
     keys.destroy();
     screen.keys = null;
+    screen.suspend = null;
   }
 }

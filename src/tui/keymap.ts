@@ -47,6 +47,7 @@ export interface Binding {
 
 export const KEYMAP = [
   { id: 'interrupt', keys: ['ctrl+c'], label: '^c', help: 'quit', scope: 'always' },
+  { id: 'toShell', keys: ['ctrl+z'], label: '^z', help: 'suspend to the shell (fg comes back)', scope: 'always' },
   { id: 'help', keys: ['?'], label: '?', help: 'help', scope: 'global' },
   { id: 'back', keys: ['q'], label: 'q', help: 'back / quit', scope: 'global' },
   { id: 'cancel', keys: ['escape'], label: 'esc', help: 'back / cancel', scope: 'global' },

@@ -28,5 +28,12 @@ export class GatedOutput extends EventEmitter {
   }
 }
 
-/** The gate and the key splitter of the running TUI (none in component tests). */
-export const screen: { gate: GatedOutput | null; keys: { attached: ((chunk: string) => void) | null } | null } = { gate: null, keys: null };
+/**
+ * The gate and the key splitter of the running TUI, and how it suspends to the shell (none of them
+ * in component tests).
+ */
+export const screen: { gate: GatedOutput | null; keys: { attached: ((chunk: string) => void) | null } | null; suspend: (() => void) | null } = {
+  gate: null,
+  keys: null,
+  suspend: null,
+};

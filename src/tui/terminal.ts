@@ -3,6 +3,7 @@ export const ESC = '\x1b';
 export const ENTER_ALT_SCREEN = '\x1b[?1049h\x1b[H';
 export const LEAVE_ALT_SCREEN = '\x1b[?1049l';
 export const SHOW_CURSOR = '\x1b[?25h';
+export const HIDE_CURSOR = '\x1b[?25l';
 export const CLEAR_SCREEN = '\x1b[2J\x1b[H';
 export const RESET_ATTRIBUTES = '\x1b[0m';
 /** Bracketed paste: the terminal wraps a paste in PASTE_START ... PASTE_END. */

@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ROOT, Tui, attachAndRun, openIntern, poll } from './harness.js';
+import { CLI, PtyScreen, ROOT, Tui, attachAndRun, openIntern, poll } from './harness.js';
 
 let t: Tui | undefined;
 /** The list drawn whole: its selected row and a demo intern further down (a frame can arrive in pieces). */
@@ -124,6 +124,37 @@ describe('the embedded sandbox', () => {
     } finally {
       rmSync(scratch, { recursive: true, force: true });
       rmSync(cache, { recursive: true, force: true });
+    }
+  });
+
+  it('ctrl+z suspends it to the shell that started it, and fg brings it back as it was', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'e2e-suspend-'));
+    // An interactive shell with job control, as the user's: the TUI is a job of it.
+    const sh = new PtyScreen('bash', ['--norc', '--noprofile', '-i'], {
+      cols: 100,
+      rows: 30,
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_CACHE_HOME: join(home, 'cache'), TERM: 'xterm-256color', LANG: 'C.UTF-8', PS1: 'sh$ ', TMPDIR: tmpdir() },
+    });
+    try {
+      await sh.whenParsed(() => sh.cursorLine().startsWith('sh$'), 10_000, 'the shell prompt');
+      sh.write(`node ${CLI}\r`);
+      await sh.whenParsed(() => demoList(sh.screen()), 30_000, 'the demo list');
+      sh.write('j');
+      await sh.whenParsed(() => /^›★ runner-jpeg/m.test(sh.screen()), 10_000, 'the second row selected');
+      sh.write('\x1a');
+      // The shell's own screen, with the job stopped and its prompt.
+      await sh.whenParsed(() => sh.term.buffer.active.type === 'normal' && /Stopped/.test(sh.screen()) && sh.cursorLine().startsWith('sh$'), 10_000, 'the job stopped');
+      sh.write('fg\r');
+      // Back on its screen, drawn whole, on the row it was on, and taking keys.
+      await sh.whenParsed(() => sh.term.buffer.active.type === 'alternate' && /^›★ runner-jpeg/m.test(sh.screen()) && sh.screen().includes('translator'), 10_000, 'the TUI again');
+      sh.write('j');
+      await sh.whenParsed(() => /^›★ plain/m.test(sh.screen()), 10_000, 'the next row selected');
+      sh.write('q');
+      await sh.whenParsed(() => sh.term.buffer.active.type === 'normal' && sh.cursorLine().startsWith('sh$'), 15_000, 'the shell after quitting');
+    } finally {
+      await sh.close();
+      rmSync(home, { recursive: true, force: true });
     }
   });
 
