@@ -6,6 +6,17 @@ import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 const boundary = (group, message) => ({ group, message });
+// zod's named export `z` is its whole namespace object, which the bundler cannot tree-shake.
+const ZOD_NAMESPACE = {
+  selector: "ImportDeclaration[source.value='zod'][importKind!='type'] > ImportSpecifier[imported.name='z']",
+  message: "Import zod as a namespace (import * as z from 'zod'): the named export keeps all of zod, about 350 KB, in the bundle.",
+};
+const EXTERNAL_IMPORT_MESSAGE =
+  'Load a package or a Node built-in with importExternal (src/importExternal.ts): an import() in a file run from V8\'s code cache fails in Node 20.';
+const EXTERNAL_IMPORT = [
+  { selector: "ImportExpression[source.type='Literal'][source.value=/^[^.]/]", message: EXTERNAL_IMPORT_MESSAGE },
+  { selector: "ImportExpression[source.type!='Literal']", message: EXTERNAL_IMPORT_MESSAGE },
+];
 const tuiPatterns = [
   boundary(['**/sandbox/**', '**/cli/**'], 'The TUI never imports the sandbox or the CLI.'),
   boundary(['**/client/index.js', '**/client/http.js'], 'The TUI is handed an InternApi; building a client is the CLI\'s job.'),
@@ -21,15 +32,14 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-control-regex': 'off',
-      // zod's named export `z` is its whole namespace object, which the bundler cannot tree-shake.
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "ImportDeclaration[source.value='zod'][importKind!='type'] > ImportSpecifier[imported.name='z']",
-          message: "Import zod as a namespace (import * as z from 'zod'): the named export keeps all of zod, about 350 KB, in the bundle.",
-        },
-      ],
+      'no-restricted-syntax': ['error', ZOD_NAMESPACE],
     },
+  },
+  {
+    // Code run from V8's code cache loses its import(): packages and built-ins go through importExternal.
+    files: ['src/**'],
+    ignores: ['src/importExternal.ts', 'src/codeCache.ts'],
+    rules: { 'no-restricted-syntax': ['error', ZOD_NAMESPACE, ...EXTERNAL_IMPORT] },
   },
   {
     files: ['src/tui/**/*.{ts,tsx}', 'test/**/*.tsx'],

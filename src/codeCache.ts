@@ -21,6 +21,7 @@ import Module, { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { constants, Script } from 'node:vm';
 import { writeFileAtomic } from './files.js';
+import { setImporter } from './importExternal.js';
 
 export interface CompiledFile<T> {
   /** What the file's module.exports holds once it has run. */
@@ -51,6 +52,8 @@ export function runCompiled<T>(file: string, name: string, cacheDir: string | un
     cached = undefined; // none yet
   }
   quietLoaderWarning();
+  // The file's import()s of packages go through importExternal: from cached data, its own fail.
+  setImporter((specifier) => import(specifier));
   // Node's own CommonJS wrapper around the source: the function the call below gives its require and module.
   const script = new Script(Module.wrap(source), {
     filename: file,

@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
 import { sanitize } from '../tui/sanitize.js';
 import type { Io } from './context.js';
 import { CliError, EXIT, usageError } from './exit.js';
+import type * as ReadlinePromises from 'node:readline/promises';
+import { importExternal } from '../importExternal.js';
 
 export async function readAll(stream: NodeJS.ReadableStream, limit = 16 << 20): Promise<string> {
   const chunks: Buffer[] = [];
@@ -90,7 +92,7 @@ export function maskedPrompt(io: Io, question: string): Promise<string> {
  * `signal` end it with exit 130 instead of leaving the question hanging.
  */
 export async function askLine(io: Io, question: string, signal?: AbortSignal): Promise<string> {
-  const { createInterface } = await import('node:readline/promises');
+  const { createInterface } = await importExternal<typeof ReadlinePromises>('node:readline/promises');
   const rl = createInterface({ input: io.stdin, output: io.stderr });
   const interrupted = new AbortController();
   rl.on('SIGINT', () => interrupted.abort());

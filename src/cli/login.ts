@@ -23,6 +23,8 @@ import { openBrowser as defaultOpenBrowser } from './auth/browser.js';
 import { listenForCallback } from './auth/loopback.js';
 import type { Keychain } from './auth/store.js';
 import { randomBytes } from 'node:crypto';
+import type * as Readline from 'node:readline';
+import { importExternal } from '../importExternal.js';
 
 export interface LoginOptions {
   /** --profile; else INTERN_TUI_PROFILE, the default profile, or "default". */
@@ -92,7 +94,7 @@ async function readPasted(deps: LoginDeps, question: string): Promise<string> {
 
 /** The first line of a non-TTY stdin. */
 async function readLine(stream: NodeJS.ReadableStream): Promise<string> {
-  const { createInterface } = await import('node:readline');
+  const { createInterface } = await importExternal<typeof Readline>('node:readline');
   const rl = createInterface({ input: stream, terminal: false });
   try {
     for await (const line of rl) return line;

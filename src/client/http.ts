@@ -11,6 +11,8 @@ import { type RouteSpec, fillPath, routeLabel } from '../contract/routes.js';
 import { USER_AGENT } from '../version.js';
 import { ApiError, MissingCredentialError, NetworkError, ResponseShapeError, ResponseTooLargeError } from './errors.js';
 import type { CallOptions, ClientOptions, Credentials } from './types.js';
+import type * as Https from 'node:https';
+import { importExternal } from '../importExternal.js';
 
 export interface RequestSpec {
   route: RouteSpec;
@@ -53,7 +55,7 @@ function networkError(e: unknown, label: string): NetworkError {
 export async function exchange(url: URL | string, init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal }, label: string): Promise<RawResponse> {
   const target = typeof url === 'string' ? new URL(url) : url;
   if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new NetworkError(label, `unsupported scheme ${target.protocol}`, false);
-  const send = target.protocol === 'https:' ? (await import('node:https')).request : request;
+  const send = target.protocol === 'https:' ? (await importExternal<typeof Https>('node:https')).request : request;
   const headers = init.body === undefined ? init.headers : { ...init.headers, 'content-length': String(Buffer.byteLength(init.body)) };
   let res: IncomingMessage;
   try {

@@ -127,6 +127,36 @@ describe('the embedded sandbox', () => {
     }
   });
 
+  // Node 20 drops a vm.Script's dynamic import from a code cache: every import() in the cached
+  // files failed from the second session on (src/importExternal.ts).
+  it('a session on the code caches an earlier one wrote still imports what it loads: node-pty in the worker, https in the client', async () => {
+    const cache = mkdtempSync(join(tmpdir(), 'e2e-cached-imports-'));
+    const https = { XDG_CACHE_HOME: cache, OPENROUTER_BASE_URL: 'https://127.0.0.1:9/api/v1', OPENROUTER_API_KEY: 'sk-or-v1-not-used-here' };
+    try {
+      for (const session of [1, 2]) {
+        t = new Tui({ env: { XDG_CACHE_HOME: cache } });
+        await t.waitFor(demoList, 30_000);
+        await openIntern(t, 'runner');
+        await attachAndRun(t, `echo cached-${session}-$((6*7))`, `cached-${session}-42`);
+        await t.press('ctrl+]');
+        await t.waitFor(/id {2,}[0-9a-f-]{36}/);
+        await t.press('ctrl+c');
+        expect(await t.waitForExit(15_000)).toBe(0);
+        await t.close();
+      }
+      for (let session = 0; session < 2; session++) {
+        t = new Tui({ env: https });
+        const f = await t.waitFor(/could not reach the service/, 30_000);
+        expect(f).toMatch(/ECONNREFUSED/);
+        await t.press('ctrl+c');
+        expect(await t.waitForExit(15_000)).toBe(0);
+        await t.close();
+      }
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
+  });
+
   it('ctrl+z suspends it to the shell that started it, and fg brings it back as it was', async () => {
     const home = mkdtempSync(join(tmpdir(), 'e2e-suspend-'));
     // An interactive shell with job control, as the user's: the TUI is a job of it.

@@ -3,12 +3,14 @@
  * the BSDs only with a display (or under WSL). Uses `open` (sindresorhus), loaded only when needed.
  * The URL holds no secret: only the PKCE challenge and a state.
  */
+import type openUrl from 'open';
+import { importExternal } from '../../importExternal.js';
 export async function openBrowser(url: string, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
   const graphical =
     process.platform === 'darwin' || process.platform === 'win32' || Boolean(env.DISPLAY || env.WAYLAND_DISPLAY || env.WSL_DISTRO_NAME);
   if (!graphical || env.BROWSER === 'none') return false;
   try {
-    const { default: open } = await import('open');
+    const { default: open } = await importExternal<{ default: typeof openUrl }>('open');
     const child = await open(url, { wait: false });
     child.on('error', () => undefined);
     child.unref();

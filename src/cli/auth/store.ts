@@ -7,6 +7,8 @@
  * `INTERN_TUI_CREDENTIAL_STORE=file` forces the file (CI, tests); `keychain` insists on the keychain.
  */
 import type { CredentialKind } from '../../contract/routes.js';
+import type * as Keyring from '@napi-rs/keyring';
+import { importExternal } from '../../importExternal.js';
 
 /** Every secret a profile can hold. */
 export type SecretName = CredentialKind | 'oauth_refresh_token';
@@ -25,7 +27,7 @@ const account = (profile: string, name: SecretName) => `${profile}/${name}`;
 
 /** The system keychain; every call throws when there is none (no Secret Service, locked, denied). */
 export function systemKeychain(): Keychain {
-  const load = () => import('@napi-rs/keyring');
+  const load = () => importExternal<typeof Keyring>('@napi-rs/keyring');
   return {
     async get(profile, name) {
       const { Entry } = await load();

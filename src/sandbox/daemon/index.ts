@@ -23,6 +23,9 @@ import {
 import { ReplayBuffer } from './replay.js';
 import { DaemonTokens } from './tokens.js';
 import type { DaemonHub, DaemonHubOptions } from './types.js';
+import type * as NodePty from '@lydell/node-pty';
+import type * as Ws from 'ws';
+import { importExternal } from '../../importExternal.js';
 
 export type { DaemonHub, DaemonHubOptions, DaemonState } from './types.js';
 
@@ -49,7 +52,7 @@ let modules: Promise<TerminalModules> | undefined;
  * sandbox's start (the embedded one's, which the TUI's first list waits for) opens no terminal.
  */
 function terminalModules(): Promise<TerminalModules> {
-  return (modules ??= Promise.all([import('@lydell/node-pty'), import('ws')]).then(([pty, ws]) => ({
+  return (modules ??= Promise.all([importExternal<{ default: typeof NodePty }>('@lydell/node-pty'), importExternal<typeof Ws>('ws')]).then(([pty, ws]) => ({
     spawn: pty.default.spawn,
     WebSocketServer: ws.WebSocketServer,
   })));
