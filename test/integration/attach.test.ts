@@ -48,6 +48,20 @@ function connect(access: { origin: string; token: string }, over: Partial<Transp
 const until = (what: string, ok: () => boolean, timeoutMs = 10_000) => waitFor(async () => ok(), (v) => v, timeoutMs, what);
 
 describe('daemon terminals', () => {
+  it('closing waits for the terminal\'s program to end, with SIGKILL for one that ignores SIGHUP', async () => {
+    // The shell itself behind the terminal (a command runs under sh -c).
+    const access = await start();
+    const { t, state } = connect(access);
+    await until('open', () => t.state === 'open');
+    t.send("trap '' HUP; echo pid-$$-up\n");
+    await until('pid', () => /pid-\d+-up/.test(state.text));
+    const pid = Number(/pid-(\d+)-up/.exec(state.text)![1]);
+    await hub!.close();
+    hub = undefined;
+    // Gone by the time close settles (an embedded sandbox's worker ends right after it).
+    expect(() => process.kill(pid, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
+  });
+
   it('echoes, resizes and reports the exit status', async () => {
     const access = await start('/bin/sh');
     const { t, state } = connect(access, {}, { cols: 91, rows: 31 });

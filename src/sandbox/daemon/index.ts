@@ -47,6 +47,8 @@ interface TerminalModules {
   WebSocketServer: typeof WebSocketServer;
 }
 let modules: Promise<TerminalModules> | undefined;
+/** How long a terminal's program has to end after SIGHUP before SIGKILL (and again before giving up). */
+const KILL_GRACE_MS = 2000;
 /**
  * node-pty and ws (with the zlib, tls and https it loads), loaded with the first endpoint: the
  * sandbox's start (the embedded one's, which the TUI's first list waits for) opens no terminal.
@@ -266,18 +268,43 @@ class Terminal {
     for (const c of this.clients) if (c.ws.readyState === c.ws.OPEN) c.ws.send(frame);
   }
 
-  kill(reason: string): void {
+  /**
+   * Ends the program (SIGHUP, as a terminal closing does; SIGKILL after KILL_GRACE_MS) and settles
+   * once node-pty has reported its exit. node-pty reports it from a thread of its own into this
+   * one: a worker thread ended before that call (the embedded sandbox closing) aborted the whole
+   * process ("terminate called after throwing an instance of 'Napi::Error'").
+   */
+  kill(reason: string): Promise<void> {
     clearTimeout(this.sendTimer);
     this.sendTimer = undefined;
     this.broadcast(encodeControl({ type: 'exit', code: null, signal: null, reason }));
     for (const c of this.clients) c.ws.close(1000, 'intern stopped');
     const proc = this.proc;
     this.proc = undefined;
-    try {
-      proc?.kill();
-    } catch {
-      /* already gone */
-    }
+    if (!proc) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(grace);
+        clearTimeout(last);
+        resolve();
+      };
+      proc.onExit(done);
+      let last: NodeJS.Timeout | undefined;
+      const grace = setTimeout(() => {
+        try {
+          proc.kill('SIGKILL');
+        } catch {
+          /* gone meanwhile */
+        }
+        // Not a word from node-pty even then: do not hold the close up for ever.
+        last = setTimeout(done, KILL_GRACE_MS);
+      }, KILL_GRACE_MS);
+      try {
+        proc.kill();
+      } catch {
+        done(); // already gone
+      }
+    });
   }
 }
 
@@ -389,11 +416,11 @@ export function createDaemonHub(options: DaemonHubOptions): DaemonHub {
     if (!ep) return;
     clearInterval(ep.pinger);
     ep.tokens.clear();
-    ep.terminal.kill(reason);
+    const ended = ep.terminal.kill(reason);
     for (const c of ep.wss.clients) c.terminate();
     ep.wss.close();
     ep.server.closeAllConnections();
-    await new Promise<void>((r) => ep.server.close(() => r()));
+    await Promise.all([ended, new Promise<void>((r) => ep.server.close(() => r()))]);
   }
 
   async function startEndpoint(intern: { id: string; name: string }): Promise<{ origin: string }> {
