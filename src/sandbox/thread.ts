@@ -48,14 +48,12 @@ export function startSandboxThread(options: ThreadSandboxOptions = {}, cache: { 
       void worker.terminate();
       reject(new Error(`the embedded sandbox did not start: ${message}`));
     };
-    // The worker's warnings are the main thread's to print, or to hold while the TUI has the
-    // screen (tui/terminal.ts, holdWarnings): printed from the worker, they came out over it.
-    worker.on('message', (m: FromWorker) => {
-      if (m.type === 'warning') process.emitWarning(m.message, { type: m.name, code: m.code });
-    });
     worker.once('error', (e) => fail(e.message));
     worker.once('exit', (code) => fail(`its thread exited (code ${code})`));
     worker.on('message', (m: FromWorker) => {
+      // The worker's warnings are the main thread's to print, or to hold while the TUI has the
+      // screen (tui/terminal.ts, holdWarnings): printed from the worker, they came out over it.
+      if (m.type === 'warning') return process.emitWarning(m.message, { type: m.name, code: m.code });
       if (m.type === 'error') return fail(m.message);
       if (m.type !== 'ready' || settled) return;
       settled = true;

@@ -23,8 +23,6 @@ import {
 import { ReplayBuffer } from './replay.js';
 import { DaemonTokens } from './tokens.js';
 import type { DaemonHub, DaemonHubOptions } from './types.js';
-import type * as NodePty from '@lydell/node-pty';
-import type * as Ws from 'ws';
 import { importExternal } from '../../importExternal.js';
 
 export type { DaemonHub, DaemonHubOptions, DaemonState } from './types.js';
@@ -54,7 +52,7 @@ const KILL_GRACE_MS = 2000;
  * sandbox's start (the embedded one's, which the TUI's first list waits for) opens no terminal.
  */
 function terminalModules(): Promise<TerminalModules> {
-  return (modules ??= Promise.all([importExternal<{ default: typeof NodePty }>('@lydell/node-pty'), importExternal<typeof Ws>('ws')]).then(([pty, ws]) => ({
+  return (modules ??= Promise.all([importExternal<{ default: { spawn: typeof ptySpawn } }>('@lydell/node-pty'), importExternal<{ WebSocketServer: typeof WebSocketServer }>('ws')]).then(([pty, ws]) => ({
     spawn: pty.default.spawn,
     WebSocketServer: ws.WebSocketServer,
   })));
@@ -283,21 +281,20 @@ class Terminal {
     this.proc = undefined;
     if (!proc) return Promise.resolve();
     return new Promise<void>((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
       const done = () => {
-        clearTimeout(grace);
-        clearTimeout(last);
+        clearTimeout(timer);
         resolve();
       };
       proc.onExit(done);
-      let last: NodeJS.Timeout | undefined;
-      const grace = setTimeout(() => {
+      timer = setTimeout(() => {
         try {
           proc.kill('SIGKILL');
         } catch {
           /* gone meanwhile */
         }
         // Not a word from node-pty even then: do not hold the close up for ever.
-        last = setTimeout(done, KILL_GRACE_MS);
+        timer = setTimeout(done, KILL_GRACE_MS);
       }, KILL_GRACE_MS);
       try {
         proc.kill();

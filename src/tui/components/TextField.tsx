@@ -132,15 +132,16 @@ export function TextField(props: TextFieldProps) {
   // A short value is never cut for its message; a long one can give up width down to VALUE_MIN.
   // A placeholder is only a hint: it gives way (cut) to the message.
   const valueMin = Math.min(widthOf(shown) + (focused ? 1 : 0), VALUE_MIN);
+  const placeholder = value.length === 0 && props.placeholder;
   return (
     <Box>
       {label}
-      <Box flexShrink={value.length === 0 && props.placeholder ? 100 : 1} minWidth={valueMin}>
-        {value.length === 0 && props.placeholder ? (
+      <Box flexShrink={placeholder ? 100 : 1} minWidth={valueMin}>
+        {placeholder ? (
           // Empty: the placeholder, dim, after the cursor when focused (what to type goes on showing).
           <Text color={theme.muted} wrap="truncate-end">
             {focused ? <Text inverse> </Text> : null}
-            {props.placeholder}
+            {placeholder}
           </Text>
         ) : (
           <Line text={shown} cursorAt={focused ? (masked ? shown.length : cursor) : -1} />
