@@ -207,3 +207,38 @@ export function skim(data: Uint8Array, keep: number): Skimmed {
 export function lastIndexOf(data: Uint8Array, byte: number, from: number): number {
   return from < 0 ? -1 : data.lastIndexOf(byte, from);
 }
+
+/**
+ * Where plain lines `parts` (in order, as one stream) may be cut so that at least `keep` line
+ * feeds follow: just after the last line feed that has a carriage return before it and `keep`
+ * line feeds after it. The part and the offset in it, and the line feeds before the cut;
+ * undefined when there is no such place.
+ */
+export function tailCut(parts: readonly Uint8Array[], keep: number): { part: number; at: number; lineFeedsBefore: number } | undefined {
+  let after = 0;
+  for (let p = parts.length - 1; p >= 0; p--) {
+    const data = parts[p]!;
+    for (let lf = lastIndexOf(data, LF, data.length - 1); lf !== -1; lf = lastIndexOf(data, LF, lf - 1)) {
+      if (after >= keep && byteBefore(parts, p, lf) === CR) {
+        let lineFeedsBefore = countLineFeeds(data.subarray(0, lf + 1));
+        for (let q = 0; q < p; q++) lineFeedsBefore += countLineFeeds(parts[q]!);
+        return { part: p, at: lf + 1, lineFeedsBefore };
+      }
+      after++;
+    }
+  }
+  return undefined;
+}
+
+/** The byte before offset `at` of part `p`, looking back across the parts; undefined at the start. */
+function byteBefore(parts: readonly Uint8Array[], p: number, at: number): number | undefined {
+  if (at > 0) return parts[p]![at - 1];
+  for (let q = p - 1; q >= 0; q--) if (parts[q]!.length > 0) return parts[q]!.at(-1);
+  return undefined;
+}
+
+export function countLineFeeds(data: Uint8Array): number {
+  let n = 0;
+  for (let i = data.indexOf(LF); i !== -1; i = data.indexOf(LF, i + 1)) n++;
+  return n;
+}

@@ -5,6 +5,7 @@
  */
 import xterm from '@xterm/headless';
 import { HeldOutput } from './held.js';
+import { LazyHistory } from './history.js';
 import { LF, skim } from './skim.js';
 
 type Cell = NonNullable<ReturnType<xterm.IBufferLine['getCell']>>;
@@ -21,6 +22,8 @@ const PARSE_PIECE_BYTES = 64 << 10;
  * key, a detach): xterm's own budget is 12 ms.
  */
 const PARSE_SLICE_MS = 4;
+/** Fewer lines than this are parsed rather than set aside as lazy history (a replay costs an emulator). */
+const LAZY_MIN_LINES = 64;
 
 /**
  * Runs once a write is parsed, told how many of its bytes were skimmed (left out unparsed), and
@@ -62,6 +65,13 @@ export interface TerminalModelOptions {
   onFeed?: (data: Uint8Array | string) => void;
   /** The clock parsing slices are timed by (PARSE_SLICE_MS); tests set it. */
   now?: () => number;
+  /**
+   * Keep the lines of held output that scroll off as the bytes they came in, parsed only when the
+   * view is scrolled back or the terminal resized (history.ts): a release then costs the parsing
+   * of its last two screens, however long it is. Not with onFeed: a terminal fed what the emulator
+   * is given would never see those lines.
+   */
+  lazyHistory?: boolean;
 }
 
 export class TerminalModel {
@@ -82,6 +92,8 @@ export class TerminalModel {
   private lastView = '';
   /** Output bytes left out unparsed because they could not change the result (skim.ts). */
   skipped = 0;
+  /** History kept unparsed (see TerminalModelOptions.lazyHistory); undefined when off. */
+  private readonly history: LazyHistory | undefined;
 
   private readonly onFeed: ((data: Uint8Array | string) => void) | undefined;
   private readonly now: () => number;
@@ -101,6 +113,7 @@ export class TerminalModel {
       convertEol: false,
     });
     this.cell = this.term.buffer.active.getNullCell();
+    this.history = options.lazyHistory && !options.onFeed && LazyHistory.supported(this.term) ? new LazyHistory(this.term, LAZY_MIN_LINES) : undefined;
     const handler = this.core?._inputHandler;
     if (typeof handler?.onRequestRefreshRows === 'function') {
       handler.onRequestRefreshRows((rows) => {
@@ -216,12 +229,20 @@ export class TerminalModel {
       this.queue.unshift({ data: held, done });
       return { data: line, done: undefined };
     }
-    const { parts, dropped, plain } = held.take();
+    const { parts: taken, dropped, plain } = held.take();
     this.skipped += dropped;
     const report: Parsed | undefined = done && ((r) => done({ skipped: dropped + r.skipped, plain: plain && r.plain }));
+    // With everything before it parsed, the emulator's state is the one the held lines meet: their
+    // history may be set aside (history.ts), perhaps once the lines that reach the bottom row are in.
+    const cut = plain && this.mayBeSkimmed() === 'now' ? this.history?.cut(taken) : undefined;
+    const parts = cut?.parse ?? taken;
     const rest: QueuedWrite[] = parts.slice(1).map((data) => ({ data, done: undefined, headParsed: true }));
-    if (rest.length === 0) return { data: parts[0] ?? new Uint8Array(0), done: report };
-    rest[rest.length - 1]!.done = report;
+    if (cut?.later) {
+      const later = new HeldOutput();
+      for (const part of cut.later) later.push(part);
+      rest.push({ data: later, done: report });
+    } else if (rest.length === 0) return { data: parts[0] ?? new Uint8Array(0), done: report };
+    else rest[rest.length - 1]!.done = report;
     this.queue.unshift(...rest);
     return { data: parts[0]!, done: undefined };
   }
@@ -332,12 +353,29 @@ export class TerminalModel {
     this.term.input(data, true);
   }
 
+  /** Whether held output's history is kept unparsed (see TerminalModelOptions.lazyHistory). */
+  get lazyHistory(): boolean {
+    return this.history !== undefined;
+  }
+
+  /** Bytes of history set aside unparsed so far (lazyHistory). */
+  get deferred(): number {
+    return this.history?.deferred ?? 0;
+  }
+
+  /** Parses the history set aside and puts it into the scrollback (lazyHistory): before anything reads or reflows it. */
+  materializeHistory(): void {
+    this.history?.materialize();
+  }
+
   resize(cols: number, rows: number): void {
+    this.materializeHistory();
     this.term.resize(Math.max(2, cols), Math.max(1, rows));
   }
 
   /** Scrolls local history; negative is up. */
   scroll(lines: number): void {
+    if (lines < 0) this.materializeHistory();
     this.term.scrollLines(lines);
   }
   scrollToBottom(): void {
@@ -396,6 +434,7 @@ export class TerminalModel {
     this.disposed = true;
     this.queue.length = 0;
     this.held.take();
+    this.history?.dispose();
     this.term.dispose();
   }
 }
