@@ -10,6 +10,7 @@
  * see them): the terminal shows what the emulator holds, and the emulator
  * serves repaints on resize.
  */
+import { collectYoung } from './collect.js';
 import { FLOW } from './protocol.js';
 import { DETACH, decodeInput, encodeKey, scrollOf } from './keys.js';
 import { isScreenSwitch, withoutScreenSwitches } from './screens.js';
@@ -28,6 +29,11 @@ const ECHO_WINDOW_MS = 100;
  * while it is held.
  */
 const STREAM_GAP_MS = 10;
+/**
+ * Once output is held, only a longer pause ends the stream: a 2-core machine under a flood delays
+ * messages by more than STREAM_GAP_MS, and each new stream's first STREAM_HOLD_BYTES are parsed.
+ */
+const FLOOD_GAP_MS = 50;
 const STREAM_HOLD_BYTES = 256 << 10;
 const HOLD_MS = 50;
 const HOLD_MAX_BYTES = 4 << 20;
@@ -104,6 +110,7 @@ export class AttachSession {
       rows: this.remoteRows(),
       scrollback: opts.passthrough ? 0 : opts.scrollback,
       onFeed: opts.passthrough ? (d) => this.toTerminal(d) : undefined,
+      lazyHistory: !opts.passthrough,
     });
     this.renderer = new FrameRenderer(opts.write, opts.passthrough ? 1 : 2);
     if (opts.passthrough) {
@@ -126,22 +133,23 @@ export class AttachSession {
   }
 
   /**
-   * Remote output: into the model now, or in passthrough, past the first STREAM_HOLD_BYTES of a
-   * stream and unless a key was just typed, held to be skimmed (see HOLD_MS). Output that arrives
-   * while the model is still parsing streams by definition: it could not be shown sooner. The TUI
-   * does not hold: its 10,000 lines of scrollback are parsed again at each release, and though
-   * holding made its floods faster, its peak memory rose by 15 to 40 MB (docs/architecture.md).
+   * Remote output: into the model now, or past the first STREAM_HOLD_BYTES of a stream and unless
+   * a key was just typed, held to be skimmed (see HOLD_MS). Output that arrives while the model is
+   * still parsing streams by definition: it could not be shown sooner. The TUI holds only with the
+   * model's lazy history (terminal.ts): without it, each release parsed its 10,000 lines of
+   * scrollback again, and holding raised its peak memory by 15 to 40 MB (docs/architecture.md).
    */
   private onOutput(data: Buffer, offset: number): void {
     const now = performance.now();
-    if (now - this.lastOutputAt >= STREAM_GAP_MS && this.pending === 0) {
+    const gap = this.streamed > STREAM_HOLD_BYTES && !this.holdOff ? FLOOD_GAP_MS : STREAM_GAP_MS;
+    if (now - this.lastOutputAt >= gap && this.pending === 0) {
       this.streamed = 0;
       this.holdOff = false;
     }
     this.lastOutputAt = now;
     this.streamed += data.length;
     const end = offset + data.length;
-    if (this.opts.passthrough && this.streamed > STREAM_HOLD_BYTES && !this.holdOff && now - this.keyAt >= ECHO_WINDOW_MS) {
+    if ((this.opts.passthrough || this.model.lazyHistory) && this.streamed > STREAM_HOLD_BYTES && !this.holdOff && now - this.keyAt >= ECHO_WINDOW_MS) {
       if (this.model.heldBytes === 0) this.heldSince = now;
       this.model.hold(data);
       this.heldEnd = end;
@@ -181,6 +189,8 @@ export class AttachSession {
       this.consumed = Math.max(this.consumed, end);
       this.maybeAck();
       if (skipped === 0 && !plain) this.holdOff = true;
+      // The flood's dead buffers, given back now rather than when V8 gets round to it (collect.ts).
+      collectYoung();
       this.parsed(false);
     });
     if (released) this.pending++;

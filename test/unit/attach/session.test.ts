@@ -38,6 +38,29 @@ function session(over: Partial<AttachSessionOptions> = {}) {
   return { s, transport, written, detached: () => detached, remoteOutput };
 }
 
+/** Waits (polling, not sleeping a fixed time) until `ok` holds. */
+async function until(ok: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!ok()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** 1 MiB of coloured lines in 16 KiB messages, back to back (a flood), through the transport; what was sent. */
+function flood(transport: FakeTransport): string {
+  let sent = '';
+  let offset = 0;
+  for (let n = 0; offset < 1 << 20; ) {
+    let chunk = '';
+    while (chunk.length < 16 << 10) chunk += `\x1b[3${n % 8}mline ${n++}\x1b[0m\r\n`;
+    transport.handlers.output(Buffer.from(chunk, 'latin1'), offset);
+    sent += chunk;
+    offset += chunk.length;
+  }
+  return sent;
+}
+
 describe('attach session input', () => {
   it('asks the outer terminal for bracketed pastes while attached, and stops on leaving', () => {
     const { s, written } = session();
@@ -91,6 +114,29 @@ describe('attach session painting', () => {
     // No await: the emulator was told the key was the user's, so it parses the next output at once.
     transport.handlers.output(Buffer.from('y'), 0);
     expect(written.slice(before).join('')).toContain('y');
+  });
+});
+
+describe('attach session in a flood (the TUI)', () => {
+  it('holds a flood, parses little of its history, and shows all of it, as parsing every byte would, once scrolled back', async () => {
+    const size = { cols: 30, rows: 8, scrollback: 500 };
+    const { s, transport, written } = session(size);
+    const sent = flood(transport);
+    expect(transport.acks.at(-1)).toBeGreaterThan(sent.length - (64 << 10));
+    const last = `line ${sent.split('line ').length - 2}`;
+    await until(() => s.model.heldBytes === 0 && written.join('').includes(last), 'the last line on screen');
+    await new Promise<void>((r) => s.model.write('', r));
+    // Lines past the scrollback left out, most of the rest set aside unparsed.
+    expect(s.model.skipped).toBeGreaterThan(sent.length / 2);
+    expect(s.model.deferred).toBeGreaterThan(400 * 10);
+    s.input('\x1b[5;2~');
+    expect(s.model.scrolledBack).toBe(size.rows - 2);
+    const want = new xterm.Terminal({ allowProposedApi: true, logLevel: 'off', cols: size.cols, rows: size.rows - 1, scrollback: size.scrollback });
+    await new Promise<void>((r) => want.write(Buffer.from(sent, 'latin1'), r));
+    const text = (t: xterm.Terminal) => Array.from({ length: t.buffer.active.length }, (_, i) => t.buffer.active.getLine(i)!.translateToString(true));
+    expect(text(s.model.term)).toEqual(text(want));
+    want.dispose();
+    s.dispose();
   });
 });
 
@@ -150,15 +196,6 @@ describe('attach session passthrough (attach NAME)', () => {
     expect(exits).toEqual(['exited with code 0']);
   });
 
-  /** Waits (polling, not sleeping a fixed time) until `ok` holds. */
-  async function until(ok: () => boolean, what: string): Promise<void> {
-    const deadline = Date.now() + 5000;
-    while (!ok()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  }
-
   /** The screen and attributes an emulator of the same size shows after `bytes`. */
   async function screenOf(bytes: string, cols: number, rows: number): Promise<string[]> {
     const term = new xterm.Terminal({ allowProposedApi: true, cols, rows, scrollback: 0, logLevel: 'off' });
@@ -178,18 +215,9 @@ describe('attach session passthrough (attach NAME)', () => {
 
   it('leaves out of the terminal the lines of a flood that scroll off unseen, and the terminal ends as the emulator does', async () => {
     const { s, transport, raw } = passthrough();
-    let sent = '';
-    let offset = 0;
-    // 1 MiB of coloured lines in 16 KiB messages, back to back: a flood.
-    for (let n = 0; offset < 1 << 20; ) {
-      let chunk = '';
-      while (chunk.length < 16 << 10) chunk += `\x1b[3${n % 8}mline ${n++}\x1b[0m\r\n`;
-      transport.handlers.output(Buffer.from(chunk, 'latin1'), offset);
-      sent += chunk;
-      offset += chunk.length;
-    }
+    const sent = flood(transport);
     // Held output is acknowledged as it arrives, so the daemon goes on sending.
-    expect(transport.acks.at(-1)).toBeGreaterThan(offset - (64 << 10));
+    expect(transport.acks.at(-1)).toBeGreaterThan(sent.length - (64 << 10));
     await until(() => s.model.heldBytes === 0 && raw.join('').includes(`line ${sent.split('line ').length - 2}`), 'the held flood to reach the terminal');
     await new Promise<void>((r) => s.model.write('', r));
     const shown = raw.join('');
