@@ -83,13 +83,19 @@ export class LazyHistory {
   private runs: Run[] = [];
   /** Bytes set aside so far (not parsed unless the history is looked at). */
   deferred = 0;
+  /** Bytes the runs set aside now hold. */
+  private held = 0;
 
   /**
    * @param minLines the fewest lines worth setting aside (a replay costs an emulator of its own).
+   * @param maxBytes the most the runs may hold: past it, the oldest is put into the scrollback at
+   *   once. Line feeds bound how many runs stay reachable, but not their bytes: a flood of long
+   *   lines wraps into many rows a line, and would otherwise keep far more bytes than rows.
    */
   constructor(
     private readonly term: xterm.Terminal,
     private readonly minLines: number,
+    private readonly maxBytes: number,
   ) {}
 
   /** Whether this version of @xterm/headless keeps what lazy history needs where it reads it. */
@@ -152,8 +158,11 @@ export class LazyHistory {
     };
     marker.onDispose(() => this.forget(run));
     this.runs.push(run);
-    for (const p of aside) this.deferred += p.length;
+    const bytes = aside.reduce((n, p) => n + p.length, 0);
+    this.held += bytes;
+    this.deferred += bytes;
     this.forgetUnreachable();
+    while (this.held > this.maxBytes && this.runs.length > 0) this.putBack(this.runs[0]!);
     let attributes: Uint8Array = new Uint8Array(0);
     for (const p of aside) attributes = attributesAfter(attributes, p);
     const fresh = new Uint8Array(attributes.length + 1 + ERASE_ROW.length);
@@ -165,20 +174,25 @@ export class LazyHistory {
 
   /** Puts every run set aside into the scrollback, oldest first. */
   materialize(): void {
-    const runs = this.runs;
-    this.runs = [];
+    while (this.runs.length > 0) this.putBack(this.runs[0]!);
+  }
+
+  /** Bytes the runs set aside now hold. */
+  get bytes(): number {
+    return this.held;
+  }
+
+  /** Puts a run into the scrollback (unless its rows are gone with its marker), and forgets it. */
+  private putBack(run: Run): void {
     const normal = coreOf(this.term)?._bufferService?.buffers?.normal;
-    for (const run of runs) {
-      if (!run.marker.isDisposed && run.buffer === normal && run.cols === this.term.cols) this.insert(run);
-      run.marker.dispose();
-    }
+    if (!run.marker.isDisposed && run.buffer === normal && run.cols === this.term.cols) this.insert(run);
+    run.marker.dispose();
+    this.forget(run);
   }
 
   /** Forgets every run (the emulator is going away). */
   dispose(): void {
-    const runs = this.runs;
-    this.runs = [];
-    for (const run of runs) run.marker.dispose();
+    for (const run of [...this.runs]) run.marker.dispose();
   }
 
   /**
@@ -197,7 +211,9 @@ export class LazyHistory {
 
   private forget(run: Run): void {
     const i = this.runs.indexOf(run);
-    if (i !== -1) this.runs.splice(i, 1);
+    if (i === -1) return;
+    this.runs.splice(i, 1);
+    for (const p of run.parts) this.held -= p.length;
   }
 
   /**

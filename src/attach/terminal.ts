@@ -24,6 +24,8 @@ const PARSE_PIECE_BYTES = 64 << 10;
 const PARSE_SLICE_MS = 4;
 /** Fewer lines than this are parsed rather than set aside as lazy history (a replay costs an emulator). */
 const LAZY_MIN_LINES = 64;
+/** The most lazy history holds as bytes (a flood of long lines); past it, the oldest is parsed. */
+const LAZY_MAX_BYTES = 8 << 20;
 
 /**
  * Runs once a write is parsed, told how many of its bytes were skimmed (left out unparsed), and
@@ -113,7 +115,7 @@ export class TerminalModel {
       convertEol: false,
     });
     this.cell = this.term.buffer.active.getNullCell();
-    this.history = options.lazyHistory && !options.onFeed && LazyHistory.supported(this.term) ? new LazyHistory(this.term, LAZY_MIN_LINES) : undefined;
+    this.history = options.lazyHistory && !options.onFeed && LazyHistory.supported(this.term) ? new LazyHistory(this.term, LAZY_MIN_LINES, LAZY_MAX_BYTES) : undefined;
     const handler = this.core?._inputHandler;
     if (typeof handler?.onRequestRefreshRows === 'function') {
       handler.onRequestRefreshRows((rows) => {

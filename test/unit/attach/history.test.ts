@@ -167,6 +167,28 @@ describe('lazy history', () => {
     m.dispose();
   });
 
+  it('holds at most 8 MiB of history as bytes: a flood of long lines has the oldest parsed', async () => {
+    const wide = { cols: 100, rows: 5, scrollback: 10_000 };
+    const m = new TerminalModel({ ...wide, lazyHistory: true });
+    const history = (m as unknown as { history: { bytes: number } }).history;
+    // Lines of 20,000 characters (200 rows each): 3 MB a release, 80 lines, far fewer line feeds than rows.
+    const long = Array.from({ length: 150 }, (_, i) => `${String(i).padStart(5, '0')}${'x'.repeat(19_995)}\r\n`).join('');
+    const chunks: Uint8Array[] = [];
+    let most = 0;
+    for (let k = 0; k < 6; k++) {
+      const chunk = enc(`\x1b[3${k}m${long}`);
+      chunks.push(chunk);
+      m.hold(chunk);
+      await released(m);
+      most = Math.max(most, history.bytes);
+    }
+    expect(m.deferred).toBeGreaterThan(8 << 20);
+    expect(most).toBeLessThanOrEqual(8 << 20);
+    m.materializeHistory();
+    expect(state(m.term)).toEqual(await plain(chunks, wide));
+    m.dispose();
+  });
+
   it('is off with onFeed (a terminal fed what the emulator is given would miss those lines)', async () => {
     const m = new TerminalModel({ ...size, lazyHistory: true, onFeed: () => {} });
     expect(m.lazyHistory).toBe(false);
