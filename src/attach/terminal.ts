@@ -24,8 +24,11 @@ const PARSE_PIECE_BYTES = 64 << 10;
 const PARSE_SLICE_MS = 4;
 /** Fewer lines than this are parsed rather than set aside as lazy history (a replay costs an emulator). */
 const LAZY_MIN_LINES = 64;
-/** The most lazy history holds as bytes (a flood of long lines); past it, the oldest is parsed. */
-const LAZY_MAX_BYTES = 8 << 20;
+/**
+ * The most lazy history holds as bytes (a flood of long lines); past it, the oldest is parsed. A
+ * replay runs at 10-16 MB/s, all at the first scroll back: 2 MiB keeps that under 200 ms.
+ */
+const LAZY_MAX_BYTES = 2 << 20;
 
 /**
  * Runs once a write is parsed, told how many of its bytes were skimmed (left out unparsed), and
