@@ -22,6 +22,40 @@ describe('attach', () => {
     await t.waitFor('e2e-42-mark');
   });
 
+  it('shows every line of a flood when scrolled back, in order, across the history it held unparsed', async () => {
+    // A scrollback of 3,000 lines, every one of them read below, across several held releases.
+    const t = open({ args: ['--scrollback', '3000'] });
+    await openIntern(t, 'runner');
+    await attachAndRun(t, 'echo flood-$((5*5))', 'flood-25');
+    // 1.3 MB: held past its first 256 KiB, most of its history set aside as bytes (lazy history).
+    await t.type('seq 1 200000; echo done-$((7*7))');
+    await t.press('enter');
+    await t.waitFor('done-49');
+    const page = t.term.rows - 2;
+    const numbers = () =>
+      t
+        .screen()
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => /^\d+$/.test(l))
+        .map(Number);
+    const pages = Math.floor(3000 / page);
+    for (let p = 1; p <= pages; p++) {
+      await t.press('shift+pageup');
+      // Each page k lines up shows the lines k above: the last, 200000 two rows above the prompt, is 200002 - k.
+      const want = 200002 - p * page;
+      await t.whenParsed(() => t.screen().includes(`history: ${p * page} lines up`) && numbers().at(-1) === want, 15_000, `page ${p} of the history`);
+      // A page of consecutive lines.
+      const shown = numbers();
+      expect(shown.length).toBe(t.term.rows - 1);
+      shown.forEach((n, i) => expect(n).toBe(want - shown.length + 1 + i));
+    }
+    // The top of the history: nothing further up.
+    await t.press('shift+pageup');
+    await t.whenParsed(() => t.screen().includes('history: 3000 lines up'), 15_000, 'the top of the history');
+    expect(numbers()[0]).toBe(200002 - 3000 - t.term.rows + 2);
+  });
+
   it('draws a full-screen program: into the alternate screen and back, a malformed sequence on the way', async () => {
     const t = open();
     await openIntern(t, 'runner');

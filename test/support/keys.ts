@@ -13,4 +13,6 @@ export const KEYS: Record<string, string> = {
   'ctrl+s': '\x13',
   'ctrl+]': '\x1d',
   'ctrl+c': '\x03',
+  'shift+pageup': '\x1b[5;2~',
+  'shift+pagedown': '\x1b[6;2~',
 };
