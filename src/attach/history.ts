@@ -71,7 +71,9 @@ interface Run {
   row: Row;
   x: number;
   attributes: Attributes;
+  /** The run's bytes, as they came (views of the messages, not copies). */
   parts: Uint8Array[];
+  /** Its line feeds: each ends a row, so the run has at least as many rows. */
   lineFeeds: number;
 }
 
