@@ -12,8 +12,12 @@
  * COLLECT_EVERY_MS while output is held.
  *
  * `gc` exists only with --expose-gc; the flag is set at run time (a documented
- * use of v8.setFlagsFromString) and the function taken from a fresh context,
- * on the first flood only. Where that fails, nothing is collected early.
+ * use of v8.setFlagsFromString), the function taken from a fresh context, and
+ * the flag unset again at once, on the first flood only: V8 refuses a code
+ * cache written under other flags than its reader's, and the TUI writes its
+ * cache at exit (src/codeCache.ts), so a session that had held a flood left the
+ * next start to compile everything. The function keeps working. Where any of
+ * it fails, nothing is collected early.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -29,6 +33,7 @@ function getCollector(): Collector | null {
   try {
     setFlagsFromString('--expose-gc');
     const gc: unknown = runInNewContext('typeof gc === "function" ? gc : undefined');
+    setFlagsFromString('--no-expose-gc');
     collector = typeof gc === 'function' ? (gc as Collector) : null;
   } catch {
     collector = null;

@@ -1,5 +1,12 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { collectYoung } from '../../../src/attach/collect.js';
+
+const collectModule = fileURLToPath(new URL('../../../src/attach/collect.ts', import.meta.url));
 
 it('gives back dead buffers at once, at most every 100 ms', async () => {
   // Buffers as a flood's messages: each with memory of its own outside V8's heap, dead at once.
@@ -16,4 +23,18 @@ it('gives back dead buffers at once, at most every 100 ms', async () => {
   expect(process.memoryUsage().arrayBuffers).toBeGreaterThanOrEqual(before - (1 << 20));
   expect(collectYoung(1e9 + 100)).toBe(true);
   expect(process.memoryUsage().arrayBuffers).toBeLessThan(before - (15 << 20));
+});
+
+it('leaves V8 flags as they were, so a code cache written afterwards is taken by the next start', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'collect-'));
+  const source = 'function twice(x) { return 2 * x } twice(21);'.repeat(20);
+  const script = (step: string) =>
+    `import { writeFileSync, readFileSync } from 'node:fs'; import { Script } from 'node:vm'; import { collectYoung } from ${JSON.stringify(collectModule)};
+     const source = ${JSON.stringify(source)};
+     if (${JSON.stringify(step)} === 'write') { if (!collectYoung()) throw new Error('no collection'); writeFileSync(${JSON.stringify(join(dir, 'cache'))}, new Script(source).createCachedData()); }
+     else console.log(new Script(source, { cachedData: readFileSync(${JSON.stringify(join(dir, 'cache'))}) }).cachedDataRejected ? 'rejected' : 'accepted');`;
+  const run = (step: string) => execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script(step)], { encoding: 'utf8' }).trim();
+  run('write');
+  expect(run('read')).toBe('accepted');
+  rmSync(dir, { recursive: true, force: true });
 });
