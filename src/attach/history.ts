@@ -25,7 +25,7 @@
  * the scrollback moves; when it is trimmed off or erased (ESC[3J), so are they.
  */
 import xterm from '@xterm/headless';
-import { CR, LF, attributesAfter, tailCut } from './skim.js';
+import { LF, attributesAfter, cutPrefix, splitParts, tailCut } from './skim.js';
 
 /** The parts of @xterm/headless's internals lazy history reads and writes (checked by `supported`). */
 interface Row {
@@ -146,8 +146,7 @@ export class LazyHistory {
     const row = buffer.lines.get(buffer.ybase + buffer.y);
     const marker = term.registerMarker(0);
     if (!row || !marker) return undefined;
-    const aside = [...parts.slice(0, cut.part), parts[cut.part]!.subarray(0, cut.at)].filter((p) => p.length > 0);
-    const kept = [parts[cut.part]!.subarray(cut.at), ...parts.slice(cut.part + 1)].filter((p) => p.length > 0);
+    const { before: aside, after: kept } = splitParts(parts, cut.part, cut.at);
     const run: Run = {
       marker,
       buffer,
@@ -167,11 +166,7 @@ export class LazyHistory {
     while (this.held > this.maxBytes && this.runs.length > 0) this.putBack(this.runs[0]!);
     let attributes: Uint8Array = new Uint8Array(0);
     for (const p of aside) attributes = attributesAfter(attributes, p);
-    const fresh = new Uint8Array(attributes.length + 1 + ERASE_ROW.length);
-    fresh.set(attributes, 0);
-    fresh[attributes.length] = CR;
-    fresh.set(ERASE_ROW, attributes.length + 1);
-    return { parse: [fresh, ...kept] };
+    return { parse: [cutPrefix(attributes), ERASE_ROW, ...kept] };
   }
 
   /** Puts every run set aside into the scrollback, oldest first. */
@@ -276,12 +271,7 @@ function afterLineFeeds(parts: readonly Uint8Array[], n: number): { before: Uint
   let seen = 0;
   for (let p = 0; p < parts.length; p++) {
     const data = parts[p]!;
-    for (let lf = data.indexOf(LF); lf !== -1; lf = data.indexOf(LF, lf + 1)) {
-      if (++seen < n) continue;
-      const before = [...parts.slice(0, p), data.subarray(0, lf + 1)];
-      const after = [data.subarray(lf + 1), ...parts.slice(p + 1)].filter((x) => x.length > 0);
-      return { before, after };
-    }
+    for (let lf = data.indexOf(LF); lf !== -1; lf = data.indexOf(LF, lf + 1)) if (++seen === n) return splitParts(parts, p, lf + 1);
   }
   return undefined;
 }

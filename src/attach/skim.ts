@@ -230,6 +230,13 @@ export function tailCut(parts: readonly Uint8Array[], keep: number): { part: num
   return undefined;
 }
 
+/** `parts` (one stream) split at offset `at` of part `part`: what comes before, and the rest; no empty parts. */
+export function splitParts(parts: readonly Uint8Array[], part: number, at: number): { before: Uint8Array[]; after: Uint8Array[] } {
+  const before = [...parts.slice(0, part), parts[part]!.subarray(0, at)].filter((p) => p.length > 0);
+  const after = [parts[part]!.subarray(at), ...parts.slice(part + 1)].filter((p) => p.length > 0);
+  return { before, after };
+}
+
 /** The byte before offset `at` of part `p`, looking back across the parts; undefined at the start. */
 function byteBefore(parts: readonly Uint8Array[], p: number, at: number): number | undefined {
   if (at > 0) return parts[p]![at - 1];
