@@ -36,6 +36,12 @@ const STREAM_GAP_MS = 10;
 const FLOOD_GAP_MS = 50;
 const STREAM_HOLD_BYTES = 256 << 10;
 const HOLD_MS = 50;
+/**
+ * Held output also goes once output has paused this long: the end of a flood reaches the screen
+ * within a few milliseconds of its last byte, not up to HOLD_MS later. A pause in the middle of a
+ * flood (a busy machine) costs one release more, and holding goes on with the next message.
+ */
+const QUIET_MS = 4;
 const HOLD_MAX_BYTES = 4 << 20;
 /** The alternate screen, which passthrough keeps the terminal on (see screens.ts). */
 const ALTERNATE_SCREEN_BACK = '\x1b[?1047h';
@@ -168,10 +174,14 @@ export class AttachSession {
     });
   }
 
-  /** Releases held output once the model is idle and HOLD_MS after the first byte held (a parse's end calls again). */
+  /**
+   * Releases held output once the model is idle, and HOLD_MS after the first byte held or QUIET_MS
+   * after the last, whichever comes first (a parse's end calls again). One timer, moved on when it
+   * finds that output came after it was set: not one a message.
+   */
   private releaseWhenDue(): void {
     if (this.model.heldBytes === 0 || this.pending > 0) return;
-    const wait = this.heldSince + HOLD_MS - performance.now();
+    const wait = Math.min(this.heldSince + HOLD_MS, this.lastOutputAt + QUIET_MS) - performance.now();
     if (wait <= 0 || this.model.heldBytes >= HOLD_MAX_BYTES) return this.release();
     this.holdTimer ??= setTimeout(() => {
       this.holdTimer = undefined;

@@ -1,5 +1,5 @@
 import xterm from '@xterm/headless';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AttachSession, type AttachSessionOptions } from '../../../src/attach/session.js';
 import type { ConnectionState, TerminalTransport, TransportHandlers } from '../../../src/attach/transport.js';
 
@@ -137,6 +137,50 @@ describe('attach session in a flood (the TUI)', () => {
     expect(text(s.model.term)).toEqual(text(want));
     want.dispose();
     s.dispose();
+  });
+});
+
+describe('attach session: when held output goes to the screen', () => {
+  /** 16 KiB of plain lines, numbered from `n`. */
+  const lines = (n: number) => {
+    let chunk = '';
+    while (chunk.length < 16 << 10) chunk += `line ${n++}\r\n`;
+    return Buffer.from(chunk);
+  };
+
+  it('releases a held flood as soon as output pauses, and not before HOLD_MS while it streams on', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate', 'performance', 'Date'] });
+    try {
+      const { s, transport } = session({ cols: 30, rows: 8, scrollback: 500 });
+      let offset = 0;
+      const send = () => {
+        const chunk = lines(offset);
+        transport.handlers.output(chunk, offset);
+        offset += chunk.length;
+      };
+      // A stream's first 256 KiB are parsed as they come: a flood is held only after them.
+      while (offset <= 256 << 10) send();
+      send();
+      expect(s.model.heldBytes).toBeGreaterThan(0);
+      // Output goes on every 2 ms: held until 50 ms after its first byte, then released.
+      for (let t = 2; t <= 48; t += 2) {
+        await vi.advanceTimersByTimeAsync(2);
+        expect(s.model.heldBytes, `${t} ms after the first byte held`).toBeGreaterThan(0);
+        send();
+      }
+      await vi.advanceTimersByTimeAsync(2);
+      expect(s.model.heldBytes).toBe(0);
+      // Then the stream stops: what came last is held only until output has paused 4 ms.
+      send();
+      expect(s.model.heldBytes).toBeGreaterThan(0);
+      await vi.advanceTimersByTimeAsync(3);
+      expect(s.model.heldBytes).toBeGreaterThan(0);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(s.model.heldBytes).toBe(0);
+      s.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
