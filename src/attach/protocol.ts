@@ -44,12 +44,21 @@ export function encodeInput(data: Uint8Array | string): Buffer {
   return out;
 }
 
-export function encodeOutput(offset: number, data: Uint8Array): Buffer {
+/** An output frame: `data` (or its parts, in order, copied once into the frame) from `offset` on. */
+export function encodeOutput(offset: number, data: Uint8Array | readonly Uint8Array[]): Buffer {
   if (!Number.isSafeInteger(offset) || offset < 0) throw new ProtocolError(`bad output offset ${offset}`);
-  const out = Buffer.allocUnsafe(9 + data.length);
+  const parts = data instanceof Uint8Array ? [data] : data;
+  let length = 0;
+  for (const p of parts) length += p.length;
+  const out = Buffer.allocUnsafe(9 + length);
   out[0] = CHANNEL.output;
-  out.writeBigUInt64BE(BigInt(offset), 1);
-  out.set(data, 9);
+  out.writeUInt32BE(Math.floor(offset / 2 ** 32), 1);
+  out.writeUInt32BE(offset >>> 0, 5);
+  let at = 9;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
   return out;
 }
 

@@ -207,12 +207,11 @@ class Terminal {
     if (c.ws.readyState !== c.ws.OPEN) return;
     const room = FLOW.windowBytes - (c.sent - c.acked);
     if (room > 0 && c.sent < this.replay.end) {
-      const { start, data } = this.replay.since(c.sent);
-      if (start > c.sent) c.sent = start; // only a client that joined behind the oldest byte kept skips ahead
-      const chunk = data.subarray(0, room);
-      if (chunk.length > 0) {
-        c.ws.send(encodeOutput(c.sent, chunk));
-        c.sent += chunk.length;
+      const { start, parts, bytes } = this.replay.slice(c.sent, room);
+      c.sent = start; // only a client that joined behind the oldest byte kept skips ahead
+      if (bytes > 0) {
+        c.ws.send(encodeOutput(c.sent, parts));
+        c.sent += bytes;
       }
     }
     if (this.exited && !c.toldExit && c.sent >= this.replay.end) {
@@ -379,7 +378,7 @@ export function createDaemonHub(options: DaemonHubOptions): DaemonHub {
           // A client resuming after the program ended gets the rest of its output and its exit;
           // any other hello starts the program when it is not running.
           if (!terminal.endedFor(frame.message.resume_from)) terminal.ensureRunning();
-          const { start, missed } = terminal.replay.since(frame.message.resume_from);
+          const { start, missed } = terminal.replay.resumeFrom(frame.message.resume_from);
           client = { ws, sent: start, acked: start, alive: true, toldExit: false };
           ws.send(encodeControl({ type: 'welcome', start, missed }));
           terminal.clients.add(client);

@@ -45,21 +45,32 @@ export class ReplayBuffer {
     return this.end - Math.max(this.start, Math.min(this.keepFrom, this.end));
   }
 
-  /** What a client that has everything before `from` is missing; `missed` > 0 when the gap outgrew the buffer. */
-  since(from: number | null): { start: number; missed: number; data: Buffer } {
+  /** Where a client that has everything before `from` (null: nothing yet) resumes; `missed` > 0 when the gap outgrew the buffer. */
+  resumeFrom(from: number | null): { start: number; missed: number } {
     const want = from === null ? this.start : Math.min(from, this.end);
-    const start = Math.max(want, this.start);
-    const missed = from === null ? 0 : Math.max(0, this.start - want);
-    let skip = start - this.start;
+    return { start: Math.max(want, this.start), missed: from === null ? 0 : Math.max(0, this.start - want) };
+  }
+
+  /**
+   * At most `max` bytes held from offset `from` on (at least `start`), as the chunks they are held
+   * in: no copy. Looks from the newest chunk back, as what is sent is near the end.
+   */
+  slice(from: number, max: number): { start: number; parts: Buffer[]; bytes: number } {
+    const start = Math.max(from, this.start);
     const parts: Buffer[] = [];
-    for (const c of this.chunks) {
-      if (skip >= c.length) {
-        skip -= c.length;
-        continue;
-      }
-      parts.push(skip > 0 ? c.subarray(skip) : c);
+    let k = this.chunks.length - 1;
+    let at = this.end;
+    while (k >= 0 && at - this.chunks[k]!.length > start) at -= this.chunks[k--]!.length;
+    if (k < 0 || start >= this.end) return { start, parts, bytes: 0 };
+    let skip = start - (at - this.chunks[k]!.length);
+    let bytes = 0;
+    for (; k < this.chunks.length && bytes < max; k++) {
+      const c = this.chunks[k]!;
+      const take = Math.min(c.length - skip, max - bytes);
+      parts.push(skip === 0 && take === c.length ? c : c.subarray(skip, skip + take));
+      bytes += take;
       skip = 0;
     }
-    return { start, missed, data: Buffer.concat(parts) };
+    return { start, parts, bytes };
   }
 }

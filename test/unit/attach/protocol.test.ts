@@ -39,13 +39,23 @@ describe('frames', () => {
 });
 
 describe('replay buffer', () => {
+  const text = (r: ReplayBuffer, from: number, max = Infinity) => {
+    const { start, parts, bytes } = r.slice(from, max);
+    const data = Buffer.concat(parts);
+    expect(data.length).toBe(bytes);
+    return `${start}:${data.toString()}`;
+  };
+
   it('answers exactly what a client is missing', () => {
     const r = new ReplayBuffer(10);
     r.append(Buffer.from('hello'));
     r.append(Buffer.from('world'));
-    expect(r.since(null)).toEqual({ start: 0, missed: 0, data: Buffer.from('helloworld') });
-    expect(r.since(3).data.toString()).toBe('loworld');
-    expect(r.since(10).data.toString()).toBe('');
+    expect(r.resumeFrom(null)).toEqual({ start: 0, missed: 0 });
+    expect(r.resumeFrom(3)).toEqual({ start: 3, missed: 0 });
+    expect(text(r, 0)).toBe('0:helloworld');
+    expect(text(r, 3)).toBe('3:loworld');
+    expect(text(r, 5)).toBe('5:world');
+    expect(text(r, 10)).toBe('10:');
   });
   it('drops the oldest bytes past its capacity and reports the gap', () => {
     const r = new ReplayBuffer(8);
@@ -53,7 +63,28 @@ describe('replay buffer', () => {
     r.append(Buffer.from('ab'));
     expect(r.start).toBe(4);
     expect(r.end).toBe(12);
-    expect(r.since(1)).toEqual({ start: 4, missed: 3, data: Buffer.from('456789ab') });
-    expect(r.since(6).data.toString()).toBe('6789ab');
+    expect(r.resumeFrom(1)).toEqual({ start: 4, missed: 3 });
+    expect(text(r, 1)).toBe('4:456789ab');
+    expect(text(r, 6)).toBe('6:6789ab');
+  });
+  it('hands out at most what was asked for, across chunks, without copying them', () => {
+    const r = new ReplayBuffer(100);
+    const chunks = ['abc', 'defg', 'h', 'ijklm'].map((c) => Buffer.from(c));
+    for (const c of chunks) r.append(c);
+    for (let from = 0; from <= 13; from++) {
+      for (let max = 1; max <= 14; max++) expect(text(r, from, max)).toBe(`${from}:${'abcdefghijklm'.slice(from, from + max)}`);
+    }
+    // A whole chunk goes as it is held.
+    expect(r.slice(3, 4).parts[0]).toBe(chunks[1]);
+  });
+});
+
+describe('output frames from parts', () => {
+  it('encode as the same bytes joined would', () => {
+    const parts = [Buffer.from('ab'), Buffer.from([0, 255]), Buffer.alloc(0), Buffer.from('\x1b[m')];
+    for (const offset of [0, 1, 2 ** 32 - 1, 2 ** 32, 2 ** 40 + 5, Number.MAX_SAFE_INTEGER]) {
+      expect(encodeOutput(offset, parts)).toEqual(encodeOutput(offset, Buffer.concat(parts)));
+      expect(decodeFrame(encodeOutput(offset, parts))).toEqual({ channel: 'output', offset, data: Buffer.concat(parts) });
+    }
   });
 });
