@@ -92,6 +92,22 @@ describe('daemon terminals', () => {
     expect(state.text).not.toMatch(/-iutf8/);
   });
 
+  it('gathers a flood\'s reads into messages of at most 64 KiB', async () => {
+    const access = await start('/bin/sh');
+    const sizes: number[] = [];
+    const { t, state } = connect(access);
+    await until('open', () => t.state === 'open');
+    const flood = 4_000_000;
+    t.send(`head -c ${flood} /dev/zero | tr '\\0' x; echo; echo flood-$((1+1))-done\n`);
+    const seen = state.bytes;
+    await until('the flood', () => state.text.includes('flood-2-done'), 30_000);
+    for (let i = 1; i < state.offsets.length; i++) if (state.offsets[i - 1]! >= seen) sizes.push(state.offsets[i]! - state.offsets[i - 1]!);
+    // The pseudo-terminal is read 4 KiB at a time; the daemon sends them gathered, but never more than 64 KiB at once.
+    expect(sizes.length).toBeGreaterThan(0);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(64 << 10);
+    expect(sizes.length).toBeLessThan(flood / (8 << 10));
+  });
+
   it('refuses a wrong or missing token before the upgrade', async () => {
     const { origin } = await start('/bin/sh');
     for (const headers of [{ authorization: 'Bearer wrong-token' }, {}]) {

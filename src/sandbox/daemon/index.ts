@@ -62,12 +62,13 @@ function terminalModules(): Promise<TerminalModules> {
  * While output streams, it goes to the clients at most this often: the pseudo-terminal is read
  * about 4 KiB at a time, and a WebSocket message per read cost a send, a wake-up and a parse on
  * each side (a flood ran as 12,000 messages per 50 MB). Output after a quiet spell (an echo, a
- * prompt) goes at once; so does a gathering that reached `SEND_GATHER_BYTES`. Messages of 64 KiB
- * held the TUI's peak memory 10 to 15 MB higher (each spans two socket reads, which the WebSocket
- * joins into a copy) for no faster flood than 16 KiB.
+ * prompt) goes at once; so does a gathering that reached `SEND_GATHER_BYTES`, which is also the
+ * most a message carries (a replay, or output a window held back, goes in several). Since the TUI holds
+ * and skims a flood, what it costs is per message: 64 KiB messages took 8-12% less CPU on each
+ * side than 16 KiB ones at the same peak memory (128 KiB, no less again; bench/README.md).
  */
 const SEND_GATHER_MS = 2;
-const SEND_GATHER_BYTES = 16 << 10;
+const SEND_GATHER_BYTES = 64 << 10;
 
 /**
  * One intern's pseudo-terminal and its clients. Flow control, end to end: output
@@ -205,14 +206,12 @@ class Terminal {
   /** Sends a client what it has not been sent yet, within its window; then the exit, once it has everything. */
   pump(c: Client): void {
     if (c.ws.readyState !== c.ws.OPEN) return;
-    const room = FLOW.windowBytes - (c.sent - c.acked);
-    if (room > 0 && c.sent < this.replay.end) {
-      const { start, parts, bytes } = this.replay.slice(c.sent, room);
+    for (let room = FLOW.windowBytes - (c.sent - c.acked); room > 0 && c.sent < this.replay.end; room = FLOW.windowBytes - (c.sent - c.acked)) {
+      const { start, parts, bytes } = this.replay.slice(c.sent, Math.min(room, SEND_GATHER_BYTES));
       c.sent = start; // only a client that joined behind the oldest byte kept skips ahead
-      if (bytes > 0) {
-        c.ws.send(encodeOutput(c.sent, parts));
-        c.sent += bytes;
-      }
+      if (bytes === 0) break;
+      c.ws.send(encodeOutput(c.sent, parts));
+      c.sent += bytes;
     }
     if (this.exited && !c.toldExit && c.sent >= this.replay.end) {
       c.toldExit = true;
