@@ -102,18 +102,63 @@ function cutOff(data: Uint8Array, i: number): boolean {
   return true;
 }
 
+/** Four bytes at once: the high bit of each byte. */
+const HIGH_BITS = 0x80808080 | 0;
+
+/**
+ * The 4-byte words of `data` that lie wholly inside it, as they lie in memory: word `k` is bytes
+ * `first + 4k` to `first + 4k + 3` (`first`: the first byte aligned to 4 in its buffer).
+ */
+export function wordsOf(data: Uint8Array): { words: Int32Array; first: number } {
+  const first = (4 - (data.byteOffset & 3)) & 3;
+  if (data.length - first < 4) return { words: NO_WORDS, first: Math.min(first, data.length) };
+  return { words: new Int32Array(data.buffer, data.byteOffset + first, (data.length - first) >> 2), first };
+}
+
+const NO_WORDS = new Int32Array(0);
+
+/**
+ * The first index from `i` on that is not printable ASCII (0x20 to 0x7e), or the length: most of
+ * any output, so read a word at a time where the bytes are aligned (twice as fast over a flood as
+ * a byte at a time). A word is printable when no byte has its high bit set (not ASCII), each byte
+ * plus 0x60 has it set (each is 0x20 or more) and no byte plus 1 has it (none is 0x7f); with every
+ * byte under 0x80, the sums carry into no other byte.
+ */
+export function printableEnd(data: Uint8Array, words: Int32Array, first: number, i: number): number {
+  const n = data.length;
+  while (i < n && ((i - first) & 3) !== 0) {
+    const b = data[i]!;
+    if (b < 0x20 || b >= 0x7f) return i;
+    i++;
+  }
+  if (i < n) {
+    // Aligned here: `i - first` is a multiple of 4.
+    let k = (i - first) >> 2;
+    while (k < words.length) {
+      const w = words[k]!;
+      if ((w & HIGH_BITS) !== 0 || (((w + 0x60606060) | 0) & HIGH_BITS) !== HIGH_BITS || (((w + 0x01010101) | 0) & HIGH_BITS) !== 0) break;
+      k++;
+    }
+    i = first + (k << 2);
+  }
+  while (i < n) {
+    const b = data[i]!;
+    if (b < 0x20 || b >= 0x7f) return i;
+    i++;
+  }
+  return i;
+}
+
 /** Where the plain lines at the start of `data` end, and how many line feeds they hold. */
 function plainPrefix(data: Uint8Array): { end: number; lineFeeds: number } {
   let lineFeeds = 0;
   let i = 0;
   const n = data.length;
+  const { words, first } = wordsOf(data);
   while (i < n) {
-    let b = data[i]!;
-    // Printable ASCII, most of any output: a loop of its own (a third faster over a flood).
-    while (b >= 0x20 && b < 0x7f) {
-      if (++i === n) return { end: n, lineFeeds };
-      b = data[i]!;
-    }
+    i = printableEnd(data, words, first, i);
+    if (i === n) break;
+    const b = data[i]!;
     if (b === LF) {
       lineFeeds++;
       i++;

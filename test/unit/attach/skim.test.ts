@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HeldOutput } from '../../../src/attach/held.js';
-import { skim } from '../../../src/attach/skim.js';
+import { printableEnd, skim, wordsOf } from '../../../src/attach/skim.js';
 import { TerminalModel } from '../../../src/attach/terminal.js';
 import { enc, plain, split, state, sections, stream } from '../../support/floods.js';
 
@@ -197,6 +197,26 @@ describe('skim', () => {
     expect(m.skipped).toBeLessThanOrEqual(flood.length - flood.indexOf(0x0a) - 1);
     expect(state(m.term)).toEqual(await plain([head, flood], size));
     m.dispose();
+  });
+});
+
+describe('printableEnd', () => {
+  it('finds the first byte that is not printable ASCII, a word at a time, wherever the bytes lie in their buffer', () => {
+    // Mostly printable bytes, with every byte value (0x1f, 0x20, 0x7e, 0x7f, 0x80 and 0xff above all) somewhere.
+    const byte = fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 0x20, max: 0x7e }) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 255 }) }, { weight: 1, arbitrary: fc.constantFrom(0x1f, 0x20, 0x7e, 0x7f, 0x80, 0xff) });
+    fc.assert(
+      fc.property(fc.array(byte, { maxLength: 80 }), fc.nat(7), fc.nat(80), (bytes, offset, from) => {
+        const buffer = new Uint8Array(offset + bytes.length);
+        buffer.set(bytes, offset);
+        const data = buffer.subarray(offset);
+        const i = Math.min(from, data.length);
+        let want = i;
+        while (want < data.length && data[want]! >= 0x20 && data[want]! <= 0x7e) want++;
+        const { words, first } = wordsOf(data);
+        expect(printableEnd(data, words, first, i)).toBe(want);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 
