@@ -138,7 +138,7 @@ export const FLOW = {
   /** The daemon stops reading the pty when this much output is unacknowledged. */
   windowBytes: 1 << 20,
   /** The client acknowledges at least this often. */
-  ackEveryBytes: 64 << 10,
+  ackEveryBytes: 256 << 10,
   /** Replay ring buffer kept by the daemon. */
   replayBytes: 2 << 20,
   pingIntervalMs: 10_000,

@@ -1,5 +1,6 @@
 import xterm from '@xterm/headless';
 import { describe, expect, it, vi } from 'vitest';
+import { FLOW } from '../../../src/attach/protocol.js';
 import { AttachSession, type AttachSessionOptions } from '../../../src/attach/session.js';
 import type { ConnectionState, TerminalTransport, TransportHandlers } from '../../../src/attach/transport.js';
 
@@ -122,7 +123,7 @@ describe('attach session in a flood (the TUI)', () => {
     const size = { cols: 30, rows: 8, scrollback: 500 };
     const { s, transport, written } = session(size);
     const sent = flood(transport);
-    expect(transport.acks.at(-1)).toBeGreaterThan(sent.length - (64 << 10));
+    expect(transport.acks.at(-1)).toBeGreaterThan(sent.length - FLOW.ackEveryBytes);
     const last = `line ${sent.split('line ').length - 2}`;
     await until(() => s.model.heldBytes === 0 && written.join('').includes(last), 'the last line on screen');
     await new Promise<void>((r) => s.model.write('', r));
@@ -261,7 +262,7 @@ describe('attach session passthrough (attach NAME)', () => {
     const { s, transport, raw } = passthrough();
     const sent = flood(transport);
     // Held output is acknowledged as it arrives, so the daemon goes on sending.
-    expect(transport.acks.at(-1)).toBeGreaterThan(sent.length - (64 << 10));
+    expect(transport.acks.at(-1)).toBeGreaterThan(sent.length - FLOW.ackEveryBytes);
     await until(() => s.model.heldBytes === 0 && raw.join('').includes(`line ${sent.split('line ').length - 2}`), 'the held flood to reach the terminal');
     await new Promise<void>((r) => s.model.write('', r));
     const shown = raw.join('');
