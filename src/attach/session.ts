@@ -34,7 +34,12 @@ const STREAM_GAP_MS = 10;
  * messages by more than STREAM_GAP_MS, and each new stream's first STREAM_HOLD_BYTES are parsed.
  */
 const FLOOD_GAP_MS = 50;
-const STREAM_HOLD_BYTES = 256 << 10;
+/**
+ * A stream's first bytes go to the screen as they come (a command's output). Past these it is a
+ * flood: parsing 256 KiB of each cost the TUI 12-18% of its CPU in a cold flood, mostly compiling
+ * the parser's code while it ran slow; held output goes as soon as output pauses (QUIET_MS).
+ */
+const STREAM_HOLD_BYTES = 64 << 10;
 const HOLD_MS = 50;
 /**
  * Held output also goes once output has paused this long: the end of a flood reaches the screen

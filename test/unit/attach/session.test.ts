@@ -159,8 +159,8 @@ describe('attach session: when held output goes to the screen', () => {
         transport.handlers.output(chunk, offset);
         offset += chunk.length;
       };
-      // A stream's first 256 KiB are parsed as they come: a flood is held only after them.
-      while (offset <= 256 << 10) send();
+      // A stream's first 64 KiB are parsed as they come: a flood is held only after them.
+      while (offset <= 64 << 10) send();
       send();
       expect(s.model.heldBytes).toBeGreaterThan(0);
       // Output goes on every 2 ms: held until 50 ms after its first byte, then released.
@@ -272,18 +272,18 @@ describe('attach session passthrough (attach NAME)', () => {
 
   it('holds neither a command\'s output nor what follows a key', async () => {
     const { s, transport, raw, parsed } = passthrough();
-    transport.handlers.output(Buffer.from('x'.repeat(200 << 10)), 0);
+    transport.handlers.output(Buffer.from('x'.repeat(60 << 10)), 0);
     expect(s.model.heldBytes).toBe(0);
     s.input('k');
-    transport.handlers.output(Buffer.from('k'.repeat(100 << 10)), 200 << 10);
+    transport.handlers.output(Buffer.from('k'.repeat(30 << 10)), 60 << 10);
     expect(s.model.heldBytes).toBe(0);
     await parsed();
-    expect(raw.join('').length).toBe(300 << 10);
-    // The same stream with no key: past its first 256 KiB, it is held.
+    expect(raw.join('').length).toBe(90 << 10);
+    // The same stream with no key: past its first 64 KiB, it is held.
     const other = passthrough();
-    other.transport.handlers.output(Buffer.from('x'.repeat(200 << 10)), 0);
-    other.transport.handlers.output(Buffer.from('y'.repeat(100 << 10)), 200 << 10);
-    expect(other.s.model.heldBytes).toBe(100 << 10);
+    other.transport.handlers.output(Buffer.from('x'.repeat(60 << 10)), 0);
+    other.transport.handlers.output(Buffer.from('y'.repeat(30 << 10)), 60 << 10);
+    expect(other.s.model.heldBytes).toBe(30 << 10);
   });
 
   it('keeps the terminal on its alternate screen when the remote switches screens, and repaints it from the emulator', async () => {
