@@ -63,9 +63,9 @@ function terminalModules(): Promise<TerminalModules> {
  * about 4 KiB at a time, and a WebSocket message per read cost a send, a wake-up and a parse on
  * each side (a flood ran as 12,000 messages per 50 MB). Output after a quiet spell (an echo, a
  * prompt) goes at once; so does a gathering that reached `SEND_GATHER_BYTES`, which is also the
- * most a message carries (a replay, or output a window held back, goes in several). Since the TUI holds
- * and skims a flood, what it costs is per message: 64 KiB messages took 8-12% less CPU on each
- * side than 16 KiB ones at the same peak memory (128 KiB, no less again; bench/README.md).
+ * most a message carries (a replay, or output a window held back, goes in several). Since the
+ * TUI holds and skims a flood, what it costs is per message: 64 KiB messages took 8-12% less CPU
+ * on each side than 16 KiB ones at the same peak memory (128 KiB, no less again; bench/README.md).
  */
 const SEND_GATHER_MS = 2;
 const SEND_GATHER_BYTES = 64 << 10;

@@ -52,8 +52,9 @@ export class ReplayBuffer {
   }
 
   /**
-   * At most `max` bytes held from offset `from` on (at least `start`), as the chunks they are held
-   * in: no copy. Looks from the newest chunk back, as what is sent is near the end.
+   * At most `max` bytes held from offset `from` on (from the oldest byte held, `start`, if `from` is
+   * older), as the chunks they are held in: no copy. Looks from the newest chunk back, as what is
+   * sent is near the end.
    */
   slice(from: number, max: number): { start: number; parts: Buffer[]; bytes: number } {
     const start = Math.max(from, this.start);
