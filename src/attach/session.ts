@@ -36,10 +36,15 @@ const STREAM_GAP_MS = 10;
 const FLOOD_GAP_MS = 50;
 /**
  * A stream's first bytes go to the screen as they come (a command's output). Past these it is a
- * flood: parsing 256 KiB of each cost the TUI 12-18% of its CPU in a cold flood, mostly compiling
- * the parser's code while it ran slow; held output goes as soon as output pauses (QUIET_MS).
+ * flood. In the TUI, whose lazy history keeps every line held, from 64 KiB: parsing 256 KiB of
+ * each flood cost it 12-18% of its CPU in a cold flood, mostly compiling the parser's code while
+ * it ran slow, and held output goes as soon as output pauses (QUIET_MS). In passthrough the lines
+ * a flood skims never reach the user's terminal (nor the scrollback of one that keeps the
+ * alternate screen's lines): there a command's output up to 256 KiB (some 3,000 lines) goes
+ * through whole, as before.
  */
 const STREAM_HOLD_BYTES = 64 << 10;
+const PASSTHROUGH_HOLD_BYTES = 256 << 10;
 const HOLD_MS = 50;
 /**
  * Held output also goes once output has paused this long: the end of a flood reaches the screen
@@ -144,7 +149,8 @@ export class AttachSession {
   }
 
   /**
-   * Remote output: into the model now, or past the first STREAM_HOLD_BYTES of a stream and unless
+   * Remote output: into the model now, or past the first STREAM_HOLD_BYTES of a stream (in
+   * passthrough PASSTHROUGH_HOLD_BYTES) and unless
    * a key was just typed, held to be skimmed (see HOLD_MS). Output that arrives while the model is
    * still parsing streams by definition: it could not be shown sooner. The TUI holds only with the
    * model's lazy history (terminal.ts): without it, each release parsed its 10,000 lines of
@@ -152,7 +158,8 @@ export class AttachSession {
    */
   private onOutput(data: Buffer, offset: number): void {
     const now = performance.now();
-    const gap = this.streamed > STREAM_HOLD_BYTES && !this.holdOff ? FLOOD_GAP_MS : STREAM_GAP_MS;
+    const holdFrom = this.opts.passthrough ? PASSTHROUGH_HOLD_BYTES : STREAM_HOLD_BYTES;
+    const gap = this.streamed > holdFrom && !this.holdOff ? FLOOD_GAP_MS : STREAM_GAP_MS;
     if (now - this.lastOutputAt >= gap && this.pending === 0) {
       this.streamed = 0;
       this.holdOff = false;
@@ -160,7 +167,7 @@ export class AttachSession {
     this.lastOutputAt = now;
     this.streamed += data.length;
     const end = offset + data.length;
-    if ((this.opts.passthrough || this.model.lazyHistory) && this.streamed > STREAM_HOLD_BYTES && !this.holdOff && now - this.keyAt >= ECHO_WINDOW_MS) {
+    if ((this.opts.passthrough || this.model.lazyHistory) && this.streamed > holdFrom && !this.holdOff && now - this.keyAt >= ECHO_WINDOW_MS) {
       if (this.model.heldBytes === 0) this.heldSince = now;
       this.model.hold(data);
       this.heldEnd = end;

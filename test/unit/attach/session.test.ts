@@ -272,18 +272,19 @@ describe('attach session passthrough (attach NAME)', () => {
 
   it('holds neither a command\'s output nor what follows a key', async () => {
     const { s, transport, raw, parsed } = passthrough();
-    transport.handlers.output(Buffer.from('x'.repeat(60 << 10)), 0);
+    // A command's output up to 256 KiB reaches the terminal whole (its scrollback is the user's).
+    transport.handlers.output(Buffer.from('x'.repeat(200 << 10)), 0);
     expect(s.model.heldBytes).toBe(0);
     s.input('k');
-    transport.handlers.output(Buffer.from('k'.repeat(30 << 10)), 60 << 10);
+    transport.handlers.output(Buffer.from('k'.repeat(100 << 10)), 200 << 10);
     expect(s.model.heldBytes).toBe(0);
     await parsed();
-    expect(raw.join('').length).toBe(90 << 10);
-    // The same stream with no key: past its first 64 KiB, it is held.
+    expect(raw.join('').length).toBe(300 << 10);
+    // The same stream with no key: past its first 256 KiB, it is held.
     const other = passthrough();
-    other.transport.handlers.output(Buffer.from('x'.repeat(60 << 10)), 0);
-    other.transport.handlers.output(Buffer.from('y'.repeat(30 << 10)), 60 << 10);
-    expect(other.s.model.heldBytes).toBe(30 << 10);
+    other.transport.handlers.output(Buffer.from('x'.repeat(200 << 10)), 0);
+    other.transport.handlers.output(Buffer.from('y'.repeat(100 << 10)), 200 << 10);
+    expect(other.s.model.heldBytes).toBe(100 << 10);
   });
 
   it('keeps the terminal on its alternate screen when the remote switches screens, and repaints it from the emulator', async () => {
