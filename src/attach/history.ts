@@ -25,7 +25,7 @@
  * the scrollback moves; when it is trimmed off or erased (ESC[3J), so are they.
  */
 import xterm from '@xterm/headless';
-import { LF, attributesAfter, cutPrefix, splitParts, tailCut } from './skim.js';
+import { LF, attributesAfter, countLineFeeds, cutPrefix, splitParts, tailCut } from './skim.js';
 
 /** The parts of @xterm/headless's internals lazy history reads and writes (checked by `supported`). */
 interface Row {
@@ -136,7 +136,10 @@ export class LazyHistory {
     if (!core || !buffer || buffer !== buffers.normal || (term.options.scrollback ?? 0) === 0) return undefined;
     if (buffer.x >= term.cols || !this.replayable(core, buffer)) return undefined;
     const cut = tailCut(parts, 2 * term.rows);
-    if (!cut || cut.lineFeedsBefore < this.minLines + term.rows) return undefined;
+    if (!cut) return undefined;
+    const { before: aside, after: kept } = splitParts(parts, cut.part, cut.at);
+    const lineFeeds = aside.reduce((n, p) => n + countLineFeeds(p), 0);
+    if (lineFeeds < this.minLines + term.rows) return undefined;
     if (buffer.y < term.rows - 1) {
       // Not on the bottom row yet (a flood on a fresh screen): the lines that take the cursor
       // there are parsed first, then the rest is cut (`later`, to be given back).
@@ -146,7 +149,6 @@ export class LazyHistory {
     const row = buffer.lines.get(buffer.ybase + buffer.y);
     const marker = term.registerMarker(0);
     if (!row || !marker) return undefined;
-    const { before: aside, after: kept } = splitParts(parts, cut.part, cut.at);
     const run: Run = {
       marker,
       buffer,
@@ -155,7 +157,7 @@ export class LazyHistory {
       x: buffer.x,
       attributes: core._inputHandler!._curAttrData!.clone(),
       parts: aside,
-      lineFeeds: cut.lineFeedsBefore,
+      lineFeeds,
     };
     marker.onDispose(() => this.forget(run));
     this.runs.push(run);

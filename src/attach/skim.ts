@@ -241,11 +241,8 @@ export function skim(data: Uint8Array, keep: number): Skimmed {
   const none = { skipped: 0, prefix: NOTHING, rest: data, plain };
   if (lineFeeds <= keep) return none;
   // The kept part starts just after a CR LF with `keep` line feeds after it, before `end`.
-  let lf = end;
-  for (let k = 0; k <= keep; k++) lf = lastIndexOf(data, LF, lf - 1);
-  while (lf > 0 && data[lf - 1] !== CR) lf = lastIndexOf(data, LF, lf - 1);
-  if (lf <= 0) return none;
-  const cut = lf + 1;
+  const cut = tailCut([data.subarray(0, end)], keep)?.at;
+  if (cut === undefined) return none;
   return { skipped: cut, prefix: cutPrefix(attributesAfter(NOTHING, data.subarray(0, cut))), rest: data.subarray(cut), plain };
 }
 
@@ -256,19 +253,15 @@ export function lastIndexOf(data: Uint8Array, byte: number, from: number): numbe
 /**
  * Where plain lines `parts` (in order, as one stream) may be cut so that at least `keep` line
  * feeds follow: just after the last line feed that has a carriage return before it and `keep`
- * line feeds after it. The part and the offset in it, and the line feeds before the cut;
- * undefined when there is no such place.
+ * line feeds after it (the cut starts a row at column 0, whatever came before). The part and the
+ * offset in it; undefined when there is no such place.
  */
-export function tailCut(parts: readonly Uint8Array[], keep: number): { part: number; at: number; lineFeedsBefore: number } | undefined {
+export function tailCut(parts: readonly Uint8Array[], keep: number): { part: number; at: number } | undefined {
   let after = 0;
   for (let p = parts.length - 1; p >= 0; p--) {
     const data = parts[p]!;
     for (let lf = lastIndexOf(data, LF, data.length - 1); lf !== -1; lf = lastIndexOf(data, LF, lf - 1)) {
-      if (after >= keep && byteBefore(parts, p, lf) === CR) {
-        let lineFeedsBefore = countLineFeeds(data.subarray(0, lf + 1));
-        for (let q = 0; q < p; q++) lineFeedsBefore += countLineFeeds(parts[q]!);
-        return { part: p, at: lf + 1, lineFeedsBefore };
-      }
+      if (after >= keep && byteBefore(parts, p, lf) === CR) return { part: p, at: lf + 1 };
       after++;
     }
   }
