@@ -117,6 +117,8 @@ export class AttachSession {
   private holdTimer: NodeJS.Timeout | undefined;
   /** Holding is off until output pauses: held output had something other than plain lines in it, and nothing could be skimmed. */
   private holdOff = false;
+  /** How much of a stream goes to the model as it comes before the rest is held (never, for a model that cannot hold). */
+  private readonly holdFrom: number;
 
   constructor(private readonly opts: AttachSessionOptions) {
     this.cols = opts.cols;
@@ -128,6 +130,7 @@ export class AttachSession {
       onFeed: opts.passthrough ? (d) => this.toTerminal(d) : undefined,
       lazyHistory: !opts.passthrough,
     });
+    this.holdFrom = opts.passthrough ? PASSTHROUGH_HOLD_BYTES : this.model.lazyHistory ? STREAM_HOLD_BYTES : Infinity;
     this.renderer = new FrameRenderer(opts.write, opts.passthrough ? 1 : 2);
     if (opts.passthrough) {
       // The emulator sees every screen switch, including one cut across two chunks (screens.ts).
@@ -149,17 +152,16 @@ export class AttachSession {
   }
 
   /**
-   * Remote output: into the model now, or past the first STREAM_HOLD_BYTES of a stream (in
-   * passthrough PASSTHROUGH_HOLD_BYTES) and unless
-   * a key was just typed, held to be skimmed (see HOLD_MS). Output that arrives while the model is
-   * still parsing streams by definition: it could not be shown sooner. The TUI holds only with the
-   * model's lazy history (terminal.ts): without it, each release parsed its 10,000 lines of
-   * scrollback again, and holding raised its peak memory by 15 to 40 MB (docs/architecture.md).
+   * Remote output: into the model now, or past the first `holdFrom` bytes of a stream
+   * (STREAM_HOLD_BYTES, in passthrough PASSTHROUGH_HOLD_BYTES) and unless a key was just typed,
+   * held to be skimmed (see HOLD_MS). Output that arrives while the model is still parsing streams
+   * by definition: it could not be shown sooner. The TUI holds only with the model's lazy history
+   * (terminal.ts): without it, each release parsed its 10,000 lines of scrollback again, and
+   * holding raised its peak memory by 15 to 40 MB (docs/architecture.md).
    */
   private onOutput(data: Buffer, offset: number): void {
     const now = performance.now();
-    const holdFrom = this.opts.passthrough ? PASSTHROUGH_HOLD_BYTES : STREAM_HOLD_BYTES;
-    const gap = this.streamed > holdFrom && !this.holdOff ? FLOOD_GAP_MS : STREAM_GAP_MS;
+    const gap = this.streamed > this.holdFrom && !this.holdOff ? FLOOD_GAP_MS : STREAM_GAP_MS;
     if (now - this.lastOutputAt >= gap && this.pending === 0) {
       this.streamed = 0;
       this.holdOff = false;
@@ -167,7 +169,7 @@ export class AttachSession {
     this.lastOutputAt = now;
     this.streamed += data.length;
     const end = offset + data.length;
-    if ((this.opts.passthrough || this.model.lazyHistory) && this.streamed > holdFrom && !this.holdOff && now - this.keyAt >= ECHO_WINDOW_MS) {
+    if (this.streamed > this.holdFrom && !this.holdOff && now - this.keyAt >= ECHO_WINDOW_MS) {
       if (this.model.heldBytes === 0) this.heldSince = now;
       this.model.hold(data);
       this.heldEnd = end;
