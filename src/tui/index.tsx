@@ -11,6 +11,14 @@ import { chooseTheme } from './theme.js';
 import type { TuiOptions } from './types.js';
 export type { TuiOptions, FeatureSpec } from './types.js';
 
+/**
+ * Ink draws at most this many frames a second (its default is 30). A frame asked for within the
+ * interval after the last waits for its end: the intern list's page, answered while the first
+ * frame was being drawn, reached the screen 34 ms after it at 30 (the TUI to its list against a
+ * running service, median of 10: 175-180 ms at 30, 143-159 at 60; bench/README.md), and so does
+ * every key's frame that follows another within the interval.
+ */
+const MAX_FPS = 60;
 
 /** Writes Ink's last frame again, whole (set by Repainter once the app is mounted). */
 let repaint = () => {};
@@ -86,6 +94,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
     stdin: keys as unknown as NodeJS.ReadStream,
     exitOnCtrlC: false,
     patchConsole: true,
+    maxFps: MAX_FPS,
   });
   // Ended by a signal, the TUI answers 128 + its number, as a shell would for a process it killed;
   // the command line re-raises it once everything is closed (cli/dispatch.ts).
