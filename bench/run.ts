@@ -483,7 +483,9 @@ async function main(): Promise<void> {
     // A fresh attach replays the end of the last round's flood: a clean screen first.
     tui.write('clear\r');
     await tui.whenParsed(() => !tui.screen().includes(lastLine) && tui.cursorLine() === PROMPT_LINE, 10_000, 'a cleared screen');
-    if (!resetPeakRss(tui.pid) && round > 0) throw new Error(`cannot reset the peak memory of intern-tui (/proc/${tui.pid}/clear_refs): row 3 would count the attach's replay; run with BENCH_ROUNDS=1`);
+    // The peak from the flood's start (the attach before it is not the flood's); where it cannot be
+    // started over, the process's peak, which for the first round is the flood's all the same.
+    resetPeakRss(tui.pid);
     tui.write(`cat ${file}\r`);
     const tuiStart = performance.now();
     await tui.whenParsed(() => tui.screen().includes(lastLine), 600_000, 'the last line of the flood');
@@ -492,7 +494,9 @@ async function main(): Promise<void> {
   }
   if (!current) throw new Error('BENCH_ROUNDS must be at least 1');
   const t = current;
-  const rss = Math.max(...rssPeaks);
+  // Row 3 is the first round's: later rounds' TUIs attach to a terminal whose replay holds the last
+  // flood's end, and start their floods holding what parsing it left (printed beside, not judged).
+  const rss = rssPeaks[0]!;
   const tuiRate = median(tuiRates);
   const tmuxRate = median(tmuxRates);
   const list = (xs: number[]) => xs.map((x) => x.toFixed(1)).join(', ');
@@ -527,7 +531,7 @@ async function main(): Promise<void> {
 
   report({
     name: '3. peak RSS during 1',
-    figure: `${rss.toFixed(1)} MB (the most of ${ROUNDS} rounds, each from the flood's start) · emulator alone ${emu.rssMb.toFixed(1)} MB · +${(rss - emu.rssMb).toFixed(1)} MB`,
+    figure: `${rss.toFixed(1)} MB · emulator alone ${emu.rssMb.toFixed(1)} MB · +${(rss - emu.rssMb).toFixed(1)} MB${rssPeaks.length > 1 ? ` (later rounds, after the last flood's replay: ${list(rssPeaks.slice(1))} MB)` : ''}`,
     budget: `≤ emulator + ${BUDGETS.rssOverEmulatorMb} MB`,
     ok: rss <= emu.rssMb + BUDGETS.rssOverEmulatorMb,
   });
