@@ -104,14 +104,26 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * line, once the shell has said `cat` is done.
  */
 async function tmuxFlood(file: string, lastLine: string): Promise<number> {
-  tmux('send-keys', '-t', 'bench', 'clear', 'Enter');
+  // ctrl+u first: whatever is typed on the line goes (the line discipline erases it).
+  tmux('send-keys', '-t', 'bench', 'C-u', 'clear', 'Enter');
   // Cleared once the pane shows the prompt alone: `clear` has run, and none of its time is counted.
-  while (tmux('capture-pane', '-p', '-t', 'bench').trim() !== '$') await sleep(5);
+  await tmuxPane((pane) => pane.trim() === '$', 'the tmux pane to clear');
   const start = performance.now();
   tmux('send-keys', '-t', 'bench', `cat ${file}; tmux -L intern-tui-bench-${process.pid} wait-for -S flood-done`, 'Enter');
   tmux('wait-for', 'flood-done');
-  while (!tmux('capture-pane', '-p', '-t', 'bench').includes(lastLine)) await sleep(5);
+  await tmuxPane((pane) => pane.includes(lastLine), 'the last line of the flood in tmux');
   return (performance.now() - start) / 1000;
+}
+
+/** Polls tmux's pane every 5 ms until `ok`; after 60 s, fails with what the pane shows. */
+async function tmuxPane(ok: (pane: string) => boolean, what: string): Promise<void> {
+  const deadline = performance.now() + 60_000;
+  for (;;) {
+    const pane = tmux('capture-pane', '-p', '-t', 'bench');
+    if (ok(pane)) return;
+    if (performance.now() > deadline) throw new Error(`timed out after 60000 ms waiting for ${what}:\n${pane}`);
+    await sleep(5);
+  }
 }
 
 /**
@@ -383,6 +395,9 @@ async function echoLatencies(screen: PtyScreen, samples: number): Promise<number
     times.push(performance.now() - start);
   }
   screen.write('\x15');
+  // The line cleared before anything else is typed, or the tmux client closed: closed at once, the
+  // ctrl+u could be lost and the pane keep the letters (row 5's tmux rounds then ran `…clear`).
+  await screen.whenParsed(() => screen.cursorLine() === '$', 5_000, 'the line to clear after the echoes');
   return times.sort((a, b) => a - b);
 }
 
