@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import WebSocket from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SUBPROTOCOL, encodeControl } from '../../src/attach/protocol.js';
+import { FLOW, SUBPROTOCOL, encodeControl } from '../../src/attach/protocol.js';
 import { WebSocketTransport, type TransportHandlers } from '../../src/attach/transport.js';
 import { createDaemonHub } from '../../src/sandbox/daemon/index.js';
 import type { DaemonHub } from '../../src/sandbox/daemon/types.js';
@@ -44,6 +44,9 @@ function connect(access: { origin: string; token: string }, over: Partial<Transp
   t.connect();
   return { t, state };
 }
+
+/** How far past the window the daemon may read: one read of a pty master (about 4 KiB on Linux), with room. */
+const PAST_WINDOW_MAX = 16 << 10;
 
 const until = (what: string, ok: () => boolean, timeoutMs = 10_000) => waitFor(async () => ok(), (v) => v, timeoutMs, what);
 
@@ -145,6 +148,20 @@ describe('daemon terminals', () => {
     // Acknowledging lets more through.
     t.ack(state.bytes);
     await until('more after ack', () => state.bytes > held + 200_000, 15_000);
+  });
+
+  it('stops reading the terminal about one read past the window, drain and all (src/sandbox/daemon/drain.ts)', async () => {
+    const access = await start(`${process.execPath} -e "const b=Buffer.alloc(65536,97);(function w(){while(process.stdout.write(b));process.stdout.once('drain',w)})()"`);
+    const { state } = connect(access, {}, { autoAck: false });
+    await until('paused', () => hub!.inspect('i1')!.paused, 15_000);
+    await new Promise((r) => setTimeout(r, 200));
+    // The daemon reads until the slowest client lags a window; the read that crossed it is the last
+    // (0-6,144 bytes past it in eight runs). A drain that read on after the pause went 5,888-30,694
+    // past it in the same eight runs: this catches it in most runs, not in every one.
+    const read = hub!.inspect('i1')!.end;
+    expect(read).toBeGreaterThanOrEqual(FLOW.windowBytes);
+    expect(read - FLOW.windowBytes).toBeLessThan(PAST_WINDOW_MAX);
+    expect(state.bytes).toBeLessThan(FLOW.windowBytes + PAST_WINDOW_MAX);
   });
 
   it('resumes after a dropped connection with nothing lost or duplicated', async () => {

@@ -20,6 +20,7 @@ import {
   encodeControl,
   encodeOutput,
 } from '../../attach/protocol.js';
+import { drainPty, ptyFd } from './drain.js';
 import { ReplayBuffer } from './replay.js';
 import { DaemonTokens } from './tokens.js';
 import type { DaemonHub, DaemonHubOptions } from './types.js';
@@ -141,8 +142,16 @@ class Terminal {
     });
     this.proc = proc;
     this.paused = false;
-    // With `encoding: null`, node-pty hands over Buffers (its types say string).
-    proc.onData((d: string | Buffer) => this.output(typeof d === 'string' ? Buffer.from(d, 'utf8') : d));
+    // With `encoding: null`, node-pty hands over Buffers (its types say string). After each chunk,
+    // what the pty has ready now is read at once (drain.ts), unless that chunk paused it.
+    const fd = ptyFd(proc);
+    const more = (chunk: Buffer) => {
+      this.output(chunk);
+      return !this.paused && this.proc === proc;
+    };
+    proc.onData((d: string | Buffer) => {
+      if (more(typeof d === 'string' ? Buffer.from(d, 'utf8') : d) && fd !== undefined) drainPty(fd, more);
+    });
     proc.onExit(({ exitCode, signal }) => {
       if (this.proc !== proc) return;
       this.proc = undefined;
