@@ -94,11 +94,14 @@ async function runSandbox(options: SandboxFlags): Promise<number> {
   process.stdout.write(`sandbox listening: ${sandbox.baseUrl}\n`);
   process.stdout.write(options.manifest ? `manifest: ${options.manifest}\n` : 'manifest: not written (pass --manifest FILE)\n');
   if (!options.dataDir) process.stdout.write('state: temporary, removed on exit (pass --data-dir DIR to keep it)\n');
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+  // Stopped by ctrl+c, SIGTERM or SIGHUP (its terminal closed). The listeners stay while it
+  // closes: a second signal (a process group's, a supervisor's retry) met none and ended the
+  // process half way, its temporary database and workspaces left behind.
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, () => resolve(s));
   });
+  // After a hangup the terminal may be gone: a line that cannot be written must not end the close.
+  if (signal === 'SIGHUP') process.stderr.on('error', () => undefined);
   process.stderr.write('sandbox: stopping\n');
   await sandbox.close();
   return 0;

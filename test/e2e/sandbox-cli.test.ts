@@ -1,6 +1,6 @@
 /** `intern-tui sandbox` as a user runs it: what it prints, what it logs, and how it stops. */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -25,13 +25,14 @@ async function until<T>(what: string, read: () => T | undefined, timeoutMs = 20_
   }
 }
 
-async function startSandbox() {
+async function startSandbox(env: NodeJS.ProcessEnv = process.env) {
   assertBuilt();
   const dir = mkdtempSync(join(tmpdir(), 'e2e-sandbox-cli-'));
   dirs.push(dir);
   const manifestPath = join(dir, 'manifest.json');
   const child = spawn(process.execPath, [CLI, 'sandbox', '--port', '0', '--manifest', manifestPath, '--seed', 'empty', '--daemon-command', '/bin/sh'], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env,
   });
   children.push(child);
   const out = { stdout: '', stderr: '' };
@@ -87,4 +88,34 @@ describe('intern-tui sandbox', () => {
     expect(await exited).toBe(0);
     expect(out.stderr).toContain('sandbox: stopping');
   });
+
+  for (const signals of [['SIGTERM', 'SIGTERM'], ['SIGINT', 'SIGTERM'], ['SIGHUP']] as const) {
+    it(`${signals.join(' then ')} while it stops: it still closes, exits 0 and leaves no temporary data behind`, async () => {
+      // A temporary directory of its own, to see what it leaves there.
+      const own = mkdtempSync(join(tmpdir(), 'e2e-sandbox-tmp-'));
+      dirs.push(own);
+      const { child, out, manifest, exited } = await startSandbox({ ...process.env, TMPDIR: own });
+      expect(readdirSync(own).length).toBeGreaterThan(0);
+      // A request held 600 ms keeps the close busy while the second signal arrives.
+      const origin = manifest.base_url.replace(/\/api\/v1$/, '');
+      const fault = await request(`${origin}/__sandbox/faults`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${manifest.control_token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ match: 'GET /interns/{internId}', delay_ms: 600 }),
+      });
+      await fault.body.dump();
+      const slow = request(`${manifest.base_url}/interns/${manifest.interns.running}`, { headers: { authorization: `Bearer ${manifest.credentials.api_key!}` } });
+      await until('the slow request to be held by the fault', () => out.stderr.includes('fault: GET /interns/{internId} held for 600ms'));
+      for (const s of signals) {
+        child.kill(s);
+        // Taken (it says so), or not (the signal ended it: the checks below say how).
+        await until(`${s} to be taken`, () => out.stderr.includes('sandbox: stopping') || child.exitCode !== null || child.signalCode !== null);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect((await slow).statusCode).toBe(200);
+      expect(await exited).toBe(0);
+      expect(child.signalCode).toBeNull();
+      expect(readdirSync(own)).toEqual([]);
+    });
+  }
 });
