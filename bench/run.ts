@@ -24,7 +24,7 @@ import { performance } from 'node:perf_hooks';
 import { FLOW } from '../src/attach/protocol.js';
 import { WebSocketTransport } from '../src/attach/transport.js';
 import { createClient } from '../src/client/index.js';
-import { CLI, PtyScreen, ROOT, type SandboxProcess, Tui, openIntern, startSandboxProcess } from '../test/e2e/harness.js';
+import { CLI, PtyScreen, ROOT, type SandboxProcess, Tui, openIntern, poll, startSandboxProcess } from '../test/e2e/harness.js';
 import { writeFlood } from './flood.js';
 import { PROMPT_LINE, setPromptCommand } from './prompt.js';
 
@@ -97,8 +97,6 @@ function hasTmux(): boolean {
   }
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /**
  * One flood in the tmux pane, from a cleared screen: seconds until `capture-pane` shows the last
  * line, once the shell has said `cat` is done.
@@ -115,15 +113,10 @@ async function tmuxFlood(file: string, lastLine: string): Promise<number> {
   return (performance.now() - start) / 1000;
 }
 
-/** Polls tmux's pane every 5 ms until `ok`; after 60 s, fails with what the pane shows. */
+/** Polls tmux's pane until `ok`, every 5 ms (its figure is timed by it); after 60 s, fails with what the pane shows. */
 async function tmuxPane(ok: (pane: string) => boolean, what: string): Promise<void> {
-  const deadline = performance.now() + 60_000;
-  for (;;) {
-    const pane = tmux('capture-pane', '-p', '-t', 'bench');
-    if (ok(pane)) return;
-    if (performance.now() > deadline) throw new Error(`timed out after 60000 ms waiting for ${what}:\n${pane}`);
-    await sleep(5);
-  }
+  const pane = () => tmux('capture-pane', '-p', '-t', 'bench');
+  await poll(pane, ok, 60_000, () => `${what}:\n${pane()}`, 5);
 }
 
 /**

@@ -23,13 +23,13 @@ export function assertBuilt(): void {
 }
 
 /** Reads until `ok` holds, every 15 ms, or fails after `timeoutMs` naming what it waited for. */
-export async function poll<T>(read: () => T, ok: (v: T) => boolean, timeoutMs: number, what: () => string): Promise<T> {
+export async function poll<T>(read: () => T, ok: (v: T) => boolean, timeoutMs: number, what: () => string, intervalMs = 15): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = read();
     if (ok(v)) return v;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what()}`);
-    await new Promise((r) => setTimeout(r, 15));
+    await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
 
