@@ -277,7 +277,8 @@ function emulatorAlone(file: string): { mbps: number; rssMb: number } {
 }
 
 /** Floods through the service before row 1 (see warmService). */
-const WARM_FLOODS = 6;
+const WARM_FLOODS = Number(process.env.BENCH_WARM_FLOODS ?? 6);
+if (!Number.isInteger(WARM_FLOODS) || WARM_FLOODS < 0) throw new Error('BENCH_WARM_FLOODS must be a whole number, 0 or more');
 
 /**
  * The service in its steady state before row 1, as a real one (long running) is: the sandbox
