@@ -1,11 +1,13 @@
 /** The one place an intern named on the command line (by id or by name) becomes an intern. */
 import { matchInterns } from '../client/resolve.js';
+import { internPages } from '../client/pages.js';
 import type { InternApi } from '../client/types.js';
 import type { Intern } from '../contract/intern.js';
+import { LIMITS } from '../contract/limits.js';
 import { sanitize } from '../tui/sanitize.js';
 import { CliError, EXIT } from './exit.js';
 
-const PAGE = 500;
+const PAGE = LIMITS.internList.maxLimit;
 
 /** An exact id wins over a name (src/client/resolve.ts). Two interns with the name: exit 2, listing their ids. */
 export async function resolveIntern(api: InternApi, ref: string, signal?: AbortSignal): Promise<Intern> {
@@ -20,12 +22,10 @@ export async function resolveIntern(api: InternApi, ref: string, signal?: AbortS
 /** Every intern, page by page, up to `max`. */
 export async function listAllInterns(api: InternApi, query: { status?: string[] }, max: number, signal?: AbortSignal): Promise<Intern[]> {
   const out: Intern[] = [];
-  let after: string | undefined;
-  while (out.length < max) {
-    const page = await api.listInterns({ ...query, limit: Math.min(PAGE, max - out.length), ...(after ? { starting_after: after } : {}) }, { signal });
-    out.push(...page.data);
-    if (!page.has_more || !page.next_cursor) break;
-    after = page.next_cursor;
+  if (max <= 0) return out;
+  for await (const data of internPages(api, { ...query, limit: Math.min(PAGE, max) }, signal)) {
+    out.push(...data.slice(0, max - out.length));
+    if (out.length >= max) break;
   }
   return out;
 }

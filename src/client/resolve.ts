@@ -1,8 +1,11 @@
 /** Finding an intern by what a person types (its id or its name), for the TUI's palette and the CLI alike. */
 import type { Intern } from '../contract/intern.js';
+import { LIMITS } from '../contract/limits.js';
+import { ApiError } from './errors.js';
+import { internPages } from './pages.js';
 import type { InternApi } from './types.js';
 
-const PAGE = 500;
+const PAGE = LIMITS.internList.maxLimit;
 
 export interface InternMatches {
   /** The intern whose id is the reference (an exact id wins over any name). */
@@ -11,22 +14,35 @@ export interface InternMatches {
   byName: Intern[];
 }
 
-/** Pages through the caller's interns (at most `maxPages` pages of 500) for the reference; stops at an id. */
+/** What an intern id looks like (the service's are UUIDs): worth asking for directly. */
+const ID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A reference shaped like an id is asked for directly first (an intern's own API key may read
+ * its intern but not list interns); then, or otherwise, pages through the caller's interns (at
+ * most `maxPages` pages of 500) for the reference, stopping at an id.
+ */
 export async function matchInterns(
-  api: Pick<InternApi, 'listInterns'>,
+  api: Pick<InternApi, 'listInterns' | 'getIntern'>,
   ref: string,
   opts: { signal?: AbortSignal; maxPages?: number } = {},
 ): Promise<InternMatches> {
+  if (ID_SHAPE.test(ref)) {
+    try {
+      return { byId: await api.getIntern(ref, { signal: opts.signal }), byName: [] };
+    } catch (e) {
+      // No intern has that id: it may still be a name.
+      if (!(e instanceof ApiError && e.status === 404)) throw e;
+    }
+  }
   const byName: Intern[] = [];
-  let after: string | undefined;
-  for (let pages = 0; pages < (opts.maxPages ?? Infinity); pages++) {
-    const page = await api.listInterns({ limit: PAGE, ...(after ? { starting_after: after } : {}) }, { signal: opts.signal });
-    for (const i of page.data) {
+  let pages = 0;
+  for await (const data of internPages(api, { limit: PAGE }, opts.signal)) {
+    for (const i of data) {
       if (i.id === ref) return { byId: i, byName };
       if (i.name === ref) byName.push(i);
     }
-    if (!page.has_more || !page.next_cursor) break;
-    after = page.next_cursor;
+    if (++pages >= (opts.maxPages ?? Infinity)) break;
   }
   return { byId: null, byName };
 }

@@ -1,0 +1,25 @@
+/**
+ * Walking the intern list page by page, for the CLI's `interns list` and for finding an intern by
+ * name. A service whose pages do not end (a cursor that comes back, an empty page that says there
+ * is more) is an error, not a loop of requests.
+ */
+import type { Intern, InternListQuery } from '../contract/intern.js';
+import { ResponseShapeError } from './errors.js';
+import type { InternApi } from './types.js';
+
+const ROUTE = 'GET /interns';
+
+/** Each page's interns in turn, from the first; the caller stops when it has what it needs. */
+export async function* internPages(api: Pick<InternApi, 'listInterns'>, query: Omit<InternListQuery, 'starting_after'>, signal?: AbortSignal): AsyncGenerator<Intern[]> {
+  const seen = new Set<string>();
+  let after: string | undefined;
+  for (;;) {
+    const page = await api.listInterns({ ...query, ...(after ? { starting_after: after } : {}) }, { signal });
+    yield page.data;
+    if (!page.has_more || !page.next_cursor) return;
+    if (page.data.length === 0) throw new ResponseShapeError(ROUTE, 'an empty page said there were more');
+    if (seen.has(page.next_cursor)) throw new ResponseShapeError(ROUTE, 'its pages do not end (a cursor came back)');
+    seen.add(page.next_cursor);
+    after = page.next_cursor;
+  }
+}
