@@ -17,6 +17,11 @@ const EXTERNAL_IMPORT = [
   { selector: "ImportExpression[source.type='Literal'][source.value=/^[^.]/]", message: EXTERNAL_IMPORT_MESSAGE },
   { selector: "ImportExpression[source.type!='Literal']", message: EXTERNAL_IMPORT_MESSAGE },
 ];
+// Node's recursive mkdir never returns under a folder like /proc: src/files.ts's makeDirs is the one way.
+const RECURSIVE_MKDIR = {
+  selector: "CallExpression:matches([callee.name=/^mkdir(Sync)?$/], [callee.property.name=/^mkdir(Sync)?$/]) > ObjectExpression > Property[key.name='recursive']",
+  message: 'Make folders with makeDirs (src/files.ts): Node\'s recursive mkdir loops forever under /proc and the like.',
+};
 const tuiPatterns = [
   boundary(['**/sandbox/**', '**/cli/**'], 'The TUI never imports the sandbox or the CLI.'),
   boundary(['**/client/index.js', '**/client/http.js'], 'The TUI is handed an InternApi; building a client is the CLI\'s job.'),
@@ -39,7 +44,11 @@ export default tseslint.config(
     // Code run from V8's code cache loses its import(): packages and built-ins go through importExternal.
     files: ['src/**'],
     ignores: ['src/importExternal.ts', 'src/codeCache.ts'],
-    rules: { 'no-restricted-syntax': ['error', ZOD_NAMESPACE, ...EXTERNAL_IMPORT] },
+    rules: { 'no-restricted-syntax': ['error', ZOD_NAMESPACE, RECURSIVE_MKDIR, ...EXTERNAL_IMPORT] },
+  },
+  {
+    files: ['src/importExternal.ts', 'src/codeCache.ts'],
+    rules: { 'no-restricted-syntax': ['error', ZOD_NAMESPACE, RECURSIVE_MKDIR] },
   },
   {
     files: ['src/tui/**/*.{ts,tsx}', 'test/**/*.tsx'],

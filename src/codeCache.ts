@@ -16,11 +16,11 @@
  * (like version.ts), so it imports nothing of either.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { constants, Script } from 'node:vm';
-import { writeFileAtomic } from './files.js';
+import { writeFileAtomic, makeDirs } from './files.js';
 import { setImporter } from './importExternal.js';
 
 export interface CompiledFile<T> {
@@ -75,7 +75,7 @@ export function runCompiled<T>(file: string, name: string, cacheDir: string | un
       if (cache === 'accepted' && parts.every((p) => written.has(p))) return;
       saved = true;
       try {
-        mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+        makeDirs(cacheDir);
         writeFileAtomic(cachePath, script.createCachedData());
         writeFileAtomic(partsPath, JSON.stringify([...new Set([...written, ...parts])].sort()));
         // Older builds' and Node versions' caches of this file are of no more use.

@@ -3,9 +3,9 @@
  * written atomically with mode 0600. What the settings are once flags and the environment are
  * laid over it is settings.ts, which loads without zod.
  */
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { writeFileAtomic } from '../files.js';
+import { writeFileAtomic, makeDirs } from '../files.js';
 import * as z from 'zod';
 import { describeIssues } from '../contract/errors.js';
 import { ConfigError, noConfigFile } from './settings.js';
@@ -60,6 +60,6 @@ export function readConfig(path: string, warn: (msg: string) => void = () => und
 
 /** Writes the config atomically (temp file + rename), 0600 in a 0700 directory. */
 export function writeConfig(path: string, config: ConfigFile): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  makeDirs(dirname(path));
   writeFileAtomic(path, JSON.stringify(config, null, 2) + '\n');
 }

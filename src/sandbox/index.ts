@@ -1,9 +1,9 @@
 /** `startSandbox`: the whole service on loopback, with a real database and real terminals. */
-import { chmodSync, existsSync, mkdtempSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { buildApp } from './app.js';
-import { writeFileAtomic } from '../files.js';
+import { writeFileAtomic, makeDirs } from '../files.js';
 import { SecretBox, randomToken } from './crypto.js';
 import { createDaemonHub } from './daemon/index.js';
 import type { DaemonHub } from './daemon/types.js';
@@ -23,7 +23,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const host = options.host ?? '127.0.0.1';
   const ephemeral = options.dataDir === undefined;
   const dir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'intern-sandbox-'));
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeDirs(dir);
   // The data folder holds the database and secret.key: only its owner may enter it, whoever made it.
   chmodSync(dir, 0o700);
   let workspaces: { dir: string; temporary: boolean };
@@ -130,7 +130,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
  */
 function openWorkspaces(dataDir: string, given: string | undefined): { dir: string; temporary: boolean } {
   if (given === undefined) return { dir: mkdtempSync(join(tmpdir(), 'intern-workspaces-')), temporary: true };
-  mkdirSync(given, { recursive: true, mode: 0o700 });
+  makeDirs(given);
   const rel = relative(realpathSync(dataDir), realpathSync(resolve(given)));
   const inside = rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
   const around = !relative(realpathSync(resolve(given)), realpathSync(dataDir)).startsWith('..');

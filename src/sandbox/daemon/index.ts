@@ -3,9 +3,9 @@
  * a WebSocket at `/terminal` speaking intern-terminal.v1, backed by a real
  * pseudo-terminal that outlives connections so clients can resume.
  */
-import { mkdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { makeDirs } from '../../files.js';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { IPty, spawn as ptySpawn } from '@lydell/node-pty';
@@ -328,7 +328,7 @@ export function createDaemonHub(options: DaemonHubOptions): DaemonHub {
 
   async function open(intern: { id: string; name: string }): Promise<Endpoint> {
     const cwd = join(options.scratchRoot, intern.id);
-    mkdirSync(cwd, { recursive: true, mode: 0o700 });
+    makeDirs(cwd);
     const { spawn, WebSocketServer } = await terminalModules();
     const terminal = new Terminal(spawn, cwd, options.command, replayBytes);
     const tokens = new DaemonTokens(options.tokenTtlMs ?? DAEMON_TOKEN_TTL_MS, options.now);

@@ -1,6 +1,7 @@
 /** The intern's icon as half-block colour cells: each cell is two pixels, top in the foreground, bottom in the background. */
 import { colourOn } from '../theme.js';
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync } from 'node:fs';
+import { makeDirs, writeFileAtomic } from '../../files.js';
 import { join } from 'node:path';
 import { Box } from 'ink';
 import { Text } from './Text.js';
@@ -38,8 +39,9 @@ async function loadIcon(api: InternApi, internId: string, sha: string, cacheDir:
   if (safe && existsSync(file)) return readFileSync(file);
   const icon = await api.getInternIcon(internId, sha);
   if (safe) {
-    mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
-    writeFileSync(file, icon.bytes, { mode: 0o600 });
+    makeDirs(cacheDir);
+    // Whole or not at all: another TUI may read the same cache.
+    writeFileAtomic(file, icon.bytes);
   }
   return icon.bytes;
 }
