@@ -1,11 +1,11 @@
 /** Argument parsing: argv in, a command out. Pure, so it is tested without a process. */
 import { parseArgs } from 'node:util';
 import type { Flags } from './settings.js';
-import { EXIT_HELP } from './exit.js';
-import { commandList } from './registry.js';
+import { EXIT_HELP, argsErrorMessage } from './exit.js';
+import { commandList, findCommand } from './registry.js';
 
 export type Command =
-  | { kind: 'help' }
+  | { kind: 'help'; text?: string }
   | { kind: 'version' }
   | { kind: 'tui'; flags: Flags; forceSandbox: boolean }
   | { kind: 'sandbox'; options: SandboxFlags }
@@ -67,7 +67,7 @@ function parse(args: string[], options: Options): { values: Record<string, strin
     const r = parseArgs({ args, options, strict: true, allowPositionals: true });
     return { values: r.values as Record<string, string | boolean | undefined>, positionals: r.positionals };
   } catch (e) {
-    throw new UsageError((e as Error).message.split('\n')[0] ?? 'bad arguments');
+    throw new UsageError(argsErrorMessage(e));
   }
 }
 
@@ -75,7 +75,7 @@ export function parseCommand(argv: string[]): Command {
   const [first, ...rest] = argv;
   if (first === 'sandbox') {
     const { values, positionals } = parse(rest, SANDBOX);
-    if (values.help) return { kind: 'help' };
+    if (values.help) return { kind: 'help', text: SANDBOX_HELP };
     if (positionals.length > 0) throw new UsageError(`sandbox takes no arguments besides flags, got "${positionals[0]}"`);
     const seed = (values.seed as string | undefined) ?? 'demo';
     if (seed !== 'demo' && seed !== 'empty') throw new UsageError(`--seed must be demo or empty, not "${seed.slice(0, 40)}"`);
@@ -96,7 +96,7 @@ export function parseCommand(argv: string[]): Command {
   }
   const isSub = first === 'login' || first === 'config';
   const { values, positionals } = parse(isSub ? rest : argv, { ...COMMON, sandbox: { type: 'boolean' }, 'no-color': { type: 'boolean' } });
-  if (values.help) return { kind: 'help' };
+  if (values.help) return { kind: 'help', ...(first === 'config' ? { text: CONFIG_HELP } : {}) };
   if (values.version) return { kind: 'version' };
   const flags: Flags = {
     profile: values.profile as string | undefined,
@@ -116,7 +116,13 @@ export function parseCommand(argv: string[]): Command {
     if (action !== 'path' && action !== 'show') throw new UsageError('usage: intern-tui config path|show');
     return { kind: 'config', action, flags };
   }
-  if (positionals.length > 0) throw new UsageError(`unknown command "${positionals[0]!.slice(0, 40)}"; see intern-tui --help`);
+  if (positionals.length > 0) {
+    // `intern-tui --api-key K interns list`: the flags before it are the TUI's, and a command comes first.
+    if (findCommand(positionals)) {
+      throw new UsageError(`a command comes first, before any flag: intern-tui ${positionals.slice(0, 2).join(' ').slice(0, 60)} [flags]; commands take credentials from the environment or intern-tui login, not flags`);
+    }
+    throw new UsageError(`unknown command "${positionals[0]!.slice(0, 40)}"; see intern-tui --help`);
+  }
   return { kind: 'tui', flags, forceSandbox: Boolean(values.sandbox) };
 }
 
@@ -157,3 +163,37 @@ Keys: ? help, q back/quit, j/k move, enter open, / filter, r refresh, : commands
       i interns, b BYOK, e edit, c connections, a attach, p provision, s suspend, D delete.
 
 ${EXIT_HELP}`;
+
+/** `intern-tui sandbox --help` (docs/sandbox.md has the manifest and the layout of its folders). */
+export const SANDBOX_HELP = `intern-tui sandbox: run the local sandbox service (the service's routes, SQLite, real terminals)
+
+Usage:
+  intern-tui sandbox [flags]
+
+Flags:
+  --host HOST             address to listen on (default 127.0.0.1); the daemon endpoints listen on it too
+  --port N                port of the HTTP API (default 0: a free one)
+  --data-dir DIR          keep its state in DIR across restarts (default: a temporary folder, removed on exit)
+  --workspaces-dir DIR    the interns' workspaces, DIR/<intern id> (default: a temporary folder, removed on exit)
+  --manifest FILE         once listening, write the base URL and credentials to FILE (mode 0600)
+  --seed demo|empty       demo data, or only the fixtures (default demo)
+  --deadline-ms N         a route's deadline; past it a request answers 408 (default 10000)
+  --daemon-command CMD    the program behind each intern's terminal, run as /bin/sh -c CMD (default $SHELL)
+  --step-ms N             the time of one lifecycle step (default 800)
+
+It prints its base URL and where its state lives, and stops on ctrl+c, SIGTERM or SIGHUP
+(removing its temporary folders). Point a client at it with OPENROUTER_BASE_URL and the
+credentials from the manifest. More: docs/sandbox.md.
+`;
+
+/** `intern-tui config --help`. */
+export const CONFIG_HELP = `intern-tui config: where the config is; which credentials are set
+
+Usage:
+  intern-tui config path     print the config file's path
+  intern-tui config show     the profile in use, its base URL, and which credentials are set and from where (never a secret)
+
+Flags:
+  --profile NAME          profile in the config file (or INTERN_TUI_PROFILE, or default_profile)
+  --base-url URL          service base URL, with /api/v1 (OPENROUTER_BASE_URL)
+`;

@@ -4,7 +4,7 @@
  * when nothing at all is configured). Loaded only once a command runs.
  */
 import type { InternApi } from '../client/types.js';
-import { CREDENTIAL_SOURCES, type CredentialKind } from '../contract/routes.js';
+import { CREDENTIAL_SOURCES, loginCommand, type CredentialKind } from '../contract/routes.js';
 import { configPath, EMBEDDED_SANDBOX, embeddedClientOptions, type Flags, type Resolved, usesEmbeddedSandbox, warnTo } from './settings.js';
 import { CliError, EXIT } from './exit.js';
 import { Output } from './output.js';
@@ -61,8 +61,7 @@ export function createContext(spec: CommandSpec, rest: string[], parsed: Parsed,
 /** Why a credential is missing and how to fix it: the variable, or `login`. */
 export function missingCredentialMessage(command: string, kind: CredentialKind, resolved: Pick<Resolved, 'baseUrl' | 'profile'>): string {
   const s = CREDENTIAL_SOURCES[kind];
-  const profile = resolved.profile ? ` --profile ${resolved.profile}` : '';
-  return `${command} needs ${s.aLabel} for ${resolved.baseUrl}: set ${s.env}, or run \`intern-tui login${profile}\``;
+  return `${command} needs ${s.aLabel} for ${resolved.baseUrl}: set ${s.env}, or run \`${loginCommand(kind, resolved.profile)}\``;
 }
 
 async function openApi(ctx: RunContext): Promise<InternApi> {

@@ -43,3 +43,14 @@ export class CliError extends Error {
 }
 
 export const usageError = (message: string): CliError => new CliError(EXIT.usage, message);
+
+/**
+ * node:util parseArgs's complaint as one line for people. Its "argument is ambiguous" (a value
+ * that starts with a dash, `--limit -1`) says how to give such a value only on later lines.
+ */
+export function argsErrorMessage(e: unknown): string {
+  const message = e instanceof Error ? e.message : '';
+  const ambiguous = /^Option '(-[\w-]+)[^']*' argument is ambiguous/.exec(message);
+  if (ambiguous) return `${ambiguous[1]} needs a value; one that starts with "-" goes as ${ambiguous[1]}=VALUE`;
+  return message.split('\n')[0] || 'bad arguments';
+}

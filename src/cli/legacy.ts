@@ -22,7 +22,7 @@ export async function runLegacy(argv: string[], early?: EarlySandbox): Promise<n
   const command = parseCommand(argv);
   switch (command.kind) {
     case 'help':
-      process.stdout.write(HELP);
+      process.stdout.write(command.text ?? HELP);
       return 0;
     case 'version':
       return 0;

@@ -10,13 +10,14 @@
  * No secret is ever printed, logged or put in a URL or argument list.
  */
 import { createClient } from '../client/index.js';
+import { ApiError, NetworkError } from '../client/errors.js';
 import { authorizationUrl, createPkce, discoverOAuth, exchangeOAuthCode, signInUrl } from '../client/auth.js';
 import { BASE_URL_ENV, CREDENTIAL_SOURCES, DEFAULT_BASE_URL, type CredentialKind } from '../contract/routes.js';
 import { sanitize } from '../tui/sanitize.js';
 import { type Profile, readConfig } from './config.js';
 import { warnTo } from './settings.js';
 import type { Io } from './context.js';
-import { EXIT, usageError } from './exit.js';
+import { CliError, EXIT, usageError } from './exit.js';
 import { maskedPrompt, readAll } from './input.js';
 import { OAUTH_CLIENT_ID, forgetProfileSecrets, saveProfile } from './auth/credentials.js';
 import { openBrowser as defaultOpenBrowser } from './auth/browser.js';
@@ -178,19 +179,33 @@ async function withToken(opts: LoginOptions, deps: LoginDeps, t: ReturnType<type
   value = value.trim();
   if (!value) throw usageError(`no ${CREDENTIAL_SOURCES[kind].label} on stdin (pipe it in: intern-tui login --with-token < file)`);
   if (/\s/.test(value)) throw usageError(`the ${CREDENTIAL_SOURCES[kind].label} on stdin holds whitespace; give one key`);
+  // An API key is checked before it is kept (as `gh auth login --with-token` does): a key the service
+  // refuses is not saved. One that cannot be checked now (the service unreachable) is, with a note.
+  let label: string | undefined;
+  if (kind === 'api_key') {
+    const checked = await checkApiKey(t.baseUrl, value);
+    if (checked.refused) throw new CliError(EXIT.auth, `${t.baseUrl} refuses this API key (${checked.refused}); it was not saved`);
+    if (checked.unchecked) io.stderr.write(`intern-tui: note: could not check the API key with ${t.baseUrl} (${checked.unchecked}); saving it anyway\n`);
+    label = checked.label;
+  }
   const stored = await saveProfile({ path: deps.path }, t.name, { [kind]: value }, t.fields, deps.keychain);
-  const label = kind === 'api_key' ? await labelOf(t.baseUrl, value) : undefined;
   io.stdout.write(`Saved the ${CREDENTIAL_SOURCES[kind].label}${label ? ` (${label})` : ''} for profile "${t.name}" in ${where(deps, stored)}.\n`);
   return EXIT.ok;
 }
 
 /** "signed in as": the key's label from GET /key, sanitised; undefined when the service does not say. */
 export async function labelOf(baseUrl: string, key: string): Promise<string | undefined> {
+  return (await checkApiKey(baseUrl, key)).label;
+}
+
+/** GET /key with the key: its label; or the status the service refused it with; or why it could not be asked. */
+async function checkApiKey(baseUrl: string, key: string): Promise<{ label?: string; refused?: number; unchecked?: string }> {
   try {
     const info = await createClient({ baseUrl, credentials: { api_key: key }, maxAttempts: 1, timeoutMs: 10_000 }).getKeyInfo();
-    return sanitize(info.label);
-  } catch {
-    return undefined;
+    return { label: sanitize(info.label) };
+  } catch (e) {
+    if (e instanceof ApiError && (e.status === 401 || e.status === 403)) return { refused: e.status };
+    return { unchecked: e instanceof NetworkError ? 'unreachable' : e instanceof ApiError ? `it answered ${e.status}` : 'no usable answer' };
   }
 }
 

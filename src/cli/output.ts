@@ -28,15 +28,21 @@ const SGR: Record<Tone, [string, string]> = {
 
 const text = (c: Cell): string => (c === null || c === undefined ? '' : sanitize(String(c)));
 
-/** Keeps only the named fields of an object, or of each object of an array. Unknown names: usage error (exit 2). */
-export function pickFields(value: unknown, fields: string[]): unknown {
-  const objects = Array.isArray(value) ? value : [value];
-  const known = new Set<string>();
-  for (const o of objects) if (o && typeof o === 'object') for (const k of Object.keys(o)) known.add(k);
-  const unknown = fields.filter((f) => !known.has(f));
-  if (unknown.length && objects.length > 0) {
-    throw usageError(`unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => `"${f.slice(0, 40)}"`).join(', ')} for --json; available: ${[...known].join(', ')}`);
+/**
+ * Checks `--json FIELDS` against the fields a command's JSON output may hold, before the command
+ * runs (usage error, exit 2). A command that prints JSON without naming its fields is a bug here.
+ */
+export function checkJsonFields(command: string, known: readonly string[] | undefined, fields: string[] | null): void {
+  if (!fields?.length) return;
+  if (!known) throw new Error(`intern-tui ${command} does not name its JSON fields`);
+  const unknown = [...new Set(fields.filter((f) => !known.includes(f)))];
+  if (unknown.length) {
+    throw usageError(`unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => `"${f.slice(0, 40)}"`).join(', ')} for --json; available: ${known.join(', ')}`);
   }
+}
+
+/** Keeps only the named fields (checked by checkJsonFields) of an object, or of each object of an array; a field the service left out stays out. */
+export function pickFields(value: unknown, fields: string[]): unknown {
   const pick = (o: unknown) => (o && typeof o === 'object' ? Object.fromEntries(fields.filter((f) => f in o).map((f) => [f, (o as Record<string, unknown>)[f]])) : o);
   return Array.isArray(value) ? value.map(pick) : pick(value);
 }
@@ -84,9 +90,10 @@ export class Output {
     return true;
   }
 
-  /** One JSON value per line (chat chunks under --json). */
+  /** One JSON value per line (chat chunks under --json), fields picked. */
   ndjson(value: unknown): void {
-    this.io.stdout.write(JSON.stringify(value) + '\n');
+    const v = this.jsonFields && this.jsonFields.length ? pickFields(value, this.jsonFields) : value;
+    this.io.stdout.write(JSON.stringify(v) + '\n');
   }
 
   /** A list: JSON (the objects as sent) or a table. */

@@ -4,8 +4,9 @@
  * refusing secrets given as arguments.
  */
 import { parseArgs } from 'node:util';
-import { usageError } from './exit.js';
+import { argsErrorMessage, usageError } from './exit.js';
 import { GLOBAL_FLAGS, type CommandSpec, type FlagSpec } from './registry.js';
+import { CREDENTIAL_SOURCES, loginCommand } from '../contract/routes.js';
 
 export interface Parsed {
   values: Record<string, string | boolean | string[] | undefined>;
@@ -16,9 +17,9 @@ export interface Parsed {
 
 /** Flags that would put a secret on the command line, and where the secret should come from instead. */
 const SECRET_FLAGS: Record<string, string> = {
-  'api-key': 'set OPENROUTER_API_KEY or run `intern-tui login`',
-  'management-key': 'set OPENROUTER_MANAGEMENT_KEY or run `intern-tui login`',
-  'oauth-token': 'set OPENROUTER_OAUTH_TOKEN or run `intern-tui login`',
+  'api-key': `set ${CREDENTIAL_SOURCES.api_key.env} or run \`${loginCommand('api_key')}\``,
+  'management-key': `set ${CREDENTIAL_SOURCES.management_key.env} or run \`${loginCommand('management_key')}\``,
+  'oauth-token': `set ${CREDENTIAL_SOURCES.oauth_token.env} or run \`${loginCommand('oauth_token')}\``,
   key: 'use --key-stdin, --key-file FILE, or answer the masked prompt',
   value: 'use --value-stdin, --value-file FILE, or answer the masked prompt',
   secret: 'use --value-stdin, --value-file FILE, or answer the masked prompt',
@@ -57,21 +58,27 @@ export function parseFor(spec: CommandSpec, rest: string[]): Parsed {
   try {
     r = parseArgs({ args, options, strict: true, allowPositionals: true, tokens: true });
   } catch (e) {
-    throw usageError(`${(e as Error).message.split('\n')[0] ?? 'bad arguments'}; see intern-tui ${[spec.noun, spec.verb].filter(Boolean).join(' ')} --help`);
+    throw usageError(`${argsErrorMessage(e)}; see intern-tui ${[spec.noun, spec.verb].filter(Boolean).join(' ')} --help`);
   }
   const values = { ...r.values } as Parsed['values'];
   let positionals = [...r.positionals];
   let json: string[] | null = null;
   if (values.json) {
     json = [];
+    const badFields = (text: string) => usageError(`--json FIELDS must be field names separated by commas (--json id,name), not "${text.slice(0, 40)}"`);
+    const jsonTokens = r.tokens.filter((t) => t.kind === 'option' && t.name === 'json');
+    if (jsonTokens.length > 1) throw usageError('--json is given more than once: name the fields once, separated by commas (--json id,name)');
     if (jsonFields !== undefined) {
-      if (!FIELDS.test(jsonFields)) throw usageError(`--json FIELDS must be field names separated by commas, not "${jsonFields.slice(0, 40)}"`);
+      if (!FIELDS.test(jsonFields)) throw badFields(jsonFields);
       json = jsonFields.split(',');
     } else {
       // `--json WORD`: WORD is the field list unless the command then lacks a positional it needs.
-      const jsonToken = r.tokens.find((t) => t.kind === 'option' && t.name === 'json');
+      // A word of names and commas that is not a list (`id,,name`, "") was meant as one.
+      const jsonToken = jsonTokens[0];
       const next = jsonToken && r.tokens.find((t) => t.kind === 'positional' && t.index === jsonToken.index + 1);
-      if (next && next.kind === 'positional' && FIELDS.test(next.value) && positionals.length - 1 >= spec.positionals[0]) {
+      const spare = positionals.length - 1 >= spec.positionals[0];
+      if (next && next.kind === 'positional' && spare && !FIELDS.test(next.value) && /^[\w.,]*$/.test(next.value)) throw badFields(next.value);
+      if (next && next.kind === 'positional' && FIELDS.test(next.value) && spare) {
         json = next.value.split(',');
         const at = r.tokens.filter((t) => t.kind === 'positional').indexOf(next);
         positionals = positionals.filter((_, i) => i !== at);

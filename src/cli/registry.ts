@@ -5,7 +5,8 @@
  * zod, Ink or the sandbox.
  *
  * To add a command: append a CommandSpec to COMMANDS (keep nouns together) and put its
- * implementation in src/cli/commands/<noun>.ts, exporting a Runner.
+ * implementation in src/cli/commands/<noun>.ts, exporting a Runner (with its `jsonFields` when it
+ * prints JSON).
  */
 import type { CredentialKind } from '../contract/routes.js';
 import type { RunContext } from './context.js';
@@ -20,7 +21,15 @@ export interface FlagSpec {
   description: string;
 }
 
-export type Runner = (ctx: RunContext) => Promise<number>;
+/**
+ * A command's implementation. One whose spec has `json` names the top-level fields its JSON output
+ * may hold (`jsonFields`, set beside it): `--json FIELDS` is checked against them before the command
+ * runs, so a misspelt field stops a delete before it is sent, not after.
+ */
+export interface Runner {
+  (ctx: RunContext): Promise<number>;
+  jsonFields?: readonly string[];
+}
 
 export interface CommandSpec {
   noun: string;
@@ -64,7 +73,7 @@ const IDN = 'NAME is an intern id or name';
 const BYOK_SETTINGS: Record<string, FlagSpec> = {
   name: { type: 'string', value: 'NAME', description: 'a name for people ("" clears it)' },
   region: { type: 'string', value: 'REGION', description: 'declared region: global, europe, us, or none' },
-  zdr: { type: 'string', value: 'true|false', description: 'declared zero data retention' },
+  zdr: { type: 'string', value: 'true|false|none', description: 'declared zero data retention (none clears it)' },
   models: { type: 'string', value: 'A,B', description: 'allowed models ("" allows all)' },
   users: { type: 'string', value: 'A,B', description: 'allowed user ids ("" allows all)' },
   'key-hashes': { type: 'string', value: 'A,B', description: 'allowed API key hashes ("" allows all)' },

@@ -1,12 +1,13 @@
 /** Runs one registry command: context, the command's module, and errors mapped to exit codes. */
 import { ApiError, MissingCredentialError, NetworkError } from '../client/errors.js';
-import { CREDENTIAL_SOURCES } from '../contract/routes.js';
+import { CREDENTIAL_SOURCES, loginCommand } from '../contract/routes.js';
 import { ConfigError } from './settings.js';
 import { createContext, type Io } from './context.js';
 import { endOnSignals } from './ending.js';
 import { CliError, EXIT } from './exit.js';
 import type { Parsed } from './parse.js';
-import type { CommandSpec } from './registry.js';
+import { commandTitle, type CommandSpec } from './registry.js';
+import { checkJsonFields } from './output.js';
 import type { InternApi } from '../client/types.js';
 import { UsageError } from './args.js';
 
@@ -47,6 +48,7 @@ export async function runCommand(spec: CommandSpec, rest: string[], parsed: Pars
       );
   try {
     const run = await spec.load();
+    if (spec.json) checkJsonFields(commandTitle(spec), run.jsonFields, parsed.json);
     const code = await run(ctx);
     return interrupted ? EXIT.interrupted : code;
   } catch (e) {
@@ -58,7 +60,7 @@ export async function runCommand(spec: CommandSpec, rest: string[], parsed: Pars
     }
     // Commands take no credential flags, so the hint is the variable or `login`, not the client's `--api-key`.
     const message =
-      e instanceof MissingCredentialError ? `${e.route} needs ${CREDENTIAL_SOURCES[e.kind].aLabel}: set ${e.env}, or run \`intern-tui login\`` : e instanceof Error ? e.message : String(e);
+      e instanceof MissingCredentialError ? `${e.route} needs ${CREDENTIAL_SOURCES[e.kind].aLabel}: set ${e.env}, or run \`${loginCommand(e.kind, ctx.flags.profile)}\`` : e instanceof Error ? e.message : String(e);
     const extra: { exit: number; status?: number; code?: number | string; reason?: string | null } = { exit: code };
     if (e instanceof ApiError) Object.assign(extra, { status: e.status, code: e.code, reason: e.reason });
     if (e instanceof NetworkError) Object.assign(extra, { reason: e.timedOut ? 'timeout' : 'network' });

@@ -87,6 +87,11 @@ export function resolveConfig(flags: Flags, env: NodeJS.ProcessEnv, file: Config
       [profile[kind], 'file'],
     ];
     const hit = candidates.find(([v]) => v);
+    // A key pasted with its line break (or copied from a Windows file) would fail as a header, reported as a network error.
+    if (hit && /[\x00-\x20\x7f]/.test(hit[0]!)) {
+      const where = hit[1] === 'flag' ? CREDENTIAL_SOURCES[kind].flag : hit[1] === 'env' ? CREDENTIAL_SOURCES[kind].env : `the profile's ${kind} in the config file`;
+      throw new ConfigError(`the ${CREDENTIAL_SOURCES[kind].label} from ${where} holds a space, a line break or another control character, which no key has; set it again without them`);
+    }
     if (hit) {
       credentials[kind] = hit[0]!;
       sources[kind] = hit[1];
@@ -95,12 +100,17 @@ export function resolveConfig(flags: Flags, env: NodeJS.ProcessEnv, file: Config
   const explicitBase = flags.baseUrl || env[BASE_URL_ENV] || profile.base_url;
   const baseUrl = explicitBase || DEFAULT_BASE_URL;
   const warnings: string[] = [];
-  let host: string;
+  let url: URL;
   try {
-    host = new URL(baseUrl).host;
+    url = new URL(baseUrl);
   } catch {
-    throw new ConfigError(`the base URL is not a URL: ${baseUrl.slice(0, 200)}`);
+    // Shown without anything that looks like a user name and password.
+    throw new ConfigError(`the base URL is not a URL: ${baseUrl.replace(/^([^/]*\/\/)[^/]*@/, '$1…@').slice(0, 200)}`);
   }
+  // A password in the URL would be shown wherever the base URL is (status, errors); the service takes bearer keys.
+  if (url.username || url.password) throw new ConfigError(`the base URL must not hold a user name or password: give ${url.protocol}//${url.host}${url.pathname} and the credentials by ${CREDENTIAL_SOURCES.api_key.env} or intern-tui login`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`the base URL must be http or https, not ${url.protocol.slice(0, 20)}`);
+  const host = url.host;
   if (isRegionalHost(host)) warnings.push(`${host} is a regional host: the service refuses intern routes on regional hosts; use the global host`);
   return {
     profile: profileName,

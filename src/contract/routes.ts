@@ -98,11 +98,19 @@ export function fillPath(template: string, params: Record<string, string>): stri
   });
 }
 
-/** The environment variable and flag that provide each credential kind. */
-export const CREDENTIAL_SOURCES: Record<CredentialKind, { env: string; flag: string; label: string; /** The label with its article, for "needs …". */ aLabel: string }> = {
-  api_key: { env: 'OPENROUTER_API_KEY', flag: '--api-key', label: 'API key', aLabel: 'an API key' },
-  management_key: { env: 'OPENROUTER_MANAGEMENT_KEY', flag: '--management-key', label: 'management key', aLabel: 'a management key' },
-  oauth_token: { env: 'OPENROUTER_OAUTH_TOKEN', flag: '--oauth-token', label: 'OAuth token', aLabel: 'an OAuth token' },
+/** The environment variable and flag that provide each credential kind, and the `login` flags that store one. */
+export const CREDENTIAL_SOURCES: Record<
+  CredentialKind,
+  { env: string; flag: string; label: string; /** The label with its article, for "needs …". */ aLabel: string; /** What `intern-tui login` needs to store it. */ loginFlags: string }
+> = {
+  api_key: { env: 'OPENROUTER_API_KEY', flag: '--api-key', label: 'API key', aLabel: 'an API key', loginFlags: '' },
+  management_key: { env: 'OPENROUTER_MANAGEMENT_KEY', flag: '--management-key', label: 'management key', aLabel: 'a management key', loginFlags: ' --with-token --kind management_key' },
+  oauth_token: { env: 'OPENROUTER_OAUTH_TOKEN', flag: '--oauth-token', label: 'OAuth token', aLabel: 'an OAuth token', loginFlags: ' --oauth' },
 };
+
+/** The command that stores a credential of this kind (for a named profile, with its --profile). */
+export function loginCommand(kind: CredentialKind, profile?: string | null): string {
+  return `intern-tui login${profile ? ` --profile ${profile}` : ''}${CREDENTIAL_SOURCES[kind].loginFlags}`;
+}
 export const BASE_URL_ENV = 'OPENROUTER_BASE_URL';
 export const DEFAULT_BASE_URL = 'https://openrouter.ai/api/v1';

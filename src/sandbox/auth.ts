@@ -32,7 +32,7 @@ export function resolveCaller(store: Store, authorization: string | undefined): 
  */
 export function authorizeIntern(store: Store, authorization: string | undefined, host: string | undefined, needs: RouteCredential): Caller {
   const caller = resolveCaller(store, authorization);
-  if (!caller || caller.key.kind === 'management_key') throw unauthorized('Missing, unknown or unusable API key');
+  if (!caller || caller.key.kind === 'management_key') throw unauthorized(`Missing, unknown or unusable ${needs === 'oauth_token' ? 'OAuth token' : 'API key'}`);
   if (host && isRegionalHost(host)) throw forbidden('Regional hostnames are refused on intern routes; use the global host');
   if (caller.key.lost_access) throw forbidden('The owner of this key no longer has access');
   if (!caller.key.in_programme) throw notFound('Not found');

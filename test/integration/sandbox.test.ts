@@ -253,6 +253,10 @@ describe('daemon access', () => {
   it('needs an OAuth token, a running intern, is not cacheable, and every reveal is audited', async () => {
     const apiKeyOnly = clientAs(sb, { oauth_token: 'api_key' });
     expect(await apiError(apiKeyOnly.getDaemonAccess(id('running')))).toMatchObject({ status: 403, reason: 'personal_identity_required' });
+    // An unknown bearer on the daemon route is an unusable OAuth token, not an API key.
+    const unknown = await raw(sb, 'GET', `/interns/${id('running')}/daemon`, { token: 'not-a-token-it-knows' });
+    expect(unknown.status).toBe(401);
+    expect(InternErrorEnvelopeSchema.parse(unknown.json).error.message).toBe('Missing, unknown or unusable OAuth token');
     const c = userClient(sb);
     expect(await apiError(c.getDaemonAccess(id('stopped')))).toMatchObject({ status: 409, reason: 'intern_not_running' });
     const res = await raw(sb, 'GET', `/interns/${id('running')}/daemon`, { token: role('oauth_token') });

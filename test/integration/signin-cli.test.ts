@@ -3,7 +3,7 @@
  * the keychain and its file fallback, logout, auth status, and the OAuth token renewing itself.
  * A fake browser follows the printed URL the way a browser would.
  */
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -181,6 +181,19 @@ describe('login --with-token', () => {
     expect(io.text()).not.toContain(key.slice(9, 15));
     expect(io.text()).toContain('*'.repeat(key.length));
     expect(read(path).profiles.default!.api_key).toBe(key);
+  });
+
+  it('does not save an API key the service refuses; one it cannot check is saved, with a note', async () => {
+    const path = join(cfgDir(), 'config.json');
+    const refused = login({ withToken: true, baseUrl: sb.baseUrl }, { io: makeIo('sk-or-v1-not-a-key-it-knows\n'), path, keychain: null });
+    await expect(refused).rejects.toThrow(/refuses this API key \(401\); it was not saved/);
+    await expect(refused).rejects.not.toThrow(/not-a-key-it-knows/);
+    expect(existsSync(path)).toBe(false);
+    // Nothing listens on a closed loopback port: unreachable, saved anyway, and said so.
+    const io = makeIo('sk-or-v1-offline-key\n');
+    expect(await login({ withToken: true, baseUrl: 'http://127.0.0.1:9/api/v1' }, { io, path, keychain: null })).toBe(0);
+    expect(io.text()).toMatch(/could not check the API key with http:\/\/127\.0\.0\.1:9\/api\/v1 \(unreachable\); saving it anyway/);
+    expect(read(path).profiles.default!.api_key).toBe('sk-or-v1-offline-key');
   });
 
   it('refuses an empty stdin and a bad kind', async () => {

@@ -5,7 +5,7 @@
  */
 import { createClient } from '../../client/index.js';
 import { ApiError } from '../../client/errors.js';
-import { CREDENTIAL_SOURCES, type CredentialKind } from '../../contract/routes.js';
+import { CREDENTIAL_SOURCES, loginCommand, type CredentialKind } from '../../contract/routes.js';
 import { sanitize } from '../../tui/sanitize.js';
 import { readConfig } from '../config.js';
 import type { Flags } from '../settings.js';
@@ -32,6 +32,11 @@ export interface AuthStatus {
   oauth_issuer: string | null;
   credentials: Record<CredentialKind, KindStatus>;
 }
+
+/** The fields of `auth status --json` (every key of AuthStatus: the check below fails to compile when one is left out). */
+export const AUTH_STATUS_FIELDS = ['profile', 'config_file', 'base_url', 'oauth_issuer', 'credentials'] as const satisfies readonly (keyof AuthStatus)[];
+const allNamed: Exclude<keyof AuthStatus, (typeof AUTH_STATUS_FIELDS)[number]> extends never ? true : never = true;
+void allNamed;
 
 const SOURCE_TEXT = { flag: 'a command-line flag', env: 'the environment', keychain: 'the system keychain', file: 'the config file' } as const;
 
@@ -83,13 +88,13 @@ export function formatStatus(s: AuthStatus, now = Date.now()): string {
     const c = s.credentials[kind];
     const label = CREDENTIAL_SOURCES[kind].label;
     if (!c.set) {
-      lines.push(`  ${label}: not set (set ${c.env}, or run intern-tui login${kind === 'oauth_token' ? ' --oauth' : kind === 'management_key' ? ' --with-token --kind management_key' : ''})`);
+      lines.push(`  ${label}: not set (set ${c.env}, or run ${loginCommand(kind, s.profile)})`);
       continue;
     }
     let line = `  ${label}: set, from ${SOURCE_TEXT[c.source ?? 'file']}`;
     if (kind === 'api_key') {
       if (c.check === 'ok') line += `; signed in as ${c.label}`;
-      else if (c.check === 'refused') line += '; the service refuses it (run intern-tui login)';
+      else if (c.check === 'refused') line += `; the service refuses it (run ${loginCommand(kind, s.profile)})`;
       else if (c.check === 'unreachable') line += '; the service could not be reached to check it';
     }
     if (kind === 'oauth_token') {

@@ -2,7 +2,7 @@
 import { configPath } from '../settings.js';
 import type { RunContext } from '../context.js';
 import { login as runLogin, logout as runLogout } from '../login.js';
-import { authStatus, formatStatus } from '../auth/status.js';
+import { AUTH_STATUS_FIELDS, authStatus, formatStatus } from '../auth/status.js';
 import { availableKeychain } from '../auth/store.js';
 
 const str = (ctx: RunContext, name: string) => ctx.values[name] as string | undefined;
@@ -34,3 +34,4 @@ export async function status(ctx: RunContext): Promise<number> {
   if (!ctx.out.printJson(s)) ctx.io.stdout.write(formatStatus(s));
   return exit;
 }
+status.jsonFields = AUTH_STATUS_FIELDS;

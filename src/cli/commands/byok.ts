@@ -1,11 +1,15 @@
 /** `byok list|get|create|update|delete`: provider keys. The raw key is read, never an argument, never printed. */
-import type { ByokCreate, ByokCredential, ByokUpdate } from '../../contract/byok.js';
+import { ByokCredentialSchema, type ByokCreate, type ByokCredential, type ByokUpdate } from '../../contract/byok.js';
+import { REGIONS } from '../../contract/rules.js';
 import type { RunContext } from '../context.js';
 import { CliError, EXIT, usageError } from '../exit.js';
 import { confirm, readSecret } from '../input.js';
 import type { Column } from '../output.js';
 
 const str = (ctx: RunContext, name: string) => ctx.values[name] as string | undefined;
+
+/** What `--json FIELDS` may keep of a key's record: the contract's fields. */
+const BYOK_FIELDS = Object.keys(ByokCredentialSchema.shape);
 
 const COLUMNS: Column<ByokCredential>[] = [
   { header: 'ID', get: (b) => b.id },
@@ -47,9 +51,12 @@ function settings(ctx: RunContext): ByokUpdate {
   const name = str(ctx, 'name');
   if (name !== undefined) body.name = name === '' ? null : name;
   const region = str(ctx, 'region');
-  if (region !== undefined) body.declared_region = region === 'none' || region === '' ? null : (region as ByokUpdate['declared_region']);
+  if (region !== undefined) {
+    if (region !== 'none' && region !== '' && !(REGIONS as readonly string[]).includes(region)) throw usageError(`--region must be ${REGIONS.join(', ')} or none, not "${region.slice(0, 20)}"`);
+    body.declared_region = region === 'none' || region === '' ? null : (region as ByokUpdate['declared_region']);
+  }
   const zdr = str(ctx, 'zdr');
-  if (zdr !== undefined) body.declared_zdr = bool('zdr', zdr);
+  if (zdr !== undefined) body.declared_zdr = zdr === 'none' || zdr === '' ? null : bool('zdr', zdr);
   if (str(ctx, 'models') !== undefined) body.allowed_models = listOrNull(str(ctx, 'models')!);
   if (str(ctx, 'users') !== undefined) body.allowed_user_ids = listOrNull(str(ctx, 'users')!);
   if (str(ctx, 'key-hashes') !== undefined) body.allowed_api_key_hashes = listOrNull(str(ctx, 'key-hashes')!);
@@ -78,12 +85,14 @@ export async function list(ctx: RunContext): Promise<number> {
   ctx.out.list(all, COLUMNS, 'no BYOK keys');
   return EXIT.ok;
 }
+list.jsonFields = BYOK_FIELDS;
 
 export async function get(ctx: RunContext): Promise<number> {
   const api = await ctx.api();
   ctx.out.object(await api.getByok(ctx.positionals[0]!, { signal: ctx.signal }), DETAIL);
   return EXIT.ok;
 }
+get.jsonFields = BYOK_FIELDS;
 
 export async function create(ctx: RunContext): Promise<number> {
   const provider = str(ctx, 'provider');
@@ -96,6 +105,7 @@ export async function create(ctx: RunContext): Promise<number> {
   ctx.out.object(created, DETAIL);
   return EXIT.ok;
 }
+create.jsonFields = BYOK_FIELDS;
 
 export async function update(ctx: RunContext): Promise<number> {
   const body = settings(ctx);
@@ -107,6 +117,7 @@ export async function update(ctx: RunContext): Promise<number> {
   ctx.out.object(await api.updateByok(ctx.positionals[0]!, body, { signal: ctx.signal }), DETAIL);
   return EXIT.ok;
 }
+update.jsonFields = BYOK_FIELDS;
 
 export async function remove(ctx: RunContext): Promise<number> {
   const id = ctx.positionals[0]!;
@@ -120,3 +131,4 @@ export async function remove(ctx: RunContext): Promise<number> {
   ctx.out.done(`Deleted BYOK key ${id}.`, { id, deleted: true });
   return EXIT.ok;
 }
+remove.jsonFields = ['id', 'deleted'];

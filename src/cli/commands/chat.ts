@@ -3,7 +3,7 @@
  * are asked on stderr when there is a terminal; without one `--approve`/`--deny` answers permissions.
  * `--json` prints each chunk as NDJSON.
  */
-import { answerMessages, elicitationAnswer, optionLabel, parseProvideInput, type ChatChunk, type ChatMessage, type ChatToolCall, type ElicitationRequest, type PermissionRequest } from '../../contract/chat.js';
+import { ChatChunkSchema, SteeredSchema, answerMessages, elicitationAnswer, optionLabel, parseProvideInput, type ChatChunk, type ChatMessage, type ChatToolCall, type ElicitationRequest, type PermissionRequest } from '../../contract/chat.js';
 import { LIMITS } from '../../contract/limits.js';
 import { sanitize } from '../../tui/sanitize.js';
 import type { InternApi } from '../../client/types.js';
@@ -127,7 +127,8 @@ export async function chat(ctx: RunContext): Promise<number> {
       for (const choice of chunk.choices) {
         const text = choice.delta.content;
         if (text && !ctx.out.json) {
-          const clean = ctx.out.tty ? sanitize(text, { multiline: true }) : text;
+          // Control characters are removed piped too: `chat … | cat` or `| less -R` still reaches a terminal.
+          const clean = sanitize(text, { multiline: true });
           out.write(clean);
           endedWithNewline = clean.endsWith('\n');
         }
@@ -158,3 +159,5 @@ export async function chat(ctx: RunContext): Promise<number> {
   if (sessionId && !ctx.out.json) ctx.io.stderr.write(`session: ${sessionId} (continue with --session ${sessionId})\n`);
   return EXIT.ok;
 }
+// Under --json every line is a chunk, or the one `steered` answer; FIELDS keeps those fields of each.
+chat.jsonFields = [...new Set([...Object.keys(ChatChunkSchema.shape), ...Object.keys(SteeredSchema.shape)])];

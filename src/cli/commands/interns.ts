@@ -1,5 +1,5 @@
 /** `interns list|get|create|update|delete|provision|suspend` and `connections NAME`. */
-import type { Intern, InternCreate, InternUpdate } from '../../contract/intern.js';
+import { ConnectionListSchema, InternSchema, type Intern, type InternCreate, type InternUpdate } from '../../contract/intern.js';
 import type { RunContext } from '../context.js';
 import { CliError, EXIT, usageError } from '../exit.js';
 import { confirm, readTextArg } from '../input.js';
@@ -7,6 +7,9 @@ import { statusTone, type Column } from '../output.js';
 import { listAllInterns, resolveIntern } from '../resolve.js';
 
 const str = (ctx: RunContext, name: string) => ctx.values[name] as string | undefined;
+
+/** What `--json FIELDS` may keep of an intern: the contract's fields. */
+const INTERN_FIELDS = Object.keys(InternSchema.shape);
 
 const COLUMNS: Column<Intern>[] = [
   { header: 'NAME', get: (i) => i.name },
@@ -45,6 +48,7 @@ export async function list(ctx: RunContext): Promise<number> {
   ctx.out.list(interns, COLUMNS, 'no interns');
   return EXIT.ok;
 }
+list.jsonFields = INTERN_FIELDS;
 
 export async function get(ctx: RunContext): Promise<number> {
   const api = await ctx.api();
@@ -52,12 +56,17 @@ export async function get(ctx: RunContext): Promise<number> {
   ctx.out.object(intern, DETAIL);
   return EXIT.ok;
 }
+get.jsonFields = INTERN_FIELDS;
 
 async function instructions(ctx: RunContext): Promise<string | undefined> {
   const text = str(ctx, 'instructions');
   const file = str(ctx, 'instructions-file');
   if (text !== undefined && file !== undefined) throw usageError('give --instructions or --instructions-file, not both');
-  return file !== undefined ? readTextArg(ctx.io, file) : text;
+  if (file === undefined) return text;
+  const read = await readTextArg(ctx.io, file);
+  // Stdin closed or a file left empty by mistake must not wipe the instructions: clearing is asked for by name.
+  if (read.trim() === '') throw usageError(`${file === '-' ? 'stdin' : file.slice(0, 80)} holds no instructions (--instructions-file); to clear them, pass --instructions ""`);
+  return read;
 }
 
 export async function create(ctx: RunContext): Promise<number> {
@@ -74,6 +83,7 @@ export async function create(ctx: RunContext): Promise<number> {
   if (!ctx.out.printJson(intern)) ctx.out.object(intern, DETAIL);
   return EXIT.ok;
 }
+create.jsonFields = INTERN_FIELDS;
 
 export async function update(ctx: RunContext): Promise<number> {
   const patch: InternUpdate = {};
@@ -90,6 +100,7 @@ export async function update(ctx: RunContext): Promise<number> {
   ctx.out.object(intern, DETAIL);
   return EXIT.ok;
 }
+update.jsonFields = INTERN_FIELDS;
 
 export async function remove(ctx: RunContext): Promise<number> {
   const api = await ctx.api();
@@ -102,6 +113,7 @@ export async function remove(ctx: RunContext): Promise<number> {
   ctx.out.done(`Deleting intern ${target.name} (${target.id}).`, { id: target.id, name: target.name, deleting: true });
   return EXIT.ok;
 }
+remove.jsonFields = ['id', 'name', 'deleting'];
 
 export async function provision(ctx: RunContext): Promise<number> {
   const api = await ctx.api();
@@ -110,6 +122,7 @@ export async function provision(ctx: RunContext): Promise<number> {
   ctx.out.done(`Provisioning intern ${target.name} (${target.id}).`, { id: target.id, name: target.name, provisioning: true });
   return EXIT.ok;
 }
+provision.jsonFields = ['id', 'name', 'provisioning'];
 
 export async function suspend(ctx: RunContext): Promise<number> {
   const api = await ctx.api();
@@ -118,6 +131,7 @@ export async function suspend(ctx: RunContext): Promise<number> {
   ctx.out.done(`Suspended intern ${target.name} (${target.id}).`, { id: target.id, name: target.name, suspended: true });
   return EXIT.ok;
 }
+suspend.jsonFields = ['id', 'name', 'suspended'];
 
 export async function connections(ctx: RunContext): Promise<number> {
   const api = await ctx.api();
@@ -134,3 +148,4 @@ export async function connections(ctx: RunContext): Promise<number> {
   );
   return EXIT.ok;
 }
+connections.jsonFields = Object.keys(ConnectionListSchema.shape.data.element.shape);

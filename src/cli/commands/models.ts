@@ -1,5 +1,5 @@
 /** `models [QUERY]`: the model catalogue, filtered by id or name. */
-import type { Model } from '../../contract/catalog.js';
+import { CatalogModelSchema, type Model } from '../../contract/catalog.js';
 import type { RunContext } from '../context.js';
 import { EXIT } from '../exit.js';
 
@@ -29,3 +29,4 @@ export async function models(ctx: RunContext): Promise<number> {
   );
   return EXIT.ok;
 }
+models.jsonFields = Object.keys(CatalogModelSchema.shape);

@@ -1,5 +1,5 @@
 /** `vault list|put|delete|copy [--intern NAME]`: secrets by name and host; a value is read, never an argument, never printed. */
-import { validateHosts, type EffectiveSecret, type VaultSecret, type VaultSecretList } from '../../contract/vault.js';
+import { EffectiveSecretSchema, VaultSecretSchema, validateHosts, type EffectiveSecret, type VaultSecret, type VaultSecretList } from '../../contract/vault.js';
 import { LIMITS } from '../../contract/limits.js';
 import type { RunContext } from '../context.js';
 import { CliError, EXIT, usageError } from '../exit.js';
@@ -9,6 +9,9 @@ import type { Column } from '../output.js';
 import { resolveIntern } from '../resolve.js';
 
 const str = (ctx: RunContext, name: string) => ctx.values[name] as string | undefined;
+
+/** What `--json FIELDS` may keep of a secret's record (names and hosts: a value is never in it). */
+const SECRET_FIELDS = Object.keys(VaultSecretSchema.shape);
 
 const COLUMNS: Column<VaultSecret & { scope?: string }>[] = [
   { header: 'NAME', get: (s) => s.name },
@@ -46,6 +49,8 @@ export async function list(ctx: RunContext): Promise<number> {
   }
   return EXIT.ok;
 }
+// `scope` is there with --effective only.
+list.jsonFields = Object.keys(EffectiveSecretSchema.shape);
 
 export async function put(ctx: RunContext): Promise<number> {
   if (ctx.positionals.length > 1) throw usageError(secretRefusal('a secret value', 'use --value-stdin, --value-file FILE, or answer the masked prompt'));
@@ -62,6 +67,7 @@ export async function put(ctx: RunContext): Promise<number> {
   ctx.out.done(`Saved secret ${saved.name}${intern ? ` for intern ${intern.name}` : ''} (hosts: ${saved.hosts?.join(', ') ?? 'none'}).`, saved);
   return EXIT.ok;
 }
+put.jsonFields = SECRET_FIELDS;
 
 export async function remove(ctx: RunContext): Promise<number> {
   const name = ctx.positionals[0]!;
@@ -77,6 +83,7 @@ export async function remove(ctx: RunContext): Promise<number> {
   ctx.out.done(`Deleted secret ${name}${intern ? ` of intern ${intern.name}` : ''}.`, { name, ...(intern ? { intern_id: intern.id } : {}), deleted: true });
   return EXIT.ok;
 }
+remove.jsonFields = ['name', 'intern_id', 'deleted'];
 
 export async function copy(ctx: RunContext): Promise<number> {
   const internRef = str(ctx, 'intern');
@@ -87,3 +94,4 @@ export async function copy(ctx: RunContext): Promise<number> {
   if (!ctx.out.printJson(copied)) ctx.io.stdout.write(ctx.out.table(copied, COLUMNS));
   return EXIT.ok;
 }
+copy.jsonFields = SECRET_FIELDS;

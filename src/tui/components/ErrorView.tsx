@@ -2,7 +2,7 @@
 import { Box } from 'ink';
 import { Text } from './Text.js';
 import { ApiError, MissingCredentialError, NetworkError, ResponseShapeError } from '../../client/errors.js';
-import { CREDENTIAL_SOURCES } from '../../contract/routes.js';
+import { CREDENTIAL_SOURCES, loginCommand } from '../../contract/routes.js';
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
 
@@ -20,7 +20,7 @@ export function explain(error: unknown): Explained {
       title: `No ${CREDENTIAL_SOURCES[error.kind].label} configured`,
       message: sanitize(error.message),
       reason: null,
-      hint: `Set ${error.env}, pass ${error.flag}, or run: intern-tui login`,
+      hint: `Set ${error.env}, pass ${error.flag}, or run: ${loginCommand(error.kind)}`,
       retryable: false,
     };
   }

@@ -12,7 +12,7 @@ import { ApiError } from '../../client/errors.js';
 import type { InternApi } from '../../client/types.js';
 import type { DaemonAccess, Intern } from '../../contract/intern.js';
 import { REASONS } from '../../contract/errors.js';
-import { CREDENTIAL_SOURCES } from '../../contract/routes.js';
+import { CREDENTIAL_SOURCES, loginCommand } from '../../contract/routes.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { Spinner } from '../components/Spinner.js';
 import { StatusBadge } from '../components/StatusBadge.js';
@@ -146,7 +146,7 @@ export function AttachScreen({ api, intern, scrollback, onDetach, onProvision }:
           </Text>
           <Text>Daemon access is personal: an API key cannot open an intern's terminal.</Text>
           <Text>
-            Set {CREDENTIAL_SOURCES.oauth_token.env}, pass {CREDENTIAL_SOURCES.oauth_token.flag}, or run: intern-tui login
+            Set {CREDENTIAL_SOURCES.oauth_token.env}, pass {CREDENTIAL_SOURCES.oauth_token.flag}, or run: {loginCommand('oauth_token')}
           </Text>
         </Box>
       ) : null}

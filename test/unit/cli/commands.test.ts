@@ -7,7 +7,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Io } from '../../../src/cli/context.js';
 import { CliError } from '../../../src/cli/exit.js';
-import { Output, pickFields } from '../../../src/cli/output.js';
+import { Output, checkJsonFields, pickFields } from '../../../src/cli/output.js';
 import { parseFor } from '../../../src/cli/parse.js';
 import { COMMANDS, findCommand, type CommandSpec } from '../../../src/cli/registry.js';
 import { runCommand } from '../../../src/cli/run.js';
@@ -74,6 +74,15 @@ describe('parseFor', () => {
     }
   });
 
+  it('says what is wrong with a --json field list that is not one, or --json given twice', () => {
+    for (const args of [['--json', ''], ['--json', 'id,,name'], ['--json', 'id,'], ['--json=id,,name']]) {
+      expect(() => parseFor(spec('interns', 'list'), args)).toThrow(/--json FIELDS must be field names separated by commas/);
+    }
+    expect(() => parseFor(spec('interns', 'list'), ['--json', 'id', '--json', 'name'])).toThrow(/--json is given more than once/);
+    // A chat prompt after --json is still the prompt.
+    expect(parseFor(spec('chat'), ['runner', '--json', 'hello, world'])).toMatchObject({ json: [], positionals: ['runner', 'hello, world'] });
+  });
+
   it('does not echo an extra argument (it may be a secret)', () => {
     expect(() => parseFor(spec('interns', 'get'), ['alice', 'sk-secret-extra'])).toThrow(/too many arguments/);
     expect(() => parseFor(spec('interns', 'get'), ['alice', 'sk-secret-extra'])).not.toThrow(/sk-secret/);
@@ -117,10 +126,14 @@ describe('Output', () => {
     expect(text).toBe('日本語-bot\trunning\nevillink\tfailed\n');
   });
 
-  it('keeps only the named fields, and names the available ones for an unknown field', () => {
+  it('keeps only the named fields; checks them against the fields a command names, naming the available ones', () => {
     expect(pickFields([{ id: 'a', name: 'x', z: 1 }], ['id', 'name'])).toEqual([{ id: 'a', name: 'x' }]);
     expect(pickFields({ id: 'a', name: 'x' }, ['name'])).toEqual({ name: 'x' });
-    expect(() => pickFields({ id: 'a' }, ['nope'])).toThrow(/available: id/);
+    expect(pickFields({ id: 'a' }, ['id', 'name'])).toEqual({ id: 'a' });
+    expect(() => checkJsonFields('x', ['id', 'name'], ['nope', 'id', 'nope'])).toThrow(/unknown field "nope" for --json; available: id, name/);
+    expect(() => checkJsonFields('x', ['id'], ['id'])).not.toThrow();
+    expect(() => checkJsonFields('x', undefined, null)).not.toThrow();
+    expect(() => checkJsonFields('x', undefined, ['id'])).toThrow(/does not name its JSON fields/);
   });
 
   it('writes errors to stderr, as JSON under --json', () => {
@@ -200,5 +213,104 @@ describe('commands against the fake API', () => {
     const refused = await runWithFake(['models', '--json'], api);
     expect(refused.code).toBe(4);
     expect(JSON.parse(refused.stderr)).toMatchObject({ error: { status: 403, reason: 'forbidden', exit: 4 } });
+  });
+});
+
+describe('--json FIELDS is checked before anything is sent', () => {
+  it('every command that prints JSON names its fields', async () => {
+    for (const c of COMMANDS.filter((x) => x.json)) {
+      const run = await c.load();
+      expect(run.jsonFields, `${c.noun} ${c.verb ?? ''}`).toEqual(expect.arrayContaining([expect.any(String)]));
+    }
+  });
+
+  it('a misspelt field stops a delete, a create and a secret before they reach the service', async () => {
+    const api = new FakeApi();
+    const del = await runWithFake(['interns', 'delete', 'runner', '--yes', '--json', 'bogus'], api);
+    expect(del.code).toBe(2);
+    expect(JSON.parse(del.stderr)).toMatchObject({ error: { message: 'unknown field "bogus" for --json; available: id, name, deleting', exit: 2 } });
+    const created = await runWithFake(['interns', 'create', 'newbie', '--json', 'nme'], api);
+    expect(created.code).toBe(2);
+    const put = await runWithFake(['vault', 'put', 'token', '--host', 'api.example.com', '--value-stdin', '--json', 'valu'], api, { stdin: 'v' });
+    expect(put.code).toBe(2);
+    expect(api.calls.map((c) => c.method)).toEqual([]);
+    // An empty answer no longer lets it pass.
+    expect((await runWithFake(['models', 'zzz', '--json', 'bogus'], api)).code).toBe(2);
+  });
+
+  it('takes a documented field the service left out, and prints what each command prints', async () => {
+    const api = new FakeApi();
+    delete api.interns[0]!.created_by_you;
+    const list = await runWithFake(['interns', 'list', '--json', 'name,created_by_you'], api);
+    expect(list.code).toBe(0);
+    expect(JSON.parse(list.stdout)).toContainEqual({ name: 'runner' });
+    await api.putVaultSecret('gone_soon', { value: 'v', hosts: ['api.example.com'] });
+    for (const argv of [
+      ['interns', 'get', 'runner'],
+      ['interns', 'provision', 'sleeper'],
+      ['interns', 'delete', 'broken', '--yes'],
+      ['connections', 'runner'],
+      ['byok', 'get', 'c1'],
+      ['byok', 'delete', 'c2', '--yes'],
+      ['vault', 'delete', 'gone_soon', '--yes'],
+      ['vault', 'list'],
+      ['models'],
+    ]) {
+      const found = findCommand(argv);
+      if (!found || !('spec' in found)) throw new Error(argv.join(' '));
+      const fields = (await found.spec.load()).jsonFields!;
+      const r = await runWithFake([...argv, '--json'], api);
+      expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(0);
+      const printed = JSON.parse(r.stdout) as Record<string, unknown> | Record<string, unknown>[];
+      for (const o of Array.isArray(printed) ? printed : [printed]) for (const k of Object.keys(o)) expect(fields, `${argv.join(' ')}: ${k}`).toContain(k);
+    }
+  });
+
+  it('chat keeps the named fields of every line', async () => {
+    const r = await runWithFake(['chat', 'runner', 'hi', '--json', 'session_id'], new FakeApi());
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.every((l) => Object.keys(l).every((k) => k === 'session_id'))).toBe(true);
+    expect(lines.at(-1)).toEqual({ session_id: 'sess-1' });
+  });
+});
+
+describe('what commands refuse or strip', () => {
+  it('chat strips control characters from the answer when piped too', async () => {
+    const r = await runWithFake(['chat', 'runner', 'hi \x1b[31mred\x1b[0m \x1b]0;title\x07 \x9b2J'], new FakeApi(), { tty: false });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('hi');
+    expect(r.stdout).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+  });
+
+  it('an empty or closed stdin for --instructions-file does not clear the instructions', async () => {
+    const api = new FakeApi();
+    for (const stdin of ['', '  \n']) {
+      const r = await runWithFake(['interns', 'update', 'runner', '--instructions-file', '-'], api, { stdin });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('stdin holds no instructions (--instructions-file); to clear them, pass --instructions ""');
+    }
+    expect(api.callsOf('updateIntern')).toEqual([]);
+    const cleared = await runWithFake(['interns', 'update', 'runner', '--instructions', ''], api);
+    expect(cleared.code).toBe(0);
+    expect(api.callsOf('updateIntern')[0]![1]).toEqual({ instructions: null });
+  });
+
+  it('byok refuses a region it does not know before sending, and --zdr none clears the declaration', async () => {
+    const api = new FakeApi();
+    const bad = await runWithFake(['byok', 'update', 'c1', '--region', 'mars'], api);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--region must be global, europe, us or none, not "mars"');
+    expect(api.callsOf('updateByok')).toEqual([]);
+    expect((await runWithFake(['byok', 'update', 'c1', '--zdr', 'none'], api)).code).toBe(0);
+    expect(api.callsOf('updateByok')[0]![1]).toEqual({ declared_zdr: null });
+  });
+
+  it('a missing management key or OAuth token names the login that stores it', async () => {
+    const api = new FakeApi();
+    api.listByok = () => Promise.reject(new MissingCredentialError('management_key', 'GET /byok'));
+    expect((await runWithFake(['byok', 'list'], api)).stderr).toContain('or run `intern-tui login --with-token --kind management_key`');
+    api.listModels = () => Promise.reject(new MissingCredentialError('oauth_token', 'GET /models'));
+    expect((await runWithFake(['models'], api)).stderr).toContain('or run `intern-tui login --oauth`');
   });
 });

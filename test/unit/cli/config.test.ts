@@ -36,6 +36,21 @@ describe('precedence', () => {
   it('refuses an unknown profile, naming the known ones', () => {
     expect(() => resolveConfig({ profile: 'nope' }, {}, file)).toThrow(/no profile "nope".*work, home/);
   });
+  it('refuses a base URL with a user name or password, or not http(s), without echoing the password', () => {
+    for (const source of [{ flags: { baseUrl: 'https://me:hunter2@example.com/api/v1' }, env: {} }, { flags: {}, env: { OPENROUTER_BASE_URL: 'https://me:hunter2@example.com/api/v1' } }]) {
+      expect(() => resolveConfig(source.flags, source.env, { profiles: {} })).toThrow(/must not hold a user name or password: give https:\/\/example\.com\/api\/v1/);
+      expect(() => resolveConfig(source.flags, source.env, { profiles: {} })).not.toThrow(/hunter2/);
+    }
+    expect(() => resolveConfig({ baseUrl: 'ftp://example.com/api/v1' }, {}, { profiles: {} })).toThrow(/must be http or https/);
+    expect(() => resolveConfig({ baseUrl: 'not a url://me:hunter2@x' }, {}, { profiles: {} })).toThrow(/not a URL/);
+    expect(() => resolveConfig({ baseUrl: 'not a url://me:hunter2@x' }, {}, { profiles: {} })).not.toThrow(/hunter2/);
+  });
+  it('refuses a key holding a line break or a control character, naming where it came from and not the key', () => {
+    expect(() => resolveConfig({}, { OPENROUTER_API_KEY: 'sk-or-v1-secretvalue\r' }, { profiles: {} })).toThrow(/API key from OPENROUTER_API_KEY holds a space, a line break/);
+    expect(() => resolveConfig({}, { OPENROUTER_API_KEY: 'sk-or-v1-secretvalue\r' }, { profiles: {} })).not.toThrow(/secretvalue/);
+    expect(() => resolveConfig({}, {}, { profiles: { p: { management_key: 'a b' } }, default_profile: 'p' })).toThrow(/management key from the profile's management_key in the config file/);
+    expect(resolveConfig({}, { OPENROUTER_API_KEY: 'sk-or-v1-fine' }, { profiles: {} }).credentials.api_key).toBe('sk-or-v1-fine');
+  });
   it('warns about a regional host', () => {
     expect(resolveConfig({ baseUrl: 'https://eu.openrouter.ai/api/v1' }, {}, { profiles: {} }).warnings[0]).toMatch(/regional host/);
     expect(resolveConfig({}, {}, { profiles: {} }).warnings).toEqual([]);
@@ -83,6 +98,11 @@ describe('arguments', () => {
   ])('%j', (argv, expected) => {
     expect(parseCommand(argv)).toMatchObject(expected);
   });
+  it('answers --help of the sandbox and of config with their own help', () => {
+    expect(parseCommand(['sandbox', '--help'])).toMatchObject({ kind: 'help', text: expect.stringMatching(/^intern-tui sandbox: [\s\S]*--data-dir DIR[\s\S]*--step-ms N/) });
+    expect(parseCommand(['config', '--help'])).toMatchObject({ kind: 'help', text: expect.stringMatching(/^intern-tui config: [\s\S]*config show/) });
+    expect(parseCommand(['--help'])).toEqual({ kind: 'help' });
+  });
   it('parses the sandbox flags', () => {
     expect(parseCommand(['sandbox', '--port', '0', '--seed', 'empty', '--deadline-ms', '50', '--manifest', 'm.json'])).toEqual({
       kind: 'sandbox',
@@ -95,7 +115,9 @@ describe('arguments', () => {
     [['sandbox', '--port', '70000'], /--port must be a whole number from 0 to 65535/],
     [['sandbox', '--seed', 'lots'], /--seed must be demo or empty/],
     [['config', 'edit'], /config path\|show/],
-    [['--scrollback', '-1'], /./],
+    [['--scrollback', '-1'], /--scrollback needs a value; one that starts with "-" goes as --scrollback=VALUE/],
+    [['sandbox', '--port', '-1'], /--port needs a value; one that starts with "-" goes as --port=VALUE/],
+    [['--api-key', 'k', 'interns', 'list'], /a command comes first, before any flag: intern-tui interns list \[flags\]/],
   ])('refuses %j with a clear message', (argv, message) => {
     expect(() => parseCommand(argv)).toThrow(UsageError);
     expect(() => parseCommand(argv)).toThrow(message);
