@@ -65,7 +65,10 @@ describe('chat', () => {
     expect(f).toContain('Echo: hello');
     expect(f).not.toContain('**Echo**');
     expect(f).toContain('┆ Thinking about it.');
-    expect(f).toContain('session sess-1');
+    const [[, sent]] = app.api.callsOf('chat') as [[string, ChatRequest]];
+    // The conversation names its session from the first prompt (a UUID of its own).
+    expect(sent.session_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(f).toContain(`session ${sent.session_id!.slice(0, 12)}`);
     await app.press(CTRL.o);
     await app.waitFor('▸ reasoning, 18 chars');
     const [[, body]] = app.api.callsOf('chat') as [[string, ChatRequest]];
@@ -85,8 +88,8 @@ describe('chat', () => {
     await app.press('enter');
     await app.waitFor('Echo: second');
     const bodies = app.api.callsOf('chat').map((c) => c[1] as ChatRequest);
-    expect(bodies[0]!.session_id).toBeUndefined();
-    expect(bodies[1]!.session_id).toBe('sess-1');
+    expect(bodies[0]!.session_id).toEqual(expect.any(String));
+    expect(bodies[1]!.session_id).toBe(bodies[0]!.session_id);
   });
 
   it('manual mode: a permission request lists numbered options, and a number answers it', async () => {
@@ -104,7 +107,7 @@ describe('chat', () => {
     await app.waitFor('You answered: allow_always');
     const last = app.api.callsOf('chat').at(-1)![1] as ChatRequest;
     expect(last.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call-1', content: 'allow_always' });
-    expect(last.session_id).toBe('sess-1');
+    expect(last.session_id).toBe((app.api.callsOf('chat')[0]![1] as ChatRequest).session_id);
   });
 
   it('arrows and enter pick a permission option too', async () => {
@@ -141,11 +144,29 @@ describe('chat', () => {
     await app.type('also do Y');
     await app.press('enter');
     await app.waitFor('↪ steered: also do Y');
+    const [first, steer] = api.callsOf('chat').map((c) => c[1] as ChatRequest);
     expect(api.callsOf('chat')).toHaveLength(2);
+    // The steer names the running turn's session, though its stream has not said it yet.
+    expect(steer!.session_id).toBe(first!.session_id);
     await app.press('esc');
     const f = await app.waitFor('(cancelled)');
     expect(f).toContain('Working on it');
     expect(f).toContain('Chat with runner');
+  });
+
+  it('a steer the service refuses is not shown as sent, and its text goes back into the field', async () => {
+    const api = new FakeApi();
+    slowChat(api, 'Working on it');
+    const app = await openChat(api);
+    await app.type('long job');
+    await app.press('enter');
+    await app.waitFor('streaming (esc cancels)');
+    api.chat = () => Promise.reject(new ApiError(409, 409, 'busy', true, 'runner is working on another turn', 'POST /interns/{internId}/chat/completions'));
+    await app.type('and more');
+    await app.press('enter');
+    const f = await app.waitFor('steering failed (your text is back in the field)');
+    expect(f).not.toContain('↪ steered');
+    expect(f).toContain('and more');
   });
 
   it('busy counts down its Retry-After and retries by itself', async () => {

@@ -6,6 +6,7 @@
  * turn; sending while one runs steers it. `busy` and `rate_limited` count down their Retry-After
  * and retry by themselves. Each turn shows its tokens and cost; ^y copies the last answer (OSC 52).
  */
+import { randomUUID } from 'node:crypto';
 import { Box, useStdout } from 'ink';
 import { Hyperlink } from '../components/Hyperlink.js';
 import { Text } from '../components/Text.js';
@@ -146,16 +147,21 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
   const send = (text: string) => {
     const prompt = text.trim();
     if (!prompt) return;
+    // Before the turn's first chunk names its session, a prompt cannot reach it (the service
+    // would take it for another session's): it stays in the field until then.
+    if (isRunning && !convo.sessionId) return nav.flash('the turn has not started yet: press enter again once it has (your text is kept)', 'error');
     setInput('');
     setScroll(0);
     if (isRunning) {
-      // Steering: the running turn takes the prompt; its stream carries the rest.
-      const t = convo.turns[convo.turns.length - 1]!;
-      setLast({ ...t, notes: [...t.notes, `↪ steered: ${prompt}`] });
+      // Steering: the running turn takes the prompt; its stream carries the rest. The transcript
+      // says so once the service has taken it; refused, the text goes back into the field.
       void api.chat(id, request([{ role: 'user', content: prompt }])).then(
         (start) => {
-          if (start.kind === 'steered') convo.sessionId = start.session_id;
-          else {
+          if (start.kind === 'steered') {
+            convo.sessionId = start.session_id;
+            const t = convo.turns[convo.turns.length - 1]!;
+            setLast({ ...t, notes: [...t.notes, `↪ steered: ${prompt}`] });
+          } else {
             // The turn ended before the prompt arrived: it is a turn of its own.
             convo.turns.push(newTurn(prompt));
             bump();
@@ -170,11 +176,17 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
             })();
           }
         },
-        (e: unknown) => nav.flash(`steering failed: ${sanitize((e as Error).message)}`, 'error'),
+        (e: unknown) => {
+          setInput((typed) => (typed ? `${prompt} ${typed}` : prompt));
+          nav.flash(`steering failed (your text is back in the field): ${sanitize((e as Error).message)}`, 'error');
+        },
       );
       return;
     }
     if (interaction) return nav.flash('answer the question first (or esc to cancel it)', 'error');
+    // The service names a new session only in a turn's last chunk; a session id of our own (an
+    // unknown id starts a session under it) lets a prompt sent while the first turn runs steer it.
+    convo.sessionId ??= randomUUID();
     convo.turns.push(newTurn(prompt));
     bump();
     void stream(request([{ role: 'user', content: prompt }]));
