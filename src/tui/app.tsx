@@ -9,6 +9,7 @@ import { Text } from './components/Text.js';
 import { HelpOverlay, helpScrollMax } from './components/HelpOverlay.js';
 import { type Nav, type Route, TuiContext, type TuiContextValue } from './context.js';
 import { useKeys } from './hooks/useKeys.js';
+import { ScreenMemoryContext, type ScreenMemory } from './hooks/useRemembered.js';
 import { useTerminalSize } from './hooks/useTerminalSize.js';
 import { matches, type Scope } from './keymap.js';
 import { screen as terminal } from './output.js';
@@ -42,6 +43,13 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
   const flashTimer = useRef<NodeJS.Timeout | undefined>(undefined);
   const top = stack[stack.length - 1]!;
   const screen = screenOf(top);
+  // Each route in the stack keeps its screen's remembered state (useRemembered) until it leaves the stack.
+  const memories = useRef(new WeakMap<Route, ScreenMemory>());
+  const memoryOf = (route: Route): ScreenMemory => {
+    let m = memories.current.get(route);
+    if (!m) memories.current.set(route, (m = new Map()));
+    return m;
+  };
 
   // Navigating ends the text capture of the screen being left; the next screen claims its own on mount.
   const go = useCallback((next: (s: Route[]) => Route[]) => {
@@ -56,7 +64,13 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
       returnTo: (r) =>
         go((s) => {
           const below = s[s.length - 2];
-          return below && sameScreen(below, r) ? [...s.slice(0, -2), r] : [...s.slice(0, -1), r];
+          if (below && sameScreen(below, r)) {
+            // Back to the screen below, as it was left.
+            const kept = memories.current.get(below);
+            if (kept) memories.current.set(r, kept);
+            return [...s.slice(0, -2), r];
+          }
+          return [...s.slice(0, -1), r];
         }),
       home: (r) => go(() => [r]),
       quit: () => exit(),
@@ -153,7 +167,12 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
     pane: { columns: size.columns, rows: paneRows },
   };
 
-  if (screen.fullScreen) return <TuiContext.Provider value={ctx}><Fragment key={session.serial}>{renderRoute(top)}</Fragment></TuiContext.Provider>;
+  const drawn = (
+    <ScreenMemoryContext.Provider value={memoryOf(top)}>
+      <Fragment key={session.serial}>{renderRoute(top)}</Fragment>
+    </ScreenMemoryContext.Provider>
+  );
+  if (screen.fullScreen) return <TuiContext.Provider value={ctx}>{drawn}</TuiContext.Provider>;
 
   return (
     <TuiContext.Provider value={ctx}>
@@ -165,7 +184,7 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
             their width themselves; docs/architecture.md). */}
         <Box flexDirection="column" flexGrow={1} flexShrink={1} overflowY="hidden">
           <Box flexDirection="column" flexShrink={0}>
-            {overlay === 'help' ? <HelpOverlay width={size.columns} height={paneRows} scroll={helpScroll} /> : <Fragment key={session.serial}>{renderRoute(top)}</Fragment>}
+            {overlay === 'help' ? <HelpOverlay width={size.columns} height={paneRows} scroll={helpScroll} /> : drawn}
           </Box>
         </Box>
         {signin ? (

@@ -54,6 +54,38 @@ describe('intern list', () => {
     expect(app.api.callsOf('listInterns').some(([q]) => JSON.stringify(q).includes('running'))).toBe(true);
   });
 
+  it('comes back from an intern as it was left: the filter, the status filter and the cursor', async () => {
+    const app = renderApp();
+    await app.waitFor('sleeper');
+    await app.press('/');
+    await app.type('er');
+    await app.press('enter');
+    await app.waitFor((s) => !s.includes('broken'));
+    await app.press('j', 'j', 'j');
+    const before = await app.waitFor(/› ?★ sleeper/);
+    expect(before).toMatch(/› ?★ sleeper/);
+    await app.press('enter');
+    await app.waitFor(IDS.sleeper);
+    await app.press('esc');
+    const back = await app.waitFor((s) => s.includes('/ filter') && /› ?★ sleeper/.test(s));
+    expect(back).toContain('er');
+    expect(back).not.toContain('broken');
+  });
+
+  it('an error line is shown once, and a successful refresh clears it', async () => {
+    const api = new FakeApi();
+    const app = renderApp({ api });
+    await app.waitFor('sleeper');
+    const list = api.listInterns.bind(api);
+    api.listInterns = () => Promise.reject(new ApiError(500, 500, 'internal', true, 'Injected fault', 'GET /interns'));
+    await app.press('r');
+    const failed = await app.waitFor('Injected fault');
+    expect(failed.split('Injected fault').length).toBe(2);
+    api.listInterns = list;
+    await app.press('r');
+    await app.waitFor((s) => !s.includes('Injected fault') && s.includes('sleeper'));
+  });
+
   it('opens the selected intern with enter', async () => {
     const app = renderApp();
     await app.waitFor('sleeper');

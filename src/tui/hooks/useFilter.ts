@@ -5,11 +5,13 @@
  */
 import type { Key } from 'ink';
 import { useState } from 'react';
+import { useRemembered } from './useRemembered.js';
 import { matches } from '../keymap.js';
 
-export function useFilter(opts: { live?: boolean; onApply?: (text: string) => void } = {}) {
-  const [text, setText] = useState('');
-  const [applied, setApplied] = useState('');
+export function useFilter(opts: { live?: boolean; onApply?: (text: string) => void; name?: string } = {}) {
+  // What was typed and applied stays when the screen comes back (useRemembered); editing does not.
+  const [text, setText] = useRemembered(`${opts.name ?? 'filter'}.text`, '');
+  const [applied, setApplied] = useRemembered(`${opts.name ?? 'filter'}.applied`, '');
   const [editing, setEditing] = useState(false);
   const live = opts.live ?? false;
   const onChange = (v: string) => {

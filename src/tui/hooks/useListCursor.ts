@@ -1,10 +1,14 @@
-import { useState } from 'react';
 import type { Key } from 'ink';
 import { matches } from '../keymap.js';
+import { useRemembered } from './useRemembered.js';
 
-/** Cursor movement over a list by the keymap's list bindings; answers whether the key was used. */
-export function useListCursor(length: number, pageSize: number) {
-  const [raw, setIndex] = useState(0);
+/**
+ * Cursor movement over a list by the keymap's list bindings; answers whether the key was used.
+ * The cursor stays where it was when the screen comes back (useRemembered; `name` tells two lists
+ * of one screen apart).
+ */
+export function useListCursor(length: number, pageSize: number, name = 'cursor') {
+  const [raw, setIndex] = useRemembered(name, 0);
   // Clamped where it is read: a list that shrank keeps the cursor on its last row.
   const last = Math.max(0, length - 1);
   const index = Math.min(raw, last);

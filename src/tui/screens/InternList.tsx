@@ -14,6 +14,7 @@ import { relativeTime } from '../format.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useFilter } from '../hooks/useFilter.js';
 import { useListCursor } from '../hooks/useListCursor.js';
+import { useRemembered } from '../hooks/useRemembered.js';
 import { usePolling } from '../hooks/usePolling.js';
 import { matches } from '../keymap.js';
 import { sanitize } from '../sanitize.js';
@@ -43,7 +44,7 @@ export function InternList() {
   const filterField = useFilter({ live: true });
   const filter = filterField.applied;
   const filtering = filterField.editing;
-  const [statusIdx, setStatusIdx] = useState(0);
+  const [statusIdx, setStatusIdx] = useRemembered('status', 0);
   const loadingMore = useRef(false);
   const status = STATUS_FILTERS[statusIdx] ?? null;
 
@@ -65,6 +66,7 @@ export function InternList() {
         setCursorToken(page.next_cursor);
         setHasMore(page.has_more);
         setError(undefined);
+        setPollError(undefined);
         setLoading(false);
       },
       (e: unknown) => {
@@ -189,8 +191,8 @@ export function InternList() {
         empty={filter ? `Nothing matches "${sanitize(filter)}".` : status ? `No interns are ${status}. f shows the next status.` : 'No interns here yet.'}
       />
       {hasMore ? <Text color={theme.muted}>  more below: scroll to load</Text> : null}
-      {pollError ? <ErrorView error={pollError} compact /> : null}
-      {error && items.length > 0 ? <ErrorView error={error} compact /> : null}
+      {/* One error line: the refresh asked for (r) over the polling's, each cleared by a success. */}
+      {(error && items.length > 0) || pollError ? <ErrorView error={error && items.length > 0 ? error : pollError} compact /> : null}
     </Box>
   );
 }
