@@ -133,6 +133,20 @@ describe('chat', () => {
     await app.waitFor('You answered: {"action":"accept","content":{"answer":"main","sure":"no"}}');
   });
 
+  it('enter on the last field of a question answers it, though that field is a choice', async () => {
+    const app = await openChat();
+    await app.type('ask: Which branch?');
+    await app.press('enter');
+    await app.waitFor('Question: Which branch?');
+    await app.type('dev');
+    await app.press('enter'); // on to the choice
+    await app.waitFor('› sure');
+    await app.press('right');
+    await app.waitFor('[no]');
+    await app.press('enter');
+    await app.waitFor('You answered: {"action":"accept","content":{"answer":"dev","sure":"no"}}');
+  });
+
   it('esc cancels a running turn, and sending while it runs steers it', async () => {
     const api = new FakeApi();
     slowChat(api, 'Working on it');

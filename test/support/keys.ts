@@ -6,6 +6,8 @@ export const KEYS: Record<string, string> = {
   'shift+tab': '\x1b[Z',
   up: '\x1b[A',
   down: '\x1b[B',
+  right: '\x1b[C',
+  left: '\x1b[D',
   backspace: '\x7f',
   space: ' ',
   'ctrl+k': '\x0b',

@@ -427,6 +427,9 @@ function QuestionForm({ request, onAnswer }: { request: ElicitationRequest; onAn
       if (matches('questionEnter', input, key)) submit();
       return;
     }
+    // Enter moves on (answers on the last field) on every kind of field, as the hint says; a
+    // choice turns with space and the arrows (the keymap's toggle also takes enter elsewhere).
+    if (matches('questionEnter', input, key)) return focus === fields.length - 1 ? submit() : setFocus(focus + 1);
     if (field.type === 'choice' && field.options?.length) {
       const opts = field.options;
       const i = opts.indexOf(String(values[field.name]));
@@ -436,8 +439,6 @@ function QuestionForm({ request, onAnswer }: { request: ElicitationRequest; onAn
     if (field.type === 'boolean' && (matches('toggle', input, key) || matches('choicePrev', input, key) || matches('choiceNext', input, key))) {
       return setValues({ ...values, [field.name]: !values[field.name] });
     }
-    if (field.type === 'choice' || field.type === 'boolean') return;
-    if (matches('questionEnter', input, key)) return focus === fields.length - 1 ? submit() : setFocus(focus + 1);
   }, active);
 
   return (
