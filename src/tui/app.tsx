@@ -6,7 +6,7 @@ import { CommandPalette } from './components/CommandPalette.js';
 import { Footer } from './components/Footer.js';
 import { Header } from './components/Header.js';
 import { Text } from './components/Text.js';
-import { HelpOverlay, helpScrollMax } from './components/HelpOverlay.js';
+import { HelpOverlay } from './components/HelpOverlay.js';
 import { type Nav, type Route, TuiContext, type TuiContextValue } from './context.js';
 import { useKeys } from './hooks/useKeys.js';
 import { ScreenMemoryContext, type ScreenMemory } from './hooks/useRemembered.js';
@@ -34,7 +34,6 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
     captureRef.current = c;
   }, []);
   const [scopes, setScopes] = useState<Scope[]>(['global']);
-  const [helpScroll, setHelpScroll] = useState(0);
   // The main pane: the screen less the header, its rule and the footer (and Ink's last line).
   const paneRows = Math.max(3, size.rows - 4);
   const [flash, setFlash] = useState<{ text: string; kind: 'info' | 'error' } | null>(
@@ -139,14 +138,12 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
       return;
     }
     if (overlay === 'help') {
+      // The overlay scrolls itself (HelpOverlay).
       if (matches('closeOverlay', input, key)) setOverlay(null);
-      else if (matches('down', input, key)) setHelpScroll((n) => Math.min(helpScrollMax(size.columns, paneRows), n + 1));
-      else if (matches('up', input, key)) setHelpScroll((n) => Math.max(0, n - 1));
       return;
     }
     if (overlay || captureRef.current) return;
     if (matches('help', input, key)) {
-      setHelpScroll(0);
       return setOverlay('help');
     }
     if (matches('palette', input, key)) return setOverlay('palette');
@@ -184,7 +181,7 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
             their width themselves; docs/architecture.md). */}
         <Box flexDirection="column" flexGrow={1} flexShrink={1} overflowY="hidden">
           <Box flexDirection="column" flexShrink={0}>
-            {overlay === 'help' ? <HelpOverlay width={size.columns} height={paneRows} scroll={helpScroll} /> : drawn}
+            {overlay === 'help' ? <HelpOverlay width={size.columns} height={paneRows} /> : drawn}
           </Box>
         </Box>
         {signin ? (

@@ -11,6 +11,7 @@ export type Scope =
   | 'always'
   | 'global'
   | 'overlay'
+  | 'cursor'
   | 'list'
   | 'paged'
   | 'intern'
@@ -29,6 +30,7 @@ export type Scope =
   | 'chooser'
   | 'hostField'
   | 'vault'
+  | 'vaultIntern'
   | 'chat'
   | 'chatPrompt'
   | 'permission'
@@ -56,12 +58,12 @@ export const KEYMAP = [
   { id: 'byok', keys: ['b'], label: 'b', help: 'BYOK credentials', scope: 'global' },
   { id: 'refresh', keys: ['r'], label: 'r', help: 'refresh / retry', scope: 'global' },
   { id: 'closeOverlay', keys: ['escape', '?', 'q'], label: 'esc', help: 'close the help', scope: 'overlay' },
-  { id: 'down', keys: ['j', 'down'], label: 'j/k', help: 'move down / up', scope: 'list' },
-  { id: 'up', keys: ['k', 'up'], label: '', help: '', scope: 'list' },
-  { id: 'top', keys: ['g', 'home'], label: 'g/G', help: 'top / bottom', scope: 'list' },
-  { id: 'bottom', keys: ['G', 'end'], label: '', help: '', scope: 'list' },
-  { id: 'pageDown', keys: ['pagedown', 'ctrl+d'], label: '', help: 'page down', scope: 'list' },
-  { id: 'pageUp', keys: ['pageup', 'ctrl+u'], label: '', help: 'page up', scope: 'list' },
+  { id: 'down', keys: ['j', 'down'], label: 'j/k', help: 'move down / up', scope: 'cursor' },
+  { id: 'up', keys: ['k', 'up'], label: '', help: '', scope: 'cursor' },
+  { id: 'top', keys: ['g', 'home'], label: 'g/G', help: 'top / bottom', scope: 'cursor' },
+  { id: 'bottom', keys: ['G', 'end'], label: '', help: '', scope: 'cursor' },
+  { id: 'pageDown', keys: ['pagedown', 'ctrl+d'], label: '', help: 'page down', scope: 'cursor' },
+  { id: 'pageUp', keys: ['pageup', 'ctrl+u'], label: '', help: 'page up', scope: 'cursor' },
   { id: 'open', keys: ['return'], label: 'enter', help: 'open', scope: 'list' },
   { id: 'filter', keys: ['/'], label: '/', help: 'filter', scope: 'list' },
   { id: 'statusFilter', keys: ['f'], label: 'f', help: 'status / provider filter', scope: 'list' },
@@ -114,8 +116,8 @@ export const KEYMAP = [
   { id: 'secretAdd', keys: ['a'], label: 'a', help: 'add a secret', scope: 'vault' },
   { id: 'secretReplace', keys: ['e'], label: 'e', help: 'replace the selected secret', scope: 'vault' },
   { id: 'secretDelete', keys: ['D'], label: 'D', help: 'delete the selected secret (asks first)', scope: 'vault' },
-  { id: 'secretCopy', keys: ['C'], label: 'C', help: 'copy workspace secrets in', scope: 'vault' },
-  { id: 'vaultTab', keys: ['tab'], label: 'tab', help: 'effective / own tab', scope: 'vault' },
+  { id: 'secretCopy', keys: ['C'], label: 'C', help: 'copy workspace secrets in', scope: 'vaultIntern' },
+  { id: 'vaultTab', keys: ['tab'], label: 'tab', help: 'effective / own tab', scope: 'vaultIntern' },
   { id: 'chatCancel', keys: ['escape'], label: 'esc', help: 'cancel the turn / back', scope: 'chat' },
   { id: 'approval', keys: ['ctrl+t'], label: '^t', help: 'approval mode manual / self-drive', scope: 'chat' },
   { id: 'reasoning', keys: ['ctrl+o'], label: '^o', help: 'fold / unfold reasoning', scope: 'chat' },
@@ -145,23 +147,23 @@ export const KEYMAP = [
  * no key may belong to two bindings (checked by a unit test).
  */
 export const SCOPES_TOGETHER: Scope[][] = [
-  ['always', 'global', 'list', 'intern'],
-  ['always', 'global', 'list', 'paged', 'byok'],
+  ['always', 'global', 'cursor', 'list', 'intern'],
+  ['always', 'global', 'cursor', 'list', 'paged', 'byok'],
   ['always', 'global', 'byok'],
-  ['always', 'overlay', 'list'],
+  ['always', 'overlay', 'cursor'],
   ['always', 'form', 'byokEdit', 'text', 'picker'],
   ['always', 'form', 'byokEdit', 'choice'],
   ['always', 'form', 'text', 'textArea'],
   ['always', 'prompt', 'text'],
   ['always', 'confirm'],
   ['always', 'attach'],
-  ['always', 'global', 'list', 'internList', 'intern'],
+  ['always', 'global', 'cursor', 'list', 'internList', 'intern'],
   ['always', 'form', 'text', 'textArea'],
   ['always', 'form', 'choice'],
   ['always', 'form', 'pickField'],
   ['always', 'chooser', 'text'],
   ['always', 'form', 'text', 'hostField'],
-  ['always', 'global', 'list', 'vault'],
+  ['always', 'global', 'cursor', 'vault', 'vaultIntern'],
   ['always', 'chat', 'chatPrompt', 'text'],
   ['always', 'chat', 'permission'],
   ['always', 'chat', 'question', 'questionText', 'text'],
@@ -202,18 +204,33 @@ export function matchFirst<T extends BindingId>(ids: readonly T[], input: string
   return ids.find((id) => matches(id, input, key));
 }
 
+/**
+ * Scopes that bring others with them. A list that is opened and filtered is moved in too; the
+ * cursor keys are a scope of their own so that a screen (the vault's list) or the help can take
+ * them without claiming enter, / and f, which do nothing there.
+ */
+const IMPLIED: Partial<Record<Scope, Scope[]>> = { list: ['cursor'] };
+
 /** The footer's hints: bindings with a label, the screen's own scopes first (in the order given). */
 export function hints(scopes: Scope[]): { label: string; help: string }[] {
-  return scopes.flatMap((scope) =>
+  const all = [...new Set(scopes.flatMap((scope) => [...(IMPLIED[scope] ?? []), scope]))];
+  return all.flatMap((scope) =>
     KEYMAP.filter((b) => b.scope === scope && b.label !== '').map((b) => ({ label: b.label, help: b.help })),
   );
+}
+
+/** How a message names a binding's key: the footer's label, or its first key in short form. */
+export function keyLabel(id: BindingId): string {
+  const b = BY_ID.get(id)!;
+  return b.label || shortKey(b.keys[0]!);
 }
 
 export const SCOPE_TITLES: Record<Scope, string> = {
   always: 'Always',
   global: 'Everywhere',
   overlay: 'In the help',
-  list: 'Lists',
+  cursor: 'Lists and the help (moving)',
+  list: 'The intern and BYOK lists',
   paged: 'Lists fetched page by page',
   intern: 'On an intern',
   byok: 'BYOK credentials',
@@ -231,6 +248,7 @@ export const SCOPE_TITLES: Record<Scope, string> = {
   chooser: 'Pickers (models, vaults, secrets)',
   hostField: 'The host field of a secret',
   vault: 'Vault secrets',
+  vaultIntern: 'An intern\'s vault secrets',
   chat: 'Chat',
   chatPrompt: 'The chat prompt',
   permission: 'A permission request',
@@ -240,9 +258,11 @@ export const SCOPE_TITLES: Record<Scope, string> = {
 
 const SHORT: Record<string, string> = { pagedown: 'pgdn', pageup: 'pgup', return: 'enter', escape: 'esc' };
 
+const shortKey = (k: string) => SHORT[k] ?? k.replace(/^ctrl\+/, '^');
+
 /** How a binding's keys read in the help: every key, in short form. */
 export function keysText(b: Binding): string {
-  return b.keys.map((k) => SHORT[k] ?? k.replace(/^ctrl\+/, '^')).join('/');
+  return b.keys.map(shortKey).join('/');
 }
 
 /** A key that types text: no named key (enter, tab, esc, arrows, paging) and no ctrl or meta. */

@@ -1,6 +1,7 @@
 /** The form hook and the confirmation primitive, through the settings form. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
+import { ApiError } from '../../src/client/errors.js';
 import { FakeApi, IDS } from './fakeApi.js';
 import { renderApp } from './render.js';
 
@@ -46,5 +47,57 @@ describe('form hook', () => {
     await app.type('z');
     await app.waitFor('runnerz');
     expect(api.callsOf('updateIntern')).toHaveLength(0);
+  });
+});
+
+describe('a failed save', () => {
+  it('names the key that retries where the error is shown: r on a list, ^s in a form (where r is typed)', async () => {
+    const failing = new FakeApi();
+    failing.listInterns = async () => {
+      throw new ApiError(500, 500, 'internal', true, 'The store is unavailable', 'GET /interns');
+    };
+    const list = renderApp({ api: failing });
+    let f = await list.waitFor('A transient failure');
+    expect(f).toContain('Press r to try again');
+    expect(f).toContain('r: try again');
+    cleanup();
+
+    const api = new FakeApi();
+    api.updateByok = async () => {
+      throw new ApiError(500, 500, 'internal', true, 'The store is unavailable', 'PATCH /byok/{id}');
+    };
+    const form = renderApp({ api, initial: { name: 'byokForm', id: 'c2' } });
+    await form.waitFor('Edit anthropic credential');
+    await form.type('!');
+    await form.press('ctrl+s');
+    f = await form.waitFor('A transient failure');
+    expect(f).toContain('Press ^s to try again');
+    expect(f).toContain('^s: try again');
+    expect(f).not.toMatch(/Press r\b|\br: try again/);
+  });
+});
+
+describe('the BYOK form models field', () => {
+  it('splits on commas only and refuses an entry that is not a model slug, sending nothing until it is fixed', async () => {
+    const api = new FakeApi();
+    const app = renderApp({ api, initial: { name: 'byokForm' } });
+    await app.waitFor('New BYOK credential');
+    await app.type('openai');
+    await app.press('enter');
+    await app.type('sk-x');
+    await app.press('tab', 'tab', 'tab', 'tab');
+    await app.waitFor('› models');
+    const typed = 'bad model, openai/gpt-4o';
+    await app.type(typed);
+    await app.waitFor('"bad model" must look like author/slug');
+    await app.press('ctrl+s');
+    await app.waitFor('fix the marked fields first');
+    expect(api.callsOf('createByok')).toHaveLength(0);
+    for (let i = 0; i < typed.length; i++) await app.press('backspace');
+    await app.type(' anthropic/claude-sonnet-4 ,openai/gpt-4o:free, ');
+    await app.waitFor((s) => !s.includes('must look like'));
+    await app.press('ctrl+s');
+    await app.waitFor(() => api.callsOf('createByok').length === 1);
+    expect(api.callsOf('createByok')[0]![0]).toMatchObject({ allowed_models: ['anthropic/claude-sonnet-4', 'openai/gpt-4o:free'] });
   });
 });

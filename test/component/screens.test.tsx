@@ -234,13 +234,29 @@ describe('help overlay', () => {
     await app.waitFor('sleeper');
     await app.press('?');
     const f = await app.waitFor('Keys (esc or ? to close');
-    for (const text of ['Everywhere', 'On an intern', 'help', 'attach', 'vault secrets', 'g/G']) expect(f).toContain(text);
-    const range = /j\/k scroll, (\d+)-/.exec(f);
+    for (const text of ['Everywhere', 'On an intern', 'help', 'edit settings', 'BYOK credentials', 'g/G']) expect(f).toContain(text);
+    const range = /j\/k g\/G pgdn\/pgup scroll, (\d+)-/.exec(f);
     expect(range?.[1]).toBe('1');
     await app.press('j');
-    await app.waitFor(/j\/k scroll, 2-/);
+    await app.waitFor(/scroll, 2-/);
     await app.press('esc');
     await app.waitFor((s) => !s.includes('Keys (esc') && s.includes('sleeper'));
+  });
+
+  it('scrolls with every key a list moves with: G to the end, g to the top, pgdn and pgup a page', async () => {
+    const app = renderApp();
+    await app.waitFor('sleeper');
+    await app.press('?');
+    const f = await app.waitFor('Keys (esc or ? to close');
+    const [, shown, total] = /scroll, 1-(\d+) of (\d+)/.exec(f)!.map(Number);
+    await app.press('G');
+    await app.waitFor(`scroll, ${total! - shown! + 1}-${total} of ${total}`);
+    await app.press('g');
+    await app.waitFor(`scroll, 1-${shown} of ${total}`);
+    await app.press('\x1b[6~'); // page down
+    await app.waitFor(`scroll, ${shown! + 1}-`);
+    await app.press('\x1b[5~'); // page up
+    await app.waitFor(`scroll, 1-${shown} of ${total}`);
   });
 });
 
@@ -370,5 +386,40 @@ describe('errors and safety', () => {
     const f = await app.waitFor('red text');
     expect(f).not.toMatch(/\x1b|\x07/);
     expect(app.frames.join('')).not.toContain('\x1b]0;');
+  });
+});
+
+describe('an intern that is gone', () => {
+  it('deleted from its details: the 404 that ends the deletion says so and goes back to the list, fetched afresh', async () => {
+    const api = new FakeApi();
+    const app = renderApp({ api });
+    await app.waitFor('sleeper');
+    await app.press('enter');
+    await app.waitFor('Keeps CI green.');
+    await app.press('D');
+    await app.waitFor('Type its name');
+    await app.type('runner');
+    await app.press('enter');
+    await app.waitFor('destroying');
+    const listed = api.callsOf('listInterns').length;
+    // The service finishes: the intern is no more.
+    api.interns = api.interns.filter((i) => i.id !== IDS.runner);
+    const f = await app.waitFor((s) => s.includes('deleted runner') && s.includes('sleeper'));
+    expect(f).not.toContain('Keeps CI green.');
+    expect(f.split('\n').filter((l) => l.includes('runner') && !l.includes('deleted runner'))).toEqual([]);
+    expect(api.callsOf('listInterns').length).toBeGreaterThan(listed);
+  });
+
+  it('a 404 for an intern not being deleted: a clear "no longer exists", no stale details, no intern keys', async () => {
+    const api = new FakeApi();
+    const app = renderApp({ api, initial: { name: 'intern', id: IDS.runner } });
+    await app.waitFor('Keeps CI green.');
+    api.interns = api.interns.filter((i) => i.id !== IDS.runner);
+    await app.press('r');
+    const f = await app.waitFor('This intern no longer exists');
+    expect(f).toContain(IDS.runner);
+    for (const stale of ['Keeps CI green.', 'anthropic/claude-sonnet-4', 'Watch main.', 'e edit settings']) expect(f).not.toContain(stale);
+    await app.press('e');
+    expect(app.frame()).not.toContain('Settings of');
   });
 });

@@ -104,3 +104,53 @@ describe('vault secrets', () => {
     expect(app.frames.some((fr) => fr.includes('new-value'))).toBe(false);
   });
 });
+
+describe('the secret form and the vault footer', () => {
+  it('esc with edits asks before discarding (the value never in the question); without edits it leaves at once', async () => {
+    const app = renderApp({ initial: { name: 'vault' } });
+    await app.waitFor('No secrets here yet');
+    await app.press('a');
+    await app.waitFor('Add a secret');
+    await app.press('esc');
+    await app.waitFor((f) => !f.includes('Add a secret') && f.includes('No secrets here yet'));
+    await app.press('a');
+    await app.waitFor('Add a secret');
+    await app.type('deploy_key');
+    await app.press('tab');
+    await app.type('s3cr3t-value');
+    await app.waitFor('12 chars, hidden');
+    await app.press('esc');
+    const asked = await app.waitFor('Discard your changes? (y/n)');
+    expect(asked).not.toContain('s3cr3t');
+    // n keeps the form as it was: the answer is not typed into the value.
+    await app.press('n');
+    await app.waitFor((f) => !f.includes('Discard your changes') && f.includes('12 chars, hidden'));
+    await app.press('esc');
+    await app.waitFor('Discard your changes? (y/n)');
+    await app.press('y');
+    await app.waitFor((f) => !f.includes('Add a secret') && f.includes('No secrets here yet'));
+    expect(app.api.callsOf('putVaultSecret')).toHaveLength(0);
+    expect(app.frames.some((fr) => fr.includes('s3cr3t'))).toBe(false);
+  });
+
+  it('the footer lists only keys that work there: no open or filter, and copy and tabs only on an intern', async () => {
+    const api = withWorkspaceSecrets();
+    // Wide enough for the whole footer, so a key is missing because it is not listed, not cut off.
+    const wide = (app: ReturnType<typeof renderApp>) => {
+      Object.defineProperty(app.stdout, 'columns', { get: () => 400 });
+      app.stdout.emit('resize');
+    };
+    const footer = (f: string) => f.trimEnd().split('\n').at(-1)!;
+    const ws = renderApp({ api, initial: { name: 'vault' } });
+    wide(ws);
+    let line = footer(await ws.waitFor((f) => f.includes('github_token') && footer(f).includes('a add a secret')));
+    for (const shown of ['a add a secret', 'e replace', 'D delete', 'j/k move', 'g/G top', 'r refresh']) expect(line).toContain(shown);
+    for (const missing of ['enter open', '/ filter', 'f status', 'C copy', 'tab effective']) expect(line).not.toContain(missing);
+    cleanup();
+    const own = renderApp({ api, initial: { name: 'vault', internId: IDS.runner } });
+    wide(own);
+    line = footer(await own.waitFor((f) => f.includes('Secrets of runner') && footer(f).includes('a add a secret')));
+    for (const shown of ['a add a secret', 'C copy workspace secrets in', 'tab effective / own tab', 'j/k move']) expect(line).toContain(shown);
+    for (const missing of ['enter open', '/ filter', 'f status']) expect(line).not.toContain(missing);
+  });
+});

@@ -3,6 +3,7 @@ import { Box } from 'ink';
 import { Text } from './Text.js';
 import { ApiError, MissingCredentialError, NetworkError, ResponseShapeError } from '../../client/errors.js';
 import { CREDENTIAL_SOURCES, loginCommand } from '../../contract/routes.js';
+import { type BindingId, keyLabel } from '../keymap.js';
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
 
@@ -14,7 +15,12 @@ export interface Explained {
   retryable: boolean;
 }
 
-export function explain(error: unknown): Explained {
+/**
+ * `retry` is the binding that tries again where the error is shown: refresh on a screen that
+ * loads, save in a form, where r is a letter typed into a field.
+ */
+export function explain(error: unknown, retry: BindingId = 'refresh'): Explained {
+  const again = keyLabel(retry);
   if (error instanceof MissingCredentialError) {
     return {
       title: `No ${CREDENTIAL_SOURCES[error.kind].label} configured`,
@@ -58,15 +64,15 @@ export function explain(error: unknown): Explained {
       case error.reason === 'intern_not_running':
         return { ...base, title: 'Not running', hint: 'Provision the intern (p) and attach when it is running.' };
       case error.status === 408:
-        return { ...base, title: 'Timed out', hint: 'The service took too long. Press r to try again.' };
+        return { ...base, title: 'Timed out', hint: `The service took too long. Press ${again} to try again.` };
       case error.status === 409:
-        return { ...base, title: 'Conflict', hint: 'Someone changed this at the same time. Refresh (r) and try again.' };
+        return { ...base, title: 'Conflict', hint: `Someone changed this at the same time. Press ${again} to try again.` };
       case error.status === 413:
         return { ...base, title: 'Too large', hint: 'The request body is over 1 MiB; shorten the long fields.' };
       case error.status >= 500 && error.reason === null && error.retryable:
-        return { ...base, title: 'No answer from the service', hint: 'Already retried with backoff. Press r to try again.' };
+        return { ...base, title: 'No answer from the service', hint: `Already retried with backoff. Press ${again} to try again.` };
       case error.status >= 500 && error.retryable:
-        return { ...base, title: 'Service error', hint: 'A transient failure, already retried. Press r to try again.' };
+        return { ...base, title: 'Service error', hint: `A transient failure, already retried. Press ${again} to try again.` };
       case error.status >= 500:
         return { ...base, title: 'Service configuration error', hint: 'Retrying will not help; the service needs fixing.' };
       default:
@@ -74,16 +80,16 @@ export function explain(error: unknown): Explained {
     }
   }
   if (error instanceof NetworkError) {
-    return { title: 'Cannot reach the service', message: sanitize(error.message), reason: null, hint: 'Check the base URL and the network, then press r.', retryable: true };
+    return { title: 'Cannot reach the service', message: sanitize(error.message), reason: null, hint: `Check the base URL and the network, then press ${again}.`, retryable: true };
   }
   if (error instanceof ResponseShapeError) {
     return { title: 'Unexpected answer', message: sanitize(error.message), reason: null, hint: 'The service answered in a shape this version does not know.', retryable: true };
   }
-  return { title: 'Something went wrong', message: sanitize(error instanceof Error ? error.message : String(error)), reason: null, hint: 'Press r to try again.', retryable: true };
+  return { title: 'Something went wrong', message: sanitize(error instanceof Error ? error.message : String(error)), reason: null, hint: `Press ${again} to try again.`, retryable: true };
 }
 
-export function ErrorView({ error, compact = false }: { error: unknown; compact?: boolean }) {
-  const e = explain(error);
+export function ErrorView({ error, compact = false, retry = 'refresh' }: { error: unknown; compact?: boolean; retry?: BindingId }) {
+  const e = explain(error, retry);
   if (compact) {
     return (
       <Text color={theme.error} wrap="truncate-end">
@@ -99,7 +105,7 @@ export function ErrorView({ error, compact = false }: { error: unknown; compact?
       <Text>{e.message}</Text>
       {e.reason ? <Text color={theme.muted}>reason: {e.reason}</Text> : null}
       <Text color={theme.warning}>{e.hint}</Text>
-      {e.retryable ? <Text color={theme.muted}>r: try again</Text> : null}
+      {e.retryable ? <Text color={theme.muted}>{keyLabel(retry)}: try again</Text> : null}
     </Box>
   );
 }

@@ -1,7 +1,9 @@
 import { Box } from 'ink';
 import { Text } from './Text.js';
 import { COMMANDS, usage } from '../commands.js';
-import { KEYMAP, keysText, SCOPE_TITLES, type Binding, type Scope } from '../keymap.js';
+import { useKeys } from '../hooks/useKeys.js';
+import { useListCursor } from '../hooks/useListCursor.js';
+import { KEYMAP, keyLabel, keysText, SCOPE_TITLES, type Binding, type Scope } from '../keymap.js';
 import { theme } from '../theme.js';
 
 const COLUMN_WIDTH = 38;
@@ -30,18 +32,23 @@ export function helpColumns(count: number): Line[][] {
 
 /**
  * Every binding of the keymap, grouped by scope, in as many columns as the
- * width allows. When the height does not hold them, j/k scroll (the App
- * passes `scroll`, already clamped with `helpScrollMax`).
+ * width allows. When the height does not hold them, the list's cursor keys
+ * scroll it (j/k, g/G, page up and down), through the same hook a list uses;
+ * it opens at the top each time.
  */
-export function HelpOverlay({ width, height, scroll }: { width: number; height: number; scroll: number }) {
+export function HelpOverlay({ width, height }: { width: number; height: number }) {
   const columns = helpColumns(Math.floor((width - 4) / COLUMN_WIDTH));
   const room = Math.max(3, height - 4);
   const longest = Math.max(...columns.map((c) => c.length));
-  const from = Math.min(scroll, Math.max(0, longest - room));
+  // The cursor is the first line shown: one position per line the overlay can scroll by.
+  const cursor = useListCursor(Math.max(0, longest - room) + 1, room, 'helpScroll');
+  useKeys((input, key) => void cursor.handle(input, key));
+  const from = cursor.index;
+  const scrollKeys = `${keyLabel('down')} ${keyLabel('top')} ${keyLabel('pageDown')}/${keyLabel('pageUp')}`;
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.accent} paddingX={1}>
       <Text bold color={theme.accent}>
-        Keys (esc or ? to close{longest > room ? `; j/k scroll, ${from + 1}-${Math.min(longest, from + room)} of ${longest}` : ''})
+        Keys (esc or ? to close{longest > room ? `; ${scrollKeys} scroll, ${from + 1}-${Math.min(longest, from + room)} of ${longest}` : ''})
       </Text>
       <Box>
         {columns.map((column, i) => (
@@ -66,10 +73,4 @@ export function HelpOverlay({ width, height, scroll }: { width: number; height: 
       </Text>
     </Box>
   );
-}
-
-/** How far the overlay can scroll at this size. */
-export function helpScrollMax(width: number, height: number): number {
-  const longest = Math.max(...helpColumns(Math.floor((width - 4) / COLUMN_WIDTH)).map((c) => c.length));
-  return Math.max(0, longest - Math.max(3, height - 4));
 }

@@ -51,11 +51,25 @@ export interface Form<V, F extends string> {
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
+/**
+ * The discard rule on its own, for a form that keeps its values itself (the secret form): esc
+ * leaves at once when nothing was edited, and asks first when something was. `useForm` is built
+ * on it, so every form asks the same way.
+ */
+export function useDiscard(dirty: boolean, onLeave: () => void) {
+  const [confirmingDiscard, setConfirmingDiscard] = useState(false);
+  const cancel = () => (dirty ? setConfirmingDiscard(true) : onLeave());
+  const answerDiscard = (yes: boolean) => {
+    setConfirmingDiscard(false);
+    if (yes) onLeave();
+  };
+  return { confirmingDiscard, answerDiscard, cancel };
+}
+
 export function useForm<V, F extends string>(opts: FormOptions<V, F>): Form<V, F> {
   const [values, setValuesState] = useState<V | null>(opts.initial);
   const [original, setOriginal] = useState<V | null>(opts.initial);
   const [focusRaw, setFocus] = useState(0);
-  const [confirmingDiscard, setConfirmingDiscard] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const [serverError, setServerError] = useState<unknown>(undefined);
   // The latest values for callbacks that run between renders (a submit right after an edit).
@@ -82,11 +96,7 @@ export function useForm<V, F extends string>(opts: FormOptions<V, F>): Form<V, F
   const update = (patch: Partial<V>) => {
     if (latest.current !== null) setValues({ ...latest.current, ...patch });
   };
-  const cancel = () => (dirty ? setConfirmingDiscard(true) : opts.onLeave());
-  const answerDiscard = (yes: boolean) => {
-    setConfirmingDiscard(false);
-    if (yes) opts.onLeave();
-  };
+  const { confirmingDiscard, answerDiscard, cancel } = useDiscard(dirty, opts.onLeave);
   const submit = async () => {
     if (values === null || original === null || submitting) return;
     const bad = fields.find((f) => errors[f]);

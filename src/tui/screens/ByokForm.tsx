@@ -122,7 +122,8 @@ export function ByokForm({ id }: { id?: string }) {
   };
 
   useKeys((input, key) => {
-    if (!values) return;
+    // Before the credential has loaded there is no field to type into, so r retries a failed load, as its hint says.
+    if (!values) return void (res.error && matches('refresh', input, key) && res.reload());
     if (form.handleKey(input, key)) return;
     if (matches('rotate', input, key)) {
       if (create) return;
@@ -224,7 +225,7 @@ export function ByokForm({ id }: { id?: string }) {
       })}
       {flagNote ? <Text color={theme.warning}>{flagNote}</Text> : null}
       {form.submitting ? <Spinner label={create ? 'Creating' : 'Saving'} /> : null}
-      {form.serverError ? <ErrorView error={form.serverError} /> : null}
+      {form.serverError ? <ErrorView error={form.serverError} retry="save" /> : null}
       <Confirm open={form.confirmingDiscard} question="Discard your changes?" onAnswer={form.answerDiscard} active={active} />
       <Text color={theme.muted}>tab/shift+tab move · space/←→ change a choice · ^s {create ? 'create' : 'save'} · esc cancel</Text>
     </Box>

@@ -142,7 +142,7 @@ export function CreateIntern() {
   return (
     <Box flexDirection="column" flexGrow={1}>
       <Text bold>New intern</Text>
-      {serverError ? <ErrorView error={serverError} compact={short} /> : null}
+      {serverError ? <ErrorView error={serverError} compact={short} retry="save" /> : null}
       {saving ? <Spinner label="Creating" /> : null}
       <Confirm open={confirmDiscard} question="Discard this new intern?" onAnswer={(yes) => (yes ? nav.pop() : setConfirmDiscard(false))} active={active} />
       <TextField labelWidth={LABEL_WIDTH} label="name" value={values.name} onChange={set('name')} focused={on('name')} error={values.name === '' ? null : errors.name} note={`${LIMITS.name.min}-${LIMITS.name.max} chars: a-z 0-9, hyphen-separated, starts with a letter`} />

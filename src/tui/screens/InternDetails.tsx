@@ -1,7 +1,8 @@
 /** Every field of an intern, its icon and progress, and the lifecycle actions. */
 import { Box } from 'ink';
 import { Text } from '../components/Text.js';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { ApiError } from '../../client/errors.js';
 import { TRANSITIONAL_STATUSES, type Intern } from '../../contract/intern.js';
 import { Confirm } from '../components/Confirm.js';
 import { ErrorView } from '../components/ErrorView.js';
@@ -17,29 +18,51 @@ import { useKeys } from '../hooks/useKeys.js';
 import { usePolling } from '../hooks/usePolling.js';
 import { useResource } from '../hooks/useResource.js';
 import { useScreen } from '../hooks/useScreen.js';
-import { matches } from '../keymap.js';
+import { keyLabel, matches } from '../keymap.js';
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
 
 type Pending = { kind: 'suspend' } | { kind: 'delete'; typed: string; mismatch?: boolean } | null;
+
+const notFound = (e: unknown) => e instanceof ApiError && e.status === 404;
 
 export function InternDetails({ id, note, seed }: { id: string; note?: string; seed?: Intern }) {
   const { api, nav, active, options, size } = useTui();
   const res = useResource((signal) => api.getIntern(id, { signal }), id, seed);
   const { busy, error: actionError, run: act } = useAction(res.reload);
   const [pending, setPending] = useState<Pending>(null);
+  // The poll's last failure: its 404 is how a deletion ends, so it must not be lost in the backoff.
+  const [pollError, setPollError] = useState<unknown>(undefined);
+  const deleteSent = useRef(false);
   const intern = res.data;
+  const loadError = pollError ?? res.error;
+  // Seen before and now answered 404: what is left on screen describes nothing.
+  const gone = intern !== undefined && notFound(loadError);
 
   // The typed-name confirmation explains its own keys; a y/n one lists them in the footer.
   // Any confirmation takes every key: a key that is not its answer must not act on the screen behind it.
-  useScreen(pending ? (pending.kind === 'delete' ? ['prompt'] : ['confirm']) : ['intern', 'global'], pending !== null);
+  useScreen(pending ? (pending.kind === 'delete' ? ['prompt'] : ['confirm']) : gone ? ['global'] : ['intern', 'global'], pending !== null);
 
-  usePolling(Boolean(intern && TRANSITIONAL_STATUSES.includes(intern.status)), async () => {
+  usePolling(Boolean(intern && !gone && TRANSITIONAL_STATUSES.includes(intern.status)), async () => {
     const before = JSON.stringify(res.data);
-    const next = await api.getIntern(id);
-    res.set(next);
-    return JSON.stringify(next) !== before;
+    try {
+      const next = await api.getIntern(id);
+      setPollError(undefined);
+      res.set(next);
+      return JSON.stringify(next) !== before;
+    } catch (e) {
+      setPollError(e);
+      throw e;
+    }
   }, 700, 5000);
+
+  // An intern being deleted that the service no longer knows has been deleted: say so and go
+  // back to the list, which loads afresh without it.
+  useEffect(() => {
+    if (!gone || !intern || (!deleteSent.current && intern.status !== 'destroying')) return;
+    nav.flash(`deleted ${sanitize(intern.name)}`);
+    nav.returnTo({ name: 'interns' });
+  }, [gone, intern, nav]);
 
 
   useKeys((input, key) => {
@@ -49,12 +72,16 @@ export function InternDetails({ id, note, seed }: { id: string; note?: string; s
         // A mismatch keeps the prompt open with what was typed, to be corrected.
         if (pending.typed !== intern.name) return setPending({ ...pending, mismatch: true });
         setPending(null);
+        deleteSent.current = true;
         void act('Deleting', () => api.deleteIntern(id), `deleting ${sanitize(intern.name)}`);
       }
       return;
     }
-    if (matches('refresh', input, key)) return res.reload();
-    if (!intern || busy) return;
+    if (matches('refresh', input, key)) {
+      setPollError(undefined);
+      return res.reload();
+    }
+    if (!intern || busy || gone) return;
     if (matches('edit', input, key)) return nav.push({ name: 'settings', id });
     if (matches('connections', input, key)) return nav.push({ name: 'connections', id });
     if (matches('attach', input, key)) return nav.push({ name: 'attach', intern });
@@ -72,6 +99,21 @@ export function InternDetails({ id, note, seed }: { id: string; note?: string; s
 
   if (!intern) {
     return res.error ? <ErrorView error={res.error} /> : <Spinner label="Loading the intern" />;
+  }
+  if (gone) {
+    return (
+      <Box flexDirection="column" borderStyle="round" borderColor={theme.error} paddingX={1}>
+        <Text color={theme.error} bold>
+          ✖ This intern no longer exists
+        </Text>
+        <Text>
+          {sanitize(intern.name)} ({sanitize(intern.id)}) was deleted, or this key can no longer see it.
+        </Text>
+        <Text color={theme.muted}>
+          {keyLabel('back')}: back · {keyLabel('refresh')}: look again
+        </Text>
+      </Box>
+    );
   }
   const wide = size.columns >= 100;
   return (
@@ -95,7 +137,7 @@ export function InternDetails({ id, note, seed }: { id: string; note?: string; s
       {/* Prompts, progress of an action and its errors come first, so a short terminal never clips them. */}
       {busy ? <Spinner label={busy} /> : null}
       {actionError ? <ErrorView error={actionError} /> : null}
-      {res.error ? <ErrorView error={res.error} compact /> : null}
+      {loadError ? <ErrorView error={loadError} compact /> : null}
       <Confirm open={pending?.kind === 'suspend'} question={`Suspend ${sanitize(intern.name)}? Its terminal sessions end.`} onAnswer={answerSuspend} active={active} />
       {pending?.kind === 'delete' ? (
         <Box flexDirection="column" borderStyle="round" borderColor={theme.error} paddingX={1}>

@@ -100,6 +100,8 @@ export function InternSettings({ id }: { id: string }) {
 
   useKeys((input, key) => {
     if (picking) return;
+    // Before the intern has loaded there is no field to type into: r tries the load again, as the error says.
+    if (!values) return void (res.error && matches('refresh', input, key) && res.reload());
     if (form.field === 'model' && matches('openPicker', input, key)) return setPicking(true);
     if (form.handleKey(input, key)) return;
     if (matches('editor', input, key) && values) {
@@ -145,7 +147,7 @@ export function InternSettings({ id }: { id: string }) {
         <TextField label="instructions" value={values.instructions} onChange={set('instructions')} focused={focused('instructions')} error={errors.instructions} multiline height={6} placeholder="none" />
       )}
       {form.submitting ? <Spinner label="Saving" /> : null}
-      {form.serverError ? <ErrorView error={form.serverError} /> : null}
+      {form.serverError ? <ErrorView error={form.serverError} retry="save" /> : null}
       <Confirm open={form.confirmingDiscard} question="Discard your changes?" onAnswer={form.answerDiscard} active={active} />
       <Text color={theme.muted}>
         {form.dirty ? `will send: ${Object.keys(patch).join(', ')}` : 'no changes yet'} · ^s save · esc cancel

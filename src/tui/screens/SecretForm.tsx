@@ -10,11 +10,13 @@ import { Text } from '../components/Text.js';
 import { useLayoutEffect, useState } from 'react';
 import { LIMITS } from '../../contract/limits.js';
 import { checkSecretName, checkSecretValue, normaliseHost, validateHosts, type VaultSecretWrite } from '../../contract/vault.js';
+import { Confirm } from '../components/Confirm.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { Spinner } from '../components/Spinner.js';
 import { TextField } from '../components/TextField.js';
 import { useTui } from '../context.js';
 import { useExternalEditor } from '../hooks/useExternalEditor.js';
+import { useDiscard } from '../hooks/useForm.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { matches } from '../keymap.js';
 import { sanitize } from '../sanitize.js';
@@ -53,8 +55,17 @@ export function SecretForm({ scopeLabel, existing, onSave, onClose }: SecretForm
   const [error, setError] = useState<unknown>(undefined);
   const edit = useExternalEditor();
   const field: Field = FIELDS[focus]!;
+  // Anything typed counts, a host not yet added included: esc would throw it away.
+  const startHosts = existing?.hosts ?? [];
+  const dirty =
+    (!existing && name !== '') || value !== '' || file !== '' || host !== '' || hosts.length !== startHosts.length || hosts.some((h, i) => h !== startHosts[i]);
+  const discard = useDiscard(dirty, onClose);
+  const asking = discard.confirmingDiscard;
 
-  useLayoutEffect(() => setScopes(field === 'host' ? ['form', 'hostField', 'text'] : ['form', 'text']), [setScopes, field]);
+  useLayoutEffect(
+    () => setScopes(asking ? ['confirm'] : field === 'host' ? ['form', 'hostField', 'text'] : ['form', 'text']),
+    [setScopes, field, asking],
+  );
 
   const nameError = existing || name === '' ? null : checkSecretName(name);
   const hostError = host.trim() === '' ? null : ((r) => ('error' in r ? r.error : null))(normaliseHost(host));
@@ -113,7 +124,7 @@ export function SecretForm({ scopeLabel, existing, onSave, onClose }: SecretForm
   };
 
   useKeys((input, key) => {
-    if (matches('formCancel', input, key)) return onClose();
+    if (matches('formCancel', input, key)) return discard.cancel();
     if (matches('save', input, key)) return void save();
     const step = matches('nextField', input, key) ? 1 : matches('prevField', input, key) ? -1 : 0;
     if (step !== 0) {
@@ -131,15 +142,15 @@ export function SecretForm({ scopeLabel, existing, onSave, onClose }: SecretForm
       if ('error' in out) return nav.flash(out.error, 'error');
       return setValue(out.text);
     }
-  }, active && !saving);
+  }, active && !saving && !asking);
 
-  const on = (f: Field) => active && !saving && field === f;
+  const on = (f: Field) => active && !saving && !asking && field === f;
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.accent} paddingX={1} flexShrink={0}>
       <Text bold color={theme.accent}>
         {existing ? `Replace ${sanitize(existing.name)}` : 'Add a secret'} <Text color={theme.muted}>to {sanitize(scopeLabel)}</Text>
       </Text>
-      {error ? <ErrorView error={error} compact /> : null}
+      {error ? <ErrorView error={error} compact retry="save" /> : null}
       {saving ? <Spinner label="Saving" /> : null}
       {existing ? null : (
         <TextField label="name" value={name} onChange={setName} focused={on('name')} error={nameError} note="a-z 0-9 _" labelWidth={10} />
@@ -170,6 +181,8 @@ export function SecretForm({ scopeLabel, existing, onSave, onClose }: SecretForm
         <Text color={theme.muted}>{'  hosts    '}</Text>
         {hosts.length === 0 ? <Text color={theme.warning}>none yet: it is only ever sent to its hosts</Text> : hosts.map((h) => sanitize(h)).join(', ')}
       </Text>
+      {/* The question never repeats the value: it is only ever drawn as its length. */}
+      <Confirm open={asking} question="Discard your changes?" onAnswer={discard.answerDiscard} active={active} />
       <Text color={theme.muted} wrap="truncate-end">
         ^s saves · tab next · esc cancels
       </Text>

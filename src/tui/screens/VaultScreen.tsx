@@ -86,10 +86,20 @@ export function VaultScreen({ internId }: { internId?: string }) {
   const editable = !internId || tab === 'own';
 
   // The secret form declares its own scopes (they follow its focus); the rest are declared here.
+  // The list moves with the cursor keys but is not opened or filtered, and copying in and the
+  // tabs exist only on an intern's secrets: the footer lists what this view does.
   useLayoutEffect(() => {
     if (mode.kind === 'form') return;
-    setScopes(mode.kind === 'delete' ? ['confirm'] : mode.kind === 'copy' ? ['chooser', 'text'] : ['vault', 'list', 'global']);
-  }, [setScopes, mode.kind]);
+    setScopes(
+      mode.kind === 'delete'
+        ? ['confirm']
+        : mode.kind === 'copy'
+          ? ['chooser', 'text']
+          : internId
+            ? ['vault', 'vaultIntern', 'cursor', 'global']
+            : ['vault', 'cursor', 'global'],
+    );
+  }, [setScopes, mode.kind, internId]);
   useLayoutEffect(() => setCapture(mode.kind !== 'list'), [setCapture, mode.kind]);
 
 

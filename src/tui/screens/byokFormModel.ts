@@ -2,7 +2,7 @@
 import type { ByokCreate, ByokCredential, ByokUpdate } from '../../contract/byok.js';
 import { LIMITS } from '../../contract/limits.js';
 import { describeRegionRule, regionRuleOf, resolveDeclaredRegion } from '../../contract/providers.js';
-import { type Region, checkApiKeyHash, checkByokFlags, checkByokName, checkProviderSlug } from '../../contract/rules.js';
+import { type Region, checkApiKeyHash, checkByokFlags, checkByokName, checkModel, checkProviderSlug } from '../../contract/rules.js';
 
 export type Tri = 'unset' | 'true' | 'false';
 export interface ByokFormValues {
@@ -57,10 +57,23 @@ export function formOf(c: ByokCredential): ByokFormValues {
   };
 }
 
-/** A list field: items split by commas, spaces or newlines; empty means null (no restriction). */
+/**
+ * A list field: items split by commas (or line breaks, from a paste) and trimmed; empty means null
+ * (no restriction). Not by spaces: "bad model" is one wrong item to refuse, not two to send.
+ */
 export function parseList(text: string): string[] | null {
-  const items = text.split(/[\s,]+/).filter(Boolean);
+  const items = text
+    .split(/[,\n]/)
+    .map((item) => item.trim())
+    .filter(Boolean);
   return items.length === 0 ? null : items;
+}
+
+/** What is wrong with a list's items: the one bad item quoted (or how many are bad) and the rule it breaks. */
+function badItems(items: string[], check: (item: string) => string | null): string | null {
+  const bad = items.filter((item) => check(item) !== null);
+  if (bad.length === 0) return null;
+  return `${bad.length === 1 ? `"${bad[0]!.slice(0, 20)}"` : `${bad.length} items`} ${check(bad[0]!)}`;
 }
 
 export function validateByok(v: ByokFormValues, mode: { create: boolean; rotating: boolean }): Partial<Record<ByokField, string>> {
@@ -73,12 +86,16 @@ export function validateByok(v: ByokFormValues, mode: { create: boolean; rotatin
   e.name = checkByokName(v.name === '' ? null : v.name) ?? undefined;
   const hashes = parseList(v.allowed_api_key_hashes);
   if (hashes) {
-    const bad = hashes.filter((h) => checkApiKeyHash(h) !== null);
-    if (bad.length > 0) e.allowed_api_key_hashes = `${bad.length === 1 ? `"${bad[0]!.slice(0, 20)}"` : `${bad.length} items`} ${checkApiKeyHash(bad[0]!)}`;
+    const bad = badItems(hashes, checkApiKeyHash);
+    if (bad) e.allowed_api_key_hashes = bad;
     else if (hashes.length > LIMITS.allowedApiKeyHashes.max) e.allowed_api_key_hashes = `at most ${LIMITS.allowedApiKeyHashes.max} hashes`;
   }
   const models = parseList(v.allowed_models);
-  if (models && models.length > LIMITS.allowedModels.max) e.allowed_models = `at most ${LIMITS.allowedModels.max} models`;
+  if (models) {
+    const bad = badItems(models, checkModel);
+    if (bad) e.allowed_models = bad;
+    else if (models.length > LIMITS.allowedModels.max) e.allowed_models = `at most ${LIMITS.allowedModels.max} models`;
+  }
   const users = parseList(v.allowed_user_ids);
   if (users && users.length > LIMITS.allowedUserIds.max) e.allowed_user_ids = `at most ${LIMITS.allowedUserIds.max} user ids`;
   const region = v.declared_region === 'unset' ? null : v.declared_region;
