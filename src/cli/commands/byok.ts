@@ -1,6 +1,6 @@
 /** `byok list|get|create|update|delete`: provider keys. The raw key is read, never an argument, never printed. */
 import { ByokCredentialSchema, type ByokCreate, type ByokCredential, type ByokUpdate } from '../../contract/byok.js';
-import { REGIONS } from '../../contract/rules.js';
+import { REGIONS, checkModel } from '../../contract/rules.js';
 import type { RunContext } from '../context.js';
 import { CliError, EXIT, usageError } from '../exit.js';
 import { confirm, readSecret } from '../input.js';
@@ -57,7 +57,12 @@ function settings(ctx: RunContext): ByokUpdate {
   }
   const zdr = str(ctx, 'zdr');
   if (zdr !== undefined) body.declared_zdr = zdr === 'none' || zdr === '' ? null : bool('zdr', zdr);
-  if (str(ctx, 'models') !== undefined) body.allowed_models = listOrNull(str(ctx, 'models')!);
+  if (str(ctx, 'models') !== undefined) {
+    body.allowed_models = listOrNull(str(ctx, 'models')!);
+    // The TUI's form refuses these too (the contract's rule): a typo would limit the key to no model.
+    const bad = body.allowed_models?.find((m) => checkModel(m) !== null);
+    if (bad !== undefined) throw usageError(`--models: "${bad.slice(0, 40)}" ${checkModel(bad)}`);
+  }
   if (str(ctx, 'users') !== undefined) body.allowed_user_ids = listOrNull(str(ctx, 'users')!);
   if (str(ctx, 'key-hashes') !== undefined) body.allowed_api_key_hashes = listOrNull(str(ctx, 'key-hashes')!);
   for (const [flag, field] of [
