@@ -120,6 +120,18 @@ describe('intern details', () => {
     for (const text of ['anthropic/claude-sonnet-4', 'runner.interns.test', 'Keeps CI green.', 'Watch main.', 'File issues.', '11111111-2222-4333-8444-555555555555']) expect(f).toContain(text);
   });
 
+  it('says how many lines of long instructions are not shown, and where to read them', async () => {
+    const api = new FakeApi();
+    api.interns[0]!.instructions = Array.from({ length: 20 }, (_, i) => `rule ${i + 1}`).join('\n');
+    const app = renderApp({ api, initial: { name: 'intern', id: IDS.runner } });
+    const f = await app.waitFor('instructions (20 lines, the first 8 below; e shows them all):');
+    expect(f).toContain('rule 1');
+    expect(f).not.toContain('rule 9');
+    api.interns[0]!.instructions = 'one\ntwo';
+    await app.press('r');
+    await app.waitFor((s) => s.includes('instructions:') && s.includes('two'));
+  });
+
   it('draws the progress of a provisioning intern and the failure of a failed one', async () => {
     const app = renderApp({ initial: { name: 'intern', id: IDS.builder } });
     expect(await app.waitFor('Pulling the image')).toContain('(2 of 5)');

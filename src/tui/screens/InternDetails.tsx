@@ -164,20 +164,9 @@ export function InternDetails({ id, note, seed }: { id: string; note?: string; s
         <Field label="updated" value={`${intern.updated_at} (${relativeTime(intern.updated_at)})`} />
         <Field label="icon sha256" value={intern.icon_sha256 ?? '— (no icon)'} muted={!intern.icon_sha256} />
         <Field label="description" value={intern.description ?? '—'} muted={!intern.description} />
-        <Text color={theme.muted}>instructions:</Text>
+        <InstructionsLabel text={intern.instructions} lines={wide ? 8 : 4} />
         <Box borderStyle="single" borderColor={theme.muted} paddingX={1} flexDirection="column">
-          {intern.instructions ? (
-            sanitize(intern.instructions, { multiline: true })
-              .split('\n')
-              .slice(0, wide ? 8 : 4)
-              .map((line, i) => (
-                <Text key={i} wrap="truncate-end">
-                  {line || ' '}
-                </Text>
-              ))
-          ) : (
-            <Text color={theme.muted}>none</Text>
-          )}
+          {intern.instructions ? <Instructions text={intern.instructions} lines={wide ? 8 : 4} /> : <Text color={theme.muted}>none</Text>}
         </Box>
       </Box>
     </Box>
@@ -198,3 +187,29 @@ function Field({ label, value, muted = false }: { label: string; value: string; 
 }
 
 export type { Intern };
+
+/** The instructions' first lines (the box below the label; a short terminal may cut it). */
+function Instructions({ text, lines }: { text: string; lines: number }) {
+  return (
+    <>
+      {sanitize(text, { multiline: true })
+        .split('\n')
+        .slice(0, lines)
+        .map((line, i) => (
+          <Text key={i} wrap="truncate-end">
+            {line || ' '}
+          </Text>
+        ))}
+    </>
+  );
+}
+
+/** Above the box, so it is seen whenever any of the box is: how long the instructions are when the box shows only part, and where to read them all. */
+function InstructionsLabel({ text, lines }: { text: string | null; lines: number }) {
+  const count = text ? text.split('\n').length : 0;
+  return (
+    <Text color={theme.muted} wrap="truncate-end">
+      instructions{count > lines ? ` (${count} lines, the first ${lines} below; ${keyLabel('edit')} shows them all)` : ''}:
+    </Text>
+  );
+}
