@@ -4,9 +4,9 @@ import { render, useStdout } from 'ink';
 import { useEffect } from 'react';
 import { App } from './app.js';
 import { KeysProvider } from './hooks/useKeys.js';
-import { GatedOutput, screen } from './output.js';
+import { GatedOutput, lendTerminal, screen } from './output.js';
 import { KeySplitter } from './stdinSplitter.js';
-import { CLEAR_SCREEN, type EndingSignal, HIDE_CURSOR, holdWarnings, onTerminalGone, TUI_ENTER, TUI_LEAVE } from './terminal.js';
+import { type EndingSignal, holdWarnings, onTerminalGone, TUI_ENTER, TUI_LEAVE } from './terminal.js';
 import { chooseTheme } from './theme.js';
 import type { TuiOptions } from './types.js';
 export type { TuiOptions, FeatureSpec } from './types.js';
@@ -20,16 +20,13 @@ export type { TuiOptions, FeatureSpec } from './types.js';
  */
 const MAX_FPS = 60;
 
-/** Writes Ink's last frame again, whole (set by Repainter once the app is mounted). */
-let repaint = () => {};
-
-/** Gives runTui Ink's way to write its last frame again: a write through Ink clears and redraws it. */
+/** Gives `screen` Ink's way to write its last frame again: a write through Ink clears and redraws it. */
 function Repainter(): null {
   const { write } = useStdout();
   useEffect(() => {
-    repaint = () => write('');
+    screen.repaint = () => write('');
     return () => {
-      repaint = () => {};
+      screen.repaint = () => {};
     };
   }, [write]);
   return null;
@@ -66,24 +63,19 @@ export async function runTui(options: TuiOptions): Promise<number> {
   keys.setRawMode(true);
   // ctrl+z (app.tsx): the terminal goes back to the shell and the process group stops, as with vim
   // or less; the shell's `fg` continues it, the kill returns, and the screen is taken back and
-  // drawn again. Where nothing can resume it (a process group with no shell's job control), the
-  // stop is refused and the kill returns at once.
+  // drawn again (lendTerminal, as for $EDITOR). Where nothing can resume it (a process group with no
+  // shell's job control), the stop is refused and the kill returns at once.
   screen.suspend =
     process.platform === 'win32'
       ? null
-      : () => {
-          keys.setRawMode(false);
-          out.write(TUI_LEAVE);
-          try {
-            process.kill(0, 'SIGTSTP');
-          } catch {
-            // No process group to stop: straight back.
-          }
-          out.write(TUI_ENTER + CLEAR_SCREEN + HIDE_CURSOR);
-          keys.setRawMode(true);
-          gate.emit('resize'); // the terminal may have changed size meanwhile
-          repaint();
-        };
+      : () =>
+          lendTerminal(() => {
+            try {
+              process.kill(0, 'SIGTSTP');
+            } catch {
+              // No process group to stop: straight back.
+            }
+          });
   const instance = render(
     <KeysProvider>
       <Repainter />

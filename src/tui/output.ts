@@ -3,6 +3,7 @@
  * itself, Ink's writes are held back so the two never draw over each other.
  */
 import { EventEmitter } from 'node:events';
+import { CLEAR_SCREEN, HIDE_CURSOR, TUI_ENTER, TUI_LEAVE } from './terminal.js';
 
 export class GatedOutput extends EventEmitter {
   suspended = false;
@@ -29,11 +30,41 @@ export class GatedOutput extends EventEmitter {
 }
 
 /**
- * The gate and the key splitter of the running TUI, and how it suspends to the shell (none of them
- * in component tests).
+ * The gate and the key splitter of the running TUI, how it suspends to the shell, and how Ink's last
+ * frame is drawn again (none of them in component tests).
  */
-export const screen: { gate: GatedOutput | null; keys: { attached: ((chunk: string) => void) | null } | null; suspend: (() => void) | null } = {
+export const screen: {
+  gate: GatedOutput | null;
+  keys: { attached: ((chunk: string) => void) | null; setRawMode(mode: boolean): unknown } | null;
+  suspend: (() => void) | null;
+  /** Writes Ink's last frame again, whole (set by runTui once the app is mounted). */
+  repaint: () => void;
+} = {
   gate: null,
   keys: null,
   suspend: null,
+  repaint: () => {},
 };
+
+/**
+ * Lends the terminal to `borrower` (the shell after ctrl+z, $EDITOR) as it was before the TUI took it,
+ * and takes it back. The program that had it may have turned off any mode the TUI set (vi leaves
+ * the alternate screen and turns bracketed paste off, so a later paste became one submit per
+ * line), so every one is set again, and Ink draws its last frame whole: it writes only what
+ * changed, and the screen it last drew is gone. Without a terminal (component tests), `borrower`
+ * runs alone.
+ */
+export function lendTerminal<T>(borrower: () => T): T {
+  const { gate, keys } = screen;
+  if (!gate || !keys) return borrower();
+  keys.setRawMode(false);
+  gate.write(TUI_LEAVE);
+  try {
+    return borrower();
+  } finally {
+    gate.write(TUI_ENTER + CLEAR_SCREEN + HIDE_CURSOR);
+    keys.setRawMode(true);
+    gate.emit('resize'); // the terminal may have changed size meanwhile
+    screen.repaint();
+  }
+}

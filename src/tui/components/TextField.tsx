@@ -3,9 +3,9 @@
  * masked field never draws what was typed). It handles its own keys while
  * focused; tab, escape and ctrl combos are left to the form.
  */
-import { Box } from 'ink';
+import { Box, useStdout } from 'ink';
 import { Text } from './Text.js';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useKeys } from '../hooks/useKeys.js';
 import { pastedText } from '../keyParse.js';
 import { isTyped, matches } from '../keymap.js';
@@ -36,13 +36,22 @@ export interface TextFieldProps {
 export function TextField(props: TextFieldProps) {
   const { value, onChange, focused, multiline = false, masked = false } = props;
   const [rawCursor, setCursor] = useState(value.length);
-  // Clamped where it is read, not by an effect: an effect would run after the next key and undo it.
+  // Clamped where it is read, not by an effect: an effect would run after the next key and undo it;
+  // and on a grapheme's start, should the value have changed under it.
   // A masked field's cursor is pinned to the end: an invisible cursor cannot be moved by sight.
-  const cursor = masked ? value.length : Math.min(rawCursor, value.length);
+  const cursor = masked ? value.length : graphemeStart(value, Math.min(rawCursor, value.length));
+  // Typed without bracketed paste (a script, a terminal without it), a CR LF line ending comes as two
+  // keys: enter, then a line feed, which is typed text. Both are one line break.
+  const afterEnter = useRef(false);
+  // Ink measures and cuts all the text it is given on every frame, so a field hands it only what a
+  // line of the terminal can show: typing into a long value cost more with every key it had.
+  const room = Math.max(useStdout().stdout.columns || 80, VALUE_MIN);
 
   useKeys((input, key) => {
-    if (matches('cursorLeft', input, key)) return setCursor(prevPoint(value, cursor));
-    if (matches('cursorRight', input, key)) return setCursor(nextPoint(value, cursor));
+    const lineFeedOfEnter = afterEnter.current;
+    afterEnter.current = matches(multiline ? 'newline' : 'accept', input, key);
+    if (matches('cursorLeft', input, key)) return setCursor(prevGrapheme(value, cursor));
+    if (matches('cursorRight', input, key)) return setCursor(nextGrapheme(value, cursor));
     if (masked && (matches('lineStart', input, key) || matches('lineEnd', input, key))) return;
     if (matches('lineStart', input, key)) return setCursor(multiline ? value.lastIndexOf('\n', cursor - 1) + 1 : 0);
     if (matches('lineEnd', input, key)) return setCursor(multiline ? endOfLine(value, cursor) : value.length);
@@ -56,9 +65,9 @@ export function TextField(props: TextFieldProps) {
     // Several backspaces read at once arrive as one unparsed chunk of DEL/BS bytes.
     const erase = matches('erase', input, key) ? 1 : /^[\x7f\b]+$/.test(input) ? input.length : 0;
     if (erase > 0) {
-      // By code point: an emoji goes whole.
+      // By grapheme: an emoji (joined ones and flags too) and a letter with its accents go whole.
       let from = cursor;
-      for (let i = 0; i < erase; i++) from = prevPoint(value, from);
+      for (let i = 0; i < erase; i++) from = prevGrapheme(value, from);
       if (from === cursor) return;
       onChange(value.slice(0, from) + value.slice(cursor));
       return setCursor(from);
@@ -74,6 +83,7 @@ export function TextField(props: TextFieldProps) {
     if (pasted === null && !isTyped(input, key)) return;
     // Pasted text arrives as one chunk: keep newlines only in multi-line fields.
     let text = (pasted ?? input).replace(/\r\n?/g, '\n');
+    if (lineFeedOfEnter && pasted === null) text = text.replace(/^\n/, '');
     if (!multiline) text = text.replace(/\n/g, ' ');
     text = text.replace(/[\x00-\x09\x0b-\x1f\x7f]/g, '');
     if (!text) return;
@@ -81,7 +91,7 @@ export function TextField(props: TextFieldProps) {
     setCursor(cursor + text.length);
   }, focused, { text: true });
 
-  const points = [...value].length;
+  const points = masked ? [...value].length : 0;
   const shown = masked ? '•'.repeat(Math.min(points, 40)) + (points > 40 ? '…' : '') : value;
   const labelWidth = props.labelWidth ?? 15;
   const label = (
@@ -107,7 +117,7 @@ export function TextField(props: TextFieldProps) {
   if (multiline) {
     const lines = value.split('\n');
     const height = props.height ?? 5;
-    const { line: cursorLine } = position(value, cursor);
+    const { line: cursorLine, col: cursorCol } = position(lines, cursor);
     const first = Math.max(0, Math.min(cursorLine - height + 1, lines.length - height));
     const visible = lines.slice(first, first + height);
     return (
@@ -123,7 +133,7 @@ export function TextField(props: TextFieldProps) {
           {visible.length === 0 || (visible.length === 1 && visible[0] === '') ? (
             <Text color={theme.muted}>{focused ? <Text inverse> </Text> : null}{props.placeholder ?? ''}</Text>
           ) : (
-            visible.map((l, i) => <Line key={first + i} text={l} cursorAt={focused && first + i === cursorLine ? position(value, cursor).col : -1} />)
+            visible.map((l, i) => <Line key={first + i} text={l} cursorAt={focused && first + i === cursorLine ? cursorCol : -1} room={room} />)
           )}
         </Box>
       </Box>
@@ -131,7 +141,7 @@ export function TextField(props: TextFieldProps) {
   }
   // A short value is never cut for its message; a long one can give up width down to VALUE_MIN.
   // A placeholder is only a hint: it gives way (cut) to the message.
-  const valueMin = Math.min(widthOf(shown) + (focused ? 1 : 0), VALUE_MIN);
+  const valueMin = Math.min(widthOf(shown.slice(tailStart(shown, room))) + (focused ? 1 : 0), VALUE_MIN);
   const placeholder = value.length === 0 && props.placeholder;
   return (
     <Box>
@@ -144,7 +154,7 @@ export function TextField(props: TextFieldProps) {
             {placeholder}
           </Text>
         ) : (
-          <Line text={shown} cursorAt={focused ? (masked ? shown.length : cursor) : -1} />
+          <Line text={shown} cursorAt={focused ? (masked ? shown.length : cursor) : -1} room={room} />
         )}
       </Box>
       {message}
@@ -152,39 +162,98 @@ export function TextField(props: TextFieldProps) {
   );
 }
 
-function Line({ text, cursorAt }: { text: string; cursorAt: number }) {
-  if (cursorAt < 0) return <Text wrap="truncate-end">{text || ' '}</Text>;
-  const before = text.slice(0, cursorAt);
-  const atEnd = nextPoint(text, cursorAt);
+/**
+ * One line of the value; with the cursor, its end is what shows (cut at the start). Ink is given
+ * only as much of it as is wider than `room` (the terminal's width), cut at a grapheme boundary:
+ * what Ink cuts of that to fit the field, with its ellipsis, is what it made of the whole line.
+ */
+function Line({ text, cursorAt, room }: { text: string; cursorAt: number; room: number }) {
+  if (cursorAt < 0) return <Text wrap="truncate-end">{text.slice(0, headEnd(text, room)) || ' '}</Text>;
+  const from = tailStart(text, room);
+  // A cursor further from the end than the widest line would be cut off with what precedes it.
+  if (cursorAt < from) return <Text wrap="truncate-start">{text.slice(from)}</Text>;
+  const atEnd = nextGrapheme(text, cursorAt);
   const at = text.slice(cursorAt, atEnd) || ' ';
-  const after = text.slice(atEnd);
   return (
     <Text wrap="truncate-start">
-      {before}
+      {text.slice(from, cursorAt)}
       <Text inverse>{at}</Text>
-      {after}
+      {text.slice(atEnd)}
     </Text>
   );
 }
 
-/** The index of the code point before `i` (a surrogate pair is one step). */
-export function prevPoint(value: string, i: number): number {
-  if (i <= 0) return 0;
-  const low = value.charCodeAt(i - 1);
-  const high = value.charCodeAt(i - 2);
-  return low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff ? i - 2 : i - 1;
+// Made on first use, as in sanitize.ts: creating a segmenter loads ICU's break rules.
+let graphemes: Intl.Segmenter | undefined;
+
+const printableAscii = (c: number) => c >= 0x20 && c < 0x7f;
+
+/**
+ * Whether `i` is a grapheme boundary whatever the text around it: the ends, after a line feed,
+ * before one (but after a CR), and between two printable ASCII characters, which no rule of
+ * UAX #29 joins and no rule looks back across.
+ */
+function hardBoundary(value: string, i: number): boolean {
+  if (i <= 0 || i >= value.length) return true;
+  const before = value.charCodeAt(i - 1);
+  const after = value.charCodeAt(i);
+  return before === 0x0a || (after === 0x0a && before !== 0x0d) || (printableAscii(before) && printableAscii(after));
 }
 
-/** The index of the code point after `i`. */
-export function nextPoint(value: string, i: number): number {
-  if (i >= value.length) return value.length;
-  const cp = value.codePointAt(i)!;
-  return i + (cp > 0xffff ? 2 : 1);
+/**
+ * The grapheme holding the code unit at `i` (0 <= i < length), as [start, end). Only the text
+ * between the hard boundaries around it is segmented, so a step in a long text costs what it
+ * does in a short one (typed ASCII needs no segmenting at all).
+ */
+function grapheme(value: string, i: number): [number, number] {
+  let from = i;
+  while (!hardBoundary(value, from)) from--;
+  let to = i + 1;
+  while (!hardBoundary(value, to)) to++;
+  if (to - from === 1) return [from, to];
+  graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  const { index, segment } = graphemes.segment(value.slice(from, to)).containing(i - from)!;
+  return [from + index, from + index + segment.length];
 }
 
-function position(value: string, cursor: number): { line: number; col: number } {
-  const before = value.slice(0, cursor).split('\n');
-  return { line: before.length - 1, col: before[before.length - 1]!.length };
+/** The start of the grapheme `i` falls in (`i` itself on a boundary). */
+export function graphemeStart(value: string, i: number): number {
+  return i >= value.length ? value.length : grapheme(value, Math.max(0, i))[0];
+}
+
+/** Where the grapheme before `i` starts: one step left, or one backspace. */
+export function prevGrapheme(value: string, i: number): number {
+  return i <= 0 ? 0 : grapheme(value, Math.min(i, value.length) - 1)[0];
+}
+
+/** Where the grapheme at `i` ends: one step right. */
+export function nextGrapheme(value: string, i: number): number {
+  return i >= value.length ? value.length : grapheme(value, i)[1];
+}
+
+/** Where a start of `text` wider than `cells` ends, at a grapheme boundary (all of a narrower text); it grows by doubling. */
+function headEnd(text: string, cells: number): number {
+  for (let units = cells + 1; ; units *= 2) {
+    if (units >= text.length) return text.length;
+    const end = graphemeStart(text, units);
+    if (widthOf(text.slice(0, end)) > cells) return end;
+  }
+}
+
+/** Where an end of `text` wider than `cells` starts, at a grapheme boundary (0 for a narrower text); it grows by doubling. */
+function tailStart(text: string, cells: number): number {
+  for (let units = cells + 1; ; units *= 2) {
+    if (units >= text.length) return 0;
+    const start = graphemeStart(text, text.length - units);
+    if (widthOf(text.slice(start)) > cells) return start;
+  }
+}
+
+function position(lines: string[], cursor: number): { line: number; col: number } {
+  let line = 0;
+  let start = 0;
+  while (line < lines.length - 1 && cursor > start + lines[line]!.length) start += lines[line++]!.length + 1;
+  return { line, col: cursor - start };
 }
 
 function endOfLine(value: string, cursor: number): number {
@@ -194,10 +263,11 @@ function endOfLine(value: string, cursor: number): number {
 
 function moveVertical(value: string, cursor: number, dir: -1 | 1): number {
   const lines = value.split('\n');
-  const { line, col } = position(value, cursor);
+  const { line, col } = position(lines, cursor);
   const target = line + dir;
   if (target < 0 || target >= lines.length) return cursor;
   let offset = 0;
   for (let i = 0; i < target; i++) offset += lines[i]!.length + 1;
-  return offset + Math.min(col, lines[target]!.length);
+  // The same column in code units may fall inside a grapheme of the other line.
+  return graphemeStart(value, offset + Math.min(col, lines[target]!.length));
 }

@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { PASTE_MARK, pastedText, plainKey, splitKeys, tokenize } from '../../../src/tui/keyParse.js';
 import { KeySplitter } from '../../../src/tui/stdinSplitter.js';
-import { nextPoint, prevPoint } from '../../../src/tui/components/TextField.js';
+import { nextGrapheme, prevGrapheme } from '../../../src/tui/components/TextField.js';
 
 describe('tokenize', () => {
   it('cuts raw input into one key each: text, controls, escape sequences', () => {
@@ -90,11 +90,11 @@ describe('KeySplitter', () => {
 });
 
 describe('TextField cursor steps', () => {
-  it('moves by code point, so an emoji never splits', () => {
+  it('moves by grapheme, so an emoji never splits', () => {
     const v = 'a😀b';
-    expect(nextPoint(v, 1)).toBe(3);
-    expect(prevPoint(v, 3)).toBe(1);
-    expect(prevPoint(v, 1)).toBe(0);
-    expect(nextPoint(v, 4)).toBe(4);
+    expect(nextGrapheme(v, 1)).toBe(3);
+    expect(prevGrapheme(v, 3)).toBe(1);
+    expect(prevGrapheme(v, 1)).toBe(0);
+    expect(nextGrapheme(v, 4)).toBe(4);
   });
 });

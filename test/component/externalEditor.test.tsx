@@ -1,0 +1,82 @@
+/**
+ * ctrl+e lends the terminal to $EDITOR as ctrl+z lends it to the shell: vi leaves the alternate
+ * screen and turns bracketed paste off, so on its return every mode the TUI set is set again and
+ * Ink draws its whole frame (it left the screen blank and pastes split into submits before).
+ */
+import type * as ChildProcess from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup } from 'ink-testing-library';
+import { GatedOutput, lendTerminal, screen } from '../../src/tui/output.js';
+import { CLEAR_SCREEN, HIDE_CURSOR, TUI_ENTER, TUI_LEAVE } from '../../src/tui/terminal.js';
+import { IDS } from './fakeApi.js';
+import { renderApp } from './render.js';
+
+/** What reached the terminal, and when the editor ran, in order. */
+const events = vi.hoisted(() => [] as string[]);
+
+vi.mock('node:child_process', async (importOriginal) => {
+  const actual = await importOriginal<typeof ChildProcess>();
+  const { writeFileSync } = await import('node:fs');
+  return {
+    ...actual,
+    // The editor: writes the file it was given, as vi would on :wq.
+    spawnSync: vi.fn((_shell: string, args: string[]) => {
+      events.push('editor');
+      writeFileSync(args[args.length - 1]!, 'Edited in vi.\nSecond line.\n');
+      return { status: 0, pid: 1, output: [], stdout: null, stderr: null, signal: null };
+    }),
+  };
+});
+
+class FakeTerminal extends EventEmitter {
+  columns = 100;
+  rows = 30;
+  write(chunk: string): boolean {
+    events.push(chunk);
+    return true;
+  }
+}
+
+/** What a lend writes and does, around what the borrower did. */
+const LEND = (borrowed: string) => ['raw off', TUI_LEAVE, borrowed, TUI_ENTER + CLEAR_SCREEN + HIDE_CURSOR, 'raw on', 'resize', 'repaint'];
+
+beforeEach(() => {
+  events.length = 0;
+  const gate = new GatedOutput(new FakeTerminal() as unknown as NodeJS.WriteStream);
+  gate.on('resize', () => events.push('resize'));
+  screen.gate = gate;
+  screen.keys = { attached: null, setRawMode: (on: boolean) => events.push(on ? 'raw on' : 'raw off') };
+  screen.repaint = () => events.push('repaint');
+});
+
+afterEach(() => {
+  cleanup();
+  screen.gate = null;
+  screen.keys = null;
+  screen.repaint = () => {};
+});
+
+describe('the terminal lent to a program', () => {
+  it('is taken back whole even when the program fails', () => {
+    expect(() =>
+      lendTerminal(() => {
+        events.push('shell');
+        throw new Error('gone');
+      }),
+    ).toThrow('gone');
+    expect(events).toEqual(LEND('shell'));
+  });
+
+  it('to $EDITOR from a form: every mode set again and the frame drawn whole, then the text in the field', async () => {
+    const app = renderApp({ initial: { name: 'settings', id: IDS.runner } });
+    await app.waitFor('Settings of runner');
+    await app.press('tab', 'tab', 'tab');
+    await app.waitFor(/› instructions/);
+    events.length = 0;
+    await app.press('\x05'); // ctrl+e
+    await app.waitFor('Edited in vi.');
+    expect(events.slice(0, LEND('').length)).toEqual(LEND('editor'));
+    expect(app.frame()).toContain('Second line.');
+  });
+});
