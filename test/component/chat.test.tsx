@@ -39,6 +39,17 @@ function slowChat(api: FakeApi, first: string) {
   return { release: () => release() };
 }
 
+/** A chat whose first turn is streaming and stays so (slowChat). */
+async function longTurn() {
+  const api = new FakeApi();
+  slowChat(api, 'Working on it');
+  const app = await openChat(api);
+  await app.type('long job');
+  await app.press('enter');
+  await app.waitFor('streaming (esc cancels)');
+  return { api, app };
+}
+
 async function openChat(api = new FakeApi()) {
   const app = renderApp({ api, initial: { name: 'intern', id: IDS.runner } });
   await app.waitFor('Keeps CI green.');
@@ -148,12 +159,7 @@ describe('chat', () => {
   });
 
   it('esc cancels a running turn, and sending while it runs steers it', async () => {
-    const api = new FakeApi();
-    slowChat(api, 'Working on it');
-    const app = await openChat(api);
-    await app.type('long job');
-    await app.press('enter');
-    await app.waitFor('streaming (esc cancels)');
+    const { api, app } = await longTurn();
     api.steerNext = true;
     await app.type('also do Y');
     await app.press('enter');
@@ -169,12 +175,7 @@ describe('chat', () => {
   });
 
   it('a steer the service refuses is not shown as sent, and its text goes back into the field', async () => {
-    const api = new FakeApi();
-    slowChat(api, 'Working on it');
-    const app = await openChat(api);
-    await app.type('long job');
-    await app.press('enter');
-    await app.waitFor('streaming (esc cancels)');
+    const { api, app } = await longTurn();
     api.chat = () => Promise.reject(new ApiError(409, 409, 'busy', true, 'runner is working on another turn', 'POST /interns/{internId}/chat/completions'));
     await app.type('and more');
     await app.press('enter');
