@@ -176,7 +176,7 @@ export function InternList() {
         {loading && items.length > 0 ? <Text color={theme.muted}> · refreshing…</Text> : null}
       </Text>
       {filterField.shown ? (
-        <TextField label="/ filter" value={filterField.text} onChange={filterField.onChange} focused={filtering} placeholder="name, model, status…" labelWidth={10} />
+        <TextField label="/ filter" value={filterField.text} onChange={filterField.onChange} focused={filtering} placeholder="name, model, status…" labelWidth={11} />
       ) : null}
       <Table
         columns={COLUMNS}
