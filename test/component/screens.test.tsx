@@ -121,6 +121,17 @@ describe('intern details', () => {
     for (const text of ['anthropic/claude-sonnet-4', 'runner.interns.test', 'Keeps CI green.', 'Watch main.', 'File issues.', '11111111-2222-4333-8444-555555555555']) expect(f).toContain(text);
   });
 
+  it('a failed action names its own key to try again, not r (which only reloads)', async () => {
+    const api = new FakeApi();
+    api.provisionIntern = () => Promise.reject(new ApiError(503, 503, null, true, 'Upstream unavailable', 'POST /interns/{internId}/provision'));
+    const app = renderApp({ api, initial: { name: 'intern', id: IDS.sleeper } });
+    await app.waitFor(IDS.sleeper);
+    await app.press('p');
+    const f = await app.waitFor('p: try again');
+    expect(f).toContain('Press p to try again');
+    expect(f).not.toContain('r: try again');
+  });
+
   it('says how many lines of long instructions are not shown, and where to read them', async () => {
     const api = new FakeApi();
     api.interns[0]!.instructions = Array.from({ length: 20 }, (_, i) => `rule ${i + 1}`).join('\n');

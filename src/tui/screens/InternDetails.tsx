@@ -18,7 +18,7 @@ import { useKeys } from '../hooks/useKeys.js';
 import { usePolling } from '../hooks/usePolling.js';
 import { useResource } from '../hooks/useResource.js';
 import { useScreen } from '../hooks/useScreen.js';
-import { keyLabel, matches } from '../keymap.js';
+import { type BindingId, keyLabel, matches } from '../keymap.js';
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
 
@@ -29,7 +29,13 @@ const notFound = (e: unknown) => e instanceof ApiError && e.status === 404;
 export function InternDetails({ id, note, seed }: { id: string; note?: string; seed?: Intern }) {
   const { api, nav, active, options, size } = useTui();
   const res = useResource((signal) => api.getIntern(id, { signal }), id, seed);
-  const { busy, error: actionError, run: act } = useAction(res.reload);
+  const { busy, error: actionError, run } = useAction(res.reload);
+  // A failed action is tried again with its own key (r only reloads): the error says which.
+  const [retry, setRetry] = useState<BindingId>('refresh');
+  const act = (binding: BindingId, ...args: Parameters<typeof run>) => {
+    setRetry(binding);
+    return run(...args);
+  };
   const [pending, setPending] = useState<Pending>(null);
   // The poll's last failure: its 404 is how a deletion ends, so it must not be lost in the backoff.
   const [pollError, setPollError] = useState<unknown>(undefined);
@@ -73,7 +79,7 @@ export function InternDetails({ id, note, seed }: { id: string; note?: string; s
         if (pending.typed !== intern.name) return setPending({ ...pending, mismatch: true });
         setPending(null);
         deleteSent.current = true;
-        void act('Deleting', () => api.deleteIntern(id), `deleting ${sanitize(intern.name)}`);
+        void act('delete', 'Deleting', () => api.deleteIntern(id), `deleting ${sanitize(intern.name)}`);
       }
       return;
     }
@@ -87,14 +93,14 @@ export function InternDetails({ id, note, seed }: { id: string; note?: string; s
     if (matches('attach', input, key)) return nav.push({ name: 'attach', intern });
     if (matches('chat', input, key)) return nav.push({ name: 'chat', id, seed: intern });
     if (matches('vault', input, key)) return nav.push({ name: 'vault', internId: id });
-    if (matches('provision', input, key)) return void act('Provisioning', () => api.provisionIntern(id), `provisioning ${sanitize(intern.name)}`);
+    if (matches('provision', input, key)) return void act('provision', 'Provisioning', () => api.provisionIntern(id), `provisioning ${sanitize(intern.name)}`);
     if (matches('suspend', input, key)) return setPending({ kind: 'suspend' });
     if (matches('delete', input, key)) return setPending({ kind: 'delete', typed: '' });
   }, active && pending?.kind !== 'suspend');
 
   const answerSuspend = (yes: boolean) => {
     setPending(null);
-    if (yes && intern) void act('Suspending', () => api.suspendIntern(id), `suspended ${sanitize(intern.name)}`);
+    if (yes && intern) void act('suspend', 'Suspending', () => api.suspendIntern(id), `suspended ${sanitize(intern.name)}`);
   };
 
   if (!intern) {
@@ -136,7 +142,7 @@ export function InternDetails({ id, note, seed }: { id: string; note?: string; s
       {note ? <Text color={theme.warning}>{note}</Text> : null}
       {/* Prompts, progress of an action and its errors come first, so a short terminal never clips them. */}
       {busy ? <Spinner label={busy} /> : null}
-      {actionError ? <ErrorView error={actionError} /> : null}
+      {actionError ? <ErrorView error={actionError} retry={retry} /> : null}
       {loadError ? <ErrorView error={loadError} compact /> : null}
       <Confirm open={pending?.kind === 'suspend'} question={`Suspend ${sanitize(intern.name)}? Its terminal sessions end.`} onAnswer={answerSuspend} active={active} />
       {pending?.kind === 'delete' ? (
