@@ -89,6 +89,20 @@ describe('line endings typed or pasted into a field', () => {
 });
 
 describe('graphemes in a field', () => {
+  it('a long single-line value shows the text around the cursor when it is far from the end', async () => {
+    const value = `START${'x'.repeat(300)}END`;
+    const f = field({ initial: value, width: 60 });
+    await waitForFrame(f, (s) => s.includes('END'));
+    await f.send('\x1b[H'); // home
+    const atStart = await waitForFrame(f, (s) => s.includes('START'));
+    expect(atStart).not.toContain('END');
+    for (let i = 0; i < 150; i++) await f.send('\x1b[C'); // → into the middle
+    const middle = await waitForFrame(f, (s) => !s.includes('START') && !s.includes('END'));
+    expect(middle).toMatch(/text +x+/);
+    await f.send('\x1b[F'); // end
+    await waitForFrame(f, (s) => s.includes('END'));
+  });
+
   it('backspace takes a ZWJ emoji, a flag and a combining accent whole', async () => {
     const f = field();
     await f.send(`x${zwj}${flag}${accented}`);
@@ -133,11 +147,14 @@ describe('graphemes in a field', () => {
 });
 
 describe('a long line', () => {
-  it('shows its end with the cursor when focused, and its start when not', async () => {
+  it('shows its end with the cursor at its end, the text around the cursor elsewhere, and its start when not focused', async () => {
     const long = Array.from({ length: 400 }, (_, i) => `w${i}`).join(' ') + ` 日本${zwj}end`;
     const f = field({ multiline: true, initial: `${long}\nshort` });
     await waitForFrame(f, 'short');
-    await f.send('\x1b[A');
+    await f.send('\x1b[A'); // up to column 5 of the long line: its start shows, with the cursor
+    const near = await waitForFrame(f, (s) => s.includes('w0 w1'));
+    expect(near.split('\n').find((l) => l.includes('w0 w1'))).toMatch(/…\s*│$/);
+    await f.send('\x1b[F'); // end of the line
     const frame = await waitForFrame(f, 'end ');
     const row = frame.split('\n').find((l) => l.includes('end'))!;
     expect(row).toMatch(/│ …/);

@@ -169,11 +169,23 @@ export function TextField(props: TextFieldProps) {
  */
 function Line({ text, cursorAt, room }: { text: string; cursorAt: number; room: number }) {
   if (cursorAt < 0) return <Text wrap="truncate-end">{text.slice(0, headEnd(text, room)) || ' '}</Text>;
-  const from = tailStart(text, room);
-  // A cursor further from the end than the widest line would be cut off with what precedes it.
-  if (cursorAt < from) return <Text wrap="truncate-start">{text.slice(from)}</Text>;
   const atEnd = nextGrapheme(text, cursorAt);
   const at = text.slice(cursorAt, atEnd) || ' ';
+  // Far from the end, the end cannot show with the cursor in a field narrower than the line: the
+  // line shows from a little before the cursor instead (cut at the end), as a shell's line editor
+  // scrolls, so the cursor is never cut off.
+  if (widthOf(text.slice(atEnd, atEnd + 2 * CURSOR_AFTER)) > CURSOR_AFTER) {
+    const start = tailStart(text.slice(0, cursorAt), CURSOR_BEFORE);
+    const rest = text.slice(atEnd);
+    return (
+      <Text wrap="truncate-end">
+        {text.slice(start, cursorAt)}
+        <Text inverse>{at}</Text>
+        {rest.slice(0, headEnd(rest, room))}
+      </Text>
+    );
+  }
+  const from = Math.min(tailStart(text, room), cursorAt);
   return (
     <Text wrap="truncate-start">
       {text.slice(from, cursorAt)}
@@ -182,6 +194,10 @@ function Line({ text, cursorAt, room }: { text: string; cursorAt: number; room: 
     </Text>
   );
 }
+
+/** How much of the line shows after the cursor before the line stops showing its end; and before the cursor, then. */
+const CURSOR_AFTER = 20;
+const CURSOR_BEFORE = 10;
 
 // Made on first use, as in sanitize.ts: creating a segmenter loads ICU's break rules.
 let graphemes: Intl.Segmenter | undefined;
