@@ -77,6 +77,24 @@ describe('a failed save', () => {
   });
 });
 
+describe('the BYOK form on a short terminal', () => {
+  it('scrolls its fields with the focus and says how many are above and below', async () => {
+    const app = renderApp({ initial: { name: 'byokForm', id: 'c1' } });
+    Object.assign(app.stdout, { rows: 15 });
+    app.stdout.emit('resize');
+    const top = await app.waitFor((s) => s.includes('› name') && /↓ \d+ more fields/.test(s));
+    expect(top).not.toContain('required');
+    for (const next of ['api key hashes', 'models', 'user ids', 'declared region', 'declared zdr', 'disabled', 'byok only', 'fallback', 'required']) {
+      await app.press('tab');
+      await app.waitFor(`› ${next}`);
+    }
+    const bottom = app.frame();
+    expect(bottom).toMatch(/↑ \d+ more fields/);
+    expect(bottom).not.toMatch(/↓ \d+ more field/);
+    expect(bottom.split('\n').length).toBeLessThanOrEqual(15);
+  });
+});
+
 describe('the BYOK form models field', () => {
   it('splits on commas only and refuses an entry that is not a model slug, sending nothing until it is fixed', async () => {
     const api = new FakeApi();

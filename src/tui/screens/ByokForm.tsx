@@ -9,6 +9,7 @@ import { ErrorView } from '../components/ErrorView.js';
 import { Spinner } from '../components/Spinner.js';
 import { TextField } from '../components/TextField.js';
 import { useTui } from '../context.js';
+import { windowOf } from '../hooks/useListCursor.js';
 import { useForm } from '../hooks/useForm.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useResource } from '../hooks/useResource.js';
@@ -48,7 +49,7 @@ const FLAG_HELP: Record<string, string> = {
 };
 
 export function ByokForm({ id }: { id?: string }) {
-  const { api, nav, active } = useTui();
+  const { api, nav, active, pane } = useTui();
   const create = id === undefined;
   const res = useResource(async (signal) => (id ? api.getByok(id, { signal }) : null), id ?? 'new');
   const [rotating, setRotating] = useState(false);
@@ -157,6 +158,10 @@ export function ByokForm({ id }: { id?: string }) {
 
   if (!values || !original) return res.error ? <ErrorView error={res.error} /> : <Spinner label="Loading the credential" />;
   const focused = (f: ByokField) => active && !form.confirmingDiscard && field === f;
+  // On a short terminal the fields scroll with the focus (the pane less the title, the provider's
+  // line, its suggestions, the hint and a note), with a line saying how many are above and below.
+  const room = Math.max(3, pane.rows - (create ? 5 : 6));
+  const [shownFrom, shownTo] = fields.length > room ? windowOf(Math.max(0, fields.indexOf(field)), fields.length, room - 2) : [0, fields.length];
   return (
     <Box flexDirection="column" flexGrow={1}>
       <Text bold>
@@ -165,7 +170,8 @@ export function ByokForm({ id }: { id?: string }) {
         {!create ? <Text color={theme.muted}> · ^r {rotating ? 'cancel rotation' : 'rotate the key'}</Text> : null}
       </Text>
       {!create ? <Text color={theme.muted}>provider {sanitize(values.provider)} · workspace {sanitize(values.workspace_id || '—')} (not editable)</Text> : null}
-      {fields.map((f) => {
+      {shownFrom > 0 ? <Text color={theme.muted}>  ↑ {shownFrom} more field{shownFrom === 1 ? '' : 's'}</Text> : null}
+      {fields.slice(shownFrom, shownTo).map((f) => {
         const spec = TEXT_FIELDS[f];
         if (spec) {
           return (
@@ -223,6 +229,7 @@ export function ByokForm({ id }: { id?: string }) {
           </Box>
         );
       })}
+      {shownTo < fields.length ? <Text color={theme.muted}>  ↓ {fields.length - shownTo} more field{fields.length - shownTo === 1 ? '' : 's'}</Text> : null}
       {flagNote ? <Text color={theme.warning}>{flagNote}</Text> : null}
       {form.submitting ? <Spinner label={create ? 'Creating' : 'Saving'} /> : null}
       {form.serverError ? <ErrorView error={form.serverError} retry="save" /> : null}
