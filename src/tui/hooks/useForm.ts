@@ -52,7 +52,7 @@ export interface Form<V, F extends string> {
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /**
- * The discard rule on its own, for a form that keeps its values itself (the secret form): esc
+ * The discard rule on its own, for a form that keeps its values itself (the secret and new-intern forms): esc
  * leaves at once when nothing was edited, and asks first when something was. `useForm` is built
  * on it, so every form asks the same way.
  */

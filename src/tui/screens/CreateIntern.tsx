@@ -19,6 +19,7 @@ import { Spinner } from '../components/Spinner.js';
 import { TextField } from '../components/TextField.js';
 import { useTui } from '../context.js';
 import { useExternalEditor } from '../hooks/useExternalEditor.js';
+import { useDiscard } from '../hooks/useForm.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useScreen } from '../hooks/useScreen.js';
 import { matches, type Scope } from '../keymap.js';
@@ -66,13 +67,14 @@ export function CreateIntern() {
   const [serverError, setServerError] = useState<unknown>(undefined);
   const [picking, setPicking] = useState(false);
   const [vaults, setVaults] = useState<Intern[] | null>(null);
-  const [confirmDiscard, setConfirmDiscard] = useState(false);
   // The key of the last submit and the body it was for: a retry of the same body reuses it.
   const idem = useRef<{ body: string; key: string } | null>(null);
   const edit = useExternalEditor();
   const field = FIELDS[focus]!;
   const errors = useMemo(() => createErrors(values), [values]);
   const dirty = values.name !== '' || values.description !== '' || values.instructions !== '' || values.vault !== null;
+  const discard = useDiscard(dirty, nav.pop);
+  const confirmDiscard = discard.confirmingDiscard;
 
   const own: Scope[] = field === 'provision' ? ['choice'] : field === 'vault' ? ['pickField'] : field === 'instructions' ? ['text', 'textArea'] : ['text'];
   useScreen(confirmDiscard ? ['confirm'] : picking ? ['chooser', 'text'] : ['form', ...own], true);
@@ -117,7 +119,7 @@ export function CreateIntern() {
 
   useKeys((input, key) => {
     if (confirmDiscard || picking) return;
-    if (matches('formCancel', input, key)) return dirty ? setConfirmDiscard(true) : nav.pop();
+    if (matches('formCancel', input, key)) return discard.cancel();
     if (matches('save', input, key)) return void submit();
     if (matches('nextField', input, key)) return setFocus((f) => (f + 1) % FIELDS.length);
     if (matches('prevField', input, key)) return setFocus((f) => (f + FIELDS.length - 1) % FIELDS.length);
@@ -144,7 +146,7 @@ export function CreateIntern() {
       <Text bold>New intern</Text>
       {serverError ? <ErrorView error={serverError} compact={short} retry="save" /> : null}
       {saving ? <Spinner label="Creating" /> : null}
-      <Confirm open={confirmDiscard} question="Discard this new intern?" onAnswer={(yes) => (yes ? nav.pop() : setConfirmDiscard(false))} active={active} />
+      <Confirm open={confirmDiscard} question="Discard this new intern?" onAnswer={discard.answerDiscard} active={active} />
       <TextField labelWidth={LABEL_WIDTH} label="name" value={values.name} onChange={set('name')} focused={on('name')} error={values.name === '' ? null : errors.name} note={`${LIMITS.name.min}-${LIMITS.name.max} chars: a-z 0-9, hyphen-separated, starts with a letter`} />
       <TextField labelWidth={LABEL_WIDTH} label="description" value={values.description} onChange={set('description')} focused={on('description')} error={errors.description} note={`${values.description.length}/${LIMITS.description.max}`} placeholder="none" />
       <TextField labelWidth={LABEL_WIDTH} label="instructions" value={values.instructions} onChange={set('instructions')} focused={on('instructions')} error={errors.instructions} multiline height={short ? 3 : 6} placeholder="none (^e opens $EDITOR)" />
