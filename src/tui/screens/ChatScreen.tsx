@@ -147,9 +147,6 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
   const send = (text: string) => {
     const prompt = text.trim();
     if (!prompt) return;
-    // Before the turn's first chunk names its session, a prompt cannot reach it (the service
-    // would take it for another session's): it stays in the field until then.
-    if (isRunning && !convo.sessionId) return nav.flash('the turn has not started yet: press enter again once it has (your text is kept)', 'error');
     setInput('');
     setScroll(0);
     if (isRunning) {
