@@ -1,13 +1,10 @@
 /** The one place an intern named on the command line (by id or by name) becomes an intern. */
 import { matchInterns } from '../client/resolve.js';
-import { internPages } from '../client/pages.js';
+import { INTERN_PAGE, internPages } from '../client/pages.js';
 import type { InternApi } from '../client/types.js';
 import type { Intern } from '../contract/intern.js';
-import { LIMITS } from '../contract/limits.js';
 import { sanitize } from '../tui/sanitize.js';
 import { CliError, EXIT } from './exit.js';
-
-const PAGE = LIMITS.internList.maxLimit;
 
 /** An exact id wins over a name (src/client/resolve.ts). Two interns with the name: exit 2, listing their ids. */
 export async function resolveIntern(api: InternApi, ref: string, signal?: AbortSignal): Promise<Intern> {
@@ -23,7 +20,7 @@ export async function resolveIntern(api: InternApi, ref: string, signal?: AbortS
 export async function listAllInterns(api: InternApi, query: { status?: string[] }, max: number, signal?: AbortSignal): Promise<Intern[]> {
   const out: Intern[] = [];
   if (max <= 0) return out;
-  for await (const data of internPages(api, { ...query, limit: Math.min(PAGE, max) }, signal)) {
+  for await (const data of internPages(api, { ...query, limit: Math.min(INTERN_PAGE, max) }, signal)) {
     out.push(...data.slice(0, max - out.length));
     if (out.length >= max) break;
   }

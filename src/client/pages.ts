@@ -4,10 +4,14 @@
  * is more) is an error, not a loop of requests.
  */
 import type { Intern, InternListQuery } from '../contract/intern.js';
+import { LIMITS } from '../contract/limits.js';
 import { ResponseShapeError } from './errors.js';
 import type { InternApi } from './types.js';
 
 const ROUTE = 'GET /interns';
+
+/** A page as large as the service gives: a walk makes as few requests as it can. */
+export const INTERN_PAGE = LIMITS.internList.maxLimit;
 
 /** Each page's interns in turn, from the first; the caller stops when it has what it needs. */
 export async function* internPages(api: Pick<InternApi, 'listInterns'>, query: Omit<InternListQuery, 'starting_after'>, signal?: AbortSignal): AsyncGenerator<Intern[]> {

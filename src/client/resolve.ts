@@ -1,11 +1,8 @@
 /** Finding an intern by what a person types (its id or its name), for the TUI's palette and the CLI alike. */
 import type { Intern } from '../contract/intern.js';
-import { LIMITS } from '../contract/limits.js';
 import { ApiError } from './errors.js';
-import { internPages } from './pages.js';
+import { INTERN_PAGE, internPages } from './pages.js';
 import type { InternApi } from './types.js';
-
-const PAGE = LIMITS.internList.maxLimit;
 
 export interface InternMatches {
   /** The intern whose id is the reference (an exact id wins over any name). */
@@ -37,7 +34,7 @@ export async function matchInterns(
   }
   const byName: Intern[] = [];
   let pages = 0;
-  for await (const data of internPages(api, { limit: PAGE }, opts.signal)) {
+  for await (const data of internPages(api, { limit: INTERN_PAGE }, opts.signal)) {
     for (const i of data) {
       if (i.id === ref) return { byId: i, byName };
       if (i.name === ref) byName.push(i);

@@ -3,6 +3,7 @@ import { Box } from 'ink';
 import { Text } from '../components/Text.js';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { FIRST_INTERN_PAGE } from '../../client/prefetch.js';
+import { INTERN_PAGE } from '../../client/pages.js';
 import { INTERN_STATUSES, TRANSITIONAL_STATUSES, type Intern } from '../../contract/intern.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { type Column, Table } from '../components/Table.js';
@@ -52,7 +53,7 @@ export function InternList() {
 
   const loadFirst = useCallback(
     async (limit = PAGE) => {
-      const page = await api.listInterns({ limit: Math.min(500, Math.max(PAGE, limit)), status: status ? [status] : undefined });
+      const page = await api.listInterns({ limit: Math.min(INTERN_PAGE, Math.max(PAGE, limit)), status: status ? [status] : undefined });
       return page;
     },
     [api, status],
