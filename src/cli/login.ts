@@ -12,7 +12,7 @@
 import { createClient } from '../client/index.js';
 import { ApiError, NetworkError } from '../client/errors.js';
 import { authorizationUrl, createPkce, discoverOAuth, exchangeOAuthCode, signInUrl } from '../client/auth.js';
-import { BASE_URL_ENV, CREDENTIAL_SOURCES, DEFAULT_BASE_URL, type CredentialKind } from '../contract/routes.js';
+import { BASE_URL_ENV, CREDENTIAL_SOURCES, DEFAULT_BASE_URL, NOT_IN_A_KEY, type CredentialKind } from '../contract/routes.js';
 import { sanitize } from '../tui/sanitize.js';
 import { type Profile, readConfig } from './config.js';
 import { warnTo } from './settings.js';
@@ -178,7 +178,7 @@ async function withToken(opts: LoginOptions, deps: LoginDeps, t: ReturnType<type
   else value = (await readAll(io.stdin, 64 << 10)).replace(/\r?\n$/, '');
   value = value.trim();
   if (!value) throw usageError(`no ${CREDENTIAL_SOURCES[kind].label} on stdin (pipe it in: intern-tui login --with-token < file)`);
-  if (/\s/.test(value)) throw usageError(`the ${CREDENTIAL_SOURCES[kind].label} on stdin holds whitespace; give one key`);
+  if (NOT_IN_A_KEY.test(value)) throw usageError(`the ${CREDENTIAL_SOURCES[kind].label} on stdin holds a space or a control character; give one key`);
   // An API key is checked before it is kept (as `gh auth login --with-token` does): a key the service
   // refuses is not saved. One that cannot be checked now (the service unreachable) is, with a note.
   let label: string | undefined;

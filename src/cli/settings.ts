@@ -5,7 +5,7 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { BASE_URL_ENV, CREDENTIAL_SOURCES, DEFAULT_BASE_URL, type CredentialKind } from '../contract/routes.js';
+import { BASE_URL_ENV, CREDENTIAL_SOURCES, DEFAULT_BASE_URL, NOT_IN_A_KEY, loginCommand, type CredentialKind } from '../contract/routes.js';
 import { isRegionalHost } from '../contract/rules.js';
 import type { ClientOptions, Credentials } from '../client/types.js';
 import type { RunningSandbox } from '../sandbox/index.js';
@@ -88,7 +88,7 @@ export function resolveConfig(flags: Flags, env: NodeJS.ProcessEnv, file: Config
     ];
     const hit = candidates.find(([v]) => v);
     // A key pasted with its line break (or copied from a Windows file) would fail as a header, reported as a network error.
-    if (hit && /[\x00-\x20\x7f]/.test(hit[0]!)) {
+    if (hit && NOT_IN_A_KEY.test(hit[0]!)) {
       const where = hit[1] === 'flag' ? CREDENTIAL_SOURCES[kind].flag : hit[1] === 'env' ? CREDENTIAL_SOURCES[kind].env : `the profile's ${kind} in the config file`;
       throw new ConfigError(`the ${CREDENTIAL_SOURCES[kind].label} from ${where} holds a space, a line break or another control character, which no key has; set it again without them`);
     }
@@ -108,7 +108,7 @@ export function resolveConfig(flags: Flags, env: NodeJS.ProcessEnv, file: Config
     throw new ConfigError(`the base URL is not a URL: ${baseUrl.replace(/^([^/]*\/\/)[^/]*@/, '$1…@').slice(0, 200)}`);
   }
   // A password in the URL would be shown wherever the base URL is (status, errors); the service takes bearer keys.
-  if (url.username || url.password) throw new ConfigError(`the base URL must not hold a user name or password: give ${url.protocol}//${url.host}${url.pathname} and the credentials by ${CREDENTIAL_SOURCES.api_key.env} or intern-tui login`);
+  if (url.username || url.password) throw new ConfigError(`the base URL must not hold a user name or password: give ${url.protocol}//${url.host}${url.pathname} and the credentials by ${CREDENTIAL_SOURCES.api_key.env} or ${loginCommand('api_key')}`);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`the base URL must be http or https, not ${url.protocol.slice(0, 20)}`);
   const host = url.host;
   if (isRegionalHost(host)) warnings.push(`${host} is a regional host: the service refuses intern routes on regional hosts; use the global host`);

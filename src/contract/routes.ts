@@ -108,6 +108,12 @@ export const CREDENTIAL_SOURCES: Record<
   oauth_token: { env: 'OPENROUTER_OAUTH_TOKEN', flag: '--oauth-token', label: 'OAuth token', aLabel: 'an OAuth token', loginFlags: ' --oauth' },
 };
 
+/**
+ * What no key or token holds: a space of any kind or a control character. One that does was pasted
+ * with its line break (or read from a Windows file), and would fail as a header.
+ */
+export const NOT_IN_A_KEY = /[\s\x00-\x1f\x7f]/;
+
 /** The command that stores a credential of this kind (for a named profile, with its --profile). */
 export function loginCommand(kind: CredentialKind, profile?: string | null): string {
   return `intern-tui login${profile ? ` --profile ${profile}` : ''}${CREDENTIAL_SOURCES[kind].loginFlags}`;

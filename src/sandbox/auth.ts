@@ -1,6 +1,6 @@
 /** Bearer resolution and the access rules of spec section 5. */
 import { isRegionalHost } from '../contract/rules.js';
-import type { RouteCredential } from '../contract/routes.js';
+import { CREDENTIAL_SOURCES, type RouteCredential } from '../contract/routes.js';
 import { sha256Hex } from './crypto.js';
 import { HttpError, forbidden, notFound, unauthorized } from './errors.js';
 import type { KeyRow, Store } from './store.js';
@@ -32,7 +32,7 @@ export function resolveCaller(store: Store, authorization: string | undefined): 
  */
 export function authorizeIntern(store: Store, authorization: string | undefined, host: string | undefined, needs: RouteCredential): Caller {
   const caller = resolveCaller(store, authorization);
-  if (!caller || caller.key.kind === 'management_key') throw unauthorized(`Missing, unknown or unusable ${needs === 'oauth_token' ? 'OAuth token' : 'API key'}`);
+  if (!caller || caller.key.kind === 'management_key') throw unauthorized(`Missing, unknown or unusable ${needs === 'oauth_token' ? CREDENTIAL_SOURCES.oauth_token.label : CREDENTIAL_SOURCES.api_key.label}`);
   if (host && isRegionalHost(host)) throw forbidden('Regional hostnames are refused on intern routes; use the global host');
   if (caller.key.lost_access) throw forbidden('The owner of this key no longer has access');
   if (!caller.key.in_programme) throw notFound('Not found');
