@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { argsErrorMessage, usageError } from './exit.js';
 import { GLOBAL_FLAGS, type CommandSpec, type FlagSpec } from './registry.js';
-import { CREDENTIAL_SOURCES, loginCommand } from '../contract/routes.js';
+import { CREDENTIAL_SOURCES, loginCommand, type CredentialKind } from '../contract/routes.js';
 
 export interface Parsed {
   values: Record<string, string | boolean | string[] | undefined>;
@@ -17,9 +17,10 @@ export interface Parsed {
 
 /** Flags that would put a secret on the command line, and where the secret should come from instead. */
 const SECRET_FLAGS: Record<string, string> = {
-  'api-key': `set ${CREDENTIAL_SOURCES.api_key.env} or run \`${loginCommand('api_key')}\``,
-  'management-key': `set ${CREDENTIAL_SOURCES.management_key.env} or run \`${loginCommand('management_key')}\``,
-  'oauth-token': `set ${CREDENTIAL_SOURCES.oauth_token.env} or run \`${loginCommand('oauth_token')}\``,
+  // --api-key, --management-key, --oauth-token: the TUI's flags, refused by commands.
+  ...Object.fromEntries(
+    (Object.keys(CREDENTIAL_SOURCES) as CredentialKind[]).map((k) => [CREDENTIAL_SOURCES[k].flag.slice(2), `set ${CREDENTIAL_SOURCES[k].env} or run \`${loginCommand(k)}\``]),
+  ),
   key: 'use --key-stdin, --key-file FILE, or answer the masked prompt',
   value: 'use --value-stdin, --value-file FILE, or answer the masked prompt',
   secret: 'use --value-stdin, --value-file FILE, or answer the masked prompt',
@@ -76,12 +77,12 @@ export function parseFor(spec: CommandSpec, rest: string[]): Parsed {
       // A word of names and commas that is not a list (`id,,name`, "") was meant as one.
       const jsonToken = jsonTokens[0];
       const next = jsonToken && r.tokens.find((t) => t.kind === 'positional' && t.index === jsonToken.index + 1);
-      const spare = positionals.length - 1 >= spec.positionals[0];
-      if (next && next.kind === 'positional' && spare && !FIELDS.test(next.value) && /^[\w.,]*$/.test(next.value)) throw badFields(next.value);
-      if (next && next.kind === 'positional' && FIELDS.test(next.value) && spare) {
-        json = next.value.split(',');
-        const at = r.tokens.filter((t) => t.kind === 'positional').indexOf(next);
-        positionals = positionals.filter((_, i) => i !== at);
+      if (next && next.kind === 'positional' && positionals.length - 1 >= spec.positionals[0]) {
+        if (FIELDS.test(next.value)) {
+          json = next.value.split(',');
+          const at = r.tokens.filter((t) => t.kind === 'positional').indexOf(next);
+          positionals = positionals.filter((_, i) => i !== at);
+        } else if (/^[\w.,]*$/.test(next.value)) throw badFields(next.value);
       }
     }
     delete values.json;

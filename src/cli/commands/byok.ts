@@ -45,6 +45,9 @@ function bool(name: string, v: string): boolean {
 }
 const listOrNull = (v: string) => (v.trim() === '' ? null : v.split(',').map((s) => s.trim()).filter(Boolean));
 
+/** A declaration's value that clears it: `none`, or empty. */
+const clears = (v: string) => v === 'none' || v === '';
+
 /** The settings flags shared by create and update, as a body. */
 function settings(ctx: RunContext): ByokUpdate {
   const body: ByokUpdate = {};
@@ -52,11 +55,11 @@ function settings(ctx: RunContext): ByokUpdate {
   if (name !== undefined) body.name = name === '' ? null : name;
   const region = str(ctx, 'region');
   if (region !== undefined) {
-    if (region !== 'none' && region !== '' && !(REGIONS as readonly string[]).includes(region)) throw usageError(`--region must be ${REGIONS.join(', ')} or none, not "${region.slice(0, 20)}"`);
-    body.declared_region = region === 'none' || region === '' ? null : (region as ByokUpdate['declared_region']);
+    if (!clears(region) && !(REGIONS as readonly string[]).includes(region)) throw usageError(`--region must be ${REGIONS.join(', ')} or none, not "${region.slice(0, 20)}"`);
+    body.declared_region = clears(region) ? null : (region as ByokUpdate['declared_region']);
   }
   const zdr = str(ctx, 'zdr');
-  if (zdr !== undefined) body.declared_zdr = zdr === 'none' || zdr === '' ? null : bool('zdr', zdr);
+  if (zdr !== undefined) body.declared_zdr = clears(zdr) ? null : bool('zdr', zdr);
   if (str(ctx, 'models') !== undefined) {
     body.allowed_models = listOrNull(str(ctx, 'models')!);
     // The TUI's form refuses these too (the contract's rule): a typo would limit the key to no model.
