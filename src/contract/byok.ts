@@ -44,6 +44,19 @@ const hashes = z
 const models = z.array(z.string()).max(LIMITS.allowedModels.max, { error: `must hold at most ${LIMITS.allowedModels.max} models` }).nullable();
 const userIds = z.array(z.string()).max(LIMITS.allowedUserIds.max, { error: `must hold at most ${LIMITS.allowedUserIds.max} user ids` }).nullable();
 
+/**
+ * A BYOK list setting as people type it (the TUI's fields, the CLI's --models, --users,
+ * --key-hashes): items split by commas (or line breaks, from a paste) and trimmed; empty means null
+ * (no restriction). Not by spaces: "bad model" is one wrong item to refuse, not two to send.
+ */
+export function parseByokList(text: string): string[] | null {
+  const items = text
+    .split(/[,\n]/)
+    .map((item) => item.trim())
+    .filter(Boolean);
+  return items.length === 0 ? null : items;
+}
+
 /** Fields shared by create and update, all optional. */
 const byokSettings = {
   name: z.string().max(LIMITS.byokName.max, { error: `must be at most ${LIMITS.byokName.max} characters` }).nullable().optional(),

@@ -1,5 +1,5 @@
 /** `byok list|get|create|update|delete`: provider keys. The raw key is read, never an argument, never printed. */
-import { ByokCredentialSchema, type ByokCreate, type ByokCredential, type ByokUpdate } from '../../contract/byok.js';
+import { ByokCredentialSchema, parseByokList, type ByokCreate, type ByokCredential, type ByokUpdate } from '../../contract/byok.js';
 import { REGIONS, checkModel } from '../../contract/rules.js';
 import type { RunContext } from '../context.js';
 import { CliError, EXIT, usageError } from '../exit.js';
@@ -43,7 +43,6 @@ function bool(name: string, v: string): boolean {
   if (v === 'false' || v === 'no') return false;
   throw usageError(`--${name} must be true or false, not "${v.slice(0, 20)}"`);
 }
-const listOrNull = (v: string) => (v.trim() === '' ? null : v.split(',').map((s) => s.trim()).filter(Boolean));
 
 /** A declaration's value that clears it: `none`, or empty. */
 const clears = (v: string) => v === 'none' || v === '';
@@ -61,13 +60,13 @@ function settings(ctx: RunContext): ByokUpdate {
   const zdr = str(ctx, 'zdr');
   if (zdr !== undefined) body.declared_zdr = clears(zdr) ? null : bool('zdr', zdr);
   if (str(ctx, 'models') !== undefined) {
-    body.allowed_models = listOrNull(str(ctx, 'models')!);
+    body.allowed_models = parseByokList(str(ctx, 'models')!);
     // The TUI's form refuses these too (the contract's rule): a typo would limit the key to no model.
     const bad = body.allowed_models?.find((m) => checkModel(m) !== null);
     if (bad !== undefined) throw usageError(`--models: "${bad.slice(0, 40)}" ${checkModel(bad)}`);
   }
-  if (str(ctx, 'users') !== undefined) body.allowed_user_ids = listOrNull(str(ctx, 'users')!);
-  if (str(ctx, 'key-hashes') !== undefined) body.allowed_api_key_hashes = listOrNull(str(ctx, 'key-hashes')!);
+  if (str(ctx, 'users') !== undefined) body.allowed_user_ids = parseByokList(str(ctx, 'users')!);
+  if (str(ctx, 'key-hashes') !== undefined) body.allowed_api_key_hashes = parseByokList(str(ctx, 'key-hashes')!);
   for (const [flag, field] of [
     ['disabled', 'disabled'],
     ['fallback', 'is_fallback'],

@@ -1,5 +1,5 @@
 /** The BYOK form's state and rules, without React: parsed lists, checks, and the request to send. */
-import type { ByokCreate, ByokCredential, ByokUpdate } from '../../contract/byok.js';
+import { parseByokList, type ByokCreate, type ByokCredential, type ByokUpdate } from '../../contract/byok.js';
 import { LIMITS } from '../../contract/limits.js';
 import { describeRegionRule, regionRuleOf, resolveDeclaredRegion } from '../../contract/providers.js';
 import { type Region, checkApiKeyHash, checkByokFlags, checkByokName, checkModel, checkProviderSlug } from '../../contract/rules.js';
@@ -57,18 +57,6 @@ export function formOf(c: ByokCredential): ByokFormValues {
   };
 }
 
-/**
- * A list field: items split by commas (or line breaks, from a paste) and trimmed; empty means null
- * (no restriction). Not by spaces: "bad model" is one wrong item to refuse, not two to send.
- */
-export function parseList(text: string): string[] | null {
-  const items = text
-    .split(/[,\n]/)
-    .map((item) => item.trim())
-    .filter(Boolean);
-  return items.length === 0 ? null : items;
-}
-
 /** What is wrong with a list's items: the one bad item quoted (or how many are bad) and the rule it breaks. */
 function badItems(items: string[], check: (item: string) => string | null): string | null {
   const bad = items.filter((item) => check(item) !== null);
@@ -84,19 +72,19 @@ export function validateByok(v: ByokFormValues, mode: { create: boolean; rotatin
   }
   if ((mode.create || mode.rotating) && v.key.length === 0) e.key = 'the key is required';
   e.name = checkByokName(v.name === '' ? null : v.name) ?? undefined;
-  const hashes = parseList(v.allowed_api_key_hashes);
+  const hashes = parseByokList(v.allowed_api_key_hashes);
   if (hashes) {
     const bad = badItems(hashes, checkApiKeyHash);
     if (bad) e.allowed_api_key_hashes = bad;
     else if (hashes.length > LIMITS.allowedApiKeyHashes.max) e.allowed_api_key_hashes = `at most ${LIMITS.allowedApiKeyHashes.max} hashes`;
   }
-  const models = parseList(v.allowed_models);
+  const models = parseByokList(v.allowed_models);
   if (models) {
     const bad = badItems(models, checkModel);
     if (bad) e.allowed_models = bad;
     else if (models.length > LIMITS.allowedModels.max) e.allowed_models = `at most ${LIMITS.allowedModels.max} models`;
   }
-  const users = parseList(v.allowed_user_ids);
+  const users = parseByokList(v.allowed_user_ids);
   if (users && users.length > LIMITS.allowedUserIds.max) e.allowed_user_ids = `at most ${LIMITS.allowedUserIds.max} user ids`;
   const region = v.declared_region === 'unset' ? null : v.declared_region;
   const keyKnown = mode.create || mode.rotating ? v.key : undefined;
@@ -123,11 +111,11 @@ export function createBody(v: ByokFormValues): ByokCreate {
   const body: ByokCreate = { provider: v.provider.trim(), key: v.key };
   if (v.name) body.name = v.name;
   if (v.workspace_id.trim()) body.workspace_id = v.workspace_id.trim();
-  const hashes = parseList(v.allowed_api_key_hashes);
+  const hashes = parseByokList(v.allowed_api_key_hashes);
   if (hashes) body.allowed_api_key_hashes = hashes;
-  const models = parseList(v.allowed_models);
+  const models = parseByokList(v.allowed_models);
   if (models) body.allowed_models = models;
-  const users = parseList(v.allowed_user_ids);
+  const users = parseByokList(v.allowed_user_ids);
   if (users) body.allowed_user_ids = users;
   if (v.declared_region !== 'unset') body.declared_region = v.declared_region;
   if (v.declared_zdr !== 'unset') body.declared_zdr = tri(v.declared_zdr);
@@ -141,7 +129,7 @@ export function updateBody(original: ByokFormValues, v: ByokFormValues, rotating
   if (rotating) body.key = v.key;
   if (v.name !== original.name) body.name = v.name === '' ? null : v.name;
   for (const f of ['allowed_api_key_hashes', 'allowed_models', 'allowed_user_ids'] as const) {
-    if (v[f] !== original[f]) body[f] = parseList(v[f]);
+    if (v[f] !== original[f]) body[f] = parseByokList(v[f]);
   }
   if (v.declared_region !== original.declared_region) body.declared_region = v.declared_region === 'unset' ? null : v.declared_region;
   if (v.declared_zdr !== original.declared_zdr) body.declared_zdr = tri(v.declared_zdr);

@@ -302,11 +302,14 @@ describe('what commands refuse or strip', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--region must be global, europe, us or none, not "mars"');
     expect(api.callsOf('updateByok')).toEqual([]);
+    // One list rule with the TUI's form (contract/byok.ts): nothing but commas is no restriction, not an empty list.
+    expect((await runWithFake(['byok', 'update', 'c1', '--users', ' , '], api)).code).toBe(0);
+    expect(api.callsOf('updateByok').at(-1)![1]).toEqual({ allowed_user_ids: null });
     const model = await runWithFake(['byok', 'update', 'c1', '--models', 'openai/gpt-4o, bad model'], api);
     expect(model.code).toBe(2);
     expect(model.stderr).toContain('--models: "bad model" must look like author/slug');
     expect((await runWithFake(['byok', 'update', 'c1', '--zdr', 'none'], api)).code).toBe(0);
-    expect(api.callsOf('updateByok')[0]![1]).toEqual({ declared_zdr: null });
+    expect(api.callsOf('updateByok').at(-1)![1]).toEqual({ declared_zdr: null });
   });
 
   it('a missing management key or OAuth token names the login that stores it', async () => {

@@ -1,6 +1,7 @@
 /** The two form models, without React: what each form checks and what it sends. */
 import { describe, expect, it } from 'vitest';
-import { createBody, emptyByokForm, formOf, parseList, updateBody, validateByok } from '../../../src/tui/screens/byokFormModel.js';
+import { parseByokList } from '../../../src/contract/byok.js';
+import { createBody, emptyByokForm, formOf, updateBody, validateByok } from '../../../src/tui/screens/byokFormModel.js';
 import { nameErrorOf, patchOf, savedNote, validateSettings, valuesOf } from '../../../src/tui/screens/settingsFormModel.js';
 import { credential, intern } from '../../component/fakeApi.js';
 
@@ -41,8 +42,8 @@ describe('settings form model', () => {
 
 describe('BYOK form model', () => {
   it('splits lists on commas, spaces and newlines; empty is no restriction', () => {
-    expect(parseList(' a, b\nc  ')).toEqual(['a', 'b', 'c']);
-    expect(parseList(' , ')).toBeNull();
+    expect(parseByokList(' a, b\nc  ')).toEqual(['a', 'b', 'c']);
+    expect(parseByokList(' , ')).toBeNull();
   });
 
   it('requires a provider and a key on create, and the key only when rotating on edit', () => {
