@@ -316,8 +316,13 @@ if (!Number.isInteger(WARM_FLOODS) || WARM_FLOODS < 0) throw new Error('BENCH_WA
  * first as the fixture's ceiling cold and the last as its ceiling warm; neither is a row. The TUI
  * measured after them is still a fresh process, cold; `runner`'s terminal and replay buffer are
  * untouched.
+ *
+ * Then the service's own echo, through the same client: `samples` keys typed at `plain`'s prompt,
+ * KEY_GAP_MS apart, each timed until its echo comes back. Row 2's path is this and intern-tui's
+ * own hop (the user's pty in and out, the parse and the draw); tmux's has no service in it. Printed
+ * beside row 2, not judged.
  */
-async function warmService(sb: SandboxProcess, file: string, mb: number, lastLine: string): Promise<number[]> {
+async function warmService(sb: SandboxProcess, file: string, mb: number, lastLine: string, samples: number): Promise<{ rates: number[]; echo: number[] }> {
   const m = sb.manifest;
   const api = createClient({ baseUrl: m.base_url, credentials: { api_key: m.credentials.api_key, oauth_token: m.credentials.oauth_token } });
   const plain = (await api.listInterns({ limit: 100 })).data.find((i) => i.name === 'plain');
@@ -326,6 +331,8 @@ async function warmService(sb: SandboxProcess, file: string, mb: number, lastLin
   let received = 0;
   let acked = 0;
   let seen: (() => void) | undefined;
+  /** Called with the output's last bytes, each time output comes. */
+  let heard: ((text: string) => void) | undefined;
   const transport: WebSocketTransport = new WebSocketTransport({
     access: () => api.getDaemonAccess(plain.id),
     cols: COLS,
@@ -337,6 +344,7 @@ async function warmService(sb: SandboxProcess, file: string, mb: number, lastLin
         const text = tail + data.toString('latin1');
         if (seen && text.includes(`${lastLine}\r`)) seen();
         tail = text.slice(-lastLine.length - 1);
+        heard?.(text);
       },
       state: (state) => {
         if (state === 'open') opened?.();
@@ -368,8 +376,39 @@ async function warmService(sb: SandboxProcess, file: string, mb: number, lastLin
     rates.push(mb / ((performance.now() - start) / 1000));
     transport.ack((acked = received));
   }
+  /** Resolves once the output's end passes `ok`. */
+  const hear = (ok: (text: string) => boolean, what: string) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`timed out after 5000 ms waiting for ${what} from the bare client`)), 5_000);
+      heard = (text) => {
+        if (!ok(text)) return;
+        heard = undefined;
+        clearTimeout(timer);
+        resolve();
+      };
+      heard(tail);
+    });
+  // The prompt after the last flood (the shell's own: `$ `, or `# ` as root), an empty line.
+  if (WARM_FLOODS > 0) await hear((text) => /[$#] $/.test(text), 'the prompt after the floods');
+  const echo: number[] = [];
+  for (let i = 0, typed = 0; i < samples; i++, typed++) {
+    if (typed === 40) {
+      tail = '';
+      transport.send('\x15'); // ctrl+u: the line discipline erases the line (echoing BS SP BS a character)
+      await hear((text) => text.endsWith('\b \b') || text.endsWith('\n'), 'the line to clear');
+      typed = 0;
+    }
+    await new Promise((r) => setTimeout(r, KEY_GAP_MS));
+    const ch = 'abcdefghijklmnopqrstuvwxyz'[i % 26]!;
+    tail = '';
+    const back = hear((text) => text.endsWith(ch), `the echo of ${ch}`);
+    const start = performance.now();
+    transport.send(ch);
+    await back;
+    echo.push(performance.now() - start);
+  }
   transport.close();
-  return rates;
+  return { rates, echo: echo.sort((a, b) => a - b) };
 }
 
 /** Opens the TUI on the `runner` intern and attaches to its terminal. */
@@ -532,7 +571,7 @@ async function main(): Promise<void> {
   // then in the state every later flood finds them in.
   await tmuxFlood(file, lastLine);
   const floor = ptyFloor(file, mb);
-  const warmUp = await warmService(sb, file, mb, lastLine);
+  const { rates: warmUp, echo: serviceEcho } = await warmService(sb, file, mb, lastLine, ECHO_SAMPLES);
   console.log(`service warm-up: ${warmUp.length} floods through a client that only acknowledges: ${warmUp.map((r) => r.toFixed(1)).join(', ')} MB/s (the rows below run on it warm)`);
 
   // Rounds: tmux detached and attached, then a fresh intern-tui attached, the same cat, until its
@@ -583,7 +622,7 @@ async function main(): Promise<void> {
   const p = (xs: number[], q: number) => percentile(xs, q).toFixed(2);
   report({
     name: '2. keystroke echo',
-    figure: `intern-tui p50 ${p(tuiEcho, 50)} ms p99 ${p(tuiEcho, 99)} ms · tmux p50 ${p(tmuxEcho, 50)} ms p99 ${p(tmuxEcho, 99)} ms`,
+    figure: `intern-tui p50 ${p(tuiEcho, 50)} ms p99 ${p(tuiEcho, 99)} ms · tmux p50 ${p(tmuxEcho, 50)} ms p99 ${p(tmuxEcho, 99)} ms · the service alone (a bare client, no TUI) p50 ${p(serviceEcho, 50)} ms p99 ${p(serviceEcho, 99)} ms`,
     budget: `p50 ≤ ${BUDGETS.echoP50Ms} ms, p99 ≤ tmux p99 + ${BUDGETS.echoP99OverTmuxMs} ms (${ECHO_SAMPLES} samples, keys ${KEY_GAP_MS} ms apart)`,
     ok: percentile(tuiEcho, 50) <= BUDGETS.echoP50Ms && percentile(tuiEcho, 99) <= percentile(tmuxEcho, 99) + BUDGETS.echoP99OverTmuxMs,
   });
