@@ -6,9 +6,22 @@ import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { collectYoung } from '../../../src/attach/collect.js';
 
+/**
+ * Waits until `ok` holds, for `ms` at most, allocating next to nothing (a poll that allocated more,
+ * vitest's, brought on a scavenge of its own within two seconds); whether it held.
+ */
+async function within(ms: number, ok: () => boolean): Promise<boolean> {
+  const end = performance.now() + ms;
+  while (!ok()) {
+    if (performance.now() > end) return false;
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  return true;
+}
+
 const collectModule = fileURLToPath(new URL('../../../src/attach/collect.ts', import.meta.url));
 
-it('gives back dead buffers at once, at most every 100 ms', async () => {
+it('gives back dead buffers when asked, at most every 100 ms', async () => {
   // Buffers as a flood's messages: each with memory of its own outside V8's heap, dead at once.
   const allocate = () => {
     let n = 0;
@@ -22,7 +35,10 @@ it('gives back dead buffers at once, at most every 100 ms', async () => {
   expect(collectYoung(1e9 + 50)).toBe(false);
   expect(process.memoryUsage().arrayBuffers).toBeGreaterThanOrEqual(before - (1 << 20));
   expect(collectYoung(1e9 + 100)).toBe(true);
-  expect(process.memoryUsage().arrayBuffers).toBeLessThan(before - (15 << 20));
+  // V8 frees a scavenge's dead buffers on a thread of its own, a little after the scavenge (at
+  // once about one time in ten here, within 6 ms with the cores busy): waited for, not read at
+  // once. Without a collection they stay: the wait allocates too little to start one.
+  expect(await within(500, () => process.memoryUsage().arrayBuffers < before - (15 << 20))).toBe(true);
 });
 
 it('leaves V8 flags as they were, so a code cache written afterwards is taken by the next start', () => {
