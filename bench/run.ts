@@ -59,9 +59,9 @@ interface Line {
   name: string;
   figure: string;
   budget: string;
-  /** Why the figure misses its budget (a sentence), or undefined when it is within; or else */
+  /** Why the figure misses its budget (a sentence), or undefined when it is within; a line gives this or `ok`. */
   over?: string;
-  /** whether it met it (a miss then quotes the figure and the budget). */
+  /** Whether the figure met its budget (a miss then quotes the figure and the budget). */
   ok?: boolean;
 }
 
