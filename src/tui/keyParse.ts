@@ -104,14 +104,24 @@ function escapeSequence(input: string, i: number): number | 'pending' {
   return i + 1 + (cp > 0xffff ? 2 : 1);
 }
 
+/**
+ * A key as the splitter hands it to Ink. Ink reports DEL, the byte most terminals send for
+ * backspace, and the Delete key (ESC [3~) alike as `delete`; so DEL goes to Ink as BS, which it
+ * reports as `backspace` (as it does ctrl+h), and `delete` is the Delete key alone: it deletes
+ * forward. Alt+backspace likewise. Only keys for Ink: the attach screen gets the bytes as typed.
+ */
+export function inkKey(key: string): string {
+  return key === '\x7f' ? '\b' : key === '\x1b\x7f' ? '\x1b\b' : key;
+}
+
 /** A run Ink hands over whole: it splits escape sequences off, but not text from the control keys typed with it. */
 const TYPED_CHUNK = /^[^\x1b]+$/u;
-/** How Ink reports these keys when they come alone (it calls DEL "delete"). */
+/** How Ink reports these keys when they come alone; DEL is backspace, as the splitter hands it (inkKey). */
 const CONTROL_KEYS: Record<string, { input: string; flags: Partial<Key> }> = {
   '\r': { input: '\r', flags: { return: true } },
   '\n': { input: '\r', flags: { return: true } },
   '\t': { input: '', flags: { tab: true } },
-  '\x7f': { input: '', flags: { delete: true } },
+  '\x7f': { input: '', flags: { backspace: true } },
   '\b': { input: '', flags: { backspace: true } },
 };
 

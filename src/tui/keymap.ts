@@ -99,6 +99,7 @@ export const KEYMAP = [
   { id: 'lineEnd', keys: ['end'], label: 'end', help: 'end of line', scope: 'text' },
   { id: 'killLine', keys: ['ctrl+k'], label: '^k', help: 'delete to the end of the line', scope: 'text' },
   { id: 'erase', keys: ['backspace'], label: 'bksp', help: 'delete the character before the cursor', scope: 'text' },
+  { id: 'eraseForward', keys: ['delete'], label: 'del', help: 'delete the character under the cursor', scope: 'text' },
   { id: 'newline', keys: ['return'], label: 'enter', help: 'new line', scope: 'textArea' },
   { id: 'lineUp', keys: ['up'], label: '↑/↓', help: 'line up / down', scope: 'textArea' },
   { id: 'lineDown', keys: ['down'], label: '', help: '', scope: 'textArea' },
@@ -186,7 +187,9 @@ export function keyName(input: string, key: Key): string {
   if (key.return) return 'return';
   if (key.escape) return 'escape';
   if (key.tab) return key.shift ? 'shift+tab' : 'tab';
-  if (key.backspace || key.delete) return 'backspace';
+  if (key.backspace) return 'backspace';
+  // The Delete key alone: the splitter hands Ink backspace's DEL as BS (keyParse.inkKey).
+  if (key.delete) return 'delete';
   if (key.ctrl && input) return `ctrl+${input.toLowerCase()}`;
   // ^\ ^] ^^ ^_ come through as their control byte.
   if (input.length === 1 && input >= '\x1c' && input <= '\x1f') return `ctrl+${String.fromCharCode(input.charCodeAt(0) + 64)}`;

@@ -4,12 +4,13 @@
  * event. This stream sits between the terminal and Ink's `render({ stdin })`
  * and hands Ink each key as its own chunk (keyParse.tokenize), so every
  * useInput, ours or a package's, sees one key per event; a bracketed paste
- * becomes one marked chunk. While the attach screen owns the terminal the bytes
+ * becomes one marked chunk, and DEL becomes BS (keyParse.inkKey), so that Ink tells
+ * backspace from the Delete key. While the attach screen owns the terminal the bytes
  * go straight to it as they came (`attached`), pastes and all, not through Ink.
  */
 import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { tokenize } from './keyParse.js';
+import { inkKey, tokenize } from './keyParse.js';
 import { ESC } from './terminal.js';
 
 export class KeySplitter extends Readable {
@@ -68,7 +69,7 @@ export class KeySplitter extends Readable {
     }
     const { keys, rest } = tokenize(this.rest + chunk);
     this.rest = rest;
-    for (const k of keys) this.push(k);
+    for (const k of keys) this.push(inkKey(k));
     // A sequence cut off by the read never completes: after a moment, what came is keys after all.
     if (rest) this.flushTimer = setTimeout(() => this.flushRest(), 50);
   }
@@ -80,7 +81,7 @@ export class KeySplitter extends Readable {
     // A paste whose end never came is still a paste; a broken escape sequence is dropped key by key.
     const { keys } = tokenize(rest.startsWith(`${ESC}[200~`) ? `${rest}${ESC}[201~` : rest.slice(1));
     if (!rest.startsWith(`${ESC}[200~`)) this.push(ESC);
-    for (const k of keys) this.push(k);
+    for (const k of keys) this.push(inkKey(k));
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {

@@ -4,6 +4,7 @@ import { App } from '../../src/tui/app.js';
 import { KeysProvider } from '../../src/tui/hooks/useKeys.js';
 import type { Route } from '../../src/tui/context.js';
 import type { TuiOptions } from '../../src/tui/types.js';
+import { inkKey } from '../../src/tui/keyParse.js';
 import { KEYS } from '../support/keys.js';
 import { FakeApi } from './fakeApi.js';
 
@@ -42,12 +43,12 @@ export function renderApp(opts: { api?: FakeApi; initial?: Route; options?: Part
   const frame = () => r.lastFrame() ?? '';
   const waitFor = (want: Wanted, timeoutMs = 5_000) => waitForFrame(r, want, timeoutMs);
   /**
-   * One key per write. No pause is needed between keys: the app's key pump
-   * releases each key only after the commit of the one before.
+   * One key per write, as the app's stdin splitter hands it to Ink (inkKey). No pause is needed
+   * between keys: the app's key pump releases each key only after the commit of the one before.
    */
   const press = async (...keys: string[]) => {
     for (const k of keys) {
-      r.stdin.write(KEYS[k] ?? k);
+      r.stdin.write(inkKey(KEYS[k] ?? k));
       await new Promise((res) => setImmediate(res));
     }
   };

@@ -9,7 +9,7 @@ import { cleanup, render } from 'ink-testing-library';
 import { useState } from 'react';
 import { TextField } from '../../src/tui/components/TextField.js';
 import { KeysProvider } from '../../src/tui/hooks/useKeys.js';
-import { pasteChunk, tokenize } from '../../src/tui/keyParse.js';
+import { inkKey, pasteChunk, tokenize } from '../../src/tui/keyParse.js';
 import { waitForFrame } from './render.js';
 
 afterEach(() => cleanup());
@@ -45,7 +45,7 @@ function field(opts: { multiline?: boolean; initial?: string; width?: number } =
   /** Raw terminal input, one key per write, as the stdin splitter passes it to Ink. */
   const send = async (raw: string) => {
     for (const k of tokenize(raw).keys) {
-      r.stdin.write(k);
+      r.stdin.write(inkKey(k));
       await new Promise((res) => setImmediate(res));
     }
   };
@@ -133,8 +133,33 @@ describe('graphemes in a field', () => {
     await f.send('\x1b[C2\x1b[C3\x1b[C4');
     await f.waitValue(`a1${zwj}2${flag}3${accented}4b`);
     // A batch of DEL bytes read at once erases one grapheme each.
-    f.stdin.write('\x7f\x7f\x7f');
+    await f.send('\x7f\x7f\x7f');
     await f.waitValue(`a1${zwj}2${flag}b`);
+  });
+
+  it('deletes the grapheme under the cursor with the Delete key, and backspace the one before', async () => {
+    const f = field({ initial: `a${zwj}${flag}${accented}b` });
+    await waitForFrame(f, 'a');
+    // Home, then past the a: the cursor is on the ZWJ emoji.
+    await f.send('\x01\x1b[C');
+    await f.send('\x1b[3~');
+    await f.waitValue(`a${flag}${accented}b`);
+    await f.send('\x1b[3~\x1b[3~');
+    await f.waitValue('ab');
+    // Backspace (DEL, as most terminals send it) still erases backwards; so does BS (ctrl+h).
+    await f.send('\x7f');
+    await f.waitValue('b');
+    await f.send('\x1b[3~\x1b[3~');
+    await f.waitValue('');
+    await f.send('x\b');
+    await f.waitValue('');
+  });
+
+  it('a batch of DEL bytes that did not pass the splitter still erases backwards', async () => {
+    const f = field({ initial: 'abcd' });
+    await waitForFrame(f, 'abcd');
+    f.stdin.write('\x7f\x7f');
+    await f.waitValue('ab');
   });
 
   it('moves ↑/↓ onto a grapheme boundary of the other line', async () => {

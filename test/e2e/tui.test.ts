@@ -86,7 +86,9 @@ describe('the TUI', () => {
     await t.press('e');
     await t.waitFor('Settings of plain');
     await t.press('backspace', 'backspace', 'backspace', 'backspace', 'backspace');
-    await t.type('plain-two');
+    // Backspace (DEL) erased backwards; the Delete key (ESC[3~) deletes the X under the cursor.
+    await t.type('plain-twoX');
+    await t.press('left', 'delete');
     await t.waitFor('will send: name');
     await t.press('ctrl+s');
     // The details of the renamed intern, with the flash (not the form's "unsaved changes").

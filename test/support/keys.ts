@@ -9,6 +9,7 @@ export const KEYS: Record<string, string> = {
   right: '\x1b[C',
   left: '\x1b[D',
   backspace: '\x7f',
+  delete: '\x1b[3~',
   space: ' ',
   'ctrl+k': '\x0b',
   'ctrl+r': '\x12',

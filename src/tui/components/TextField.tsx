@@ -72,6 +72,11 @@ export function TextField(props: TextFieldProps) {
       onChange(value.slice(0, from) + value.slice(cursor));
       return setCursor(from);
     }
+    if (matches('eraseForward', input, key)) {
+      const to = nextGrapheme(value, cursor);
+      if (to > cursor) onChange(value.slice(0, cursor) + value.slice(to));
+      return;
+    }
     if (!multiline && props.onSubmit && matches('accept', input, key)) return props.onSubmit(value);
     if (multiline && matches('newline', input, key)) {
       onChange(value.slice(0, cursor) + '\n' + value.slice(cursor));

@@ -128,7 +128,7 @@ export function CreateIntern() {
     }
     if (field === 'vault') {
       if (matches('openPicker', input, key)) return setPicking(true);
-      if (matches('erase', input, key)) return setValues({ ...values, vault: null });
+      if (matches('erase', input, key) || matches('eraseForward', input, key)) return setValues({ ...values, vault: null });
     }
     if (matches('editor', input, key)) {
       if (field !== 'description' && field !== 'instructions') return nav.flash('$EDITOR edits the description and the instructions');

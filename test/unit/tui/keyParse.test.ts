@@ -71,6 +71,18 @@ describe('KeySplitter', () => {
     expect(reads()).toEqual(['q']);
     splitter.destroy();
   });
+  it('hands Ink DEL as BS, so that backspace and the Delete key differ; the attach screen gets DEL', async () => {
+    const { source, splitter, settled, reads } = splitterOver();
+    source.write('a\x7f\x1b[3~\x1b\x7f\b');
+    await settled();
+    expect(reads()).toEqual(['a', '\b', '\x1b[3~', '\x1b\b', '\b']);
+    const got: string[] = [];
+    splitter.attached = (chunk) => got.push(chunk);
+    source.write('\x7f');
+    await settled();
+    expect(got).toEqual(['\x7f']);
+    splitter.destroy();
+  });
   it('joins a character whose bytes two reads cut apart', async () => {
     const { source, splitter, settled, reads } = splitterOver();
     const bytes = Buffer.from('aé日b');
