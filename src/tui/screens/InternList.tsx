@@ -162,6 +162,9 @@ export function InternList() {
     }
   }, active);
 
+  // One error line under the table: the refresh asked for (r) over the polling's, each cleared by a
+  // success (with no rows yet, the table shows the refresh's error itself).
+  const lineError = error && items.length > 0 ? error : pollError;
   return (
     <Box flexDirection="column" flexGrow={1}>
       {/* One line, cut at the edge of a narrow terminal rather than wrapped under the title. */}
@@ -192,8 +195,7 @@ export function InternList() {
         empty={filter ? `Nothing matches "${sanitize(filter)}".` : status ? `No interns are ${status}. f shows the next status.` : 'No interns here yet.'}
       />
       {hasMore ? <Text color={theme.muted}>  more below: scroll to load</Text> : null}
-      {/* One error line: the refresh asked for (r) over the polling's, each cleared by a success. */}
-      {(error && items.length > 0) || pollError ? <ErrorView error={error && items.length > 0 ? error : pollError} compact /> : null}
+      {lineError ? <ErrorView error={lineError} compact /> : null}
     </Box>
   );
 }
