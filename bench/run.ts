@@ -124,8 +124,7 @@ async function tmuxFlood(file: string, lastLine: string): Promise<number> {
  * screen has, so the pane is a row shorter than the terminal, as intern-tui's remote is.
  */
 async function tmuxAttachedFlood(file: string, lastLine: string, dir: string, env: Record<string, string>): Promise<number> {
-  const client = new PtyScreen('tmux', ['-L', TMUX_SERVER, 'attach', '-t', 'bench'], { cols: COLS, rows: ROWS, cwd: dir, env });
-  client.keepOutput = false;
+  const client = tmuxClient(dir, env);
   try {
     tmux('send-keys', '-t', 'bench', 'C-u', 'clear', 'Enter');
     await client.whenParsed(() => client.cursorLine() === '$' && !client.screen().includes(lastLine), 10_000, 'the tmux client to show the pane cleared');
@@ -136,6 +135,13 @@ async function tmuxAttachedFlood(file: string, lastLine: string, dir: string, en
   } finally {
     await client.close();
   }
+}
+
+/** A tmux client attached to the bench's pane, in a pty of the bench's size, its output not kept. */
+function tmuxClient(dir: string, env: Record<string, string>): PtyScreen {
+  const client = new PtyScreen('tmux', ['-L', TMUX_SERVER, 'attach', '-t', 'bench'], { cols: COLS, rows: ROWS, cwd: dir, env });
+  client.keepOutput = false;
+  return client;
 }
 
 /** Polls tmux's pane until `ok`, every 5 ms (its figure is timed by it); after 60 s, fails with what the pane shows. */
@@ -611,8 +617,7 @@ async function main(): Promise<void> {
   stage = '2. keystroke echo';
   await t.whenParsed(() => t.cursorLine().startsWith('$'), 10_000, 'the prompt after the flood');
   const tuiEcho = await echoLatencies(t, ECHO_SAMPLES);
-  const client = new PtyScreen('tmux', ['-L', TMUX_SERVER, 'attach', '-t', 'bench'], { cols: COLS, rows: ROWS, cwd: dir, env: shellEnv });
-  client.keepOutput = false;
+  const client = tmuxClient(dir, shellEnv);
   cleanups.push(() => client.close());
   tmux('send-keys', '-t', 'bench', 'clear', 'Enter');
   await client.whenParsed(() => client.cursorLine() === '$', 10_000, 'the tmux prompt');
