@@ -181,7 +181,7 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
             their width themselves; docs/architecture.md). */}
         <Box flexDirection="column" flexGrow={1} flexShrink={1} overflowY="hidden">
           <Box flexDirection="column" flexShrink={0}>
-            {overlay === 'help' ? <HelpOverlay width={size.columns} height={paneRows} /> : drawn}
+            {overlay === 'help' ? <HelpOverlay width={size.columns} height={paneRows} scopes={scopes} /> : drawn}
           </Box>
         </Box>
         {signin ? (

@@ -214,10 +214,14 @@ export function matchFirst<T extends BindingId>(ids: readonly T[], input: string
  */
 const IMPLIED: Partial<Record<Scope, Scope[]>> = { list: ['cursor'] };
 
+/** A screen's scopes with the ones they bring (IMPLIED), each once, in the order given. */
+export function withImplied(scopes: readonly Scope[]): Scope[] {
+  return [...new Set(scopes.flatMap((scope) => [...(IMPLIED[scope] ?? []), scope]))];
+}
+
 /** The footer's hints: bindings with a label, the screen's own scopes first (in the order given). */
 export function hints(scopes: Scope[]): { label: string; help: string }[] {
-  const all = [...new Set(scopes.flatMap((scope) => [...(IMPLIED[scope] ?? []), scope]))];
-  return all.flatMap((scope) =>
+  return withImplied(scopes).flatMap((scope) =>
     KEYMAP.filter((b) => b.scope === scope && b.label !== '').map((b) => ({ label: b.label, help: b.help })),
   );
 }

@@ -267,6 +267,30 @@ describe('help overlay', () => {
     await app.waitFor((s) => !s.includes('Keys (esc') && s.includes('sleeper'));
   });
 
+  it("opens on the screen's own keys, marked, and every other group after them", async () => {
+    const app = renderApp({ initial: { name: 'intern', id: IDS.runner } });
+    await app.waitFor('runner');
+    await app.press('?');
+    const f = await app.waitFor('Keys (esc or ? to close; ▸ this screen');
+    const lines = f.split('\n');
+    const first = lines.findIndex((l) => l.includes('Keys (esc'));
+    // The two columns' first groups: the details' own keys, then the global ones.
+    expect(lines[first + 1]).toMatch(/▸ On an intern +▸ Everywhere/);
+    expect(f).not.toContain('▸ Always');
+    expect(f).toMatch(/ Always +│/);
+    // The columns share the width: the longest help is not cut at 100 columns.
+    expect(f).toContain('suspend to the shell (fg comes back)');
+    await app.press('esc');
+    await app.waitFor((s) => !s.includes('Keys (esc') && s.includes('edit settings'));
+    await app.press('b');
+    await app.waitFor('Production OpenAI');
+    await app.press('?');
+    const byok = await app.waitFor('Keys (esc or ? to close');
+    expect(byok).toContain('▸ BYOK credentials');
+    expect(byok).toContain('▸ Lists fetched page by page');
+    expect(byok).not.toContain('▸ On an intern');
+  });
+
   it('scrolls with every key a list moves with: G to the end, g to the top, pgdn and pgup a page', async () => {
     const app = renderApp();
     await app.waitFor('sleeper');

@@ -3,41 +3,59 @@ import { Text } from './Text.js';
 import { COMMANDS, usage } from '../commands.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useListCursor } from '../hooks/useListCursor.js';
-import { KEYMAP, keyLabel, keysText, SCOPE_TITLES, type Binding, type Scope } from '../keymap.js';
+import { KEYMAP, keyLabel, keysText, SCOPE_TITLES, withImplied, type Binding, type Scope } from '../keymap.js';
 import { theme } from '../theme.js';
 
-const COLUMN_WIDTH = 38;
+/** The narrowest a column may be; the columns share what the width leaves over. */
+const MIN_COLUMN_WIDTH = 38;
 const KEY_WIDTH = 10;
+/** Marks the groups of the screen the help was opened on (they come first). */
+export const HERE_MARK = '▸';
 
 /** How a binding's keys read in the overlay: its label, or its keys in short form. */
 function keysOf(b: Binding): string {
   return b.label || keysText(b);
 }
 
-type Line = { kind: 'title'; text: string } | { kind: 'binding'; keys: string; help: string };
+type Line = { kind: 'title'; text: string; here: boolean } | { kind: 'binding'; keys: string; help: string };
 
-/** The scopes' lines, spread over `count` columns, each scope whole, shortest column first. */
-export function helpColumns(count: number): Line[][] {
+/** How many columns `inner` cells hold, one cell apart, and how wide each is. */
+export function helpLayout(inner: number): { count: number; width: number } {
+  const count = Math.max(1, Math.floor((inner + 1) / (MIN_COLUMN_WIDTH + 1)));
+  return { count, width: Math.max(1, Math.floor((inner - (count - 1)) / count)) };
+}
+
+/**
+ * The scopes' lines, spread over `count` columns, each scope whole, shortest column first: the
+ * scopes of the screen underneath (`here`, as its footer lists them) first and marked, then the
+ * rest, then the palette's commands.
+ */
+export function helpColumns(count: number, here: readonly Scope[] = []): Line[][] {
   const columns: Line[][] = Array.from({ length: Math.max(1, count) }, () => []);
-  for (const scope of Object.keys(SCOPE_TITLES) as Scope[]) {
-    const lines: Line[] = [{ kind: 'title', text: SCOPE_TITLES[scope] }];
-    for (const b of KEYMAP as readonly Binding[]) if (b.scope === scope && b.help !== '') lines.push({ kind: 'binding', keys: keysOf(b), help: b.help });
-    const target = columns.reduce((a, c) => (c.length < a.length ? c : a));
-    target.push(...lines);
+  const own = withImplied(here);
+  const rest = (Object.keys(SCOPE_TITLES) as Scope[]).filter((scope) => !own.includes(scope));
+  const shortest = () => columns.reduce((a, c) => (c.length < a.length ? c : a));
+  for (const scope of [...own, ...rest]) {
+    const bindings = (KEYMAP as readonly Binding[]).filter((b) => b.scope === scope && b.help !== '');
+    if (bindings.length === 0) continue;
+    const title = own.includes(scope) ? `${HERE_MARK} ${SCOPE_TITLES[scope]}` : SCOPE_TITLES[scope];
+    shortest().push({ kind: 'title', text: title, here: own.includes(scope) }, ...bindings.map((b): Line => ({ kind: 'binding', keys: keysOf(b), help: b.help })));
   }
-  const commands: Line[] = [{ kind: 'title', text: 'Commands (after :)' }, ...COMMANDS.map((c): Line => ({ kind: 'binding', keys: usage(c), help: c.help }))];
-  columns.reduce((a, c) => (c.length < a.length ? c : a)).push(...commands);
+  shortest().push({ kind: 'title', text: 'Commands (after :)', here: false }, ...COMMANDS.map((c): Line => ({ kind: 'binding', keys: usage(c), help: c.help })));
   return columns;
 }
 
 /**
- * Every binding of the keymap, grouped by scope, in as many columns as the
- * width allows. When the height does not hold them, the list's cursor keys
- * scroll it (j/k, g/G, page up and down), through the same hook a list uses;
- * it opens at the top each time.
+ * Every binding of the keymap, grouped by scope, the screen's own groups first
+ * (`scopes`, the ones its footer shows), in as many columns as the width
+ * allows. When the height does not hold them, the list's cursor keys scroll it
+ * (j/k, g/G, page up and down), through the same hook a list uses; it opens at
+ * the top each time.
  */
-export function HelpOverlay({ width, height }: { width: number; height: number }) {
-  const columns = helpColumns(Math.floor((width - 4) / COLUMN_WIDTH));
+export function HelpOverlay({ width, height, scopes }: { width: number; height: number; scopes: readonly Scope[] }) {
+  // Inside the border (2) and the padding (2).
+  const layout = helpLayout(width - 4);
+  const columns = helpColumns(layout.count, scopes);
   const room = Math.max(3, height - 4);
   const longest = Math.max(...columns.map((c) => c.length));
   // The cursor is the first line shown: one position per line the overlay can scroll by.
@@ -48,14 +66,14 @@ export function HelpOverlay({ width, height }: { width: number; height: number }
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.accent} paddingX={1}>
       <Text bold color={theme.accent}>
-        Keys (esc or ? to close{longest > room ? `; ${scrollKeys} scroll, ${from + 1}-${Math.min(longest, from + room)} of ${longest}` : ''})
+        Keys (esc or ? to close; {HERE_MARK} this screen's first{longest > room ? `; ${scrollKeys} scroll, ${from + 1}-${Math.min(longest, from + room)} of ${longest}` : ''})
       </Text>
       <Box>
         {columns.map((column, i) => (
-          <Box key={i} flexDirection="column" width={COLUMN_WIDTH} marginRight={1}>
+          <Box key={i} flexDirection="column" width={layout.width} marginRight={i < columns.length - 1 ? 1 : 0}>
             {column.slice(from, from + room).map((line, j) =>
               line.kind === 'title' ? (
-                <Text key={j} bold wrap="truncate-end">
+                <Text key={j} bold color={line.here ? theme.accent : undefined} wrap="truncate-end">
                   {line.text}
                 </Text>
               ) : (
