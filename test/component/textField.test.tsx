@@ -5,6 +5,7 @@ import { cleanup, render } from 'ink-testing-library';
 import { TextField } from '../../src/tui/components/TextField.js';
 import { KeysProvider } from '../../src/tui/hooks/useKeys.js';
 import { waitForFrame } from './render.js';
+import { widthOf } from '../../src/tui/sanitize.js';
 
 afterEach(() => cleanup());
 
@@ -38,5 +39,52 @@ describe('TextField on a narrow terminal', () => {
     const f = await waitForFrame(r, '✖');
     expect(f).toMatch(/\brequired\b/);
     expect(f).toMatch(/\bthe key is\b/);
+  });
+});
+
+describe('TextField at every width', () => {
+  const description = 'Keeps the CI green and answers questions about the build.';
+  const at = (width: number, props: { value: string; note?: string; error?: string; placeholder?: string; focused?: boolean }) =>
+    render(
+      <KeysProvider>
+        <Box width={width} flexDirection="column">
+          <TextField label="description" value={props.value} note={props.note} error={props.error} placeholder={props.placeholder} focused={props.focused ?? true} onChange={() => undefined} />
+          <Box>{/* the next row */}</Box>
+        </Box>
+      </KeysProvider>,
+    );
+
+  it('never draws a row wider than its box, which the terminal would wrap, pushing the top line off the screen', async () => {
+    // Ink shared the shortfall between the value and its note in fractions and rounded each box on
+    // its own: at 59, 62, 65, 67-71, 73, 76 and 79 columns the row came out a cell too wide.
+    for (let width = 30; width <= 90; width++) {
+      for (const props of [
+        { value: description, note: `${description.length}/2000` },
+        { value: 'anthropic/claude-sonnet-4', note: 'author/slug[:variant] · enter/^p picks' },
+        { value: '', placeholder: 'workspace default', note: 'empty: workspace default · enter/^p picks' },
+        { value: 'runnerX', error: 'must be lowercase letters and digits in hyphen-separated groups' },
+      ]) {
+        const r = at(width, props);
+        const f = await waitForFrame(r, (frame) => frame.includes('description'));
+        const wide = f.split('\n').filter((line) => widthOf(line) > width);
+        expect(wide, `${width} columns, ${JSON.stringify(props)}:\n${f}`).toEqual([]);
+        r.unmount();
+      }
+    }
+  });
+
+  it('keeps a short note whole and cuts the value for it, where the value keeps 20 cells', async () => {
+    const r = at(79, { value: description, note: '57/2000' });
+    const f = await waitForFrame(r, '57/2000');
+    expect(f.split('\n')[0]).toMatch(/^› description +….*the build\. +57\/2000$/);
+  });
+
+  it('puts an error below the value when too little is left beside it to read it', async () => {
+    const error = 'must be lowercase letters and digits in hyphen-separated groups';
+    const r = at(40, { value: 'a-name-of-twenty-two', error });
+    const f = await waitForFrame(r, '✖');
+    const lines = f.split('\n');
+    expect(lines[0]).toMatch(/a-name-of-twenty-two *$/);
+    expect(lines.slice(1).join(' ').replace(/\s+/g, ' ')).toContain(`✖ ${error}`);
   });
 });

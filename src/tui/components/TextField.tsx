@@ -3,17 +3,45 @@
  * masked field never draws what was typed). It handles its own keys while
  * focused; tab, escape and ctrl combos are left to the form.
  */
-import { Box, useStdout } from 'ink';
+import { Box, measureElement, useStdout, type DOMElement } from 'ink';
 import { Text } from './Text.js';
-import { useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { useKeys } from '../hooks/useKeys.js';
 import { pastedText } from '../keyParse.js';
 import { isTyped, matches } from '../keymap.js';
 import { theme } from '../theme.js';
-import { widthOf } from '../sanitize.js';
+import { sanitize, widthOf } from '../sanitize.js';
 
 /** The width a single-line value keeps beside its message on a narrow terminal (less if it is shorter). */
 const VALUE_MIN = 20;
+/** The width a note keeps before the value gives up any (less if it is shorter): `57/2000` whole. */
+const NOTE_KEEP = 12;
+/** Narrower than this beside the value, an error goes on a line of its own, to be read whole. */
+const ERROR_KEEP = 16;
+
+/** A part of a field's row: the cells it would take, and the cells it keeps before the other part gives up any. */
+export interface FieldPart {
+  want: number;
+  keep: number;
+}
+
+/**
+ * Whole cells for a field's value and its message in `avail` (the row less the label); never more
+ * than `avail` between them, so the row cannot run past the terminal's edge. (Ink's flex layout
+ * shares a shortfall in fractions and rounds each box on its own: a row came out a cell wider
+ * than the terminal, which wrapped it and pushed the top line off the screen.) When both do not
+ * fit, the part that `yields` gives up width first, down to what it keeps, then the other; a
+ * message that cannot keep its `keep` gets 0 (a note is left out, an error goes below).
+ */
+export function fieldWidths(avail: number, value: FieldPart, message: FieldPart | null, yields: 'message' | 'value'): { value: number; message: number } {
+  const room = Math.max(0, avail);
+  const alone = Math.min(value.want, room);
+  if (!message) return { value: alone, message: 0 };
+  if (value.want + message.want <= room) return { value: value.want, message: message.want };
+  const valueKeeps = Math.min(value.keep, room);
+  const m = yields === 'message' ? Math.min(Math.max(message.keep, room - value.want), room - valueKeeps) : Math.min(message.want, room - valueKeeps);
+  return m > 0 && m >= message.keep ? { value: room - m, message: m } : { value: alone, message: 0 };
+}
 
 export interface TextFieldProps {
   label: string;
@@ -25,7 +53,6 @@ export interface TextFieldProps {
   placeholder?: string;
   error?: string | null;
   note?: string | null;
-  width?: number;
   /** Visible lines of a multi-line field. */
   height?: number;
   labelWidth?: number;
@@ -46,6 +73,17 @@ export function TextField(props: TextFieldProps) {
   // Ink measures and cuts all the text it is given on every frame, so a field hands it only what a
   // line of the terminal can show: typing into a long value cost more with every key it had.
   const room = Math.max(useStdout().stdout.columns || 80, VALUE_MIN);
+  // The row's own width, read after each layout (a field sits in a border, a padded panel, a
+  // palette); until the first, the terminal's. After every render, since any may move it; the state
+  // changes only with the width, so the render it brings measures the same and stops there.
+  const row = useRef<DOMElement>(null);
+  const [rowWidth, setRowWidth] = useState<number | null>(null);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- deliberately after every layout (see above)
+  useLayoutEffect(() => {
+    if (!row.current) return;
+    const measured = Math.floor(measureElement(row.current).width);
+    setRowWidth((was) => (was === measured ? was : measured));
+  });
 
   useKeys((input, key) => {
     const lineFeedOfEnter = afterEnter.current;
@@ -108,16 +146,22 @@ export function TextField(props: TextFieldProps) {
     </Box>
   );
   // Beside the value on a narrow terminal, a note gives up width first (cut), an error only what
-  // the value cannot (it wraps, to be read whole); a placeholder gives way to either.
-  const message = props.error ? (
-    <Box flexShrink={1}>
-      <Text color={theme.error}>{` ✖ ${props.error}`}</Text>
-    </Box>
-  ) : props.note ? (
-    <Box flexShrink={4}>
-      <Text color={theme.muted} wrap="truncate-end">{` ${props.note}`}</Text>
-    </Box>
-  ) : null;
+  // the value cannot (it wraps, to be read whole; below the value when too little is left); a
+  // placeholder gives way to either.
+  const avail = (rowWidth ?? room) - labelWidth;
+  const messageText = props.error ? ` ✖ ${sanitize(props.error)}` : props.note ? ` ${sanitize(props.note)}` : null;
+  const messageWant = messageText === null ? 0 : widthOf(messageText);
+  const messagePart = messageText === null ? null : { want: messageWant, keep: Math.min(messageWant, props.error ? ERROR_KEEP : NOTE_KEEP) };
+  const messageBox = (cells: number) =>
+    messageText === null || cells === 0 ? null : (
+      <Box width={cells} flexShrink={0}>
+        <Text color={props.error ? theme.error : theme.muted} wrap={props.error ? 'wrap' : 'truncate-end'}>
+          {messageText}
+        </Text>
+      </Box>
+    );
+  const errorBelow = (cells: number) =>
+    props.error && cells === 0 ? <Text color={theme.error}>{`${' '.repeat(Math.min(labelWidth, 2))}✖ ${sanitize(props.error)}`}</Text> : null;
 
   if (multiline) {
     const lines = value.split('\n');
@@ -125,15 +169,20 @@ export function TextField(props: TextFieldProps) {
     const { line: cursorLine, col: cursorCol } = position(lines, cursor);
     const first = Math.max(0, Math.min(cursorLine - height + 1, lines.length - height));
     const visible = lines.slice(first, first + height);
+    const info = `${lines.length} line${lines.length === 1 ? '' : 's'}, ${value.length} chars${focused ? ' · enter: new line · ^e: $EDITOR' : ''}`;
+    const widths = fieldWidths(avail, { want: info.length, keep: Math.min(info.length, VALUE_MIN) }, messagePart, props.error ? 'value' : 'message');
     return (
-      <Box flexDirection="column">
-        <Box>
+      <Box flexDirection="column" width="100%">
+        <Box ref={row} overflowX="hidden">
           {label}
-          <Text color={theme.muted}>
-            {lines.length} line{lines.length === 1 ? '' : 's'}, {value.length} chars{focused ? ' · enter: new line · ^e: $EDITOR' : ''}
-          </Text>
-          {message}
+          <Box width={widths.value} flexShrink={0}>
+            <Text color={theme.muted} wrap="truncate-end">
+              {info}
+            </Text>
+          </Box>
+          {messageBox(widths.message)}
         </Box>
+        {errorBelow(widths.message)}
         <Box flexDirection="column" borderStyle="single" borderColor={focused ? theme.accent : theme.muted} paddingX={1}>
           {visible.length === 0 || (visible.length === 1 && visible[0] === '') ? (
             <Text color={theme.muted}>{focused ? <Text inverse> </Text> : null}{props.placeholder ?? ''}</Text>
@@ -145,24 +194,35 @@ export function TextField(props: TextFieldProps) {
     );
   }
   // A short value is never cut for its message; a long one can give up width down to VALUE_MIN.
-  // A placeholder is only a hint: it gives way (cut) to the message.
-  const valueMin = Math.min(widthOf(shown.slice(tailStart(shown, room))) + (focused ? 1 : 0), VALUE_MIN);
+  // A placeholder is only a hint: it gives way (cut) to the message, down to the cursor.
   const placeholder = value.length === 0 && props.placeholder;
+  const cursorCell = focused ? 1 : 0;
+  const valueWant = (placeholder ? widthOf(placeholder) : widthOf(shown.slice(tailStart(shown, room)))) + cursorCell;
+  const widths = fieldWidths(
+    avail,
+    { want: valueWant, keep: placeholder ? cursorCell : Math.min(valueWant, VALUE_MIN) },
+    messagePart,
+    placeholder || props.error ? 'value' : 'message',
+  );
   return (
-    <Box>
-      {label}
-      <Box flexShrink={placeholder ? 100 : 1} minWidth={valueMin}>
-        {placeholder ? (
-          // Empty: the placeholder, dim, after the cursor when focused (what to type goes on showing).
-          <Text color={theme.muted} wrap="truncate-end">
-            {focused ? <Text inverse> </Text> : null}
-            {placeholder}
-          </Text>
-        ) : (
-          <Line text={shown} cursorAt={focused ? (masked ? shown.length : cursor) : -1} room={room} />
-        )}
+    // The whole width of what holds it (a row, a border, a padded panel), measured as the row's.
+    <Box flexDirection="column" width="100%">
+      <Box ref={row} overflowX="hidden">
+        {label}
+        <Box width={widths.value} flexShrink={0}>
+          {placeholder ? (
+            // Empty: the placeholder, dim, after the cursor when focused (what to type goes on showing).
+            <Text color={theme.muted} wrap="truncate-end">
+              {focused ? <Text inverse> </Text> : null}
+              {placeholder}
+            </Text>
+          ) : (
+            <Line text={shown} cursorAt={focused ? (masked ? shown.length : cursor) : -1} room={room} />
+          )}
+        </Box>
+        {messageBox(widths.message)}
       </Box>
-      {message}
+      {errorBelow(widths.message)}
     </Box>
   );
 }
