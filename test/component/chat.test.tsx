@@ -67,6 +67,29 @@ describe('chat', () => {
     await app.waitFor(/^› h *$/m);
   });
 
+  it('keeps the prompt on a short terminal: the hint line goes first, then the rules, and the transcript keeps a row', async () => {
+    const app = await openChat();
+    const resize = (columns: number, rows: number) => {
+      Object.defineProperty(app.stdout, 'columns', { get: () => columns, configurable: true });
+      Object.defineProperty(app.stdout, 'rows', { get: () => rows, configurable: true });
+      app.stdout.emit('resize');
+    };
+    resize(30, 8);
+    // 8 rows: the header and its rule, the status line, one row of transcript and the prompt, the footer.
+    let f = await app.waitFor((s) => /^› {2}a prompt *$/m.test(s) && !s.includes('enter sends'));
+    expect(f.split('\n').length).toBeLessThanOrEqual(7);
+    // No rule but the header's.
+    expect(f.split('\n').slice(2).filter((line) => /^─+$/.test(line))).toEqual([]);
+    resize(40, 10);
+    f = await app.waitFor((s) => /^─{40}\n› {2}a prompt *\n─{40}$/m.test(s));
+    expect(f).not.toContain('enter sends');
+    resize(80, 24);
+    f = await app.waitFor('enter sends');
+    expect(f).toMatch(/^─{80}\n› {2}a prompt *\n─{80}\nenter sends/m);
+    await app.type('h');
+    await app.waitFor(/^› h *$/m);
+  });
+
   it('streams an answer with Markdown, reasoning dimmed and foldable, tokens and cost, and the session id', async () => {
     const app = await openChat();
     await app.type('hello');

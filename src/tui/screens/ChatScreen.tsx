@@ -42,7 +42,7 @@ export function osc52(text: string): string {
 }
 
 export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
-  const { api, nav, active, size } = useTui();
+  const { api, nav, active, size, pane } = useTui();
   const { stdout } = useStdout();
   const intern = useResource((signal) => api.getIntern(id, { signal }), id, seed);
   const convo = useMemo(() => conversationOf(api, id), [api, id]);
@@ -257,17 +257,21 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
   const inputRef = useRef(input);
   inputRef.current = input;
 
-  // Layout: status line, transcript, the interaction, the prompt (3 rows), the hint line.
+  // Layout: status line, transcript, the interaction, the prompt (3 rows), the hint line. On a short
+  // pane the hint (the footer's keys again) goes first, then the prompt's rules: the prompt itself
+  // always shows, and the transcript keeps a row.
   const width = Math.max(20, size.columns - 2);
-  const paneRows = Math.max(6, size.rows - 4);
   const interactionRows = permission ? permission.options.length + 3 : question ? question.fields.length * 2 + 4 : 0;
-  const retryRows = retry ? 1 : 0;
-  const transcriptHeight = Math.max(3, paneRows - 1 - 3 - 1 - interactionRows - retryRows);
+  const lastError = last?.error;
+  const otherRows = interactionRows + (retry ? 1 : 0) + (lastError && !isRunning ? 1 : 0);
+  const showHint = pane.rows - otherRows >= 9;
+  const ruled = pane.rows - otherRows >= 6;
+  const transcriptHeight = Math.max(1, pane.rows - 1 - (ruled ? 3 : 1) - (showHint ? 1 : 0) - otherRows);
+  const rule = <Text color={permission || question ? theme.muted : theme.accent}>{'─'.repeat(Math.max(1, pane.columns))}</Text>;
   const rows = transcriptRows(convo.turns, width, folded, hyperlinks);
   const maxScroll = Math.max(0, rows.length - transcriptHeight);
   const top = Math.max(0, rows.length - transcriptHeight - Math.min(scroll, maxScroll));
   const visible = rows.slice(top, top + transcriptHeight);
-  const lastError = last?.error;
   const name = intern.data ? sanitize(intern.data.name) : '…';
 
   return (
@@ -313,19 +317,24 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
         </Box>
       ) : null}
       {question ? <QuestionForm key={interaction!.call.id} request={question} onAnswer={(content, note) => answer(content, note)} /> : null}
-      <Box borderStyle="single" borderColor={permission || question ? theme.muted : theme.accent} borderLeft={false} borderRight={false}>
-        <TextField
-          label={isRunning ? '↪' : ''}
-          labelWidth={isRunning ? 4 : 2}
-          value={input}
-          onChange={setInput}
-          focused={active && !permission && !question}
-          placeholder={isRunning ? 'type to steer the running turn' : permission || question ? 'answer above first' : 'a prompt'}
-        />
-      </Box>
-      <Text color={theme.muted} wrap="truncate-end">
-        enter {isRunning ? 'steers' : 'sends'} · esc {isRunning ? 'cancels the turn' : 'back'} · ^t mode · ^o reasoning · pgup/pgdn · ^y copy · ^e $EDITOR
-      </Text>
+      {/* Rules drawn as text: Ink does not take a border side switched on or off after the first
+          render into its layout (only a change of borderStyle is), and drew a border a row taller
+          than its box, which threw. */}
+      {ruled ? rule : null}
+      <TextField
+        label={isRunning ? '↪' : ''}
+        labelWidth={isRunning ? 4 : 2}
+        value={input}
+        onChange={setInput}
+        focused={active && !permission && !question}
+        placeholder={isRunning ? 'type to steer the running turn' : permission || question ? 'answer above first' : 'a prompt'}
+      />
+      {ruled ? rule : null}
+      {showHint ? (
+        <Text color={theme.muted} wrap="truncate-end">
+          enter {isRunning ? 'steers' : 'sends'} · esc {isRunning ? 'cancels the turn' : 'back'} · ^t mode · ^o reasoning · pgup/pgdn · ^y copy · ^e $EDITOR
+        </Text>
+      ) : null}
     </Box>
   );
 }
