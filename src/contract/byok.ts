@@ -1,7 +1,7 @@
 /** BYOK provider credentials (spec 2.2, 4.6, 4.7; public notes for list/get/delete). */
 import * as z from 'zod';
 import { LIMITS } from './limits.js';
-import { API_KEY_HASH_PATTERN, REGIONS, checkByokFlags } from './rules.js';
+import { API_KEY_HASH_PATTERN, REGIONS, checkApiKeyHash, checkByokFlags, checkModel, type RuleCheck } from './rules.js';
 
 export const ByokCredentialSchema = z.object({
   id: z.string().min(1),
@@ -55,6 +55,34 @@ export function parseByokList(text: string): string[] | null {
     .map((item) => item.trim())
     .filter(Boolean);
   return items.length === 0 ? null : items;
+}
+
+/** The BYOK list settings: what each item must be (the service judges user ids) and how many there may be. */
+export const BYOK_LISTS = {
+  allowed_models: { noun: 'models', item: checkModel as RuleCheck<string>, max: LIMITS.allowedModels.max },
+  allowed_api_key_hashes: { noun: 'hashes', item: checkApiKeyHash, max: LIMITS.allowedApiKeyHashes.max },
+  allowed_user_ids: { noun: 'user ids', item: null, max: LIMITS.allowedUserIds.max },
+} as const;
+export type ByokListField = keyof typeof BYOK_LISTS;
+
+/** How much of a bad item a message quotes. */
+const QUOTED = 40;
+
+/**
+ * What is wrong with a BYOK list as typed (parseByokList), or null: the first bad item quoted, how
+ * many more there are, and the rule it breaks; or too many items. The TUI's form and the CLI's
+ * flags both say it, so a list is refused in the same words wherever it is typed.
+ */
+export function checkByokList(field: ByokListField, items: string[] | null): string | null {
+  if (!items) return null;
+  const { noun, item, max } = BYOK_LISTS[field];
+  const bad = item ? items.filter((i) => item(i) !== null) : [];
+  if (item && bad.length > 0) {
+    const first = bad[0]!;
+    const quoted = first.length > QUOTED ? `${first.slice(0, QUOTED - 1)}…` : first;
+    return `"${quoted}"${bad.length > 1 ? ` (and ${bad.length - 1} more)` : ''} ${item(first)}`;
+  }
+  return items.length > max ? `at most ${max} ${noun}, not ${items.length}` : null;
 }
 
 /** Fields shared by create and update, all optional. */

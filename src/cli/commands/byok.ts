@@ -1,6 +1,6 @@
 /** `byok list|get|create|update|delete`: provider keys. The raw key is read, never an argument, never printed. */
-import { ByokCredentialSchema, parseByokList, type ByokCreate, type ByokCredential, type ByokUpdate } from '../../contract/byok.js';
-import { REGIONS, checkModel } from '../../contract/rules.js';
+import { ByokCredentialSchema, checkByokList, parseByokList, type ByokCreate, type ByokCredential, type ByokUpdate } from '../../contract/byok.js';
+import { REGIONS } from '../../contract/rules.js';
 import type { RunContext } from '../context.js';
 import { CliError, EXIT, usageError } from '../exit.js';
 import { confirm, readSecret } from '../input.js';
@@ -59,14 +59,19 @@ function settings(ctx: RunContext): ByokUpdate {
   }
   const zdr = str(ctx, 'zdr');
   if (zdr !== undefined) body.declared_zdr = clears(zdr) ? null : bool('zdr', zdr);
-  if (str(ctx, 'models') !== undefined) {
-    body.allowed_models = parseByokList(str(ctx, 'models')!);
-    // The TUI's form refuses these too (the contract's rule): a typo would limit the key to no model.
-    const bad = body.allowed_models?.find((m) => checkModel(m) !== null);
-    if (bad !== undefined) throw usageError(`--models: "${bad.slice(0, 40)}" ${checkModel(bad)}`);
+  // The TUI's form refuses the same (the contract's rule): a typo in --models would limit the key to no model.
+  for (const [flag, field] of [
+    ['models', 'allowed_models'],
+    ['users', 'allowed_user_ids'],
+    ['key-hashes', 'allowed_api_key_hashes'],
+  ] as const) {
+    const typed = str(ctx, flag);
+    if (typed === undefined) continue;
+    const items = parseByokList(typed);
+    const wrong = checkByokList(field, items);
+    if (wrong) throw usageError(`--${flag}: ${wrong}`);
+    body[field] = items;
   }
-  if (str(ctx, 'users') !== undefined) body.allowed_user_ids = parseByokList(str(ctx, 'users')!);
-  if (str(ctx, 'key-hashes') !== undefined) body.allowed_api_key_hashes = parseByokList(str(ctx, 'key-hashes')!);
   for (const [flag, field] of [
     ['disabled', 'disabled'],
     ['fallback', 'is_fallback'],

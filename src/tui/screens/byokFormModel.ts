@@ -1,8 +1,7 @@
 /** The BYOK form's state and rules, without React: parsed lists, checks, and the request to send. */
-import { parseByokList, type ByokCreate, type ByokCredential, type ByokUpdate } from '../../contract/byok.js';
-import { LIMITS } from '../../contract/limits.js';
+import { checkByokList, parseByokList, type ByokCreate, type ByokCredential, type ByokUpdate } from '../../contract/byok.js';
 import { describeRegionRule, regionRuleOf, resolveDeclaredRegion } from '../../contract/providers.js';
-import { type Region, checkApiKeyHash, checkByokFlags, checkByokName, checkModel, checkProviderSlug } from '../../contract/rules.js';
+import { type Region, checkByokFlags, checkByokName, checkProviderSlug } from '../../contract/rules.js';
 
 export type Tri = 'unset' | 'true' | 'false';
 export interface ByokFormValues {
@@ -57,13 +56,6 @@ export function formOf(c: ByokCredential): ByokFormValues {
   };
 }
 
-/** What is wrong with a list's items: the one bad item quoted (or how many are bad) and the rule it breaks. */
-function badItems(items: string[], check: (item: string) => string | null): string | null {
-  const bad = items.filter((item) => check(item) !== null);
-  if (bad.length === 0) return null;
-  return `${bad.length === 1 ? `"${bad[0]!.slice(0, 20)}"` : `${bad.length} items`} ${check(bad[0]!)}`;
-}
-
 export function validateByok(v: ByokFormValues, mode: { create: boolean; rotating: boolean }): Partial<Record<ByokField, string>> {
   const e: Partial<Record<ByokField, string>> = {};
   if (mode.create) {
@@ -72,20 +64,10 @@ export function validateByok(v: ByokFormValues, mode: { create: boolean; rotatin
   }
   if ((mode.create || mode.rotating) && v.key.length === 0) e.key = 'the key is required';
   e.name = checkByokName(v.name === '' ? null : v.name) ?? undefined;
-  const hashes = parseByokList(v.allowed_api_key_hashes);
-  if (hashes) {
-    const bad = badItems(hashes, checkApiKeyHash);
-    if (bad) e.allowed_api_key_hashes = bad;
-    else if (hashes.length > LIMITS.allowedApiKeyHashes.max) e.allowed_api_key_hashes = `at most ${LIMITS.allowedApiKeyHashes.max} hashes`;
+  for (const field of ['allowed_api_key_hashes', 'allowed_models', 'allowed_user_ids'] as const) {
+    const wrong = checkByokList(field, parseByokList(v[field]));
+    if (wrong) e[field] = wrong;
   }
-  const models = parseByokList(v.allowed_models);
-  if (models) {
-    const bad = badItems(models, checkModel);
-    if (bad) e.allowed_models = bad;
-    else if (models.length > LIMITS.allowedModels.max) e.allowed_models = `at most ${LIMITS.allowedModels.max} models`;
-  }
-  const users = parseByokList(v.allowed_user_ids);
-  if (users && users.length > LIMITS.allowedUserIds.max) e.allowed_user_ids = `at most ${LIMITS.allowedUserIds.max} user ids`;
   const region = v.declared_region === 'unset' ? null : v.declared_region;
   const keyKnown = mode.create || mode.rotating ? v.key : undefined;
   if (v.provider.trim()) {

@@ -308,6 +308,15 @@ describe('what commands refuse or strip', () => {
     const model = await runWithFake(['byok', 'update', 'c1', '--models', 'openai/gpt-4o, bad model'], api);
     expect(model.code).toBe(2);
     expect(model.stderr).toContain('--models: "bad model" must look like author/slug');
+    // The hashes and the counts too, in the form's words, before anything is sent.
+    const sent = api.callsOf('updateByok').length;
+    const hash = await runWithFake(['byok', 'update', 'c1', '--key-hashes', 'nothex, alsonot'], api);
+    expect(hash.code).toBe(2);
+    expect(hash.stderr).toContain('--key-hashes: "nothex" (and 1 more) must be 64 lowercase hex characters');
+    const many = await runWithFake(['byok', 'update', 'c1', '--users', Array.from({ length: 101 }, (_, i) => `u${i}`).join(',')], api);
+    expect(many.code).toBe(2);
+    expect(many.stderr).toContain('--users: at most 100 user ids, not 101');
+    expect(api.callsOf('updateByok')).toHaveLength(sent);
     expect((await runWithFake(['byok', 'update', 'c1', '--zdr', 'none'], api)).code).toBe(0);
     expect(api.callsOf('updateByok').at(-1)![1]).toEqual({ declared_zdr: null });
   });

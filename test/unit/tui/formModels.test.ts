@@ -58,6 +58,9 @@ describe('BYOK form model', () => {
   it('marks a bad hash and refuses byok-only together with fallback', () => {
     const v = { ...emptyByokForm(), provider: 'openai', key: 'sk-x', allowed_api_key_hashes: 'nothex' };
     expect(validateByok(v, { create: true, rotating: false }).allowed_api_key_hashes).toMatch(/nothex/);
+    // The CLI's flags say the same (contract/byok.ts, checkByokList).
+    const models = { ...emptyByokForm(), provider: 'openai', key: 'sk-x', allowed_models: 'a/b, bad model, worse one' };
+    expect(validateByok(models, { create: true, rotating: false }).allowed_models).toMatch(/^"bad model" \(and 1 more\) must look like author\/slug/);
     const flags = { ...emptyByokForm(), provider: 'openai', key: 'sk-x', is_byok_only: true, is_fallback: true };
     expect(validateByok(flags, { create: true, rotating: false }).is_byok_only).toBeTruthy();
   });
