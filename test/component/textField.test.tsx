@@ -26,7 +26,7 @@ describe('TextField on a narrow terminal', () => {
     expect(f).toMatch(/name +runner +2-17 chars.*…$/);
   });
 
-  it('wraps an error to be read whole, and still keeps the value whole', async () => {
+  it('puts an error that does not fit beside the value under it, to be read whole, and keeps the value whole', async () => {
     const error = 'must be lowercase letters and digits in hyphen-separated groups';
     const r = field({ value: 'runnerX', error });
     const f = await waitForFrame(r, 'runnerX');

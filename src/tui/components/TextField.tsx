@@ -16,8 +16,6 @@ import { sanitize, widthOf } from '../sanitize.js';
 const VALUE_MIN = 20;
 /** The width a note keeps before the value gives up any (less if it is shorter): `57/2000` whole. */
 const NOTE_KEEP = 12;
-/** Narrower than this beside the value, an error goes on a line of its own, to be read whole. */
-const ERROR_KEEP = 16;
 
 /** A part of a field's row: the cells it would take, and the cells it keeps before the other part gives up any. */
 export interface FieldPart {
@@ -145,23 +143,28 @@ export function TextField(props: TextFieldProps) {
       </Text>
     </Box>
   );
-  // Beside the value on a narrow terminal, a note gives up width first (cut), an error only what
-  // the value cannot (it wraps, to be read whole; below the value when too little is left); a
-  // placeholder gives way to either.
+  // Beside the value on a narrow terminal, a note gives up width first (cut); an error is never cut
+  // nor the value for it: it goes beside the whole value when it fits whole, else on the lines
+  // below, under the value. A placeholder gives way to either.
   const avail = (rowWidth ?? room) - labelWidth;
   const messageText = props.error ? ` ✖ ${sanitize(props.error)}` : props.note ? ` ${sanitize(props.note)}` : null;
   const messageWant = messageText === null ? 0 : widthOf(messageText);
-  const messagePart = messageText === null ? null : { want: messageWant, keep: Math.min(messageWant, props.error ? ERROR_KEEP : NOTE_KEEP) };
+  const messagePart = messageText === null ? null : { want: messageWant, keep: props.error ? messageWant : Math.min(messageWant, NOTE_KEEP) };
   const messageBox = (cells: number) =>
     messageText === null || cells === 0 ? null : (
       <Box width={cells} flexShrink={0}>
-        <Text color={props.error ? theme.error : theme.muted} wrap={props.error ? 'wrap' : 'truncate-end'}>
+        <Text color={props.error ? theme.error : theme.muted} wrap="truncate-end">
           {messageText}
         </Text>
       </Box>
     );
+  // Under the value where that leaves room to read it, else from the row's start.
   const errorBelow = (cells: number) =>
-    props.error && cells === 0 ? <Text color={theme.error}>{`${' '.repeat(Math.min(labelWidth, 2))}✖ ${sanitize(props.error)}`}</Text> : null;
+    props.error && cells === 0 ? (
+      <Box marginLeft={avail >= 30 ? labelWidth : 2}>
+        <Text color={theme.error}>✖ {sanitize(props.error)}</Text>
+      </Box>
+    ) : null;
 
   if (multiline) {
     const lines = value.split('\n');
@@ -193,14 +196,14 @@ export function TextField(props: TextFieldProps) {
       </Box>
     );
   }
-  // A short value is never cut for its message; a long one can give up width down to VALUE_MIN.
-  // A placeholder is only a hint: it gives way (cut) to the message, down to the cursor.
+  // A short value is never cut for a note; a long one can give up width down to VALUE_MIN. A
+  // placeholder is only a hint: it gives way (cut) to the message, down to the cursor.
   const placeholder = value.length === 0 && props.placeholder;
   const cursorCell = focused ? 1 : 0;
   const valueWant = (placeholder ? widthOf(placeholder) : widthOf(shown.slice(tailStart(shown, room)))) + cursorCell;
   const widths = fieldWidths(
     avail,
-    { want: valueWant, keep: placeholder ? cursorCell : Math.min(valueWant, VALUE_MIN) },
+    { want: valueWant, keep: placeholder ? cursorCell : props.error ? valueWant : Math.min(valueWant, VALUE_MIN) },
     messagePart,
     placeholder || props.error ? 'value' : 'message',
   );

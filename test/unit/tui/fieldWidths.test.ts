@@ -20,9 +20,12 @@ describe('fieldWidths', () => {
     expect(fieldWidths(25, { want: 58, keep: 20 }, { want: 8, keep: 8 }, 'message')).toEqual({ value: 25, message: 0 });
   });
 
-  it('gives an error what the value can spare, down to the value\'s 20, and none when too little is left', () => {
+  it('gives a message the value yields to what the value can spare, and none when too little is left', () => {
     expect(fieldWidths(60, { want: 30, keep: 20 }, { want: 70, keep: 16 }, 'value')).toEqual({ value: 20, message: 40 });
     expect(fieldWidths(30, { want: 30, keep: 20 }, { want: 70, keep: 16 }, 'value')).toEqual({ value: 30, message: 0 });
+    // TextField's errors: whole beside the whole value, or not beside it at all.
+    expect(fieldWidths(60, { want: 30, keep: 30 }, { want: 30, keep: 30 }, 'value')).toEqual({ value: 30, message: 30 });
+    expect(fieldWidths(60, { want: 30, keep: 30 }, { want: 31, keep: 31 }, 'value')).toEqual({ value: 30, message: 0 });
   });
 
   it('lets a placeholder give way down to the cursor', () => {
