@@ -19,6 +19,11 @@ export interface FlagSpec {
   /** Shown in help after the flag: `--name NAME`. */
   value?: string;
   description: string;
+  /**
+   * The API field the flag sets, where it is named otherwise: a service message that names the
+   * field ("pass workspace_id") is followed by the flag that sets it (run.ts).
+   */
+  sets?: string;
 }
 
 /**
@@ -72,15 +77,15 @@ const IDN = 'NAME is an intern id or name';
 
 const BYOK_SETTINGS: Record<string, FlagSpec> = {
   name: { type: 'string', value: 'NAME', description: 'a name for people ("" clears it)' },
-  region: { type: 'string', value: 'REGION', description: 'declared region: global, europe, us, or none' },
-  zdr: { type: 'string', value: 'true|false|none', description: 'declared zero data retention (none clears it)' },
-  models: { type: 'string', value: 'A,B', description: 'allowed models ("" allows all)' },
-  users: { type: 'string', value: 'A,B', description: 'allowed user ids ("" allows all)' },
-  'key-hashes': { type: 'string', value: 'A,B', description: 'allowed API key hashes ("" allows all)' },
+  region: { type: 'string', value: 'REGION', description: 'declared region: global, europe, us, or none', sets: 'declared_region' },
+  zdr: { type: 'string', value: 'true|false|none', description: 'declared zero data retention (none clears it)', sets: 'declared_zdr' },
+  models: { type: 'string', value: 'A,B', description: 'allowed models ("" allows all)', sets: 'allowed_models' },
+  users: { type: 'string', value: 'A,B', description: 'allowed user ids ("" allows all)', sets: 'allowed_user_ids' },
+  'key-hashes': { type: 'string', value: 'A,B', description: 'allowed API key hashes ("" allows all)', sets: 'allowed_api_key_hashes' },
   disabled: { type: 'string', value: 'true|false', description: 'disable or enable it' },
-  fallback: { type: 'string', value: 'true|false', description: 'use it as a fallback' },
-  'byok-only': { type: 'string', value: 'true|false', description: 'use only BYOK keys for this provider' },
-  required: { type: 'string', value: 'true|false', description: 'require this key' },
+  fallback: { type: 'string', value: 'true|false', description: 'use it as a fallback', sets: 'is_fallback' },
+  'byok-only': { type: 'string', value: 'true|false', description: 'use only BYOK keys for this provider', sets: 'is_byok_only' },
+  required: { type: 'string', value: 'true|false', description: 'require this key', sets: 'is_required' },
 };
 
 export const COMMANDS: CommandSpec[] = [
@@ -120,8 +125,8 @@ export const COMMANDS: CommandSpec[] = [
       description: { type: 'string', value: 'TEXT', description: 'what it is for' },
       instructions: { type: 'string', value: 'TEXT', description: 'its standing instructions' },
       'instructions-file': { type: 'string', value: 'FILE', description: 'read the instructions from FILE (- for stdin)' },
-      workspace: { type: 'string', value: 'ID', description: 'workspace id' },
-      vault: { type: 'string', value: 'ID', description: 'vault id to attach' },
+      workspace: { type: 'string', value: 'ID', description: 'workspace id', sets: 'workspace_id' },
+      vault: { type: 'string', value: 'ID', description: 'vault id to attach', sets: 'vault_id' },
       provision: { type: 'boolean', description: 'provision it right away' },
     },
     details: 'Example:\n  intern-tui interns create reviewer --description "Reviews PRs" --provision --json id',
@@ -199,7 +204,7 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'list BYOK provider keys (labels only, never the keys)',
     flags: {
       provider: { type: 'string', value: 'SLUG', description: 'only this provider' },
-      workspace: { type: 'string', value: 'ID', description: 'only this workspace' },
+      workspace: { type: 'string', value: 'ID', description: 'only this workspace', sets: 'workspace_id' },
     },
     details: 'Example:\n  intern-tui byok list --provider openai --json id,label',
     needs: ['management_key'],
@@ -227,7 +232,7 @@ export const COMMANDS: CommandSpec[] = [
       'key-stdin': { type: 'boolean', description: 'read the key from stdin' },
       'key-file': { type: 'string', value: 'FILE', description: 'read the key from FILE' },
       ...BYOK_SETTINGS,
-      workspace: { type: 'string', value: 'ID', description: 'workspace id' },
+      workspace: { type: 'string', value: 'ID', description: 'workspace id', sets: 'workspace_id' },
     },
     details: 'Without --key-stdin or --key-file the key is asked for with a masked prompt (on a TTY).\nExample:\n  printf %s "$OPENAI_KEY" | intern-tui byok create --provider openai --key-stdin --name ci',
     needs: ['management_key'],

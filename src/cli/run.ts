@@ -20,6 +20,15 @@ export function exitCodeOf(e: unknown, interrupted: boolean): number {
   return EXIT.failed;
 }
 
+/**
+ * A service message with the flags that set the API fields it names: the service says "pass
+ * workspace_id", the person types `--workspace` (FlagSpec.sets).
+ */
+export function withFlagNames(message: string, spec: CommandSpec): string {
+  const named = Object.entries(spec.flags ?? {}).filter(([, f]) => f.sets !== undefined && new RegExp(`\\b${f.sets}\\b`).test(message));
+  return named.length === 0 ? message : `${message} (${named.map(([flag, f]) => `${f.sets}: --${flag}`).join(', ')})`;
+}
+
 export async function runCommand(spec: CommandSpec, rest: string[], parsed: Parsed, io: Io, open?: () => Promise<InternApi>): Promise<number> {
   const controller = new AbortController();
   let interrupted = false;
@@ -60,7 +69,13 @@ export async function runCommand(spec: CommandSpec, rest: string[], parsed: Pars
     }
     // Commands take no credential flags, so the hint is the variable or `login`, not the client's `--api-key`.
     const message =
-      e instanceof MissingCredentialError ? `${e.route} needs ${CREDENTIAL_SOURCES[e.kind].aLabel}: set ${e.env}, or run \`${loginCommand(e.kind, ctx.flags.profile)}\`` : e instanceof Error ? e.message : String(e);
+      e instanceof MissingCredentialError
+        ? `${e.route} needs ${CREDENTIAL_SOURCES[e.kind].aLabel}: set ${e.env}, or run \`${loginCommand(e.kind, ctx.flags.profile)}\``
+        : e instanceof ApiError
+          ? withFlagNames(e.message, spec)
+          : e instanceof Error
+            ? e.message
+            : String(e);
     const extra: { exit: number; status?: number; code?: number | string; reason?: string | null } = { exit: code };
     if (e instanceof ApiError) Object.assign(extra, { status: e.status, code: e.code, reason: e.reason });
     if (e instanceof NetworkError) Object.assign(extra, { reason: e.timedOut ? 'timeout' : 'network' });

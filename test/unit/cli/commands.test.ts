@@ -321,6 +321,20 @@ describe('what commands refuse or strip', () => {
     expect(api.callsOf('updateByok').at(-1)![1]).toEqual({ declared_zdr: null });
   });
 
+  it("follows a service message that names an API field with the flag that sets it", async () => {
+    const api = new FakeApi();
+    api.createIntern = () => Promise.reject(new ApiError(400, 400, null, false, 'The default workspace was deleted: pass workspace_id', 'POST /interns'));
+    const created = await runWithFake(['interns', 'create', 'newbie'], api);
+    expect(created.code).toBe(1);
+    expect(created.stderr).toContain('The default workspace was deleted: pass workspace_id (workspace_id: --workspace)');
+    api.updateByok = () => Promise.reject(new ApiError(400, 400, null, false, 'is_byok_only cannot be combined with is_fallback', 'PATCH /byok/{id}'));
+    const flags = await runWithFake(['byok', 'update', 'c1', '--fallback', 'true'], api);
+    expect(flags.stderr).toContain('is_byok_only cannot be combined with is_fallback (is_fallback: --fallback, is_byok_only: --byok-only)');
+    // A field whose flag has its name, or a word inside another, gets nothing.
+    api.updateByok = () => Promise.reject(new ApiError(400, 400, null, false, 'name: must be at most 100 characters; not_is_required_x', 'PATCH /byok/{id}'));
+    expect((await runWithFake(['byok', 'update', 'c1', '--name', 'x'], api)).stderr).not.toContain('(');
+  });
+
   it('a missing management key or OAuth token names the login that stores it', async () => {
     const api = new FakeApi();
     api.listByok = () => Promise.reject(new MissingCredentialError('management_key', 'GET /byok'));
