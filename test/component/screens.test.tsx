@@ -358,6 +358,23 @@ describe('BYOK', () => {
     expect(app.frames.join('\n')).not.toContain('secret-material');
   });
 
+  it('marks an empty required field only once it was filled and emptied, or a save was tried', async () => {
+    const api = new FakeApi();
+    const app = renderApp({ api, initial: { name: 'byokForm' } });
+    const fresh = await app.waitFor('New BYOK credential');
+    expect(fresh).not.toContain('✖');
+    await app.type('o');
+    await app.waitFor(/› provider +o/);
+    await app.press('backspace');
+    // The provider was edited: emptied again, it is marked; the key, not reached yet, is not.
+    const emptied = await app.waitFor('choose a provider');
+    expect(emptied).not.toContain('the key is required');
+    await app.press('ctrl+s');
+    const tried = await app.waitFor('fix the marked fields first');
+    expect(tried).toContain('the key is required');
+    expect(api.callsOf('createByok')).toHaveLength(0);
+  });
+
   it('explains that byok-only and fallback exclude each other', async () => {
     const app = renderApp({ initial: { name: 'byokForm' } });
     await app.waitFor('New BYOK credential');

@@ -30,6 +30,11 @@ export interface Form<V, F extends string> {
   original: V | null;
   setValues: (values: V) => void;
   update: (patch: Partial<V>) => void;
+  /**
+   * What is wrong, field by field, as the form shows it: a field's error once it was edited, holds
+   * something, or a save was tried; an empty field nobody has reached yet is not marked (a fresh
+   * create form opened with "✖ the key is required" beside every required field).
+   */
   errors: Partial<Record<F, string>>;
   dirty: boolean;
   focus: number;
@@ -50,6 +55,10 @@ export interface Form<V, F extends string> {
 }
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/** A form value's field (forms name their fields after their values' keys). */
+const valueOf = (values: unknown, field: string): unknown => (values === null || typeof values !== 'object' ? undefined : (values as Record<string, unknown>)[field]);
+/** Nothing in it: what a field holds before anyone has filled it. */
+const blank = (v: unknown) => v === undefined || v === null || v === '' || v === false;
 
 /**
  * The discard rule on its own, for a form that keeps its values itself (the secret and new-intern forms): esc
@@ -72,6 +81,8 @@ export function useForm<V, F extends string>(opts: FormOptions<V, F>): Form<V, F
   const [focusRaw, setFocus] = useState(0);
   const [submitting, setSubmitting] = useState(false);
   const [serverError, setServerError] = useState<unknown>(undefined);
+  const [touched, setTouched] = useState<ReadonlySet<F>>(() => new Set());
+  const [attempted, setAttempted] = useState(false);
   // The latest values for callbacks that run between renders (a submit right after an edit).
   const latest = useRef(values);
   latest.current = values;
@@ -87,11 +98,19 @@ export function useForm<V, F extends string>(opts: FormOptions<V, F>): Form<V, F
   const field = fields[focus]!;
   const { validate } = opts;
   const errors = useMemo<Partial<Record<F, string>>>(() => (values ? validate(values) : {}), [values, validate]);
+  const shown = useMemo<Partial<Record<F, string>>>(() => {
+    const out: Partial<Record<F, string>> = {};
+    for (const f of Object.keys(errors) as F[]) if (attempted || touched.has(f) || !blank(valueOf(values, f))) out[f] = errors[f];
+    return out;
+  }, [errors, attempted, touched, values]);
   const dirty = values !== null && original !== null && (opts.isDirty ?? ((o, v) => !sameJson(o, v)))(original, values);
 
   const setValues = (v: V) => {
     latest.current = v;
     setValuesState(v);
+    // Edited once, a field stays edited (typed and erased again, it is still marked).
+    const edited = fields.filter((f) => !touched.has(f) && !sameJson(valueOf(v, f), valueOf(original, f)));
+    if (edited.length > 0) setTouched((t) => new Set([...t, ...edited]));
   };
   const update = (patch: Partial<V>) => {
     if (latest.current !== null) setValues({ ...latest.current, ...patch });
@@ -99,6 +118,7 @@ export function useForm<V, F extends string>(opts: FormOptions<V, F>): Form<V, F
   const { confirmingDiscard, answerDiscard, cancel } = useDiscard(dirty, opts.onLeave);
   const submit = async () => {
     if (values === null || original === null || submitting) return;
+    setAttempted(true);
     const bad = fields.find((f) => errors[f]);
     if (bad !== undefined) {
       setFocus(fields.indexOf(bad));
@@ -127,7 +147,7 @@ export function useForm<V, F extends string>(opts: FormOptions<V, F>): Form<V, F
     original,
     setValues,
     update,
-    errors,
+    errors: shown,
     dirty,
     focus,
     field,
