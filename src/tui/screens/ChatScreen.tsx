@@ -261,7 +261,9 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
   // pane the hint (the footer's keys again) goes first, then the prompt's rules: the prompt itself
   // always shows, and the transcript keeps a row.
   const width = Math.max(20, size.columns - 2);
-  const interactionRows = permission ? permission.options.length + 3 : question ? question.fields.length * 2 + 4 : 0;
+  // A permission box: its border, title and options. A question's: its border, title, a row a
+  // field, the hint, and a row for the form's own error.
+  const interactionRows = permission ? permission.options.length + 3 : question ? question.fields.length + 5 : 0;
   const lastError = last?.error;
   const otherRows = interactionRows + (retry ? 1 : 0) + (lastError && !isRunning ? 1 : 0);
   const showHint = pane.rows - otherRows >= 9;
