@@ -22,6 +22,12 @@ const RECURSIVE_MKDIR = {
   selector: "CallExpression:matches([callee.name=/^mkdir(Sync)?$/], [callee.property.name=/^mkdir(Sync)?$/]) > ObjectExpression > Property[key.name='recursive']",
   message: 'Make folders with makeDirs (src/files.ts): Node\'s recursive mkdir loops forever under /proc and the like.',
 };
+// Ink lays a border side out only when borderStyle changes: a side switched on or off after the first
+// render was drawn but not laid out, and the TUI threw drawing a border taller than its box.
+const BORDER_SIDE = {
+  selector: "JSXAttribute[name.name=/^border(Top|Bottom|Left|Right)$/] > JSXExpressionContainer > :not(Literal)",
+  message: 'Give a border side a constant (true or false): Ink does not lay out a side switched after the first render. Draw a rule that comes and goes as text.',
+};
 const tuiPatterns = [
   boundary(['**/sandbox/**', '**/cli/**'], 'The TUI never imports the sandbox or the CLI.'),
   boundary(['**/client/index.js', '**/client/http.js'], 'The TUI is handed an InternApi; building a client is the CLI\'s job.'),
@@ -44,7 +50,7 @@ export default tseslint.config(
     // Code run from V8's code cache loses its import(): packages and built-ins go through importExternal.
     files: ['src/**'],
     ignores: ['src/importExternal.ts', 'src/codeCache.ts'],
-    rules: { 'no-restricted-syntax': ['error', ZOD_NAMESPACE, RECURSIVE_MKDIR, ...EXTERNAL_IMPORT] },
+    rules: { 'no-restricted-syntax': ['error', ZOD_NAMESPACE, RECURSIVE_MKDIR, BORDER_SIDE, ...EXTERNAL_IMPORT] },
   },
   {
     files: ['src/importExternal.ts', 'src/codeCache.ts'],
