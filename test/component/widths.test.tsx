@@ -44,11 +44,13 @@ describe('every screen at every width', () => {
         await app.waitFor(screen.shows);
         for (const k of screen.keys ?? []) await app.press(k);
         if (screen.then) await app.waitFor(screen.then);
-        // The last frame once the screen has settled at this width (a field measures its row first).
-        await app.waitFor((f) => f.split('\n')[0]!.length > 0 && widthOf(f.split('\n')[1] ?? '') === columns);
-        await new Promise((r) => setTimeout(r, 30));
-        const lines = app.frame().split('\n');
-        for (const line of lines) if (widthOf(line) > columns) wide.push(`${screen.route.name}${screen.keys ? ` ${screen.keys.join('')}` : ''} at ${columns}: ${widthOf(line)} cells: ${line}`);
+        // Every frame drawn at this width (its header's rule as wide as the terminal): a field's
+        // first, drawn before it could measure its row, and every one after.
+        await app.waitFor((f) => widthOf(f.split('\n')[1] ?? '') === columns);
+        const atWidth = app.frames.filter((f) => widthOf(f.split('\n')[1] ?? '') === columns);
+        for (const line of new Set(atWidth.flatMap((f) => f.split('\n')))) {
+          if (widthOf(line) > columns) wide.push(`${screen.route.name}${screen.keys ? ` ${screen.keys.join('')}` : ''} at ${columns}: ${widthOf(line)} cells: ${line}`);
+        }
         app.unmount();
         cleanup();
       }
