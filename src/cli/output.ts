@@ -143,6 +143,11 @@ export class Output {
     this.io.stdout.write(sanitize(message) + '\n');
   }
 
+  /** A remark for a person reading a table on a terminal (stderr); none under --json or in a pipe, where no one reads it. */
+  aside(message: string): void {
+    if (this.tty && !this.json) this.io.stderr.write(this.paint(sanitize(message), 'dim') + '\n');
+  }
+
   /** Text for people on stderr (prompts, notices): never mixed into stdout data. */
   note(message: string): void {
     this.io.stderr.write(message + '\n');

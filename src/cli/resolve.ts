@@ -16,13 +16,19 @@ export async function resolveIntern(api: InternApi, ref: string, signal?: AbortS
   throw new CliError(EXIT.failed, `no intern with the id or name "${shown}"`);
 }
 
-/** Every intern, page by page, up to `max`. */
-export async function listAllInterns(api: InternApi, query: { status?: string[] }, max: number, signal?: AbortSignal): Promise<Intern[]> {
-  const out: Intern[] = [];
-  if (max <= 0) return out;
-  for await (const data of internPages(api, { ...query, limit: Math.min(INTERN_PAGE, max) }, signal)) {
-    out.push(...data.slice(0, max - out.length));
-    if (out.length >= max) break;
+/**
+ * Every intern, page by page, up to `max`, and whether there are more. Under a page's size the
+ * page asks for one more than `max`, so that one request tells.
+ */
+export async function listAllInterns(api: InternApi, query: { status?: string[] }, max: number, signal?: AbortSignal): Promise<{ interns: Intern[]; more: boolean }> {
+  const interns: Intern[] = [];
+  if (max <= 0) return { interns, more: false };
+  for await (const data of internPages(api, { ...query, limit: Math.min(INTERN_PAGE, max + 1) }, signal)) {
+    if (interns.length + data.length > max) {
+      interns.push(...data.slice(0, max - interns.length));
+      return { interns, more: true };
+    }
+    interns.push(...data);
   }
-  return out;
+  return { interns, more: false };
 }

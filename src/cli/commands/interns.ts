@@ -44,8 +44,9 @@ export async function list(ctx: RunContext): Promise<number> {
   }
   const status = ctx.values.status as string[] | undefined;
   const api = await ctx.api();
-  const interns = await listAllInterns(api, status?.length ? { status } : {}, max, ctx.signal);
+  const { interns, more } = await listAllInterns(api, status?.length ? { status } : {}, max, ctx.signal);
   ctx.out.list(interns, COLUMNS, 'no interns');
+  if (more) ctx.out.aside(`the first ${max} shown; there are more (a larger --limit, or none for all)`);
   return EXIT.ok;
 }
 list.jsonFields = INTERN_FIELDS;

@@ -11,7 +11,9 @@ import { Output, checkJsonFields, pickFields } from '../../../src/cli/output.js'
 import { parseFor } from '../../../src/cli/parse.js';
 import { COMMANDS, findCommand, type CommandSpec } from '../../../src/cli/registry.js';
 import { runCommand } from '../../../src/cli/run.js';
-import { FakeApi } from '../../component/fakeApi.js';
+import { FakeApi, intern } from '../../component/fakeApi.js';
+import { listAllInterns } from '../../../src/cli/resolve.js';
+import { INTERN_PAGE } from '../../../src/client/pages.js';
 import { ApiError, MissingCredentialError } from '../../../src/client/errors.js';
 
 const spec = (noun: string, verb?: string): CommandSpec => COMMANDS.find((c) => c.noun === noun && c.verb === verb)!;
@@ -333,6 +335,31 @@ describe('what commands refuse or strip', () => {
     // A field whose flag has its name, or a word inside another, gets nothing.
     api.updateByok = () => Promise.reject(new ApiError(400, 400, null, false, 'name: must be at most 100 characters; not_is_required_x', 'PATCH /byok/{id}'));
     expect((await runWithFake(['byok', 'update', 'c1', '--name', 'x'], api)).stderr).not.toContain('(');
+  });
+
+  it('interns list --limit says on a terminal that there are more, and nothing in a pipe or under --json', async () => {
+    const api = new FakeApi();
+    const tty = await runWithFake(['interns', 'list', '--limit', '2'], api, { tty: true });
+    expect(tty.code).toBe(0);
+    expect(tty.stderr).toContain('the first 2 shown; there are more (a larger --limit, or none for all)');
+    // One request told: it asked for one more than it shows.
+    expect(api.callsOf('listInterns').at(-1)![0]).toMatchObject({ limit: 3 });
+    expect((await runWithFake(['interns', 'list', '--limit', '2'], api)).stderr).toBe('');
+    expect((await runWithFake(['interns', 'list', '--limit', '2', '--json'], api, { tty: true })).stderr).toBe('');
+    expect((await runWithFake(['interns', 'list', '--limit', String(api.interns.length)], api, { tty: true })).stderr).toBe('');
+  });
+
+  it('listAllInterns knows whether more are left, across pages too', async () => {
+    const api = new FakeApi();
+    const many = INTERN_PAGE + 100;
+    api.interns = Array.from({ length: many }, (_, i) => intern({ id: `i${i}`, name: `n${i}` }));
+    expect(await listAllInterns(api, {}, 2)).toMatchObject({ more: true });
+    expect((await listAllInterns(api, {}, many - 50)).interns).toHaveLength(many - 50);
+    expect(await listAllInterns(api, {}, many - 50)).toMatchObject({ more: true });
+    const all = await listAllInterns(api, {}, many);
+    expect(all.interns.map((i) => i.id)).toEqual(api.interns.map((i) => i.id));
+    expect(all.more).toBe(false);
+    expect(await listAllInterns(api, {}, Number.POSITIVE_INFINITY)).toMatchObject({ more: false });
   });
 
   it('a missing management key or OAuth token names the login that stores it', async () => {
