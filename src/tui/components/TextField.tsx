@@ -11,6 +11,7 @@ import { pastedText } from '../keyParse.js';
 import { isTyped, matches } from '../keymap.js';
 import { theme } from '../theme.js';
 import { sanitize, widthOf } from '../sanitize.js';
+import { wrapSegments } from '../markdown.js';
 
 /** The width a single-line value keeps beside its message on a narrow terminal (less if it is shorter). */
 const VALUE_MIN = 20;
@@ -158,13 +159,22 @@ export function TextField(props: TextFieldProps) {
         </Text>
       </Box>
     );
-  // Under the value where that leaves room to read it, else from the row's start.
-  const errorBelow = (cells: number) =>
-    props.error && cells === 0 ? (
-      <Box marginLeft={avail >= 30 ? labelWidth : 2}>
-        <Text color={theme.error}>✖ {sanitize(props.error)}</Text>
+  // Under the value where that leaves room to read it, else from the row's start; wrapped here,
+  // its lines after the first under its words (Ink's wrap starts a line with the space it broke at).
+  const errorBelow = (cells: number) => {
+    if (!props.error || cells > 0) return null;
+    const margin = avail >= 30 ? labelWidth : 2;
+    const lines = wrapSegments([{ text: `✖ ${sanitize(props.error)}` }], Math.max(10, (rowWidth ?? room) - margin), '  ', '');
+    return (
+      <Box marginLeft={margin} flexDirection="column">
+        {lines.map((line, i) => (
+          <Text key={i} color={theme.error} wrap="truncate-end">
+            {line.map((segment) => segment.text).join('')}
+          </Text>
+        ))}
       </Box>
-    ) : null;
+    );
+  };
 
   if (multiline) {
     const lines = value.split('\n');
