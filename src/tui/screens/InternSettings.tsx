@@ -44,7 +44,7 @@ export function modelItems(models: Model[]): PickerItem[] {
 }
 
 export function InternSettings({ id }: { id: string }) {
-  const { api, nav, active, size } = useTui();
+  const { api, nav, active, size, pane } = useTui();
   const [picking, setPicking] = useState(false);
   const [models, setModels] = useState<Model[] | null>(null);
   const [modelsError, setModelsError] = useState<string | null>(null);
@@ -120,6 +120,9 @@ export function InternSettings({ id }: { id: string }) {
   };
   const focused = (f: SettingsField) => active && !form.confirmingDiscard && !picking && form.field === f;
   const { errors } = form;
+  // The instructions take what the pane leaves (its title, three fields, the box's header and
+  // rules, the status line), six lines at most: on a short terminal the box stays on screen.
+  const instructionLines = Math.max(1, Math.min(6, pane.rows - 8));
   return (
     <Box flexDirection="column" flexGrow={1}>
       <Text bold>
@@ -144,7 +147,7 @@ export function InternSettings({ id }: { id: string }) {
           }}
         />
       ) : (
-        <TextField label="instructions" value={values.instructions} onChange={set('instructions')} focused={focused('instructions')} error={errors.instructions} multiline height={6} placeholder="none" />
+        <TextField label="instructions" value={values.instructions} onChange={set('instructions')} focused={focused('instructions')} error={errors.instructions} multiline height={instructionLines} placeholder="none" />
       )}
       {form.submitting ? <Spinner label="Saving" /> : null}
       {form.serverError ? <ErrorView error={form.serverError} retry="save" /> : null}
