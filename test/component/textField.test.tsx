@@ -86,5 +86,8 @@ describe('TextField at every width', () => {
     const lines = f.split('\n');
     expect(lines[0]).toMatch(/a-name-of-twenty-two *$/);
     expect(lines.slice(1).join(' ').replace(/\s+/g, ' ')).toContain(`✖ ${error}`);
+    // Its lines after the first under its words, none starting with the space it broke at.
+    expect(lines[1]).toMatch(/^ {2}✖ \S/);
+    expect(lines[2]).toMatch(/^ {4}\S/);
   });
 });

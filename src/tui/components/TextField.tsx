@@ -164,12 +164,22 @@ export function TextField(props: TextFieldProps) {
   const errorBelow = (cells: number) => {
     if (!props.error || cells > 0) return null;
     const margin = avail >= 30 ? labelWidth : 2;
-    const lines = wrapSegments([{ text: `✖ ${sanitize(props.error)}` }], Math.max(10, (rowWidth ?? room) - margin), '  ', '');
+    const said = `✖ ${sanitize(props.error)}`;
+    // Before the row is measured, Ink wraps it (to the width it lays out, which this cannot know
+    // yet), and so it does text whose characters are not one cell each (wrapSegments counts them).
+    if (rowWidth === null || widthOf(said) !== [...said].length) {
+      return (
+        <Box marginLeft={margin}>
+          <Text color={theme.error}>{said}</Text>
+        </Box>
+      );
+    }
+    const lines = wrapSegments([{ text: said }], Math.max(10, rowWidth - margin), '  ', '');
     return (
       <Box marginLeft={margin} flexDirection="column">
         {lines.map((line, i) => (
           <Text key={i} color={theme.error} wrap="truncate-end">
-            {line.map((segment) => segment.text).join('')}
+            {line.map((segment) => segment.text).join('').trimEnd()}
           </Text>
         ))}
       </Box>
