@@ -119,3 +119,20 @@ describe('the BYOK form models field', () => {
     expect(api.callsOf('createByok')[0]![0]).toMatchObject({ allowed_models: ['anthropic/claude-sonnet-4', 'openai/gpt-4o:free'] });
   });
 });
+
+describe('the settings form on a short terminal', () => {
+  it('gives the instructions what the pane leaves, so the box and the status line stay on screen', async () => {
+    const api = new FakeApi();
+    api.interns.find((i) => i.id === IDS.runner)!.instructions = Array.from({ length: 9 }, (_, i) => `step ${i + 1}`).join('\n');
+    const app = renderApp({ api, initial: { name: 'settings', id: IDS.runner } });
+    Object.defineProperty(app.stdout, 'rows', { get: () => 16, configurable: true });
+    app.stdout.emit('resize');
+    // 16 rows: a pane of 12, four lines of instructions; at six the box's last rule and the status line fell off.
+    // The box shows the lines around the cursor, at the end: steps 6 to 9.
+    const f = await app.waitFor((s) => s.includes('no changes yet') && s.includes('step 6'));
+    expect(f).toMatch(/└─+┘/);
+    expect(f).not.toContain('step 5');
+    await app.press('tab', 'tab', 'tab');
+    await app.waitFor(/› instructions/);
+  });
+});
