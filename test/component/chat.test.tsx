@@ -69,21 +69,16 @@ describe('chat', () => {
 
   it('keeps the prompt on a short terminal: the hint line goes first, then the rules, and the transcript keeps a row', async () => {
     const app = await openChat();
-    const resize = (columns: number, rows: number) => {
-      Object.defineProperty(app.stdout, 'columns', { get: () => columns, configurable: true });
-      Object.defineProperty(app.stdout, 'rows', { get: () => rows, configurable: true });
-      app.stdout.emit('resize');
-    };
-    resize(30, 8);
+    app.resize({ columns: 30, rows: 8 });
     // 8 rows: the header and its rule, the status line, one row of transcript and the prompt, the footer.
     let f = await app.waitFor((s) => /^› {2}a prompt *$/m.test(s) && !s.includes('enter sends'));
     expect(f.split('\n').length).toBeLessThanOrEqual(7);
     // No rule but the header's.
     expect(f.split('\n').slice(2).filter((line) => /^─+$/.test(line))).toEqual([]);
-    resize(40, 10);
+    app.resize({ columns: 40, rows: 10 });
     f = await app.waitFor((s) => /^─{40}\n› {2}a prompt *\n─{40}$/m.test(s));
     expect(f).not.toContain('enter sends');
-    resize(80, 24);
+    app.resize({ columns: 80, rows: 24 });
     f = await app.waitFor('enter sends');
     expect(f).toMatch(/^─{80}\n› {2}a prompt *\n─{80}\nenter sends/m);
     await app.type('h');

@@ -125,8 +125,7 @@ describe('the settings form on a short terminal', () => {
     const api = new FakeApi();
     api.interns.find((i) => i.id === IDS.runner)!.instructions = Array.from({ length: 9 }, (_, i) => `step ${i + 1}`).join('\n');
     const app = renderApp({ api, initial: { name: 'settings', id: IDS.runner } });
-    Object.defineProperty(app.stdout, 'rows', { get: () => 16, configurable: true });
-    app.stdout.emit('resize');
+    app.resize({ rows: 16 });
     // 16 rows: a pane of 12, four lines of instructions; at six the box's last rule and the status line fell off.
     // The box shows the lines around the cursor, at the end: steps 6 to 9.
     const f = await app.waitFor((s) => s.includes('no changes yet') && s.includes('step 6'));

@@ -55,5 +55,13 @@ export function renderApp(opts: { api?: FakeApi; initial?: Route; options?: Part
   const type = async (text: string) => {
     for (const ch of text) await press(ch);
   };
-  return { ...r, api, frame, waitFor, press, type };
+  /** The terminal's new size (either side left as it is), as a real one reports it: its getters, then `resize`. */
+  const resize = (size: { columns?: number; rows?: number }) => {
+    for (const side of ['columns', 'rows'] as const) {
+      const cells = size[side];
+      if (cells !== undefined) Object.defineProperty(r.stdout, side, { get: () => cells, configurable: true });
+    }
+    r.stdout.emit('resize');
+  };
+  return { ...r, api, frame, waitFor, press, type, resize };
 }

@@ -136,10 +136,7 @@ describe('the secret form and the vault footer', () => {
   it('the footer lists only keys that work there: no open or filter, and copy and tabs only on an intern', async () => {
     const api = withWorkspaceSecrets();
     // Wide enough for the whole footer, so a key is missing because it is not listed, not cut off.
-    const wide = (app: ReturnType<typeof renderApp>) => {
-      Object.defineProperty(app.stdout, 'columns', { get: () => 400 });
-      app.stdout.emit('resize');
-    };
+    const wide = (app: ReturnType<typeof renderApp>) => app.resize({ columns: 400 });
     const footer = (f: string) => f.trimEnd().split('\n').at(-1)!;
     const ws = renderApp({ api, initial: { name: 'vault' } });
     wide(ws);

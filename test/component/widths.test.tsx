@@ -39,8 +39,7 @@ describe('every screen at every width', () => {
     for (const screen of SCREENS) {
       for (const columns of WIDTHS) {
         const app = renderApp({ initial: screen.route });
-        Object.defineProperty(app.stdout, 'columns', { get: () => columns, configurable: true });
-        app.stdout.emit('resize');
+        app.resize({ columns });
         await app.waitFor(screen.shows);
         for (const k of screen.keys ?? []) await app.press(k);
         if (screen.then) await app.waitFor(screen.then);
