@@ -148,7 +148,9 @@ export function TextField(props: TextFieldProps) {
   // nor the value for it: it goes beside the whole value when it fits whole, else on the lines
   // below, under the value. A placeholder gives way to either.
   const avail = (rowWidth ?? room) - labelWidth;
-  const messageText = props.error ? ` ✖ ${sanitize(props.error)}` : props.note ? ` ${sanitize(props.note)}` : null;
+  // The error as the terminal gets it (sanitised once, here, for both its places and their widths).
+  const said = props.error ? `✖ ${sanitize(props.error)}` : null;
+  const messageText = said ? ` ${said}` : props.note ? ` ${sanitize(props.note)}` : null;
   const messageWant = messageText === null ? 0 : widthOf(messageText);
   const messagePart = messageText === null ? null : { want: messageWant, keep: props.error ? messageWant : Math.min(messageWant, NOTE_KEEP) };
   const messageBox = (cells: number) =>
@@ -162,9 +164,8 @@ export function TextField(props: TextFieldProps) {
   // Under the value where that leaves room to read it, else from the row's start; wrapped here,
   // its lines after the first under its words (Ink's wrap starts a line with the space it broke at).
   const errorBelow = (cells: number) => {
-    if (!props.error || cells > 0) return null;
+    if (!said || cells > 0) return null;
     const margin = avail >= 30 ? labelWidth : 2;
-    const said = `✖ ${sanitize(props.error)}`;
     // Before the row is measured, Ink wraps it (to the width it lays out, which this cannot know
     // yet), and so it does text whose characters are not one cell each (wrapSegments counts them).
     if (rowWidth === null || widthOf(said) !== [...said].length) {
