@@ -75,17 +75,30 @@ export const JSON_FLAG: FlagSpec = {
 
 const IDN = 'NAME is an intern id or name';
 
+/** The API field each BYOK settings flag sets: the flags' `sets` below, and the body `byok create` and `update` build. */
+export const BYOK_FLAG_FIELDS = {
+  region: 'declared_region',
+  zdr: 'declared_zdr',
+  models: 'allowed_models',
+  users: 'allowed_user_ids',
+  'key-hashes': 'allowed_api_key_hashes',
+  disabled: 'disabled',
+  fallback: 'is_fallback',
+  'byok-only': 'is_byok_only',
+  required: 'is_required',
+} as const;
+
 const BYOK_SETTINGS: Record<string, FlagSpec> = {
   name: { type: 'string', value: 'NAME', description: 'a name for people ("" clears it)' },
-  region: { type: 'string', value: 'REGION', description: 'declared region: global, europe, us, or none', sets: 'declared_region' },
-  zdr: { type: 'string', value: 'true|false|none', description: 'declared zero data retention (none clears it)', sets: 'declared_zdr' },
-  models: { type: 'string', value: 'A,B', description: 'allowed models ("" allows all)', sets: 'allowed_models' },
-  users: { type: 'string', value: 'A,B', description: 'allowed user ids ("" allows all)', sets: 'allowed_user_ids' },
-  'key-hashes': { type: 'string', value: 'A,B', description: 'allowed API key hashes ("" allows all)', sets: 'allowed_api_key_hashes' },
+  region: { type: 'string', value: 'REGION', description: 'declared region: global, europe, us, or none', sets: BYOK_FLAG_FIELDS.region },
+  zdr: { type: 'string', value: 'true|false|none', description: 'declared zero data retention (none clears it)', sets: BYOK_FLAG_FIELDS.zdr },
+  models: { type: 'string', value: 'A,B', description: 'allowed models ("" allows all)', sets: BYOK_FLAG_FIELDS.models },
+  users: { type: 'string', value: 'A,B', description: 'allowed user ids ("" allows all)', sets: BYOK_FLAG_FIELDS.users },
+  'key-hashes': { type: 'string', value: 'A,B', description: 'allowed API key hashes ("" allows all)', sets: BYOK_FLAG_FIELDS['key-hashes'] },
   disabled: { type: 'string', value: 'true|false', description: 'disable or enable it' },
-  fallback: { type: 'string', value: 'true|false', description: 'use it as a fallback', sets: 'is_fallback' },
-  'byok-only': { type: 'string', value: 'true|false', description: 'use only BYOK keys for this provider', sets: 'is_byok_only' },
-  required: { type: 'string', value: 'true|false', description: 'require this key', sets: 'is_required' },
+  fallback: { type: 'string', value: 'true|false', description: 'use it as a fallback', sets: BYOK_FLAG_FIELDS.fallback },
+  'byok-only': { type: 'string', value: 'true|false', description: 'use only BYOK keys for this provider', sets: BYOK_FLAG_FIELDS['byok-only'] },
+  required: { type: 'string', value: 'true|false', description: 'require this key', sets: BYOK_FLAG_FIELDS.required },
 };
 
 export const COMMANDS: CommandSpec[] = [

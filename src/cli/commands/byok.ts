@@ -5,6 +5,7 @@ import type { RunContext } from '../context.js';
 import { CliError, EXIT, usageError } from '../exit.js';
 import { confirm, readSecret } from '../input.js';
 import type { Column } from '../output.js';
+import { BYOK_FLAG_FIELDS } from '../registry.js';
 
 const str = (ctx: RunContext, name: string) => ctx.values[name] as string | undefined;
 
@@ -60,11 +61,8 @@ function settings(ctx: RunContext): ByokUpdate {
   const zdr = str(ctx, 'zdr');
   if (zdr !== undefined) body.declared_zdr = clears(zdr) ? null : bool('zdr', zdr);
   // The TUI's form refuses the same (the contract's rule): a typo in --models would limit the key to no model.
-  for (const [flag, field] of [
-    ['models', 'allowed_models'],
-    ['users', 'allowed_user_ids'],
-    ['key-hashes', 'allowed_api_key_hashes'],
-  ] as const) {
+  for (const flag of ['models', 'users', 'key-hashes'] as const) {
+    const field = BYOK_FLAG_FIELDS[flag];
     const typed = str(ctx, flag);
     if (typed === undefined) continue;
     const items = parseByokList(typed);
@@ -72,14 +70,9 @@ function settings(ctx: RunContext): ByokUpdate {
     if (wrong) throw usageError(`--${flag}: ${wrong}`);
     body[field] = items;
   }
-  for (const [flag, field] of [
-    ['disabled', 'disabled'],
-    ['fallback', 'is_fallback'],
-    ['byok-only', 'is_byok_only'],
-    ['required', 'is_required'],
-  ] as const) {
+  for (const flag of ['disabled', 'fallback', 'byok-only', 'required'] as const) {
     const v = str(ctx, flag);
-    if (v !== undefined) body[field] = bool(flag, v);
+    if (v !== undefined) body[BYOK_FLAG_FIELDS[flag]] = bool(flag, v);
   }
   return body;
 }
