@@ -162,6 +162,22 @@ describe('chat', () => {
     await app.waitFor('You answered: {"action":"accept","content":{"answer":"main","sure":"no"}}');
   });
 
+  it('a question keeps its height: its error takes the hint\'s line, and no row is left blank above the footer', async () => {
+    const app = await openChat();
+    app.resize({ columns: 100, rows: 30 });
+    await app.type('ask: Which branch?');
+    await app.press('enter');
+    let f = await app.waitFor('tab next · enter on the last field or ^s answers');
+    // The chat's own hint line sits right on the footer (the question's rows were counted one too many).
+    expect(f).toMatch(/^enter sends[^\n]*\ntab next \/ previous field/m);
+    await app.press('ctrl+s');
+    f = await app.waitFor(/✖ .* is required/);
+    expect(f).not.toContain('tab next · enter on the last field');
+    expect(f).toMatch(/^enter sends[^\n]*\ntab next \/ previous field/m);
+    await app.type('main');
+    await app.waitFor('tab next · enter on the last field or ^s answers');
+  });
+
   it('enter on the last field of a question answers it, though that field is a choice', async () => {
     const app = await openChat();
     await app.type('ask: Which branch?');

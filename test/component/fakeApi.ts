@@ -354,7 +354,7 @@ export class FakeApi implements InternApi {
       const id = `call-${session.prompts.length + 1}`;
       session.pending = id;
       const args = prompt.startsWith('ask:')
-        ? { kind: 'elicitation', message: prompt.slice(4).trim(), fields: [{ name: 'answer', type: 'text', title: 'Answer' }, { name: 'sure', type: 'choice', options: ['yes', 'no'] }] }
+        ? { kind: 'elicitation', message: prompt.slice(4).trim(), fields: [{ name: 'answer', type: 'text', title: 'Answer', required: true }, { name: 'sure', type: 'choice', options: ['yes', 'no'] }] }
         : { kind: 'permission', operation: 'shell', options: ['allow_once', 'allow_always', 'reject_once', 'reject_always'] };
       out.push(chunk({ role: 'assistant', tool_calls: [{ index: 0, id, type: 'function', function: { name: PROVIDE_INPUT_TOOL, arguments: JSON.stringify(args) } }] }, 'tool_calls'));
       usage = null;

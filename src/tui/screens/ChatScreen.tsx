@@ -262,8 +262,8 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
   // always shows, and the transcript keeps a row.
   const width = Math.max(20, size.columns - 2);
   // A permission box: its border, title and options. A question's: its border, title, a row a
-  // field, the hint, and a row for the form's own error.
-  const interactionRows = permission ? permission.options.length + 3 : question ? question.fields.length + 5 : 0;
+  // field, and the hint (or the form's error in its place).
+  const interactionRows = permission ? permission.options.length + 3 : question ? question.fields.length + 4 : 0;
   const lastError = last?.error;
   const otherRows = interactionRows + (retry ? 1 : 0) + (lastError && !isRunning ? 1 : 0);
   const showHint = pane.rows - otherRows >= 9;
@@ -481,10 +481,16 @@ function QuestionForm({ request, onAnswer }: { request: ElicitationRequest; onAn
           />
         ),
       )}
-      {error ? <Text color={theme.error}>✖ {error}</Text> : null}
-      <Text color={theme.muted} wrap="truncate-end">
-        tab next · enter on the last field or ^s answers · ^d declines · esc cancels
-      </Text>
+      {/* The last line is the hint, or the error in its place: the form's height never changes. */}
+      {error ? (
+        <Text color={theme.error} wrap="truncate-end">
+          ✖ {error}
+        </Text>
+      ) : (
+        <Text color={theme.muted} wrap="truncate-end">
+          tab next · enter on the last field or ^s answers · ^d declines · esc cancels
+        </Text>
+      )}
     </Box>
   );
 }
