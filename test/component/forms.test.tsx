@@ -134,4 +134,28 @@ describe('the settings form on a short terminal', () => {
     await app.press('tab', 'tab', 'tab');
     await app.waitFor(/› instructions/);
   });
+
+  it('scrolls its fields with the focus on a pane too short for them all, so the field being edited stays on screen', async () => {
+    const app = renderApp({ initial: { name: 'settings', id: IDS.runner } });
+    app.resize({ columns: 80, rows: 11 });
+    // 11 rows: a pane of 7, the title and the status line, five rows for the fields: the three
+    // one-line fields, or the instructions' box with one line. Before, the box fell off the pane.
+    let f = await app.waitFor((s) => s.includes('› name') && s.includes('no changes yet'));
+    expect(f).toMatch(/^ {2}↓ 1 more field$/m);
+    expect(f).toContain('model');
+    expect(f).not.toContain('┌');
+    await app.press('tab', 'tab', 'tab');
+    f = await app.waitFor((s) => s.includes('› instructions') && /└─+┘/.test(s));
+    expect(f).toMatch(/^ {2}↑ 3 more fields$/m);
+    expect(f).toContain('no changes yet');
+    expect(f.split('\n').length).toBeLessThanOrEqual(11);
+    await app.type('X');
+    await app.waitFor((s) => s.includes('· unsaved changes') && s.includes('will send: instructions') && /│[^│]*X/.test(s));
+    // A row shorter: the box fills the fields' rows alone, without the line about the others.
+    app.resize({ rows: 10 });
+    f = await app.waitFor((s) => !s.includes('more fields') && s.includes('will send: instructions'));
+    expect(f).toMatch(/└─+┘/);
+    await app.press('tab');
+    await app.waitFor((s) => s.includes('› name') && /↓ 1 more field/.test(s));
+  });
 });

@@ -88,6 +88,12 @@ export function explain(error: unknown, retry: BindingId = 'refresh'): Explained
   return { title: 'Something went wrong', message: sanitize(error instanceof Error ? error.message : String(error)), reason: null, hint: `Press ${again} to try again.`, retryable: true };
 }
 
+/** The rows ErrorView takes (its border, title, message, reason, hint and retry line), its lines unwrapped. */
+export function errorViewRows(error: unknown, retry: BindingId = 'refresh'): number {
+  const e = explain(error, retry);
+  return 5 + (e.reason ? 1 : 0) + (e.retryable ? 1 : 0);
+}
+
 export function ErrorView({ error, compact = false, retry = 'refresh' }: { error: unknown; compact?: boolean; retry?: BindingId }) {
   const e = explain(error, retry);
   if (compact) {

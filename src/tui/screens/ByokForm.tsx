@@ -5,11 +5,11 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { PROVIDERS } from '../../contract/providers.js';
 import { REGIONS } from '../../contract/rules.js';
 import { Confirm } from '../components/Confirm.js';
-import { ErrorView } from '../components/ErrorView.js';
+import { ErrorView, errorViewRows } from '../components/ErrorView.js';
+import { FieldWindow } from '../components/FieldWindow.js';
 import { Spinner } from '../components/Spinner.js';
 import { TextField } from '../components/TextField.js';
 import { useTui } from '../context.js';
-import { windowOf } from '../hooks/useListCursor.js';
 import { useForm } from '../hooks/useForm.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useResource } from '../hooks/useResource.js';
@@ -158,10 +158,69 @@ export function ByokForm({ id }: { id?: string }) {
 
   if (!values || !original) return res.error ? <ErrorView error={res.error} /> : <Spinner label="Loading the credential" />;
   const focused = (f: ByokField) => active && !form.confirmingDiscard && field === f;
-  // On a short terminal the fields scroll with the focus (the pane less the title, the provider's
-  // line, its suggestions, the hint and a note), with a line saying how many are above and below.
-  const room = Math.max(3, pane.rows - (create ? 5 : 6));
-  const [shownFrom, shownTo] = fields.length > room ? windowOf(Math.max(0, fields.indexOf(field)), fields.length, room - 2) : [0, fields.length];
+  // On a short terminal the fields scroll with the focus (FieldWindow) in what the pane leaves: the
+  // title, the provider's line when editing, the note, the hint, and whatever shows below.
+  const around =
+    2 + (create ? 0 : 1) + (flagNote ? 1 : 0) + (form.submitting ? 1 : 0) + (form.serverError ? errorViewRows(form.serverError, 'save') : 0) + (form.confirmingDiscard ? 1 : 0);
+  /** One field's row (a text field with, on the provider, its suggestions; or a choice or a flag). */
+  const row = (f: ByokField) => {
+    const spec = TEXT_FIELDS[f];
+    if (spec) {
+      return (
+        <Box flexDirection="column">
+          <TextField
+            label={f === 'key' && rotating ? 'new key' : spec.label}
+            value={values[f] as string}
+            onChange={(v) => update({ [f]: v })}
+            focused={focused(f)}
+            masked={f === 'key'}
+            placeholder={spec.placeholder}
+            error={errors[f]}
+            labelWidth={LABEL_WIDTH}
+          />
+          {f === 'provider' && focused('provider') ? (
+            <Text color={theme.muted} wrap="truncate-end">
+              {' '.repeat(LABEL_WIDTH)}
+              {suggestions.length === 0
+                ? `"${sanitize(values.provider)}" is not in the catalogue: it will be sent as typed and the service will judge`
+                : // One line: the window starts near the pick, so the pick stays in view at any width.
+                  `${catalogue.source === 'service' ? 'providers' : 'bundled list'} ↑↓ enter: ` +
+                  suggestions
+                    .map((s, i) => (i === pick ? `[${s.slug}]` : s.slug))
+                    .slice(Math.max(0, pick - 2))
+                    .join('  ')}
+            </Text>
+          ) : null}
+        </Box>
+      );
+    }
+    const value =
+      f === 'declared_region' ? values.declared_region : f === 'declared_zdr' ? values.declared_zdr : (values[f] as boolean) ? '[x]' : '[ ]';
+    const help =
+      f === 'declared_region' ? regionHelp(values.provider) : f === 'declared_zdr' ? '(unset inherits the data policy; true declares zero retention)' : FLAG_HELP[f];
+    return (
+      <Box>
+        <Box width={LABEL_WIDTH} flexShrink={0}>
+          <Text color={focused(f) ? theme.accent : undefined} bold={focused(f)}>
+            {focused(f) ? '› ' : '  '}
+            {f.replace(/^is_/, '').replace(/_/g, ' ')}
+          </Text>
+        </Box>
+        <Box flexShrink={0}>
+          <Text inverse={focused(f)}>{value}</Text>
+        </Box>
+        {errors[f] ? (
+          <Text color={theme.error}> ✖ {errors[f]}</Text>
+        ) : (
+          // The focused row explains itself in full; the others keep to one line.
+          <Text color={theme.muted} wrap={focused(f) ? 'wrap' : 'truncate-end'}>
+            {' '}
+            {help}
+          </Text>
+        )}
+      </Box>
+    );
+  };
   return (
     <Box flexDirection="column" flexGrow={1}>
       <Text bold>
@@ -170,66 +229,16 @@ export function ByokForm({ id }: { id?: string }) {
         {!create ? <Text color={theme.muted}> · ^r {rotating ? 'cancel rotation' : 'rotate the key'}</Text> : null}
       </Text>
       {!create ? <Text color={theme.muted}>provider {sanitize(values.provider)} · workspace {sanitize(values.workspace_id || '—')} (not editable)</Text> : null}
-      {shownFrom > 0 ? <Text color={theme.muted}>  ↑ {shownFrom} more field{shownFrom === 1 ? '' : 's'}</Text> : null}
-      {fields.slice(shownFrom, shownTo).map((f) => {
-        const spec = TEXT_FIELDS[f];
-        if (spec) {
-          return (
-            <Box key={f} flexDirection="column">
-              <TextField
-                label={f === 'key' && rotating ? 'new key' : spec.label}
-                value={values[f] as string}
-                onChange={(v) => update({ [f]: v })}
-                focused={focused(f)}
-                masked={f === 'key'}
-                placeholder={spec.placeholder}
-                error={errors[f]}
-                labelWidth={LABEL_WIDTH}
-              />
-              {f === 'provider' && focused('provider') ? (
-                <Text color={theme.muted} wrap="truncate-end">
-                  {' '.repeat(LABEL_WIDTH)}
-                  {suggestions.length === 0
-                    ? `"${sanitize(values.provider)}" is not in the catalogue: it will be sent as typed and the service will judge`
-                    : // One line: the window starts near the pick, so the pick stays in view at any width.
-                      `${catalogue.source === 'service' ? 'providers' : 'bundled list'} ↑↓ enter: ` +
-                      suggestions
-                        .map((s, i) => (i === pick ? `[${s.slug}]` : s.slug))
-                        .slice(Math.max(0, pick - 2))
-                        .join('  ')}
-                </Text>
-              ) : null}
-            </Box>
-          );
-        }
-        const value =
-          f === 'declared_region' ? values.declared_region : f === 'declared_zdr' ? values.declared_zdr : (values[f] as boolean) ? '[x]' : '[ ]';
-        const help =
-          f === 'declared_region' ? regionHelp(values.provider) : f === 'declared_zdr' ? '(unset inherits the data policy; true declares zero retention)' : FLAG_HELP[f];
-        return (
-          <Box key={f}>
-            <Box width={LABEL_WIDTH} flexShrink={0}>
-              <Text color={focused(f) ? theme.accent : undefined} bold={focused(f)}>
-                {focused(f) ? '› ' : '  '}
-                {f.replace(/^is_/, '').replace(/_/g, ' ')}
-              </Text>
-            </Box>
-            <Box flexShrink={0}>
-              <Text inverse={focused(f)}>{value}</Text>
-            </Box>
-            {errors[f] ? (
-              <Text color={theme.error}> ✖ {errors[f]}</Text>
-            ) : (
-              // The focused row explains itself in full; the others keep to one line.
-              <Text color={theme.muted} wrap={focused(f) ? 'wrap' : 'truncate-end'}>
-                {' '}
-                {help}
-              </Text>
-            )}
-          </Box>
-        );
-      })}
-      {shownTo < fields.length ? <Text color={theme.muted}>  ↓ {fields.length - shownTo} more field{fields.length - shownTo === 1 ? '' : 's'}</Text> : null}
+      <FieldWindow
+        focus={fields.indexOf(field)}
+        room={pane.rows - around}
+        fields={fields.map((f) => ({
+          key: f,
+          // A text field's error may go under its value; the provider's suggestions take a line under it.
+          rows: 1 + (TEXT_FIELDS[f] && errors[f] ? 1 : 0) + (f === 'provider' && focused('provider') ? 1 : 0),
+          node: row(f),
+        }))}
+      />
       {flagNote ? <Text color={theme.warning}>{flagNote}</Text> : null}
       {form.submitting ? <Spinner label={create ? 'Creating' : 'Saving'} /> : null}
       {form.serverError ? <ErrorView error={form.serverError} retry="save" /> : null}

@@ -6,7 +6,8 @@ import { ApiError } from '../../client/errors.js';
 import { type Model, perMillion } from '../../contract/catalog.js';
 import { LIMITS } from '../../contract/limits.js';
 import { Confirm } from '../components/Confirm.js';
-import { ErrorView } from '../components/ErrorView.js';
+import { ErrorView, errorViewRows } from '../components/ErrorView.js';
+import { FieldWindow, type WindowedField } from '../components/FieldWindow.js';
 import { Picker, type PickerItem } from '../components/Picker.js';
 import { Spinner } from '../components/Spinner.js';
 import { TextField } from '../components/TextField.js';
@@ -121,16 +122,30 @@ export function InternSettings({ id }: { id: string }) {
   const focused = (f: SettingsField) => active && !form.confirmingDiscard && !picking && form.field === f;
   const { errors } = form;
   // The instructions take what the pane leaves (its title, three fields, the box's header and
-  // rules, the status line), six lines at most: on a short terminal the box stays on screen.
+  // rules, the status line), six lines at most. On a pane too short even for one line of them, the
+  // fields scroll with the focus (FieldWindow), so the field being edited is always on screen.
   const instructionLines = Math.max(1, Math.min(6, pane.rows - 8));
+  const nameError = nameErrorOf(errors, values.name, nameTaken);
+  const line = (error: string | null | undefined) => (error ? 2 : 1);
+  const fields: WindowedField[] = [
+    { key: 'name', rows: line(nameError), node: <TextField label="name" value={values.name} onChange={set('name')} focused={focused('name')} error={nameError} note={`${LIMITS.name.min}-${LIMITS.name.max} chars, a-z 0-9 -`} /> },
+    { key: 'description', rows: line(errors.description), node: <TextField label="description" value={values.description} onChange={set('description')} focused={focused('description')} error={errors.description} note={`${values.description.length}/${LIMITS.description.max}`} placeholder="none" /> },
+    { key: 'model', rows: line(errors.model), node: <TextField label="model" value={values.model} onChange={set('model')} focused={focused('model')} error={errors.model} note={values.model === '' ? 'empty: workspace default · enter/^p picks' : 'author/slug[:variant] · enter/^p picks'} placeholder="workspace default" /> },
+    {
+      key: 'instructions',
+      rows: instructionLines + 3 + (errors.instructions ? 1 : 0),
+      node: <TextField label="instructions" value={values.instructions} onChange={set('instructions')} focused={focused('instructions')} error={errors.instructions} multiline height={instructionLines} placeholder="none" />,
+    },
+  ];
+  // The title and the status line, and whatever shows below the fields.
+  const around = 2 + (form.submitting ? 1 : 0) + (form.serverError ? errorViewRows(form.serverError, 'save') : 0) + (form.confirmingDiscard ? 1 : 0);
   return (
     <Box flexDirection="column" flexGrow={1}>
       <Text bold>
         Settings of {original.name} {form.dirty ? <Text color={theme.warning}>· unsaved changes</Text> : null}
       </Text>
-      <TextField label="name" value={values.name} onChange={set('name')} focused={focused('name')} error={nameErrorOf(errors, values.name, nameTaken)} note={`${LIMITS.name.min}-${LIMITS.name.max} chars, a-z 0-9 -`} />
-      <TextField label="description" value={values.description} onChange={set('description')} focused={focused('description')} error={errors.description} note={`${values.description.length}/${LIMITS.description.max}`} placeholder="none" />
-      <TextField label="model" value={values.model} onChange={set('model')} focused={focused('model')} error={errors.model} note={values.model === '' ? 'empty: workspace default · enter/^p picks' : 'author/slug[:variant] · enter/^p picks'} placeholder="workspace default" />
+      {/* While the model picker is open, it stands where the instructions were. */}
+      <FieldWindow fields={picking ? fields.slice(0, 3) : fields} focus={SETTINGS_FIELDS.indexOf(form.field)} room={picking ? Infinity : pane.rows - around} />
       {picking ? (
         <Picker
           title="Model"
@@ -146,9 +161,7 @@ export function InternSettings({ id }: { id: string }) {
             if (p) set('model')(p.value ?? '');
           }}
         />
-      ) : (
-        <TextField label="instructions" value={values.instructions} onChange={set('instructions')} focused={focused('instructions')} error={errors.instructions} multiline height={instructionLines} placeholder="none" />
-      )}
+      ) : null}
       {form.submitting ? <Spinner label="Saving" /> : null}
       {form.serverError ? <ErrorView error={form.serverError} retry="save" /> : null}
       <Confirm open={form.confirmingDiscard} question="Discard your changes?" onAnswer={form.answerDiscard} active={active} />

@@ -1,0 +1,63 @@
+/**
+ * A form's fields on a pane too short for all of them: the focused field and as many of its
+ * neighbours as fit, with a line saying how many fields are above and below. Every form that
+ * can outgrow its pane draws its fields through this, so each one scrolls the same way.
+ */
+import { Fragment, type ReactNode } from 'react';
+import { Text } from './Text.js';
+import { theme } from '../theme.js';
+
+export interface WindowedField {
+  key: string;
+  /** The rows the field takes as drawn (an estimate is enough: a field with an error under its value takes two). */
+  rows: number;
+  node: ReactNode;
+}
+
+/**
+ * The fields to draw, [from, to): all of them when they fit in `room` rows; otherwise the focused
+ * one, then its neighbours one at a time (the next field first, then the one before), as long as
+ * they and the lines saying how many are left out above and below still fit. The focused field
+ * is always drawn, even alone on a pane too short for it.
+ */
+export function fieldWindow(rows: number[], focus: number, room: number): [number, number] {
+  const n = rows.length;
+  if (n === 0) return [0, 0];
+  const sum = (from: number, to: number) => rows.slice(from, to).reduce((a, b) => a + b, 0);
+  if (sum(0, n) <= room) return [0, n];
+  const at = Math.min(Math.max(0, focus), n - 1);
+  const fits = (from: number, to: number) => sum(from, to) + (from > 0 ? 1 : 0) + (to < n ? 1 : 0) <= room;
+  let from = at;
+  let to = at + 1;
+  for (let grew = true; grew; ) {
+    grew = false;
+    if (to < n && fits(from, to + 1)) {
+      to++;
+      grew = true;
+    }
+    if (from > 0 && fits(from - 1, to)) {
+      from--;
+      grew = true;
+    }
+  }
+  return [from, to];
+}
+
+const fieldsWord = (n: number) => `${n} more field${n === 1 ? '' : 's'}`;
+
+/** Draws `fields` in `room` rows around the focused one (see fieldWindow). */
+export function FieldWindow({ fields, focus, room }: { fields: WindowedField[]; focus: number; room: number }) {
+  const rows = fields.map((f) => f.rows);
+  const [from, to] = fieldWindow(rows, focus, room);
+  // A focused field that fills the pane alone is drawn without the lines about the others.
+  const counted = rows.slice(from, to).reduce((a, b) => a + b, 0) + (from > 0 ? 1 : 0) + (to < fields.length ? 1 : 0) <= room;
+  return (
+    <>
+      {counted && from > 0 ? <Text color={theme.muted}>  ↑ {fieldsWord(from)}</Text> : null}
+      {fields.slice(from, to).map((f) => (
+        <Fragment key={f.key}>{f.node}</Fragment>
+      ))}
+      {counted && to < fields.length ? <Text color={theme.muted}>  ↓ {fieldsWord(fields.length - to)}</Text> : null}
+    </>
+  );
+}
