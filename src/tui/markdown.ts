@@ -7,21 +7,8 @@
  */
 import { Lexer, type Token, type Tokens } from 'marked';
 import { sanitize } from './sanitize.js';
+import { type Row, type Segment, wrapSegments } from './wrap.js';
 
-export interface Segment {
-  text: string;
-  bold?: boolean;
-  italic?: boolean;
-  code?: boolean;
-  dim?: boolean;
-  heading?: boolean;
-  underline?: boolean;
-  /** A semantic colour from the theme (role labels, errors). */
-  color?: string;
-  /** A link target (already checked). */
-  href?: string;
-}
-export type Row = Segment[];
 
 export interface MarkdownOptions {
   width: number;
@@ -97,56 +84,6 @@ function inline(tokens: Token[] | undefined, style: Omit<Segment, 'text'>, opts:
 /** marked escapes &, <, >, " and ' in text; a terminal shows them as they are. */
 function decode(text: string): string {
   return text.replace(/&(amp|lt|gt|quot|#39);/g, (_m, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e] ?? _m);
-}
-
-/** Splits segments at newlines into rows, then wraps each row to `width` cells (one per code point). */
-export function wrapSegments(segments: Segment[], width: number, indent = '', firstIndent = indent): Row[] {
-  const rows: Row[] = [];
-  const lines: Segment[][] = [[]];
-  for (const s of segments) {
-    const parts = s.text.split('\n');
-    parts.forEach((p, i) => {
-      if (i > 0) lines.push([]);
-      if (p) lines[lines.length - 1]!.push({ ...s, text: p });
-    });
-  }
-  for (const line of lines) {
-    let row: Row = [];
-    let used = 0;
-    let pre = rows.length === 0 ? firstIndent : indent;
-    const room = () => Math.max(1, width - [...pre].length);
-    const flush = () => {
-      rows.push(pre ? [{ text: pre }, ...row] : row);
-      row = [];
-      used = 0;
-      pre = indent;
-    };
-    for (const s of line) {
-      // Words keep their spaces; a word longer than a row is cut.
-      for (const word of s.text.match(/\S+\s*|\s+/g) ?? []) {
-        let w = word;
-        while (w.length > 0) {
-          const len = [...w].length;
-          const trimmedLen = [...w.trimEnd()].length;
-          if (used + trimmedLen <= room()) {
-            row.push({ ...s, text: w });
-            used += len;
-            w = '';
-          } else if (used > 0) {
-            flush();
-            w = w.trimStart();
-          } else {
-            const cut = [...w].slice(0, room()).join('');
-            row.push({ ...s, text: cut });
-            w = w.slice(cut.length);
-            flush();
-          }
-        }
-      }
-    }
-    flush();
-  }
-  return rows;
 }
 
 function block(tokens: Token[], opts: MarkdownOptions, indent: string): Row[] {

@@ -11,7 +11,7 @@ import { pastedText } from '../keyParse.js';
 import { isTyped, matches } from '../keymap.js';
 import { theme } from '../theme.js';
 import { sanitize, widthOf } from '../sanitize.js';
-import { wrapSegments } from '../markdown.js';
+import { wrapSegments } from '../wrap.js';
 
 /** The width a single-line value keeps beside its message on a narrow terminal (less if it is shorter). */
 const VALUE_MIN = 20;

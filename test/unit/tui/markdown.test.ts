@@ -1,6 +1,7 @@
 /** Markdown for terminals: structure from marked's lexer, wrapping, links, and nothing raw from the server. */
 import { describe, expect, it } from 'vitest';
-import { osc8, renderMarkdown, safeHref, supportsHyperlinks, wrapSegments } from '../../../src/tui/markdown.js';
+import { osc8, renderMarkdown, safeHref, supportsHyperlinks } from '../../../src/tui/markdown.js';
+import { wrapSegments } from '../../../src/tui/wrap.js';
 
 const text = (rows: ReturnType<typeof renderMarkdown>) => rows.map((r) => r.map((s) => s.text).join(''));
 
