@@ -15,7 +15,8 @@ import { useKeys } from '../hooks/useKeys.js';
 import { useResource } from '../hooks/useResource.js';
 import { useScreen } from '../hooks/useScreen.js';
 import { matches } from '../keymap.js';
-import { sanitize } from '../sanitize.js';
+import { wrapSegments } from '../wrap.js';
+import { sanitize, widthOf } from '../sanitize.js';
 import { theme } from '../theme.js';
 import {
   type ByokField,
@@ -162,6 +163,18 @@ export function ByokForm({ id }: { id?: string }) {
   // title, the provider's line when editing, the note, the hint, and whatever shows below.
   const around =
     2 + (create ? 0 : 1) + (flagNote ? 1 : 0) + (form.submitting ? 1 : 0) + (form.serverError ? errorViewRows(form.serverError, 'save') : 0) + (form.confirmingDiscard ? 1 : 0);
+  /** A choice's or a flag's value as drawn, and the help beside it. */
+  const choiceOf = (f: ByokField) => ({
+    value: f === 'declared_region' ? values.declared_region : f === 'declared_zdr' ? values.declared_zdr : (values[f] as boolean) ? '[x]' : '[ ]',
+    help: f === 'declared_region' ? regionHelp(values.provider) : f === 'declared_zdr' ? '(unset inherits the data policy; true declares zero retention)' : FLAG_HELP[f],
+  });
+  /** The rows a field takes: an error under a text field's value, the provider's suggestions, a focused choice's help wrapped in full. */
+  const rowsOf = (f: ByokField): number => {
+    if (TEXT_FIELDS[f]) return 1 + (errors[f] ? 1 : 0) + (f === 'provider' && focused('provider') ? 1 : 0);
+    if (!focused(f) || errors[f]) return 1;
+    const { value, help } = choiceOf(f);
+    return wrapSegments([{ text: ` ${help}` }], Math.max(1, pane.columns - LABEL_WIDTH - widthOf(value))).length;
+  };
   /** One field's row (a text field with, on the provider, its suggestions; or a choice or a flag). */
   const row = (f: ByokField) => {
     const spec = TEXT_FIELDS[f];
@@ -194,10 +207,7 @@ export function ByokForm({ id }: { id?: string }) {
         </Box>
       );
     }
-    const value =
-      f === 'declared_region' ? values.declared_region : f === 'declared_zdr' ? values.declared_zdr : (values[f] as boolean) ? '[x]' : '[ ]';
-    const help =
-      f === 'declared_region' ? regionHelp(values.provider) : f === 'declared_zdr' ? '(unset inherits the data policy; true declares zero retention)' : FLAG_HELP[f];
+    const { value, help } = choiceOf(f);
     return (
       <Box>
         <Box width={LABEL_WIDTH} flexShrink={0}>
@@ -234,8 +244,7 @@ export function ByokForm({ id }: { id?: string }) {
         room={pane.rows - around}
         fields={fields.map((f) => ({
           key: f,
-          // A text field's error may go under its value; the provider's suggestions take a line under it.
-          rows: 1 + (TEXT_FIELDS[f] && errors[f] ? 1 : 0) + (f === 'provider' && focused('provider') ? 1 : 0),
+          rows: rowsOf(f),
           node: row(f),
         }))}
       />
