@@ -95,6 +95,19 @@ describe('the BYOK form on a short terminal', () => {
   });
 });
 
+describe('the BYOK form\'s choices', () => {
+  it('wraps the focused choice\'s help in full under itself, over no other field', async () => {
+    const app = renderApp({ initial: { name: 'byokForm' } });
+    app.resize({ columns: 80, rows: 30 });
+    await app.waitFor('New BYOK credential');
+    for (let i = 0; i < 8; i++) await app.press('tab');
+    // Ink measured the help as one line and drew its second over the next field: "retention)" was lost.
+    const f = await app.waitFor('› declared zdr');
+    expect(f).toMatch(/declares zero\n {25}retention\)\n {2}disabled/);
+    expect(f).toMatch(/^ {2}declared region {2}unset Only global/m);
+  });
+});
+
 describe('the BYOK form models field', () => {
   it('splits on commas only and refuses an entry that is not a model slug, sending nothing until it is fixed', async () => {
     const api = new FakeApi();

@@ -168,12 +168,18 @@ export function ByokForm({ id }: { id?: string }) {
     value: f === 'declared_region' ? values.declared_region : f === 'declared_zdr' ? values.declared_zdr : (values[f] as boolean) ? '[x]' : '[ ]',
     help: f === 'declared_region' ? regionHelp(values.provider) : f === 'declared_zdr' ? '(unset inherits the data policy; true declares zero retention)' : FLAG_HELP[f],
   });
-  /** The rows a field takes: an error under a text field's value, the provider's suggestions, a focused choice's help wrapped in full. */
+  /**
+   * A focused choice's help, wrapped beside its label and value: Ink measured the help as one line
+   * in the row, drew its second line over the next field ("...declares zero" lost "retention)").
+   */
+  const helpLines = (f: ByokField): string[] => {
+    const { value, help } = choiceOf(f);
+    return wrapSegments([{ text: help ?? '' }], Math.max(1, pane.columns - LABEL_WIDTH - widthOf(value) - 1)).map((row) => row.map((seg) => seg.text).join('').trimEnd());
+  };
+  /** The rows a field takes: an error under a text field's value, the provider's suggestions, a focused choice's help. */
   const rowsOf = (f: ByokField): number => {
     if (TEXT_FIELDS[f]) return 1 + (errors[f] ? 1 : 0) + (f === 'provider' && focused('provider') ? 1 : 0);
-    if (!focused(f) || errors[f]) return 1;
-    const { value, help } = choiceOf(f);
-    return wrapSegments([{ text: ` ${help}` }], Math.max(1, pane.columns - LABEL_WIDTH - widthOf(value))).length;
+    return focused(f) && !errors[f] ? helpLines(f).length : 1;
   };
   /** One field's row (a text field with, on the provider, its suggestions; or a choice or a flag). */
   const row = (f: ByokField) => {
@@ -221,9 +227,17 @@ export function ByokForm({ id }: { id?: string }) {
         </Box>
         {errors[f] ? (
           <Text color={theme.error}> ✖ {errors[f]}</Text>
-        ) : (
+        ) : focused(f) ? (
           // The focused row explains itself in full; the others keep to one line.
-          <Text color={theme.muted} wrap={focused(f) ? 'wrap' : 'truncate-end'}>
+          <Box flexDirection="column" marginLeft={1}>
+            {helpLines(f).map((line, i) => (
+              <Text key={i} color={theme.muted}>
+                {line}
+              </Text>
+            ))}
+          </Box>
+        ) : (
+          <Text color={theme.muted} wrap="truncate-end">
             {' '}
             {help}
           </Text>
