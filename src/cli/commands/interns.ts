@@ -1,5 +1,6 @@
 /** `interns list|get|create|update|delete|provision|suspend` and `connections NAME`. */
-import { ConnectionListSchema, InternSchema, type Intern, type InternCreate, type InternUpdate } from '../../contract/intern.js';
+import { ConnectionListSchema, INTERN_STATUSES, InternSchema, type Intern, type InternCreate, type InternUpdate } from '../../contract/intern.js';
+import { checkDescription, checkInstructions, checkModel, checkName } from '../../contract/rules.js';
 import type { RunContext } from '../context.js';
 import { CliError, EXIT, usageError } from '../exit.js';
 import { confirm, readTextArg } from '../input.js';
@@ -43,6 +44,13 @@ export async function list(ctx: RunContext): Promise<number> {
     max = Number(limitText);
   }
   const status = ctx.values.status as string[] | undefined;
+  // The statuses are an open enum, so one this version does not know is sent as given; but a typo
+  // would list nothing and exit 0, so it says so.
+  const unknown = (status ?? []).filter((s) => !(INTERN_STATUSES as readonly string[]).includes(s));
+  if (unknown.length > 0) {
+    const named = unknown.map((s) => `"${s.slice(0, 40)}"`).join(', ');
+    ctx.warn(`${named} ${unknown.length === 1 ? 'is not a status' : 'are not statuses'} this version knows (${INTERN_STATUSES.join(', ')}); sent as given`);
+  }
   const api = await ctx.api();
   const { interns, more } = await listAllInterns(api, status?.length ? { status } : {}, max, ctx.signal);
   ctx.out.list(interns, COLUMNS, 'no interns');
@@ -70,6 +78,19 @@ async function instructions(ctx: RunContext): Promise<string | undefined> {
   return read;
 }
 
+/**
+ * The contract's rules on the fields a create or an update sends, checked before anything is sent
+ * (exit 2), in the TUI's form's words, each after what set it: the service would refuse them with
+ * a 400 a round trip later (exit 1).
+ */
+function refuseBadFields(checks: [string, string | null][]): void {
+  const wrong = checks.filter((c): c is [string, string] => c[1] !== null);
+  if (wrong.length > 0) throw usageError(wrong.map(([what, error]) => `${what}: ${error}`).join('; '));
+}
+
+/** How the instructions were given, for a message about them. */
+const instructionsFlag = (ctx: RunContext) => (str(ctx, 'instructions-file') !== undefined ? '--instructions-file' : '--instructions');
+
 export async function create(ctx: RunContext): Promise<number> {
   const body: InternCreate = { name: ctx.positionals[0]! };
   const description = str(ctx, 'description');
@@ -79,6 +100,11 @@ export async function create(ctx: RunContext): Promise<number> {
   if (str(ctx, 'workspace') !== undefined) body.workspace_id = str(ctx, 'workspace');
   if (str(ctx, 'vault') !== undefined) body.vault_id = str(ctx, 'vault');
   if (ctx.values.provision) body.provision = true;
+  refuseBadFields([
+    ['NAME', checkName(body.name)],
+    ['--description', checkDescription(body.description ?? null)],
+    [instructionsFlag(ctx), checkInstructions(body.instructions ?? null)],
+  ]);
   const api = await ctx.api();
   const intern = await api.createIntern(body, { signal: ctx.signal });
   if (!ctx.out.printJson(intern)) ctx.out.object(intern, DETAIL);
@@ -95,6 +121,12 @@ export async function update(ctx: RunContext): Promise<number> {
   const instr = await instructions(ctx);
   if (instr !== undefined) patch.instructions = orNull(instr);
   if (Object.keys(patch).length === 0) throw usageError('nothing to change: pass --name, --description, --instructions, --instructions-file or --model');
+  refuseBadFields([
+    ['--name', patch.name === undefined ? null : checkName(patch.name)],
+    ['--description', checkDescription(patch.description ?? null)],
+    ['--model', checkModel(patch.model ?? null)],
+    [instructionsFlag(ctx), checkInstructions(patch.instructions ?? null)],
+  ]);
   const api = await ctx.api();
   const target = await resolveIntern(api, ctx.positionals[0]!, ctx.signal);
   const intern = await api.updateIntern(target.id, patch, { signal: ctx.signal });

@@ -298,6 +298,37 @@ describe('what commands refuse or strip', () => {
     expect(api.callsOf('updateIntern')[0]![1]).toEqual({ instructions: null });
   });
 
+  it('interns create and update refuse a field the contract refuses before sending (exit 2), naming the flag, in the form\'s words', async () => {
+    const api = new FakeApi();
+    const name = await runWithFake(['interns', 'create', 'Bad Name'], api);
+    expect(name.code).toBe(2);
+    expect(name.stderr).toContain('NAME: must be lowercase letters and digits in hyphen-separated groups');
+    const long = await runWithFake(['interns', 'create', 'fine-name', '--description', 'x'.repeat(2001)], api);
+    expect(long.code).toBe(2);
+    expect(long.stderr).toContain('--description: must be at most 2000 characters');
+    expect(api.callsOf('createIntern')).toEqual([]);
+    const both = await runWithFake(['interns', 'update', 'runner', '--model', 'bad model', '--name', 'x'], api);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--name: must be at least 2 characters; --model: must look like author/slug');
+    const file = await runWithFake(['interns', 'update', 'runner', '--instructions-file', '-'], api, { stdin: 'y'.repeat(100_001) });
+    expect(file.code).toBe(2);
+    expect(file.stderr).toContain('--instructions-file: must be at most 100000 characters');
+    expect(api.callsOf('updateIntern')).toEqual([]);
+    // What the rules allow still goes: an empty model is the workspace default (null).
+    expect((await runWithFake(['interns', 'update', 'runner', '--model', ''], api)).code).toBe(0);
+    expect(api.callsOf('updateIntern')[0]![1]).toEqual({ model: null });
+  });
+
+  it('interns list --status sends a status it does not know, and warns that it does not know it', async () => {
+    const api = new FakeApi();
+    const r = await runWithFake(['interns', 'list', '--status', 'runing', '--status', 'running'], api);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('warning: "runing" is not a status this version knows (awaiting_slack_install, queued, provisioning, running,');
+    expect(r.stderr).not.toContain('"running"');
+    const ok = await runWithFake(['interns', 'list', '--status', 'running'], api);
+    expect(ok.stderr).toBe('');
+  });
+
   it('byok refuses a region it does not know before sending, and --zdr none clears the declaration', async () => {
     const api = new FakeApi();
     const bad = await runWithFake(['byok', 'update', 'c1', '--region', 'mars'], api);
