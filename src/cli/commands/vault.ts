@@ -1,5 +1,5 @@
 /** `vault list|put|delete|copy [--intern NAME]`: secrets by name and host; a value is read, never an argument, never printed. */
-import { EffectiveSecretSchema, VaultSecretSchema, validateHosts, type EffectiveSecret, type VaultSecret, type VaultSecretList } from '../../contract/vault.js';
+import { EffectiveSecretSchema, VaultSecretSchema, checkSecretName, checkSecretValue, validateHosts, type EffectiveSecret, type VaultSecret, type VaultSecretList } from '../../contract/vault.js';
 import { LIMITS } from '../../contract/limits.js';
 import type { RunContext } from '../context.js';
 import { CliError, EXIT, usageError } from '../exit.js';
@@ -52,9 +52,21 @@ export async function list(ctx: RunContext): Promise<number> {
 // `scope` is there with --effective only.
 list.jsonFields = Object.keys(EffectiveSecretSchema.shape);
 
+/**
+ * Refuses a secret name the contract refuses (exit 2) before anything is sent, and before a value
+ * is asked for: typing a secret into the masked prompt only to have its name refused loses it.
+ */
+function refuseBadNames(names: string[]): void {
+  for (const name of names) {
+    const wrong = checkSecretName(name);
+    if (wrong) throw usageError(`SECRET ${JSON.stringify(name.slice(0, 80))}: ${wrong}`);
+  }
+}
+
 export async function put(ctx: RunContext): Promise<number> {
   if (ctx.positionals.length > 1) throw usageError(secretRefusal('a secret value', 'use --value-stdin, --value-file FILE, or answer the masked prompt'));
   const name = ctx.positionals[0]!;
+  refuseBadNames([name]);
   const hosts = validateHosts((ctx.values.host as string[] | undefined) ?? []);
   if ('error' in hosts) throw usageError(`--host: ${hosts.error}`);
   if (hosts.hosts.length === 0) throw usageError('give at least one --host HOST the secret may be sent to');
@@ -62,6 +74,9 @@ export async function put(ctx: RunContext): Promise<number> {
   const internRef = str(ctx, 'intern');
   const intern = internRef ? await resolveIntern(api, internRef, ctx.signal) : undefined;
   const value = await readSecret(ctx.io, `value of ${name}`, { stdin: ctx.values['value-stdin'] === true, file: str(ctx, 'value-file') }, 'value');
+  // The value is never repeated in a message, only what is wrong with it.
+  const wrongValue = checkSecretValue(value);
+  if (wrongValue) throw usageError(`the value of ${name} ${wrongValue}`);
   const body = { value, hosts: hosts.hosts };
   const saved = intern ? await api.putInternSecret(intern.id, name, body, { signal: ctx.signal }) : await api.putVaultSecret(name, body, { signal: ctx.signal });
   ctx.out.done(`Saved secret ${saved.name}${intern ? ` for intern ${intern.name}` : ''} (hosts: ${saved.hosts?.join(', ') ?? 'none'}).`, saved);
@@ -71,6 +86,7 @@ put.jsonFields = SECRET_FIELDS;
 
 export async function remove(ctx: RunContext): Promise<number> {
   const name = ctx.positionals[0]!;
+  refuseBadNames([name]);
   const api = await ctx.api();
   const internRef = str(ctx, 'intern');
   const intern = internRef ? await resolveIntern(api, internRef, ctx.signal) : undefined;
@@ -88,6 +104,7 @@ remove.jsonFields = ['name', 'intern_id', 'deleted'];
 export async function copy(ctx: RunContext): Promise<number> {
   const internRef = str(ctx, 'intern');
   if (!internRef) throw usageError('--intern NAME is required: the intern to copy the secrets into');
+  refuseBadNames(ctx.positionals);
   const api = await ctx.api();
   const intern = await resolveIntern(api, internRef, ctx.signal);
   const copied = await api.copySecretsToIntern(intern.id, ctx.positionals, { signal: ctx.signal });

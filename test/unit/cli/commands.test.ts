@@ -319,6 +319,27 @@ describe('what commands refuse or strip', () => {
     expect(api.callsOf('updateIntern')[0]![1]).toEqual({ model: null });
   });
 
+  it('vault refuses a secret name the contract refuses before asking for its value or sending anything (exit 2)', async () => {
+    const api = new FakeApi();
+    // On a terminal the value would be asked for with a masked prompt: it is not, the name is wrong.
+    const put = await runWithFake(['vault', 'put', 'Bad Name', '--host', 'api.example.com'], api, { tty: true });
+    expect(put.code).toBe(2);
+    expect(put.stderr).toContain('SECRET "Bad Name": must be lowercase letters, digits and single underscores');
+    expect(put.stderr).not.toContain('value of');
+    for (const argv of [['vault', 'delete', 'bad-name', '--yes'], ['vault', 'copy', 'ok_name', 'x_', '--intern', 'runner']]) {
+      const r = await runWithFake(argv, api);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/SECRET "(bad-name|x_)": must be lowercase/);
+    }
+    // A value over the limit is refused by what is wrong with it, never by what it is.
+    const long = 's3cr3t'.repeat(11_000);
+    const big = await runWithFake(['vault', 'put', 'token', '--host', 'api.example.com', '--value-stdin'], api, { stdin: long });
+    expect(big.code).toBe(2);
+    expect(big.stderr).toContain('the value of token must be at most 65536 characters');
+    expect(big.stderr).not.toContain('s3cr3t');
+    expect(api.calls.filter((c) => /Secret/.test(c.method))).toEqual([]);
+  });
+
   it('interns list --status sends a status it does not know, and warns that it does not know it', async () => {
     const api = new FakeApi();
     const r = await runWithFake(['interns', 'list', '--status', 'runing', '--status', 'running'], api);
