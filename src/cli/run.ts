@@ -21,8 +21,9 @@ export function exitCodeOf(e: unknown, interrupted: boolean): number {
 }
 
 /**
- * A service message with the flags that set the API fields it names: the service says "pass
- * workspace_id", the person types `--workspace` (FlagSpec.sets).
+ * A message with the flags that set the API fields it names: the service says "pass
+ * workspace_id", the person types `--workspace` (FlagSpec.sets). The contract's own rules, when
+ * the CLI refuses by them before sending, name API fields the same way.
  */
 export function withFlagNames(message: string, spec: CommandSpec): string {
   const named = Object.entries(spec.flags ?? {}).filter(([, f]) => f.sets !== undefined && new RegExp(`\\b${f.sets}\\b`).test(message));
@@ -71,7 +72,7 @@ export async function runCommand(spec: CommandSpec, rest: string[], parsed: Pars
     const message =
       e instanceof MissingCredentialError
         ? `${e.route} needs ${CREDENTIAL_SOURCES[e.kind].aLabel}: set ${e.env}, or run \`${loginCommand(e.kind, ctx.flags.profile)}\``
-        : e instanceof ApiError
+        : e instanceof ApiError || e instanceof CliError
           ? withFlagNames(e.message, spec)
           : e instanceof Error
             ? e.message

@@ -1,6 +1,6 @@
 /** `byok list|get|create|update|delete`: provider keys. The raw key is read, never an argument, never printed. */
 import { ByokCredentialSchema, checkByokList, parseByokList, type ByokCreate, type ByokCredential, type ByokUpdate } from '../../contract/byok.js';
-import { REGIONS } from '../../contract/rules.js';
+import { REGIONS, checkByokFlags, checkByokName } from '../../contract/rules.js';
 import type { RunContext } from '../context.js';
 import { CliError, EXIT, usageError } from '../exit.js';
 import { confirm, readSecret } from '../input.js';
@@ -74,6 +74,12 @@ function settings(ctx: RunContext): ByokUpdate {
     const v = str(ctx, flag);
     if (v !== undefined) body[BYOK_FLAG_FIELDS[flag]] = bool(flag, v);
   }
+  // Refused here as the service would refuse them, before a key is asked for. (An update that sets
+  // one of the two flags is judged by the service against the stored other.)
+  const wrongName = checkByokName(body.name ?? null);
+  if (wrongName) throw usageError(`--name: ${wrongName}`);
+  const wrongFlags = checkByokFlags(body);
+  if (wrongFlags) throw usageError(wrongFlags);
   return body;
 }
 

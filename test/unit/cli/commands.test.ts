@@ -340,6 +340,19 @@ describe('what commands refuse or strip', () => {
     expect(api.calls.filter((c) => /Secret/.test(c.method))).toEqual([]);
   });
 
+  it('byok create refuses a name too long or byok-only with fallback before asking for the key (exit 2)', async () => {
+    const api = new FakeApi();
+    const flags = await runWithFake(['byok', 'create', '--provider', 'openai', '--byok-only', 'true', '--fallback', 'true'], api, { tty: true });
+    expect(flags.code).toBe(2);
+    expect(flags.stderr).toContain('is_byok_only cannot be combined with is_fallback');
+    expect(flags.stderr).toContain('is_fallback: --fallback, is_byok_only: --byok-only');
+    expect(flags.stderr).not.toContain('openai key');
+    const name = await runWithFake(['byok', 'create', '--provider', 'openai', '--name', 'n'.repeat(256)], api, { tty: true });
+    expect(name.code).toBe(2);
+    expect(name.stderr).toContain('--name: must be at most 255 characters');
+    expect(api.callsOf('createByok')).toEqual([]);
+  });
+
   it('interns list --status sends a status it does not know, and warns that it does not know it', async () => {
     const api = new FakeApi();
     const r = await runWithFake(['interns', 'list', '--status', 'runing', '--status', 'running'], api);
