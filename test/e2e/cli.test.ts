@@ -158,9 +158,14 @@ describe('intern-tui commands without a TTY', () => {
     expect(missing.stdout).toBe('');
     expect(JSON.parse(missing.stderr)).toMatchObject({ error: { message: expect.stringContaining('no-such-intern'), exit: 1 } });
 
-    const refusedByService = await run(['interns', 'create', 'Not A Valid Name', '--json']);
+    // A name the contract allows and the service refuses: taken.
+    const refusedByService = await run(['interns', 'create', 'runner', '--json']);
     expect(refusedByService.code).toBe(1);
-    expect(JSON.parse(refusedByService.stderr)).toMatchObject({ error: { status: 400, exit: 1 } });
+    expect(JSON.parse(refusedByService.stderr)).toMatchObject({ error: { status: 409, reason: 'name_taken', exit: 1 } });
+    // One the contract refuses is refused before it is sent: a usage error.
+    const refusedHere = await run(['interns', 'create', 'Not A Valid Name', '--json']);
+    expect(refusedHere.code).toBe(2);
+    expect(JSON.parse(refusedHere.stderr)).toMatchObject({ error: { message: expect.stringContaining('NAME: must be lowercase'), exit: 2 } });
 
     for (const args of [['interns', 'list', '--no-such-flag'], ['interns', 'frobnicate'], ['no-such-command'], ['interns', 'get'], ['interns']]) {
       const r = await run(args);
