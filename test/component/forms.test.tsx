@@ -51,6 +51,27 @@ describe('form hook', () => {
 });
 
 describe('a failed save', () => {
+  it('r retries a form\'s failed load, on the settings and the BYOK form alike, and is typed once there is a field', async () => {
+    for (const [route, method, loaded] of [
+      [{ name: 'settings', id: IDS.runner }, 'getIntern', 'Settings of runner'],
+      [{ name: 'byokForm', id: 'c2' }, 'getByok', 'Edit anthropic credential'],
+    ] as const) {
+      const api = new FakeApi();
+      const real = api[method].bind(api) as (...a: unknown[]) => Promise<unknown>;
+      let calls = 0;
+      (api as unknown as Record<string, unknown>)[method] = async (...a: unknown[]) => {
+        if (++calls === 1) throw new ApiError(503, 503, null, true, 'The store is unavailable', method);
+        return real(...a);
+      };
+      const app = renderApp({ api, initial: route });
+      await app.waitFor('The store is unavailable');
+      await app.press('r');
+      await app.waitFor(loaded);
+      expect(calls).toBe(2);
+      cleanup();
+    }
+  });
+
   it('names the key that retries where the error is shown: r on a list, ^s in a form (where r is typed)', async () => {
     const failing = new FakeApi();
     failing.listInterns = async () => {

@@ -1,4 +1,6 @@
+import type { Key } from 'ink';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { matches } from '../keymap.js';
 
 export interface Resource<T> {
   data: T | undefined;
@@ -44,4 +46,14 @@ export function useResource<T>(load: (signal: AbortSignal) => Promise<T>, key: s
 
   const reload = useCallback(() => setTick((t) => t + 1), []);
   return { data, error, loading, reload, set: setData };
+}
+
+/**
+ * A form's keys before its record has loaded: there is no field to type into yet, so r (refresh)
+ * retries a failed load, as the error's hint says. Answers whether the key was used.
+ */
+export function retryLoadKey(res: Pick<Resource<unknown>, 'error' | 'reload'>, input: string, key: Key): boolean {
+  if (!res.error || !matches('refresh', input, key)) return false;
+  res.reload();
+  return true;
 }

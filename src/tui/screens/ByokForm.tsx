@@ -12,7 +12,7 @@ import { TextField } from '../components/TextField.js';
 import { useTui } from '../context.js';
 import { useForm } from '../hooks/useForm.js';
 import { useKeys } from '../hooks/useKeys.js';
-import { useResource } from '../hooks/useResource.js';
+import { retryLoadKey, useResource } from '../hooks/useResource.js';
 import { useScreen } from '../hooks/useScreen.js';
 import { matches } from '../keymap.js';
 import { wrapSegments } from '../wrap.js';
@@ -124,8 +124,7 @@ export function ByokForm({ id }: { id?: string }) {
   };
 
   useKeys((input, key) => {
-    // Before the credential has loaded there is no field to type into, so r retries a failed load, as its hint says.
-    if (!values) return void (res.error && matches('refresh', input, key) && res.reload());
+    if (!values) return void retryLoadKey(res, input, key);
     if (form.handleKey(input, key)) return;
     if (matches('rotate', input, key)) {
       if (create) return;

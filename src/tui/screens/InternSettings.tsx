@@ -15,7 +15,7 @@ import { useTui } from '../context.js';
 import { useExternalEditor } from '../hooks/useExternalEditor.js';
 import { useForm } from '../hooks/useForm.js';
 import { useKeys } from '../hooks/useKeys.js';
-import { useResource } from '../hooks/useResource.js';
+import { retryLoadKey, useResource } from '../hooks/useResource.js';
 import { useScreen } from '../hooks/useScreen.js';
 import { matches } from '../keymap.js';
 import { sanitize } from '../sanitize.js';
@@ -101,8 +101,7 @@ export function InternSettings({ id }: { id: string }) {
 
   useKeys((input, key) => {
     if (picking) return;
-    // Before the intern has loaded there is no field to type into: r tries the load again, as the error says.
-    if (!values) return void (res.error && matches('refresh', input, key) && res.reload());
+    if (!values) return void retryLoadKey(res, input, key);
     if (form.field === 'model' && matches('openPicker', input, key)) return setPicking(true);
     if (form.handleKey(input, key)) return;
     if (matches('editor', input, key) && values) {
