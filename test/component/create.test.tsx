@@ -39,6 +39,19 @@ describe('create an intern', () => {
     expect(app.api.callsOf('createIntern')).toHaveLength(0);
   });
 
+  it('opens with the empty name unmarked, and marks it once a create is tried, as the flash says', async () => {
+    const app = renderApp({ initial: { name: 'create' } });
+    let f = await app.waitFor('New intern');
+    expect(f).not.toContain('✖');
+    await app.press('tab');
+    await app.type('Docs');
+    await app.press('ctrl+s');
+    // Before, the flash said "fix the marked fields first" beside an empty name nobody had marked.
+    f = await app.waitFor((s) => s.includes('fix the marked fields first') && s.includes('✖ must be at least 2 characters'));
+    expect(f).toMatch(/› name/);
+    expect(app.api.callsOf('createIntern')).toHaveLength(0);
+  });
+
   it('a retry of the same submit reuses its Idempotency-Key, so one intern is made', async () => {
     const api = new FakeApi();
     api.dropNextCreate = true;

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { Box } from 'ink';
 import { Text } from '../components/Text.js';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../client/errors.js';
 import type { Intern, InternCreate } from '../../contract/intern.js';
 import { LIMITS } from '../../contract/limits.js';
@@ -19,7 +19,7 @@ import { Spinner } from '../components/Spinner.js';
 import { TextField } from '../components/TextField.js';
 import { useTui } from '../context.js';
 import { useExternalEditor } from '../hooks/useExternalEditor.js';
-import { useDiscard } from '../hooks/useForm.js';
+import { useForm } from '../hooks/useForm.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useScreen } from '../hooks/useScreen.js';
 import { matches, type Scope } from '../keymap.js';
@@ -59,22 +59,44 @@ export function createErrors(v: CreateValues): Partial<Record<Field, string>> {
   return out;
 }
 
+const EMPTY: CreateValues = { name: '', description: '', instructions: '', provision: true, vault: null };
+/** Edits worth asking about before leaving: anything typed or picked (the provision toggle alone is not). */
+const isDirty = (_original: CreateValues, v: CreateValues) => v.name !== '' || v.description !== '' || v.instructions !== '' || v.vault !== null;
+
 export function CreateIntern() {
   const { api, nav, active, size } = useTui();
-  const [values, setValues] = useState<CreateValues>({ name: '', description: '', instructions: '', provision: true, vault: null });
-  const [focus, setFocus] = useState(0);
-  const [saving, setSaving] = useState(false);
-  const [serverError, setServerError] = useState<unknown>(undefined);
   const [picking, setPicking] = useState(false);
   const [vaults, setVaults] = useState<Intern[] | null>(null);
+  const [vaultsError, setVaultsError] = useState<unknown>(undefined);
   // The key of the last submit and the body it was for: a retry of the same body reuses it.
   const idem = useRef<{ body: string; key: string } | null>(null);
   const edit = useExternalEditor();
-  const field = FIELDS[focus]!;
-  const errors = useMemo(() => createErrors(values), [values]);
-  const dirty = values.name !== '' || values.description !== '' || values.instructions !== '' || values.vault !== null;
-  const discard = useDiscard(dirty, nav.pop);
-  const confirmDiscard = discard.confirmingDiscard;
+  const form = useForm<CreateValues, Field>({
+    initial: EMPTY,
+    fields: FIELDS,
+    validate: createErrors,
+    isDirty,
+    onLeave: nav.pop,
+    onInvalid: () => nav.flash('fix the marked fields first', 'error'),
+    onSubmit: async (v) => {
+      const body = createBody(v);
+      const text = JSON.stringify(body);
+      if (!idem.current || idem.current.body !== text) idem.current = { body: text, key: randomUUID() };
+      setVaultsError(undefined);
+      try {
+        const created = await api.createIntern(body, { idempotencyKey: idem.current.key });
+        nav.replace({ name: 'intern', id: created.id, seed: created });
+        nav.flash(`created ${sanitize(created.name)}${v.provision ? ' · provisioning' : ''}`);
+      } catch (e) {
+        if (e instanceof ApiError && e.reason === 'name_taken') form.focusField('name');
+        throw e;
+      }
+    },
+  });
+  const values = form.values ?? EMPTY;
+  const { field, errors } = form;
+  const confirmDiscard = form.confirmingDiscard;
+  const serverError = form.serverError ?? vaultsError;
 
   const own: Scope[] = field === 'provision' ? ['choice'] : field === 'vault' ? ['pickField'] : field === 'instructions' ? ['text', 'textArea'] : ['text'];
   useScreen(confirmDiscard ? ['confirm'] : picking ? ['chooser', 'text'] : ['form', ...own], true);
@@ -88,66 +110,41 @@ export function CreateIntern() {
       (e: unknown) => {
         if (!ctl.signal.aborted) {
           setPicking(false);
-          setServerError(e);
+          setVaultsError(e);
         }
       },
     );
     return () => ctl.abort();
   }, [picking, vaults, api]);
 
-  const submit = async () => {
-    if (saving) return;
-    if (Object.keys(errors).length > 0) {
-      setFocus(FIELDS.findIndex((f) => errors[f]));
-      return nav.flash('fix the marked fields first', 'error');
-    }
-    const body = createBody(values);
-    const text = JSON.stringify(body);
-    if (!idem.current || idem.current.body !== text) idem.current = { body: text, key: randomUUID() };
-    setSaving(true);
-    setServerError(undefined);
-    try {
-      const created = await api.createIntern(body, { idempotencyKey: idem.current.key });
-      nav.replace({ name: 'intern', id: created.id, seed: created });
-      nav.flash(`created ${sanitize(created.name)}${values.provision ? ' · provisioning' : ''}`);
-    } catch (e) {
-      if (e instanceof ApiError && e.reason === 'name_taken') setFocus(0);
-      setServerError(e);
-      setSaving(false);
-    }
-  };
-
   useKeys((input, key) => {
     if (confirmDiscard || picking) return;
-    if (matches('formCancel', input, key)) return discard.cancel();
-    if (matches('save', input, key)) return void submit();
-    if (matches('nextField', input, key)) return setFocus((f) => (f + 1) % FIELDS.length);
-    if (matches('prevField', input, key)) return setFocus((f) => (f + FIELDS.length - 1) % FIELDS.length);
+    if (form.handleKey(input, key)) return;
     if (field === 'provision' && (matches('toggle', input, key) || matches('choicePrev', input, key) || matches('choiceNext', input, key))) {
-      return setValues({ ...values, provision: !values.provision });
+      return form.update({ provision: !values.provision });
     }
     if (field === 'vault') {
       if (matches('openPicker', input, key)) return setPicking(true);
-      if (matches('erase', input, key) || matches('eraseForward', input, key)) return setValues({ ...values, vault: null });
+      if (matches('erase', input, key) || matches('eraseForward', input, key)) return form.update({ vault: null });
     }
     if (matches('editor', input, key)) {
       if (field !== 'description' && field !== 'instructions') return nav.flash('$EDITOR edits the description and the instructions');
       const out = edit(values[field]);
       if ('error' in out) return nav.flash(out.error, 'error');
-      return setValues({ ...values, [field]: out.text });
+      return form.update({ [field]: out.text });
     }
-  }, active && !saving);
+  }, active && !form.submitting);
 
   const on = (f: Field) => active && !confirmDiscard && !picking && field === f;
-  const set = (f: 'name' | 'description' | 'instructions') => (v: string) => setValues({ ...values, [f]: v });
+  const set = (f: 'name' | 'description' | 'instructions') => (v: string) => form.update({ [f]: v });
   const short = size.rows < 30;
   return (
     <Box flexDirection="column" flexGrow={1}>
       <Text bold>New intern</Text>
       {serverError ? <ErrorView error={serverError} compact={short} retry="save" /> : null}
-      {saving ? <Spinner label="Creating" /> : null}
-      <Confirm open={confirmDiscard} question="Discard this new intern?" onAnswer={discard.answerDiscard} active={active} />
-      <TextField labelWidth={LABEL_WIDTH} label="name" value={values.name} onChange={set('name')} focused={on('name')} error={values.name === '' ? null : errors.name} note={`${LIMITS.name.min}-${LIMITS.name.max} chars: a-z 0-9, hyphen-separated, starts with a letter`} />
+      {form.submitting ? <Spinner label="Creating" /> : null}
+      <Confirm open={confirmDiscard} question="Discard this new intern?" onAnswer={form.answerDiscard} active={active} />
+      <TextField labelWidth={LABEL_WIDTH} label="name" value={values.name} onChange={set('name')} focused={on('name')} error={errors.name} note={`${LIMITS.name.min}-${LIMITS.name.max} chars: a-z 0-9, hyphen-separated, starts with a letter`} />
       <TextField labelWidth={LABEL_WIDTH} label="description" value={values.description} onChange={set('description')} focused={on('description')} error={errors.description} note={`${values.description.length}/${LIMITS.description.max}`} placeholder="none" />
       <TextField labelWidth={LABEL_WIDTH} label="instructions" value={values.instructions} onChange={set('instructions')} focused={on('instructions')} error={errors.instructions} multiline height={short ? 3 : 6} placeholder="none (^e opens $EDITOR)" />
       <Choice label="provision now" focused={on('provision')} value={values.provision ? '[x] yes: start it right away' : '[ ] no: create it stopped'} hint="space or ←/→ toggles" />
@@ -168,7 +165,7 @@ export function CreateIntern() {
           onClose={() => setPicking(false)}
           onPick={([p]) => {
             const owner = vaults?.find((i) => i.vault_id === p?.value);
-            setValues({ ...values, vault: p?.value && owner ? { id: p.value, owner: owner.name } : null });
+            form.update({ vault: p?.value && owner ? { id: p.value, owner: owner.name } : null });
             setPicking(false);
           }}
         />
