@@ -118,6 +118,18 @@ describe('login (PKCE)', () => {
     const after = await authStatus({ profile: 'work' }, { env: {}, path, keychain });
     expect(after.exit).toBe(4);
     expect(after.status.credentials.api_key.set).toBe(false);
+    // The profile still names its service: commands go there (and say what is missing), not to a sandbox.
+    expect(after.status.sandbox).toBe(false);
+    expect(formatStatus(after.status)).not.toContain('sandbox');
+  });
+
+  it('says when nothing is configured that the TUI and the commands use the built-in sandbox', async () => {
+    const { status, exit } = await authStatus({}, { env: {}, path: join(cfgDir(), 'none.json'), keychain: memoryKeychain() });
+    expect(exit).toBe(4);
+    expect(status.sandbox).toBe(true);
+    expect(formatStatus(status)).toContain('Nothing is configured, so the TUI and the commands use a temporary built-in sandbox with demo data.\nSign in to the service with: intern-tui login\n');
+    const withBase = await authStatus({}, { env: { OPENROUTER_BASE_URL: 'http://127.0.0.1:9/api/v1' }, path: join(cfgDir(), 'none.json'), keychain: memoryKeychain() });
+    expect(withBase.status.sandbox).toBe(false);
   });
 
   it('--no-browser only prints the URL; following it by hand completes the sign-in', async () => {

@@ -8,7 +8,7 @@ import { ApiError } from '../../client/errors.js';
 import { CREDENTIAL_SOURCES, loginCommand, type CredentialKind } from '../../contract/routes.js';
 import { sanitize } from '../../tui/sanitize.js';
 import { readConfig } from '../config.js';
-import type { Flags } from '../settings.js';
+import { type Flags, usesEmbeddedSandbox } from '../settings.js';
 import { EXIT } from '../exit.js';
 import { type AuthDeps, resolveSignedIn } from './credentials.js';
 
@@ -31,10 +31,12 @@ export interface AuthStatus {
   base_url: string;
   oauth_issuer: string | null;
   credentials: Record<CredentialKind, KindStatus>;
+  /** Nothing configured (no credential, no base URL): the TUI and the commands use a temporary built-in sandbox. */
+  sandbox: boolean;
 }
 
 /** The fields of `auth status --json` (every key of AuthStatus: the check below fails to compile when one is left out). */
-export const AUTH_STATUS_FIELDS = ['profile', 'config_file', 'base_url', 'oauth_issuer', 'credentials'] as const satisfies readonly (keyof AuthStatus)[];
+export const AUTH_STATUS_FIELDS = ['profile', 'config_file', 'base_url', 'oauth_issuer', 'credentials', 'sandbox'] as const satisfies readonly (keyof AuthStatus)[];
 const allNamed: Exclude<keyof AuthStatus, (typeof AUTH_STATUS_FIELDS)[number]> extends never ? true : never = true;
 void allNamed;
 
@@ -77,6 +79,7 @@ export async function authStatus(flags: Flags, deps: AuthDeps & { now?: () => nu
       base_url: r.baseUrl,
       oauth_issuer: profile?.oauth_issuer ?? null,
       credentials,
+      sandbox: usesEmbeddedSandbox(false, r),
     },
     exit,
   };
@@ -106,5 +109,6 @@ export function formatStatus(s: AuthStatus, now = Date.now()): string {
     }
     lines.push(line);
   }
+  if (s.sandbox) lines.push('Nothing is configured, so the TUI and the commands use a temporary built-in sandbox with demo data.', `Sign in to the service with: ${loginCommand('api_key', s.profile)}`);
   return lines.join('\n') + '\n';
 }
