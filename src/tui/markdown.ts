@@ -9,7 +9,6 @@ import { Lexer, type Token, type Tokens } from 'marked';
 import { sanitize } from './sanitize.js';
 import { type Row, type Segment, wrapSegments } from './wrap.js';
 
-
 export interface MarkdownOptions {
   width: number;
   hyperlinks: boolean;

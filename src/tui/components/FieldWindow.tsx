@@ -23,10 +23,9 @@ export interface WindowedField {
 export function fieldWindow(rows: number[], focus: number, room: number): [number, number] {
   const n = rows.length;
   if (n === 0) return [0, 0];
-  const sum = (from: number, to: number) => rows.slice(from, to).reduce((a, b) => a + b, 0);
-  if (sum(0, n) <= room) return [0, n];
+  if (windowRows(rows, 0, n) <= room) return [0, n];
   const at = Math.min(Math.max(0, focus), n - 1);
-  const fits = (from: number, to: number) => sum(from, to) + (from > 0 ? 1 : 0) + (to < n ? 1 : 0) <= room;
+  const fits = (from: number, to: number) => windowRows(rows, from, to) <= room;
   let from = at;
   let to = at + 1;
   for (let grew = true; grew; ) {
@@ -43,6 +42,11 @@ export function fieldWindow(rows: number[], focus: number, room: number): [numbe
   return [from, to];
 }
 
+/** The rows the fields [from, to) take, with a line for each side that leaves fields out. */
+function windowRows(rows: number[], from: number, to: number): number {
+  return rows.slice(from, to).reduce((a, b) => a + b, 0) + (from > 0 ? 1 : 0) + (to < rows.length ? 1 : 0);
+}
+
 const fieldsWord = (n: number) => `${n} more field${n === 1 ? '' : 's'}`;
 
 /** Draws `fields` in `room` rows around the focused one (see fieldWindow). */
@@ -50,7 +54,7 @@ export function FieldWindow({ fields, focus, room }: { fields: WindowedField[]; 
   const rows = fields.map((f) => f.rows);
   const [from, to] = fieldWindow(rows, focus, room);
   // A focused field that fills the pane alone is drawn without the lines about the others.
-  const counted = rows.slice(from, to).reduce((a, b) => a + b, 0) + (from > 0 ? 1 : 0) + (to < fields.length ? 1 : 0) <= room;
+  const counted = windowRows(rows, from, to) <= room;
   return (
     <>
       {counted && from > 0 ? <Text color={theme.muted}>  ↑ {fieldsWord(from)}</Text> : null}
