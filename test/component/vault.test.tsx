@@ -38,7 +38,10 @@ describe('vault secrets', () => {
     await app.type('x.example.com');
     await app.waitFor((f) => !f.includes('give the bare hostname'));
     await app.press('enter');
-    await app.waitFor('hosts    x.example.com');
+    const added = await app.waitFor((f) => f.includes('1/100') && /hosts +x\.example\.com/.test(f));
+    // The hosts line keeps the labels' column: its hosts start under the fields' values.
+    const column = (re: RegExp) => re.exec(added)![1]!.length;
+    expect(column(/\n(│ {3}hosts +)x\.example\.com/)).toBe(column(/\n(│ {3}name +)deploy_key/));
     await app.type('API.Example.com.');
     await app.press('ctrl+s');
     const f = await app.waitFor('saved deploy_key');

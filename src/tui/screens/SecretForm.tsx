@@ -25,6 +25,9 @@ import { theme } from '../theme.js';
 const FIELDS = ['name', 'value', 'file', 'host'] as const;
 type Field = (typeof FIELDS)[number];
 
+/** The labels' column: the longest ("or file") behind the focus marker, and a space; the hosts line keeps it too. */
+const LABEL_WIDTH = 10;
+
 export interface SecretFormProps {
   /** Where it goes, for the title: "workspace" or the intern's name. */
   scopeLabel: string;
@@ -153,7 +156,7 @@ export function SecretForm({ scopeLabel, existing, onSave, onClose }: SecretForm
       {error ? <ErrorView error={error} compact retry="save" /> : null}
       {saving ? <Spinner label="Saving" /> : null}
       {existing ? null : (
-        <TextField label="name" value={name} onChange={setName} focused={on('name')} error={nameError} note="a-z 0-9 _" labelWidth={10} />
+        <TextField label="name" value={name} onChange={setName} focused={on('name')} error={nameError} note="a-z 0-9 _" labelWidth={LABEL_WIDTH} />
       )}
       <TextField
         label="value"
@@ -163,10 +166,10 @@ export function SecretForm({ scopeLabel, existing, onSave, onClose }: SecretForm
         masked
         error={valueError}
         note={value === '' ? '^e: $EDITOR' : `${value.length} chars, hidden`}
-        labelWidth={10}
+        labelWidth={LABEL_WIDTH}
         placeholder="typed hidden"
       />
-      <TextField label="or file" value={file} onChange={setFile} focused={on('file')} note={value === '' ? 'a path to read the value from' : 'unused: a value is typed'} labelWidth={10} placeholder="none" />
+      <TextField label="or file" value={file} onChange={setFile} focused={on('file')} note={value === '' ? 'a path to read the value from' : 'unused: a value is typed'} labelWidth={LABEL_WIDTH} placeholder="none" />
       <TextField
         label="host"
         value={host}
@@ -174,11 +177,11 @@ export function SecretForm({ scopeLabel, existing, onSave, onClose }: SecretForm
         focused={on('host')}
         error={hostError}
         note={`enter adds · ${hosts.length}/${LIMITS.secretHosts.max}`}
-        labelWidth={10}
+        labelWidth={LABEL_WIDTH}
         placeholder="api.example.com"
       />
       <Text wrap="truncate-end">
-        <Text color={theme.muted}>{'  hosts    '}</Text>
+        <Text color={theme.muted}>{'  hosts'.padEnd(LABEL_WIDTH)}</Text>
         {hosts.length === 0 ? <Text color={theme.warning}>none yet: it is only ever sent to its hosts</Text> : hosts.map((h) => sanitize(h)).join(', ')}
       </Text>
       {/* The question never repeats the value: it is only ever drawn as its length. */}
