@@ -55,3 +55,19 @@ describe('pastes and text fields', () => {
     expect((app.api.callsOf('createByok')[0]![0] as { key: string }).key).toBe('sk-abcd');
   });
 });
+
+describe('the command palette', () => {
+  it('never parts a command from its argument when its list wraps', async () => {
+    const app = renderApp();
+    await app.waitFor('sleeper');
+    await app.press(':');
+    for (let columns = 50; columns <= 110; columns++) {
+      app.resize({ columns });
+      // The palette drawn at this width: its border as wide as the terminal.
+      const f = await app.waitFor((s) => s.includes('enter runs') && s.split('\n').some((l) => l.startsWith('╭') && [...l].length === columns));
+      // A line ending in a command and the next starting with its argument (at 100 columns: "profile" / "PROFILE").
+      expect(f, `${columns} columns`).not.toMatch(/\b(attach|chat|profile) *│\n│ *(NAME|PROFILE)\b/);
+      for (const arg of ['NAME', 'PROFILE']) expect(f).toMatch(new RegExp(`(attach|chat|profile).${arg}`));
+    }
+  });
+});
