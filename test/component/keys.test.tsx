@@ -1,6 +1,7 @@
 /** Keys through the whole pipeline as the app sees them: pastes, code points, masked fields. */
 import { describe, expect, it } from 'vitest';
 import { pasteChunk } from '../../src/tui/keyParse.js';
+import { FakeApi } from './fakeApi.js';
 import { renderApp } from './render.js';
 
 describe('pastes and text fields', () => {
@@ -69,5 +70,22 @@ describe('the command palette', () => {
       expect(f, `${columns} columns`).not.toMatch(/\b(attach|chat|profile) *│\n│ *(NAME|PROFILE)\b/);
       for (const arg of ['NAME', 'PROFILE']) expect(f).toMatch(new RegExp(`(attach|chat|profile).${arg}`));
     }
+  });
+});
+
+describe('the command palette over a long list', () => {
+  it('shows nothing of the list in its own rows: the rows below the pane stay clipped', async () => {
+    const api = new FakeApi();
+    const base = api.interns[0]!;
+    for (let i = 0; i < 25; i++) api.interns.push({ ...base, id: `x${i}`, name: `extra-${i}`, status: i % 2 ? 'stopped' : 'running' });
+    const app = renderApp({ api });
+    app.resize({ columns: 100, rows: 30 });
+    await app.waitFor('extra-3');
+    await app.press(':');
+    const f = await app.waitFor('enter runs');
+    // Ink clips by the innermost box alone: a status cell's own clipping box let its row, below the
+    // pane, through onto the palette's input line ("│ › :      ○ stopped").
+    expect(f).toMatch(/^│ › : +│$/m);
+    expect(f.split('\n').filter((l) => /stopped|running/.test(l) && l.startsWith('│'))).toEqual([]);
   });
 });

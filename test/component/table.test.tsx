@@ -1,6 +1,5 @@
 /** The table: one column list gives header and cells; CJK and emoji names keep the columns aligned. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { Text } from 'ink';
 import { cleanup, render } from 'ink-testing-library';
 import stringWidth from 'string-width';
 import { type Column, Table, columnWidths } from '../../src/tui/components/Table.js';
@@ -37,8 +36,8 @@ describe('table', () => {
     for (let total = 6; total <= 60; total++) expect(sum(columnWidths(COLS, total)), `total ${total}`).toBeLessThanOrEqual(total);
   });
 
-  it('draws every row on one line at a narrow width, node cells included', async () => {
-    const cols: Column<Row>[] = [...COLS, { header: 'NODE', width: 8, cell: (r) => <Text>{`● ${r.kind} running`}</Text> }];
+  it('draws every row on one line at a narrow width, coloured cells included', async () => {
+    const cols: Column<Row>[] = [...COLS, { header: 'STATE', width: 8, cell: (r) => `● ${r.kind} running`, color: () => 'green' }];
     const rows: Row[] = [{ id: '1', name: 'plain', kind: 'a' }, { id: '2', name: 'other', kind: 'b' }];
     const r = render(<Table columns={cols} rows={rows} rowKey={(x) => x.id} selected={0} height={5} width={20} empty="none" />);
     const lines = (r.lastFrame() ?? '').split('\n');

@@ -7,7 +7,6 @@
  * rows around the cursor that fits in `height`.
  */
 import { Box } from 'ink';
-import type { ReactNode } from 'react';
 import { windowOf } from '../hooks/useListCursor.js';
 import { pad } from '../sanitize.js';
 import { theme } from '../theme.js';
@@ -22,8 +21,12 @@ export interface Column<T> {
   /** Share of the remaining width (default 1) for a growing column, and its minimum. */
   grow?: number;
   min?: number;
-  /** Text (sanitised, cut and padded to the width) or a node drawn in a box of the width. */
-  cell: (row: T) => string | ReactNode;
+  /**
+   * Text, sanitised, cut and padded to the width. Only text: a node would need a box that clips it
+   * to the width, and Ink clips by the innermost box alone, so a row below the pane's bottom edge
+   * was drawn anyway, over what comes after the pane (the palette showed "○ stopped" in its input).
+   */
+  cell: (row: T) => string;
   /** A semantic colour for a text cell. */
   color?: (row: T) => string | undefined;
   /** No gap before this column (a marker glued to the one before). */
@@ -92,15 +95,9 @@ export function Table<T>({ columns, rows, rowKey, selected, height, width, loadi
               return (
                 <Box key={c.header || i} flexShrink={0}>
                   {gap(i) ? <Text> </Text> : null}
-                  {typeof v === 'string' ? (
-                    <Text bold={isSelected} color={c.color?.(row)}>
-                      {pad(v, widths[i]!)}
-                    </Text>
-                  ) : (
-                    <Box width={widths[i]} height={1} overflow="hidden" flexShrink={0}>
-                      {v}
-                    </Box>
-                  )}
+                  <Text bold={isSelected} color={c.color?.(row)}>
+                    {pad(v, widths[i]!)}
+                  </Text>
                 </Box>
               );
             })}

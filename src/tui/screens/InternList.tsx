@@ -7,7 +7,7 @@ import { INTERN_PAGE } from '../../client/pages.js';
 import { INTERN_STATUSES, TRANSITIONAL_STATUSES, type Intern } from '../../contract/intern.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { type Column, Table } from '../components/Table.js';
-import { StatusBadge } from '../components/StatusBadge.js';
+import { statusColor, statusLabel } from '../components/StatusBadge.js';
 import { TextField } from '../components/TextField.js';
 import { useTui } from '../context.js';
 import { useScreen } from '../hooks/useScreen.js';
@@ -26,7 +26,7 @@ const STATUS_FILTERS: (string | null)[] = [null, ...INTERN_STATUSES];
 const COLUMNS: Column<Intern>[] = [
   { header: '', width: 1, tight: true, cell: (i) => (i.created_by_you ? '★' : ' ') },
   { header: 'NAME', width: 18, cell: (i) => sanitize(i.name) },
-  { header: 'STATUS', width: 24, cell: (i) => <StatusBadge status={i.status} /> },
+  { header: 'STATUS', width: 24, cell: (i) => statusLabel(i.status), color: (i) => statusColor(i.status) },
   { header: 'MODEL', min: 12, grow: 11, cell: (i) => (i.model ? sanitize(i.model) : 'workspace default'), color: (i) => (i.model ? undefined : theme.muted) },
   { header: 'HOSTNAME', min: 0, grow: 9, cell: (i) => sanitize(i.hostname ?? '—'), color: () => theme.muted },
   { header: 'UPDATED', width: 9, cell: (i) => relativeTime(i.updated_at), color: () => theme.muted },
