@@ -1,6 +1,6 @@
 /** A single-line TextField beside its message on a narrow terminal: the value keeps its width. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { Box } from 'ink';
+import { Box, Text } from 'ink';
 import { cleanup, render } from 'ink-testing-library';
 import { TextField } from '../../src/tui/components/TextField.js';
 import { KeysProvider } from '../../src/tui/hooks/useKeys.js';
@@ -89,5 +89,31 @@ describe('TextField at every width', () => {
     // Its lines after the first under its words, none starting with the space it broke at.
     expect(lines[1]).toMatch(/^ {2}✖ \S/);
     expect(lines[2]).toMatch(/^ {4}\S/);
+  });
+});
+
+describe('TextField below a clipping edge', () => {
+  it('is not drawn past the edge of a box that clips it (Ink clips by the innermost box alone)', async () => {
+    const r = render(
+      <KeysProvider>
+        <Box flexDirection="column" width={40}>
+          <Box flexDirection="column" height={2} overflowY="hidden">
+            <Box flexDirection="column" flexShrink={0}>
+              {['one', 'two', 'three', 'four'].map((v) => (
+                <TextField key={v} label={`f-${v}`} value={v} focused={false} onChange={() => undefined} />
+              ))}
+            </Box>
+          </Box>
+          <Text>footer</Text>
+        </Box>
+      </KeysProvider>,
+    );
+    // After the fields have measured their rows (the first frame clips each row, as before).
+    await waitForFrame(r, 'footer');
+    await new Promise((res) => setTimeout(res, 50));
+    const f = r.lastFrame() ?? '';
+    expect(f).toContain('f-one');
+    expect(f).toContain('f-two');
+    expect(f).not.toMatch(/three|four/);
   });
 });

@@ -71,18 +71,25 @@ export function TextField(props: TextFieldProps) {
   const afterEnter = useRef(false);
   // Ink measures and cuts all the text it is given on every frame, so a field hands it only what a
   // line of the terminal can show: typing into a long value cost more with every key it had.
-  const room = Math.max(useStdout().stdout.columns || 80, VALUE_MIN);
+  const columns = useStdout().stdout.columns || 80;
+  const room = Math.max(columns, VALUE_MIN);
   // The row's own width, read after each layout (a field sits in a border, a padded panel, a
   // palette); until the first, the terminal's. After every render, since any may move it; the state
   // changes only with the width, so the render it brings measures the same and stops there.
   const row = useRef<DOMElement>(null);
-  const [rowWidth, setRowWidth] = useState<number | null>(null);
+  const [measured, setMeasured] = useState<{ width: number; columns: number } | null>(null);
+  const rowWidth = measured?.width ?? null;
   // eslint-disable-next-line react-hooks/exhaustive-deps -- deliberately after every layout (see above)
   useLayoutEffect(() => {
     if (!row.current) return;
-    const measured = Math.floor(measureElement(row.current).width);
-    setRowWidth((was) => (was === measured ? was : measured));
+    const width = Math.floor(measureElement(row.current).width);
+    setMeasured((was) => (was?.width === width && was.columns === columns ? was : { width, columns }));
   });
+  // The row clips only the frames drawn before it was measured at this terminal's width (the first,
+  // and the first after a resize); measured, its parts fit it. Clipping for good would undo the
+  // pane's clip: Ink clips by the innermost clipping box alone, so a field below the pane's edge
+  // was drawn over the footer.
+  const clipRow = measured?.columns === columns ? 'visible' : 'hidden';
 
   useKeys((input, key) => {
     const lineFeedOfEnter = afterEnter.current;
@@ -197,7 +204,7 @@ export function TextField(props: TextFieldProps) {
     const widths = fieldWidths(avail, { want: info.length, keep: Math.min(info.length, VALUE_MIN) }, messagePart, props.error ? 'value' : 'message');
     return (
       <Box flexDirection="column" width="100%">
-        <Box ref={row} overflowX="hidden">
+        <Box ref={row} overflowX={clipRow}>
           {label}
           <Box width={widths.value} flexShrink={0}>
             <Text color={theme.muted} wrap="truncate-end">
@@ -231,7 +238,7 @@ export function TextField(props: TextFieldProps) {
   return (
     // The whole width of what holds it (a row, a border, a padded panel), measured as the row's.
     <Box flexDirection="column" width="100%">
-      <Box ref={row} overflowX="hidden">
+      <Box ref={row} overflowX={clipRow}>
         {label}
         <Box width={widths.value} flexShrink={0}>
           {placeholder ? (
