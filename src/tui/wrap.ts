@@ -68,3 +68,8 @@ export function wrapSegments(segments: Segment[], width: number, indent = '', fi
   }
   return rows;
 }
+
+/** Plain text wrapped to `width` (as wrapSegments), each line as a string without trailing spaces. */
+export function wrapText(text: string, width: number, indent = '', firstIndent = indent): string[] {
+  return wrapSegments([{ text }], width, indent, firstIndent).map((row) => row.map((segment) => segment.text).join('').trimEnd());
+}

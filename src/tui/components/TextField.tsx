@@ -11,7 +11,7 @@ import { pastedText } from '../keyParse.js';
 import { isTyped, matches } from '../keymap.js';
 import { theme } from '../theme.js';
 import { sanitize, widthOf } from '../sanitize.js';
-import { wrapSegments } from '../wrap.js';
+import { wrapText } from '../wrap.js';
 
 /** The width a single-line value keeps beside its message on a narrow terminal (less if it is shorter). */
 const VALUE_MIN = 20;
@@ -174,7 +174,7 @@ export function TextField(props: TextFieldProps) {
     if (!said || cells > 0) return null;
     const margin = avail >= 30 ? labelWidth : 2;
     // Before the row is measured, Ink wraps it (to the width it lays out, which this cannot know
-    // yet), and so it does text whose characters are not one cell each (wrapSegments counts them).
+    // yet), and so it does text whose characters are not one cell each (wrapText counts them).
     if (rowWidth === null || widthOf(said) !== [...said].length) {
       return (
         <Box marginLeft={margin}>
@@ -182,12 +182,12 @@ export function TextField(props: TextFieldProps) {
         </Box>
       );
     }
-    const lines = wrapSegments([{ text: said }], Math.max(10, rowWidth - margin), '  ', '');
+    const lines = wrapText(said, Math.max(10, rowWidth - margin), '  ', '');
     return (
       <Box marginLeft={margin} flexDirection="column">
         {lines.map((line, i) => (
           <Text key={i} color={theme.error} wrap="truncate-end">
-            {line.map((segment) => segment.text).join('').trimEnd()}
+            {line}
           </Text>
         ))}
       </Box>

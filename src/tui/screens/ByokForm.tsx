@@ -15,7 +15,7 @@ import { useKeys } from '../hooks/useKeys.js';
 import { retryLoadKey, useResource } from '../hooks/useResource.js';
 import { useScreen } from '../hooks/useScreen.js';
 import { matches } from '../keymap.js';
-import { wrapSegments } from '../wrap.js';
+import { wrapText } from '../wrap.js';
 import { sanitize, widthOf } from '../sanitize.js';
 import { theme } from '../theme.js';
 import {
@@ -173,7 +173,7 @@ export function ByokForm({ id }: { id?: string }) {
    */
   const helpLines = (f: ByokField): string[] => {
     const { value, help } = choiceOf(f);
-    return wrapSegments([{ text: help ?? '' }], Math.max(1, pane.columns - LABEL_WIDTH - widthOf(value) - 1)).map((row) => row.map((seg) => seg.text).join('').trimEnd());
+    return wrapText(help ?? '', Math.max(1, pane.columns - LABEL_WIDTH - widthOf(value) - 1));
   };
   /** The rows a field takes: an error under a text field's value, the provider's suggestions, a focused choice's help. */
   const rowsOf = (f: ByokField): number => {
