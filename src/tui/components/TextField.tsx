@@ -42,6 +42,14 @@ export function fieldWidths(avail: number, value: FieldPart, message: FieldPart 
   return m > 0 && m >= message.keep ? { value: room - m, message: m } : { value: alone, message: 0 };
 }
 
+/**
+ * The rows a field takes as a form counts them (FieldWindow): its row, a multi-line field's box of
+ * `height` lines with its rules, and one for an error, which may go under the row.
+ */
+export function textFieldRows({ error, height }: { error?: string | null; height?: number }): number {
+  return 1 + (height === undefined ? 0 : height + 2) + (error ? 1 : 0);
+}
+
 export interface TextFieldProps {
   label: string;
   value: string;

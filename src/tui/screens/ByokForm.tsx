@@ -8,7 +8,7 @@ import { Confirm } from '../components/Confirm.js';
 import { ErrorView, errorViewRows } from '../components/ErrorView.js';
 import { FieldWindow } from '../components/FieldWindow.js';
 import { Spinner } from '../components/Spinner.js';
-import { TextField } from '../components/TextField.js';
+import { TextField, textFieldRows } from '../components/TextField.js';
 import { useTui } from '../context.js';
 import { useForm } from '../hooks/useForm.js';
 import { useKeys } from '../hooks/useKeys.js';
@@ -177,7 +177,7 @@ export function ByokForm({ id }: { id?: string }) {
   };
   /** The rows a field takes: an error under a text field's value, the provider's suggestions, a focused choice's help. */
   const rowsOf = (f: ByokField): number => {
-    if (TEXT_FIELDS[f]) return 1 + (errors[f] ? 1 : 0) + (f === 'provider' && focused('provider') ? 1 : 0);
+    if (TEXT_FIELDS[f]) return textFieldRows({ error: errors[f] }) + (f === 'provider' && focused('provider') ? 1 : 0);
     return focused(f) && !errors[f] ? helpLines(f).length : 1;
   };
   /** One field's row (a text field with, on the provider, its suggestions; or a choice or a flag). */

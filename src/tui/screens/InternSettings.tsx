@@ -10,7 +10,7 @@ import { ErrorView, errorViewRows } from '../components/ErrorView.js';
 import { FieldWindow, type WindowedField } from '../components/FieldWindow.js';
 import { Picker, type PickerItem } from '../components/Picker.js';
 import { Spinner } from '../components/Spinner.js';
-import { TextField } from '../components/TextField.js';
+import { TextField, textFieldRows } from '../components/TextField.js';
 import { useTui } from '../context.js';
 import { useExternalEditor } from '../hooks/useExternalEditor.js';
 import { useForm } from '../hooks/useForm.js';
@@ -125,14 +125,13 @@ export function InternSettings({ id }: { id: string }) {
   // fields scroll with the focus (FieldWindow), so the field being edited is always on screen.
   const instructionLines = Math.max(1, Math.min(6, pane.rows - 8));
   const nameError = nameErrorOf(errors, values.name, nameTaken);
-  const line = (error: string | null | undefined) => (error ? 2 : 1);
   const fields: WindowedField[] = [
-    { key: 'name', rows: line(nameError), node: <TextField label="name" value={values.name} onChange={set('name')} focused={focused('name')} error={nameError} note={`${LIMITS.name.min}-${LIMITS.name.max} chars, a-z 0-9 -`} /> },
-    { key: 'description', rows: line(errors.description), node: <TextField label="description" value={values.description} onChange={set('description')} focused={focused('description')} error={errors.description} note={`${values.description.length}/${LIMITS.description.max}`} placeholder="none" /> },
-    { key: 'model', rows: line(errors.model), node: <TextField label="model" value={values.model} onChange={set('model')} focused={focused('model')} error={errors.model} note={values.model === '' ? 'empty: workspace default · enter/^p picks' : 'author/slug[:variant] · enter/^p picks'} placeholder="workspace default" /> },
+    { key: 'name', rows: textFieldRows({ error: nameError }), node: <TextField label="name" value={values.name} onChange={set('name')} focused={focused('name')} error={nameError} note={`${LIMITS.name.min}-${LIMITS.name.max} chars, a-z 0-9 -`} /> },
+    { key: 'description', rows: textFieldRows({ error: errors.description }), node: <TextField label="description" value={values.description} onChange={set('description')} focused={focused('description')} error={errors.description} note={`${values.description.length}/${LIMITS.description.max}`} placeholder="none" /> },
+    { key: 'model', rows: textFieldRows({ error: errors.model }), node: <TextField label="model" value={values.model} onChange={set('model')} focused={focused('model')} error={errors.model} note={values.model === '' ? 'empty: workspace default · enter/^p picks' : 'author/slug[:variant] · enter/^p picks'} placeholder="workspace default" /> },
     {
       key: 'instructions',
-      rows: instructionLines + 3 + (errors.instructions ? 1 : 0),
+      rows: textFieldRows({ error: errors.instructions, height: instructionLines }),
       node: <TextField label="instructions" value={values.instructions} onChange={set('instructions')} focused={focused('instructions')} error={errors.instructions} multiline height={instructionLines} placeholder="none" />,
     },
   ];
