@@ -1,5 +1,5 @@
 /** The BYOK form's state and rules, without React: parsed lists, checks, and the request to send. */
-import { checkByokList, parseByokList, type ByokCreate, type ByokCredential, type ByokUpdate } from '../../contract/byok.js';
+import { BYOK_LISTS, checkByokList, parseByokList, type ByokCreate, type ByokListField, type ByokCredential, type ByokUpdate } from '../../contract/byok.js';
 import { describeRegionRule, regionRuleOf, resolveDeclaredRegion } from '../../contract/providers.js';
 import { type Region, checkByokFlags, checkByokName, checkProviderSlug } from '../../contract/rules.js';
 
@@ -64,7 +64,7 @@ export function validateByok(v: ByokFormValues, mode: { create: boolean; rotatin
   }
   if ((mode.create || mode.rotating) && v.key.length === 0) e.key = 'the key is required';
   e.name = checkByokName(v.name === '' ? null : v.name) ?? undefined;
-  for (const field of ['allowed_api_key_hashes', 'allowed_models', 'allowed_user_ids'] as const) {
+  for (const field of Object.keys(BYOK_LISTS) as ByokListField[]) {
     const wrong = checkByokList(field, parseByokList(v[field]));
     if (wrong) e[field] = wrong;
   }
