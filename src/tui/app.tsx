@@ -193,7 +193,7 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
           </Box>
         ) : null}
         {overlay === 'palette' ? <CommandPalette onRun={runCommand} onClose={() => setOverlay(null)} /> : null}
-        <Footer scopes={scopes} flash={flash} />
+        <Footer scopes={scopes} flash={flash} width={size.columns} />
       </Box>
     </TuiContext.Provider>
   );

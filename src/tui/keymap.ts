@@ -44,12 +44,18 @@ export interface Binding {
   label: string;
   /** What it does; '' keeps it out of the help too (its pair's help says it). */
   help: string;
+  /**
+   * What the footer says it does, where the help's words are too long for one line of keys (the
+   * default is the help up to its first parenthesis); false keeps a key everyone knows (the text
+   * fields' editing keys) out of the footer, and in the help.
+   */
+  footer?: string | false;
   scope: Scope;
 }
 
 export const KEYMAP = [
   { id: 'interrupt', keys: ['ctrl+c'], label: '^c', help: 'quit', scope: 'always' },
-  { id: 'toShell', keys: ['ctrl+z'], label: '^z', help: 'suspend to the shell (fg comes back)', scope: 'always' },
+  { id: 'toShell', keys: ['ctrl+z'], label: '^z', help: 'suspend to the shell (fg comes back)', footer: 'suspend', scope: 'always' },
   { id: 'help', keys: ['?'], label: '?', help: 'help', scope: 'global' },
   { id: 'back', keys: ['q'], label: 'q', help: 'back / quit', scope: 'global' },
   { id: 'cancel', keys: ['escape'], label: 'esc', help: 'back / cancel', scope: 'global' },
@@ -58,88 +64,88 @@ export const KEYMAP = [
   { id: 'byok', keys: ['b'], label: 'b', help: 'BYOK credentials', scope: 'global' },
   { id: 'refresh', keys: ['r'], label: 'r', help: 'refresh / retry', scope: 'global' },
   { id: 'closeOverlay', keys: ['escape', '?', 'q'], label: 'esc', help: 'close the help', scope: 'overlay' },
-  { id: 'down', keys: ['j', 'down'], label: 'j/k', help: 'move down / up', scope: 'cursor' },
+  { id: 'down', keys: ['j', 'down'], label: 'j/k', help: 'move down / up', footer: 'move', scope: 'cursor' },
   { id: 'up', keys: ['k', 'up'], label: '', help: '', scope: 'cursor' },
-  { id: 'top', keys: ['g', 'home'], label: 'g/G', help: 'top / bottom', scope: 'cursor' },
+  { id: 'top', keys: ['g', 'home'], label: 'g/G', help: 'top / bottom', footer: false, scope: 'cursor' },
   { id: 'bottom', keys: ['G', 'end'], label: '', help: '', scope: 'cursor' },
   { id: 'pageDown', keys: ['pagedown', 'ctrl+d'], label: '', help: 'page down', scope: 'cursor' },
   { id: 'pageUp', keys: ['pageup', 'ctrl+u'], label: '', help: 'page up', scope: 'cursor' },
   { id: 'open', keys: ['return'], label: 'enter', help: 'open', scope: 'list' },
   { id: 'filter', keys: ['/'], label: '/', help: 'filter', scope: 'list' },
   { id: 'statusFilter', keys: ['f'], label: 'f', help: 'status / provider filter', scope: 'list' },
-  { id: 'prevPage', keys: ['left'], label: '←/→', help: 'previous / next page', scope: 'paged' },
+  { id: 'prevPage', keys: ['left'], label: '←/→', help: 'previous / next page', footer: 'pages', scope: 'paged' },
   { id: 'nextPage', keys: ['right'], label: '', help: '', scope: 'paged' },
   { id: 'newIntern', keys: ['n'], label: 'n', help: 'new intern', scope: 'internList' },
-  { id: 'edit', keys: ['e'], label: 'e', help: 'edit settings', scope: 'intern' },
+  { id: 'edit', keys: ['e'], label: 'e', help: 'edit settings', footer: 'edit', scope: 'intern' },
   { id: 'chat', keys: ['t'], label: 't', help: 'chat (talk)', scope: 'intern' },
-  { id: 'vault', keys: ['v'], label: 'v', help: 'vault secrets', scope: 'intern' },
+  { id: 'vault', keys: ['v'], label: 'v', help: 'vault secrets', footer: 'vault', scope: 'intern' },
   { id: 'connections', keys: ['c'], label: 'c', help: 'connections', scope: 'intern' },
   { id: 'attach', keys: ['a'], label: 'a', help: 'attach', scope: 'intern' },
   { id: 'provision', keys: ['p'], label: 'p', help: 'provision', scope: 'intern' },
   { id: 'suspend', keys: ['s'], label: 's', help: 'suspend', scope: 'intern' },
   { id: 'delete', keys: ['D'], label: 'D', help: 'delete (type the name to confirm)', scope: 'intern' },
-  { id: 'new', keys: ['n'], label: 'n', help: 'new credential', scope: 'byok' },
-  { id: 'byokEdit', keys: ['e'], label: 'e', help: 'edit credential', scope: 'byok' },
-  { id: 'byokDelete', keys: ['D'], label: 'D', help: 'delete credential (asks first)', scope: 'byok' },
-  { id: 'nextField', keys: ['tab'], label: 'tab', help: 'next / previous field', scope: 'form' },
+  { id: 'new', keys: ['n'], label: 'n', help: 'new credential', footer: 'new', scope: 'byok' },
+  { id: 'byokEdit', keys: ['e'], label: 'e', help: 'edit credential', footer: 'edit', scope: 'byok' },
+  { id: 'byokDelete', keys: ['D'], label: 'D', help: 'delete credential (asks first)', footer: 'delete', scope: 'byok' },
+  { id: 'nextField', keys: ['tab'], label: 'tab', help: 'next / previous field', footer: 'next field', scope: 'form' },
   { id: 'prevField', keys: ['shift+tab'], label: '', help: '', scope: 'form' },
   { id: 'save', keys: ['ctrl+s'], label: '^s', help: 'save', scope: 'form' },
-  { id: 'editor', keys: ['ctrl+e'], label: '^e', help: 'edit the long field in $EDITOR', scope: 'form' },
+  { id: 'editor', keys: ['ctrl+e'], label: '^e', help: 'edit the long field in $EDITOR', footer: '$EDITOR', scope: 'form' },
   { id: 'formCancel', keys: ['escape'], label: 'esc', help: 'cancel (asks before discarding edits)', scope: 'form' },
-  { id: 'rotate', keys: ['ctrl+r'], label: '^r', help: 'rotate the key', scope: 'byokEdit' },
-  { id: 'toggle', keys: ['space', 'return'], label: 'space', help: 'toggle / next choice', scope: 'choice' },
-  { id: 'choicePrev', keys: ['left'], label: '←/→', help: 'previous / next choice', scope: 'choice' },
+  { id: 'rotate', keys: ['ctrl+r'], label: '^r', help: 'rotate the key', footer: 'rotate key', scope: 'byokEdit' },
+  { id: 'toggle', keys: ['space', 'return'], label: 'space', help: 'toggle / next choice', footer: 'toggle', scope: 'choice' },
+  { id: 'choicePrev', keys: ['left'], label: '←/→', help: 'previous / next choice', footer: 'choose', scope: 'choice' },
   { id: 'choiceNext', keys: ['right'], label: '', help: '', scope: 'choice' },
-  { id: 'pickDown', keys: ['down'], label: '↑/↓', help: 'move in the suggestions', scope: 'picker' },
+  { id: 'pickDown', keys: ['down'], label: '↑/↓', help: 'move in the suggestions', footer: 'suggestions', scope: 'picker' },
   { id: 'pickUp', keys: ['up'], label: '', help: '', scope: 'picker' },
-  { id: 'pick', keys: ['return'], label: 'enter', help: 'take the suggestion', scope: 'picker' },
-  { id: 'cursorLeft', keys: ['left'], label: '←/→', help: 'move the cursor', scope: 'text' },
+  { id: 'pick', keys: ['return'], label: 'enter', help: 'take the suggestion', footer: 'take it', scope: 'picker' },
+  { id: 'cursorLeft', keys: ['left'], label: '←/→', help: 'move the cursor', footer: false, scope: 'text' },
   { id: 'cursorRight', keys: ['right'], label: '', help: '', scope: 'text' },
-  { id: 'lineStart', keys: ['home', 'ctrl+a'], label: '^a', help: 'start of line (home)', scope: 'text' },
-  { id: 'lineEnd', keys: ['end'], label: 'end', help: 'end of line', scope: 'text' },
-  { id: 'killLine', keys: ['ctrl+k'], label: '^k', help: 'delete to the end of the line', scope: 'text' },
-  { id: 'erase', keys: ['backspace'], label: 'bksp', help: 'delete the character before the cursor', scope: 'text' },
-  { id: 'eraseForward', keys: ['delete'], label: 'del', help: 'delete the character under the cursor', scope: 'text' },
+  { id: 'lineStart', keys: ['home', 'ctrl+a'], label: '^a', help: 'start of line (home)', footer: false, scope: 'text' },
+  { id: 'lineEnd', keys: ['end'], label: 'end', help: 'end of line', footer: false, scope: 'text' },
+  { id: 'killLine', keys: ['ctrl+k'], label: '^k', help: 'delete to the end of the line', footer: false, scope: 'text' },
+  { id: 'erase', keys: ['backspace'], label: 'bksp', help: 'delete the character before the cursor', footer: false, scope: 'text' },
+  { id: 'eraseForward', keys: ['delete'], label: 'del', help: 'delete the character under the cursor', footer: false, scope: 'text' },
   { id: 'newline', keys: ['return'], label: 'enter', help: 'new line', scope: 'textArea' },
-  { id: 'lineUp', keys: ['up'], label: '↑/↓', help: 'line up / down', scope: 'textArea' },
+  { id: 'lineUp', keys: ['up'], label: '↑/↓', help: 'line up / down', footer: 'lines', scope: 'textArea' },
   { id: 'lineDown', keys: ['down'], label: '', help: '', scope: 'textArea' },
   { id: 'accept', keys: ['return'], label: 'enter', help: 'run / apply / confirm', scope: 'prompt' },
   { id: 'dismiss', keys: ['escape'], label: 'esc', help: 'close / cancel', scope: 'prompt' },
-  { id: 'openPicker', keys: ['return', 'ctrl+p'], label: 'enter', help: 'open the picker (model, vault)', scope: 'pickField' },
+  { id: 'openPicker', keys: ['return', 'ctrl+p'], label: 'enter', help: 'open the picker (model, vault)', footer: 'picker', scope: 'pickField' },
   { id: 'chooserUp', keys: ['up'], label: '↑/↓', help: 'move (type to filter)', scope: 'chooser' },
   { id: 'chooserDown', keys: ['down'], label: '', help: '', scope: 'chooser' },
   { id: 'chooserPageUp', keys: ['pageup'], label: '', help: 'page up / down', scope: 'chooser' },
   { id: 'chooserPageDown', keys: ['pagedown'], label: '', help: '', scope: 'chooser' },
-  { id: 'chooserPick', keys: ['return'], label: 'enter', help: 'pick (a typed slug is kept as typed)', scope: 'chooser' },
+  { id: 'chooserPick', keys: ['return'], label: 'enter', help: 'pick (a typed slug is kept as typed)', footer: 'pick', scope: 'chooser' },
   { id: 'chooserMark', keys: ['tab'], label: 'tab', help: 'mark / unmark (multi-select)', scope: 'chooser' },
-  { id: 'chooserClose', keys: ['escape'], label: 'esc', help: 'close the picker', scope: 'chooser' },
-  { id: 'addHost', keys: ['return'], label: 'enter', help: 'add the typed host (bksp on empty removes the last)', scope: 'hostField' },
+  { id: 'chooserClose', keys: ['escape'], label: 'esc', help: 'close the picker', footer: 'close', scope: 'chooser' },
+  { id: 'addHost', keys: ['return'], label: 'enter', help: 'add the typed host (bksp on empty removes the last)', footer: 'add host', scope: 'hostField' },
   { id: 'secretAdd', keys: ['a'], label: 'a', help: 'add a secret', scope: 'vault' },
-  { id: 'secretReplace', keys: ['e'], label: 'e', help: 'replace the selected secret', scope: 'vault' },
-  { id: 'secretDelete', keys: ['D'], label: 'D', help: 'delete the selected secret (asks first)', scope: 'vault' },
-  { id: 'secretCopy', keys: ['C'], label: 'C', help: 'copy workspace secrets in', scope: 'vaultIntern' },
-  { id: 'vaultTab', keys: ['tab'], label: 'tab', help: 'effective / own tab', scope: 'vaultIntern' },
-  { id: 'chatCancel', keys: ['escape'], label: 'esc', help: 'cancel the turn / back', scope: 'chat' },
-  { id: 'approval', keys: ['ctrl+t'], label: '^t', help: 'approval mode manual / self-drive', scope: 'chat' },
-  { id: 'reasoning', keys: ['ctrl+o'], label: '^o', help: 'fold / unfold reasoning', scope: 'chat' },
-  { id: 'copyAnswer', keys: ['ctrl+y'], label: '^y', help: 'copy the last answer (OSC 52)', scope: 'chat' },
-  { id: 'scrollUp', keys: ['pageup'], label: 'pgup/pgdn', help: 'scroll the transcript', scope: 'chat' },
+  { id: 'secretReplace', keys: ['e'], label: 'e', help: 'replace the selected secret', footer: 'replace', scope: 'vault' },
+  { id: 'secretDelete', keys: ['D'], label: 'D', help: 'delete the selected secret (asks first)', footer: 'delete', scope: 'vault' },
+  { id: 'secretCopy', keys: ['C'], label: 'C', help: 'copy workspace secrets in', footer: 'copy workspace secrets', scope: 'vaultIntern' },
+  { id: 'vaultTab', keys: ['tab'], label: 'tab', help: 'effective / own tab', footer: 'effective / own', scope: 'vaultIntern' },
+  { id: 'chatCancel', keys: ['escape'], label: 'esc', help: 'cancel the turn / back', footer: 'cancel / back', scope: 'chat' },
+  { id: 'approval', keys: ['ctrl+t'], label: '^t', help: 'approval mode manual / self-drive', footer: 'approval', scope: 'chat' },
+  { id: 'reasoning', keys: ['ctrl+o'], label: '^o', help: 'fold / unfold reasoning', footer: 'reasoning', scope: 'chat' },
+  { id: 'copyAnswer', keys: ['ctrl+y'], label: '^y', help: 'copy the last answer (OSC 52)', footer: 'copy', scope: 'chat' },
+  { id: 'scrollUp', keys: ['pageup'], label: 'pgup/pgdn', help: 'scroll the transcript', footer: 'scroll', scope: 'chat' },
   { id: 'scrollDown', keys: ['pagedown'], label: '', help: '', scope: 'chat' },
-  { id: 'send', keys: ['return'], label: 'enter', help: 'send (steers a running turn)', scope: 'chatPrompt' },
-  { id: 'chatEditor', keys: ['ctrl+e'], label: '^e', help: 'write the prompt in $EDITOR', scope: 'chatPrompt' },
-  { id: 'optionPick', keys: ['1', '2', '3', '4', '5', '6', '7', '8', '9'], label: '1-9', help: 'answer with that option', scope: 'permission' },
-  { id: 'optionUp', keys: ['up'], label: '↑/↓', help: 'move between the options', scope: 'permission' },
+  { id: 'send', keys: ['return'], label: 'enter', help: 'send (steers a running turn)', footer: 'send', scope: 'chatPrompt' },
+  { id: 'chatEditor', keys: ['ctrl+e'], label: '^e', help: 'write the prompt in $EDITOR', footer: '$EDITOR', scope: 'chatPrompt' },
+  { id: 'optionPick', keys: ['1', '2', '3', '4', '5', '6', '7', '8', '9'], label: '1-9', help: 'answer with that option', footer: 'answer', scope: 'permission' },
+  { id: 'optionUp', keys: ['up'], label: '↑/↓', help: 'move between the options', footer: 'move', scope: 'permission' },
   { id: 'optionDown', keys: ['down'], label: '', help: '', scope: 'permission' },
-  { id: 'optionAccept', keys: ['return'], label: 'enter', help: 'answer with the selected option', scope: 'permission' },
-  { id: 'questionNext', keys: ['tab'], label: 'tab', help: 'next / previous field', scope: 'question' },
+  { id: 'optionAccept', keys: ['return'], label: 'enter', help: 'answer with the selected option', footer: 'answer', scope: 'permission' },
+  { id: 'questionNext', keys: ['tab'], label: 'tab', help: 'next / previous field', footer: 'fields', scope: 'question' },
   { id: 'questionPrev', keys: ['shift+tab'], label: '', help: '', scope: 'question' },
-  { id: 'questionSubmit', keys: ['ctrl+s'], label: '^s', help: 'answer the question', scope: 'question' },
-  { id: 'questionDecline', keys: ['ctrl+d'], label: '^d', help: 'decline the question', scope: 'question' },
-  { id: 'questionEnter', keys: ['return'], label: 'enter', help: 'next field; answers on the last', scope: 'questionText' },
+  { id: 'questionSubmit', keys: ['ctrl+s'], label: '^s', help: 'answer the question', footer: 'answer', scope: 'question' },
+  { id: 'questionDecline', keys: ['ctrl+d'], label: '^d', help: 'decline the question', footer: 'decline', scope: 'question' },
+  { id: 'questionEnter', keys: ['return'], label: 'enter', help: 'next field; answers on the last', footer: 'next field', scope: 'questionText' },
   { id: 'yes', keys: ['y'], label: 'y', help: 'confirm', scope: 'confirm' },
   { id: 'no', keys: ['n', 'escape'], label: 'n', help: 'cancel', scope: 'confirm' },
   { id: 'detach', keys: ['ctrl+]', 'escape', 'q'], label: '^]', help: 'detach (esc and q too before attaching)', scope: 'attach' },
-  { id: 'attachProvision', keys: ['p'], label: 'p', help: 'provision a stopped intern', scope: 'attach' },
+  { id: 'attachProvision', keys: ['p'], label: 'p', help: 'provision a stopped intern', footer: 'provision', scope: 'attach' },
   { id: 'attachRetry', keys: ['r'], label: 'r', help: 'retry', scope: 'attach' },
 ] as const satisfies readonly Binding[];
 
@@ -219,11 +225,33 @@ export function withImplied(scopes: readonly Scope[]): Scope[] {
   return [...new Set(scopes.flatMap((scope) => [...(IMPLIED[scope] ?? []), scope]))];
 }
 
-/** The footer's hints: bindings with a label, the screen's own scopes first (in the order given). */
-export function hints(scopes: Scope[]): { label: string; help: string }[] {
+/** The footer's hints: bindings with a label and a footer text, the screen's own scopes first (in the order given). */
+export function hints(scopes: Scope[]): { id: BindingId; label: string; text: string }[] {
   return withImplied(scopes).flatMap((scope) =>
-    KEYMAP.filter((b) => b.scope === scope && b.label !== '').map((b) => ({ label: b.label, help: b.help })),
+    (KEYMAP as readonly (Binding & { id: BindingId })[])
+      .filter((b) => b.scope === scope && b.label !== '' && b.footer !== false)
+      .map((b) => ({ id: b.id, label: b.label, text: b.footer || b.help.split(' (')[0]! })),
   );
+}
+
+/**
+ * The footer's line at a width: the hints that fit whole, in order, and the help key's always
+ * (last, and right-aligned by the footer), so that a screen with more keys than room still says
+ * where the rest are. Hints are two cells apart.
+ */
+export function footerLine(scopes: Scope[], width: number): { shown: { label: string; text: string }[]; help: { label: string; text: string } | null } {
+  const all = hints(scopes);
+  const help = all.find((h) => h.id === 'help') ?? null;
+  const widthOf = (h: { label: string; text: string }) => [...h.label].length + 1 + [...h.text].length + 2;
+  let room = width - (help ? widthOf(help) : 0);
+  const shown: { label: string; text: string }[] = [];
+  for (const h of all) {
+    if (h === help) continue;
+    room -= widthOf(h);
+    if (room < 0) break;
+    shown.push(h);
+  }
+  return { shown, help };
 }
 
 /** How a message names a binding's key: the footer's label, or its first key in short form. */

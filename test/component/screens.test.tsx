@@ -281,7 +281,7 @@ describe('help overlay', () => {
     // The columns share the width: the longest help is not cut at 100 columns.
     expect(f).toContain('suspend to the shell (fg comes back)');
     await app.press('esc');
-    await app.waitFor((s) => !s.includes('Keys (esc') && s.includes('edit settings'));
+    await app.waitFor((s) => !s.includes('Keys (esc') && s.includes('e edit  t chat'));
     await app.press('b');
     await app.waitFor('Production OpenAI');
     await app.press('?');
@@ -483,7 +483,7 @@ describe('an intern that is gone', () => {
     await app.press('r');
     const f = await app.waitFor('This intern no longer exists');
     expect(f).toContain(IDS.runner);
-    for (const stale of ['Keeps CI green.', 'anthropic/claude-sonnet-4', 'Watch main.', 'e edit settings']) expect(f).not.toContain(stale);
+    for (const stale of ['Keeps CI green.', 'anthropic/claude-sonnet-4', 'Watch main.', 'e edit  t chat']) expect(f).not.toContain(stale);
     await app.press('e');
     expect(app.frame()).not.toContain('Settings of');
   });

@@ -18,7 +18,7 @@ const SCREENS: { route: Route; shows: string; keys?: string[]; then?: string }[]
   { route: { name: 'interns' }, shows: 'sleeper', keys: ['?'], then: 'Keys (esc' },
   { route: { name: 'interns' }, shows: 'sleeper', keys: [':'], then: '(enter runs' },
   { route: { name: 'interns' }, shows: 'sleeper', keys: ['/'], then: '/ filter' },
-  { route: { name: 'intern', id: IDS.runner }, shows: 'edit settings' },
+  { route: { name: 'intern', id: IDS.runner }, shows: 'Keeps CI green.' },
   { route: { name: 'settings', id: IDS.runner }, shows: 'Settings of runner', keys: ['tab'] },
   { route: { name: 'connections', id: IDS.runner }, shows: 'Built-in' },
   { route: { name: 'create' }, shows: 'New intern', keys: ['X'], then: 'must be' },

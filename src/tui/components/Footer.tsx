@@ -1,11 +1,14 @@
 import { Box } from 'ink';
 import { Text } from './Text.js';
-import { hints, type Scope } from '../keymap.js';
+import { footerLine, type Scope } from '../keymap.js';
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
 
-/** The keys that work on this screen, from the keymap; a flash message replaces them for a moment. */
-export function Footer({ scopes, flash }: { scopes: Scope[]; flash: { text: string; kind: 'info' | 'error' } | null }) {
+/**
+ * The keys that work on this screen, from the keymap: as many as fit whole, and the help key's
+ * hint at the right edge whenever the screen has it; a flash message replaces them for a moment.
+ */
+export function Footer({ scopes, flash, width }: { scopes: Scope[]; flash: { text: string; kind: 'info' | 'error' } | null; width: number }) {
   if (flash) {
     return (
       <Box flexShrink={0}>
@@ -15,16 +18,19 @@ export function Footer({ scopes, flash }: { scopes: Scope[]; flash: { text: stri
       </Box>
     );
   }
+  const { shown, help } = footerLine(scopes, width);
+  const hint = (h: { label: string; text: string }, gap: string) => (
+    <Text key={h.label + h.text}>
+      <Text color={theme.key}>{h.label}</Text>
+      <Text color={theme.muted}> {h.text}{gap}</Text>
+    </Text>
+  );
   return (
-    <Box flexShrink={0}>
-      <Text wrap="truncate-end">
-        {hints(scopes).map((h) => (
-          <Text key={h.label + h.help}>
-            <Text color={theme.key}>{h.label}</Text>
-            <Text color={theme.muted}> {h.help.split(' (')[0]}  </Text>
-          </Text>
-        ))}
-      </Text>
+    <Box flexShrink={0} width={width}>
+      <Box flexGrow={1}>
+        <Text wrap="truncate-end">{shown.map((h) => hint(h, '  '))}</Text>
+      </Box>
+      {help ? <Box flexShrink={0}>{hint(help, '')}</Box> : null}
     </Box>
   );
 }

@@ -258,18 +258,17 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
   const inputRef = useRef(input);
   inputRef.current = input;
 
-  // Layout: status line, transcript, the interaction, the prompt (3 rows), the hint line. On a short
-  // pane the hint (the footer's keys again) goes first, then the prompt's rules: the prompt itself
-  // always shows, and the transcript keeps a row.
+  // Layout: status line, transcript, the interaction, the prompt (3 rows); the keys are the footer's.
+  // On a short pane the prompt's rules go: the prompt itself always shows, and the transcript keeps
+  // a row.
   const width = Math.max(20, size.columns - 2);
   // A permission box: its border, title and options. A question's: its border, title, a row a
   // field, and the hint (or the form's error in its place).
   const interactionRows = permission ? permission.options.length + 3 : question ? question.fields.length + 4 : 0;
   const lastError = last?.error;
   const otherRows = interactionRows + (retry ? 1 : 0) + (lastError && !isRunning ? 1 : 0);
-  const showHint = pane.rows - otherRows >= 9;
   const ruled = pane.rows - otherRows >= 6;
-  const transcriptHeight = Math.max(1, pane.rows - 1 - (ruled ? 3 : 1) - (showHint ? 1 : 0) - otherRows);
+  const transcriptHeight = Math.max(1, pane.rows - 1 - (ruled ? 3 : 1) - otherRows);
   const rule = <Text color={permission || question ? theme.muted : theme.accent}>{'─'.repeat(Math.max(1, pane.columns))}</Text>;
   const rows = transcriptRows(convo.turns, width, folded, hyperlinks);
   const maxScroll = Math.max(0, rows.length - transcriptHeight);
@@ -333,11 +332,6 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
         placeholder={isRunning ? 'type to steer the running turn' : permission || question ? 'answer above first' : 'a prompt'}
       />
       {ruled ? rule : null}
-      {showHint ? (
-        <Text color={theme.muted} wrap="truncate-end">
-          enter {isRunning ? 'steers' : 'sends'} · esc {isRunning ? 'cancels the turn' : 'back'} · ^t mode · ^o reasoning · pgup/pgdn · ^y copy · ^e $EDITOR
-        </Text>
-      ) : null}
     </Box>
   );
 }

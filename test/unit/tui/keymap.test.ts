@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { KEYMAP, SCOPE_TITLES, SCOPES_TOGETHER, type Binding, type Scope } from '../../../src/tui/keymap.js';
+import { footerLine, KEYMAP, SCOPE_TITLES, SCOPES_TOGETHER, type Binding, type Scope } from '../../../src/tui/keymap.js';
 import { keyTable, withKeyTable } from '../../../src/tui/keymapDoc.js';
 
 const root = new URL('../../../', import.meta.url).pathname;
@@ -61,3 +61,27 @@ describe('the keymap', () => {
     expect(withKeyTable(readme, keyTable())).toBe(readme);
   });
 });
+
+describe('the footer line', () => {
+  const text = (hs: { label: string; text: string }[]) => hs.map((h) => `${h.label} ${h.text}`);
+
+  it("keeps the help key's hint however many keys come before it, and shows only hints that fit whole", () => {
+    for (const width of [30, 60, 80, 100, 120]) {
+      const { shown, help } = footerLine(['list', 'internList', 'intern', 'global'], width);
+      expect(help).toEqual({ id: 'help', label: '?', text: 'help' });
+      const used = text(shown).reduce((n, t) => n + [...t].length + 2, 0) + '? help'.length;
+      expect(used).toBeLessThanOrEqual(width);
+      // In the keymap's order, the screen's own scopes first: what is cut is the tail.
+      expect(text(shown)).toEqual(text(footerLine(['list', 'internList', 'intern', 'global'], 400).shown).slice(0, shown.length));
+    }
+    expect(text(footerLine(['list', 'internList', 'intern', 'global'], 100).shown)).toEqual(['j/k move', 'enter open', '/ filter', 'f status / provider filter', 'n new intern', 'e edit', 't chat']);
+  });
+
+  it('leaves the text fields\' editing keys to the help, and has no help hint where ? is typed', () => {
+    const { shown, help } = footerLine(['chatPrompt', 'chat', 'text'], 100);
+    expect(help).toBeNull();
+    expect(text(shown)).toEqual(['enter send', '^e $EDITOR', 'esc cancel / back', '^t approval', '^o reasoning', '^y copy', 'pgup/pgdn scroll']);
+    expect(text(footerLine(['form', 'text'], 400).shown)).toEqual(['tab next field', '^s save', '^e $EDITOR', 'esc cancel']);
+  });
+});
+
