@@ -174,7 +174,7 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
   return (
     <TuiContext.Provider value={ctx}>
       <Box flexDirection="column" width={size.columns} height={Math.max(1, size.rows - 1)}>
-        <Header options={options} title={screen.title} />
+        <Header options={options} title={screen.title} width={size.columns} />
         <Box borderStyle="single" borderColor={theme.muted} borderLeft={false} borderRight={false} borderBottom={false} flexShrink={0} />
         {/* The screen keeps its own height and is clipped at the bottom when the palette opens below it. Only
             vertically: Ink clips horizontally by running slice-ansi over every line of every frame (screens fit

@@ -23,6 +23,29 @@ describe('profiles in the TUI', () => {
     expect(app.api.callsOf('getKeyInfo').length).toBe(1);
   });
 
+  it('a narrow header gives up the context before the title, and the title before the credential kinds', async () => {
+    const app = renderApp({ options: { profile: 'work', sandbox: true } });
+    cleanup = () => app.unmount();
+    const header = async (columns: number) => {
+      app.resize({ columns });
+      // A frame drawn at this width (the header's rule as wide as the terminal), once GET /key has answered.
+      const f = await app.waitFor((fr) => app.api.callsOf('getKeyInfo').length > 0 && (fr.split('\n')[1] ?? '').length === columns);
+      return f.split('\n')[0]!;
+    };
+    expect(await header(120)).toMatch(/^intern-tui SANDBOX {2}127\.0\.0\.1:9 · profile work · signed in as sk-or-v1-abc\.\.\.f00 › Interns +api✓ mgmt✓ oauth✓$/);
+    // 80 columns: the context is cut, the title is whole.
+    let line = await header(80);
+    expect(line).toMatch(/^intern-tui SANDBOX {2}127\.0\.0\.1:9 · profile work · si.*… › Interns api✓ mgmt✓ oauth✓$/);
+    expect(line).toHaveLength(80);
+    // 47: no context; 45: the title cut; 40: no title; 30: the product is cut, the credential kinds are whole.
+    expect(await header(47)).toBe('intern-tui SANDBOX  › Interns api✓ mgmt✓ oauth✓');
+    expect(await header(45)).toBe('intern-tui SANDBOX  › Inte… api✓ mgmt✓ oauth✓');
+    expect(await header(40)).toBe('intern-tui SANDBOX '.padEnd(40 - 18) + ' api✓ mgmt✓ oauth✓');
+    line = await header(30);
+    expect(line).toMatch(/^intern-tui …? api✓ mgmt✓ oauth✓$/);
+    expect(line).toHaveLength(30);
+  });
+
   it(':profile NAME switches the client, header and list without restarting; an unknown profile is a message', async () => {
     const asked: string[] = [];
     const app = renderApp({

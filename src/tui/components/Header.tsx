@@ -1,41 +1,66 @@
 import { Box } from 'ink';
 import { Text } from './Text.js';
 import { CREDENTIAL_SOURCES, type CredentialKind } from '../../contract/routes.js';
-import { sanitize } from '../sanitize.js';
+import { sanitize, widthOf } from '../sanitize.js';
 import { theme } from '../theme.js';
 import type { TuiOptions } from '../types.js';
 import { useSignedInAs } from '../session.js';
 
 const SHORT: Record<CredentialKind, string> = { api_key: 'api', management_key: 'mgmt', oauth_token: 'oauth' };
+const PRODUCT = 'intern-tui';
 
-/** Product, profile, host, the SANDBOX badge, and which credential kinds are set: never their values. */
-export function Header({ options, title }: { options: Pick<TuiOptions, 'api' | 'profile' | 'host' | 'sandbox'>; title: string }) {
+/**
+ * Product, the SANDBOX badge, host, profile, who it is signed in as, where you are, and which
+ * credential kinds are set: never their values. On a narrow terminal the context (host, profile,
+ * signed in as) is cut first, then the title; the product and the credential kinds stay whole.
+ * The widths are worked out here: Yoga takes a shortfall from every shrinkable box at once, and
+ * stops none at nothing to give the rest to the next.
+ */
+export function Header({ options, title, width }: { options: Pick<TuiOptions, 'api' | 'profile' | 'host' | 'sandbox'>; title: string; width: number }) {
   const signedInAs = useSignedInAs(options.api);
   const kinds = Object.keys(CREDENTIAL_SOURCES) as CredentialKind[];
+  const badge = options.sandbox ? ' SANDBOX ' : '';
+  const flags = kinds.map((k) => ` ${SHORT[k]}${options.api.configured[k] ? '✓' : '✗'}`);
+  const context = [` ${sanitize(options.host)}`, options.profile ? ` · profile ${sanitize(options.profile)}` : '', signedInAs ? ` · signed in as ${signedInAs}` : ''].join('');
+  const where = ` › ${title}`;
+  const room = Math.max(0, width - PRODUCT.length - badge.length - widthOf(flags.join('')));
+  // A part cut to fewer cells than ' › ab…' says nothing: then it goes; the context goes first.
+  const fit = (want: number, cells: number) => (cells >= Math.min(want, 6) ? Math.min(want, cells) : 0);
+  const whereWidth = fit(widthOf(where), room);
+  const contextWidth = whereWidth < widthOf(where) ? 0 : fit(widthOf(context), room - whereWidth);
   return (
-    <Box justifyContent="space-between" flexShrink={0}>
-      <Text wrap="truncate-end">
-        <Text bold color={theme.accent}>
-          intern-tui
-        </Text>
-        {options.sandbox ? (
-          <Text backgroundColor={theme.badge} color="black" bold>
-            {' SANDBOX '}
+    <Box flexShrink={0} width={width}>
+      {/* Narrower than the product and the flags (under 40 columns), the product is cut. */}
+      <Box flexShrink={1}>
+        <Text wrap="truncate-end">
+          <Text bold color={theme.accent}>
+            {PRODUCT}
           </Text>
-        ) : null}
-        <Text color={theme.muted}> {sanitize(options.host)}</Text>
-        {options.profile ? <Text color={theme.muted}> · profile {sanitize(options.profile)}</Text> : null}
-        {signedInAs ? <Text color={theme.muted}> · signed in as {signedInAs}</Text> : null}
-        <Text> › {title}</Text>
-      </Text>
-      {/* Never shrunk: on a narrow terminal the left part is cut, not this one wrapped. */}
+          {badge ? (
+            <Text backgroundColor={theme.badge} color="black" bold>
+              {badge}
+            </Text>
+          ) : null}
+        </Text>
+      </Box>
+      {contextWidth > 0 ? (
+        <Box width={contextWidth} flexShrink={0}>
+          <Text color={theme.muted} wrap="truncate-end">
+            {context}
+          </Text>
+        </Box>
+      ) : null}
+      {whereWidth > 0 ? (
+        <Box width={whereWidth} flexShrink={0}>
+          <Text wrap="truncate-end">{where}</Text>
+        </Box>
+      ) : null}
+      <Box flexGrow={1} />
       <Box flexShrink={0}>
         <Text>
-          {kinds.map((k) => (
+          {kinds.map((k, i) => (
             <Text key={k} color={options.api.configured[k] ? theme.success : theme.muted}>
-              {' '}
-              {SHORT[k]}
-              {options.api.configured[k] ? '✓' : '✗'}
+              {flags[i]}
             </Text>
           ))}
         </Text>
