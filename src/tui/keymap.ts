@@ -28,6 +28,7 @@ export type Scope =
   | 'internList'
   | 'pickField'
   | 'chooser'
+  | 'chooserMulti'
   | 'hostField'
   | 'vault'
   | 'vaultIntern'
@@ -117,7 +118,7 @@ export const KEYMAP = [
   { id: 'chooserPageUp', keys: ['pageup'], label: '', help: 'page up / down', scope: 'chooser' },
   { id: 'chooserPageDown', keys: ['pagedown'], label: '', help: '', scope: 'chooser' },
   { id: 'chooserPick', keys: ['return'], label: 'enter', help: 'pick (a typed slug is kept as typed)', footer: 'pick', scope: 'chooser' },
-  { id: 'chooserMark', keys: ['tab'], label: 'tab', help: 'mark / unmark (multi-select)', scope: 'chooser' },
+  { id: 'chooserMark', keys: ['tab'], label: 'tab', help: 'mark / unmark', scope: 'chooserMulti' },
   { id: 'chooserClose', keys: ['escape'], label: 'esc', help: 'close the picker', footer: 'close', scope: 'chooser' },
   { id: 'addHost', keys: ['return'], label: 'enter', help: 'add the typed host (bksp on empty removes the last)', footer: 'add host', scope: 'hostField' },
   { id: 'secretAdd', keys: ['a'], label: 'a', help: 'add a secret', scope: 'vault' },
@@ -169,6 +170,7 @@ export const SCOPES_TOGETHER: Scope[][] = [
   ['always', 'form', 'choice'],
   ['always', 'form', 'pickField'],
   ['always', 'chooser', 'text'],
+  ['always', 'chooser', 'chooserMulti', 'text'],
   ['always', 'form', 'text', 'hostField'],
   ['always', 'global', 'cursor', 'vault', 'vaultIntern'],
   ['always', 'chat', 'chatPrompt', 'text'],
@@ -281,6 +283,7 @@ export const SCOPE_TITLES: Record<Scope, string> = {
   internList: 'The intern list',
   pickField: 'A field with a picker',
   chooser: 'Pickers (models, vaults, secrets)',
+  chooserMulti: 'Pickers that mark several (secrets to copy)',
   hostField: 'The host field of a secret',
   vault: 'Vault secrets',
   vaultIntern: 'An intern\'s vault secrets',

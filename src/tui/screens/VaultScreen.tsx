@@ -94,7 +94,7 @@ export function VaultScreen({ internId }: { internId?: string }) {
       mode.kind === 'delete'
         ? ['confirm']
         : mode.kind === 'copy'
-          ? ['chooser', 'text']
+          ? ['chooser', 'chooserMulti', 'text']
           : internId
             ? ['vault', 'vaultIntern', 'cursor', 'global']
             : ['vault', 'cursor', 'global'],

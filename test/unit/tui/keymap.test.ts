@@ -83,5 +83,10 @@ describe('the footer line', () => {
     expect(text(shown)).toEqual(['enter send', '^e $EDITOR', 'esc cancel / back', '^t approval', '^o reasoning', '^y copy', 'pgup/pgdn scroll']);
     expect(text(footerLine(['form', 'text'], 400).shown)).toEqual(['tab next field', '^s save', '^e $EDITOR', 'esc cancel']);
   });
+
+  it('offers tab to mark only in a picker that marks several', () => {
+    expect(text(footerLine(['chooser', 'text'], 400).shown)).toEqual(['↑/↓ move', 'enter pick', 'esc close']);
+    expect(text(footerLine(['chooser', 'chooserMulti', 'text'], 400).shown)).toContain('tab mark / unmark');
+  });
 });
 
