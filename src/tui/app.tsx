@@ -18,6 +18,9 @@ import { sanitize } from './sanitize.js';
 import { theme } from './theme.js';
 import type { TuiOptions, TuiSession } from './types.js';
 
+/** While an overlay is open, its keys are the ones that work, and so the footer's. */
+const OVERLAY_SCOPES: Record<'help' | 'palette', Scope[]> = { help: ['overlay', 'cursor'], palette: ['prompt', 'text'] };
+
 export function App({ options: started, initial = { name: 'interns' } }: { options: TuiOptions; initial?: Route }) {
   const { exit } = useApp();
   // `:profile NAME` and `:login` swap the session (client, profile, host); screens remount on a new serial.
@@ -193,7 +196,7 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
           </Box>
         ) : null}
         {overlay === 'palette' ? <CommandPalette onRun={runCommand} onClose={() => setOverlay(null)} /> : null}
-        <Footer scopes={scopes} flash={flash} width={size.columns} />
+        <Footer scopes={overlay ? OVERLAY_SCOPES[overlay] : scopes} flash={flash} width={size.columns} />
       </Box>
     </TuiContext.Provider>
   );

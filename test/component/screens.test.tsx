@@ -267,6 +267,23 @@ describe('help overlay', () => {
     await app.waitFor((s) => !s.includes('Keys (esc') && s.includes('sleeper'));
   });
 
+  it('the footer lists the open overlay\'s keys, and the screen\'s again once it closes', async () => {
+    const app = renderApp();
+    const footer = (f: string) => f.trimEnd().split('\n').at(-1)!;
+    await app.waitFor((f) => f.includes('sleeper') && footer(f).startsWith('j/k move  enter open'));
+    await app.press('?');
+    let f = await app.waitFor('Keys (esc or ? to close');
+    f = await app.waitFor((s) => footer(s).startsWith('esc close the help  j/k move'));
+    expect(footer(f)).not.toContain('? help');
+    await app.press('esc');
+    await app.waitFor((s) => !s.includes('Keys (esc') && footer(s).startsWith('j/k move  enter open'));
+    await app.press(':');
+    f = await app.waitFor((s) => footer(s).startsWith('enter run / apply / confirm  esc close / cancel'));
+    expect(footer(f)).not.toContain('n new intern');
+    await app.press('esc');
+    await app.waitFor((s) => footer(s).startsWith('j/k move  enter open'));
+  });
+
   it("opens on the screen's own keys, marked, and every other group after them", async () => {
     const app = renderApp({ initial: { name: 'intern', id: IDS.runner } });
     await app.waitFor('runner');
