@@ -116,6 +116,8 @@ describe('interactions', () => {
     const sid = ask.final.session_id!;
     const req = parseProvideInput(ask.toolCall!);
     expect(req).toEqual({ kind: 'permission', operation: 'shell', options: ['allow_once', 'allow_always', 'reject_once', 'reject_always'] });
+    // The permission names the tool; what it would run is said before it, as a model would.
+    expect(ask.reasoning).toContain('`echo ALLOWED-ONE`');
 
     const allowed = await turn(api.chat(running(), { messages: answerMessages(ask.toolCall!, 'allow_once'), stream: true, session_id: sid }));
     expect(allowed.content).toContain('ALLOWED-ONE');

@@ -403,7 +403,8 @@ export class AgentService {
 }
 
 function reasoningFor(text: string, turn: number): string {
-  if (/^run:/i.test(text)) return 'The prompt asks me to run a command in my workspace shell. ';
+  // Says which command, as a model would before it asks to run one: the permission names only the tool.
+  if (/^run:/i.test(text)) return `The prompt asks me to run \`${clip(text.replace(/^run:\s*/i, ''), 80)}\` in my workspace shell. `;
   if (/^ask:/i.test(text)) return 'I need an answer from the person before I go on. ';
   return turn > 1 ? 'Continuing our session; I remember what was said. ' : 'A new session: I will introduce myself and show what I can do. ';
 }
