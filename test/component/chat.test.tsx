@@ -133,7 +133,9 @@ describe('chat', () => {
     expect(f).toMatch(/1\. Allow once/);
     expect(f).toMatch(/4\. Reject always/);
     await app.press('2');
-    await app.waitFor('You answered: allow_always');
+    const answered = await app.waitFor('You answered: allow_always');
+    // The reply sits under its request, before what the intern said after it.
+    expect(answered).toMatch(/\? asks permission: shell *\n *→ Allow always *\n(?:.*\n)*.*You answered: allow_always/);
     const last = app.api.callsOf('chat').at(-1)![1] as ChatRequest;
     expect(last.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call-1', content: 'allow_always' });
     expect(last.session_id).toBe((app.api.callsOf('chat')[0]![1] as ChatRequest).session_id);
@@ -159,7 +161,8 @@ describe('chat', () => {
     await app.press('space');
     await app.waitFor('[no]');
     await app.press('ctrl+s');
-    await app.waitFor('You answered: {"action":"accept","content":{"answer":"main","sure":"no"}}');
+    const answered = await app.waitFor('You answered: {"action":"accept","content":{"answer":"main","sure":"no"}}');
+    expect(answered).toMatch(/\? asks: Which branch\? *\n *→ answered 2 fields *\n(?:.*\n)*.*You answered: \{/);
   });
 
   it('a question keeps its height: its error takes its hint\'s line, and no row is left blank above the footer', async () => {

@@ -195,7 +195,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
     const t = convo.turns[convo.turns.length - 1];
     if (!t?.interaction) return;
     const call = t.interaction.call;
-    setLast({ ...t, status: 'running', notes: [...t.notes, note], interaction: { ...t.interaction, answered: true }, answeredIds: [...t.answeredIds, call.id] });
+    setLast({ ...t, status: 'running', replies: { ...t.replies, [call.id]: note }, interaction: { ...t.interaction, answered: true }, answeredIds: [...t.answeredIds, call.id] });
     setPick(0);
     void stream(request(answerMessages(call, content)));
   };
@@ -360,7 +360,7 @@ function RowView({ row }: { row: Row }) {
   );
 }
 
-/** Every turn as wrapped rows: the prompt, notes, reasoning, tool calls, the answer, its usage. */
+/** Every turn as wrapped rows: the prompt, reasoning, tool calls (a request with its reply), the answer, steering notes, its usage. */
 export function transcriptRows(turns: Turn[], width: number, folded: boolean, hyperlinks: boolean): Row[] {
   const rows: Row[] = [];
   for (const t of turns) {
@@ -375,6 +375,9 @@ export function transcriptRows(turns: Turn[], width: number, folded: boolean, hy
       if (asks) {
         const what = asks.kind === 'permission' ? `asks permission: ${sanitize(asks.operation ?? 'an operation')}` : `asks: ${sanitize(asks.message)}`;
         rows.push(...wrapSegments([{ text: `? ${what}`, color: theme.warning }], width, '  '));
+        // The reply under its request, where it was given: before what the intern did with it.
+        const reply = t.replies[tool.id];
+        if (reply) rows.push(...wrapSegments([{ text: sanitize(reply), color: theme.muted }], width, '    ', '  '));
         continue;
       }
       const args = sanitize(tool.args).slice(0, Math.max(10, width - 20));

@@ -19,8 +19,10 @@ export interface Turn {
   reasoning: string;
   answer: string;
   tools: ToolCallView[];
-  /** Prompts sent while this turn ran (steering), and answers given to its questions. */
+  /** Prompts sent while this turn ran (steering). */
   notes: string[];
+  /** What was answered to each permission request or question, by tool call id: drawn under it. */
+  replies: Record<string, string>;
   /** A permission request or question the turn waits on. */
   interaction?: { call: { id: string; function: { name: string; arguments: string } }; args: ProvideInputArgs; answered?: boolean };
   /** Tool call ids already answered: a later chunk never asks them again. */
@@ -51,7 +53,7 @@ export function conversationOf(api: InternApi, internId: string): Conversation {
 }
 
 export function newTurn(prompt: string): Turn {
-  return { prompt, reasoning: '', answer: '', tools: [], notes: [], answeredIds: [], status: 'running' };
+  return { prompt, reasoning: '', answer: '', tools: [], notes: [], replies: {}, answeredIds: [], status: 'running' };
 }
 
 /** The turn after one chunk (and the session id the chunk named, if any). */
