@@ -22,6 +22,7 @@ export type Scope =
   | 'picker'
   | 'text'
   | 'textArea'
+  | 'longField'
   | 'prompt'
   | 'confirm'
   | 'attach'
@@ -91,7 +92,7 @@ export const KEYMAP = [
   { id: 'nextField', keys: ['tab'], label: 'tab', help: 'next / previous field', footer: 'next field', scope: 'form' },
   { id: 'prevField', keys: ['shift+tab'], label: '', help: '', scope: 'form' },
   { id: 'save', keys: ['ctrl+s'], label: '^s', help: 'save', scope: 'form' },
-  { id: 'editor', keys: ['ctrl+e'], label: '^e', help: 'edit the long field in $EDITOR', footer: '$EDITOR', scope: 'form' },
+  { id: 'editor', keys: ['ctrl+e'], label: '^e', help: 'edit the field in $EDITOR', footer: '$EDITOR', scope: 'longField' },
   { id: 'formCancel', keys: ['escape'], label: 'esc', help: 'cancel (asks before discarding edits)', scope: 'form' },
   { id: 'rotate', keys: ['ctrl+r'], label: '^r', help: 'rotate the key', footer: 'rotate key', scope: 'byokEdit' },
   { id: 'toggle', keys: ['space', 'return'], label: 'space', help: 'toggle / next choice', footer: 'toggle', scope: 'choice' },
@@ -161,7 +162,8 @@ export const SCOPES_TOGETHER: Scope[][] = [
   ['always', 'overlay', 'cursor'],
   ['always', 'form', 'byokEdit', 'text', 'picker'],
   ['always', 'form', 'byokEdit', 'choice'],
-  ['always', 'form', 'text', 'textArea'],
+  ['always', 'form', 'text', 'textArea', 'longField'],
+  ['always', 'form', 'text', 'longField'],
   ['always', 'prompt', 'text'],
   ['always', 'confirm'],
   ['always', 'attach'],
@@ -277,6 +279,7 @@ export const SCOPE_TITLES: Record<Scope, string> = {
   picker: 'Suggestions under a field',
   text: 'Text fields',
   textArea: 'Multi-line fields',
+  longField: 'Long fields (description, instructions, a secret\'s value)',
   prompt: 'Prompts (palette, filter, typed confirmation)',
   confirm: 'Questions',
   attach: 'Attach',

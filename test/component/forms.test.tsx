@@ -193,3 +193,21 @@ describe('the settings form on a short terminal', () => {
     await app.waitFor((s) => s.includes('› name') && /↓ 1 more field/.test(s));
   });
 });
+
+describe("the forms' footer", () => {
+  const footer = (f: string) => f.trimEnd().split('\n').at(-1)!;
+
+  it('offers ^e only on a field $EDITOR edits', async () => {
+    const settings = renderApp({ initial: { name: 'settings', id: IDS.runner } });
+    await settings.waitFor((f) => f.includes('› name') && footer(f).startsWith('tab next field'));
+    expect(footer(settings.frame())).not.toContain('^e');
+    await settings.press('tab');
+    await settings.waitFor((f) => f.includes('› description') && footer(f).includes('^e $EDITOR'));
+    await settings.press('tab');
+    await settings.waitFor((f) => f.includes('› model') && !footer(f).includes('^e'));
+    cleanup();
+    const byok = renderApp({ initial: { name: 'byokForm' } });
+    const f = await byok.waitFor((s) => s.includes('› provider') && footer(s).startsWith('tab next field'));
+    expect(footer(f)).not.toContain('^e');
+  });
+});

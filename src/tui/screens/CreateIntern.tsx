@@ -98,7 +98,16 @@ export function CreateIntern() {
   const confirmDiscard = form.confirmingDiscard;
   const serverError = form.serverError ?? vaultsError;
 
-  const own: Scope[] = field === 'provision' ? ['choice'] : field === 'vault' ? ['pickField'] : field === 'instructions' ? ['text', 'textArea'] : ['text'];
+  const own: Scope[] =
+    field === 'provision'
+      ? ['choice']
+      : field === 'vault'
+        ? ['pickField']
+        : field === 'instructions'
+          ? ['text', 'textArea', 'longField']
+          : field === 'description'
+            ? ['text', 'longField']
+            : ['text'];
   useScreen(confirmDiscard ? ['confirm'] : picking ? ['chooser', 'text'] : ['form', ...own], true);
 
   // Interns whose vault can be borrowed: those that have one (a provisioned intern).

@@ -93,8 +93,10 @@ export function InternSettings({ id }: { id: string }) {
         : form.field === 'model'
           ? ['form', 'pickField', 'text']
           : form.field === 'instructions'
-            ? ['form', 'text', 'textArea']
-            : ['form', 'text'],
+            ? ['form', 'text', 'textArea', 'longField']
+            : LONG_FIELDS.includes(form.field)
+              ? ['form', 'text', 'longField']
+              : ['form', 'text'],
     true,
   );
   const { values, original } = form;
