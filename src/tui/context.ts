@@ -6,8 +6,11 @@ import type { TuiOptions } from './types.js';
 
 export type Route =
   | { name: 'interns' }
-  /** `seed`: the intern as the previous screen had it, drawn while the fresh copy loads. */
-  | { name: 'intern'; id: string; seed?: Intern }
+  /**
+   * `seed`: the intern as the previous screen had it, drawn while the fresh copy loads. `ask`: the
+   * list's suspend or delete, opened with its confirmation (asked once: not again on coming back).
+   */
+  | { name: 'intern'; id: string; seed?: Intern; ask?: 'suspend' | 'delete' }
   | { name: 'settings'; id: string }
   | { name: 'create' }
   /** Without `internId`: the workspace's secrets. */

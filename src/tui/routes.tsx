@@ -33,7 +33,7 @@ export interface ScreenDef<N extends Route['name']> {
 
 export const SCREENS: { [N in Route['name']]: ScreenDef<N> } = {
   interns: { title: 'Interns', render: () => <InternList /> },
-  intern: { title: 'Intern', render: (r) => <InternDetails key={r.id} id={r.id} seed={r.seed} /> },
+  intern: { title: 'Intern', render: (r) => <InternDetails key={r.id} id={r.id} seed={r.seed} ask={r.ask} /> },
   settings: { title: 'Settings', render: (r) => <InternSettings id={r.id} /> },
   connections: { title: 'Connections', render: (r) => <Connections id={r.id} /> },
   create: { title: 'New intern', render: () => <CreateIntern /> },

@@ -185,6 +185,31 @@ describe('intern details', () => {
     expect(api.callsOf('deleteIntern')[0]).toEqual([IDS.runner]);
   });
 
+  it('D and s on the list open the intern with its question already asked, and only once', async () => {
+    const api = new FakeApi();
+    const app = renderApp({ api });
+    await app.waitFor('sleeper');
+    await app.press('D');
+    // The first row is runner: its details, under the typed-name prompt.
+    let f = await app.waitFor('Type its name');
+    expect(f).toContain(IDS.runner);
+    await app.press('esc');
+    await app.waitFor((s) => !s.includes('Type its name') && s.includes('e edit  t chat'));
+    // Away and back: the question is not asked again.
+    await app.press('c');
+    await app.waitFor('Connections of runner');
+    await app.press('esc');
+    f = await app.waitFor((s) => s.includes(IDS.runner) && s.includes('e edit  t chat'));
+    expect(f).not.toContain('Type its name');
+    await app.press('esc');
+    await app.waitFor((s) => s.includes('sleeper') && s.includes('j/k move'));
+    await app.press('s');
+    await app.waitFor(/Suspend runner\?/);
+    await app.press('y');
+    await app.waitFor(() => api.callsOf('suspendIntern').length === 1);
+    expect(api.callsOf('deleteIntern')).toHaveLength(0);
+  });
+
   it('esc leaves the delete prompt without deleting', async () => {
     const api = new FakeApi();
     const app = renderApp({ api, initial: { name: 'intern', id: IDS.runner } });

@@ -16,6 +16,7 @@ import { relativeTime } from '../format.js';
 import { useAction } from '../hooks/useAction.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { usePolling } from '../hooks/usePolling.js';
+import { useRemembered } from '../hooks/useRemembered.js';
 import { useResource } from '../hooks/useResource.js';
 import { useScreen } from '../hooks/useScreen.js';
 import { type BindingId, keyLabel, matches } from '../keymap.js';
@@ -26,7 +27,7 @@ type Pending = { kind: 'suspend' } | { kind: 'delete'; typed: string; mismatch?:
 
 const notFound = (e: unknown) => e instanceof ApiError && e.status === 404;
 
-export function InternDetails({ id, note, seed }: { id: string; note?: string; seed?: Intern }) {
+export function InternDetails({ id, note, seed, ask }: { id: string; note?: string; seed?: Intern; ask?: 'suspend' | 'delete' }) {
   const { api, nav, active, options, size } = useTui();
   const res = useResource((signal) => api.getIntern(id, { signal }), id, seed);
   const { busy, error: actionError, run } = useAction(res.reload);
@@ -36,7 +37,9 @@ export function InternDetails({ id, note, seed }: { id: string; note?: string; s
     setRetry(binding);
     return run(...args);
   };
-  const [pending, setPending] = useState<Pending>(null);
+  // Remembered with the route, so that the list's D or s asks once: coming back here from a screen
+  // opened after it does not ask again.
+  const [pending, setPending] = useRemembered<Pending>('pending', ask === 'delete' ? { kind: 'delete', typed: '' } : ask === 'suspend' ? { kind: 'suspend' } : null);
   // The poll's last failure: its 404 is how a deletion ends, so it must not be lost in the backoff.
   const [pollError, setPollError] = useState<unknown>(undefined);
   const deleteSent = useRef(false);

@@ -155,11 +155,9 @@ export function InternList() {
       );
       return;
     }
-    // Suspend and delete ask first: that happens on the details screen.
-    if (matches('suspend', input, key) || matches('delete', input, key)) {
-      nav.push({ name: 'intern', id: selected.id });
-      nav.flash(`press ${input} on the details screen to confirm`);
-    }
+    // Suspend and delete ask first, on the details screen: the question comes with what it is about.
+    if (matches('suspend', input, key)) return nav.push({ name: 'intern', id: selected.id, seed: selected, ask: 'suspend' });
+    if (matches('delete', input, key)) return nav.push({ name: 'intern', id: selected.id, seed: selected, ask: 'delete' });
   }, active);
 
   // One error line under the table: the refresh asked for (r) over the polling's, each cleared by a
