@@ -151,9 +151,9 @@ Flags of the TUI (they win over the environment, which wins over the profile):
   Flags on a command line are visible to other local users: prefer the environment or login.
   Commands refuse credential and secret flags for that reason.
 
-Output of commands: a table on a terminal (tab-separated when piped); --json prints the service's
-objects as JSON, --json a,b keeps those fields; errors go to stderr (JSON under --json).
-NO_COLOR turns colours off.
+Output of commands: a table on a terminal, cut to its width (tab-separated and whole when
+piped); --json prints the service's objects as JSON, --json a,b keeps those fields; errors go
+to stderr (JSON under --json). NO_COLOR turns colours off.
 
 Sandbox flags:
   --host 127.0.0.1  --port 0  --data-dir DIR  --workspaces-dir DIR  --manifest FILE  --seed demo|empty

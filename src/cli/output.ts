@@ -5,8 +5,7 @@
  * `--json a,b` keeps only those fields. Errors go to stderr (as JSON under --json).
  * Every string from the server is sanitised before it reaches a terminal in table mode.
  */
-import stringWidth from 'string-width';
-import { sanitize } from '../tui/sanitize.js';
+import { sanitize, truncate, widthOf } from '../tui/sanitize.js';
 import type { Io } from './context.js';
 import { usageError } from './exit.js';
 
@@ -16,6 +15,11 @@ export interface Column<T> {
   get: (row: T) => Cell;
   /** Colour for a TTY, by the cell's text. */
   tone?: (text: string) => Tone | undefined;
+  /**
+   * Never cut to fit a terminal: what a person copies into the next command (an intern's name, a
+   * BYOK key's id, a model's id), and short words (a status). The other columns are cut.
+   */
+  keep?: boolean;
 }
 export type Tone = 'green' | 'yellow' | 'red' | 'dim' | 'bold';
 const SGR: Record<Tone, [string, string]> = {
@@ -47,15 +51,38 @@ export function pickFields(value: unknown, fields: string[]): unknown {
   return Array.isArray(value) ? value.map(pick) : pick(value);
 }
 
-/** Cuts text to at most `width` terminal cells, ending with … when cut. */
-export function fitWidth(text: string, width: number): string {
-  if (stringWidth(text) <= width) return text;
-  let out = '';
-  for (const ch of text) {
-    if (stringWidth(out + ch) > width - 1) break;
-    out += ch;
+/** Two cells between columns. */
+const GAP = 2;
+
+/**
+ * The widths a table's columns get on a terminal `screen` cells wide: their own when the rows fit;
+ * else the columns that may be cut share what the kept ones leave, the widest cut first and to one
+ * width (what a floor leaves over goes to the first cut ones), never below one cell (an ellipsis):
+ * a terminal too narrow for the kept columns alone wraps. Returns whether any was cut.
+ */
+export function fitColumns(widths: number[], keep: boolean[], screen: number): { widths: number[]; cut: boolean } {
+  const total = widths.reduce((a, w) => a + w, 0) + GAP * (widths.length - 1);
+  if (total <= screen) return { widths, cut: false };
+  const room = screen - widths.reduce((a, w, i) => a + (keep[i] ? w : 0), 0) - GAP * (widths.length - 1);
+  const flexible = widths.filter((_, i) => !keep[i]).sort((a, b) => a - b);
+  let left = room;
+  let cap = Infinity;
+  for (let i = 0; i < flexible.length; i++) {
+    if (flexible[i]! * (flexible.length - i) > left) {
+      cap = Math.max(1, Math.floor(left / (flexible.length - i)));
+      break;
+    }
+    left -= flexible[i]!;
   }
-  return out + '…';
+  const fitted = widths.map((w, i) => (keep[i] ? w : Math.min(w, cap)));
+  let spare = room - fitted.reduce((a, w, i) => a + (keep[i] ? 0 : w), 0);
+  for (let i = 0; i < fitted.length && spare > 0; i++) {
+    if (!keep[i] && fitted[i]! < widths[i]!) {
+      fitted[i]!++;
+      spare--;
+    }
+  }
+  return { widths: fitted, cut: fitted.some((w, i) => w < widths[i]!) };
 }
 
 export class Output {
@@ -96,31 +123,38 @@ export class Output {
     this.io.stdout.write(JSON.stringify(v) + '\n');
   }
 
-  /** A list: JSON (the objects as sent) or a table. */
+  /** A list: JSON (the objects as sent) or a table; on a terminal, a remark when values were cut to fit it. */
   list<T>(rows: T[], columns: Column<T>[], empty = 'nothing to show'): void {
     if (this.printJson(rows)) return;
     this.io.stdout.write(this.table(rows, columns, empty));
+    if (this.cutLast) this.aside(`cut to fit ${this.io.stdout.columns} columns: --json or a pipe prints whole values`);
   }
 
+  /** Whether the last table drawn cut values to fit the terminal. */
+  private cutLast = false;
+
   table<T>(rows: T[], columns: Column<T>[], empty = 'nothing to show'): string {
+    this.cutLast = false;
     const cells = rows.map((r) => columns.map((c) => text(c.get(r))));
     if (!this.tty) return cells.map((r) => r.join('\t') + '\n').join('');
     if (rows.length === 0) return this.paint(empty, 'dim') + '\n';
-    const widths = columns.map((c, i) => Math.max(stringWidth(c.header), ...cells.map((r) => stringWidth(r[i]!))));
-    // On a terminal, the last column is cut to the screen's width (with an ellipsis) instead of wrapping.
-    const room = (this.io.stdout.columns ?? 0) - widths.slice(0, -1).reduce((a, w) => a + w + 2, 0);
-    if (this.io.stdout.columns && room >= 8) for (const r of cells) r[r.length - 1] = fitWidth(r[r.length - 1]!, room);
+    const headers = columns.map((c) => c.header);
+    const natural = columns.map((c, i) => Math.max(widthOf(c.header), ...cells.map((r) => widthOf(r[i]!))));
+    // On a terminal, columns are cut (with an ellipsis) to fit its width instead of wrapping.
+    const { widths, cut } = this.io.stdout.columns ? fitColumns(natural, columns.map((c) => Boolean(c.keep)), this.io.stdout.columns) : { widths: natural, cut: false };
+    this.cutLast = cut;
     const line = (r: string[], tones: (Tone | undefined)[]) =>
       r
         .map((cell, i) => {
-          const padded = i === r.length - 1 ? cell : cell + ' '.repeat(widths[i]! - stringWidth(cell));
+          const fitted = truncate(cell, widths[i]!);
+          const padded = i === r.length - 1 ? fitted : fitted + ' '.repeat(widths[i]! - widthOf(fitted));
           return this.paint(padded, tones[i]);
         })
-        .join('  ')
+        .join(' '.repeat(GAP))
         .trimEnd() + '\n';
     return (
       line(
-        columns.map((c) => c.header),
+        headers,
         columns.map(() => 'bold' as const),
       ) + cells.map((r) => line(r, columns.map((c, i) => c.tone?.(r[i]!)))).join('')
     );
@@ -129,7 +163,7 @@ export class Output {
   /** One object: JSON, or `label  value` lines. */
   object<T>(value: T, rows: [string, (v: T) => Cell][]): void {
     if (this.printJson(value)) return;
-    const width = Math.max(...rows.map(([l]) => stringWidth(l)));
+    const width = Math.max(...rows.map(([l]) => widthOf(l)));
     const lines = rows.map(([label, get]) => {
       const v = text(get(value));
       return this.tty ? `${this.paint(label.padEnd(width), 'dim')}  ${v}` : `${label}\t${v}`;

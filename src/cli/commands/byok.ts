@@ -13,11 +13,11 @@ const str = (ctx: RunContext, name: string) => ctx.values[name] as string | unde
 const BYOK_FIELDS = Object.keys(ByokCredentialSchema.shape);
 
 const COLUMNS: Column<ByokCredential>[] = [
-  { header: 'ID', get: (b) => b.id },
-  { header: 'PROVIDER', get: (b) => b.provider },
+  { header: 'ID', get: (b) => b.id, keep: true },
+  { header: 'PROVIDER', get: (b) => b.provider, keep: true },
   { header: 'NAME', get: (b) => b.name ?? '' },
   { header: 'LABEL', get: (b) => b.label },
-  { header: 'STATE', get: (b) => (b.disabled ? 'disabled' : 'enabled'), tone: (t) => (t === 'disabled' ? 'dim' : 'green') },
+  { header: 'STATE', get: (b) => (b.disabled ? 'disabled' : 'enabled'), tone: (t) => (t === 'disabled' ? 'dim' : 'green'), keep: true },
   { header: 'REGION', get: (b) => b.declared_region ?? '' },
 ];
 

@@ -13,8 +13,8 @@ const str = (ctx: RunContext, name: string) => ctx.values[name] as string | unde
 const INTERN_FIELDS = Object.keys(InternSchema.shape);
 
 const COLUMNS: Column<Intern>[] = [
-  { header: 'NAME', get: (i) => i.name },
-  { header: 'STATUS', get: (i) => i.status, tone: statusTone },
+  { header: 'NAME', get: (i) => i.name, keep: true },
+  { header: 'STATUS', get: (i) => i.status, tone: statusTone, keep: true },
   { header: 'MODEL', get: (i) => i.model ?? '' },
   { header: 'ID', get: (i) => i.id },
   { header: 'DESCRIPTION', get: (i) => i.description ?? '' },
@@ -174,7 +174,7 @@ export async function connections(ctx: RunContext): Promise<number> {
   ctx.out.list<Conn>(
     list.data,
     [
-      { header: 'KEY', get: (c) => c.key },
+      { header: 'KEY', get: (c) => c.key, keep: true },
       { header: 'ROUTING', get: (c) => c.routing_text ?? c.routing ?? '' },
     ],
     'no connections',

@@ -19,7 +19,7 @@ export async function models(ctx: RunContext): Promise<number> {
   ctx.out.list<Model>(
     rows,
     [
-      { header: 'ID', get: (m) => m.id },
+      { header: 'ID', get: (m) => m.id, keep: true },
       { header: 'NAME', get: (m) => m.name },
       { header: 'CONTEXT', get: (m) => m.context_length ?? '' },
       { header: 'IN $/M', get: (m) => perMillion(m.pricing.prompt) },

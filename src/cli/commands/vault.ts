@@ -14,7 +14,7 @@ const str = (ctx: RunContext, name: string) => ctx.values[name] as string | unde
 const SECRET_FIELDS = Object.keys(VaultSecretSchema.shape);
 
 const COLUMNS: Column<VaultSecret & { scope?: string }>[] = [
-  { header: 'NAME', get: (s) => s.name },
+  { header: 'NAME', get: (s) => s.name, keep: true },
   { header: 'HOSTS', get: (s) => s.hosts?.join(',') ?? '' },
   { header: 'FINGERPRINT', get: (s) => s.fingerprint ?? '' },
   { header: 'CREATED', get: (s) => s.created_at },
@@ -43,7 +43,7 @@ export async function list(ctx: RunContext): Promise<number> {
   const intern = await resolveIntern(api, internRef, ctx.signal);
   if (ctx.values.effective) {
     const rows = await allPages<EffectiveSecret>((q) => api.listEffectiveSecrets(intern.id, q, opts));
-    ctx.out.list(rows, [COLUMNS[0]!, { header: 'SCOPE', get: (s) => s.scope }, ...COLUMNS.slice(1)], 'no secrets');
+    ctx.out.list(rows, [COLUMNS[0]!, { header: 'SCOPE', get: (s) => s.scope, keep: true }, ...COLUMNS.slice(1)], 'no secrets');
   } else {
     ctx.out.list(await allPages<VaultSecret>((q): Promise<VaultSecretList> => api.listInternSecrets(intern.id, q, opts)), COLUMNS, 'no secrets');
   }
@@ -108,7 +108,7 @@ export async function copy(ctx: RunContext): Promise<number> {
   const api = await ctx.api();
   const intern = await resolveIntern(api, internRef, ctx.signal);
   const copied = await api.copySecretsToIntern(intern.id, ctx.positionals, { signal: ctx.signal });
-  if (!ctx.out.printJson(copied)) ctx.io.stdout.write(ctx.out.table(copied, COLUMNS));
+  ctx.out.list(copied, COLUMNS, 'nothing copied');
   return EXIT.ok;
 }
 copy.jsonFields = SECRET_FIELDS;

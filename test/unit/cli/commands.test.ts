@@ -7,7 +7,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Io } from '../../../src/cli/context.js';
 import { CliError } from '../../../src/cli/exit.js';
-import { Output, checkJsonFields, pickFields } from '../../../src/cli/output.js';
+import { Output, checkJsonFields, fitColumns, pickFields } from '../../../src/cli/output.js';
 import { parseFor } from '../../../src/cli/parse.js';
 import { COMMANDS, findCommand, type CommandSpec } from '../../../src/cli/registry.js';
 import { runCommand } from '../../../src/cli/run.js';
@@ -113,14 +113,47 @@ describe('Output', () => {
     expect(lines[2]).toBe('evillink    failed');
   });
 
-  it('cuts the last column to the terminal width, by display cells', () => {
+  it('cuts the columns it may to the terminal width, by display cells, and says so on stderr', () => {
     const s = io({ tty: true, env: { NO_COLOR: '1' } });
     (s.stdout as Sink & { columns?: number }).columns = 20;
-    const text = new Output(s.io, null).table([{ a: 'x', b: '日本語日本語日本語' }], [
+    const out = new Output(s.io, null);
+    out.list([{ a: 'x', b: '日本語日本語日本語' }], [
       { header: 'A', get: (r: { a: string; b: string }) => r.a },
       { header: 'B', get: (r: { a: string; b: string }) => r.b },
     ]);
-    expect(text.split('\n')[1]).toBe('x  日本語日本語日本…');
+    expect(s.stdout.text.split('\n')[1]).toBe('x  日本語日本語日本…');
+    expect(s.stderr.text).toContain('cut to fit 20 columns: --json or a pipe prints whole values');
+  });
+
+  it('keeps the columns marked keep whole and cuts the widest of the others first, to one width', () => {
+    type Row = { name: string; id: string; model: string; note: string };
+    const row: Row = { name: 'release-captain', id: '45efdf85-cb04-4f09-a8c7-82eadacd5492', model: 'openai/gpt-4.1', note: 'Cuts releases, writes changelogs, and chases the last blocking issues.' };
+    const columns = [
+      { header: 'NAME', get: (r: Row) => r.name, keep: true },
+      { header: 'MODEL', get: (r: Row) => r.model },
+      { header: 'ID', get: (r: Row) => r.id },
+      { header: 'NOTE', get: (r: Row) => r.note },
+    ];
+    const s = io({ tty: true, env: { NO_COLOR: '1' } });
+    (s.stdout as Sink & { columns?: number }).columns = 80;
+    const lines = new Output(s.io, null).table([row], columns).trimEnd().split('\n');
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
+    // 80 less the name (15) and three gaps (6) leave 59: the model whole (14), the id 23 and the note 22.
+    expect(lines[1]).toBe('release-captain  openai/gpt-4.1  45efdf85-cb04-4f09-a8c…  Cuts releases, writes…');
+    // Wide enough: nothing cut, and no remark.
+    const wide = io({ tty: true, env: { NO_COLOR: '1' } });
+    (wide.stdout as Sink & { columns?: number }).columns = 200;
+    new Output(wide.io, null).list([row], columns);
+    expect(wide.stdout.text).toContain(row.note);
+    expect(wide.stderr.text).toBe('');
+  });
+
+  it('gives what a floor leaves over to the first cut columns, and cuts to one cell before it wraps', () => {
+    // 80 columns, the BYOK list: the id, provider and state kept; name, label and region share 17.
+    expect(fitColumns([36, 9, 17, 10, 8, 6], [true, true, false, false, true, false], 80)).toEqual({ widths: [36, 9, 6, 6, 8, 5], cut: true });
+    expect(fitColumns([10, 4, 40], [true, false, false], 40)).toEqual({ widths: [10, 4, 22], cut: true });
+    expect(fitColumns([10, 4, 20], [true, false, false], 40)).toEqual({ widths: [10, 4, 20], cut: false });
+    expect(fitColumns([30, 40, 40], [true, false, false], 20)).toEqual({ widths: [30, 1, 1], cut: true });
   });
 
   it('is tab-separated without a header and without colour when stdout is not a TTY', () => {
