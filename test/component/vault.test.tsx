@@ -51,6 +51,22 @@ describe('vault secrets', () => {
     expect(f).not.toContain('s3cr3t');
   });
 
+  it('selects the secret it saved once the list has loaded again', async () => {
+    const app = renderApp({ api: withWorkspaceSecrets(), initial: { name: 'vault' } });
+    await app.waitFor(/›github_token/);
+    await app.press('a');
+    await app.waitFor('Add a secret');
+    await app.type('npm_token');
+    await app.press('tab');
+    await app.type('npm-value');
+    await app.press('tab', 'tab');
+    await app.type('registry.npmjs.org');
+    await app.press('ctrl+s');
+    // Sorted by name it is the second row: the cursor goes there, off github_token.
+    const f = await app.waitFor(/›npm_token/);
+    expect(f).toMatch(/^ github_token/m);
+  });
+
   it('shows the effective tab with the winning scope, and copies workspace secrets in with a multi-select', async () => {
     const api = withWorkspaceSecrets();
     const app = renderApp({ api, initial: { name: 'intern', id: IDS.runner } });

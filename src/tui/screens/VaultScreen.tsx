@@ -6,7 +6,7 @@
  */
 import { Box } from 'ink';
 import { Text } from '../components/Text.js';
-import { useLayoutEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useState } from 'react';
 import type { InternApi } from '../../client/types.js';
 import { LIMITS } from '../../contract/limits.js';
 import type { EffectiveSecret, VaultSecret } from '../../contract/vault.js';
@@ -82,6 +82,14 @@ export function VaultScreen({ internId }: { internId?: string }) {
   const listHeight = Math.max(3, size.rows - 10);
   const list = useListCursor(rows.length, listHeight);
   const selected = rows[list.index];
+  // A secret just saved is selected once the list has loaded again (new data, not the list it was saved from).
+  const [saved, setSaved] = useState<{ name: string; from: typeof res.data } | null>(null);
+  useEffect(() => {
+    if (saved === null || res.data === saved.from) return;
+    const at = rows.findIndex((r) => r.name === saved.name && (!internId || tab === 'own' || r.scope === 'intern'));
+    if (at >= 0) list.setIndex(at);
+    setSaved(null);
+  }, [saved, res.data, rows, internId, tab, list]);
   const scopeLabel = internId ? (intern.data ? intern.data.name : 'this intern') : 'workspace';
   const editable = !internId || tab === 'own';
 
@@ -176,6 +184,7 @@ export function VaultScreen({ internId }: { internId?: string }) {
             else await api.putVaultSecret(name, body);
             setMode({ kind: 'list' });
             nav.flash(`saved ${sanitize(name)} to ${sanitize(scopeLabel)}`);
+            setSaved({ name, from: res.data });
             res.reload();
           }}
         />
