@@ -84,12 +84,14 @@ export function VaultScreen({ internId }: { internId?: string }) {
   const selected = rows[list.index];
   // A secret just saved is selected once the list has loaded again (new data, not the list it was saved from).
   const [saved, setSaved] = useState<{ name: string; from: typeof res.data } | null>(null);
+  const moveTo = list.setIndex;
   useEffect(() => {
     if (saved === null || res.data === saved.from) return;
-    const at = rows.findIndex((r) => r.name === saved.name && (!internId || tab === 'own' || r.scope === 'intern'));
-    if (at >= 0) list.setIndex(at);
+    const loaded = res.data?.key === listKey ? res.data.rows : [];
+    const at = loaded.findIndex((r) => r.name === saved.name && (!internId || tab === 'own' || r.scope === 'intern'));
+    if (at >= 0) moveTo(at);
     setSaved(null);
-  }, [saved, res.data, rows, internId, tab, list]);
+  }, [saved, res.data, listKey, internId, tab, moveTo]);
   const scopeLabel = internId ? (intern.data ? intern.data.name : 'this intern') : 'workspace';
   const editable = !internId || tab === 'own';
 
