@@ -13,7 +13,7 @@ import { ScreenMemoryContext, type ScreenMemory } from './hooks/useRemembered.js
 import { useTerminalSize } from './hooks/useTerminalSize.js';
 import { matches, type Scope } from './keymap.js';
 import { screen as terminal } from './output.js';
-import { renderRoute, screenOf } from './routes.js';
+import { renderRoute, screenOf, titleOf } from './routes.js';
 import { sanitize } from './sanitize.js';
 import { theme } from './theme.js';
 import type { TuiOptions, TuiSession } from './types.js';
@@ -177,7 +177,7 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
   return (
     <TuiContext.Provider value={ctx}>
       <Box flexDirection="column" width={size.columns} height={Math.max(1, size.rows - 1)}>
-        <Header options={options} title={screen.title} width={size.columns} />
+        <Header options={options} title={titleOf(top)} width={size.columns} />
         <Box borderStyle="single" borderColor={theme.muted} borderLeft={false} borderRight={false} borderBottom={false} flexShrink={0} />
         {/* The screen keeps its own height and is clipped at the bottom when the palette opens below it. Only
             vertically: Ink clips horizontally by running slice-ansi over every line of every frame (screens fit

@@ -25,7 +25,8 @@ const ChatScreen = onFirstUse('chat', async () => (await import('./screens/ChatS
 type RouteOf<N extends Route['name']> = Extract<Route, { name: N }>;
 
 export interface ScreenDef<N extends Route['name']> {
-  title: string;
+  /** The header's title: fixed, or from the route (a new credential or one being edited). */
+  title: string | ((route: RouteOf<N>) => string);
   render: (route: RouteOf<N>) => ReactNode;
   /** Draws the whole terminal itself: the shell adds no header or footer and handles no keys. */
   fullScreen?: boolean;
@@ -42,12 +43,18 @@ export const SCREENS: { [N in Route['name']]: ScreenDef<N> } = {
   attach: { title: 'Attach', render: (r) => <AttachRoute intern={r.intern} />, fullScreen: true },
   byok: { title: 'BYOK credentials', render: () => <ByokList /> },
   byokDetails: { title: 'Credential', render: (r) => <ByokDetails key={r.id} id={r.id} /> },
-  byokForm: { title: 'Credential form', render: (r) => <ByokForm id={r.id} /> },
+  byokForm: { title: (r) => (r.id ? 'Edit credential' : 'New credential'), render: (r) => <ByokForm id={r.id} /> },
 };
 
 /** The screen's definition for a route. */
 export function screenOf<N extends Route['name']>(route: RouteOf<N>): ScreenDef<N> {
   return SCREENS[route.name as N];
+}
+
+/** The header's title for a route. */
+export function titleOf(route: Route): string {
+  const { title } = SCREENS[route.name] as ScreenDef<Route['name']>;
+  return typeof title === 'string' ? title : title(route as never);
 }
 
 /** Draws a route's screen. */

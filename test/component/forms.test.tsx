@@ -209,5 +209,10 @@ describe("the forms' footer", () => {
     const byok = renderApp({ initial: { name: 'byokForm' } });
     const f = await byok.waitFor((s) => s.includes('› provider') && footer(s).startsWith('tab next field'));
     expect(footer(f)).not.toContain('^e');
+    // The header says which form it is.
+    expect(f.split('\n')[0]).toContain('› New credential');
+    cleanup();
+    const edit = renderApp({ initial: { name: 'byokForm', id: 'c1' } });
+    await edit.waitFor((s) => (s.split('\n')[0] ?? '').includes('› Edit credential'));
   });
 });
