@@ -309,6 +309,14 @@ describe('help overlay', () => {
     await app.waitFor((s) => footer(s).startsWith('j/k move  enter open'));
   });
 
+  it('the BYOK list\'s footer offers paging at 80 columns: its title no longer does', async () => {
+    const app = renderApp({ initial: { name: 'byok' } });
+    app.resize({ columns: 80 });
+    const f = await app.waitFor((s) => s.includes('Production OpenAI') && (s.split('\n')[1] ?? '').length === 80 && s.includes('←/→ pages'));
+    expect(f.trimEnd().split('\n').at(-1)).toMatch(/^n new {2}e edit {2}D delete {2}←\/→ pages {2}j\/k move/);
+    expect(f).not.toContain('· n new');
+  });
+
   it("opens on the screen's own keys, marked, and every other group after them", async () => {
     const app = renderApp({ initial: { name: 'intern', id: IDS.runner } });
     await app.waitFor('runner');

@@ -72,7 +72,7 @@ export function ByokDetails({ id }: { id: string }) {
   return (
     <Box flexDirection="column">
       <Text bold>
-        {sanitize(c.provider)} credential <Text color={theme.muted}>· e edit · D delete</Text>
+        {sanitize(c.provider)} credential
       </Text>
       {fields.map(([k, v]) => (
         <Box key={k}>

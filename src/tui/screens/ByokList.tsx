@@ -36,7 +36,7 @@ export function ByokList() {
   const { rows, total, offset } = paged;
   const height = Math.max(3, pane.rows - 5);
   const list = useListCursor(rows.length, height);
-  useScreen(['byok', 'list', 'paged', 'global'], filter.editing);
+  useScreen(['byok', 'paged', 'list', 'global'], filter.editing);
 
   useKeys((input, key) => {
     if (filter.handleKey(input, key)) return;
@@ -57,7 +57,7 @@ export function ByokList() {
       <Text bold wrap="truncate-end">
         BYOK credentials{' '}
         <Text color={theme.muted}>
-          · {total === 0 ? 0 : offset + 1}-{offset + rows.length} of {total} · provider: {filter.applied || 'all'} (/) · ←/→ pages · n new
+          · {total === 0 ? 0 : offset + 1}-{offset + rows.length} of {total} · provider: {filter.applied || 'all'} (/)
         </Text>
       </Text>
       {filter.shown ? (
