@@ -312,7 +312,7 @@ describe('help overlay', () => {
   it('the BYOK list\'s footer offers paging at 80 columns: its title no longer does', async () => {
     const app = renderApp({ initial: { name: 'byok' } });
     app.resize({ columns: 80 });
-    const f = await app.waitFor((s) => s.includes('Production OpenAI') && (s.split('\n')[1] ?? '').length === 80 && s.includes('←/→ pages'));
+    const f = await app.waitFor((s) => s.includes('sk-...WXYZ') && (s.split('\n')[1] ?? '').length === 80 && s.includes('←/→ pages'));
     expect(f.trimEnd().split('\n').at(-1)).toMatch(/^n new {2}e edit {2}D delete {2}←\/→ pages {2}j\/k move/);
     expect(f).not.toContain('· n new');
   });
