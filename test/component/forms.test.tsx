@@ -79,8 +79,8 @@ describe('a failed save', () => {
     };
     const list = renderApp({ api: failing });
     let f = await list.waitFor('A transient failure');
-    expect(f).toContain('Press r to try again');
     expect(f).toContain('r: try again');
+    expect(f).not.toContain('Press r');
     cleanup();
 
     const api = new FakeApi();
@@ -92,9 +92,8 @@ describe('a failed save', () => {
     await form.type('!');
     await form.press('ctrl+s');
     f = await form.waitFor('A transient failure');
-    expect(f).toContain('Press ^s to try again');
     expect(f).toContain('^s: try again');
-    expect(f).not.toMatch(/Press r\b|\br: try again/);
+    expect(f).not.toMatch(/Press|\br: try again/);
   });
 });
 

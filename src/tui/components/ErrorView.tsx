@@ -11,16 +11,13 @@ export interface Explained {
   title: string;
   message: string;
   reason: string | null;
+  /** What to do, or '' when trying again is all there is to it; never the key (the view names it). */
   hint: string;
+  /** Whether trying again may help: the view then names the key that does. */
   retryable: boolean;
 }
 
-/**
- * `retry` is the binding that tries again where the error is shown: refresh on a screen that
- * loads, save in a form, where r is a letter typed into a field.
- */
-export function explain(error: unknown, retry: BindingId = 'refresh'): Explained {
-  const again = keyLabel(retry);
+export function explain(error: unknown): Explained {
   if (error instanceof MissingCredentialError) {
     return {
       title: `No ${CREDENTIAL_SOURCES[error.kind].label} configured`,
@@ -64,15 +61,15 @@ export function explain(error: unknown, retry: BindingId = 'refresh'): Explained
       case error.reason === 'intern_not_running':
         return { ...base, title: 'Not running', hint: 'Provision the intern (p) and attach when it is running.' };
       case error.status === 408:
-        return { ...base, title: 'Timed out', hint: `The service took too long. Press ${again} to try again.` };
+        return { ...base, title: 'Timed out', hint: 'The service took too long.', retryable: true };
       case error.status === 409:
-        return { ...base, title: 'Conflict', hint: `Someone changed this at the same time. Press ${again} to try again.` };
+        return { ...base, title: 'Conflict', hint: 'Someone changed this at the same time.', retryable: true };
       case error.status === 413:
         return { ...base, title: 'Too large', hint: 'The request body is over 1 MiB; shorten the long fields.' };
       case error.status >= 500 && error.reason === null && error.retryable:
-        return { ...base, title: 'No answer from the service', hint: `Already retried with backoff. Press ${again} to try again.` };
+        return { ...base, title: 'No answer from the service', hint: 'Already retried with backoff.' };
       case error.status >= 500 && error.retryable:
-        return { ...base, title: 'Service error', hint: `A transient failure, already retried. Press ${again} to try again.` };
+        return { ...base, title: 'Service error', hint: 'A transient failure, already retried.' };
       case error.status >= 500:
         return { ...base, title: 'Service configuration error', hint: 'Retrying will not help; the service needs fixing.' };
       default:
@@ -80,22 +77,26 @@ export function explain(error: unknown, retry: BindingId = 'refresh'): Explained
     }
   }
   if (error instanceof NetworkError) {
-    return { title: 'Cannot reach the service', message: sanitize(error.message), reason: null, hint: `Check the base URL and the network, then press ${again}.`, retryable: true };
+    return { title: 'Cannot reach the service', message: sanitize(error.message), reason: null, hint: 'Check the base URL and the network.', retryable: true };
   }
   if (error instanceof ResponseShapeError) {
     return { title: 'Unexpected answer', message: sanitize(error.message), reason: null, hint: 'The service answered in a shape this version does not know.', retryable: true };
   }
-  return { title: 'Something went wrong', message: sanitize(error instanceof Error ? error.message : String(error)), reason: null, hint: `Press ${again} to try again.`, retryable: true };
+  return { title: 'Something went wrong', message: sanitize(error instanceof Error ? error.message : String(error)), reason: null, hint: '', retryable: true };
 }
 
 /** The rows ErrorView takes (its border, title, message, reason, hint and retry line), its lines unwrapped. */
-export function errorViewRows(error: unknown, retry: BindingId = 'refresh'): number {
-  const e = explain(error, retry);
-  return 5 + (e.reason ? 1 : 0) + (e.retryable ? 1 : 0);
+export function errorViewRows(error: unknown): number {
+  const e = explain(error);
+  return 4 + (e.reason ? 1 : 0) + (e.hint ? 1 : 0) + (e.retryable ? 1 : 0);
 }
 
+/**
+ * `retry` is the binding that tries again where the error is shown: refresh on a screen that
+ * loads, save in a form, where r is a letter typed into a field.
+ */
 export function ErrorView({ error, compact = false, retry = 'refresh' }: { error: unknown; compact?: boolean; retry?: BindingId }) {
-  const e = explain(error, retry);
+  const e = explain(error);
   if (compact) {
     return (
       <Text color={theme.error} wrap="truncate-end">
@@ -110,7 +111,8 @@ export function ErrorView({ error, compact = false, retry = 'refresh' }: { error
       </Text>
       <Text>{e.message}</Text>
       {e.reason ? <Text color={theme.muted}>reason: {e.reason}</Text> : null}
-      <Text color={theme.warning}>{e.hint}</Text>
+      {e.hint ? <Text color={theme.warning}>{e.hint}</Text> : null}
+      {/* The one place that names the key that tries again: the hints do not. */}
       {e.retryable ? <Text color={theme.muted}>{keyLabel(retry)}: try again</Text> : null}
     </Box>
   );

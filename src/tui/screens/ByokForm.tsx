@@ -161,7 +161,7 @@ export function ByokForm({ id }: { id?: string }) {
   // On a short terminal the fields scroll with the focus (FieldWindow) in what the pane leaves: the
   // title, the provider's line when editing, the note, the hint, and whatever shows below.
   const around =
-    2 + (create ? 0 : 1) + (flagNote ? 1 : 0) + (form.submitting ? 1 : 0) + (form.serverError ? errorViewRows(form.serverError, 'save') : 0) + (form.confirmingDiscard ? 1 : 0);
+    2 + (create ? 0 : 1) + (flagNote ? 1 : 0) + (form.submitting ? 1 : 0) + (form.serverError ? errorViewRows(form.serverError) : 0) + (form.confirmingDiscard ? 1 : 0);
   /** A choice's or a flag's value as drawn, and the help beside it. */
   const choiceOf = (f: ByokField) => ({
     value: f === 'declared_region' ? values.declared_region : f === 'declared_zdr' ? values.declared_zdr : (values[f] as boolean) ? '[x]' : '[ ]',

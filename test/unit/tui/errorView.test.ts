@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../src/client/errors.js';
+import { ApiError, NetworkError } from '../../../src/client/errors.js';
 import { CREDENTIAL_SOURCES, ROUTES, routeLabel } from '../../../src/contract/routes.js';
-import { explain } from '../../../src/tui/components/ErrorView.js';
+import { errorViewRows, explain } from '../../../src/tui/components/ErrorView.js';
 
 const unauthorised = (label: string) => new ApiError(401, 401, null, false, 'nope', label);
 
@@ -15,5 +15,27 @@ describe('ErrorView names the credential the route table gives the route', () =>
   });
   it('and guesses none for a route the table does not know', () => {
     expect(explain(unauthorised('GET /somewhere/byok')).hint).not.toMatch(/OPENROUTER_/);
+  });
+});
+
+describe('ErrorView says what to do once', () => {
+  it('hints never name a key: the retry line does, for every error that trying again may mend', () => {
+    const errors = [
+      new NetworkError('GET /interns', 'ECONNREFUSED', false),
+      new ApiError(408, 408, 'timeout', false, 'slow', 'GET /interns'),
+      new ApiError(409, 409, null, false, 'changed', 'PATCH /interns/{internId}'),
+      new ApiError(502, 502, null, true, 'bad gateway', 'GET /interns'),
+      new ApiError(503, 503, 'busy', true, 'busy', 'GET /interns'),
+      new Error('boom'),
+    ];
+    for (const e of errors) {
+      const shown = explain(e);
+      expect(shown.hint, shown.title).not.toMatch(/\bpress\b/i);
+      expect(shown.retryable, shown.title).toBe(true);
+    }
+    // Nothing to add to "try again": no hint line at all.
+    expect(explain(new Error('boom')).hint).toBe('');
+    expect(errorViewRows(new Error('boom'))).toBe(5);
+    expect(errorViewRows(new NetworkError('GET /interns', 'ECONNREFUSED', false))).toBe(6);
   });
 });
