@@ -45,6 +45,15 @@ export class CliError extends Error {
 export const usageError = (message: string): CliError => new CliError(EXIT.usage, message);
 
 /**
+ * Refuses a command line before anything is read or sent when a value breaks the contract's
+ * rules: each `[what, error]` whose error is not null, every one named (exit 2).
+ */
+export function refuseWrong(checks: [string, string | null][]): void {
+  const wrong = checks.filter((c): c is [string, string] => c[1] !== null);
+  if (wrong.length > 0) throw usageError(wrong.map(([what, error]) => `${what}: ${error}`).join('; '));
+}
+
+/**
  * node:util parseArgs's complaint as one line for people. Its "argument is ambiguous" (a value
  * that starts with a dash, `--limit -1`) says how to give such a value only on later lines.
  */

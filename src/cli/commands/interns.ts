@@ -2,7 +2,7 @@
 import { ConnectionListSchema, INTERN_STATUSES, InternSchema, type Intern, type InternCreate, type InternUpdate } from '../../contract/intern.js';
 import { checkDescription, checkInstructions, checkModel, checkName } from '../../contract/rules.js';
 import type { RunContext } from '../context.js';
-import { CliError, EXIT, usageError } from '../exit.js';
+import { CliError, EXIT, refuseWrong, usageError } from '../exit.js';
 import { confirm, readTextArg } from '../input.js';
 import { statusTone, type Column } from '../output.js';
 import { listAllInterns, resolveIntern } from '../resolve.js';
@@ -78,16 +78,6 @@ async function instructions(ctx: RunContext): Promise<string | undefined> {
   return read;
 }
 
-/**
- * The contract's rules on the fields a create or an update sends, checked before anything is sent
- * (exit 2), in the TUI's form's words, each after what set it: the service would refuse them with
- * a 400 a round trip later (exit 1).
- */
-function refuseBadFields(checks: [string, string | null][]): void {
-  const wrong = checks.filter((c): c is [string, string] => c[1] !== null);
-  if (wrong.length > 0) throw usageError(wrong.map(([what, error]) => `${what}: ${error}`).join('; '));
-}
-
 /** How the instructions were given, for a message about them. */
 const instructionsFlag = (ctx: RunContext) => (str(ctx, 'instructions-file') !== undefined ? '--instructions-file' : '--instructions');
 
@@ -100,7 +90,7 @@ export async function create(ctx: RunContext): Promise<number> {
   if (str(ctx, 'workspace') !== undefined) body.workspace_id = str(ctx, 'workspace');
   if (str(ctx, 'vault') !== undefined) body.vault_id = str(ctx, 'vault');
   if (ctx.values.provision) body.provision = true;
-  refuseBadFields([
+  refuseWrong([
     ['NAME', checkName(body.name)],
     ['--description', checkDescription(body.description ?? null)],
     [instructionsFlag(ctx), checkInstructions(body.instructions ?? null)],
@@ -121,7 +111,7 @@ export async function update(ctx: RunContext): Promise<number> {
   const instr = await instructions(ctx);
   if (instr !== undefined) patch.instructions = orNull(instr);
   if (Object.keys(patch).length === 0) throw usageError('nothing to change: pass --name, --description, --instructions, --instructions-file or --model');
-  refuseBadFields([
+  refuseWrong([
     ['--name', patch.name === undefined ? null : checkName(patch.name)],
     ['--description', checkDescription(patch.description ?? null)],
     ['--model', checkModel(patch.model ?? null)],

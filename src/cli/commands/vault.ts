@@ -2,7 +2,7 @@
 import { EffectiveSecretSchema, VaultSecretSchema, checkSecretName, checkSecretValue, validateHosts, type EffectiveSecret, type VaultSecret, type VaultSecretList } from '../../contract/vault.js';
 import { LIMITS } from '../../contract/limits.js';
 import type { RunContext } from '../context.js';
-import { CliError, EXIT, usageError } from '../exit.js';
+import { CliError, EXIT, refuseWrong, usageError } from '../exit.js';
 import { confirm, readSecret } from '../input.js';
 import { secretRefusal } from '../parse.js';
 import type { Column } from '../output.js';
@@ -57,10 +57,7 @@ list.jsonFields = Object.keys(EffectiveSecretSchema.shape);
  * is asked for: typing a secret into the masked prompt only to have its name refused loses it.
  */
 function refuseBadNames(names: string[]): void {
-  for (const name of names) {
-    const wrong = checkSecretName(name);
-    if (wrong) throw usageError(`SECRET ${JSON.stringify(name.slice(0, 80))}: ${wrong}`);
-  }
+  refuseWrong(names.map((name) => [`SECRET ${JSON.stringify(name.slice(0, 80))}`, checkSecretName(name)]));
 }
 
 export async function put(ctx: RunContext): Promise<number> {

@@ -364,6 +364,10 @@ describe('what commands refuse or strip', () => {
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/SECRET "(bad-name|x_)": must be lowercase/);
     }
+    // Every wrong name is named, not only the first.
+    const two = await runWithFake(['vault', 'copy', 'Bad', 'ok_name', 'x_', '--intern', 'runner'], api);
+    expect(two.code).toBe(2);
+    expect(two.stderr).toMatch(/SECRET "Bad": must be lowercase[^\n]*; SECRET "x_": must be lowercase/);
     // A value over the limit is refused by what is wrong with it, never by what it is.
     const long = 's3cr3t'.repeat(11_000);
     const big = await runWithFake(['vault', 'put', 'token', '--host', 'api.example.com', '--value-stdin'], api, { stdin: long });
