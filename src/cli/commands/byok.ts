@@ -2,7 +2,7 @@
 import { ByokCredentialSchema, checkByokList, parseByokList, type ByokCreate, type ByokCredential, type ByokUpdate } from '../../contract/byok.js';
 import { REGIONS, checkByokFlags, checkByokName } from '../../contract/rules.js';
 import type { RunContext } from '../context.js';
-import { CliError, EXIT, usageError } from '../exit.js';
+import { CliError, EXIT, refuseWrong, usageError } from '../exit.js';
 import { confirm, readSecret } from '../input.js';
 import type { Column } from '../output.js';
 import { BYOK_FLAG_FIELDS } from '../registry.js';
@@ -61,13 +61,13 @@ function settings(ctx: RunContext): ByokUpdate {
   const zdr = str(ctx, 'zdr');
   if (zdr !== undefined) body.declared_zdr = clears(zdr) ? null : bool('zdr', zdr);
   // The TUI's form refuses the same (the contract's rule): a typo in --models would limit the key to no model.
+  const wrong: [string, string | null][] = [];
   for (const flag of ['models', 'users', 'key-hashes'] as const) {
     const field = BYOK_FLAG_FIELDS[flag];
     const typed = str(ctx, flag);
     if (typed === undefined) continue;
     const items = parseByokList(typed);
-    const wrong = checkByokList(field, items);
-    if (wrong) throw usageError(`--${flag}: ${wrong}`);
+    wrong.push([`--${flag}`, checkByokList(field, items)]);
     body[field] = items;
   }
   for (const flag of ['disabled', 'fallback', 'byok-only', 'required'] as const) {
@@ -76,8 +76,7 @@ function settings(ctx: RunContext): ByokUpdate {
   }
   // Refused here as the service would refuse them, before a key is asked for. (An update that sets
   // one of the two flags is judged by the service against the stored other.)
-  const wrongName = checkByokName(body.name ?? null);
-  if (wrongName) throw usageError(`--name: ${wrongName}`);
+  refuseWrong([...wrong, ['--name', checkByokName(body.name ?? null)]]);
   const wrongFlags = checkByokFlags(body);
   if (wrongFlags) throw usageError(wrongFlags);
   return body;

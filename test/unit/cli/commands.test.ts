@@ -420,6 +420,10 @@ describe('what commands refuse or strip', () => {
     const many = await runWithFake(['byok', 'update', 'c1', '--users', Array.from({ length: 101 }, (_, i) => `u${i}`).join(',')], api);
     expect(many.code).toBe(2);
     expect(many.stderr).toContain('--users: at most 100 user ids, not 101');
+    // Every wrong flag at once, not one per try.
+    const both = await runWithFake(['byok', 'update', 'c1', '--models', 'bad model', '--key-hashes', 'nothex'], api);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/--models: "bad model" must look like[^\n]*; --key-hashes: "nothex" must be 64/);
     expect(api.callsOf('updateByok')).toHaveLength(sent);
     expect((await runWithFake(['byok', 'update', 'c1', '--zdr', 'none'], api)).code).toBe(0);
     expect(api.callsOf('updateByok').at(-1)![1]).toEqual({ declared_zdr: null });
