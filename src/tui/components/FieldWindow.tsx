@@ -5,13 +5,19 @@
  */
 import { Fragment, type ReactNode } from 'react';
 import { Text } from './Text.js';
+import { TextField, textFieldRows, type TextFieldProps } from './TextField.js';
 import { theme } from '../theme.js';
 
 export interface WindowedField {
   key: string;
-  /** The rows the field takes as drawn (an estimate is enough: a field with an error under its value takes two). */
+  /** The rows the field takes as drawn. */
   rows: number;
   node: ReactNode;
+}
+
+/** A text field for the window: drawn from its props, its rows counted from the same props in a row `rowWidth` cells wide. */
+export function windowedTextField(key: string, props: TextFieldProps, rowWidth: number): WindowedField {
+  return { key, rows: textFieldRows(props, rowWidth), node: <TextField {...props} /> };
 }
 
 /**

@@ -43,11 +43,56 @@ export function fieldWidths(avail: number, value: FieldPart, message: FieldPart 
 }
 
 /**
- * The rows a field takes as a form counts them (FieldWindow): its row, a multi-line field's box of
- * `height` lines with its rules, and one for an error, which may go under the row.
+ * How a field's row shares `avail` cells (the row less its label) between the value and its
+ * message (an error or a note), in a terminal `room` cells wide; and the error as drawn
+ * (`said`). One computation for the field as drawn and for the count of its rows.
  */
-export function textFieldRows({ error, height }: { error?: string | null; height?: number }): number {
-  return 1 + (height === undefined ? 0 : height + 2) + (error ? 1 : 0);
+function rowParts(props: TextFieldProps, avail: number, room: number): { said: string | null; messageText: string | null; info: string; shown: string; placeholder: string; widths: { value: number; message: number } } {
+  const { value, focused, multiline = false, masked = false } = props;
+  // The error as the terminal gets it (sanitised once, here, for both its places and their widths).
+  const said = props.error ? `✖ ${sanitize(props.error)}` : null;
+  const messageText = said ? ` ${said}` : props.note ? ` ${sanitize(props.note)}` : null;
+  const messageWant = messageText === null ? 0 : widthOf(messageText);
+  const messagePart = messageText === null ? null : { want: messageWant, keep: props.error ? messageWant : Math.min(messageWant, NOTE_KEEP) };
+  if (multiline) {
+    const lines = value.split('\n');
+    const info = `${lines.length} line${lines.length === 1 ? '' : 's'}, ${value.length} chars${focused ? ' · enter: new line · ^e: $EDITOR' : ''}`;
+    const widths = fieldWidths(avail, { want: info.length, keep: Math.min(info.length, VALUE_MIN) }, messagePart, props.error ? 'value' : 'message');
+    return { said, messageText, info, shown: '', placeholder: '', widths };
+  }
+  const points = masked ? [...value].length : 0;
+  const shown = masked ? '•'.repeat(Math.min(points, 40)) + (points > 40 ? '…' : '') : value;
+  // A short value is never cut for a note; a long one can give up width down to VALUE_MIN. A
+  // placeholder is only a hint: it gives way (cut) to the message, down to the cursor.
+  const placeholder = value.length === 0 && props.placeholder ? props.placeholder : '';
+  const cursorCell = focused ? 1 : 0;
+  const valueWant = (placeholder ? widthOf(placeholder) : widthOf(shown.slice(tailStart(shown, room)))) + cursorCell;
+  const widths = fieldWidths(
+    avail,
+    { want: valueWant, keep: placeholder ? cursorCell : props.error ? valueWant : Math.min(valueWant, VALUE_MIN) },
+    messagePart,
+    placeholder || props.error ? 'value' : 'message',
+  );
+  return { said, messageText, info: '', shown, placeholder, widths };
+}
+
+/** Where an error that goes below the row starts: under the value where that leaves room to read it, else near the row's start. */
+const belowMargin = (avail: number, labelWidth: number) => (avail >= 30 ? labelWidth : 2);
+
+/** An error below the row, wrapped to the row's width, its lines after the first under its words. */
+const belowLines = (said: string, rowWidth: number, margin: number) => wrapText(said, Math.max(10, rowWidth - margin), '  ', '');
+
+/**
+ * The rows a field takes in a row `rowWidth` cells wide, as a form counts them (FieldWindow): its
+ * row, a multi-line field's box of `height` lines with its rules, and an error's lines when it
+ * goes under the row (beside the value it takes none).
+ */
+export function textFieldRows(props: TextFieldProps, rowWidth: number): number {
+  const labelWidth = props.labelWidth ?? 15;
+  const avail = rowWidth - labelWidth;
+  const { said, widths } = rowParts(props, avail, Math.max(rowWidth, VALUE_MIN));
+  const below = said && widths.message === 0 ? belowLines(said, rowWidth, belowMargin(avail, labelWidth)).length : 0;
+  return 1 + (props.multiline ? (props.height ?? 5) + 2 : 0) + below;
 }
 
 export interface TextFieldProps {
@@ -148,8 +193,6 @@ export function TextField(props: TextFieldProps) {
     setCursor(cursor + text.length);
   }, focused, { text: true });
 
-  const points = masked ? [...value].length : 0;
-  const shown = masked ? '•'.repeat(Math.min(points, 40)) + (points > 40 ? '…' : '') : value;
   const labelWidth = props.labelWidth ?? 15;
   const label = (
     <Box width={labelWidth} flexShrink={0}>
@@ -163,11 +206,7 @@ export function TextField(props: TextFieldProps) {
   // nor the value for it: it goes beside the whole value when it fits whole, else on the lines
   // below, under the value. A placeholder gives way to either.
   const avail = (rowWidth ?? room) - labelWidth;
-  // The error as the terminal gets it (sanitised once, here, for both its places and their widths).
-  const said = props.error ? `✖ ${sanitize(props.error)}` : null;
-  const messageText = said ? ` ${said}` : props.note ? ` ${sanitize(props.note)}` : null;
-  const messageWant = messageText === null ? 0 : widthOf(messageText);
-  const messagePart = messageText === null ? null : { want: messageWant, keep: props.error ? messageWant : Math.min(messageWant, NOTE_KEEP) };
+  const { said, messageText, info, shown, placeholder, widths } = rowParts(props, avail, room);
   const messageBox = (cells: number) =>
     messageText === null || cells === 0 ? null : (
       <Box width={cells} flexShrink={0}>
@@ -180,7 +219,7 @@ export function TextField(props: TextFieldProps) {
   // its lines after the first under its words (Ink's wrap starts a line with the space it broke at).
   const errorBelow = (cells: number) => {
     if (!said || cells > 0) return null;
-    const margin = avail >= 30 ? labelWidth : 2;
+    const margin = belowMargin(avail, labelWidth);
     // Before the row is measured, Ink wraps it (to the width it lays out, which this cannot know
     // yet), and so it does text whose characters are not one cell each (wrapText counts them).
     if (rowWidth === null || widthOf(said) !== [...said].length) {
@@ -190,7 +229,7 @@ export function TextField(props: TextFieldProps) {
         </Box>
       );
     }
-    const lines = wrapText(said, Math.max(10, rowWidth - margin), '  ', '');
+    const lines = belowLines(said, rowWidth, margin);
     return (
       <Box marginLeft={margin} flexDirection="column">
         {lines.map((line, i) => (
@@ -208,8 +247,6 @@ export function TextField(props: TextFieldProps) {
     const { line: cursorLine, col: cursorCol } = position(lines, cursor);
     const first = Math.max(0, Math.min(cursorLine - height + 1, lines.length - height));
     const visible = lines.slice(first, first + height);
-    const info = `${lines.length} line${lines.length === 1 ? '' : 's'}, ${value.length} chars${focused ? ' · enter: new line · ^e: $EDITOR' : ''}`;
-    const widths = fieldWidths(avail, { want: info.length, keep: Math.min(info.length, VALUE_MIN) }, messagePart, props.error ? 'value' : 'message');
     return (
       <Box flexDirection="column" width="100%">
         <Box ref={row} overflowX={clipRow}>
@@ -232,17 +269,6 @@ export function TextField(props: TextFieldProps) {
       </Box>
     );
   }
-  // A short value is never cut for a note; a long one can give up width down to VALUE_MIN. A
-  // placeholder is only a hint: it gives way (cut) to the message, down to the cursor.
-  const placeholder = value.length === 0 && props.placeholder;
-  const cursorCell = focused ? 1 : 0;
-  const valueWant = (placeholder ? widthOf(placeholder) : widthOf(shown.slice(tailStart(shown, room)))) + cursorCell;
-  const widths = fieldWidths(
-    avail,
-    { want: valueWant, keep: placeholder ? cursorCell : props.error ? valueWant : Math.min(valueWant, VALUE_MIN) },
-    messagePart,
-    placeholder || props.error ? 'value' : 'message',
-  );
   return (
     // The whole width of what holds it (a row, a border, a padded panel), measured as the row's.
     <Box flexDirection="column" width="100%">

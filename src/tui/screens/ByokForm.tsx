@@ -8,7 +8,7 @@ import { Confirm } from '../components/Confirm.js';
 import { ErrorView, errorViewRows } from '../components/ErrorView.js';
 import { FieldWindow } from '../components/FieldWindow.js';
 import { Spinner } from '../components/Spinner.js';
-import { TextField, textFieldRows } from '../components/TextField.js';
+import { TextField, textFieldRows, type TextFieldProps } from '../components/TextField.js';
 import { useTui } from '../context.js';
 import { useForm } from '../hooks/useForm.js';
 import { useKeys } from '../hooks/useKeys.js';
@@ -175,9 +175,21 @@ export function ByokForm({ id }: { id?: string }) {
     const { value, help } = choiceOf(f);
     return wrapText(help ?? '', Math.max(1, pane.columns - LABEL_WIDTH - widthOf(value) - 1));
   };
+  /** A text field's props: one set for the field as drawn and for the count of its rows. */
+  const textProps = (f: ByokField, spec: { label: string; placeholder: string }): TextFieldProps => ({
+    label: f === 'key' && rotating ? 'new key' : spec.label,
+    value: values[f] as string,
+    onChange: (v) => update({ [f]: v }),
+    focused: focused(f),
+    masked: f === 'key',
+    placeholder: spec.placeholder,
+    error: errors[f],
+    labelWidth: LABEL_WIDTH,
+  });
   /** The rows a field takes: an error under a text field's value, the provider's suggestions, a focused choice's help. */
   const rowsOf = (f: ByokField): number => {
-    if (TEXT_FIELDS[f]) return textFieldRows({ error: errors[f] }) + (f === 'provider' && focused('provider') ? 1 : 0);
+    const spec = TEXT_FIELDS[f];
+    if (spec) return textFieldRows(textProps(f, spec), pane.columns) + (f === 'provider' && focused('provider') ? 1 : 0);
     return focused(f) && !errors[f] ? helpLines(f).length : 1;
   };
   /** One field's row (a text field with, on the provider, its suggestions; or a choice or a flag). */
@@ -186,16 +198,7 @@ export function ByokForm({ id }: { id?: string }) {
     if (spec) {
       return (
         <Box flexDirection="column">
-          <TextField
-            label={f === 'key' && rotating ? 'new key' : spec.label}
-            value={values[f] as string}
-            onChange={(v) => update({ [f]: v })}
-            focused={focused(f)}
-            masked={f === 'key'}
-            placeholder={spec.placeholder}
-            error={errors[f]}
-            labelWidth={LABEL_WIDTH}
-          />
+          <TextField {...textProps(f, spec)} />
           {f === 'provider' && focused('provider') ? (
             <Text color={theme.muted} wrap="truncate-end">
               {' '.repeat(LABEL_WIDTH)}

@@ -7,10 +7,9 @@ import { type Model, perMillion } from '../../contract/catalog.js';
 import { LIMITS } from '../../contract/limits.js';
 import { Confirm } from '../components/Confirm.js';
 import { ErrorView, errorViewRows } from '../components/ErrorView.js';
-import { FieldWindow, type WindowedField } from '../components/FieldWindow.js';
+import { FieldWindow, windowedTextField, type WindowedField } from '../components/FieldWindow.js';
 import { Picker, type PickerItem } from '../components/Picker.js';
 import { Spinner } from '../components/Spinner.js';
-import { TextField, textFieldRows } from '../components/TextField.js';
 import { useTui } from '../context.js';
 import { useExternalEditor } from '../hooks/useExternalEditor.js';
 import { useForm } from '../hooks/useForm.js';
@@ -128,14 +127,18 @@ export function InternSettings({ id }: { id: string }) {
   const instructionLines = Math.max(1, Math.min(6, pane.rows - 8));
   const nameError = nameErrorOf(errors, values.name, nameTaken);
   const fields: WindowedField[] = [
-    { key: 'name', rows: textFieldRows({ error: nameError }), node: <TextField label="name" value={values.name} onChange={set('name')} focused={focused('name')} error={nameError} note={`${LIMITS.name.min}-${LIMITS.name.max} chars, a-z 0-9 -`} /> },
-    { key: 'description', rows: textFieldRows({ error: errors.description }), node: <TextField label="description" value={values.description} onChange={set('description')} focused={focused('description')} error={errors.description} note={`${values.description.length}/${LIMITS.description.max}`} placeholder="none" /> },
-    { key: 'model', rows: textFieldRows({ error: errors.model }), node: <TextField label="model" value={values.model} onChange={set('model')} focused={focused('model')} error={errors.model} note={values.model === '' ? 'empty: workspace default · enter/^p picks' : 'author/slug[:variant] · enter/^p picks'} placeholder="workspace default" /> },
-    {
-      key: 'instructions',
-      rows: textFieldRows({ error: errors.instructions, height: instructionLines }),
-      node: <TextField label="instructions" value={values.instructions} onChange={set('instructions')} focused={focused('instructions')} error={errors.instructions} multiline height={instructionLines} placeholder="none" />,
-    },
+    windowedTextField('name', { label: 'name', value: values.name, onChange: set('name'), focused: focused('name'), error: nameError, note: `${LIMITS.name.min}-${LIMITS.name.max} chars, a-z 0-9 -` }, pane.columns),
+    windowedTextField('description', { label: 'description', value: values.description, onChange: set('description'), focused: focused('description'), error: errors.description, note: `${values.description.length}/${LIMITS.description.max}`, placeholder: 'none' }, pane.columns),
+    windowedTextField(
+      'model',
+      { label: 'model', value: values.model, onChange: set('model'), focused: focused('model'), error: errors.model, note: values.model === '' ? 'empty: workspace default · enter/^p picks' : 'author/slug[:variant] · enter/^p picks', placeholder: 'workspace default' },
+      pane.columns,
+    ),
+    windowedTextField(
+      'instructions',
+      { label: 'instructions', value: values.instructions, onChange: set('instructions'), focused: focused('instructions'), error: errors.instructions, multiline: true, height: instructionLines, placeholder: 'none' },
+      pane.columns,
+    ),
   ];
   // The title and the status line, and whatever shows below the fields.
   const around = 2 + (form.submitting ? 1 : 0) + (form.serverError ? errorViewRows(form.serverError) : 0) + (form.confirmingDiscard ? 1 : 0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fieldWidths } from '../../../src/tui/components/TextField.js';
+import { fieldWidths, textFieldRows } from '../../../src/tui/components/TextField.js';
 
 describe('fieldWidths', () => {
   it('gives both what they want when they fit', () => {
@@ -44,5 +44,28 @@ describe('fieldWidths', () => {
         }
       }
     }
+  });
+});
+
+describe('textFieldRows', () => {
+  const field = { label: 'models', value: 'bad model, another bad one', onChange: () => {}, focused: true, labelWidth: 19 };
+  const error = '"bad model" (and 1 more) must look like author/slug (letters, digits and ~ . _ : @ + -), with an optional :variant';
+
+  it('counts one row for a field whose error or note fits beside its value', () => {
+    expect(textFieldRows({ ...field }, 60)).toBe(1);
+    expect(textFieldRows({ ...field, note: 'a note that is cut rather than wrapped, however long it is' }, 60)).toBe(1);
+    expect(textFieldRows({ ...field, error: 'too short' }, 60)).toBe(1);
+  });
+
+  it('counts the lines of an error that goes below the value, wrapped to the row', () => {
+    // At 60 columns the error wraps under the value to three lines (as the BYOK form draws it).
+    expect(textFieldRows({ ...field, error }, 60)).toBe(4);
+    // Wider, fewer; wide enough, beside the value.
+    expect(textFieldRows({ ...field, error }, 100)).toBe(3);
+    expect(textFieldRows({ ...field, error }, 200)).toBe(1);
+  });
+
+  it("adds a multi-line field's box: its lines and two rules", () => {
+    expect(textFieldRows({ ...field, multiline: true, height: 4 }, 80)).toBe(7);
   });
 });
