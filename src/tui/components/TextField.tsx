@@ -84,15 +84,17 @@ const belowLines = (said: string, rowWidth: number, margin: number) => wrapText(
 
 /**
  * The rows a field takes in a row `rowWidth` cells wide, as a form counts them (FieldWindow): its
- * row, a multi-line field's box of `height` lines with its rules, and an error's lines when it
- * goes under the row (beside the value it takes none).
+ * row, a multi-line field's box (its lines, `height` at most, and its rules), and an error's lines
+ * when it goes under the row (beside the value it takes none).
  */
 export function textFieldRows(props: TextFieldProps, rowWidth: number): number {
   const labelWidth = props.labelWidth ?? 15;
   const avail = rowWidth - labelWidth;
   const { said, widths } = rowParts(props, avail, Math.max(rowWidth, VALUE_MIN));
   const below = said && widths.message === 0 ? belowLines(said, rowWidth, belowMargin(avail, labelWidth)).length : 0;
-  return 1 + (props.multiline ? (props.height ?? 5) + 2 : 0) + below;
+  // A multi-line field's box holds its lines, one at least (the placeholder), `height` at most.
+  const boxLines = Math.max(1, Math.min(props.height ?? 5, props.value.split('\n').length));
+  return 1 + (props.multiline ? boxLines + 2 : 0) + below;
 }
 
 export interface TextFieldProps {

@@ -65,7 +65,9 @@ describe('textFieldRows', () => {
     expect(textFieldRows({ ...field, error }, 200)).toBe(1);
   });
 
-  it("adds a multi-line field's box: its lines and two rules", () => {
-    expect(textFieldRows({ ...field, multiline: true, height: 4 }, 80)).toBe(7);
+  it("adds a multi-line field's box: its lines (one at least, the height at most) and two rules", () => {
+    expect(textFieldRows({ ...field, value: '', multiline: true, height: 4 }, 80)).toBe(4);
+    expect(textFieldRows({ ...field, value: 'a\nb', multiline: true, height: 4 }, 80)).toBe(5);
+    expect(textFieldRows({ ...field, value: 'a\nb\nc\nd\ne\nf', multiline: true, height: 4 }, 80)).toBe(7);
   });
 });
