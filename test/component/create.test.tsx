@@ -116,6 +116,19 @@ describe('create an intern', () => {
     expect(app.api.callsOf('createIntern')).toHaveLength(0);
   });
 
+  it('on a short terminal its fields scroll with the focus: the one being edited is always on screen', async () => {
+    const app = renderApp({ initial: { name: 'create' } });
+    app.resize({ columns: 60, rows: 12 });
+    let f = await app.waitFor((s) => s.includes('› name') && (s.split('\n')[1] ?? '').length === 60);
+    for (const next of ['description', 'instructions', 'provision now', 'borrow vault']) {
+      await app.press('tab');
+      f = await app.waitFor(`› ${next}`);
+      expect(f.split('\n').length, next).toBeLessThanOrEqual(12);
+      expect(f, next).toContain('^s creates · tab next field');
+    }
+    expect(f).toMatch(/↑ \d+ more fields/);
+  });
+
   it('the palette opens it with :new', async () => {
     const app = renderApp();
     await app.waitFor('sleeper');

@@ -13,10 +13,10 @@ import type { Intern, InternCreate } from '../../contract/intern.js';
 import { LIMITS } from '../../contract/limits.js';
 import { checkDescription, checkInstructions, checkName } from '../../contract/rules.js';
 import { Confirm } from '../components/Confirm.js';
-import { ErrorView } from '../components/ErrorView.js';
+import { ErrorView, errorViewRows } from '../components/ErrorView.js';
+import { FieldWindow, windowedTextField, type WindowedField } from '../components/FieldWindow.js';
 import { Picker } from '../components/Picker.js';
 import { Spinner } from '../components/Spinner.js';
-import { TextField } from '../components/TextField.js';
 import { useTui } from '../context.js';
 import { useExternalEditor } from '../hooks/useExternalEditor.js';
 import { useForm } from '../hooks/useForm.js';
@@ -64,7 +64,7 @@ const EMPTY: CreateValues = { name: '', description: '', instructions: '', provi
 const isDirty = (_original: CreateValues, v: CreateValues) => v.name !== '' || v.description !== '' || v.instructions !== '' || v.vault !== null;
 
 export function CreateIntern() {
-  const { api, nav, active, size } = useTui();
+  const { api, nav, active, size, pane } = useTui();
   const [picking, setPicking] = useState(false);
   const [vaults, setVaults] = useState<Intern[] | null>(null);
   const [vaultsError, setVaultsError] = useState<unknown>(undefined);
@@ -147,16 +147,14 @@ export function CreateIntern() {
   const on = (f: Field) => active && !confirmDiscard && !picking && field === f;
   const set = (f: 'name' | 'description' | 'instructions') => (v: string) => form.update({ [f]: v });
   const short = size.rows < 30;
-  return (
-    <Box flexDirection="column" flexGrow={1}>
-      <Text bold>New intern</Text>
-      {serverError ? <ErrorView error={serverError} compact={short} retry="save" /> : null}
-      {form.submitting ? <Spinner label="Creating" /> : null}
-      <Confirm open={confirmDiscard} question="Discard this new intern?" onAnswer={form.answerDiscard} active={active} />
-      <TextField labelWidth={LABEL_WIDTH} label="name" value={values.name} onChange={set('name')} focused={on('name')} error={errors.name} note={`${LIMITS.name.min}-${LIMITS.name.max} chars: a-z 0-9, hyphen-separated, starts with a letter`} />
-      <TextField labelWidth={LABEL_WIDTH} label="description" value={values.description} onChange={set('description')} focused={on('description')} error={errors.description} note={`${values.description.length}/${LIMITS.description.max}`} placeholder="none" />
-      <TextField labelWidth={LABEL_WIDTH} label="instructions" value={values.instructions} onChange={set('instructions')} focused={on('instructions')} error={errors.instructions} multiline height={short ? 3 : 6} placeholder="none (^e opens $EDITOR)" />
-      <Choice label="provision now" focused={on('provision')} value={values.provision ? '[x] yes: start it right away' : '[ ] no: create it stopped'} hint="space or ←/→ toggles" />
+  // The instructions take what the pane leaves (the title, the other fields, the box's header and
+  // rules, the hint), six lines at most; on a pane too short for all the fields, they scroll with
+  // the focus (FieldWindow), so the field being edited is always on screen.
+  const instructionLines = Math.max(1, Math.min(6, pane.rows - 8));
+  const vaultField: WindowedField = {
+    key: 'vault',
+    rows: 1,
+    node: (
       <Choice
         label="borrow vault"
         focused={on('vault')}
@@ -164,12 +162,39 @@ export function CreateIntern() {
         hint={values.vault ? 'enter picks · backspace clears' : 'enter picks an intern'}
         muted={!values.vault}
       />
+    ),
+  };
+  const fields: WindowedField[] = [
+    windowedTextField('name', { labelWidth: LABEL_WIDTH, label: 'name', value: values.name, onChange: set('name'), focused: on('name'), error: errors.name, note: `${LIMITS.name.min}-${LIMITS.name.max} chars: a-z 0-9, hyphen-separated, starts with a letter` }, pane.columns),
+    windowedTextField('description', { labelWidth: LABEL_WIDTH, label: 'description', value: values.description, onChange: set('description'), focused: on('description'), error: errors.description, note: `${values.description.length}/${LIMITS.description.max}`, placeholder: 'none' }, pane.columns),
+    windowedTextField(
+      'instructions',
+      { labelWidth: LABEL_WIDTH, label: 'instructions', value: values.instructions, onChange: set('instructions'), focused: on('instructions'), error: errors.instructions, multiline: true, height: instructionLines, placeholder: 'none (^e opens $EDITOR)' },
+      pane.columns,
+    ),
+    {
+      key: 'provision',
+      rows: 1,
+      node: <Choice label="provision now" focused={on('provision')} value={values.provision ? '[x] yes: start it right away' : '[ ] no: create it stopped'} hint="space or ←/→ toggles" />,
+    },
+    vaultField,
+  ];
+  // The title and the hint, and whatever shows above the fields.
+  const around = 2 + (serverError ? (short ? 1 : errorViewRows(serverError)) : 0) + (form.submitting ? 1 : 0) + (confirmDiscard ? 1 : 0);
+  return (
+    <Box flexDirection="column" flexGrow={1}>
+      <Text bold>New intern</Text>
+      {serverError ? <ErrorView error={serverError} compact={short} retry="save" /> : null}
+      {form.submitting ? <Spinner label="Creating" /> : null}
+      <Confirm open={confirmDiscard} question="Discard this new intern?" onAnswer={form.answerDiscard} active={active} />
+      {/* While the vault picker is open, it stands under the field it fills. */}
+      <FieldWindow fields={picking ? [vaultField] : fields} focus={picking ? 0 : FIELDS.indexOf(field)} room={picking ? Infinity : pane.rows - around} />
       {picking ? (
         <Picker
           title="Borrow the vault of"
           items={(vaults ?? []).map((i) => ({ value: i.vault_id, label: sanitize(i.name), detail: i.status, search: i.id }))}
           loading={vaults === null}
-          height={short ? 5 : 8}
+          height={Math.max(3, Math.min(8, pane.rows - around - 6))}
           width={size.columns - 4}
           onClose={() => setPicking(false)}
           onPick={([p]) => {
