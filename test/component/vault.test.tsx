@@ -67,6 +67,20 @@ describe('vault secrets', () => {
     expect(f).toMatch(/^ github_token/m);
   });
 
+  it('the secret form scrolls its fields with the focus on a short terminal', async () => {
+    const app = renderApp({ api: withWorkspaceSecrets(), initial: { name: 'vault' } });
+    app.resize({ columns: 60, rows: 11 });
+    await app.waitFor(/›github_token/);
+    await app.press('a');
+    await app.waitFor((s) => s.includes('› name') && (s.split('\n')[1] ?? '').length === 60);
+    for (const next of ['value', 'or file', 'host']) {
+      await app.press('tab');
+      const f = await app.waitFor(`› ${next}`);
+      expect(f.split('\n').length, next).toBeLessThanOrEqual(11);
+    }
+    expect(app.frame()).toMatch(/hosts +none yet/);
+  });
+
   it('shows the effective tab with the winning scope, and copies workspace secrets in with a multi-select', async () => {
     const api = withWorkspaceSecrets();
     const app = renderApp({ api, initial: { name: 'intern', id: IDS.runner } });

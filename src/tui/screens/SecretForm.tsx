@@ -13,7 +13,7 @@ import { checkSecretName, checkSecretValue, normaliseHost, validateHosts, type V
 import { Confirm } from '../components/Confirm.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { Spinner } from '../components/Spinner.js';
-import { TextField } from '../components/TextField.js';
+import { FieldWindow, windowedTextField, type WindowedField } from '../components/FieldWindow.js';
 import { useTui } from '../context.js';
 import { useExternalEditor } from '../hooks/useExternalEditor.js';
 import { useDiscard } from '../hooks/useForm.js';
@@ -47,7 +47,7 @@ export function readValueFile(path: string): { value: string } | { error: string
 }
 
 export function SecretForm({ scopeLabel, existing, onSave, onClose }: SecretFormProps) {
-  const { nav, active, setScopes } = useTui();
+  const { nav, active, setScopes, pane } = useTui();
   const [name, setName] = useState(existing?.name ?? '');
   const [value, setValue] = useState('');
   const [file, setFile] = useState('');
@@ -148,6 +148,39 @@ export function SecretForm({ scopeLabel, existing, onSave, onClose }: SecretForm
   }, active && !saving && !asking);
 
   const on = (f: Field) => active && !saving && !asking && field === f;
+  // The fields scroll with the focus on a short pane (FieldWindow), in a row the panel's border and
+  // padding leave; the host's field carries the line of hosts added under it.
+  const rowWidth = pane.columns - 4;
+  const hostField = windowedTextField(
+    'host',
+    { label: 'host', value: host, onChange: setHost, focused: on('host'), error: hostError, note: `enter adds · ${hosts.length}/${LIMITS.secretHosts.max}`, labelWidth: LABEL_WIDTH, placeholder: 'api.example.com' },
+    rowWidth,
+  );
+  const fields: WindowedField[] = [
+    ...(existing ? [] : [windowedTextField('name', { label: 'name', value: name, onChange: setName, focused: on('name'), error: nameError, note: 'a-z 0-9 _', labelWidth: LABEL_WIDTH }, rowWidth)]),
+    windowedTextField(
+      'value',
+      { label: 'value', value, onChange: setValue, focused: on('value'), masked: true, error: valueError, note: value === '' ? '^e: $EDITOR' : `${value.length} chars, hidden`, labelWidth: LABEL_WIDTH, placeholder: 'typed hidden' },
+      rowWidth,
+    ),
+    windowedTextField('file', { label: 'or file', value: file, onChange: setFile, focused: on('file'), note: value === '' ? 'a path to read the value from' : 'unused: a value is typed', labelWidth: LABEL_WIDTH, placeholder: 'none' }, rowWidth),
+    {
+      key: 'host',
+      rows: hostField.rows + 1,
+      node: (
+        <>
+          {hostField.node}
+          <Text wrap="truncate-end">
+            <Text color={theme.muted}>{'  hosts'.padEnd(LABEL_WIDTH)}</Text>
+            {hosts.length === 0 ? <Text color={theme.warning}>none yet: it is only ever sent to its hosts</Text> : hosts.map((h) => sanitize(h)).join(', ')}
+          </Text>
+        </>
+      ),
+    },
+  ];
+  // What stands around the fields: the vault screen's title, the panel's border, its title and
+  // hint, and an error, a spinner or a question when they show.
+  const around = 5 + (error ? 1 : 0) + (saving ? 1 : 0) + (asking ? 1 : 0);
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.accent} paddingX={1} flexShrink={0}>
       <Text bold color={theme.accent}>
@@ -155,35 +188,7 @@ export function SecretForm({ scopeLabel, existing, onSave, onClose }: SecretForm
       </Text>
       {error ? <ErrorView error={error} compact retry="save" /> : null}
       {saving ? <Spinner label="Saving" /> : null}
-      {existing ? null : (
-        <TextField label="name" value={name} onChange={setName} focused={on('name')} error={nameError} note="a-z 0-9 _" labelWidth={LABEL_WIDTH} />
-      )}
-      <TextField
-        label="value"
-        value={value}
-        onChange={setValue}
-        focused={on('value')}
-        masked
-        error={valueError}
-        note={value === '' ? '^e: $EDITOR' : `${value.length} chars, hidden`}
-        labelWidth={LABEL_WIDTH}
-        placeholder="typed hidden"
-      />
-      <TextField label="or file" value={file} onChange={setFile} focused={on('file')} note={value === '' ? 'a path to read the value from' : 'unused: a value is typed'} labelWidth={LABEL_WIDTH} placeholder="none" />
-      <TextField
-        label="host"
-        value={host}
-        onChange={setHost}
-        focused={on('host')}
-        error={hostError}
-        note={`enter adds · ${hosts.length}/${LIMITS.secretHosts.max}`}
-        labelWidth={LABEL_WIDTH}
-        placeholder="api.example.com"
-      />
-      <Text wrap="truncate-end">
-        <Text color={theme.muted}>{'  hosts'.padEnd(LABEL_WIDTH)}</Text>
-        {hosts.length === 0 ? <Text color={theme.warning}>none yet: it is only ever sent to its hosts</Text> : hosts.map((h) => sanitize(h)).join(', ')}
-      </Text>
+      <FieldWindow fields={fields} focus={fields.findIndex((f) => f.key === field)} room={pane.rows - around} />
       {/* The question never repeats the value: it is only ever drawn as its length. */}
       <Confirm open={asking} question="Discard your changes?" onAnswer={discard.answerDiscard} active={active} />
       <Text color={theme.muted} wrap="truncate-end">
