@@ -1,8 +1,8 @@
 /** Argument parsing: argv in, a command out. Pure, so it is tested without a process. */
 import { parseArgs } from 'node:util';
 import type { Flags } from './settings.js';
-import { EXIT_HELP, argsErrorMessage } from './exit.js';
-import { commandList, findCommand } from './registry.js';
+import { EXIT_HELP, argsErrorMessage, closest } from './exit.js';
+import { COMMANDS, commandList, findCommand } from './registry.js';
 
 export type Command =
   | { kind: 'help'; text?: string }
@@ -67,7 +67,7 @@ function parse(args: string[], options: Options): { values: Record<string, strin
     const r = parseArgs({ args, options, strict: true, allowPositionals: true });
     return { values: r.values as Record<string, string | boolean | undefined>, positionals: r.positionals };
   } catch (e) {
-    throw new UsageError(argsErrorMessage(e));
+    throw new UsageError(argsErrorMessage(e, Object.keys(options)));
   }
 }
 
@@ -121,7 +121,8 @@ export function parseCommand(argv: string[]): Command {
     if (findCommand(positionals)) {
       throw new UsageError(`a command comes first, before any flag: intern-tui ${positionals.slice(0, 2).join(' ').slice(0, 60)} [flags]; commands take credentials from the environment or intern-tui login, not flags`);
     }
-    throw new UsageError(`unknown command "${positionals[0]!.slice(0, 40)}"; see intern-tui --help`);
+    const near = closest(positionals[0]!, COMMANDS.map((c) => c.noun));
+    throw new UsageError(`unknown command "${positionals[0]!.slice(0, 40)}"${near ? ` (did you mean "${near}"?)` : ''}; see intern-tui --help`);
   }
   return { kind: 'tui', flags, forceSandbox: Boolean(values.sandbox) };
 }

@@ -8,10 +8,10 @@ import { existsSync } from 'node:fs';
 import { VERSION } from '../version.js';
 import { HELP, parseCommand } from './args.js';
 import { endBy } from './ending.js';
-import { CliError, EXIT } from './exit.js';
+import { CliError, EXIT, closest } from './exit.js';
 import type { EarlySandbox } from './legacy.js';
 import { parseFor } from './parse.js';
-import { commandHelp, findCommand, nounHelp } from './registry.js';
+import { COMMANDS, commandHelp, findCommand, nounHelp } from './registry.js';
 
 const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
 
@@ -69,7 +69,10 @@ async function main(original: string[]): Promise<number> {
   }
   const found = findCommand(argv);
   if (found === null) {
-    if (first !== undefined && !first.startsWith('-')) throw new CliError(EXIT.usage, `unknown command "${first.slice(0, 40)}"; see intern-tui --help`);
+    if (first !== undefined && !first.startsWith('-')) {
+      const near = closest(first, COMMANDS.map((c) => c.noun));
+      throw new CliError(EXIT.usage, `unknown command "${first.slice(0, 40)}"${near ? ` (did you mean "${near}"?)` : ''}; see intern-tui --help`);
+    }
     const early = await earlySandbox(argv);
     const { runLegacy } = await import('./legacy.js');
     return runLegacy(argv, early);
@@ -79,7 +82,8 @@ async function main(original: string[]): Promise<number> {
       (found.given === undefined ? process.stderr : process.stdout).write(nounHelp(found.noun, found.verbs));
       return found.given === undefined ? EXIT.usage : EXIT.ok;
     }
-    throw new CliError(EXIT.usage, `unknown command "${found.noun} ${found.given.slice(0, 40)}"; see intern-tui ${found.noun} --help`);
+    const near = closest(found.given, found.verbs.map((v) => v.verb ?? ''));
+    throw new CliError(EXIT.usage, `unknown command "${found.noun} ${found.given.slice(0, 40)}"${near ? ` (did you mean "${found.noun} ${near}"?)` : ''}; see intern-tui ${found.noun} --help`);
   }
   const { spec, rest } = found;
   if (spec.raw) {

@@ -59,7 +59,7 @@ export function parseFor(spec: CommandSpec, rest: string[]): Parsed {
   try {
     r = parseArgs({ args, options, strict: true, allowPositionals: true, tokens: true });
   } catch (e) {
-    throw usageError(`${argsErrorMessage(e)}; see intern-tui ${[spec.noun, spec.verb].filter(Boolean).join(' ')} --help`);
+    throw usageError(`${argsErrorMessage(e, Object.keys(options))}; see intern-tui ${[spec.noun, spec.verb].filter(Boolean).join(' ')} --help`);
   }
   const values = { ...r.values } as Parsed['values'];
   let positionals = [...r.positionals];

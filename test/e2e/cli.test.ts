@@ -171,6 +171,11 @@ describe('intern-tui commands without a TTY', () => {
       const r = await run(args);
       expect(r.code, args.join(' ')).toBe(2);
     }
+    // A typo is named with what it probably was.
+    const typo = await run(['intrens', 'lsit']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('unknown command "intrens" (did you mean "interns"?)');
+    expect((await run(['interns', 'lsit'])).stderr).toContain('(did you mean "interns list"?)');
 
     const noProfile = await run(['--profile', 'nope', 'interns', 'list']);
     expect(noProfile.code).toBe(2);

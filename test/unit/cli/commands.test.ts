@@ -6,7 +6,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Io } from '../../../src/cli/context.js';
-import { CliError } from '../../../src/cli/exit.js';
+import { CliError, closest } from '../../../src/cli/exit.js';
 import { Output, checkJsonFields, fitColumns, pickFields } from '../../../src/cli/output.js';
 import { parseFor } from '../../../src/cli/parse.js';
 import { COMMANDS, findCommand, type CommandSpec } from '../../../src/cli/registry.js';
@@ -88,6 +88,29 @@ describe('parseFor', () => {
   it('does not echo an extra argument (it may be a secret)', () => {
     expect(() => parseFor(spec('interns', 'get'), ['alice', 'sk-secret-extra'])).toThrow(/too many arguments/);
     expect(() => parseFor(spec('interns', 'get'), ['alice', 'sk-secret-extra'])).not.toThrow(/sk-secret/);
+  });
+});
+
+describe('a mistyped command or flag', () => {
+  it('is named with what was probably meant: one edit away, a swap counting one; two for longer words', () => {
+    const nouns = ['interns', 'connections', 'byok', 'vault', 'models', 'chat', 'attach', 'login', 'logout', 'auth', 'config', 'sandbox'];
+    expect(closest('intrens', nouns)).toBe('interns');
+    expect(closest('Interns', nouns)).toBe('interns');
+    expect(closest('vualt', nouns)).toBe('vault');
+    expect(closest('modles', nouns)).toBe('models');
+    expect(closest('interns', nouns)).toBeNull(); // not mistyped
+    expect(closest('xyzzy', nouns)).toBeNull();
+    expect(closest('bok', nouns)).toBe('byok');
+    // Two as close as each other: no guess.
+    expect(closest('logn', ['login', 'logon'])).toBeNull();
+    // Short words get one edit only: "aut" is one from "auth", "ax" is two from anything.
+    expect(closest('aut', nouns)).toBe('auth');
+    expect(closest('ax', ['at', 'ab'])).toBeNull();
+  });
+
+  it('a registry command names the flag it does not know, and the one it probably is', () => {
+    expect(() => parseFor(spec('interns', 'list'), ['--stauts', 'running'])).toThrow(/^unknown flag --stauts \(did you mean --status\?\); see intern-tui interns list --help$/);
+    expect(() => parseFor(spec('interns', 'list'), ['--wat'])).toThrow(/^unknown flag --wat; see intern-tui interns list --help$/);
   });
 });
 

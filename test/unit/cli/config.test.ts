@@ -110,8 +110,10 @@ describe('arguments', () => {
     });
   });
   it.each([
-    [['--bogus'], /Unknown option/],
+    [['--bogus'], /^unknown flag --bogus$/],
+    [['--scrolback', '5'], /^unknown flag --scrolback \(did you mean --scrollback\?\)$/],
     [['frobnicate'], /unknown command/],
+    [['--profile', 'work', 'intrens'], /unknown command "intrens" \(did you mean "interns"\?\)/],
     [['sandbox', '--port', '70000'], /--port must be a whole number from 0 to 65535/],
     [['sandbox', '--seed', 'lots'], /--seed must be demo or empty/],
     [['config', 'edit'], /config path\|show/],
