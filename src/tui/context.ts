@@ -19,7 +19,8 @@ export type Route =
   | { name: 'connections'; id: string }
   | { name: 'attach'; intern: Intern }
   | { name: 'byok' }
-  | { name: 'byokDetails'; id: string }
+  /** `ask`: the list's delete, opened with its question (asked once). */
+  | { name: 'byokDetails'; id: string; ask?: 'delete' }
   | { name: 'byokForm'; id?: string };
 
 export interface Nav {

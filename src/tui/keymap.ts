@@ -60,7 +60,7 @@ export const KEYMAP = [
   { id: 'toShell', keys: ['ctrl+z'], label: '^z', help: 'suspend to the shell (fg comes back)', footer: 'suspend', scope: 'always' },
   { id: 'help', keys: ['?'], label: '?', help: 'help', scope: 'global' },
   { id: 'back', keys: ['q'], label: 'q', help: 'back / quit', scope: 'global' },
-  { id: 'cancel', keys: ['escape'], label: 'esc', help: 'back / cancel', scope: 'global' },
+  { id: 'cancel', keys: ['escape'], label: 'esc', help: 'back / cancel (on a filtered list, clears the filter)', scope: 'global' },
   { id: 'palette', keys: [':'], label: ':', help: `commands (${COMMANDS.map(usage).join(', ')})`, scope: 'global' },
   { id: 'interns', keys: ['i'], label: 'i', help: 'interns', scope: 'global' },
   { id: 'byok', keys: ['b'], label: 'b', help: 'BYOK credentials', scope: 'global' },

@@ -42,7 +42,7 @@ export const SCREENS: { [N in Route['name']]: ScreenDef<N> } = {
   chat: { title: 'Chat', render: (r) => <ChatScreen key={r.id} id={r.id} seed={r.seed} /> },
   attach: { title: 'Attach', render: (r) => <AttachRoute intern={r.intern} />, fullScreen: true },
   byok: { title: 'BYOK credentials', render: () => <ByokList /> },
-  byokDetails: { title: 'Credential', render: (r) => <ByokDetails key={r.id} id={r.id} /> },
+  byokDetails: { title: 'Credential', render: (r) => <ByokDetails key={r.id} id={r.id} ask={r.ask} /> },
   byokForm: { title: (r) => (r.id ? 'Edit credential' : 'New credential'), render: (r) => <ByokForm id={r.id} /> },
 };
 

@@ -54,6 +54,21 @@ describe('intern list', () => {
     expect(app.api.callsOf('listInterns').some(([q]) => JSON.stringify(q).includes('running'))).toBe(true);
   });
 
+  it('while the filter is typed the footer lists its keys; esc on the filtered list clears it', async () => {
+    const app = renderApp();
+    const footer = (f: string) => f.trimEnd().split('\n').at(-1)!;
+    await app.waitFor('sleeper');
+    await app.press('/');
+    let f = await app.waitFor((s) => footer(s).startsWith('enter run / apply / confirm  esc close / cancel'));
+    expect(footer(f)).not.toContain('j/k move');
+    await app.type('zzz');
+    await app.press('enter');
+    f = await app.waitFor((s) => s.includes('Nothing matches "zzz"') && footer(s).startsWith('j/k move'));
+    await app.press('esc');
+    f = await app.waitFor((s) => s.includes('sleeper') && s.includes('runner'));
+    expect(f).not.toContain('zzz');
+  });
+
   it('comes back from an intern as it was left: the filter, the status filter and the cursor', async () => {
     const app = renderApp();
     await app.waitFor('sleeper');
@@ -372,13 +387,34 @@ describe('connections', () => {
 });
 
 describe('BYOK', () => {
+  it('esc on a list filtered by provider clears the filter', async () => {
+    const api = new FakeApi();
+    const app = renderApp({ api, initial: { name: 'byok' } });
+    await app.waitFor('Production OpenAI');
+    await app.press('/');
+    await app.type('anthropic');
+    await app.press('enter');
+    await app.waitFor((s) => s.includes('provider: anthropic') && !s.includes('Production OpenAI'));
+    await app.press('esc');
+    await app.waitFor((s) => s.includes('provider: all') && s.includes('Production OpenAI'));
+  });
+
   it('lists labels, never keys, and deletes only after y', async () => {
     const api = new FakeApi();
     const app = renderApp({ api, initial: { name: 'byok' } });
     const f = await app.waitFor('Production OpenAI');
     expect(f).toContain('sk-...WXYZ');
-    await app.press('enter');
-    await app.waitFor('openai credential');
+    // D on the list opens the credential with its question asked; n keeps it, and coming back does not ask again.
+    await app.press('D');
+    await app.waitFor((s) => s.includes('openai credential') && s.includes('Delete this credential?'));
+    await app.press('n');
+    await app.waitFor((s) => !s.includes('Delete this credential?'));
+    await app.press('e');
+    await app.waitFor('Edit openai credential');
+    await app.press('esc');
+    await app.waitFor((s) => s.includes('openai credential') && !s.includes('Edit openai'));
+    expect(app.frame()).not.toContain('Delete this credential?');
+    expect(api.callsOf('deleteByok')).toHaveLength(0);
     await app.press('D');
     await app.waitFor('Delete this credential?');
     await app.press('b'); // not an answer: the prompt keeps the key

@@ -1,7 +1,8 @@
 /**
  * A filter field's state: the text being typed, the text applied, and whether
  * the field has the keyboard. `handleKey` takes accept/dismiss while editing
- * (dismiss restores what was applied); `live` filters apply as you type.
+ * (dismiss restores what was applied); `live` filters apply as you type; `clear`
+ * drops what is applied.
  */
 import type { Key } from 'ink';
 import { useState } from 'react';
@@ -34,5 +35,11 @@ export function useFilter(opts: { live?: boolean; onApply?: (text: string) => vo
     }
     return true;
   };
-  return { text, applied, editing, start: () => setEditing(true), onChange, handleKey, shown: editing || applied !== '' };
+  /** Drops the filter applied (esc on a filtered list). */
+  const clear = () => {
+    setText('');
+    setApplied('');
+    opts.onApply?.('');
+  };
+  return { text, applied, editing, start: () => setEditing(true), onChange, handleKey, clear, shown: editing || applied !== '' };
 }

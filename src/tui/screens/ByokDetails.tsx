@@ -7,6 +7,7 @@ import { ErrorView } from '../components/ErrorView.js';
 import { Spinner } from '../components/Spinner.js';
 import { useTui } from '../context.js';
 import { useKeys } from '../hooks/useKeys.js';
+import { useRemembered } from '../hooks/useRemembered.js';
 import { useResource } from '../hooks/useResource.js';
 import { useScreen } from '../hooks/useScreen.js';
 import { matches } from '../keymap.js';
@@ -19,10 +20,11 @@ const show = (v: unknown): string => {
   return sanitize(String(v));
 };
 
-export function ByokDetails({ id }: { id: string }) {
+export function ByokDetails({ id, ask }: { id: string; ask?: 'delete' }) {
   const { api, nav, active } = useTui();
   const res = useResource((signal) => api.getByok(id, { signal }), id);
-  const [confirm, setConfirm] = useState(false);
+  // Remembered with the route: the list's D asks once, not again on coming back here.
+  const [confirm, setConfirm] = useRemembered('confirm', ask === 'delete');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
   // The confirmation takes every key: a key that is not its answer must not act on the screen behind it.

@@ -36,10 +36,11 @@ export function ByokList() {
   const { rows, total, offset } = paged;
   const height = Math.max(3, pane.rows - 5);
   const list = useListCursor(rows.length, height);
-  useScreen(['byok', 'paged', 'list', 'global'], filter.editing);
+  useScreen(filter.editing ? ['prompt', 'text'] : ['byok', 'paged', 'list', 'global'], filter.editing);
 
   useKeys((input, key) => {
     if (filter.handleKey(input, key)) return;
+    if (matches('cancel', input, key) && filter.applied !== '') return filter.clear();
     if (list.handle(input, key)) return;
     if (paged.handleKey(input, key)) return;
     if (matches('filter', input, key) || matches('statusFilter', input, key)) return filter.start();
@@ -49,7 +50,7 @@ export function ByokList() {
     if (!selected) return;
     if (matches('open', input, key)) return nav.push({ name: 'byokDetails', id: selected.id });
     if (matches('byokEdit', input, key)) return nav.push({ name: 'byokForm', id: selected.id });
-    if (matches('byokDelete', input, key)) return nav.push({ name: 'byokDetails', id: selected.id });
+    if (matches('byokDelete', input, key)) return nav.push({ name: 'byokDetails', id: selected.id, ask: 'delete' });
   }, active);
 
   return (

@@ -49,7 +49,8 @@ export function InternList() {
   const loadingMore = useRef(false);
   const status = STATUS_FILTERS[statusIdx] ?? null;
 
-  useScreen(['list', 'internList', 'intern', 'global'], filtering);
+  // While the filter is typed into, its keys are the ones that work.
+  useScreen(filtering ? ['prompt', 'text'] : ['list', 'internList', 'intern', 'global'], filtering);
 
   const loadFirst = useCallback(
     async (limit = PAGE) => {
@@ -132,6 +133,7 @@ export function InternList() {
 
   useKeys((input, key) => {
     if (filterField.handleKey(input, key)) return;
+    if (matches('cancel', input, key) && filter !== '') return filterField.clear();
     if (list.handle(input, key)) return;
     const selected = visible[list.index];
     if (matches('filter', input, key)) return filterField.start();
