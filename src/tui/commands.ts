@@ -50,7 +50,7 @@ export const COMMANDS: readonly Command[] = [
   {
     name: 'attach',
     arg: 'NAME',
-    help: 'attach to the intern with this name (or id)',
+    help: 'open its terminal (name or id)',
     run: async (env, name) => {
       const found = await internNamed(env, name, 'attach');
       if (found) env.nav.push({ name: 'attach', intern: found });
@@ -60,7 +60,7 @@ export const COMMANDS: readonly Command[] = [
     name: 'chat',
     arg: 'NAME',
     aliases: ['talk'],
-    help: 'chat with the intern with this name (or id)',
+    help: 'chat with it (name or id)',
     run: async (env, name) => {
       const found = await internNamed(env, name, 'chat');
       if (found) env.nav.push({ name: 'chat', id: found.id, seed: found });
@@ -69,7 +69,7 @@ export const COMMANDS: readonly Command[] = [
   {
     name: 'profile',
     arg: 'PROFILE',
-    help: 'switch to another profile of the config file',
+    help: 'switch to that config profile',
     run: async ({ nav, switchProfile }, name) => {
       if (!switchProfile) return nav.flash('switching profiles needs a configured service, not the built-in sandbox', 'error');
       await switchProfile(name);
@@ -77,7 +77,7 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: 'login',
-    help: 'sign in to the current profile in the browser',
+    help: 'sign in to this profile (browser)',
     run: async ({ nav, signIn }) => {
       if (!signIn) return nav.flash('signing in needs a configured service, not the built-in sandbox: run intern-tui login --base-url URL', 'error');
       await signIn();

@@ -333,6 +333,17 @@ describe('help overlay', () => {
     expect(f).not.toContain('· n new');
   });
 
+  it('cuts no binding or group title at 100 columns', async () => {
+    const app = renderApp();
+    app.resize({ columns: 100, rows: 120 });
+    await app.waitFor((s) => s.includes('sleeper') && (s.split('\n')[1] ?? '').length === 100);
+    await app.press('?');
+    const f = await app.waitFor((s) => s.includes('Keys (esc') && s.includes('Commands (after :)'));
+    // But the palette's: its help names every command, which the overlay lists again at its end.
+    const cut = f.split('\n').filter((l) => l.includes('…') && !l.includes('commands (interns'));
+    expect(cut).toEqual([]);
+  });
+
   it("opens on the screen's own keys, marked, and every other group after them", async () => {
     const app = renderApp({ initial: { name: 'intern', id: IDS.runner } });
     await app.waitFor('runner');
