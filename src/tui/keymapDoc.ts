@@ -25,7 +25,7 @@ export function keyTableMarkdown(extra: { where: string; keys: string }[] = []):
       }
       cells.push(`${group.map((g) => '`' + keysText(g).replace(/\|/g, '\\|') + '`').join(' / ')} ${b.help}`);
     });
-    rows.push(`| ${SCOPE_TITLES[scope].toLowerCase()} | ${cells.join(' · ')} |`);
+    rows.push(`| ${SCOPE_TITLES[scope].charAt(0).toLowerCase() + SCOPE_TITLES[scope].slice(1)} | ${cells.join(' · ')} |`);
   }
   for (const e of extra) rows.push(`| ${e.where} | ${e.keys} |`);
   return rows.join('\n');
