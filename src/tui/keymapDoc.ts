@@ -25,7 +25,7 @@ export function keyTableMarkdown(extra: { where: string; keys: string }[] = []):
       }
       cells.push(`${group.map((g) => '`' + keysText(g).replace(/\|/g, '\\|') + '`').join(' / ')} ${b.help}`);
     });
-    rows.push(`| ${SCOPE_TITLES[scope].charAt(0).toLowerCase() + SCOPE_TITLES[scope].slice(1)} | ${cells.join(' · ')} |`);
+    rows.push(`| ${inSentence(SCOPE_TITLES[scope])} | ${cells.join(' · ')} |`);
   }
   for (const e of extra) rows.push(`| ${e.where} | ${e.keys} |`);
   return rows.join('\n');
@@ -42,4 +42,9 @@ export function withKeyTable(readme: string, table: string): string {
 /** The README's key table: the keymap's rows and a row for the palette's commands. */
 export function keyTable(): string {
   return keyTableMarkdown([{ where: 'palette (`:`)', keys: COMMANDS.map((c) => '`' + usage(c) + '` ' + c.help).join(' · ') }]);
+}
+
+/** A title as it reads in a sentence: its first word lowercased unless it is an acronym (BYOK). */
+function inSentence(title: string): string {
+  return /^[A-Z]{2}/.test(title) ? title : title.charAt(0).toLowerCase() + title.slice(1);
 }
