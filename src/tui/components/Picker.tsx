@@ -123,9 +123,12 @@ export function Picker(props: PickerProps) {
       {shown.length === 0 ? (
         <Text color={theme.muted}>nothing matches</Text>
       ) : null}
-      <Text color={theme.muted} wrap="truncate-end">
-        {props.note ? `${props.note} · ` : ''}↑↓ move · {multi ? 'tab marks · ' : ''}enter picks · esc closes
-      </Text>
+      {/* The keys are the footer's (the chooser scopes); a note says where the rows came from. */}
+      {props.note ? (
+        <Text color={theme.muted} wrap="truncate-end">
+          {props.note}
+        </Text>
+      ) : null}
     </Box>
   );
 }

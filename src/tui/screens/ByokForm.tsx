@@ -159,9 +159,10 @@ export function ByokForm({ id }: { id?: string }) {
   if (!values || !original) return res.error ? <ErrorView error={res.error} /> : <Spinner label="Loading the credential" />;
   const focused = (f: ByokField) => active && !form.confirmingDiscard && field === f;
   // On a short terminal the fields scroll with the focus (FieldWindow) in what the pane leaves: the
-  // title, the provider's line when editing, the note, the hint, and whatever shows below.
+  // title, the provider's line when editing, the note, and whatever shows below. (The keys are the
+  // footer's: the form writes no line of them.)
   const around =
-    2 + (create ? 0 : 1) + (flagNote ? 1 : 0) + (form.submitting ? 1 : 0) + (form.serverError ? errorViewRows(form.serverError) : 0) + (form.confirmingDiscard ? 1 : 0);
+    1 + (create ? 0 : 1) + (flagNote ? 1 : 0) + (form.submitting ? 1 : 0) + (form.serverError ? errorViewRows(form.serverError) : 0) + (form.confirmingDiscard ? 1 : 0);
   /** A choice's or a flag's value as drawn, and the help beside it. */
   const choiceOf = (f: ByokField) => ({
     value: f === 'declared_region' ? values.declared_region : f === 'declared_zdr' ? values.declared_zdr : (values[f] as boolean) ? '[x]' : '[ ]',
@@ -175,6 +176,8 @@ export function ByokForm({ id }: { id?: string }) {
     const { value, help } = choiceOf(f);
     return wrapText(help ?? '', Math.max(1, pane.columns - LABEL_WIDTH - widthOf(value) - 1));
   };
+  /** A choice's error, wrapped the same way: the window counts its lines (one wrapped by Ink was counted as one). */
+  const errorLines = (f: ByokField): string[] => wrapText(`✖ ${errors[f] ?? ''}`, Math.max(1, pane.columns - LABEL_WIDTH - widthOf(choiceOf(f).value) - 1));
   /** A text field's props: one set for the field as drawn and for the count of its rows. */
   const textProps = (f: ByokField, spec: { label: string; placeholder: string }): TextFieldProps => ({
     label: f === 'key' && rotating ? 'new key' : spec.label,
@@ -190,7 +193,7 @@ export function ByokForm({ id }: { id?: string }) {
   const rowsOf = (f: ByokField): number => {
     const spec = TEXT_FIELDS[f];
     if (spec) return textFieldRows(textProps(f, spec), pane.columns) + (f === 'provider' && focused('provider') ? 1 : 0);
-    return focused(f) && !errors[f] ? helpLines(f).length : 1;
+    return errors[f] ? errorLines(f).length : focused(f) ? helpLines(f).length : 1;
   };
   /** One field's row (a text field with, on the provider, its suggestions; or a choice or a flag). */
   const row = (f: ByokField) => {
@@ -228,7 +231,13 @@ export function ByokForm({ id }: { id?: string }) {
           <Text inverse={focused(f)}>{value}</Text>
         </Box>
         {errors[f] ? (
-          <Text color={theme.error}> ✖ {errors[f]}</Text>
+          <Box flexDirection="column" marginLeft={1}>
+            {errorLines(f).map((line, i) => (
+              <Text key={i} color={theme.error}>
+                {line}
+              </Text>
+            ))}
+          </Box>
         ) : focused(f) ? (
           // The focused row explains itself in full; the others keep to one line.
           <Box flexDirection="column" marginLeft={1}>
@@ -268,7 +277,6 @@ export function ByokForm({ id }: { id?: string }) {
       {form.submitting ? <Spinner label={create ? 'Creating' : 'Saving'} /> : null}
       {form.serverError ? <ErrorView error={form.serverError} retry="save" /> : null}
       <Confirm open={form.confirmingDiscard} question="Discard your changes?" onAnswer={form.answerDiscard} active={active} />
-      <Text color={theme.muted}>tab/shift+tab move · space/←→ change a choice · ^s {create ? 'create' : 'save'} · esc cancel</Text>
     </Box>
   );
 }

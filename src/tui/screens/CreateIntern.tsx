@@ -148,7 +148,7 @@ export function CreateIntern() {
   const set = (f: 'name' | 'description' | 'instructions') => (v: string) => form.update({ [f]: v });
   const short = size.rows < 30;
   // The instructions take what the pane leaves (the title, the other fields, the box's header and
-  // rules, the hint), six lines at most; on a pane too short for all the fields, they scroll with
+  // rules), six lines at most; on a pane too short for all the fields, they scroll with
   // the focus (FieldWindow), so the field being edited is always on screen.
   const instructionLines = Math.max(1, Math.min(6, pane.rows - 8));
   const vaultField: WindowedField = {
@@ -179,8 +179,8 @@ export function CreateIntern() {
     },
     vaultField,
   ];
-  // The title and the hint, and whatever shows above the fields.
-  const around = 2 + (serverError ? (short ? 1 : errorViewRows(serverError)) : 0) + (form.submitting ? 1 : 0) + (confirmDiscard ? 1 : 0);
+  // The title, and whatever shows above the fields. (The keys are the footer's.)
+  const around = 1 + (serverError ? (short ? 1 : errorViewRows(serverError)) : 0) + (form.submitting ? 1 : 0) + (confirmDiscard ? 1 : 0);
   return (
     <Box flexDirection="column" flexGrow={1}>
       <Text bold>New intern</Text>
@@ -204,9 +204,6 @@ export function CreateIntern() {
           }}
         />
       ) : null}
-      <Text color={theme.muted} wrap="truncate-end">
-        ^s creates · tab next field · esc cancels
-      </Text>
     </Box>
   );
 }

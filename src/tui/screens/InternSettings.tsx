@@ -169,7 +169,7 @@ export function InternSettings({ id }: { id: string }) {
       {form.serverError ? <ErrorView error={form.serverError} retry="save" /> : null}
       <Confirm open={form.confirmingDiscard} question="Discard your changes?" onAnswer={form.answerDiscard} active={active} />
       <Text color={theme.muted}>
-        {form.dirty ? `will send: ${Object.keys(patch).join(', ')}` : 'no changes yet'} · ^s save · esc cancel
+        {form.dirty ? `will send: ${Object.keys(patch).join(', ')}` : 'no changes yet'}
       </Text>
     </Box>
   );

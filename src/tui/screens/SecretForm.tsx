@@ -178,9 +178,9 @@ export function SecretForm({ scopeLabel, existing, onSave, onClose }: SecretForm
       ),
     },
   ];
-  // What stands around the fields: the vault screen's title, the panel's border, its title and
-  // hint, and an error, a spinner or a question when they show.
-  const around = 5 + (error ? 1 : 0) + (saving ? 1 : 0) + (asking ? 1 : 0);
+  // What stands around the fields: the vault screen's title, the panel's border and title, and an
+  // error, a spinner or a question when they show. (The keys are the footer's.)
+  const around = 4 + (error ? 1 : 0) + (saving ? 1 : 0) + (asking ? 1 : 0);
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.accent} paddingX={1} flexShrink={0}>
       <Text bold color={theme.accent}>
@@ -191,9 +191,6 @@ export function SecretForm({ scopeLabel, existing, onSave, onClose }: SecretForm
       <FieldWindow fields={fields} focus={fields.findIndex((f) => f.key === field)} room={pane.rows - around} />
       {/* The question never repeats the value: it is only ever drawn as its length. */}
       <Confirm open={asking} question="Discard your changes?" onAnswer={discard.answerDiscard} active={active} />
-      <Text color={theme.muted} wrap="truncate-end">
-        ^s saves · tab next · esc cancels
-      </Text>
     </Box>
   );
 }
