@@ -156,7 +156,7 @@ export function InternSettings({ id }: { id: string }) {
           loading={models === null}
           allowTyped
           note={modelsError}
-          height={Math.max(3, size.rows - 14)}
+          height={Math.max(3, size.rows - 13)}
           width={size.columns - 4}
           onClose={() => setPicking(false)}
           onPick={([p]) => {
