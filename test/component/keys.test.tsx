@@ -9,11 +9,11 @@ describe('pastes and text fields', () => {
     const app = renderApp();
     await app.waitFor('sleeper');
     await app.press(':');
-    await app.waitFor('enter runs');
+    await app.waitFor(/│ › :/);
     // What the stdin splitter makes of ESC[200~byok\r ESC[201~.
     await app.press(pasteChunk('byok\r'));
     const f = await app.waitFor(/: +byok /);
-    expect(f).toContain('enter runs');
+    expect(f).toMatch(/│ › :/);
     expect(f).toContain('sleeper');
     await app.press('enter');
     await app.waitFor('Production OpenAI');
@@ -32,7 +32,7 @@ describe('pastes and text fields', () => {
     const app = renderApp();
     await app.waitFor('sleeper');
     await app.press(':');
-    await app.waitFor('enter runs');
+    await app.waitFor(/│ › :/);
     await app.type('a😀b');
     await app.press('\x1b[D', '\x1b[D', 'X');
     await app.waitFor(/: +aX😀b/);
@@ -65,7 +65,7 @@ describe('the command palette', () => {
     for (let columns = 50; columns <= 110; columns++) {
       app.resize({ columns });
       // The palette drawn at this width: its border as wide as the terminal.
-      const f = await app.waitFor((s) => s.includes('enter runs') && s.split('\n').some((l) => l.startsWith('╭') && [...l].length === columns));
+      const f = await app.waitFor((s) => /│ › :/.test(s) && s.split('\n').some((l) => l.startsWith('╭') && [...l].length === columns));
       // A line ending in a command and the next starting with its argument (at 100 columns: "profile" / "PROFILE").
       expect(f, `${columns} columns`).not.toMatch(/\b(attach|chat|profile) *│\n│ *(NAME|PROFILE)\b/);
       for (const arg of ['NAME', 'PROFILE']) expect(f).toMatch(new RegExp(`(attach|chat|profile).${arg}`));
@@ -82,7 +82,7 @@ describe('the command palette over a long list', () => {
     app.resize({ columns: 100, rows: 30 });
     await app.waitFor('extra-3');
     await app.press(':');
-    const f = await app.waitFor('enter runs');
+    const f = await app.waitFor(/│ › :/);
     // Ink clips by the innermost box alone: a status cell's own clipping box let its row, below the
     // pane, through onto the palette's input line ("│ › :      ○ stopped").
     expect(f).toMatch(/^│ › : +│$/m);

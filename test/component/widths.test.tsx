@@ -16,7 +16,7 @@ afterEach(() => cleanup());
 const SCREENS: { route: Route; shows: string; keys?: string[]; then?: string }[] = [
   { route: { name: 'interns' }, shows: 'sleeper' },
   { route: { name: 'interns' }, shows: 'sleeper', keys: ['?'], then: 'Keys (esc' },
-  { route: { name: 'interns' }, shows: 'sleeper', keys: [':'], then: '(enter runs' },
+  { route: { name: 'interns' }, shows: 'sleeper', keys: [':'], then: '│ › :' },
   { route: { name: 'interns' }, shows: 'sleeper', keys: ['/'], then: '/ filter' },
   { route: { name: 'intern', id: IDS.runner }, shows: 'Keeps CI green.' },
   { route: { name: 'settings', id: IDS.runner }, shows: 'Settings of runner', keys: ['tab'] },

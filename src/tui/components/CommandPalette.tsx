@@ -24,7 +24,7 @@ export function CommandPalette({ onRun, onClose }: { onRun: (c: ResolvedCommand)
     <Box flexDirection="column" flexShrink={0} borderStyle="round" borderColor={theme.accent} paddingX={1}>
       <TextField label=":" labelWidth={4} value={text} onChange={(v) => { setText(v); setError(null); }} focused error={error} onSubmit={submit} />
       {/* A command and its argument are joined by no-break spaces, so a wrap never parts them ("profile" / "PROFILE"). */}
-      <Text color={theme.muted}>(enter runs, esc closes)   {(suggestions.length > 0 ? suggestions : COMMANDS).map((c) => usage(c).replaceAll(' ', '\u00a0')).join('   ')}</Text>
+      <Text color={theme.muted}>{(suggestions.length > 0 ? suggestions : COMMANDS).map((c) => usage(c).replaceAll(' ', '\u00a0')).join('   ')}</Text>
     </Box>
   );
 }

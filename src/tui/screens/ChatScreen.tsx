@@ -308,7 +308,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
       {permission ? (
         <Box flexDirection="column" borderStyle="round" borderColor={theme.warning} paddingX={1}>
           <Text color={theme.warning} wrap="truncate-end">
-            Permission: {sanitize(permission.operation ?? 'an operation')} (press a number, or ↑↓ and enter; esc cancels)
+            Permission: {sanitize(permission.operation ?? 'an operation')}
           </Text>
           {permission.options.map((o, i) => (
             <Text key={o + i} inverse={i === pick}>
