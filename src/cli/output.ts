@@ -6,6 +6,7 @@
  * Every string from the server is sanitised before it reaches a terminal in table mode.
  */
 import { sanitize, truncate, widthOf } from '../tui/sanitize.js';
+import { wrapText } from '../tui/wrap.js';
 import type { Io } from './context.js';
 import { usageError } from './exit.js';
 
@@ -164,9 +165,16 @@ export class Output {
   object<T>(value: T, rows: [string, (v: T) => Cell][]): void {
     if (this.printJson(value)) return;
     const width = Math.max(...rows.map(([l]) => widthOf(l)));
+    // On a terminal a long value (the instructions) wraps under itself, its own line breaks kept;
+    // piped, each is one line after a tab.
+    const room = (this.io.stdout.columns ?? 0) - width - GAP;
     const lines = rows.map(([label, get]) => {
-      const v = text(get(value));
-      return this.tty ? `${this.paint(label.padEnd(width), 'dim')}  ${v}` : `${label}\t${v}`;
+      if (!this.tty) return `${label}\t${text(get(value))}`;
+      const raw = get(value);
+      const v = raw === null || raw === undefined ? '' : sanitize(String(raw), { multiline: true });
+      const wrapped = room >= 20 ? v.split('\n').flatMap((line) => (line.trim() === '' ? [''] : wrapText(line, room))) : [v.replace(/\n/g, ' ')];
+      const under = ' '.repeat(width + GAP);
+      return wrapped.map((line, i) => (i === 0 ? `${this.paint(label.padEnd(width), 'dim')}${' '.repeat(GAP)}${line}` : line ? under + line : '').trimEnd()).join('\n');
     });
     this.io.stdout.write(lines.join('\n') + '\n');
   }

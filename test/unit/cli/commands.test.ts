@@ -179,6 +179,29 @@ describe('Output', () => {
     expect(fitColumns([30, 40, 40], [true, false, false], 20)).toEqual({ widths: [30, 1, 1], cut: true });
   });
 
+  it('prints an object with long values wrapped under themselves on a terminal, their line breaks kept; one line each when piped', () => {
+    const obj = { name: 'runner', instructions: 'Watch the main branch of every repository we own, and the release branches too.\n\nWhen a build fails, open an issue.', vault: null };
+    const rows: [string, (o: typeof obj) => string | null][] = [['name', (o) => o.name], ['instructions', (o) => o.instructions], ['vault', (o) => o.vault]];
+    const s = io({ tty: true, env: { NO_COLOR: '1' } });
+    (s.stdout as Sink & { columns?: number }).columns = 50;
+    new Output(s.io, null).object(obj, rows);
+    expect(s.stdout.text).toBe(
+      [
+        'name          runner',
+        'instructions  Watch the main branch of every',
+        '              repository we own, and the release',
+        '              branches too.',
+        '',
+        '              When a build fails, open an issue.',
+        'vault',
+        '',
+      ].join('\n'),
+    );
+    const piped = io({ tty: false });
+    new Output(piped.io, null).object(obj, rows);
+    expect(piped.stdout.text.split('\n')[1]).toBe('instructions\tWatch the main branch of every repository we own, and the release branches too.  When a build fails, open an issue.');
+  });
+
   it('is tab-separated without a header and without colour when stdout is not a TTY', () => {
     const text = new Output(io({ tty: false }).io, null).table(rows, columns);
     expect(text).toBe('日本語-bot\trunning\nevillink\tfailed\n');
