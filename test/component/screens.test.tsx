@@ -398,6 +398,14 @@ describe('connections', () => {
 });
 
 describe('BYOK', () => {
+  it('an empty BYOK list says none, not "0-0 of 0", and how to add one', async () => {
+    const api = new FakeApi();
+    api.listByok = async () => ({ data: [], total_count: 0 });
+    const app = renderApp({ api, initial: { name: 'byok' } });
+    const f = await app.waitFor('No credentials. Press n to add one.');
+    expect(f).toContain('BYOK credentials · none · provider: all');
+  });
+
   it('esc on a list filtered by provider clears the filter', async () => {
     const api = new FakeApi();
     const app = renderApp({ api, initial: { name: 'byok' } });

@@ -58,7 +58,7 @@ export function ByokList() {
       <Text bold wrap="truncate-end">
         BYOK credentials{' '}
         <Text color={theme.muted}>
-          · {total === 0 ? 0 : offset + 1}-{offset + rows.length} of {total} · provider: {filter.applied || 'all'} (/)
+          · {total === 0 ? 'none' : `${offset + 1}-${offset + rows.length} of ${total}`} · provider: {filter.applied || 'all'} (/)
         </Text>
       </Text>
       {filter.shown ? (
