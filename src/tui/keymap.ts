@@ -48,8 +48,9 @@ export interface Binding {
   help: string;
   /**
    * What the footer says it does, where the help's words are too long for one line of keys (the
-   * default is the help up to its first parenthesis); false keeps a key everyone knows (the text
-   * fields' editing keys) out of the footer, and in the help.
+   * default is the help up to its first parenthesis); false keeps a key out of the footer, and in
+   * the help: one everyone knows (the text fields' editing keys), or one the footer has no room
+   * for (copying an id).
    */
   footer?: string | false;
   scope: Scope;
@@ -86,9 +87,11 @@ export const KEYMAP = [
   { id: 'provision', keys: ['p'], label: 'p', help: 'provision', scope: 'intern' },
   { id: 'suspend', keys: ['s'], label: 's', help: 'suspend', scope: 'intern' },
   { id: 'delete', keys: ['D'], label: 'D', help: 'delete (type the name to confirm)', scope: 'intern' },
+  { id: 'copyId', keys: ['y'], label: 'y', help: 'copy its id (OSC 52)', footer: false, scope: 'intern' },
   { id: 'new', keys: ['n'], label: 'n', help: 'new credential', footer: 'new', scope: 'byok' },
   { id: 'byokEdit', keys: ['e'], label: 'e', help: 'edit credential', footer: 'edit', scope: 'byok' },
   { id: 'byokDelete', keys: ['D'], label: 'D', help: 'delete credential (asks first)', footer: 'delete', scope: 'byok' },
+  { id: 'byokCopyId', keys: ['y'], label: 'y', help: 'copy its id (OSC 52)', footer: false, scope: 'byok' },
   { id: 'nextField', keys: ['tab'], label: 'tab', help: 'next / previous field', footer: 'next field', scope: 'form' },
   { id: 'prevField', keys: ['shift+tab'], label: '', help: '', scope: 'form' },
   { id: 'save', keys: ['ctrl+s'], label: '^s', help: 'save', scope: 'form' },

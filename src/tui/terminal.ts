@@ -16,6 +16,10 @@ export const PASTE_END = '\x1b[201~';
 export const TUI_ENTER = ENTER_ALT_SCREEN + BRACKETED_PASTE_ON;
 /** On the way out: paste mode off, the cursor back, the normal screen. */
 export const TUI_LEAVE = BRACKETED_PASTE_OFF + SHOW_CURSOR + LEAVE_ALT_SCREEN;
+/** The OSC 52 sequence that puts `text` on the terminal's clipboard (the terminal may refuse it). */
+export function osc52(text: string): string {
+  return `\x1b]52;c;${Buffer.from(text, 'utf8').toString('base64')}\x07`;
+}
 /** After the attach session drew the screen itself: a clean slate for Ink. */
 export const AFTER_ATTACH = RESET_ATTRIBUTES + CLEAR_SCREEN + SHOW_CURSOR + BRACKETED_PASTE_ON;
 

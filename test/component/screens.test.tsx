@@ -406,6 +406,30 @@ describe('BYOK', () => {
     expect(f).toContain('BYOK credentials · none · provider: all');
   });
 
+  it('y copies the id of the selected intern or credential with OSC 52, and says whose', async () => {
+    const copied = (app: ReturnType<typeof renderApp>) => {
+      const frame = app.frames.find((fr) => fr.includes('\x1b]52;c;'));
+      return frame ? Buffer.from(/\x1b\]52;c;([A-Za-z0-9+/=]+)\x07/.exec(frame)![1]!, 'base64').toString('utf8') : null;
+    };
+    const list = renderApp();
+    await list.waitFor('sleeper');
+    await list.press('y');
+    await list.waitFor('copied the id of runner (OSC 52)');
+    expect(copied(list)).toBe(IDS.runner);
+    cleanup();
+    const details = renderApp({ initial: { name: 'intern', id: IDS.sleeper } });
+    await details.waitFor(IDS.sleeper);
+    await details.press('y');
+    await details.waitFor('copied the id of sleeper');
+    expect(copied(details)).toBe(IDS.sleeper);
+    cleanup();
+    const byok = renderApp({ initial: { name: 'byok' } });
+    await byok.waitFor('Production OpenAI');
+    await byok.press('y');
+    await byok.waitFor('copied the id of the openai credential');
+    expect(copied(byok)).toBe('c1');
+  });
+
   it('esc on a list filtered by provider clears the filter', async () => {
     const api = new FakeApi();
     const app = renderApp({ api, initial: { name: 'byok' } });

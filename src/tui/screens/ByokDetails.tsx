@@ -6,6 +6,7 @@ import { Confirm } from '../components/Confirm.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { Spinner } from '../components/Spinner.js';
 import { useTui } from '../context.js';
+import { useClipboard } from '../hooks/useClipboard.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useRemembered } from '../hooks/useRemembered.js';
 import { useResource } from '../hooks/useResource.js';
@@ -22,6 +23,7 @@ const show = (v: unknown): string => {
 
 export function ByokDetails({ id, ask }: { id: string; ask?: 'delete' }) {
   const { api, nav, active } = useTui();
+  const copy = useClipboard();
   const res = useResource((signal) => api.getByok(id, { signal }), id);
   // Remembered with the route: the list's D asks once, not again on coming back here.
   const [confirm, setConfirm] = useRemembered('confirm', ask === 'delete');
@@ -49,6 +51,7 @@ export function ByokDetails({ id, ask }: { id: string; ask?: 'delete' }) {
     if (matches('refresh', input, key)) return res.reload();
     if (matches('byokEdit', input, key)) return nav.push({ name: 'byokForm', id });
     if (matches('byokDelete', input, key)) return setConfirm(true);
+    if (matches('byokCopyId', input, key) && res.data) return copy(id, `the id of the ${sanitize(res.data.provider)} credential`);
   }, active && !busy && !confirm);
 
   const c = res.data;

@@ -9,6 +9,7 @@ import { TextField } from '../components/TextField.js';
 import { useTui } from '../context.js';
 import { relativeTime } from '../format.js';
 import { useFilter } from '../hooks/useFilter.js';
+import { useClipboard } from '../hooks/useClipboard.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useListCursor } from '../hooks/useListCursor.js';
 import { usePaged } from '../hooks/usePaged.js';
@@ -31,6 +32,7 @@ const COLUMNS: Column<ByokCredential>[] = [
 
 export function ByokList() {
   const { api, nav, active, pane } = useTui();
+  const copy = useClipboard();
   const filter = useFilter();
   const paged = usePaged((page, provider, signal) => api.listByok({ ...page, provider: provider || undefined }, { signal }), filter.applied, PAGE);
   const { rows, total, offset } = paged;
@@ -50,6 +52,7 @@ export function ByokList() {
     if (!selected) return;
     if (matches('open', input, key)) return nav.push({ name: 'byokDetails', id: selected.id });
     if (matches('byokEdit', input, key)) return nav.push({ name: 'byokForm', id: selected.id });
+    if (matches('byokCopyId', input, key)) return copy(selected.id, `the id of the ${sanitize(selected.provider)} credential`);
     if (matches('byokDelete', input, key)) return nav.push({ name: 'byokDetails', id: selected.id, ask: 'delete' });
   }, active);
 

@@ -7,7 +7,7 @@
  * and retry by themselves. Each turn shows its tokens and cost; ^y copies the last answer (OSC 52).
  */
 import { randomUUID } from 'node:crypto';
-import { Box, useStdout } from 'ink';
+import { Box } from 'ink';
 import { Hyperlink } from '../components/Hyperlink.js';
 import { Text } from '../components/Text.js';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -18,6 +18,7 @@ import type { Intern } from '../../contract/intern.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { TextField } from '../components/TextField.js';
 import { useTui } from '../context.js';
+import { useClipboard } from '../hooks/useClipboard.js';
 import { useExternalEditor } from '../hooks/useExternalEditor.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useResource } from '../hooks/useResource.js';
@@ -37,14 +38,9 @@ export function isWaitError(e: unknown): e is ApiError {
   return e instanceof ApiError && (WAIT_REASONS.includes(e.reason ?? '') || e.status === 429);
 }
 
-/** The OSC 52 sequence that puts `text` on the terminal's clipboard. */
-export function osc52(text: string): string {
-  return `\x1b]52;c;${Buffer.from(text, 'utf8').toString('base64')}\x07`;
-}
-
 export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
   const { api, nav, active, size, pane } = useTui();
-  const { stdout } = useStdout();
+  const copy = useClipboard();
   const intern = useResource((signal) => api.getIntern(id, { signal }), id, seed);
   const convo = useMemo(() => conversationOf(api, id), [api, id]);
   const [, setVersion] = useState(0);
@@ -212,8 +208,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
     if (matches('copyAnswer', ch, key)) {
       const lastAnswer = [...convo.turns].reverse().find((t) => t.answer.trim() !== '');
       if (!lastAnswer) return nav.flash('no answer to copy yet');
-      stdout.write(osc52(sanitize(lastAnswer.answer, { multiline: true })));
-      return nav.flash('copied the last answer (OSC 52)');
+      return copy(sanitize(lastAnswer.answer, { multiline: true }), 'the last answer');
     }
     if (matches('chatCancel', ch, key)) {
       if (retry) {

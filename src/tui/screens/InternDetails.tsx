@@ -14,6 +14,7 @@ import { TextField } from '../components/TextField.js';
 import { useTui } from '../context.js';
 import { relativeTime } from '../format.js';
 import { useAction } from '../hooks/useAction.js';
+import { useClipboard } from '../hooks/useClipboard.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { usePolling } from '../hooks/usePolling.js';
 import { useRemembered } from '../hooks/useRemembered.js';
@@ -29,6 +30,7 @@ const notFound = (e: unknown) => e instanceof ApiError && e.status === 404;
 
 export function InternDetails({ id, note, seed, ask }: { id: string; note?: string; seed?: Intern; ask?: 'suspend' | 'delete' }) {
   const { api, nav, active, options, size } = useTui();
+  const copy = useClipboard();
   const res = useResource((signal) => api.getIntern(id, { signal }), id, seed);
   const { busy, error: actionError, run } = useAction(res.reload);
   // A failed action is tried again with its own key (r only reloads): the error says which.
@@ -96,6 +98,7 @@ export function InternDetails({ id, note, seed, ask }: { id: string; note?: stri
     if (matches('attach', input, key)) return nav.push({ name: 'attach', intern });
     if (matches('chat', input, key)) return nav.push({ name: 'chat', id, seed: intern });
     if (matches('vault', input, key)) return nav.push({ name: 'vault', internId: id });
+    if (matches('copyId', input, key)) return copy(id, `the id of ${sanitize(intern.name)}`);
     if (matches('provision', input, key)) return void act('provision', 'Provisioning', () => api.provisionIntern(id), `provisioning ${sanitize(intern.name)}`);
     if (matches('suspend', input, key)) return setPending({ kind: 'suspend' });
     if (matches('delete', input, key)) return setPending({ kind: 'delete', typed: '' });

@@ -12,6 +12,7 @@ import { TextField } from '../components/TextField.js';
 import { useTui } from '../context.js';
 import { useScreen } from '../hooks/useScreen.js';
 import { relativeTime } from '../format.js';
+import { useClipboard } from '../hooks/useClipboard.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useFilter } from '../hooks/useFilter.js';
 import { useListCursor } from '../hooks/useListCursor.js';
@@ -34,6 +35,7 @@ const COLUMNS: Column<Intern>[] = [
 
 export function InternList() {
   const { api, nav, active, pane, options } = useTui();
+  const copy = useClipboard();
   // The first page, when the CLI's early request has already brought it: drawn in the first frame.
   const [first] = useState(() => (api === options.api ? options.takeFirstPage?.() : undefined));
   const [items, setItems] = useState<Intern[]>(first?.data ?? []);
@@ -147,6 +149,7 @@ export function InternList() {
     if (matches('edit', input, key)) return nav.push({ name: 'settings', id: selected.id });
     if (matches('connections', input, key)) return nav.push({ name: 'connections', id: selected.id });
     if (matches('attach', input, key)) return nav.push({ name: 'attach', intern: selected });
+    if (matches('copyId', input, key)) return copy(selected.id, `the id of ${sanitize(selected.name)}`);
     if (matches('provision', input, key)) {
       api.provisionIntern(selected.id).then(
         () => {
