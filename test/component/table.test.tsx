@@ -28,12 +28,33 @@ describe('table', () => {
     expect(columnWidths(COLS, 40)).toEqual([10, 40 - 10 - 3 - 3, 3]);
   });
 
-  it('never runs past a narrow terminal: columns give up cells from the right, each keeping one', () => {
-    const sum = (ws: number[]) => ws.reduce((n, w) => n + w, 0) + 3; // + the marker and two gaps
-    expect(columnWidths(COLS, 18)).toEqual([10, 4, 1]);
+  it('never runs past a narrow terminal: columns give up cells from the right, and one left with nothing to show goes', () => {
+    // The marker, and a gap before each column drawn (a dropped one, width 0, has none).
+    const sum = (ws: number[]) => ws.reduce((n, w) => n + w + (w > 0 ? 1 : 0), 0);
+    // 18 cells: END would keep one cell ("…"), so it goes and KIND takes its room.
+    expect(columnWidths(COLS, 18)).toEqual([10, 6, 0]);
     expect(sum(columnWidths(COLS, 18))).toBe(18);
-    expect(columnWidths(COLS, 12)).toEqual([7, 1, 1]);
-    for (let total = 6; total <= 60; total++) expect(sum(columnWidths(COLS, total)), `total ${total}`).toBeLessThanOrEqual(total);
+    // 12: KIND too; the first column always stays.
+    expect(columnWidths(COLS, 12)).toEqual([10, 0, 0]);
+    for (let total = 6; total <= 60; total++) {
+      const ws = columnWidths(COLS, total);
+      expect(sum(ws), `total ${total}`).toBeLessThanOrEqual(total);
+      for (const [i, w] of ws.entries()) if (i > 0 && w > 0) expect(w, `total ${total}`).toBeGreaterThanOrEqual(3);
+    }
+  });
+
+  it('drops the intern list\'s rightmost columns at 60 columns rather than showing them as one "…"', () => {
+    const cols: Column<Row>[] = [
+      { header: '', width: 1, tight: true, cell: () => '★' },
+      { header: 'NAME', width: 18, cell: (r) => r.name },
+      { header: 'STATUS', width: 24, cell: (r) => r.kind },
+      { header: 'MODEL', min: 12, grow: 11, cell: (r) => r.kind },
+      { header: 'HOSTNAME', min: 0, grow: 9, cell: (r) => r.kind },
+      { header: 'UPDATED', width: 9, cell: (r) => r.kind },
+    ];
+    expect(columnWidths(cols, 58)).toEqual([1, 18, 24, 11, 0, 0]);
+    // At 78 every column fits, as before.
+    expect(columnWidths(cols, 78)).toEqual([1, 18, 24, 12, 9, 8]);
   });
 
   it('draws every row on one line at a narrow width, coloured cells included', async () => {

@@ -33,12 +33,30 @@ export interface Column<T> {
   tight?: boolean;
 }
 
+/** A column narrower than this shows nothing worth reading ("a…"): it goes instead. */
+const MIN_SHOWN = 3;
+
 /**
  * The widths of the columns for a total width: fixed ones first, growing ones share the rest. On a
  * terminal too narrow for them all, the columns give up cells from the right (each keeps one), so
- * a row never runs past the edge (it would wrap, or be cut mid-cell).
+ * a row never runs past the edge (it would wrap, or be cut mid-cell); and while one is left
+ * narrower than MIN_SHOWN, the rightmost column is dropped (width 0: not drawn, nor its gap) and
+ * the rest share its cells. The first column (with any tight markers before it) always stays.
  */
 export function columnWidths<T>(columns: readonly Column<T>[], total: number): number[] {
+  const keep = Math.max(0, columns.findIndex((c) => !c.tight));
+  let kept = columns.length;
+  for (;;) {
+    const widths = fit(columns.slice(0, kept), total);
+    // (A column declared narrower, a one-cell marker, is as narrow as it means to be.)
+    const narrow = widths.some((w, i) => i > keep && w < MIN_SHOWN && (columns[i]!.width ?? MIN_SHOWN) >= MIN_SHOWN);
+    if (!narrow || kept - 1 <= keep) return [...widths, ...columns.slice(kept).map(() => 0)];
+    kept--;
+  }
+}
+
+/** Fixed columns first, growing ones share the rest; then cells given up from the right, each column keeping one. */
+function fit<T>(columns: readonly Column<T>[], total: number): number[] {
   const gaps = columns.filter((c, i) => i > 0 && !c.tight).length + 1; // +1: the cursor marker
   const fixed = columns.reduce((n, c) => n + (c.width ?? 0), 0);
   const shares = columns.reduce((n, c) => n + (c.width === undefined ? (c.grow ?? 1) : 0), 0);
@@ -46,7 +64,7 @@ export function columnWidths<T>(columns: readonly Column<T>[], total: number): n
   const widths = columns.map((c) => (c.width !== undefined ? c.width : Math.max(c.min ?? 1, Math.floor((left * (c.grow ?? 1)) / shares))));
   let over = widths.reduce((n, w) => n + w, 0) + gaps - total;
   for (let i = widths.length - 1; i >= 0 && over > 0; i--) {
-    const give = Math.min(over, widths[i]! - 1);
+    const give = Math.max(0, Math.min(over, widths[i]! - 1));
     widths[i]! -= give;
     over -= give;
   }
@@ -78,7 +96,7 @@ export function Table<T>({ columns, rows, rowKey, selected, height, width, loadi
     <Box flexDirection="column">
       <Text color={theme.muted}>
         {' '}
-        {columns.map((c, i) => gap(i) + pad(c.header, widths[i]!)).join('')}
+        {columns.map((c, i) => (widths[i] === 0 ? '' : gap(i) + pad(c.header, widths[i]!))).join('')}
       </Text>
       {error && rows.length === 0 ? <ErrorView error={error} /> : null}
       {loading && rows.length === 0 && !error ? <Spinner label={loadingLabel} /> : null}
@@ -91,6 +109,7 @@ export function Table<T>({ columns, rows, rowKey, selected, height, width, loadi
               {isSelected ? '›' : ' '}
             </Text>
             {columns.map((c, i) => {
+              if (widths[i] === 0) return null;
               const v = c.cell(row);
               return (
                 <Box key={c.header || i} flexShrink={0}>
