@@ -178,6 +178,9 @@ export function ByokForm({ id }: { id?: string }) {
   };
   /** A choice's error, wrapped the same way: the window counts its lines (one wrapped by Ink was counted as one). */
   const errorLines = (f: ByokField): string[] => wrapText(`✖ ${errors[f] ?? ''}`, Math.max(1, pane.columns - LABEL_WIDTH - widthOf(choiceOf(f).value) - 1));
+  /** What a choice says in full beside its value: its error, else its help while focused (null: its help on one line). */
+  const noteOf = (f: ByokField): { lines: string[]; color: string | undefined } | null =>
+    errors[f] ? { lines: errorLines(f), color: theme.error } : focused(f) ? { lines: helpLines(f), color: theme.muted } : null;
   /** A text field's props: one set for the field as drawn and for the count of its rows. */
   const textProps = (f: ByokField, spec: { label: string; placeholder: string }): TextFieldProps => ({
     label: f === 'key' && rotating ? 'new key' : spec.label,
@@ -193,7 +196,7 @@ export function ByokForm({ id }: { id?: string }) {
   const rowsOf = (f: ByokField): number => {
     const spec = TEXT_FIELDS[f];
     if (spec) return textFieldRows(textProps(f, spec), pane.columns) + (f === 'provider' && focused('provider') ? 1 : 0);
-    return errors[f] ? errorLines(f).length : focused(f) ? helpLines(f).length : 1;
+    return noteOf(f)?.lines.length ?? 1;
   };
   /** One field's row (a text field with, on the provider, its suggestions; or a choice or a flag). */
   const row = (f: ByokField) => {
@@ -219,6 +222,7 @@ export function ByokForm({ id }: { id?: string }) {
       );
     }
     const { value, help } = choiceOf(f);
+    const note = noteOf(f);
     return (
       <Box>
         <Box width={LABEL_WIDTH} flexShrink={0}>
@@ -230,19 +234,11 @@ export function ByokForm({ id }: { id?: string }) {
         <Box flexShrink={0}>
           <Text inverse={focused(f)}>{value}</Text>
         </Box>
-        {errors[f] ? (
+        {note ? (
+          // An error, or the focused row's help, in full; the others keep to one line.
           <Box flexDirection="column" marginLeft={1}>
-            {errorLines(f).map((line, i) => (
-              <Text key={i} color={theme.error}>
-                {line}
-              </Text>
-            ))}
-          </Box>
-        ) : focused(f) ? (
-          // The focused row explains itself in full; the others keep to one line.
-          <Box flexDirection="column" marginLeft={1}>
-            {helpLines(f).map((line, i) => (
-              <Text key={i} color={theme.muted}>
+            {note.lines.map((line, i) => (
+              <Text key={i} color={note.color}>
                 {line}
               </Text>
             ))}
