@@ -124,7 +124,7 @@ describe('create an intern', () => {
       await app.press('tab');
       f = await app.waitFor(`› ${next}`);
       expect(f.split('\n').length, next).toBeLessThanOrEqual(12);
-      expect(f.trimEnd().split('\n').at(-1), next).toMatch(/^tab next field {2}\^s save/);
+      expect(f.trimEnd().split('\n').at(-1), next).toMatch(/^\^s create {2}tab next field/);
     }
     expect(f).toMatch(/↑ \d+ more fields/);
   });

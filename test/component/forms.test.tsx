@@ -123,7 +123,7 @@ describe('the BYOK form on a short terminal', () => {
     await app.type('bad model, another bad one');
     // The error takes three lines under the value at 60 columns: counted as such, the window leaves
     // room for the line saying what is below, right above the footer.
-    const f = await app.waitFor((s) => s.includes(':variant') && /↓ \d+ more fields\ntab next field/.test(s));
+    const f = await app.waitFor((s) => s.includes(':variant') && /↓ \d+ more fields\n\^s create {2}tab next field/.test(s));
     expect(f.split('\n').length).toBeLessThanOrEqual(14);
   });
 });
@@ -211,7 +211,7 @@ describe("the forms' footer", () => {
 
   it('offers ^e only on a field $EDITOR edits', async () => {
     const settings = renderApp({ initial: { name: 'settings', id: IDS.runner } });
-    await settings.waitFor((f) => f.includes('› name') && footer(f).startsWith('tab next field'));
+    await settings.waitFor((f) => f.includes('› name') && footer(f).startsWith('^s save  tab next field'));
     expect(footer(settings.frame())).not.toContain('^e');
     await settings.press('tab');
     await settings.waitFor((f) => f.includes('› description') && footer(f).includes('^e $EDITOR'));
@@ -219,7 +219,7 @@ describe("the forms' footer", () => {
     await settings.waitFor((f) => f.includes('› model') && !footer(f).includes('^e'));
     cleanup();
     const byok = renderApp({ initial: { name: 'byokForm' } });
-    const f = await byok.waitFor((s) => s.includes('› provider') && footer(s).startsWith('tab next field'));
+    const f = await byok.waitFor((s) => s.includes('› provider') && footer(s).startsWith('^s create  tab next field'));
     expect(footer(f)).not.toContain('^e');
     // The header says which form it is.
     expect(f.split('\n')[0]).toContain('› New credential');

@@ -137,7 +137,8 @@ export function useForm<V, F extends string>(opts: FormOptions<V, F>): Form<V, F
   };
   const handleKey = (input: string, key: Key): boolean => {
     if (matches('formCancel', input, key)) return cancel(), true;
-    if (matches('save', input, key)) return void submit(), true;
+    // ^s saves an edit and creates a new one: one key, named for the footer by the form's scope.
+    if (matches('save', input, key) || matches('create', input, key)) return void submit(), true;
     if (matches('nextField', input, key)) return setFocus((f) => (Math.min(f, fields.length - 1) + 1) % fields.length), true;
     if (matches('prevField', input, key)) return setFocus((f) => (Math.min(f, fields.length - 1) + fields.length - 1) % fields.length), true;
     return false;

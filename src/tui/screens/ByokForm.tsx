@@ -107,7 +107,7 @@ export function ByokForm({ id }: { id?: string }) {
       }
     },
   });
-  useScreen(form.confirmingDiscard ? ['confirm'] : create ? ['form'] : ['form', 'byokEdit'], true);
+  useScreen(form.confirmingDiscard ? ['confirm'] : create ? ['formCreate', 'form'] : ['formSave', 'form', 'byokEdit'], true);
   const { values, original, errors, field, update } = form;
   const suggestions = useMemo(() => {
     const q = values?.provider.trim().toLowerCase() ?? '';

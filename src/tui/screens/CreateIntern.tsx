@@ -108,7 +108,7 @@ export function CreateIntern() {
           : field === 'description'
             ? ['text', 'longField']
             : ['text'];
-  useScreen(confirmDiscard ? ['confirm'] : picking ? ['chooser', 'text'] : ['form', ...own], true);
+  useScreen(confirmDiscard ? ['confirm'] : picking ? ['chooser', 'text'] : ['formCreate', 'form', ...own], true);
 
   // Interns whose vault can be borrowed: those that have one (a provisioned intern).
   useEffect(() => {

@@ -90,12 +90,12 @@ export function InternSettings({ id }: { id: string }) {
       : picking
         ? ['chooser', 'text']
         : form.field === 'model'
-          ? ['form', 'pickField', 'text']
+          ? ['formSave', 'form', 'pickField', 'text']
           : form.field === 'instructions'
-            ? ['form', 'text', 'textArea', 'longField']
+            ? ['formSave', 'form', 'text', 'textArea', 'longField']
             : LONG_FIELDS.includes(form.field)
-              ? ['form', 'text', 'longField']
-              : ['form', 'text'],
+              ? ['formSave', 'form', 'text', 'longField']
+              : ['formSave', 'form', 'text'],
     true,
   );
   const { values, original } = form;

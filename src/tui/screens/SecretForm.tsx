@@ -66,7 +66,7 @@ export function SecretForm({ scopeLabel, existing, onSave, onClose }: SecretForm
   const asking = discard.confirmingDiscard;
 
   useLayoutEffect(
-    () => setScopes(asking ? ['confirm'] : field === 'host' ? ['form', 'hostField', 'text'] : field === 'value' ? ['form', 'text', 'longField'] : ['form', 'text']),
+    () => setScopes(asking ? ['confirm'] : field === 'host' ? ['formSave', 'form', 'hostField', 'text'] : field === 'value' ? ['formSave', 'form', 'text', 'longField'] : ['formSave', 'form', 'text']),
     [setScopes, field, asking],
   );
 

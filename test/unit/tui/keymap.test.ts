@@ -81,9 +81,11 @@ describe('the footer line', () => {
     const { shown, help } = footerLine(['chatPrompt', 'chat', 'text'], 100);
     expect(help).toBeNull();
     expect(text(shown)).toEqual(['enter send', '^e $EDITOR', 'esc cancel / back', '^t approval', '^o reasoning', '^y copy', 'pgup/pgdn scroll']);
-    expect(text(footerLine(['form', 'text'], 400).shown)).toEqual(['tab next field', '^s save', 'esc cancel']);
+    expect(text(footerLine(['formSave', 'form', 'text'], 400).shown)).toEqual(['^s save', 'tab next field', 'esc cancel']);
+    // A form that makes something new says so.
+    expect(text(footerLine(['formCreate', 'form', 'text'], 400).shown)).toEqual(['^s create', 'tab next field', 'esc cancel']);
     // ^e only where it opens $EDITOR: on a long field.
-    expect(text(footerLine(['form', 'text', 'longField'], 400).shown)).toEqual(['tab next field', '^s save', 'esc cancel', '^e $EDITOR']);
+    expect(text(footerLine(['formSave', 'form', 'text', 'longField'], 400).shown)).toEqual(['^s save', 'tab next field', 'esc cancel', '^e $EDITOR']);
   });
 
   it('offers tab to mark only in a picker that marks several', () => {
