@@ -1,8 +1,8 @@
 /** Argument parsing: argv in, a command out. Pure, so it is tested without a process. */
 import { parseArgs } from 'node:util';
 import type { Flags } from './settings.js';
-import { EXIT_HELP, argsErrorMessage, closest } from './exit.js';
-import { COMMANDS, commandList, findCommand } from './registry.js';
+import { EXIT_HELP, argsErrorMessage } from './exit.js';
+import { commandList, findCommand, unknownCommand } from './registry.js';
 
 export type Command =
   | { kind: 'help'; text?: string }
@@ -121,8 +121,7 @@ export function parseCommand(argv: string[]): Command {
     if (findCommand(positionals)) {
       throw new UsageError(`a command comes first, before any flag: intern-tui ${positionals.slice(0, 2).join(' ').slice(0, 60)} [flags]; commands take credentials from the environment or intern-tui login, not flags`);
     }
-    const near = closest(positionals[0]!, COMMANDS.map((c) => c.noun));
-    throw new UsageError(`unknown command "${positionals[0]!.slice(0, 40)}"${near ? ` (did you mean "${near}"?)` : ''}; see intern-tui --help`);
+    throw new UsageError(unknownCommand(positionals[0]!));
   }
   return { kind: 'tui', flags, forceSandbox: Boolean(values.sandbox) };
 }

@@ -11,7 +11,7 @@ import { endBy } from './ending.js';
 import { CliError, EXIT, closest } from './exit.js';
 import type { EarlySandbox } from './legacy.js';
 import { parseFor } from './parse.js';
-import { COMMANDS, commandHelp, findCommand, nounHelp } from './registry.js';
+import { commandHelp, findCommand, nounHelp, unknownCommand } from './registry.js';
 
 const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
 
@@ -69,10 +69,7 @@ async function main(original: string[]): Promise<number> {
   }
   const found = findCommand(argv);
   if (found === null) {
-    if (first !== undefined && !first.startsWith('-')) {
-      const near = closest(first, COMMANDS.map((c) => c.noun));
-      throw new CliError(EXIT.usage, `unknown command "${first.slice(0, 40)}"${near ? ` (did you mean "${near}"?)` : ''}; see intern-tui --help`);
-    }
+    if (first !== undefined && !first.startsWith('-')) throw new CliError(EXIT.usage, unknownCommand(first));
     const early = await earlySandbox(argv);
     const { runLegacy } = await import('./legacy.js');
     return runLegacy(argv, early);

@@ -10,7 +10,7 @@
  */
 import type { CredentialKind } from '../contract/routes.js';
 import type { RunContext } from './context.js';
-import { EXIT_HELP } from './exit.js';
+import { EXIT_HELP, closest } from './exit.js';
 
 export interface FlagSpec {
   type: 'string' | 'boolean';
@@ -454,6 +454,12 @@ export function commandTitle(c: CommandSpec): string {
 }
 
 /** Finds the command named by the start of argv: [spec, rest] or the noun's verbs when the verb is missing/unknown. */
+/** The refusal of a first word that is no command, with the one it probably was. */
+export function unknownCommand(word: string): string {
+  const near = closest(word, COMMANDS.map((c) => c.noun));
+  return `unknown command "${word.slice(0, 40)}"${near ? ` (did you mean "${near}"?)` : ''}; see intern-tui --help`;
+}
+
 export function findCommand(argv: string[]): { spec: CommandSpec; rest: string[] } | { noun: string; verbs: CommandSpec[]; given?: string } | null {
   const [noun, verb] = argv;
   const family = COMMANDS.filter((c) => c.noun === noun);
