@@ -127,23 +127,24 @@ export class Output {
   /** A list: JSON (the objects as sent) or a table; on a terminal, a remark when values were cut to fit it. */
   list<T>(rows: T[], columns: Column<T>[], empty = 'nothing to show'): void {
     if (this.printJson(rows)) return;
-    this.io.stdout.write(this.table(rows, columns, empty));
-    if (this.cutLast) this.aside(`cut to fit ${this.io.stdout.columns} columns: --json or a pipe prints whole values`);
+    const { text: printed, cut } = this.layout(rows, columns, empty);
+    this.io.stdout.write(printed);
+    if (cut) this.aside(`cut to fit ${this.io.stdout.columns} columns: --json or a pipe prints whole values`);
   }
 
-  /** Whether the last table drawn cut values to fit the terminal. */
-  private cutLast = false;
-
   table<T>(rows: T[], columns: Column<T>[], empty = 'nothing to show'): string {
-    this.cutLast = false;
+    return this.layout(rows, columns, empty).text;
+  }
+
+  /** The table as printed, and whether it cut values to fit the terminal. */
+  private layout<T>(rows: T[], columns: Column<T>[], empty: string): { text: string; cut: boolean } {
     const cells = rows.map((r) => columns.map((c) => text(c.get(r))));
-    if (!this.tty) return cells.map((r) => r.join('\t') + '\n').join('');
-    if (rows.length === 0) return this.paint(empty, 'dim') + '\n';
+    if (!this.tty) return { text: cells.map((r) => r.join('\t') + '\n').join(''), cut: false };
+    if (rows.length === 0) return { text: this.paint(empty, 'dim') + '\n', cut: false };
     const headers = columns.map((c) => c.header);
     const natural = columns.map((c, i) => Math.max(widthOf(c.header), ...cells.map((r) => widthOf(r[i]!))));
     // On a terminal, columns are cut (with an ellipsis) to fit its width instead of wrapping.
     const { widths, cut } = this.io.stdout.columns ? fitColumns(natural, columns.map((c) => Boolean(c.keep)), this.io.stdout.columns) : { widths: natural, cut: false };
-    this.cutLast = cut;
     const line = (r: string[], tones: (Tone | undefined)[]) =>
       r
         .map((cell, i) => {
@@ -153,12 +154,8 @@ export class Output {
         })
         .join(' '.repeat(GAP))
         .trimEnd() + '\n';
-    return (
-      line(
-        headers,
-        columns.map(() => 'bold' as const),
-      ) + cells.map((r) => line(r, columns.map((c, i) => c.tone?.(r[i]!)))).join('')
-    );
+    const body = cells.map((r) => line(r, columns.map((c, i) => c.tone?.(r[i]!)))).join('');
+    return { text: line(headers, columns.map(() => 'bold' as const)) + body, cut };
   }
 
   /** One object: JSON, or `label  value` lines. */
@@ -172,7 +169,8 @@ export class Output {
       if (!this.tty) return `${label}\t${text(get(value))}`;
       const raw = get(value);
       const v = raw === null || raw === undefined ? '' : sanitize(String(raw), { multiline: true });
-      const wrapped = room >= 20 ? v.split('\n').flatMap((line) => (line.trim() === '' ? [''] : wrapText(line, room))) : [v.replace(/\n/g, ' ')];
+      // (wrapText keeps the value's line breaks; a blank line stays blank.)
+      const wrapped = room >= 20 ? wrapText(v, room) : [v.replace(/\n/g, ' ')];
       const under = ' '.repeat(width + GAP);
       return wrapped.map((line, i) => (i === 0 ? `${this.paint(label.padEnd(width), 'dim')}${' '.repeat(GAP)}${line}` : line ? under + line : '').trimEnd()).join('\n');
     });
