@@ -6,6 +6,7 @@
  */
 import type { Key } from 'ink';
 import { COMMANDS, usage } from './commands.js';
+import { widthOf } from './sanitize.js';
 
 export type Scope =
   | 'always'
@@ -243,8 +244,14 @@ export function withImplied(scopes: readonly Scope[]): Scope[] {
   return [...new Set(scopes.flatMap((scope) => [...(IMPLIED[scope] ?? []), scope]))];
 }
 
+/** A key as the footer shows it: its label and what it does there. */
+export interface Hint {
+  label: string;
+  text: string;
+}
+
 /** The footer's hints: bindings with a label and a footer text, the screen's own scopes first (in the order given). */
-export function hints(scopes: Scope[]): { id: BindingId; label: string; text: string }[] {
+export function hints(scopes: Scope[]): (Hint & { id: BindingId })[] {
   return withImplied(scopes).flatMap((scope) =>
     (KEYMAP as readonly (Binding & { id: BindingId })[])
       .filter((b) => b.scope === scope && b.label !== '' && b.footer !== false)
@@ -257,15 +264,15 @@ export function hints(scopes: Scope[]): { id: BindingId; label: string; text: st
  * (last, and right-aligned by the footer), so that a screen with more keys than room still says
  * where the rest are. Hints are two cells apart.
  */
-export function footerLine(scopes: Scope[], width: number): { shown: { label: string; text: string }[]; help: { label: string; text: string } | null } {
+export function footerLine(scopes: Scope[], width: number): { shown: Hint[]; help: Hint | null } {
   const all = hints(scopes);
   const help = all.find((h) => h.id === 'help') ?? null;
-  const widthOf = (h: { label: string; text: string }) => [...h.label].length + 1 + [...h.text].length + 2;
-  let room = width - (help ? widthOf(help) : 0);
-  const shown: { label: string; text: string }[] = [];
+  const cells = (h: Hint) => widthOf(h.label) + 1 + widthOf(h.text) + 2;
+  let room = width - (help ? cells(help) : 0);
+  const shown: Hint[] = [];
   for (const h of all) {
     if (h === help) continue;
-    room -= widthOf(h);
+    room -= cells(h);
     if (room < 0) break;
     shown.push(h);
   }

@@ -1,6 +1,6 @@
 import { Box } from 'ink';
 import { Text } from './Text.js';
-import { footerLine, type Scope } from '../keymap.js';
+import { footerLine, type Hint, type Scope } from '../keymap.js';
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
 
@@ -19,7 +19,7 @@ export function Footer({ scopes, flash, width }: { scopes: Scope[]; flash: { tex
     );
   }
   const { shown, help } = footerLine(scopes, width);
-  const hint = (h: { label: string; text: string }, gap: string) => (
+  const hint = (h: Hint, gap: string) => (
     <Text key={h.label + h.text}>
       <Text color={theme.key}>{h.label}</Text>
       <Text color={theme.muted}> {h.text}{gap}</Text>
