@@ -169,18 +169,18 @@ export function ByokForm({ id }: { id?: string }) {
     help: f === 'declared_region' ? regionHelp(values.provider) : f === 'declared_zdr' ? '(unset inherits the data policy; true declares zero retention)' : FLAG_HELP[f],
   });
   /**
-   * A focused choice's help, wrapped beside its label and value: Ink measured the help as one line
-   * in the row, drew its second line over the next field ("...declares zero" lost "retention)").
+   * Text wrapped beside a choice's label and value, by the form, so the window counts its lines:
+   * Ink measured a focused help as one line in the row and drew its second line over the next
+   * field ("...declares zero" lost "retention)"), and an error it wrapped was counted as one row.
    */
-  const helpLines = (f: ByokField): string[] => {
-    const { value, help } = choiceOf(f);
-    return wrapText(help ?? '', Math.max(1, pane.columns - LABEL_WIDTH - widthOf(value) - 1));
-  };
-  /** A choice's error, wrapped the same way: the window counts its lines (one wrapped by Ink was counted as one). */
-  const errorLines = (f: ByokField): string[] => wrapText(`✖ ${errors[f] ?? ''}`, Math.max(1, pane.columns - LABEL_WIDTH - widthOf(choiceOf(f).value) - 1));
+  const besideLines = (f: ByokField, text: string): string[] => wrapText(text, Math.max(1, pane.columns - LABEL_WIDTH - widthOf(choiceOf(f).value) - 1));
   /** What a choice says in full beside its value: its error, else its help while focused (null: its help on one line). */
   const noteOf = (f: ByokField): { lines: string[]; color: string | undefined } | null =>
-    errors[f] ? { lines: errorLines(f), color: theme.error } : focused(f) ? { lines: helpLines(f), color: theme.muted } : null;
+    errors[f]
+      ? { lines: besideLines(f, `✖ ${errors[f]}`), color: theme.error }
+      : focused(f)
+        ? { lines: besideLines(f, choiceOf(f).help ?? ''), color: theme.muted }
+        : null;
   /** A text field's props: one set for the field as drawn and for the count of its rows. */
   const textProps = (f: ByokField, spec: { label: string; placeholder: string }): TextFieldProps => ({
     label: f === 'key' && rotating ? 'new key' : spec.label,
