@@ -304,13 +304,13 @@ export class AgentService {
     const earlier = session.prompts.slice(-1)[0];
     session.prompts.push(text);
     const trimmed = text.trim();
-    this.emit(run, { role: 'assistant', reasoning: reasoningFor(trimmed, session.prompts.length) });
-    await this.sleep(run, this.paceMs * 2);
-    if (run.abort.signal.aborted) return;
-
     const command = /^run:\s*([\s\S]+)$/i.exec(trimmed)?.[1]?.trim();
     const question = /^ask:\s*([\s\S]+)$/i.exec(trimmed)?.[1]?.trim();
     const failure = /^fail:\s*(\S+)/i.exec(trimmed)?.[1];
+    this.emit(run, { role: 'assistant', reasoning: reasoningFor({ command, question }, session.prompts.length) });
+    await this.sleep(run, this.paceMs * 2);
+    if (run.abort.signal.aborted) return;
+
     if (command) return this.runCommand(run, command);
     if (question) return this.askQuestion(run, question);
     if (failure) {
@@ -402,10 +402,11 @@ export class AgentService {
   }
 }
 
-function reasoningFor(text: string, turn: number): string {
+/** The reasoning a turn opens with, from what drive() made of its prompt. */
+function reasoningFor(prompt: { command?: string; question?: string }, turn: number): string {
   // Says which command, as a model would before it asks to run one: the permission names only the tool.
-  if (/^run:/i.test(text)) return `The prompt asks me to run \`${clip(text.replace(/^run:\s*/i, ''), 80)}\` in my workspace shell. `;
-  if (/^ask:/i.test(text)) return 'I need an answer from the person before I go on. ';
+  if (prompt.command) return `The prompt asks me to run \`${clip(prompt.command, 80)}\` in my workspace shell. `;
+  if (prompt.question) return 'I need an answer from the person before I go on. ';
   return turn > 1 ? 'Continuing our session; I remember what was said. ' : 'A new session: I will introduce myself and show what I can do. ';
 }
 
