@@ -158,6 +158,9 @@ export const KEYMAP = [
   { id: 'attachRetry', keys: ['r'], label: 'r', help: 'retry', scope: 'attach' },
 ] as const satisfies readonly Binding[];
 
+/** A form's sets: the form's own scopes with those of its focused field, for a form that saves and one that creates. */
+const formSets = (...fields: Scope[][]): Scope[][] => fields.flatMap((f) => [['always', 'formSave', 'form', ...f], ['always', 'formCreate', 'form', ...f]]);
+
 /**
  * The scopes that are live at the same time somewhere in the TUI. Within one set
  * no key may belong to two bindings (checked by a unit test).
@@ -167,28 +170,22 @@ export const SCOPES_TOGETHER: Scope[][] = [
   ['always', 'global', 'cursor', 'list', 'paged', 'byok'],
   ['always', 'global', 'byok'],
   ['always', 'overlay', 'cursor'],
-  ['always', 'formSave', 'form', 'byokEdit', 'text', 'picker'],
-  ['always', 'formCreate', 'form', 'byokEdit', 'text', 'picker'],
-  ['always', 'formSave', 'form', 'byokEdit', 'choice'],
-  ['always', 'formCreate', 'form', 'byokEdit', 'choice'],
-  ['always', 'formSave', 'form', 'text', 'textArea', 'longField'],
-  ['always', 'formCreate', 'form', 'text', 'textArea', 'longField'],
-  ['always', 'formSave', 'form', 'text', 'longField'],
-  ['always', 'formCreate', 'form', 'text', 'longField'],
+  ...formSets(
+    ['byokEdit', 'text', 'picker'],
+    ['byokEdit', 'choice'],
+    ['text', 'textArea', 'longField'],
+    ['text', 'longField'],
+    ['text', 'textArea'],
+    ['choice'],
+    ['pickField'],
+    ['text', 'hostField'],
+  ),
   ['always', 'prompt', 'text'],
   ['always', 'confirm'],
   ['always', 'attach'],
   ['always', 'global', 'cursor', 'list', 'internList', 'intern'],
-  ['always', 'formSave', 'form', 'text', 'textArea'],
-  ['always', 'formCreate', 'form', 'text', 'textArea'],
-  ['always', 'formSave', 'form', 'choice'],
-  ['always', 'formCreate', 'form', 'choice'],
-  ['always', 'formSave', 'form', 'pickField'],
-  ['always', 'formCreate', 'form', 'pickField'],
   ['always', 'chooser', 'text'],
   ['always', 'chooser', 'chooserMulti', 'text'],
-  ['always', 'formSave', 'form', 'text', 'hostField'],
-  ['always', 'formCreate', 'form', 'text', 'hostField'],
   ['always', 'global', 'cursor', 'vault', 'vaultIntern'],
   ['always', 'chat', 'chatPrompt', 'text'],
   ['always', 'chat', 'permission'],
