@@ -1,8 +1,9 @@
 /**
  * A filterable picker over a long list (models, providers, interns, secrets): type to filter,
  * arrows to move, enter to pick, esc to close; with `multi`, tab marks rows and enter picks the
- * marked ones (the screen declares the `chooserMulti` scope beside `chooser`, for the footer). Custom rather than ink-select-input: that package neither filters nor pages a list
- * of hundreds of rows in a fixed height, and it has no multi-select.
+ * marked ones (the screen declares the `chooserMulti` scope beside `chooser`, for the footer).
+ * Custom rather than ink-select-input: that package neither filters nor pages a list of hundreds
+ * of rows in a fixed height, and it has no multi-select.
  */
 import { Box } from 'ink';
 import { Text } from './Text.js';
