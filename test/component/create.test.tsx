@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { FakeApi, IDS } from './fakeApi.js';
-import { renderApp } from './render.js';
+import { footerOf, renderApp } from './render.js';
 
 afterEach(() => cleanup());
 
@@ -124,7 +124,7 @@ describe('create an intern', () => {
       await app.press('tab');
       f = await app.waitFor(`› ${next}`);
       expect(f.split('\n').length, next).toBeLessThanOrEqual(12);
-      expect(f.trimEnd().split('\n').at(-1), next).toMatch(/^\^s create {2}tab next field/);
+      expect(footerOf(f), next).toMatch(/^\^s create {2}tab next field/);
     }
     expect(f).toMatch(/↑ \d+ more fields/);
   });

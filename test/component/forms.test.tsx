@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { ApiError } from '../../src/client/errors.js';
 import { FakeApi, IDS } from './fakeApi.js';
-import { renderApp } from './render.js';
+import { footerOf, renderApp } from './render.js';
 
 afterEach(() => cleanup());
 
@@ -207,20 +207,19 @@ describe('the settings form on a short terminal', () => {
 });
 
 describe("the forms' footer", () => {
-  const footer = (f: string) => f.trimEnd().split('\n').at(-1)!;
 
   it('offers ^e only on a field $EDITOR edits', async () => {
     const settings = renderApp({ initial: { name: 'settings', id: IDS.runner } });
-    await settings.waitFor((f) => f.includes('› name') && footer(f).startsWith('^s save  tab next field'));
-    expect(footer(settings.frame())).not.toContain('^e');
+    await settings.waitFor((f) => f.includes('› name') && footerOf(f).startsWith('^s save  tab next field'));
+    expect(footerOf(settings.frame())).not.toContain('^e');
     await settings.press('tab');
-    await settings.waitFor((f) => f.includes('› description') && footer(f).includes('^e $EDITOR'));
+    await settings.waitFor((f) => f.includes('› description') && footerOf(f).includes('^e $EDITOR'));
     await settings.press('tab');
-    await settings.waitFor((f) => f.includes('› model') && !footer(f).includes('^e'));
+    await settings.waitFor((f) => f.includes('› model') && !footerOf(f).includes('^e'));
     cleanup();
     const byok = renderApp({ initial: { name: 'byokForm' } });
-    const f = await byok.waitFor((s) => s.includes('› provider') && footer(s).startsWith('^s create  tab next field'));
-    expect(footer(f)).not.toContain('^e');
+    const f = await byok.waitFor((s) => s.includes('› provider') && footerOf(s).startsWith('^s create  tab next field'));
+    expect(footerOf(f)).not.toContain('^e');
     // The header says which form it is.
     expect(f.split('\n')[0]).toContain('› New credential');
     cleanup();

@@ -11,6 +11,9 @@ import { FakeApi } from './fakeApi.js';
 type Wanted = string | RegExp | ((f: string) => boolean);
 
 /** Waits until a rendered tree's last frame shows `want` (frames update asynchronously), and returns that frame. */
+/** A frame's last line: the footer. */
+export const footerOf = (frame: string): string => frame.trimEnd().split('\n').at(-1)!;
+
 export async function waitForFrame(r: { lastFrame: () => string | undefined }, want: Wanted, timeoutMs = 5_000): Promise<string> {
   const ok = typeof want === 'function' ? want : (f: string) => (typeof want === 'string' ? f.includes(want) : want.test(f));
   const deadline = Date.now() + timeoutMs;

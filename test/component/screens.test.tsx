@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { ApiError } from '../../src/client/errors.js';
 import { FakeApi, IDS, intern } from './fakeApi.js';
-import { renderApp } from './render.js';
+import { footerOf, renderApp } from './render.js';
 
 afterEach(() => cleanup());
 
@@ -56,14 +56,13 @@ describe('intern list', () => {
 
   it('while the filter is typed the footer lists its keys; esc on the filtered list clears it', async () => {
     const app = renderApp();
-    const footer = (f: string) => f.trimEnd().split('\n').at(-1)!;
     await app.waitFor('sleeper');
     await app.press('/');
-    let f = await app.waitFor((s) => footer(s).startsWith('enter run / apply / confirm  esc close / cancel'));
-    expect(footer(f)).not.toContain('j/k move');
+    let f = await app.waitFor((s) => footerOf(s).startsWith('enter run / apply / confirm  esc close / cancel'));
+    expect(footerOf(f)).not.toContain('j/k move');
     await app.type('zzz');
     await app.press('enter');
-    f = await app.waitFor((s) => s.includes('Nothing matches "zzz"') && footer(s).startsWith('j/k move'));
+    f = await app.waitFor((s) => s.includes('Nothing matches "zzz"') && footerOf(s).startsWith('j/k move'));
     await app.press('esc');
     f = await app.waitFor((s) => s.includes('sleeper') && s.includes('runner'));
     expect(f).not.toContain('zzz');
@@ -310,26 +309,25 @@ describe('help overlay', () => {
 
   it('the footer lists the open overlay\'s keys, and the screen\'s again once it closes', async () => {
     const app = renderApp();
-    const footer = (f: string) => f.trimEnd().split('\n').at(-1)!;
-    await app.waitFor((f) => f.includes('sleeper') && footer(f).startsWith('j/k move  enter open'));
+    await app.waitFor((f) => f.includes('sleeper') && footerOf(f).startsWith('j/k move  enter open'));
     await app.press('?');
     let f = await app.waitFor('Keys (esc or ? to close');
-    f = await app.waitFor((s) => footer(s).startsWith('esc close the help  j/k move'));
-    expect(footer(f)).not.toContain('? help');
+    f = await app.waitFor((s) => footerOf(s).startsWith('esc close the help  j/k move'));
+    expect(footerOf(f)).not.toContain('? help');
     await app.press('esc');
-    await app.waitFor((s) => !s.includes('Keys (esc') && footer(s).startsWith('j/k move  enter open'));
+    await app.waitFor((s) => !s.includes('Keys (esc') && footerOf(s).startsWith('j/k move  enter open'));
     await app.press(':');
-    f = await app.waitFor((s) => footer(s).startsWith('enter run / apply / confirm  esc close / cancel'));
-    expect(footer(f)).not.toContain('n new intern');
+    f = await app.waitFor((s) => footerOf(s).startsWith('enter run / apply / confirm  esc close / cancel'));
+    expect(footerOf(f)).not.toContain('n new intern');
     await app.press('esc');
-    await app.waitFor((s) => footer(s).startsWith('j/k move  enter open'));
+    await app.waitFor((s) => footerOf(s).startsWith('j/k move  enter open'));
   });
 
   it('the BYOK list\'s footer offers paging at 80 columns: its title no longer does', async () => {
     const app = renderApp({ initial: { name: 'byok' } });
     app.resize({ columns: 80 });
     const f = await app.waitFor((s) => s.includes('sk-...WXYZ') && (s.split('\n')[1] ?? '').length === 80 && s.includes('←/→ pages'));
-    expect(f.trimEnd().split('\n').at(-1)).toMatch(/^n new {2}e edit {2}D delete {2}←\/→ pages {2}j\/k move/);
+    expect(footerOf(f)).toMatch(/^n new {2}e edit {2}D delete {2}←\/→ pages {2}j\/k move/);
     expect(f).not.toContain('· n new');
   });
 

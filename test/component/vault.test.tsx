@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { FakeApi, IDS } from './fakeApi.js';
-import { renderApp } from './render.js';
+import { footerOf, renderApp } from './render.js';
 
 afterEach(() => cleanup());
 
@@ -170,16 +170,15 @@ describe('the secret form and the vault footer', () => {
     const api = withWorkspaceSecrets();
     // Wide enough for the whole footer, so a key is missing because it is not listed, not cut off.
     const wide = (app: ReturnType<typeof renderApp>) => app.resize({ columns: 400 });
-    const footer = (f: string) => f.trimEnd().split('\n').at(-1)!;
     const ws = renderApp({ api, initial: { name: 'vault' } });
     wide(ws);
-    let line = footer(await ws.waitFor((f) => f.includes('github_token') && footer(f).includes('a add a secret')));
+    let line = footerOf(await ws.waitFor((f) => f.includes('github_token') && footerOf(f).includes('a add a secret')));
     for (const shown of ['a add a secret', 'e replace', 'D delete', 'j/k move', 'r refresh']) expect(line).toContain(shown);
     for (const missing of ['enter open', '/ filter', 'f status', 'C copy', 'tab effective']) expect(line).not.toContain(missing);
     cleanup();
     const own = renderApp({ api, initial: { name: 'vault', internId: IDS.runner } });
     wide(own);
-    line = footer(await own.waitFor((f) => f.includes('Secrets of runner') && footer(f).includes('a add a secret')));
+    line = footerOf(await own.waitFor((f) => f.includes('Secrets of runner') && footerOf(f).includes('a add a secret')));
     for (const shown of ['a add a secret', 'C copy workspace secrets', 'tab effective / own', 'j/k move']) expect(line).toContain(shown);
     for (const missing of ['enter open', '/ filter', 'f status']) expect(line).not.toContain(missing);
   });
