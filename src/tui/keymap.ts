@@ -158,8 +158,19 @@ export const KEYMAP = [
   { id: 'attachRetry', keys: ['r'], label: 'r', help: 'retry', scope: 'attach' },
 ] as const satisfies readonly Binding[];
 
+/**
+ * The scopes of a focused text field, by what it holds: one line; one line that $EDITOR edits too
+ * (a description, a secret's value); several lines that $EDITOR edits (instructions).
+ */
+export const TEXT_FIELD_SCOPES = {
+  line: ['text'],
+  long: ['text', 'longField'],
+  area: ['text', 'textArea', 'longField'],
+} as const satisfies Record<string, readonly Scope[]>;
+export type TextFieldKind = keyof typeof TEXT_FIELD_SCOPES;
+
 /** A form's sets: the form's own scopes with those of its focused field, for a form that saves and one that creates. */
-const formSets = (...fields: Scope[][]): Scope[][] => fields.flatMap((f) => [['always', 'formSave', 'form', ...f], ['always', 'formCreate', 'form', ...f]]);
+const formSets = (...fields: (readonly Scope[])[]): Scope[][] => fields.flatMap((f) => [['always', 'formSave', 'form', ...f], ['always', 'formCreate', 'form', ...f]]);
 
 /**
  * The scopes that are live at the same time somewhere in the TUI. Within one set
@@ -173,9 +184,7 @@ export const SCOPES_TOGETHER: Scope[][] = [
   ...formSets(
     ['byokEdit', 'text', 'picker'],
     ['byokEdit', 'choice'],
-    ['text', 'textArea', 'longField'],
-    ['text', 'longField'],
-    ['text', 'textArea'],
+    ...Object.values(TEXT_FIELD_SCOPES),
     ['choice'],
     ['pickField'],
     ['text', 'hostField'],

@@ -79,4 +79,28 @@ describe('the terminal lent to a program', () => {
     expect(events.slice(0, LEND('').length)).toEqual(LEND('editor'));
     expect(app.frame()).toContain('Second line.');
   });
+
+  it('only on a field $EDITOR edits: on any other, ^e names those it edits and runs nothing', async () => {
+    const settings = renderApp({ initial: { name: 'settings', id: IDS.runner } });
+    await settings.waitFor(/› name/);
+    events.length = 0;
+    await settings.press('\x05');
+    await settings.waitFor('$EDITOR edits the description and the instructions');
+    expect(events).not.toContain('editor');
+    cleanup();
+    const vault = renderApp({ initial: { name: 'vault' } });
+    await vault.waitFor('No secrets here yet');
+    await vault.press('a');
+    await vault.waitFor(/› name/);
+    await vault.press('\x05');
+    await vault.waitFor('$EDITOR edits the value');
+    expect(events).not.toContain('editor');
+    // On the value it edits, and the value stays hidden: only its length is drawn.
+    await vault.press('tab');
+    await vault.waitFor(/› value/);
+    await vault.press('\x05');
+    await vault.waitFor('26 chars, hidden');
+    expect(events).toContain('editor');
+    expect(vault.frames.some((f) => f.includes('Edited in vi.'))).toBe(false);
+  });
 });

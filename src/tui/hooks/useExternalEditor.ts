@@ -3,6 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useCallback } from 'react';
+import { useTui } from '../context.js';
+import type { TextFieldKind } from '../keymap.js';
 import { lendTerminal } from '../output.js';
 
 /**
@@ -24,4 +26,28 @@ export function useExternalEditor(): (text: string) => { text: string } | { erro
       rmSync(dir, { recursive: true, force: true });
     }
   }, []);
+}
+
+/**
+ * What ^e does on a form, from how its fields edit (`kinds`, the same record that gives a focused
+ * field its scopes): on a field that $EDITOR edits (those the footer offers ^e on), its text
+ * edited there and handed to `apply`; on any other, a flash naming the fields it edits. One rule
+ * for every form, so that none edits a field the footer does not offer it on.
+ */
+export function useFieldEditor<F extends string>(
+  kinds: Partial<Record<F, TextFieldKind>>,
+): (field: string, text: (f: F) => string, apply: (f: F, text: string) => void) => void {
+  const { nav } = useTui();
+  const edit = useExternalEditor();
+  const long = (Object.keys(kinds) as F[]).filter((f) => kinds[f] !== undefined && kinds[f] !== 'line');
+  return (field, text, apply) => {
+    const f = long.find((l) => l === field);
+    if (f === undefined) {
+      const names = long.map((l) => `the ${l}`);
+      return nav.flash(`$EDITOR edits ${names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0]}`);
+    }
+    const out = edit(text(f));
+    if ('error' in out) return nav.flash(out.error, 'error');
+    apply(f, out.text);
+  };
 }

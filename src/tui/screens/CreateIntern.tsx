@@ -18,11 +18,11 @@ import { FieldWindow, windowedTextField, type WindowedField } from '../component
 import { Picker } from '../components/Picker.js';
 import { Spinner } from '../components/Spinner.js';
 import { useTui } from '../context.js';
-import { useExternalEditor } from '../hooks/useExternalEditor.js';
+import { useFieldEditor } from '../hooks/useExternalEditor.js';
 import { useForm } from '../hooks/useForm.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useScreen } from '../hooks/useScreen.js';
-import { matches, type Scope } from '../keymap.js';
+import { matches, type Scope, TEXT_FIELD_SCOPES, type TextFieldKind } from '../keymap.js';
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
 
@@ -31,6 +31,9 @@ const LABEL_WIDTH = 16;
 
 const FIELDS = ['name', 'description', 'instructions', 'provision', 'vault'] as const;
 type Field = (typeof FIELDS)[number];
+type TextField = 'name' | 'description' | 'instructions';
+/** How the text fields edit (their scopes, and whether $EDITOR edits them). */
+const KINDS: Record<TextField, TextFieldKind> = { name: 'line', description: 'long', instructions: 'area' };
 export interface CreateValues {
   name: string;
   description: string;
@@ -70,7 +73,7 @@ export function CreateIntern() {
   const [vaultsError, setVaultsError] = useState<unknown>(undefined);
   // The key of the last submit and the body it was for: a retry of the same body reuses it.
   const idem = useRef<{ body: string; key: string } | null>(null);
-  const edit = useExternalEditor();
+  const editField = useFieldEditor(KINDS);
   const form = useForm<CreateValues, Field>({
     initial: EMPTY,
     fields: FIELDS,
@@ -98,16 +101,7 @@ export function CreateIntern() {
   const confirmDiscard = form.confirmingDiscard;
   const serverError = form.serverError ?? vaultsError;
 
-  const own: Scope[] =
-    field === 'provision'
-      ? ['choice']
-      : field === 'vault'
-        ? ['pickField']
-        : field === 'instructions'
-          ? ['text', 'textArea', 'longField']
-          : field === 'description'
-            ? ['text', 'longField']
-            : ['text'];
+  const own: readonly Scope[] = field === 'provision' ? ['choice'] : field === 'vault' ? ['pickField'] : TEXT_FIELD_SCOPES[KINDS[field]];
   useScreen(confirmDiscard ? ['confirm'] : picking ? ['chooser', 'text'] : ['formCreate', 'form', ...own], true);
 
   // Interns whose vault can be borrowed: those that have one (a provisioned intern).
@@ -136,16 +130,11 @@ export function CreateIntern() {
       if (matches('openPicker', input, key)) return setPicking(true);
       if (matches('erase', input, key) || matches('eraseForward', input, key)) return form.update({ vault: null });
     }
-    if (matches('editor', input, key)) {
-      if (field !== 'description' && field !== 'instructions') return nav.flash('$EDITOR edits the description and the instructions');
-      const out = edit(values[field]);
-      if ('error' in out) return nav.flash(out.error, 'error');
-      return form.update({ [field]: out.text });
-    }
+    if (matches('editor', input, key)) return editField(field, (f) => values[f], (f, text) => form.update({ [f]: text }));
   }, active && !form.submitting);
 
   const on = (f: Field) => active && !confirmDiscard && !picking && field === f;
-  const set = (f: 'name' | 'description' | 'instructions') => (v: string) => form.update({ [f]: v });
+  const set = (f: TextField) => (v: string) => form.update({ [f]: v });
   const short = size.rows < 30;
   // The instructions take what the pane leaves (the title, the other fields, the box's header and
   // rules), six lines at most; on a pane too short for all the fields, they scroll with

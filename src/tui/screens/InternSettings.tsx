@@ -11,17 +11,17 @@ import { FieldWindow, windowedTextField, type WindowedField } from '../component
 import { Picker, type PickerItem } from '../components/Picker.js';
 import { Spinner } from '../components/Spinner.js';
 import { useTui } from '../context.js';
-import { useExternalEditor } from '../hooks/useExternalEditor.js';
+import { useFieldEditor } from '../hooks/useExternalEditor.js';
 import { useForm } from '../hooks/useForm.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { retryLoadKey, useResource } from '../hooks/useResource.js';
 import { useScreen } from '../hooks/useScreen.js';
-import { matches } from '../keymap.js';
+import { matches, TEXT_FIELD_SCOPES } from '../keymap.js';
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
 import {
-  LONG_FIELDS,
   SETTINGS_FIELDS,
+  SETTINGS_KINDS,
   type SettingsField,
   nameErrorOf,
   patchOf,
@@ -61,7 +61,7 @@ export function InternSettings({ id }: { id: string }) {
   }, [picking, models, api]);
   const res = useResource((signal) => api.getIntern(id, { signal }), id);
   const [nameTaken, setNameTaken] = useState<string | null>(null);
-  const edit = useExternalEditor();
+  const editField = useFieldEditor(SETTINGS_KINDS);
   const form = useForm({
     initial: res.data ? valuesOf(res.data) : null,
     fields: SETTINGS_FIELDS,
@@ -91,11 +91,7 @@ export function InternSettings({ id }: { id: string }) {
         ? ['chooser', 'text']
         : form.field === 'model'
           ? ['formSave', 'form', 'pickField', 'text']
-          : form.field === 'instructions'
-            ? ['formSave', 'form', 'text', 'textArea', 'longField']
-            : LONG_FIELDS.includes(form.field)
-              ? ['formSave', 'form', 'text', 'longField']
-              : ['formSave', 'form', 'text'],
+          : ['formSave', 'form', ...TEXT_FIELD_SCOPES[SETTINGS_KINDS[form.field]]],
     true,
   );
   const { values, original } = form;
@@ -105,12 +101,7 @@ export function InternSettings({ id }: { id: string }) {
     if (!values) return void retryLoadKey(res, input, key);
     if (form.field === 'model' && matches('openPicker', input, key)) return setPicking(true);
     if (form.handleKey(input, key)) return;
-    if (matches('editor', input, key) && values) {
-      if (!LONG_FIELDS.includes(form.field)) return nav.flash('$EDITOR edits the description and the instructions');
-      const out = edit(values[form.field]);
-      if ('error' in out) return nav.flash(out.error, 'error');
-      return form.update({ [form.field]: out.text });
-    }
+    if (matches('editor', input, key)) return editField(form.field, (f) => values[f], (f, text) => form.update({ [f]: text }));
   }, active && !form.submitting && !form.confirmingDiscard);
 
   if (!values || !original) return res.error ? <ErrorView error={res.error} /> : <Spinner label="Loading settings" />;

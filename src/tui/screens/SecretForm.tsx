@@ -15,15 +15,17 @@ import { ErrorView } from '../components/ErrorView.js';
 import { Spinner } from '../components/Spinner.js';
 import { FieldWindow, windowedTextField, type WindowedField } from '../components/FieldWindow.js';
 import { useTui } from '../context.js';
-import { useExternalEditor } from '../hooks/useExternalEditor.js';
+import { useFieldEditor } from '../hooks/useExternalEditor.js';
 import { useDiscard } from '../hooks/useForm.js';
 import { useKeys } from '../hooks/useKeys.js';
-import { matches } from '../keymap.js';
+import { matches, TEXT_FIELD_SCOPES, type TextFieldKind } from '../keymap.js';
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
 
 const FIELDS = ['name', 'value', 'file', 'host'] as const;
 type Field = (typeof FIELDS)[number];
+/** How the fields edit (their scopes, and whether $EDITOR edits them); the host also adds what is typed. */
+const KINDS: Record<Field, TextFieldKind> = { name: 'line', value: 'long', file: 'line', host: 'line' };
 
 /** The labels' column: the longest ("or file") behind the focus marker, and a space; the hosts line keeps it too. */
 const LABEL_WIDTH = 10;
@@ -56,7 +58,7 @@ export function SecretForm({ scopeLabel, existing, onSave, onClose }: SecretForm
   const [focus, setFocus] = useState(existing ? 1 : 0);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
-  const edit = useExternalEditor();
+  const editField = useFieldEditor(KINDS);
   const field: Field = FIELDS[focus]!;
   // Anything typed counts, a host not yet added included: esc would throw it away.
   const startHosts = existing?.hosts ?? [];
@@ -66,7 +68,7 @@ export function SecretForm({ scopeLabel, existing, onSave, onClose }: SecretForm
   const asking = discard.confirmingDiscard;
 
   useLayoutEffect(
-    () => setScopes(asking ? ['confirm'] : field === 'host' ? ['formSave', 'form', 'hostField', 'text'] : field === 'value' ? ['formSave', 'form', 'text', 'longField'] : ['formSave', 'form', 'text']),
+    () => setScopes(asking ? ['confirm'] : field === 'host' ? ['formSave', 'form', 'hostField', 'text'] : ['formSave', 'form', ...TEXT_FIELD_SCOPES[KINDS[field]]]),
     [setScopes, field, asking],
   );
 
@@ -140,11 +142,7 @@ export function SecretForm({ scopeLabel, existing, onSave, onClose }: SecretForm
       if (matches('addHost', input, key)) return addHost();
       if (matches('erase', input, key) && host === '' && hosts.length > 0) return setHosts(hosts.slice(0, -1));
     }
-    if (matches('editor', input, key) && field === 'value') {
-      const out = edit(value);
-      if ('error' in out) return nav.flash(out.error, 'error');
-      return setValue(out.text);
-    }
+    if (matches('editor', input, key)) return editField(field, () => value, (_, text) => setValue(text));
   }, active && !saving && !asking);
 
   const on = (f: Field) => active && !saving && !asking && field === f;

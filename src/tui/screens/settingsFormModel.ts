@@ -1,12 +1,13 @@
 /** The settings form's state and rules, without React: values from an intern, checks, and the patch to send. */
 import type { Intern, InternUpdate } from '../../contract/intern.js';
 import { checkDescription, checkInstructions, checkModel, checkName } from '../../contract/rules.js';
+import type { TextFieldKind } from '../keymap.js';
 import { sanitize } from '../sanitize.js';
 
 export type SettingsField = 'name' | 'description' | 'model' | 'instructions';
 export const SETTINGS_FIELDS: readonly SettingsField[] = ['name', 'description', 'model', 'instructions'];
-/** Fields long enough to deserve $EDITOR. */
-export const LONG_FIELDS: readonly SettingsField[] = ['description', 'instructions'];
+/** How each field edits (its scopes, and whether $EDITOR edits it); the model is a line with a picker behind it. */
+export const SETTINGS_KINDS: Record<SettingsField, TextFieldKind> = { name: 'line', description: 'long', model: 'line', instructions: 'area' };
 export type SettingsValues = Record<SettingsField, string>;
 export type SettingsErrors = Partial<Record<SettingsField, string>>;
 
