@@ -31,11 +31,31 @@ describe('model picker', () => {
     await app.waitFor('Settings of sleeper');
     await app.press('tab', 'tab', 'enter');
     await app.waitFor('workspace default');
+    await app.type('workspace');
+    await app.waitFor('(1 of');
     await app.press('enter');
     await app.waitFor('empty: workspace default');
     await app.press('ctrl+s');
     await app.waitFor('saved');
     expect(app.api.callsOf('updateIntern')).toEqual([[IDS.sleeper, { model: null }]]);
+  });
+
+  it('opens on the model the field holds, marked, so that enter keeps it', async () => {
+    const app = renderApp({ initial: { name: 'settings', id: IDS.sleeper } });
+    await app.waitFor('Settings of sleeper');
+    await app.press('tab', 'tab', 'enter');
+    const f = await app.waitFor(/›•openai\/gpt-4\.1 /);
+    expect(f).toMatch(/Model \(\d+ of \d+\) · • now/);
+    expect(f).toMatch(/^│ {2} workspace default/m);
+    await app.press('up');
+    await app.waitFor(/› anthropic\/claude-sonnet-4 /);
+    // The mark stays on the current row when the cursor leaves it.
+    expect(app.frame()).toMatch(/ •openai\/gpt-4\.1 /);
+    await app.press('down', 'enter');
+    await app.waitFor((s) => !s.includes('per M'));
+    await app.press('ctrl+s');
+    await app.waitFor('nothing changed');
+    expect(app.api.callsOf('updateIntern')).toEqual([]);
   });
 
   it('keeps a typed slug the catalogue lacks, and works when the catalogue fails', async () => {

@@ -1,6 +1,7 @@
 /**
  * A filterable picker over a long list (models, providers, interns, secrets): type to filter,
- * arrows to move, enter to pick, esc to close; with `multi`, tab marks rows and enter picks the
+ * arrows to move, enter to pick, esc to close; it opens on the field's current value, marked •
+ * (enter keeps it, as in every picker people know); with `multi`, tab marks rows and enter picks the
  * marked ones (the screen declares the `chooserMulti` scope beside `chooser`, for the footer).
  * Custom rather than ink-select-input: that package neither filters nor pages a list of hundreds
  * of rows in a fixed height, and it has no multi-select.
@@ -33,6 +34,8 @@ export interface PickerProps {
   /** Enter on a filter that matches nothing picks the typed text itself (a slug the catalogue lacks). */
   allowTyped?: boolean;
   multi?: boolean;
+  /** The value the field holds now: its row is marked, and the cursor opens on it. */
+  current?: string | null;
   height?: number;
   width?: number;
   loading?: boolean;
@@ -51,9 +54,11 @@ export function filterItems(items: PickerItem[], filter: string): PickerItem[] {
 }
 
 export function Picker(props: PickerProps) {
-  const { items, onPick, onClose, allowTyped = false, multi = false, active = true } = props;
+  const { items, onPick, onClose, allowTyped = false, multi = false, active = true, current } = props;
   const [filter, setFilter] = useState('');
-  const [index, setIndex] = useState(0);
+  // Null until the cursor is moved or a filter typed: it stands on the current row, which may
+  // arrive after the picker opened (the catalogue loads while it shows).
+  const [index, setIndex] = useState<number | null>(null);
   const [marked, setMarked] = useState<Set<string | null>>(new Set());
   const typed = filter.trim();
   const matched = filterItems(items, filter);
@@ -62,7 +67,8 @@ export function Picker(props: PickerProps) {
     ? [...matched, { value: typed, label: `keep "${typed}" as typed`, detail: 'not in the catalogue' }]
     : matched;
   const height = Math.max(3, props.height ?? 8);
-  const at = Math.min(index, Math.max(0, shown.length - 1));
+  const isCurrent = (item: PickerItem) => current !== undefined && item.value === current;
+  const at = Math.min(index ?? Math.max(0, shown.findIndex(isCurrent)), Math.max(0, shown.length - 1));
 
   useKeys((input, key) => {
     if (matches('chooserClose', input, key)) return onClose();
@@ -95,7 +101,7 @@ export function Picker(props: PickerProps) {
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.accent} paddingX={1} flexShrink={0}>
       <Text bold color={theme.accent}>
-        {props.title} <Text color={theme.muted}>({matched.length} of {items.length}{multi ? `, ${marked.size} marked` : ''})</Text>
+        {props.title} <Text color={theme.muted}>({matched.length} of {items.length}{multi ? `, ${marked.size} marked` : ''}){items.some(isCurrent) ? ' · • now' : ''}</Text>
       </Text>
       <TextField label="filter" labelWidth={10} value={filter} onChange={(v) => { setFilter(v); setIndex(0); }} focused={active} placeholder="type to filter" />
       {props.loading ? <Text color={theme.muted}>loading…</Text> : null}
@@ -107,7 +113,7 @@ export function Picker(props: PickerProps) {
               <Text inverse={selected} color={selected ? theme.selection : undefined}>
                 {selected ? '›' : ' '}
               </Text>
-              {multi ? <Text color={theme.accent}>{marked.has(item.value) ? '[x] ' : '[ ] '}</Text> : <Text> </Text>}
+              {multi ? <Text color={theme.accent}>{marked.has(item.value) ? '[x] ' : '[ ] '}</Text> : <Text color={theme.accent}>{isCurrent(item) ? '•' : ' '}</Text>}
               <Text bold={selected}>{pad(sanitize(item.label), labelWidth)}</Text>
             </Box>
             {item.detail ? (

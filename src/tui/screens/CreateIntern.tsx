@@ -183,6 +183,7 @@ export function CreateIntern() {
           title="Borrow the vault of"
           items={(vaults ?? []).map((i) => ({ value: i.vault_id, label: sanitize(i.name), detail: i.status, search: i.id }))}
           loading={vaults === null}
+          current={values.vault?.id}
           height={Math.max(3, Math.min(8, pane.rows - around - 6))}
           width={size.columns - 4}
           onClose={() => setPicking(false)}

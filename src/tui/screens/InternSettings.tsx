@@ -146,6 +146,7 @@ export function InternSettings({ id }: { id: string }) {
           items={modelItems(models ?? [])}
           loading={models === null}
           allowTyped
+          current={values.model === '' ? null : values.model}
           note={modelsError}
           height={Math.max(3, size.rows - 13)}
           width={size.columns - 4}
