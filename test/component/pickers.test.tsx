@@ -45,7 +45,7 @@ describe('model picker', () => {
     await app.waitFor('Settings of sleeper');
     await app.press('tab', 'tab', 'enter');
     const f = await app.waitFor(/›•openai\/gpt-4\.1 /);
-    expect(f).toMatch(/Model \(\d+ of \d+\) · • now/);
+    expect(f).toMatch(/Model \(\d+ of \d+\) · • current/);
     expect(f).toMatch(/^│ {2} workspace default/m);
     await app.press('up');
     await app.waitFor(/› anthropic\/claude-sonnet-4 /);

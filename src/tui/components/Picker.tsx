@@ -101,7 +101,7 @@ export function Picker(props: PickerProps) {
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.accent} paddingX={1} flexShrink={0}>
       <Text bold color={theme.accent}>
-        {props.title} <Text color={theme.muted}>({matched.length} of {items.length}{multi ? `, ${marked.size} marked` : ''}){items.some(isCurrent) ? ' · • now' : ''}</Text>
+        {props.title} <Text color={theme.muted}>({matched.length} of {items.length}{multi ? `, ${marked.size} marked` : ''}){items.some(isCurrent) ? ' · • current' : ''}</Text>
       </Text>
       <TextField label="filter" labelWidth={10} value={filter} onChange={(v) => { setFilter(v); setIndex(0); }} focused={active} placeholder="type to filter" />
       {props.loading ? <Text color={theme.muted}>loading…</Text> : null}
