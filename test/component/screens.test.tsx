@@ -126,6 +126,23 @@ describe('intern list paging', () => {
     await app.waitFor('bulk-70');
     expect(app.frame()).toMatch(/Interns {2}75\b/);
   });
+
+  it('fills the pane with rows: a line not shown (the filter, "more below", an error) leaves no blank row', async () => {
+    const api = new FakeApi();
+    for (let n = 1; n <= 70; n++) api.interns.push(intern({ id: `bbbbbbbb-0000-4000-8000-${String(n).padStart(12, '0')}`, name: `bulk-${n}` }));
+    const app = renderApp({ api });
+    await app.waitFor('more below');
+    app.resize({ rows: 16 });
+    // 16 rows: the header, its rule, the title, the table's header, 9 rows, "more below", the footer (Ink keeps the last line).
+    let lines = (await app.waitFor((s) => s.split('\n').length === 15)).split('\n');
+    expect(lines.at(-2)).toBe('  more below: scroll to load');
+    expect(lines.slice(4, -2).every((l) => /^[› ][★ ] \S/.test(l))).toBe(true);
+    await app.press('/');
+    await app.type('bulk');
+    lines = (await app.waitFor((s) => s.includes('/ filter') && s.includes('bulk-1 '))).split('\n');
+    expect(lines).toHaveLength(15);
+    expect(lines.slice(5, -2).every((l) => /^[› ][★ ] bulk-\d+/.test(l))).toBe(true);
+  });
 });
 
 describe('intern details', () => {

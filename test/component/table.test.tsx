@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render } from 'ink-testing-library';
 import stringWidth from 'string-width';
-import { type Column, Table, columnWidths } from '../../src/tui/components/Table.js';
+import { type Column, Table, columnWidths, fitted } from '../../src/tui/components/Table.js';
 import { pad, truncate } from '../../src/tui/sanitize.js';
 import { FakeApi, intern } from './fakeApi.js';
 import { renderApp } from './render.js';
@@ -55,6 +55,32 @@ describe('table', () => {
     expect(columnWidths(cols, 58)).toEqual([1, 18, 24, 11, 0, 0]);
     // At 78 every column fits, as before.
     expect(columnWidths(cols, 78)).toEqual([1, 18, 24, 12, 9, 8]);
+  });
+
+  it('sizes a fit column to its header and its widest loaded cell, its width at most, and gives the rest to the growing ones', () => {
+    const cols: Column<Row>[] = [
+      { header: 'NAME', width: 18, fit: true, cell: (r) => r.name },
+      { header: 'KIND', grow: 1, min: 4, cell: (r) => r.kind },
+      { header: 'S', width: 10, fit: true, cell: (r) => r.kind.slice(0, 2) },
+    ];
+    const rows: Row[] = [{ id: '1', name: 'runner', kind: 'a' }, { id: '2', name: '日本語の', kind: 'bb' }];
+    // NAME: 8 cells (the CJK name); S: the header's 1 is less than a cell's 2.
+    expect(fitted(cols, rows).map((c) => c.width)).toEqual([8, undefined, 2]);
+    expect(columnWidths(fitted(cols, rows), 40)).toEqual([8, 40 - 8 - 2 - 3, 2]);
+    // Nothing loaded: the header's width. A cell wider than `width`: `width`.
+    expect(fitted(cols, []).map((c) => c.width)).toEqual([4, undefined, 1]);
+    expect(fitted(cols, [{ id: '3', name: 'x'.repeat(40), kind: 'c' }])[0]!.width).toBe(18);
+  });
+
+  it('the BYOK list at 80 columns: the provider column is as wide as its slugs, so the names beside it stay whole', async () => {
+    const app = renderApp({ initial: { name: 'byok' } });
+    await app.waitFor('Production OpenAI');
+    app.resize({ columns: 80 });
+    const f = await app.waitFor((s) => (s.split('\n')[1] ?? '').length === 80 && s.includes('PROVIDER'));
+    const header = f.split('\n').find((l) => l.includes('PROVIDER'))!;
+    // The longest slug in the fake's list is "anthropic" (9): the column is 9 cells, not 18.
+    expect(header).toMatch(/^ PROVIDER {2}NAME/);
+    expect(f).toContain('Production OpenAI');
   });
 
   it('draws every row on one line at a narrow width, coloured cells included', async () => {

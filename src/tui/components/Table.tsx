@@ -2,13 +2,14 @@
  * The one table: columns are declared once and give both the header and the
  * cells. Widths are display cells measured with string-width (sanitize.ts's
  * `pad`), so a CJK or emoji name keeps the columns aligned. A column is fixed
- * (`width`) or takes a share of what is left (`grow`, at least `min`). The
+ * (`width`), as wide as its widest cell up to `width` (`fit`), or takes a
+ * share of what is left (`grow`, at least `min`). The
  * table draws its own loading, error and empty states, and only the window of
  * rows around the cursor that fits in `height`.
  */
 import { Box } from 'ink';
 import { windowOf } from '../hooks/useListCursor.js';
-import { pad } from '../sanitize.js';
+import { pad, widthOf } from '../sanitize.js';
 import { theme } from '../theme.js';
 import { ErrorView } from './ErrorView.js';
 import { Spinner } from './Spinner.js';
@@ -18,6 +19,13 @@ export interface Column<T> {
   header: string;
   /** Fixed width in cells; otherwise the column grows. */
   width?: number;
+  /**
+   * With `width`: only as wide as the header and the widest cell of the rows loaded (not only
+   * those shown, so that scrolling does not move the columns), `width` at most; the cells it
+   * leaves go to the growing columns. A provider's or a status's column sized for the longest
+   * there could be cut the names beside it on an 80-column terminal.
+   */
+  fit?: boolean;
   /** Share of the remaining width (default 1) for a growing column, and its minimum. */
   grow?: number;
   min?: number;
@@ -88,7 +96,18 @@ export interface TableProps<T> {
   empty: string;
 }
 
-export function Table<T>({ columns, rows, rowKey, selected, height, width, loading, loadingLabel = 'Loading', error, empty }: TableProps<T>) {
+/** The columns with each `fit` one's width brought down to what its header and cells need. */
+export function fitted<T>(columns: readonly Column<T>[], rows: readonly T[]): Column<T>[] {
+  return columns.map((c) => {
+    if (!c.fit || c.width === undefined) return c;
+    let need = widthOf(c.header);
+    for (const row of rows) if (need < c.width) need = Math.max(need, widthOf(c.cell(row)));
+    return { ...c, width: Math.min(c.width, need) };
+  });
+}
+
+export function Table<T>({ columns: declared, rows, rowKey, selected, height, width, loading, loadingLabel = 'Loading', error, empty }: TableProps<T>) {
+  const columns = fitted(declared, rows);
   const widths = columnWidths(columns, width);
   const gap = (i: number) => (i > 0 && !columns[i]!.tight ? ' ' : '');
   const [start, end] = windowOf(selected, rows.length, height);

@@ -22,11 +22,11 @@ const PAGE = LIMITS.byokList.defaultLimit;
 const flagsOf = (c: ByokCredential) =>
   [c.disabled && 'off', c.is_fallback && 'fallback', c.is_byok_only && 'only', c.is_required && 'req'].filter(Boolean).join(',') || '—';
 const COLUMNS: Column<ByokCredential>[] = [
-  { header: 'PROVIDER', width: 18, cell: (c) => sanitize(c.provider) },
+  { header: 'PROVIDER', width: 18, fit: true, cell: (c) => sanitize(c.provider) },
   { header: 'NAME', min: 10, cell: (c) => sanitize(c.name ?? '—') },
-  { header: 'LABEL', width: 16, cell: (c) => sanitize(c.label) },
-  { header: 'REGION', width: 8, cell: (c) => sanitize(c.declared_region ?? '—') },
-  { header: 'FLAGS', width: 12, cell: flagsOf },
+  { header: 'LABEL', width: 16, fit: true, cell: (c) => sanitize(c.label) },
+  { header: 'REGION', width: 8, fit: true, cell: (c) => sanitize(c.declared_region ?? '—') },
+  { header: 'FLAGS', width: 12, fit: true, cell: flagsOf },
   { header: 'CREATED', width: 8, cell: (c) => relativeTime(c.created_at) },
 ];
 
@@ -36,7 +36,8 @@ export function ByokList() {
   const filter = useFilter();
   const paged = usePaged((page, provider, signal) => api.listByok({ ...page, provider: provider || undefined }, { signal }), filter.applied, PAGE);
   const { rows, total, offset } = paged;
-  const height = Math.max(3, pane.rows - 5);
+  // The pane less the title, the table's header, and the filter's and an error's lines when shown.
+  const height = Math.max(3, pane.rows - 2 - (filter.shown ? 1 : 0) - (paged.error && rows.length > 0 ? 1 : 0));
   const list = useListCursor(rows.length, height);
   useScreen(filter.editing ? ['prompt', 'text'] : ['byok', 'paged', 'list', 'global'], filter.editing);
 

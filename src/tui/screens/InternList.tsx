@@ -26,8 +26,8 @@ const PAGE: number = FIRST_INTERN_PAGE.limit;
 const STATUS_FILTERS: (string | null)[] = [null, ...INTERN_STATUSES];
 const COLUMNS: Column<Intern>[] = [
   { header: '', width: 1, tight: true, cell: (i) => (i.created_by_you ? '★' : ' ') },
-  { header: 'NAME', width: 18, cell: (i) => sanitize(i.name) },
-  { header: 'STATUS', width: 24, cell: (i) => statusLabel(i.status), color: (i) => statusColor(i.status) },
+  { header: 'NAME', width: 18, fit: true, cell: (i) => sanitize(i.name) },
+  { header: 'STATUS', width: 24, fit: true, cell: (i) => statusLabel(i.status), color: (i) => statusColor(i.status) },
   { header: 'MODEL', min: 12, grow: 11, cell: (i) => (i.model ? sanitize(i.model) : 'workspace default'), color: (i) => (i.model ? undefined : theme.muted) },
   { header: 'HOSTNAME', min: 0, grow: 9, cell: (i) => sanitize(i.hostname ?? '—'), color: () => theme.muted },
   { header: 'UPDATED', width: 9, cell: (i) => relativeTime(i.updated_at), color: () => theme.muted },
@@ -94,7 +94,12 @@ export function InternList() {
     );
   }, [items, filter]);
 
-  const listHeight = Math.max(3, pane.rows - 5);
+  // One error line under the table: the refresh asked for (r) over the polling's, each cleared by a
+  // success (with no rows yet, the table shows the refresh's error itself).
+  const lineError = error && items.length > 0 ? error : pollError;
+  // The pane less the title, the table's header and each line shown around it: what is not shown
+  // takes no row (it left three blank rows under the list).
+  const listHeight = Math.max(3, pane.rows - 2 - (filterField.shown ? 1 : 0) - (hasMore ? 1 : 0) - (lineError ? 1 : 0));
   const list = useListCursor(visible.length, listHeight);
 
   // Load the next page when the cursor nears the end of what is loaded.
@@ -165,9 +170,6 @@ export function InternList() {
     if (matches('delete', input, key)) return nav.push({ name: 'intern', id: selected.id, seed: selected, ask: 'delete' });
   }, active);
 
-  // One error line under the table: the refresh asked for (r) over the polling's, each cleared by a
-  // success (with no rows yet, the table shows the refresh's error itself).
-  const lineError = error && items.length > 0 ? error : pollError;
   return (
     <Box flexDirection="column" flexGrow={1}>
       {/* One line, cut at the edge of a narrow terminal rather than wrapped under the title. */}

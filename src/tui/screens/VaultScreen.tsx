@@ -24,13 +24,14 @@ import { useResource } from '../hooks/useResource.js';
 import { matches } from '../keymap.js';
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
+import { wrapText } from '../wrap.js';
 import { SecretForm } from './SecretForm.js';
 
 type Tab = 'effective' | 'own';
 type Row = VaultSecret & { scope?: EffectiveSecret['scope'] };
 
 const COLUMNS: Column<Row>[] = [
-  { header: 'NAME', width: 22, cell: (s) => sanitize(s.name) },
+  { header: 'NAME', width: 22, fit: true, cell: (s) => sanitize(s.name) },
   { header: 'HOSTS', min: 10, cell: (s) => (s.hosts ?? []).map((h) => sanitize(h)).join(', ') || '—' },
   { header: 'FINGERP.', width: 9, cell: (s) => shortFingerprint(s.fingerprint), color: () => theme.muted },
   { header: 'AGE', width: 8, cell: (s) => relativeTime(s.created_at), color: () => theme.muted },
@@ -38,7 +39,7 @@ const COLUMNS: Column<Row>[] = [
 /** The effective view adds the scope each name's value comes from. */
 const EFFECTIVE_COLUMNS: Column<Row>[] = [
   ...COLUMNS,
-  { header: 'SCOPE', width: 10, cell: (s) => s.scope ?? '', color: (s) => (s.scope === 'intern' ? theme.accent : theme.muted) },
+  { header: 'SCOPE', width: 10, fit: true, cell: (s) => s.scope ?? '', color: (s) => (s.scope === 'intern' ? theme.accent : theme.muted) },
 ];
 
 /** `sha256:3f9a…` → `3f9a1c2b`: enough to tell two values apart at a glance. */
@@ -69,7 +70,7 @@ function loader(api: InternApi, internId: string | undefined, tab: Tab) {
 type Mode = { kind: 'list' } | { kind: 'form'; existing?: Row } | { kind: 'delete'; row: Row } | { kind: 'copy'; from: VaultSecret[] | null };
 
 export function VaultScreen({ internId }: { internId?: string }) {
-  const { api, nav, active, setCapture, setScopes, size } = useTui();
+  const { api, nav, active, setCapture, setScopes, size, pane } = useTui();
   const [tab, setTab] = useState<Tab>('effective');
   const [mode, setMode] = useState<Mode>({ kind: 'list' });
   const intern = useResource(async (signal) => (internId ? api.getIntern(internId, { signal }) : null), internId ?? 'workspace');
@@ -79,7 +80,12 @@ export function VaultScreen({ internId }: { internId?: string }) {
   const { busy, error: actionError, run, fail: setActionError } = useAction(res.reload);
   // The last list stays while the same list reloads, never while another tab loads.
   const rows = res.data?.key === listKey ? res.data.rows : [];
-  const listHeight = Math.max(3, size.rows - 10);
+  const scopeLabel = internId ? (intern.data ? intern.data.name : 'this intern') : 'workspace';
+  const question = mode.kind === 'delete' ? `Delete ${sanitize(mode.row.name)} from ${sanitize(scopeLabel)}? Programs there lose it.` : '';
+  // The pane less the title, the table's header and each line shown with it (a spinner, an error,
+  // the question, wrapped as Ink wraps it): what is not shown takes no row.
+  const around = 2 + (busy ? 1 : 0) + (actionError ? 1 : 0) + (question ? wrapText(`${question} (y/n)`, pane.columns).length : 0) + (res.error && rows.length > 0 ? 1 : 0);
+  const listHeight = Math.max(3, pane.rows - around);
   const list = useListCursor(rows.length, listHeight);
   const selected = rows[list.index];
   // A secret just saved is selected once the list has loaded again (new data, not the list it was saved from).
@@ -92,7 +98,6 @@ export function VaultScreen({ internId }: { internId?: string }) {
     if (at >= 0) moveTo(at);
     setSaved(null);
   }, [saved, res.data, listKey, internId, tab, moveTo]);
-  const scopeLabel = internId ? (intern.data ? intern.data.name : 'this intern') : 'workspace';
   const editable = !internId || tab === 'own';
 
   // The secret form declares its own scopes (they follow its focus); the rest are declared here.
@@ -171,7 +176,7 @@ export function VaultScreen({ internId }: { internId?: string }) {
       {actionError ? <ErrorView error={actionError} compact /> : null}
       <Confirm
         open={mode.kind === 'delete'}
-        question={mode.kind === 'delete' ? `Delete ${sanitize(mode.row.name)} from ${sanitize(scopeLabel)}? Programs there lose it.` : ''}
+        question={question}
         onAnswer={answerDelete}
         tone="error"
         active={active}
