@@ -78,7 +78,7 @@ export const KEYMAP = [
   { id: 'pageUp', keys: ['pageup', 'ctrl+u'], label: '', help: 'page up', scope: 'cursor' },
   { id: 'open', keys: ['return'], label: 'enter', help: 'open', scope: 'list' },
   { id: 'filter', keys: ['/'], label: '/', help: 'filter', scope: 'list' },
-  { id: 'statusFilter', keys: ['f'], label: 'f', help: 'status / provider filter', scope: 'list' },
+  { id: 'statusFilter', keys: ['f'], label: 'f', help: 'next status filter', footer: 'status', scope: 'internList' },
   { id: 'prevPage', keys: ['left'], label: '←/→', help: 'previous / next page', footer: 'pages', scope: 'paged' },
   { id: 'nextPage', keys: ['right'], label: '', help: '', scope: 'paged' },
   { id: 'newIntern', keys: ['n'], label: 'n', help: 'new intern', scope: 'internList' },
