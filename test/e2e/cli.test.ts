@@ -322,6 +322,24 @@ describe('intern-tui commands without a TTY', () => {
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain('turn_failed');
 
+    // --no-wait: a self-drive run through POST /invoke; stdout holds its session id alone, and a
+    // second prompt to that session while it runs joins its turn.
+    const started = await run(['chat', 'cli-chatter', 'run: sleep 2', '--no-wait']);
+    expect(started.code, started.stderr).toBe(0);
+    const sid = started.stdout.trim();
+    expect(sid).toMatch(/^\S+$/);
+    expect(started.stderr).toContain(`started a self-drive run; add to its session with --no-wait --session ${sid}`);
+    expect(await json(['chat', 'cli-chatter', 'and this too', '--no-wait', '--session', sid, '--json'])).toEqual({ session_id: sid, status: 'steered' });
+    const mixed = await run(['chat', 'cli-chatter', 'hi', '--no-wait', '--approve']);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toContain('--no-wait runs the intern self-drive');
+    // The run ends on its own: the intern takes a chat again.
+    const free = Date.now() + 20_000;
+    while ((await run(['chat', 'cli-chatter', 'free again?'])).code !== 0) {
+      if (Date.now() > free) throw new Error('the --no-wait run never ended');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+
     const { child, done } = start(['chat', 'cli-chatter', 'a long answer to interrupt']);
     let seen = '';
     child.stdout!.on('data', (d: Buffer) => (seen += d.toString()));

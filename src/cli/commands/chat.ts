@@ -1,9 +1,10 @@
 /**
  * `chat NAME [PROMPT]`: one prompt, the answer streamed to stdout. Permission requests and questions
  * are asked on stderr when there is a terminal; without one `--approve`/`--deny` answers permissions.
- * `--json` prints each chunk as NDJSON.
+ * `--json` prints each chunk as NDJSON. `--no-wait` starts a self-drive run through `POST /invoke`
+ * instead and prints its session id (for cron jobs and scripts that do not wait for the answer).
  */
-import { ChatChunkSchema, SteeredSchema, answerMessages, elicitationAnswer, optionLabel, parseProvideInput, type ChatChunk, type ChatMessage, type ChatToolCall, type ElicitationRequest, type PermissionRequest } from '../../contract/chat.js';
+import { ChatChunkSchema, InvokeResultSchema, SteeredSchema, answerMessages, elicitationAnswer, optionLabel, parseProvideInput, type ChatChunk, type ChatMessage, type ChatToolCall, type ElicitationRequest, type PermissionRequest } from '../../contract/chat.js';
 import { LIMITS } from '../../contract/limits.js';
 import { sanitize } from '../../tui/sanitize.js';
 import type { InternApi } from '../../client/types.js';
@@ -98,11 +99,36 @@ async function answerQuestion(ctx: RunContext, req: ElicitationRequest): Promise
   return elicitationAnswer({ action: 'accept', content });
 }
 
+/**
+ * `--no-wait`: the run starts (or the prompt joins the session's running turn) and the command
+ * returns. stdout holds the session id alone, so that `sid=$(intern-tui chat … --no-wait)` works.
+ */
+async function startRun(ctx: RunContext, api: InternApi, intern: { id: string; name: string }, prompt: string): Promise<number> {
+  const session = ctx.values.session as string | undefined;
+  const run = await api.invoke(intern.id, { input: prompt, ...(session ? { session_id: session } : {}) }, { signal: ctx.signal });
+  if (ctx.out.json) {
+    ctx.out.ndjson(run);
+    return EXIT.ok;
+  }
+  const id = sanitize(run.session_id);
+  ctx.io.stdout.write(`${id}\n`);
+  ctx.io.stderr.write(
+    run.status === 'steered'
+      ? `intern-tui: the session's turn was still running; the prompt was added to it\n`
+      : `intern-tui: ${sanitize(intern.name)} started a self-drive run; add to its session with --no-wait --session ${id}\n`,
+  );
+  return EXIT.ok;
+}
+
 export async function chat(ctx: RunContext): Promise<number> {
   if (ctx.values.approve && ctx.values.deny) throw usageError('give --approve or --deny, not both');
+  if (ctx.values['no-wait'] && (ctx.values.approve || ctx.values.deny)) {
+    throw usageError('--no-wait runs the intern self-drive, so nothing asks for permission: drop --approve/--deny');
+  }
   const api = await ctx.api();
   const intern = await resolveIntern(api, ctx.positionals[0]!, ctx.signal);
   const prompt = await readPrompt(ctx);
+  if (ctx.values['no-wait']) return startRun(ctx, api, intern, prompt);
   const out = ctx.io.stdout;
   let sessionId = ctx.values.session as string | undefined;
   let messages: ChatMessage[] = [{ role: 'user', content: prompt }];
@@ -159,5 +185,6 @@ export async function chat(ctx: RunContext): Promise<number> {
   if (sessionId && !ctx.out.json) ctx.io.stderr.write(`session: ${sessionId} (continue with --session ${sessionId})\n`);
   return EXIT.ok;
 }
-// Under --json every line is a chunk, or the one `steered` answer; FIELDS keeps those fields of each.
-chat.jsonFields = [...new Set([...Object.keys(ChatChunkSchema.shape), ...Object.keys(SteeredSchema.shape)])];
+// Under --json every line is a chunk, or the one `steered` answer (or, with --no-wait, the one
+// invoke answer); FIELDS keeps those fields of each.
+chat.jsonFields = [...new Set([...Object.keys(ChatChunkSchema.shape), ...Object.keys(SteeredSchema.shape), ...Object.keys(InvokeResultSchema.shape)])];

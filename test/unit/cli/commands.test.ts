@@ -267,6 +267,22 @@ describe('commands against the fake API', () => {
     expect(cancel.messages.at(-1)).toMatchObject({ role: 'tool', content: 'cancel' });
   });
 
+  it('chat --no-wait starts a run through invoke and prints only its session id on stdout', async () => {
+    const api = new FakeApi();
+    const r = await runWithFake(['chat', 'runner', 'nightly report', '--no-wait'], api);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('sess-1\n');
+    expect(r.stderr).toContain('runner started a self-drive run; add to its session with --no-wait --session sess-1');
+    expect(api.callsOf('invoke')).toEqual([[api.interns.find((i) => i.name === 'runner')!.id, { input: 'nightly report' }]]);
+    expect(api.callsOf('chat')).toEqual([]);
+    const again = await runWithFake(['chat', 'runner', 'more', '--no-wait', '--session', 'sess-9', '--json', 'status'], api);
+    expect(JSON.parse(again.stdout)).toEqual({ status: 'started' });
+    expect(api.callsOf('invoke')[1]![1]).toEqual({ input: 'more', session_id: 'sess-9' });
+    const refused = await runWithFake(['chat', 'runner', 'x', '--no-wait', '--deny'], api);
+    expect(refused.code).toBe(2);
+    expect(api.callsOf('invoke')).toHaveLength(2);
+  });
+
   it('chat on an intern that is not running exits 1 with the service message', async () => {
     const r = await runWithFake(['chat', 'sleeper', 'hi'], new FakeApi());
     expect(r.code).toBe(1);
