@@ -15,6 +15,8 @@ describe('intern list', () => {
     expect(f).toMatch(/★ broken +✖ failed +workspace default/);
     expect(f).toMatch(/^ {2,}peer-bot/m); // not created by this caller: no star
     expect(f).toContain('2d ago');
+    // The title says what the star means.
+    expect(f).toMatch(/^Interns .* · ★ yours$/m);
   });
 
   it('draws a first page the CLI already fetched in its first frame, without asking again', async () => {

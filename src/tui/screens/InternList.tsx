@@ -181,6 +181,7 @@ export function InternList() {
           {filter ? ` of ${items.length}` : ''}
           {hasMore ? '+' : ''} · status: {status ?? 'all'} (f)
           {moving ? ' · auto-refresh' : ''}
+          {visible.some((i) => i.created_by_you) ? ' · ★ yours' : ''}
         </Text>
         {loading && items.length > 0 ? <Text color={theme.muted}> · refreshing…</Text> : null}
       </Text>
