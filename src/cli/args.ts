@@ -28,7 +28,8 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-const COMMON = {
+/** The TUI's flags (and those of `login` and `config` before the registry had them); shell completion offers them too. */
+export const TUI_OPTIONS = {
   profile: { type: 'string' },
   'base-url': { type: 'string' },
   'api-key': { type: 'string' },
@@ -39,7 +40,8 @@ const COMMON = {
   version: { type: 'boolean', short: 'v' },
 } as const;
 
-const SANDBOX = {
+/** `sandbox`'s flags. */
+export const SANDBOX_OPTIONS = {
   host: { type: 'string' },
   port: { type: 'string' },
   'data-dir': { type: 'string' },
@@ -74,7 +76,7 @@ function parse(args: string[], options: Options): { values: Record<string, strin
 export function parseCommand(argv: string[]): Command {
   const [first, ...rest] = argv;
   if (first === 'sandbox') {
-    const { values, positionals } = parse(rest, SANDBOX);
+    const { values, positionals } = parse(rest, SANDBOX_OPTIONS);
     if (values.help) return { kind: 'help', text: SANDBOX_HELP };
     if (positionals.length > 0) throw new UsageError(`sandbox takes no arguments besides flags, got "${positionals[0]}"`);
     const seed = (values.seed as string | undefined) ?? 'demo';
@@ -95,7 +97,7 @@ export function parseCommand(argv: string[]): Command {
     };
   }
   const isSub = first === 'login' || first === 'config';
-  const { values, positionals } = parse(isSub ? rest : argv, { ...COMMON, sandbox: { type: 'boolean' }, 'no-color': { type: 'boolean' } });
+  const { values, positionals } = parse(isSub ? rest : argv, { ...TUI_OPTIONS, sandbox: { type: 'boolean' }, 'no-color': { type: 'boolean' } });
   if (values.help) return { kind: 'help', ...(first === 'config' ? { text: CONFIG_HELP } : {}) };
   if (values.version) return { kind: 'version' };
   const flags: Flags = {

@@ -57,6 +57,8 @@ async function earlySandbox(argv: string[]): Promise<EarlySandbox | undefined> {
 }
 
 async function main(original: string[]): Promise<number> {
+  // A shell's tab (completion.ts's scripts): hidden, quick, and quiet whatever it is given.
+  if (original[0] === '__complete') return (await import('./commands/completion.js')).runComplete(original.slice(1), io);
   const argv = hoistGlobalFlags(original);
   const [first] = argv;
   if (argv.length === 1 && (first === '--version' || first === '-v')) {

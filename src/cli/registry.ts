@@ -16,7 +16,11 @@ export interface FlagSpec {
   type: 'string' | 'boolean';
   short?: string;
   multiple?: boolean;
-  /** Shown in help after the flag: `--name NAME`. */
+  /**
+   * Shown in help after the flag: `--name NAME`. It also says what shell completion offers there
+   * (complete.ts): `FILE` file names, `a|b|c` those words, `STATUS`, `REGION`, `KIND`, `SLUG` the
+   * contract's lists; `--intern NAME` the interns and `--profile NAME` the profiles.
+   */
   value?: string;
   description: string;
   /**
@@ -442,6 +446,21 @@ export const COMMANDS: CommandSpec[] = [
     needs: [],
     raw: true,
     load: () => import('./legacy.js').then((m) => m.configCommandRaw),
+  },
+  {
+    noun: 'completion',
+    args: 'bash|zsh|fish',
+    positionals: [1, 1],
+    summary: 'print the shell completion script (commands, flags, their values, intern names)',
+    details: [
+      'Each tab asks intern-tui what may come next; intern names come from the service the line would',
+      'use when it answers quickly (never from the built-in sandbox). Load it at shell start:',
+      '  bash (~/.bashrc):  eval "$(intern-tui completion bash)"',
+      '  zsh (~/.zshrc, after compinit):  eval "$(intern-tui completion zsh)"',
+      '  fish (~/.config/fish/config.fish):  intern-tui completion fish | source',
+    ].join('\n'),
+    needs: [],
+    load: () => import('./commands/completion.js').then((m) => m.completion),
   },
   {
     noun: 'sandbox',

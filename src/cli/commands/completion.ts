@@ -1,0 +1,115 @@
+/**
+ * `completion bash|zsh|fish` prints the script a shell loads, and `__complete` (hidden, run by
+ * those scripts on every tab) prints what may come at the cursor (complete.ts holds the rules).
+ * The scripts only pass the line over and hand the answer to the shell: the words before the
+ * cursor and the one being typed in, candidates (or `@files`) out.
+ */
+import { INTERN_PAGE } from '../../client/pages.js';
+import { sanitize } from '../../tui/sanitize.js';
+import { type Candidate, complete, type LineFlags, type NameSource, offerLines, SHELLS, type Shell } from '../complete.js';
+import type { Io } from '../context.js';
+import type { RunContext } from '../context.js';
+import { EXIT, usageError } from '../exit.js';
+import { configPath, usesEmbeddedSandbox } from '../settings.js';
+
+/** How long a tab waits for the service's interns before offering none. */
+const NAMES_DEADLINE_MS = 1500;
+
+const BASH = `# intern-tui completion for bash. Load it from ~/.bashrc:
+#   eval "$(intern-tui completion bash)"
+_intern_tui_complete() {
+  local cur="\${COMP_WORDS[COMP_CWORD]}" out
+  out=$(intern-tui __complete "\${COMP_WORDS[@]:1:COMP_CWORD-1}" "$cur" 2>/dev/null | cut -f1) || return 0
+  if [[ "$out" == "@files" ]]; then
+    compopt -o filenames 2>/dev/null
+    COMPREPLY=($(compgen -f -- "$cur"))
+    return 0
+  fi
+  local IFS=$'\\n'
+  COMPREPLY=($out)
+}
+complete -F _intern_tui_complete intern-tui
+`;
+
+const ZSH = `#compdef intern-tui
+# intern-tui completion for zsh. Load it from ~/.zshrc, after compinit:
+#   eval "$(intern-tui completion zsh)"
+_intern_tui() {
+  local -a lines described
+  local line
+  lines=("\${(@f)$(intern-tui __complete "\${(@)words[2,CURRENT-1]}" "\${words[CURRENT]}" 2>/dev/null)}")
+  if [[ "\${lines[1]}" == "@files" ]]; then
+    _files
+    return
+  fi
+  for line in "\${lines[@]}"; do
+    [[ -z "$line" ]] && continue
+    if [[ "$line" == *$'\\t'* ]]; then
+      described+=("\${\${line%%$'\\t'*}//:/\\\\:}:\${line#*$'\\t'}")
+    else
+      described+=("\${line//:/\\\\:}")
+    fi
+  done
+  _describe -t values 'intern-tui' described
+}
+compdef _intern_tui intern-tui
+`;
+
+const FISH = `# intern-tui completion for fish. Load it from ~/.config/fish/config.fish:
+#   intern-tui completion fish | source
+function __intern_tui_complete
+    set -l words (commandline -opc)
+    set -l current (commandline -ct)
+    set -l out (intern-tui __complete $words[2..-1] "$current" 2>/dev/null)
+    if test "$out[1]" = "@files"
+        __fish_complete_path "$current"
+    else
+        printf '%s\\n' $out
+    end
+end
+complete -c intern-tui -f -a '(__intern_tui_complete)'
+`;
+
+export const SCRIPTS: Record<Shell, string> = { bash: BASH, zsh: ZSH, fish: FISH };
+
+export async function completion(ctx: RunContext): Promise<number> {
+  const shell = ctx.positionals[0]!;
+  if (!(SHELLS as readonly string[]).includes(shell)) throw usageError(`completion is for ${SHELLS.join(', ')}, not "${sanitize(shell).slice(0, 40)}"`);
+  ctx.io.stdout.write(SCRIPTS[shell as Shell]);
+  return EXIT.ok;
+}
+
+/**
+ * The interns of the service the line would talk to (its --profile and --base-url), or the
+ * config file's profiles. None from the embedded sandbox, none without an API key, none when the
+ * service is slow or fails: a tab offers what it can and says nothing.
+ */
+function namesFrom(env: NodeJS.ProcessEnv): NameSource {
+  return async (kind, line: LineFlags): Promise<Candidate[]> => {
+    const { readConfig } = await import('../config.js');
+    if (kind === 'profiles') return Object.keys(readConfig(configPath(env)).profiles).map((value) => ({ value }));
+    if (line.sandbox) return [];
+    const { resolveSignedIn } = await import('../auth/credentials.js');
+    const resolved = await resolveSignedIn({ profile: line.profile, baseUrl: line.baseUrl }, { env, path: configPath(env), warn: () => undefined });
+    if (usesEmbeddedSandbox(false, resolved) || !resolved.credentials.api_key) return [];
+    const { createClient } = await import('../../client/index.js');
+    const api = createClient({ baseUrl: resolved.baseUrl, credentials: resolved.credentials });
+    const page = await api.listInterns({ limit: INTERN_PAGE }, { signal: AbortSignal.timeout(NAMES_DEADLINE_MS) });
+    // Server strings reach the terminal: sanitised, and a name the shell would split is left out.
+    return page.data.map((i) => ({ value: sanitize(i.name), description: sanitize(i.status) })).filter((c) => /^\S+$/.test(c.value));
+  };
+}
+
+/** `intern-tui __complete WORD... CURRENT`: always exit 0, never a word on stderr. */
+export async function runComplete(args: string[], io: Pick<Io, 'stdout' | 'env'>): Promise<number> {
+  const words = args.slice(0, -1);
+  const current = args.at(-1) ?? '';
+  const source = namesFrom(io.env);
+  const quiet: NameSource = (kind, line) => source(kind, line).catch(() => []);
+  try {
+    io.stdout.write(offerLines(await complete(words, current, quiet)));
+  } catch {
+    // Nothing to offer.
+  }
+  return EXIT.ok;
+}

@@ -1,0 +1,88 @@
+/**
+ * Shell completion's rules (src/cli/complete.ts): what `__complete` offers at the cursor, from
+ * the registry and a stand-in for the service's names. The scripts themselves run in real shells
+ * in test/e2e/completion.test.ts.
+ */
+import { describe, expect, it } from 'vitest';
+import { complete, type LineFlags, type NameSource, type Offer, offerLines } from '../../../src/cli/complete.js';
+import { COMMANDS } from '../../../src/cli/registry.js';
+
+/** The names a tab would get, and what it asked for. */
+function names() {
+  const asked: { kind: string; line: LineFlags }[] = [];
+  const source: NameSource = async (kind, line) => {
+    asked.push({ kind, line: { ...line } });
+    return kind === 'interns' ? [{ value: 'runner', description: 'running' }, { value: 'reviewer', description: 'stopped' }, { value: 'plain' }] : [{ value: 'work' }, { value: 'home' }];
+  };
+  return { asked, source };
+}
+
+const values = (offer: Offer) => (offer === 'files' ? offer : offer.map((c) => c.value));
+const at = async (line: string) => {
+  const words = line.split(' ');
+  return values(await complete(words.slice(0, -1), words.at(-1)!, names().source));
+};
+
+describe('shell completion', () => {
+  it('offers the nouns first, each once, then the verbs of a noun', async () => {
+    const nouns = [...new Set(COMMANDS.map((c) => c.noun))];
+    expect(await at('')).toEqual(nouns);
+    expect(await at('in')).toEqual(['interns']);
+    expect(await at('interns ')).toEqual(['list', 'get', 'create', 'update', 'delete', 'provision', 'suspend']);
+    expect(await at('interns g')).toEqual(['get']);
+    expect(await at('completion ')).toEqual(['bash', 'zsh', 'fish']);
+    expect(await at('config s')).toEqual(['show']);
+    // Not a command: nothing, rather than guesses.
+    expect(await at('intrens ')).toEqual([]);
+    expect(await at('interns gte ')).toEqual([]);
+  });
+
+  it("offers a command's flags, the global ones and --json where it prints JSON, not those already given", async () => {
+    const flags = await at('interns list --');
+    expect(flags).toEqual(expect.arrayContaining(['--status', '--limit', '--json', '--profile', '--base-url', '--sandbox', '--help']));
+    expect(await at('interns list --limit 3 --')).not.toContain('--limit');
+    // --status may be given again (repeatable).
+    expect(await at('interns list --status running --')).toContain('--status');
+    expect(await at('attach runner --')).not.toContain('--json');
+    // Before any command, the TUI's flags.
+    expect(await at('--')).toEqual(expect.arrayContaining(['--profile', '--scrollback', '--no-color', '--sandbox', '--version']));
+    expect(await at('sandbox --')).toEqual(expect.arrayContaining(['--port', '--seed', '--manifest']));
+  });
+
+  it("offers a flag's values by what the help says goes there", async () => {
+    expect(await at('interns list --status r')).toEqual(['running']);
+    expect(await at('byok create --region ')).toEqual(['global', 'europe', 'us', 'none']);
+    expect(await at('byok update ID --zdr ')).toEqual(['true', 'false', 'none']);
+    expect(await at('login --with-token --kind m')).toEqual(['management_key']);
+    expect(await at('byok create --provider anthro')).toEqual(['anthropic']);
+    expect(await at('sandbox --seed ')).toEqual(['demo', 'empty']);
+    expect(await at('interns create x --instructions-file ')).toBe('files');
+    expect(await at('vault put x --value-file ~/')).toBe('files');
+    expect(await at('byok create --region=e')).toEqual(['--region=europe']);
+    // A value typed freely: nothing to offer.
+    expect(await at('interns create x --description ')).toEqual([]);
+  });
+
+  it('offers the service’s intern names where a NAME goes, for the profile and base URL typed on the line', async () => {
+    const { asked, source } = names();
+    expect(values(await complete(['chat'], 'r', source))).toEqual(['runner', 'reviewer']);
+    expect(values(await complete(['--profile', 'work', 'interns', 'get'], '', source))).toEqual(['runner', 'reviewer', 'plain']);
+    expect(values(await complete(['vault', 'list', '--base-url=http://127.0.0.1:9/api/v1', '--intern'], 'p', source))).toEqual(['plain']);
+    expect(asked).toEqual([
+      { kind: 'interns', line: { sandbox: false } },
+      { kind: 'interns', line: { sandbox: false, profile: 'work' } },
+      { kind: 'interns', line: { sandbox: false, baseUrl: 'http://127.0.0.1:9/api/v1' } },
+    ]);
+    // A NAME already given, or a command that takes none: nothing is asked.
+    expect(values(await complete(['interns', 'get', 'runner'], '', source))).toEqual([]);
+    expect(values(await complete(['interns', 'list'], '', source))).toEqual([]);
+    expect(asked).toHaveLength(3);
+    expect(values(await complete(['--profile'], '', source))).toEqual(['work', 'home']);
+  });
+
+  it('prints a candidate a line with its description after a tab, or @files', () => {
+    expect(offerLines([{ value: 'get', description: 'show one\tintern' }, { value: 'x' }])).toBe('get\tshow one intern\nx\n');
+    expect(offerLines('files')).toBe('@files\n');
+    expect(offerLines([])).toBe('');
+  });
+});
