@@ -39,29 +39,37 @@ const DETAIL: [string, (b: ByokCredential) => string | number | boolean | null][
   ['created', (b) => b.created_at],
 ];
 
-function bool(name: string, v: string): boolean {
+/** true or false (yes, no), else null. */
+function bool(v: string): boolean | null {
   if (v === 'true' || v === 'yes') return true;
   if (v === 'false' || v === 'no') return false;
-  throw usageError(`--${name} must be true or false, not "${v.slice(0, 20)}"`);
+  return null;
 }
 
 /** A declaration's value that clears it: `none`, or empty. */
 const clears = (v: string) => v === 'none' || v === '';
 
-/** The settings flags shared by create and update, as a body. */
-function settings(ctx: RunContext): ByokUpdate {
+/**
+ * The settings flags shared by create and update, as a body. Every wrong one is named at once,
+ * with `more` (create's missing --provider), before a key is asked for or anything is sent.
+ */
+function settings(ctx: RunContext, more: [string, string | null][] = []): ByokUpdate {
   const body: ByokUpdate = {};
+  const wrong: [string, string | null][] = [...more];
   const name = str(ctx, 'name');
   if (name !== undefined) body.name = name === '' ? null : name;
   const region = str(ctx, 'region');
   if (region !== undefined) {
-    if (!clears(region) && !(REGIONS as readonly string[]).includes(region)) throw usageError(`--region must be ${REGIONS.join(', ')} or none, not "${region.slice(0, 20)}"`);
-    body.declared_region = clears(region) ? null : (region as ByokUpdate['declared_region']);
+    if (clears(region) || (REGIONS as readonly string[]).includes(region)) body.declared_region = clears(region) ? null : (region as ByokUpdate['declared_region']);
+    else wrong.push(['--region', `must be ${REGIONS.join(', ')} or none, not "${region.slice(0, 20)}"`]);
   }
   const zdr = str(ctx, 'zdr');
-  if (zdr !== undefined) body.declared_zdr = clears(zdr) ? null : bool('zdr', zdr);
+  if (zdr !== undefined) {
+    const v = clears(zdr) ? null : bool(zdr);
+    if (v === null && !clears(zdr)) wrong.push(['--zdr', `must be true, false or none, not "${zdr.slice(0, 20)}"`]);
+    else body.declared_zdr = v;
+  }
   // The TUI's form refuses the same (the contract's rule): a typo in --models would limit the key to no model.
-  const wrong: [string, string | null][] = [];
   for (const flag of ['models', 'users', 'key-hashes'] as const) {
     const field = BYOK_FLAG_FIELDS[flag];
     const typed = str(ctx, flag);
@@ -71,11 +79,14 @@ function settings(ctx: RunContext): ByokUpdate {
     body[field] = items;
   }
   for (const flag of ['disabled', 'fallback', 'byok-only', 'required'] as const) {
-    const v = str(ctx, flag);
-    if (v !== undefined) body[BYOK_FLAG_FIELDS[flag]] = bool(flag, v);
+    const typed = str(ctx, flag);
+    if (typed === undefined) continue;
+    const v = bool(typed);
+    if (v === null) wrong.push([`--${flag}`, `must be true or false, not "${typed.slice(0, 20)}"`]);
+    else body[BYOK_FLAG_FIELDS[flag]] = v;
   }
-  // Refused here as the service would refuse them, before a key is asked for. (An update that sets
-  // one of the two flags is judged by the service against the stored other.)
+  // Refused here as the service would refuse them. (An update that sets one of the two flags is
+  // judged by the service against the stored other.)
   refuseWrong([...wrong, ['--name', checkByokName(body.name ?? null)]]);
   const wrongFlags = checkByokFlags(body);
   if (wrongFlags) throw usageError(wrongFlags);
@@ -105,9 +116,8 @@ export async function get(ctx: RunContext): Promise<number> {
 get.jsonFields = BYOK_FIELDS;
 
 export async function create(ctx: RunContext): Promise<number> {
-  const provider = str(ctx, 'provider');
-  if (!provider) throw usageError('--provider is required; see intern-tui byok create --help');
-  const body: ByokCreate = { ...settings(ctx), provider, key: '' };
+  const provider = str(ctx, 'provider') ?? '';
+  const body: ByokCreate = { ...settings(ctx, [['--provider', provider ? null : 'is required (a provider slug, e.g. openai)']]), provider, key: '' };
   if (str(ctx, 'workspace')) body.workspace_id = str(ctx, 'workspace');
   const api = await ctx.api();
   body.key = await readSecret(ctx.io, `${provider} key`, { stdin: ctx.values['key-stdin'] === true, file: str(ctx, 'key-file') }, 'key');

@@ -466,8 +466,15 @@ describe('what commands refuse or strip', () => {
     const api = new FakeApi();
     const bad = await runWithFake(['byok', 'update', 'c1', '--region', 'mars'], api);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--region must be global, europe, us or none, not "mars"');
+    expect(bad.stderr).toContain('--region: must be global, europe, us or none, not "mars"');
     expect(api.callsOf('updateByok')).toEqual([]);
+    // Every wrong flag at once, create's missing provider included, before a key is asked for.
+    const all = await runWithFake(['byok', 'create', '--region', 'mars', '--zdr', 'maybe', '--fallback', 'sure'], api);
+    expect(all.code).toBe(2);
+    expect(all.stderr).toContain(
+      '--provider: is required (a provider slug, e.g. openai); --region: must be global, europe, us or none, not "mars"; --zdr: must be true, false or none, not "maybe"; --fallback: must be true or false, not "sure"',
+    );
+    expect(api.callsOf('createByok')).toEqual([]);
     // One list rule with the TUI's form (contract/byok.ts): nothing but commas is no restriction, not an empty list.
     expect((await runWithFake(['byok', 'update', 'c1', '--users', ' , '], api)).code).toBe(0);
     expect(api.callsOf('updateByok').at(-1)![1]).toEqual({ allowed_user_ids: null });
