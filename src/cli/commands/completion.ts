@@ -5,6 +5,7 @@
  * cursor and the one being typed in, candidates (or `@files`) out.
  */
 import { INTERN_PAGE } from '../../client/pages.js';
+import { checkName } from '../../contract/rules.js';
 import { sanitize } from '../../tui/sanitize.js';
 import { type Candidate, complete, type LineFlags, type NameSource, offerLines, SHELLS, type Shell } from '../complete.js';
 import type { Io } from '../context.js';
@@ -95,9 +96,16 @@ function namesFrom(env: NodeJS.ProcessEnv): NameSource {
     const { createClient } = await import('../../client/index.js');
     const api = createClient({ baseUrl: resolved.baseUrl, credentials: resolved.credentials });
     const page = await api.listInterns({ limit: INTERN_PAGE }, { signal: AbortSignal.timeout(NAMES_DEADLINE_MS) });
-    // Server strings reach the terminal: sanitised, and a name the shell would split is left out.
-    return page.data.map((i) => ({ value: sanitize(i.name), description: sanitize(i.status) })).filter((c) => /^\S+$/.test(c.value));
+    return offeredNames(page.data);
   };
+}
+
+/**
+ * Server strings reach the terminal and the shell: only names the contract allows (a-z 0-9 -,
+ * nothing a shell would split, glob or quote), each with its status sanitised.
+ */
+export function offeredNames(interns: readonly { name: string; status: string }[]): Candidate[] {
+  return interns.filter((i) => checkName(i.name) === null).map((i) => ({ value: i.name, description: sanitize(i.status) }));
 }
 
 /** `intern-tui __complete WORD... CURRENT`: always exit 0, never a word on stderr. */

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { complete, type LineFlags, type NameSource, type Offer, offerLines } from '../../../src/cli/complete.js';
+import { offeredNames } from '../../../src/cli/commands/completion.js';
 import { COMMANDS } from '../../../src/cli/registry.js';
 
 /** The names a tab would get, and what it asked for. */
@@ -78,6 +79,20 @@ describe('shell completion', () => {
     expect(values(await complete(['interns', 'list'], '', source))).toEqual([]);
     expect(asked).toHaveLength(3);
     expect(values(await complete(['--profile'], '', source))).toEqual(['work', 'home']);
+  });
+
+  it("offers only the service's names a shell can take as they are, and their statuses sanitised", () => {
+    const hostile = [
+      { name: 'runner', status: 'running\x1b]0;pwned\x07' },
+      { name: '*', status: 'running' },
+      { name: 'a b', status: 'running' },
+      { name: '$(rm -rf ~)', status: 'running' },
+      { name: 'ok-2', status: 'stopped' },
+    ];
+    expect(offeredNames(hostile)).toEqual([
+      { value: 'runner', description: 'running' },
+      { value: 'ok-2', description: 'stopped' },
+    ]);
   });
 
   it('prints a candidate a line with its description after a tab, or @files', () => {
