@@ -22,8 +22,8 @@ export interface Column<T> {
   /**
    * With `width`: only as wide as the header and the widest cell of the rows loaded (not only
    * those shown, so that scrolling does not move the columns), `width` at most; the cells it
-   * leaves go to the growing columns. A provider's or a status's column sized for the longest
-   * there could be cut the names beside it on an 80-column terminal.
+   * leaves go to the growing columns. (Sized for the longest value there could be, the BYOK
+   * list's provider column cut the names beside it on an 80-column terminal.)
    */
   fit?: boolean;
   /** Share of the remaining width (default 1) for a growing column, and its minimum. */
