@@ -7,9 +7,9 @@
  * the registry is the one list of commands and flags.
  *
  * A tab must be quick and quiet: nouns, verbs and flags come from the registry alone (what
- * `--help` loads); intern names are asked of the service only where a NAME goes, with a short
- * deadline, and never of the embedded sandbox (its demo interns are not the user's). Nothing is
- * written to stderr and the exit status is always 0.
+ * `--help` loads); the service is asked only where its names go (an intern's NAME, a BYOK key's
+ * ID, a SECRET), with a short deadline, and never the embedded sandbox (its demo data is not the
+ * user's). Nothing is written to stderr and the exit status is always 0.
  */
 import { CREDENTIAL_SOURCES } from '../contract/routes.js';
 import { PROVIDERS } from '../contract/providers.js';
@@ -27,13 +27,19 @@ export type Offer = Candidate[] | 'files';
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
-/** How the line's interns are looked up: the profile and base URL typed on it, and whether it forces the sandbox. */
+/**
+ * How the line's names are looked up: the profile and base URL typed on it, whether it forces
+ * the sandbox, and the intern whose secrets a SECRET is among.
+ */
 export interface LineFlags {
   profile?: string;
   baseUrl?: string;
   sandbox: boolean;
+  intern?: string;
 }
-export type NameSource = (kind: 'interns' | 'profiles', flags: LineFlags) => Promise<Candidate[]>;
+/** The names of one kind: interns (NAME), BYOK keys (ID), secrets (SECRET), or the config's profiles. */
+export type NameKind = 'interns' | 'byok' | 'secrets' | 'profiles';
+export type NameSource = (kind: NameKind, flags: LineFlags) => Promise<Candidate[]>;
 
 /** The TUI's own flags (no command): args.ts's options, with the registry's words where it has them. */
 function tuiFlags(): Record<string, FlagSpec> {
@@ -84,7 +90,7 @@ export async function complete(words: readonly string[], current: string, names:
   const line: LineFlags = { sandbox: false };
   let noun: string | undefined;
   let spec: CommandSpec | null = null;
-  let positionals = 0;
+  const positionals: string[] = [];
   const given = new Set<string>();
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;
@@ -98,6 +104,7 @@ export async function complete(words: readonly string[], current: string, names:
       if (flag?.type === 'string' && inline === undefined && i + 1 < words.length) value = words[++i];
       if (flagName === 'profile') line.profile = value;
       if (flagName === 'base-url') line.baseUrl = value;
+      if (flagName === 'intern') line.intern = value;
       continue;
     }
     if (word.startsWith('-')) continue;
@@ -113,7 +120,7 @@ export async function complete(words: readonly string[], current: string, names:
       if (spec === null) return [];
       continue;
     }
-    positionals++;
+    positionals.push(word);
   }
 
   // The value of the flag just before the cursor.
@@ -143,10 +150,19 @@ export async function complete(words: readonly string[], current: string, names:
     return matching([...nouns].map(([value, description]) => ({ value, description })), current);
   }
   if (spec === null) return matching(COMMANDS.filter((c) => c.noun === noun).map((c) => ({ value: c.verb!, description: c.summary })), current);
-  if (positionals >= spec.positionals[1]) return [];
-  const arg = (spec.args ?? '').split(' ')[positionals]?.replace(/[[\]]|\.\.\./g, '') ?? '';
+  if (positionals.length >= spec.positionals[1]) return [];
+  // The placeholder at the cursor (`SECRET...` stands for every one from there on).
+  const args = (spec.args ?? '').split(' ').filter(Boolean);
+  const placeholder = args[positionals.length] ?? (args.at(-1)?.endsWith('...') ? args.at(-1) : undefined);
+  const arg = placeholder?.replace(/[[\]]|\.\.\./g, '') ?? '';
   if (/\|/.test(arg)) return matching(arg.split('|').map((value) => ({ value })), current);
   if (arg === 'NAME') return matching(await names('interns', line), current);
+  if (arg === 'ID' && spec.noun === 'byok') return matching(await names('byok', line), current);
+  if (arg === 'SECRET') {
+    // `vault copy` copies workspace secrets into --intern: its names are the workspace's.
+    const offered = await names('secrets', spec.verb === 'copy' ? { ...line, intern: undefined } : line);
+    return matching(offered.filter((c) => !positionals.includes(c.value)), current);
+  }
   return [];
 }
 

@@ -61,6 +61,13 @@ describe('completion in bash', () => {
     const service = { OPENROUTER_BASE_URL: sandbox.manifest.base_url, OPENROUTER_API_KEY: sandbox.manifest.credentials.api_key! };
     expect(tab('intern-tui attach run', service)).toEqual(['runner', 'runner-jpeg']);
     expect(tab('intern-tui vault list --intern pla', service)).toEqual(['plain']);
+    // A BYOK key by its id (the management key lists them), a secret by its name.
+    const keys = tab('intern-tui byok get ', { ...service, OPENROUTER_MANAGEMENT_KEY: sandbox.manifest.credentials.management_key! });
+    expect(keys).toHaveLength(4);
+    for (const id of keys) expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(tab('intern-tui byok get ', service)).toEqual([]); // no management key: none
+    expect(tab('intern-tui vault delete git', service)).toEqual(['github_token']);
+    expect(tab('intern-tui vault copy --intern runner npm_token s', service)).toEqual(['sentry_dsn', 'slack_webhook']);
     // Nothing configured: the commands would use a throwaway demo sandbox, whose names are not the user's.
     expect(tab('intern-tui attach run')).toEqual([]);
     // A service that does not answer: nothing, and quietly.

@@ -5,9 +5,10 @@
  * cursor and the one being typed in, candidates (or `@files`) out.
  */
 import { INTERN_PAGE } from '../../client/pages.js';
+import { LIMITS } from '../../contract/limits.js';
 import { checkName } from '../../contract/rules.js';
 import { sanitize } from '../../tui/sanitize.js';
-import { type Candidate, complete, type LineFlags, type NameSource, offerLines, SHELLS, type Shell } from '../complete.js';
+import { type Candidate, complete, type LineFlags, type NameKind, type NameSource, offerLines, SHELLS, type Shell } from '../complete.js';
 import type { Io } from '../context.js';
 import type { RunContext } from '../context.js';
 import { EXIT, usageError } from '../exit.js';
@@ -81,23 +82,41 @@ export async function completion(ctx: RunContext): Promise<number> {
 }
 
 /**
- * The interns of the service the line would talk to (its --profile and --base-url), or the
- * config file's profiles. None from the embedded sandbox, none without an API key, none when the
- * service is slow or fails: a tab offers what it can and says nothing.
+ * The names of the service the line would talk to (its --profile and --base-url), or the config
+ * file's profiles. None from the embedded sandbox, none without the credential the list needs,
+ * none when the service is slow or fails: a tab offers what it can and says nothing.
  */
 function namesFrom(env: NodeJS.ProcessEnv): NameSource {
-  return async (kind, line: LineFlags): Promise<Candidate[]> => {
+  return async (kind: NameKind, line: LineFlags): Promise<Candidate[]> => {
     const { readConfig } = await import('../config.js');
     if (kind === 'profiles') return Object.keys(readConfig(configPath(env)).profiles).map((value) => ({ value }));
     if (line.sandbox) return [];
     const { resolveSignedIn } = await import('../auth/credentials.js');
     const resolved = await resolveSignedIn({ profile: line.profile, baseUrl: line.baseUrl }, { env, path: configPath(env), warn: () => undefined });
-    if (usesEmbeddedSandbox(false, resolved) || !resolved.credentials.api_key) return [];
+    const needs = kind === 'byok' ? 'management_key' : 'api_key';
+    if (usesEmbeddedSandbox(false, resolved) || !resolved.credentials[needs]) return [];
     const { createClient } = await import('../../client/index.js');
     const api = createClient({ baseUrl: resolved.baseUrl, credentials: resolved.credentials });
-    const page = await api.listInterns({ limit: INTERN_PAGE }, { signal: AbortSignal.timeout(NAMES_DEADLINE_MS) });
-    return offeredNames(page.data);
+    const signal = AbortSignal.timeout(NAMES_DEADLINE_MS);
+    if (kind === 'interns') return offeredNames((await api.listInterns({ limit: INTERN_PAGE }, { signal })).data);
+    if (kind === 'byok') return offeredKeys((await api.listByok({ offset: 0, limit: LIMITS.byokList.maxLimit }, { signal })).data);
+    const { checkSecretName } = await import('../../contract/vault.js');
+    let secrets;
+    if (line.intern) {
+      const { matchInterns } = await import('../../client/resolve.js');
+      const { byId, byName } = await matchInterns(api, line.intern, { signal });
+      const intern = byId ?? (byName.length === 1 ? byName[0] : undefined);
+      if (!intern) return [];
+      secrets = await api.listInternSecrets(intern.id, { limit: LIMITS.vaultList.maxLimit }, { signal });
+    } else secrets = await api.listVaultSecrets({ limit: LIMITS.vaultList.maxLimit }, { signal });
+    // Names the contract allows only (a-z 0-9 _), so nothing a shell would glob or split.
+    return secrets.data.filter((x) => checkSecretName(x.name) === null).map((x) => ({ value: x.name, ...(x.hosts?.length ? { description: sanitize(x.hosts.join(', ')) } : {}) }));
   };
+}
+
+/** A BYOK key by its id (an id is all `byok get` takes), described by its provider and name. */
+export function offeredKeys(keys: readonly { id: string; provider: string; name: string | null; label: string }[]): Candidate[] {
+  return keys.filter((k) => /^[\w-]+$/.test(k.id)).map((k) => ({ value: k.id, description: sanitize(`${k.provider} · ${k.name ?? k.label}`) }));
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { complete, type LineFlags, type NameSource, type Offer, offerLines } from '../../../src/cli/complete.js';
-import { offeredNames } from '../../../src/cli/commands/completion.js';
+import { offeredKeys, offeredNames } from '../../../src/cli/commands/completion.js';
 import { COMMANDS } from '../../../src/cli/registry.js';
 
 /** The names a tab would get, and what it asked for. */
@@ -13,7 +13,10 @@ function names() {
   const asked: { kind: string; line: LineFlags }[] = [];
   const source: NameSource = async (kind, line) => {
     asked.push({ kind, line: { ...line } });
-    return kind === 'interns' ? [{ value: 'runner', description: 'running' }, { value: 'reviewer', description: 'stopped' }, { value: 'plain' }] : [{ value: 'work' }, { value: 'home' }];
+    if (kind === 'interns') return [{ value: 'runner', description: 'running' }, { value: 'reviewer', description: 'stopped' }, { value: 'plain' }];
+    if (kind === 'byok') return [{ value: 'c1f0', description: 'openai · Production' }, { value: 'c2aa', description: 'anthropic · Team' }];
+    if (kind === 'secrets') return line.intern ? [{ value: 'own_token' }] : [{ value: 'github_token' }, { value: 'npm_token' }, { value: 'slack_webhook' }];
+    return [{ value: 'work' }, { value: 'home' }];
   };
   return { asked, source };
 }
@@ -81,6 +84,28 @@ describe('shell completion', () => {
     expect(values(await complete(['--profile'], '', source))).toEqual(['work', 'home']);
   });
 
+  it("offers a BYOK key's id where an ID goes, and the secrets where a SECRET goes (the intern's with --intern)", async () => {
+    const { asked, source } = names();
+    const offer = async (line: string) => {
+      const words = line.split(' ');
+      return values(await complete(words.slice(0, -1), words.at(-1)!, source));
+    };
+    expect(await offer('byok get ')).toEqual(['c1f0', 'c2aa']);
+    expect(await offer('byok delete c2')).toEqual(['c2aa']);
+    expect(await offer('byok update c1f0 ')).toEqual([]);
+    expect(await offer('vault delete ')).toEqual(['github_token', 'npm_token', 'slack_webhook']);
+    expect(await offer('vault delete --intern runner ')).toEqual(['own_token']);
+    // vault copy: the workspace's names into --intern, each once, however many are given.
+    expect(await offer('vault copy --intern runner github_token ')).toEqual(['npm_token', 'slack_webhook']);
+    expect(asked.map((a) => [a.kind, a.line.intern])).toEqual([
+      ['byok', undefined],
+      ['byok', undefined],
+      ['secrets', undefined],
+      ['secrets', 'runner'],
+      ['secrets', undefined],
+    ]);
+  });
+
   it("offers only the service's names a shell can take as they are, and their statuses sanitised", () => {
     const hostile = [
       { name: 'runner', status: 'running\x1b]0;pwned\x07' },
@@ -92,6 +117,9 @@ describe('shell completion', () => {
     expect(offeredNames(hostile)).toEqual([
       { value: 'runner', description: 'running' },
       { value: 'ok-2', description: 'stopped' },
+    ]);
+    expect(offeredKeys([{ id: 'c1-ab', provider: 'openai', name: null, label: 'sk-...WXYZ' }, { id: 'x;y', provider: 'p', name: 'n', label: 'l' }])).toEqual([
+      { value: 'c1-ab', description: 'openai · sk-...WXYZ' },
     ]);
   });
 
