@@ -73,7 +73,11 @@ async function valuesOf(name: string, flag: FlagSpec, line: LineFlags, names: Na
   if (value === 'KIND') return Object.keys(CREDENTIAL_SOURCES).map((v) => ({ value: v }));
   if (value === 'SLUG') return PROVIDERS.map((p) => ({ value: p.slug }));
   // The statuses' list lives beside the intern's schema (zod): loaded only for this flag.
-  if (value === 'STATUS') return (await import('../contract/intern.js')).INTERN_STATUSES.map((v) => ({ value: v }));
+  if (value === 'STATUS') {
+    const statuses: string[] = [...(await import('../contract/intern.js')).INTERN_STATUSES];
+    // `interns wait --for` also waits for the intern to be gone.
+    return (name === 'for' ? [...statuses, 'deleted'] : statuses).map((v) => ({ value: v }));
+  }
   if (name === 'intern') return names('interns', line);
   if (name === 'profile') return names('profiles', line);
   return [];

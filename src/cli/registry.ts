@@ -204,6 +204,28 @@ export const COMMANDS: CommandSpec[] = [
     load: () => import('./commands/interns.js').then((m) => m.suspend),
   },
   {
+    noun: 'interns',
+    verb: 'wait',
+    args: 'NAME',
+    positionals: [1, 1],
+    summary: 'wait until an intern has a status (running by default) or is deleted',
+    flags: {
+      for: { type: 'string', value: 'STATUS', description: 'the status to wait for (default running), or deleted' },
+      timeout: { type: 'string', value: 'DURATION', description: 'give up after this long: 90s, 5m, 1h (default 10m)' },
+    },
+    details: [
+      `${IDN}. Asks every second, then less often (every 5 s at most). Exit 0 once the status is`,
+      'reached (--json prints the intern); 1 when the intern fails (failed, destroy_failed: nothing',
+      'moves it out of those) or the time is up. On a terminal each change of status shows on stderr.',
+      'Examples:',
+      '  intern-tui interns create reviewer --provision && intern-tui interns wait reviewer',
+      '  intern-tui interns delete old-bot --yes && intern-tui interns wait old-bot --for deleted',
+    ].join('\n'),
+    needs: ['api_key'],
+    json: true,
+    load: () => import('./commands/interns.js').then((m) => m.wait),
+  },
+  {
     noun: 'connections',
     args: 'NAME',
     positionals: [1, 1],

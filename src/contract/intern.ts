@@ -21,6 +21,8 @@ export const INTERN_STATUSES = [
 export type KnownInternStatus = (typeof INTERN_STATUSES)[number];
 /** Statuses that move on their own; a list showing one keeps refreshing. */
 export const TRANSITIONAL_STATUSES: readonly string[] = ['queued', 'provisioning', 'destroying'];
+/** Statuses a lifecycle action ended in by failing: nothing moves an intern out of them on its own. */
+export const FAILED_STATUSES: readonly string[] = ['failed', 'destroy_failed'];
 
 /** Turns a rule check into a zod refinement with the same message. */
 const rule = <T>(check: (v: T) => string | null) =>

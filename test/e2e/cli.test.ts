@@ -352,6 +352,31 @@ describe('intern-tui commands without a TTY', () => {
     expect((await done).code).toBe(130);
   }, 90_000);
 
+  it('interns wait: until running, failing early on a failed intern, giving up at --timeout, and until deleted', async () => {
+    await json(['interns', 'create', 'cli-waiter', '--provision', '--json', 'id']);
+    const running = await run(['interns', 'wait', 'cli-waiter', '--json', 'status']);
+    expect(running.code, running.stderr).toBe(0);
+    expect(JSON.parse(running.stdout)).toEqual({ status: 'running' });
+    // Piped: no progress on stderr, only data on stdout.
+    expect(running.stderr).toBe('');
+
+    const failed = await run(['interns', 'wait', sandbox.manifest.interns.failed!]);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/is failed: .+; it will not become running/);
+
+    const stuck = await run(['interns', 'wait', sandbox.manifest.interns.stopped!, '--timeout', '1s']);
+    expect(stuck.code).toBe(1);
+    expect(stuck.stderr).toContain('gave up after 1s');
+    expect(stuck.stderr).toContain('is still stopped, not running');
+
+    expect((await run(['interns', 'delete', 'cli-waiter', '--yes'])).code).toBe(0);
+    expect(await json(['interns', 'wait', 'cli-waiter', '--for', 'deleted', '--json', 'deleted'])).toEqual({ deleted: true });
+
+    const typo = await run(['interns', 'wait', 'anything', '--for', 'runing']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('(did you mean running?)');
+  }, 60_000);
+
   it('copies a workspace secret to an intern named by name, lists its effective secrets, its connections, models by query, and provisions it', async () => {
     await json(['interns', 'create', 'cli-beta', '--json', 'id']);
     const put = await run(['vault', 'put', 'shared_token', '--host', 'api.example.com', '--value-stdin'], { stdin: 'shared-value' });

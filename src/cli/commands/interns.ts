@@ -1,10 +1,13 @@
-/** `interns list|get|create|update|delete|provision|suspend` and `connections NAME`. */
-import { ConnectionListSchema, INTERN_STATUSES, InternSchema, type Intern, type InternCreate, type InternUpdate } from '../../contract/intern.js';
+/** `interns list|get|create|update|delete|provision|suspend|wait` and `connections NAME`. */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ApiError } from '../../client/errors.js';
+import { ConnectionListSchema, FAILED_STATUSES, INTERN_STATUSES, InternSchema, type Intern, type InternCreate, type InternUpdate } from '../../contract/intern.js';
 import { checkDescription, checkInstructions, checkModel, checkName } from '../../contract/rules.js';
 import type { RunContext } from '../context.js';
-import { CliError, EXIT, refuseWrong, usageError } from '../exit.js';
+import { CliError, EXIT, closest, refuseWrong, usageError } from '../exit.js';
 import { confirm, readTextArg } from '../input.js';
 import { statusTone, type Column } from '../output.js';
+import { sanitize } from '../../tui/sanitize.js';
 import { listAllInterns, resolveIntern } from '../resolve.js';
 
 const str = (ctx: RunContext, name: string) => ctx.values[name] as string | undefined;
@@ -172,3 +175,80 @@ export async function connections(ctx: RunContext): Promise<number> {
   return EXIT.ok;
 }
 connections.jsonFields = Object.keys(ConnectionListSchema.shape.data.element.shape);
+
+/** `90s`, `5m`, `1h`, `500ms`, or seconds alone; null when it is none of these. */
+export function parseDuration(text: string): number | null {
+  const m = /^(\d+)(ms|s|m|h)?$/.exec(text.trim());
+  if (!m) return null;
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
+  return Number(m[1]) * unit;
+}
+
+/** What `wait` waits for besides the statuses: the intern gone. */
+const DELETED = 'deleted';
+/** How often it asks: every second at first, then less often, up to every 5 s. */
+const POLL_FIRST_MS = 1000;
+const POLL_MAX_MS = 5000;
+const WAIT_DEFAULT = '10m';
+
+const describeStatus = (i: Intern) =>
+  `${i.status}${i.progress ? ` (step ${i.progress.step_number} of ${i.progress.total_steps}: ${i.progress.step_label})` : ''}`;
+
+/**
+ * Polls the intern until it has the status asked for (running by default) or is gone (`deleted`).
+ * It stops early, exit 1, when the intern lands in a failed status it was not asked to wait for:
+ * nothing moves it out of one. On a terminal each change of status is told on stderr.
+ */
+export async function wait(ctx: RunContext): Promise<number> {
+  const target = str(ctx, 'for') ?? 'running';
+  const known = [...INTERN_STATUSES, DELETED];
+  if (!known.includes(target)) {
+    const near = closest(target, known);
+    throw usageError(`--for must be a status (${INTERN_STATUSES.join(', ')}) or ${DELETED}, not "${target.slice(0, 40)}"${near ? ` (did you mean ${near}?)` : ''}`);
+  }
+  const timeoutText = str(ctx, 'timeout') ?? WAIT_DEFAULT;
+  const timeoutMs = parseDuration(timeoutText);
+  if (timeoutMs === null || timeoutMs < 1) throw usageError(`--timeout must be a duration such as 90s, 5m or 1h, not "${timeoutText.slice(0, 20)}"`);
+  const api = await ctx.api();
+  const started = performance.now();
+  const took = () => `${Math.round((performance.now() - started) / 1000)}s`;
+  let intern: Intern;
+  try {
+    intern = await resolveIntern(api, ctx.positionals[0]!, ctx.signal);
+  } catch (e) {
+    if (target !== DELETED || !(e instanceof CliError) || e.exitCode !== EXIT.failed) throw e;
+    ctx.out.done(`No intern "${sanitize(ctx.positionals[0]!).slice(0, 80)}": it is deleted, or never was.`, { name: ctx.positionals[0], deleted: true });
+    return EXIT.ok;
+  }
+  const name = sanitize(intern.name);
+  let told = '';
+  let delay = POLL_FIRST_MS;
+  for (;;) {
+    const now = describeStatus(intern);
+    if (now !== told) {
+      told = now;
+      if (intern.status !== target) ctx.out.aside(`${name}: ${sanitize(now)}`);
+    }
+    if (intern.status === target) {
+      ctx.out.done(`${name} is ${sanitize(target)} (after ${took()}).`, intern);
+      return EXIT.ok;
+    }
+    if (FAILED_STATUSES.includes(intern.status)) {
+      const why = intern.last_failure_message ? `: ${intern.last_failure_message}` : '';
+      throw new CliError(EXIT.failed, `${name} is ${intern.status}${why}; it will not become ${target}`);
+    }
+    if (performance.now() - started >= timeoutMs) throw new CliError(EXIT.failed, `gave up after ${timeoutText}: ${name} is still ${now}, not ${target}`);
+    await sleep(Math.min(delay, Math.max(0, timeoutMs - (performance.now() - started))), undefined, { signal: ctx.signal });
+    delay = Math.min(POLL_MAX_MS, delay * 1.5);
+    try {
+      intern = await api.getIntern(intern.id, { signal: ctx.signal });
+    } catch (e) {
+      if (target === DELETED && e instanceof ApiError && e.status === 404) {
+        ctx.out.done(`${name} is deleted (after ${took()}).`, { id: intern.id, name: intern.name, deleted: true });
+        return EXIT.ok;
+      }
+      throw e;
+    }
+  }
+}
+wait.jsonFields = [...INTERN_FIELDS, 'deleted'];

@@ -13,6 +13,7 @@ import { COMMANDS, findCommand, type CommandSpec } from '../../../src/cli/regist
 import { runCommand } from '../../../src/cli/run.js';
 import { FakeApi, intern } from '../../component/fakeApi.js';
 import { listAllInterns } from '../../../src/cli/resolve.js';
+import { parseDuration } from '../../../src/cli/commands/interns.js';
 import { INTERN_PAGE } from '../../../src/client/pages.js';
 import { ApiError, MissingCredentialError } from '../../../src/client/errors.js';
 
@@ -265,6 +266,25 @@ describe('commands against the fake API', () => {
     // The interaction is cancelled rather than left waiting.
     const cancel = stuckApi.callsOf('chat')[1]![1] as { messages: { role: string; content?: unknown }[] };
     expect(cancel.messages.at(-1)).toMatchObject({ role: 'tool', content: 'cancel' });
+  });
+
+  it('interns wait reads a duration as people write it, and answers at once for an intern already there', async () => {
+    expect([parseDuration('90s'), parseDuration('5m'), parseDuration('1h'), parseDuration('500ms'), parseDuration('30')]).toEqual([90_000, 300_000, 3_600_000, 500, 30_000]);
+    expect([parseDuration('5 min'), parseDuration('-1s'), parseDuration('1.5m'), parseDuration('')]).toEqual([null, null, null, null]);
+    const api = new FakeApi();
+    const there = await runWithFake(['interns', 'wait', 'runner'], api, { tty: true });
+    expect(there.code, there.stderr).toBe(0);
+    expect(there.stdout).toMatch(/^runner is running \(after \d+s\)\.\n$/);
+    const stopped = await runWithFake(['interns', 'wait', 'sleeper', '--for', 'stopped', '--json', 'name,status'], api);
+    expect(JSON.parse(stopped.stdout)).toEqual({ name: 'sleeper', status: 'stopped' });
+    const bad = await runWithFake(['interns', 'wait', 'runner', '--timeout', 'soon'], api);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--timeout must be a duration such as 90s, 5m or 1h, not "soon"');
+    // On a terminal, a failed intern says why, the status it is in told on stderr first.
+    const broken = await runWithFake(['interns', 'wait', 'broken'], api, { tty: true });
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain('broken: failed');
+    expect(broken.stderr).toMatch(/broken is failed.*; it will not become running/);
   });
 
   it('chat --no-wait starts a run through invoke and prints only its session id on stdout', async () => {

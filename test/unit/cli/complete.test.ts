@@ -32,7 +32,7 @@ describe('shell completion', () => {
     const nouns = [...new Set(COMMANDS.map((c) => c.noun))];
     expect(await at('')).toEqual(nouns);
     expect(await at('in')).toEqual(['interns']);
-    expect(await at('interns ')).toEqual(['list', 'get', 'create', 'update', 'delete', 'provision', 'suspend']);
+    expect(await at('interns ')).toEqual(['list', 'get', 'create', 'update', 'delete', 'provision', 'suspend', 'wait']);
     expect(await at('interns g')).toEqual(['get']);
     expect(await at('completion ')).toEqual(['bash', 'zsh', 'fish']);
     expect(await at('config s')).toEqual(['show']);
@@ -55,6 +55,8 @@ describe('shell completion', () => {
 
   it("offers a flag's values by what the help says goes there", async () => {
     expect(await at('interns list --status r')).toEqual(['running']);
+    // wait's --for also takes "deleted".
+    expect(await at('interns wait runner --for de')).toEqual(['destroying', 'destroy_failed', 'deleted']);
     expect(await at('byok create --region ')).toEqual(['global', 'europe', 'us', 'none']);
     expect(await at('byok update ID --zdr ')).toEqual(['true', 'false', 'none']);
     expect(await at('login --with-token --kind m')).toEqual(['management_key']);
