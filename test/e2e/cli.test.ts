@@ -283,13 +283,7 @@ describe('intern-tui commands without a TTY', () => {
 
   it('chat streams the answer to stdout, reads the prompt from stdin, continues a session, answers permission with --approve, and prints NDJSON under --json', async () => {
     await json(['interns', 'create', 'cli-chatter', '--provision', '--json', 'id']);
-    const deadline = Date.now() + 40_000;
-    for (;;) {
-      const { status } = await json<{ status: string }>(['interns', 'get', 'cli-chatter', '--json', 'status']);
-      if (status === 'running') break;
-      if (Date.now() > deadline) throw new Error(`cli-chatter is still ${status}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    expect(await json(['interns', 'wait', 'cli-chatter', '--timeout', '40s', '--json', 'status'])).toEqual({ status: 'running' });
 
     const first = await run(['chat', 'cli-chatter', 'hello from the e2e test']);
     expect(first.code, first.stderr).toBe(0);
