@@ -132,6 +132,7 @@ export const KEYMAP = [
   { id: 'secretAdd', keys: ['a'], label: 'a', help: 'add a secret', scope: 'vault' },
   { id: 'secretReplace', keys: ['e'], label: 'e', help: 'replace the selected secret', footer: 'replace', scope: 'vault' },
   { id: 'secretDelete', keys: ['D'], label: 'D', help: 'delete the secret (asks first)', footer: 'delete', scope: 'vault' },
+  { id: 'secretFilter', keys: ['/'], label: '/', help: 'filter by name or host', footer: 'filter', scope: 'vault' },
   { id: 'secretCopy', keys: ['C'], label: 'C', help: 'copy workspace secrets in', footer: 'copy workspace secrets', scope: 'vaultIntern' },
   { id: 'vaultTab', keys: ['tab'], label: 'tab', help: 'effective / own tab', footer: 'effective / own', scope: 'vaultIntern' },
   { id: 'chatCancel', keys: ['escape'], label: 'esc', help: 'cancel the turn / back', footer: 'cancel / back', scope: 'chat' },

@@ -166,20 +166,49 @@ describe('the secret form and the vault footer', () => {
     expect(app.frames.some((fr) => fr.includes('s3cr3t'))).toBe(false);
   });
 
-  it('the footer lists only keys that work there: no open or filter, and copy and tabs only on an intern', async () => {
+  it('the footer lists only keys that work there: no open, and copy and tabs only on an intern', async () => {
     const api = withWorkspaceSecrets();
     // Wide enough for the whole footer, so a key is missing because it is not listed, not cut off.
     const wide = (app: ReturnType<typeof renderApp>) => app.resize({ columns: 400 });
     const ws = renderApp({ api, initial: { name: 'vault' } });
     wide(ws);
     let line = footerOf(await ws.waitFor((f) => f.includes('github_token') && footerOf(f).includes('a add a secret')));
-    for (const shown of ['a add a secret', 'e replace', 'D delete', 'j/k move', 'r refresh']) expect(line).toContain(shown);
-    for (const missing of ['enter open', '/ filter', 'f status', 'C copy', 'tab effective']) expect(line).not.toContain(missing);
+    for (const shown of ['a add a secret', 'e replace', 'D delete', '/ filter', 'j/k move', 'r refresh']) expect(line).toContain(shown);
+    for (const missing of ['enter open', 'f status', 'C copy', 'tab effective']) expect(line).not.toContain(missing);
     cleanup();
     const own = renderApp({ api, initial: { name: 'vault', internId: IDS.runner } });
     wide(own);
     line = footerOf(await own.waitFor((f) => f.includes('Secrets of runner') && footerOf(f).includes('a add a secret')));
     for (const shown of ['a add a secret', 'C copy workspace secrets', 'tab effective / own', 'j/k move']) expect(line).toContain(shown);
-    for (const missing of ['enter open', '/ filter', 'f status']) expect(line).not.toContain(missing);
+    for (const missing of ['enter open', 'f status']) expect(line).not.toContain(missing);
+  });
+
+  it('/ filters by name or host as it is typed, the cursor and the keys acting on what is shown; esc clears it', async () => {
+    const api = withWorkspaceSecrets();
+    const app = renderApp({ api, initial: { name: 'vault' } });
+    await app.waitFor('github_token');
+    const all = (app.frame().match(/_token|_webhook|_dsn/g) ?? []).length;
+    await app.press('/');
+    await app.type('slack');
+    let f = await app.waitFor((s) => s.includes('/ filter slack') && !s.includes('github_token'));
+    expect(f).toContain('slack');
+    expect(f).toMatch(/· 1 of \d+ · values are never shown/);
+    await app.press('enter');
+    // The keys act on the row shown: D asks about the slack secret, not the first of the whole list.
+    await app.press('D');
+    f = await app.waitFor(/Delete slack\w* from workspace\?/);
+    await app.press('n');
+    await app.waitFor((s) => !s.includes('Delete slack'));
+    // A host matches too, and a filter that matches nothing says so.
+    await app.press('/');
+    for (let i = 0; i < 'slack'.length; i++) await app.press('backspace');
+    await app.type('api.git');
+    await app.waitFor((s) => s.includes('github_token') && !s.includes('slack_token'));
+    for (let i = 0; i < 'api.git'.length; i++) await app.press('backspace');
+    await app.type('nothing-here');
+    await app.waitFor('Nothing matches "nothing-here".');
+    await app.press('esc');
+    await app.waitFor((s) => s.includes('github_token') && /· \d+ · values are never shown/.test(s) && !/^[› ] \/ filter/m.test(s));
+    expect((app.frame().match(/_token|_webhook|_dsn/g) ?? []).length).toBe(all);
   });
 });

@@ -14,11 +14,13 @@ import { Confirm } from '../components/Confirm.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { Picker } from '../components/Picker.js';
 import { Spinner } from '../components/Spinner.js';
+import { TextField } from '../components/TextField.js';
 import { type Column, Table } from '../components/Table.js';
 import { useTui } from '../context.js';
 import { relativeTime } from '../format.js';
 import { useAction } from '../hooks/useAction.js';
 import { useKeys } from '../hooks/useKeys.js';
+import { useFilter } from '../hooks/useFilter.js';
 import { useListCursor } from '../hooks/useListCursor.js';
 import { useResource } from '../hooks/useResource.js';
 import { matches } from '../keymap.js';
@@ -41,6 +43,13 @@ const EFFECTIVE_COLUMNS: Column<Row>[] = [
   ...COLUMNS,
   { header: 'SCOPE', width: 10, fit: true, cell: (s) => s.scope ?? '', color: (s) => (s.scope === 'intern' ? theme.accent : theme.muted) },
 ];
+
+/** The rows a filter leaves: those whose name or a host holds it (any case). */
+function shownOf(rows: Row[], filter: string): Row[] {
+  const f = filter.trim().toLowerCase();
+  if (!f) return rows;
+  return rows.filter((r) => [r.name, ...(r.hosts ?? [])].some((v) => sanitize(v).toLowerCase().includes(f)));
+}
 
 /** `sha256:3f9a…` → `3f9a1c2b`: enough to tell two values apart at a glance. */
 export function shortFingerprint(fp: string | null): string {
@@ -79,12 +88,15 @@ export function VaultScreen({ internId }: { internId?: string }) {
   const res = useResource(async (signal) => ({ key: listKey, rows: await load(signal) }), listKey);
   const { busy, error: actionError, run, fail: setActionError } = useAction(res.reload);
   // The last list stays while the same list reloads, never while another tab loads.
-  const rows = res.data?.key === listKey ? res.data.rows : [];
+  const loadedRows = res.data?.key === listKey ? res.data.rows : [];
+  // `/` filters by name or host as you type (esc clears it), as the intern list does.
+  const filter = useFilter({ live: true, name: `vault.${internId ?? 'workspace'}` });
+  const rows = shownOf(loadedRows, filter.applied);
   const scopeLabel = internId ? (intern.data ? intern.data.name : 'this intern') : 'workspace';
   const question = mode.kind === 'delete' ? `Delete ${sanitize(mode.row.name)} from ${sanitize(scopeLabel)}? Programs there lose it.` : '';
   // The pane less the title, the table's header and each line shown with it (a spinner, an error,
   // the question, wrapped as Ink wraps it): what is not shown takes no row.
-  const around = 2 + (busy ? 1 : 0) + (actionError ? 1 : 0) + (question ? wrapText(`${question} (y/n)`, pane.columns).length : 0) + (res.error && rows.length > 0 ? 1 : 0);
+  const around = 2 + (filter.shown ? 1 : 0) + (busy ? 1 : 0) + (actionError ? 1 : 0) + (question ? wrapText(`${question} (y/n)`, pane.columns).length : 0) + (res.error && rows.length > 0 ? 1 : 0);
   const listHeight = Math.max(3, pane.rows - around);
   const list = useListCursor(rows.length, listHeight);
   const selected = rows[list.index];
@@ -93,11 +105,11 @@ export function VaultScreen({ internId }: { internId?: string }) {
   const moveTo = list.setIndex;
   useEffect(() => {
     if (saved === null || res.data === saved.from) return;
-    const loaded = res.data?.key === listKey ? res.data.rows : [];
+    const loaded = shownOf(res.data?.key === listKey ? res.data.rows : [], filter.applied);
     const at = loaded.findIndex((r) => r.name === saved.name && (!internId || tab === 'own' || r.scope === 'intern'));
     if (at >= 0) moveTo(at);
     setSaved(null);
-  }, [saved, res.data, listKey, internId, tab, moveTo]);
+  }, [saved, res.data, listKey, internId, tab, moveTo, filter.applied]);
   const editable = !internId || tab === 'own';
 
   // The secret form declares its own scopes (they follow its focus); the rest are declared here.
@@ -106,7 +118,9 @@ export function VaultScreen({ internId }: { internId?: string }) {
   useLayoutEffect(() => {
     if (mode.kind === 'form') return;
     setScopes(
-      mode.kind === 'delete'
+      filter.editing
+        ? ['prompt', 'text']
+        : mode.kind === 'delete'
         ? ['confirm']
         : mode.kind === 'copy'
           ? ['chooser', 'chooserMulti', 'text']
@@ -114,8 +128,8 @@ export function VaultScreen({ internId }: { internId?: string }) {
             ? ['vault', 'vaultIntern', 'cursor', 'global']
             : ['vault', 'cursor', 'global'],
     );
-  }, [setScopes, mode.kind, internId]);
-  useLayoutEffect(() => setCapture(mode.kind !== 'list'), [setCapture, mode.kind]);
+  }, [setScopes, mode.kind, internId, filter.editing]);
+  useLayoutEffect(() => setCapture(mode.kind !== 'list' || filter.editing), [setCapture, mode.kind, filter.editing]);
 
 
   const openCopy = () => {
@@ -138,7 +152,10 @@ export function VaultScreen({ internId }: { internId?: string }) {
 
   useKeys((input, key) => {
     if (mode.kind !== 'list' || busy) return;
+    if (filter.handleKey(input, key)) return;
+    if (matches('cancel', input, key) && filter.applied !== '') return filter.clear();
     if (list.handle(input, key)) return;
+    if (matches('secretFilter', input, key)) return filter.start();
     if (internId && matches('vaultTab', input, key)) return setTab((t) => (t === 'effective' ? 'own' : 'effective'));
     if (matches('refresh', input, key)) return res.reload();
     if (matches('secretAdd', input, key)) {
@@ -170,8 +187,15 @@ export function VaultScreen({ internId }: { internId?: string }) {
             <Text color={theme.muted}> (tab)</Text>
           </Text>
         ) : null}
-        <Text color={theme.muted}> · {rows.length} · values are never shown</Text>
+        <Text color={theme.muted}>
+          {' '}
+          · {rows.length}
+          {filter.applied ? ` of ${loadedRows.length}` : ''} · values are never shown
+        </Text>
       </Text>
+      {filter.shown && mode.kind === 'list' ? (
+        <TextField label="/ filter" value={filter.text} onChange={filter.onChange} focused={filter.editing && active} placeholder="name or host" labelWidth={11} />
+      ) : null}
       {busy ? <Spinner label={busy} /> : null}
       {actionError ? <ErrorView error={actionError} compact /> : null}
       <Confirm
@@ -226,7 +250,13 @@ export function VaultScreen({ internId }: { internId?: string }) {
             loading={res.loading}
             loadingLabel="Loading secrets"
             error={res.error}
-            empty={internId && tab === 'own' ? 'No secrets of its own: a adds one, C copies from the workspace.' : 'No secrets here yet: a adds one.'}
+            empty={
+              filter.applied && loadedRows.length > 0
+                ? `Nothing matches "${sanitize(filter.applied)}".`
+                : internId && tab === 'own'
+                  ? 'No secrets of its own: a adds one, C copies from the workspace.'
+                  : 'No secrets here yet: a adds one.'
+            }
           />
           {res.error && rows.length > 0 ? <ErrorView error={res.error} compact /> : null}
         </>
