@@ -169,6 +169,8 @@ export class Output {
       if (!this.tty) return `${label}\t${text(get(value))}`;
       const raw = get(value);
       const v = raw === null || raw === undefined ? '' : sanitize(String(raw), { multiline: true });
+      // Nothing there: a dim dash for people, as the TUI draws it (piped, the value stays empty).
+      if (v === '') return `${this.paint(label.padEnd(width), 'dim')}${' '.repeat(GAP)}${this.paint('—', 'dim')}`;
       // (wrapText keeps the value's line breaks; a blank line stays blank.)
       const wrapped = room >= 20 ? wrapText(v, room) : [v.replace(/\n/g, ' ')];
       const under = ' '.repeat(width + GAP);

@@ -180,7 +180,7 @@ describe('Output', () => {
     expect(fitColumns([30, 40, 40], [true, false, false], 20)).toEqual({ widths: [30, 1, 1], cut: true });
   });
 
-  it('prints an object with long values wrapped under themselves on a terminal, their line breaks kept; one line each when piped', () => {
+  it('prints an object with long values wrapped under themselves on a terminal, their line breaks kept, nothing as a dash; one line each when piped', () => {
     const obj = { name: 'runner', instructions: 'Watch the main branch of every repository we own, and the release branches too.\n\nWhen a build fails, open an issue.', vault: null };
     const rows: [string, (o: typeof obj) => string | null][] = [['name', (o) => o.name], ['instructions', (o) => o.instructions], ['vault', (o) => o.vault]];
     const s = io({ tty: true, env: { NO_COLOR: '1' } });
@@ -194,12 +194,13 @@ describe('Output', () => {
         '              branches too.',
         '',
         '              When a build fails, open an issue.',
-        'vault',
+        'vault         —',
         '',
       ].join('\n'),
     );
     const piped = io({ tty: false });
     new Output(piped.io, null).object(obj, rows);
+    expect(piped.stdout.text.split('\n')[2]).toBe('vault\t');
     expect(piped.stdout.text.split('\n')[1]).toBe('instructions\tWatch the main branch of every repository we own, and the release branches too.  When a build fails, open an issue.');
   });
 
