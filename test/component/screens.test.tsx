@@ -129,6 +129,20 @@ describe('intern list paging', () => {
     expect(app.frame()).toMatch(/Interns {2}75\b/);
   });
 
+  it('a filter looks through every page, not the loaded one alone', async () => {
+    const api = new FakeApi();
+    for (let n = 1; n <= 120; n++) api.interns.push(intern({ id: `bbbbbbbb-0000-4000-8000-${String(n).padStart(12, '0')}`, name: `bulk-${n}` }));
+    const app = renderApp({ api });
+    await app.waitFor('more below: scroll to load');
+    expect(app.frame()).not.toContain('bulk-118');
+    await app.press('/');
+    await app.type('bulk-118');
+    const f = await app.waitFor((s) => /^[› ][★ ] bulk-118 /m.test(s));
+    expect(f).toMatch(/Interns {2}1 of \d+/);
+    expect(api.callsOf('listInterns').some(([q]) => (q as { starting_after?: string } | undefined)?.starting_after)).toBe(true);
+    await app.waitFor((s) => !s.includes('looking through the rest'));
+  });
+
   it('fills the pane with rows: a line not shown (the filter, "more below", an error) leaves no blank row', async () => {
     const api = new FakeApi();
     for (let n = 1; n <= 70; n++) api.interns.push(intern({ id: `bbbbbbbb-0000-4000-8000-${String(n).padStart(12, '0')}`, name: `bulk-${n}` }));

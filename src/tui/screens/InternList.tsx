@@ -102,9 +102,11 @@ export function InternList() {
   const listHeight = Math.max(3, pane.rows - 2 - (filterField.shown ? 1 : 0) - (hasMore ? 1 : 0) - (lineError ? 1 : 0));
   const list = useListCursor(visible.length, listHeight);
 
-  // Load the next page when the cursor nears the end of what is loaded.
+  // Load the next page when the cursor nears the end of what is loaded, and while a filter is
+  // applied, every page: the service cannot search by name, and a filter over the first page alone
+  // said "Nothing matches" of an intern on the second.
   useEffect(() => {
-    if (!hasMore || !cursor || loadingMore.current || list.index < items.length - 10) return;
+    if (!hasMore || !cursor || loadingMore.current || (filter === '' && list.index < items.length - 10)) return;
     loadingMore.current = true;
     api.listInterns({ limit: PAGE, starting_after: cursor, status: status ? [status] : undefined }).then(
       (page) => {
@@ -118,7 +120,7 @@ export function InternList() {
         loadingMore.current = false;
       },
     );
-  }, [list.index, items.length, hasMore, cursor, api, status]);
+  }, [list.index, items.length, hasMore, cursor, api, status, filter]);
 
   // While anything moves on its own, refresh what is loaded; back off when nothing changes.
   const moving = items.some((i) => TRANSITIONAL_STATUSES.includes(i.status));
@@ -198,9 +200,9 @@ export function InternList() {
         loadingLabel="Loading interns"
         loading={loading}
         error={error}
-        empty={filter ? `Nothing matches "${sanitize(filter)}".` : status ? `No interns are ${status}. f shows the next status.` : 'No interns here yet.'}
+        empty={filter ? `Nothing matches "${sanitize(filter)}"${hasMore ? ' yet' : ''}.` : status ? `No interns are ${status}. f shows the next status.` : 'No interns here yet.'}
       />
-      {hasMore ? <Text color={theme.muted}>  more below: scroll to load</Text> : null}
+      {hasMore ? <Text color={theme.muted}>{filter ? '  looking through the rest…' : '  more below: scroll to load'}</Text> : null}
       {lineError ? <ErrorView error={lineError} compact /> : null}
     </Box>
   );
