@@ -292,6 +292,11 @@ export function keyLabel(id: BindingId): string {
   return b.label || shortKey(b.keys[0]!);
 }
 
+/** Every key of a binding, for a hint that names them all: `enter/^p`. */
+export function keysOf(id: BindingId): string {
+  return keysText(BY_ID.get(id)!);
+}
+
 export const SCOPE_TITLES: Record<Scope, string> = {
   always: 'Always',
   global: 'Everywhere',

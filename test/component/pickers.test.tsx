@@ -83,7 +83,7 @@ describe('provider picker', () => {
     const app = renderApp({ api, initial: { name: 'byokForm' } });
     await app.waitFor('New BYOK credential');
     await app.type('ze');
-    const f = await app.waitFor('providers ↑↓ enter: [zeta-ai]');
+    const f = await app.waitFor('providers ↑/↓ enter: [zeta-ai]');
     expect(f).not.toContain('bundled list');
   });
 
@@ -95,6 +95,6 @@ describe('provider picker', () => {
     const app = renderApp({ api, initial: { name: 'byokForm' } });
     await app.waitFor('New BYOK credential');
     await app.type('openai');
-    await app.waitFor('bundled list ↑↓ enter: [openai]');
+    await app.waitFor('bundled list ↑/↓ enter: [openai]');
   });
 });

@@ -14,7 +14,7 @@ import { useForm } from '../hooks/useForm.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { retryLoadKey, useResource } from '../hooks/useResource.js';
 import { useScreen } from '../hooks/useScreen.js';
-import { matches } from '../keymap.js';
+import { keyLabel, matches } from '../keymap.js';
 import { wrapText } from '../wrap.js';
 import { sanitize, widthOf } from '../sanitize.js';
 import { theme } from '../theme.js';
@@ -211,7 +211,7 @@ export function ByokForm({ id }: { id?: string }) {
               {suggestions.length === 0
                 ? `"${sanitize(values.provider)}" is not in the catalogue: it will be sent as typed and the service will judge`
                 : // One line: the window starts near the pick, so the pick stays in view at any width.
-                  `${catalogue.source === 'service' ? 'providers' : 'bundled list'} ↑↓ enter: ` +
+                  `${catalogue.source === 'service' ? 'providers' : 'bundled list'} ${keyLabel('pickDown')} ${keyLabel('pick')}: ` +
                   suggestions
                     .map((s, i) => (i === pick ? `[${s.slug}]` : s.slug))
                     .slice(Math.max(0, pick - 2))

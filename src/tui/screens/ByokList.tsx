@@ -14,7 +14,7 @@ import { useKeys } from '../hooks/useKeys.js';
 import { useListCursor } from '../hooks/useListCursor.js';
 import { usePaged } from '../hooks/usePaged.js';
 import { useScreen } from '../hooks/useScreen.js';
-import { matches } from '../keymap.js';
+import { keyLabel, matches } from '../keymap.js';
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
 
@@ -66,7 +66,7 @@ export function ByokList() {
         </Text>
       </Text>
       {filter.shown ? (
-        <TextField label="provider" value={filter.text} onChange={filter.onChange} focused={filter.editing} placeholder="slug, e.g. openai (enter applies)" labelWidth={10} />
+        <TextField label="provider" value={filter.text} onChange={filter.onChange} focused={filter.editing} placeholder={`slug, e.g. openai (${keyLabel('accept')} applies)`} labelWidth={10} />
       ) : null}
       <Table
         columns={COLUMNS}

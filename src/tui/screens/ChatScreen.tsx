@@ -23,7 +23,7 @@ import { useExternalEditor } from '../hooks/useExternalEditor.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useResource } from '../hooks/useResource.js';
 import { useScreen } from '../hooks/useScreen.js';
-import { matches } from '../keymap.js';
+import { keyLabel, matches } from '../keymap.js';
 import { renderMarkdown, supportsHyperlinks } from '../markdown.js';
 import { type Row, wrapSegments } from '../wrap.js';
 import { sanitize } from '../sanitize.js';
@@ -177,7 +177,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
       );
       return;
     }
-    if (interaction) return nav.flash('answer the question first (or esc to cancel it)', 'error');
+    if (interaction) return nav.flash(`answer the question first (or ${keyLabel('chatCancel')} to cancel it)`, 'error');
     // The service names a new session only in a turn's last chunk; a session id of our own (an
     // unknown id starts a session under it) lets a prompt sent while the first turn runs steer it.
     convo.sessionId ??= randomUUID();
@@ -288,7 +288,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
           <Text color={theme.muted}>
             {intern.data && intern.data.status !== 'running'
               ? `${name} is ${sanitize(intern.data.status)}: a prompt needs it running (p provisions it on the details screen).`
-              : 'Type a prompt and press enter. Markdown answers are rendered; esc cancels a running turn.'}
+              : `Type a prompt and press ${keyLabel('send')}. Markdown answers are rendered; ${keyLabel('chatCancel')} cancels a running turn.`}
           </Text>
         ) : (
           visible.map((r, i) => <RowView key={top + i} row={r} />)
@@ -382,7 +382,7 @@ export function transcriptRows(turns: Turn[], width: number, folded: boolean, hy
     for (const n of t.notes) rows.push(...wrapSegments([{ text: sanitize(n, { multiline: true }), color: theme.muted }], width, '  '));
     if (t.streamError) rows.push(...wrapSegments([{ text: `✖ ${sanitize(t.streamError)}`, color: theme.error }], width, '  '));
     const tail =
-      t.status === 'running' ? '… streaming (esc cancels)' : t.status === 'cancelled' ? '(cancelled)' : t.status === 'waiting' ? '… waiting for your answer' : '';
+      t.status === 'running' ? `… streaming (${keyLabel('chatCancel')} cancels)` : t.status === 'cancelled' ? '(cancelled)' : t.status === 'waiting' ? '… waiting for your answer' : '';
     if (t.usage) rows.push([{ text: `${tail ? `${tail} · ` : ''}${usageLine(t.usage)}`, dim: true }]);
     else if (tail) rows.push([{ text: tail, dim: true }]);
     rows.push([]);

@@ -22,7 +22,7 @@ import { useFieldEditor } from '../hooks/useExternalEditor.js';
 import { useForm } from '../hooks/useForm.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useScreen } from '../hooks/useScreen.js';
-import { matches, type Scope, TEXT_FIELD_SCOPES, type TextFieldKind } from '../keymap.js';
+import { keyLabel, keysOf, matches, type Scope, TEXT_FIELD_SCOPES, type TextFieldKind } from '../keymap.js';
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
 
@@ -148,7 +148,7 @@ export function CreateIntern() {
         label="borrow vault"
         focused={on('vault')}
         value={values.vault ? `the vault of ${sanitize(values.vault.owner)}` : 'none: its own vault'}
-        hint={values.vault ? 'enter picks · backspace clears' : 'enter picks an intern'}
+        hint={values.vault ? `${keysOf('openPicker')} picks · ${keyLabel('erase')} clears` : `${keysOf('openPicker')} picks an intern`}
         muted={!values.vault}
       />
     ),

@@ -161,7 +161,7 @@ export function InternDetails({ id, note, seed, ask }: { id: string; note?: stri
             onChange={(typed) => setPending({ kind: 'delete', typed })}
             focused
             error={pending.mismatch ? `that is not "${sanitize(intern.name)}": nothing was deleted` : null}
-            note="enter deletes · esc cancels"
+            note={`${keyLabel('accept')} deletes · ${keyLabel('dismiss')} cancels`}
           />
         </Box>
       ) : null}

@@ -16,7 +16,7 @@ import { useForm } from '../hooks/useForm.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { retryLoadKey, useResource } from '../hooks/useResource.js';
 import { useScreen } from '../hooks/useScreen.js';
-import { matches, TEXT_FIELD_SCOPES } from '../keymap.js';
+import { keysOf, matches, TEXT_FIELD_SCOPES } from '../keymap.js';
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
 import {
@@ -122,7 +122,7 @@ export function InternSettings({ id }: { id: string }) {
     windowedTextField('description', { label: 'description', value: values.description, onChange: set('description'), focused: focused('description'), error: errors.description, note: `${values.description.length}/${LIMITS.description.max}`, placeholder: 'none' }, pane.columns),
     windowedTextField(
       'model',
-      { label: 'model', value: values.model, onChange: set('model'), focused: focused('model'), error: errors.model, note: values.model === '' ? 'empty: workspace default · enter/^p picks' : 'author/slug[:variant] · enter/^p picks', placeholder: 'workspace default' },
+      { label: 'model', value: values.model, onChange: set('model'), focused: focused('model'), error: errors.model, note: `${values.model === '' ? 'empty: workspace default' : 'author/slug[:variant]'} · ${keysOf('openPicker')} picks`, placeholder: 'workspace default' },
       pane.columns,
     ),
     windowedTextField(

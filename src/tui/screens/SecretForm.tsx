@@ -18,7 +18,7 @@ import { useTui } from '../context.js';
 import { useFieldEditor } from '../hooks/useExternalEditor.js';
 import { useDiscard } from '../hooks/useForm.js';
 import { useKeys } from '../hooks/useKeys.js';
-import { matches, TEXT_FIELD_SCOPES, type TextFieldKind } from '../keymap.js';
+import { keyLabel, matches, TEXT_FIELD_SCOPES, type TextFieldKind } from '../keymap.js';
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
 
@@ -151,7 +151,7 @@ export function SecretForm({ scopeLabel, existing, onSave, onClose }: SecretForm
   const rowWidth = pane.columns - 4;
   const hostField = windowedTextField(
     'host',
-    { label: 'host', value: host, onChange: setHost, focused: on('host'), error: hostError, note: `enter adds · ${hosts.length}/${LIMITS.secretHosts.max}`, labelWidth: LABEL_WIDTH, placeholder: 'api.example.com' },
+    { label: 'host', value: host, onChange: setHost, focused: on('host'), error: hostError, note: `${keyLabel('addHost')} adds · ${hosts.length}/${LIMITS.secretHosts.max}`, labelWidth: LABEL_WIDTH, placeholder: 'api.example.com' },
     rowWidth,
   );
   const fields: WindowedField[] = [
