@@ -10,7 +10,8 @@ export type Command =
   | { kind: 'tui'; flags: Flags; forceSandbox: boolean }
   | { kind: 'sandbox'; options: SandboxFlags }
   | { kind: 'login'; flags: Flags }
-  | { kind: 'config'; action: 'path' | 'show'; flags: Flags };
+  | { kind: 'config'; action: 'path' | 'show'; flags: Flags }
+  | { kind: 'config'; action: 'use'; profile: string; flags: Flags };
 
 export interface SandboxFlags {
   host: string;
@@ -115,7 +116,12 @@ export function parseCommand(argv: string[]): Command {
   }
   if (first === 'config') {
     const action = positionals[0];
-    if (action !== 'path' && action !== 'show') throw new UsageError('usage: intern-tui config path|show');
+    if (action === 'use') {
+      if (positionals.length !== 2) throw new UsageError('usage: intern-tui config use PROFILE');
+      return { kind: 'config', action, profile: positionals[1]!, flags };
+    }
+    if (action !== 'path' && action !== 'show') throw new UsageError('usage: intern-tui config path|show|use PROFILE');
+    if (positionals.length > 1) throw new UsageError(`config ${action} takes no arguments besides flags`);
     return { kind: 'config', action, flags };
   }
   if (positionals.length > 0) {
@@ -194,6 +200,7 @@ export const CONFIG_HELP = `intern-tui config: where the config is; which creden
 Usage:
   intern-tui config path     print the config file's path
   intern-tui config show     the profile in use, its base URL, and which credentials are set and from where (never a secret)
+  intern-tui config use P    make profile P the default (default_profile), for the TUI and every command
 
 Flags:
   --profile NAME          profile in the config file (or INTERN_TUI_PROFILE, or default_profile)

@@ -161,6 +161,7 @@ export async function complete(words: readonly string[], current: string, names:
   const arg = placeholder?.replace(/[[\]]|\.\.\./g, '') ?? '';
   if (/\|/.test(arg)) return matching(arg.split('|').map((value) => ({ value })), current);
   if (arg === 'NAME') return matching(await names('interns', line), current);
+  if (arg === 'PROFILE') return matching(await names('profiles', line), current);
   if (arg === 'ID' && spec.noun === 'byok') return matching(await names('byok', line), current);
   if (arg === 'SECRET') {
     // `vault copy` copies workspace secrets into --intern: its names are the workspace's.

@@ -2,7 +2,9 @@
 import { fileURLToPath } from 'node:url';
 import { CREDENTIAL_SOURCES, type CredentialKind } from '../contract/routes.js';
 import type { RunningSandbox } from '../sandbox/index.js';
-import { HELP, parseCommand, type SandboxFlags } from './args.js';
+import { HELP, parseCommand, type SandboxFlags, UsageError } from './args.js';
+import { closest } from './exit.js';
+import { sanitize } from '../tui/sanitize.js';
 import { codeCacheDir, configPath, resolveConfig, type Flags, warnTo } from './settings.js';
 import type { RunContext } from './context.js';
 import type * as TuiCommand from './tuiCommand.js';
@@ -35,7 +37,7 @@ export async function runLegacy(argv: string[], early?: EarlySandbox): Promise<n
       return login({ profile: command.flags.profile, baseUrl: command.flags.baseUrl }, { io, path: configPath(), keychain: await availableKeychain(process.env) });
     }
     case 'config':
-      return configCommand(command.action, command.flags);
+      return command.action === 'use' ? useProfile(command.profile) : configCommand(command.action, command.flags);
     case 'tui':
       return (await loadTuiCommand()).tuiCommand(command.flags, command.forceSandbox, early);
   }
@@ -56,6 +58,29 @@ async function loadTuiCommand(): Promise<typeof TuiCommand> {
   const compiled = runCompiled<typeof TuiCommand>(fileURLToPath(new URL('../tui.cjs', import.meta.url)), 'tui', codeCacheDir());
   process.once('exit', () => compiled.saveCache(compiled.exports.usedScreens()));
   return compiled.exports;
+}
+
+/** `config use PROFILE`: the config file's default_profile, set to a profile it has. */
+async function useProfile(name: string): Promise<number> {
+  const path = configPath();
+  const { readConfig, writeConfig } = await import('./config.js');
+  const file = readConfig(path, warn);
+  const known = Object.keys(file.profiles);
+  if (!known.includes(name)) {
+    const near = closest(name, known);
+    const shown = sanitize(name).slice(0, 40);
+    throw new UsageError(
+      known.length === 0
+        ? `there are no profiles in ${path} yet: \`intern-tui login --profile ${shown}\` makes one`
+        : `no profile "${shown}" in ${path}${near ? ` (did you mean "${near}"?)` : ''}; its profiles: ${known.join(', ')}`,
+    );
+  }
+  writeConfig(path, { ...file, default_profile: name });
+  process.stdout.write(`The default profile is now ${name}.\n`);
+  // A variable that names another profile wins over the file: say so, or the switch would seem to do nothing.
+  const fromEnv = process.env.INTERN_TUI_PROFILE;
+  if (fromEnv && fromEnv !== name) warn(`INTERN_TUI_PROFILE=${sanitize(fromEnv).slice(0, 40)} is set in this shell and wins over the default`);
+  return 0;
 }
 
 async function configCommand(action: 'path' | 'show', flags: Flags): Promise<number> {

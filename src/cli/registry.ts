@@ -462,9 +462,9 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     noun: 'config',
-    args: 'path|show',
-    positionals: [1, 1],
-    summary: 'where the config is; which credentials are set',
+    args: 'path|show|use [PROFILE]',
+    positionals: [1, 2],
+    summary: 'where the config is; which credentials are set; use PROFILE makes it the default',
     needs: [],
     raw: true,
     load: () => import('./legacy.js').then((m) => m.configCommandRaw),

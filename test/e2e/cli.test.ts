@@ -3,11 +3,11 @@
  * 127.0.0.1. Output is parsed as JSON; exit codes are checked one by one; no secret reaches an output.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { HELP } from '../../src/cli/args.js';
 import { COMMANDS } from '../../src/cli/registry.js';
 import { CLI, PtyScreen, ROOT, startSandboxProcess, type SandboxProcess } from './harness.js';
@@ -345,6 +345,30 @@ describe('intern-tui commands without a TTY', () => {
     child.kill('SIGINT');
     expect((await done).code).toBe(130);
   }, 90_000);
+
+  it('config use PROFILE sets the default profile, and refuses one the file does not have', async () => {
+    const env = cleanEnv({});
+    const dir = join(env.XDG_CONFIG_HOME!, 'intern-tui');
+    mkdirSync(dir, { recursive: true });
+    const path = join(dir, 'config.json');
+    writeFileSync(path, JSON.stringify({ profiles: { work: { base_url: 'http://127.0.0.1:9/api/v1' }, home: { base_url: 'http://127.0.0.1:8/api/v1' } } }), { mode: 0o600 });
+    // The other tests share this home: the file goes whatever happens here.
+    onTestFinished(() => rmSync(path, { force: true }));
+    const used = await run(['config', 'use', 'work'], { env });
+    expect(used.code, used.stderr).toBe(0);
+    expect(used.stdout).toBe('The default profile is now work.\n');
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ default_profile: 'work', profiles: { work: {}, home: {} } });
+    expect((await run(['config', 'show'], { env })).stdout).toContain('known profile: work (default)');
+    const typo = await run(['config', 'use', 'hom'], { env });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('no profile "hom"');
+    expect(typo.stderr).toContain('(did you mean "home"?)');
+    expect(JSON.parse(readFileSync(path, 'utf8')).default_profile).toBe('work');
+    // A variable naming another profile wins over the file's default: it is said.
+    const shadowed = await run(['config', 'use', 'home'], { env: { ...env, INTERN_TUI_PROFILE: 'work' } });
+    expect(shadowed.code).toBe(0);
+    expect(shadowed.stderr).toContain('INTERN_TUI_PROFILE=work is set in this shell and wins over the default');
+  });
 
   it('interns wait: until running, failing early on a failed intern, giving up at --timeout, and until deleted', async () => {
     await json(['interns', 'create', 'cli-waiter', '--provision', '--json', 'id']);

@@ -84,6 +84,8 @@ describe('shell completion', () => {
     expect(values(await complete(['interns', 'list'], '', source))).toEqual([]);
     expect(asked).toHaveLength(3);
     expect(values(await complete(['--profile'], '', source))).toEqual(['work', 'home']);
+    expect(values(await complete(['config'], 'u', source))).toEqual(['use']);
+    expect(values(await complete(['config', 'use'], 'w', source))).toEqual(['work']);
   });
 
   it("offers a BYOK key's id where an ID goes, and the secrets where a SECRET goes (the intern's with --intern)", async () => {

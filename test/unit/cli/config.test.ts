@@ -94,6 +94,7 @@ describe('arguments', () => {
     [['--help'], { kind: 'help' }],
     [['-v'], { kind: 'version' }],
     [['config', 'path'], { kind: 'config', action: 'path' }],
+    [['config', 'use', 'work'], { kind: 'config', action: 'use', profile: 'work' }],
     [['login', '--profile', 'x'], { kind: 'login' }],
   ])('%j', (argv, expected) => {
     expect(parseCommand(argv)).toMatchObject(expected);
@@ -116,7 +117,9 @@ describe('arguments', () => {
     [['--profile', 'work', 'intrens'], /unknown command "intrens" \(did you mean "interns"\?\)/],
     [['sandbox', '--port', '70000'], /--port must be a whole number from 0 to 65535/],
     [['sandbox', '--seed', 'lots'], /--seed must be demo or empty/],
-    [['config', 'edit'], /config path\|show/],
+    [['config', 'edit'], /config path\|show\|use PROFILE/],
+    [['config', 'use'], /usage: intern-tui config use PROFILE/],
+    [['config', 'show', 'extra'], /config show takes no arguments besides flags/],
     [['--scrollback', '-1'], /--scrollback needs a value; one that starts with "-" goes as --scrollback=VALUE/],
     [['sandbox', '--port', '-1'], /--port needs a value; one that starts with "-" goes as --port=VALUE/],
     [['--api-key', 'k', 'interns', 'list'], /a command comes first, before any flag: intern-tui interns list \[flags\]/],
