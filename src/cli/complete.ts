@@ -88,7 +88,8 @@ const matching = (offer: Offer, current: string): Offer => (offer === 'files' ? 
 /**
  * What may come at the cursor, given the words before it (the program's name left out) and the
  * word being typed. Flags are offered when the word starts with "-"; a flag that takes a value
- * is followed by its values; a command's first positional NAME by the interns' names.
+ * is followed by its values; a positional by what its placeholder in the usage names: `a|b` those
+ * words, NAME the interns, a BYOK ID the keys, SECRET the secrets, PROFILE the profiles.
  */
 export async function complete(words: readonly string[], current: string, names: NameSource): Promise<Offer> {
   const line: LineFlags = { sandbox: false };
@@ -150,7 +151,8 @@ export async function complete(words: readonly string[], current: string, names:
   }
   if (noun === undefined) {
     const nouns = new Map<string, string>();
-    for (const c of COMMANDS) if (!nouns.has(c.noun)) nouns.set(c.noun, c.verb === undefined ? c.summary : `${COMMANDS.filter((v) => v.noun === c.noun).map((v) => v.verb).join(', ')}`);
+    // A noun alone is described by its summary, a noun of verbs by the verbs.
+    for (const c of COMMANDS) if (!nouns.has(c.noun)) nouns.set(c.noun, c.verb === undefined ? c.summary : COMMANDS.filter((v) => v.noun === c.noun).map((v) => v.verb).join(', '));
     return matching([...nouns].map(([value, description]) => ({ value, description })), current);
   }
   if (spec === null) return matching(COMMANDS.filter((c) => c.noun === noun).map((c) => ({ value: c.verb!, description: c.summary })), current);
