@@ -149,7 +149,8 @@ built-in sandbox with demo data. With a base URL set, a missing credential is an
 
 Flags of the TUI (they win over the environment, which wins over the profile):
   --profile NAME          profile in the config file (or INTERN_TUI_PROFILE, or default_profile)
-  --base-url URL          service base URL, with /api/v1 (OPENROUTER_BASE_URL; default https://openrouter.ai/api/v1)
+  --base-url URL          service base URL, with /api/v1 (OPENROUTER_BASE_URL)
+                          default https://openrouter.ai/api/v1
   --api-key KEY           for intern and vault routes (OPENROUTER_API_KEY)
   --management-key KEY    for BYOK routes (OPENROUTER_MANAGEMENT_KEY)
   --oauth-token TOKEN     for attaching to a terminal (OPENROUTER_OAUTH_TOKEN)
@@ -164,8 +165,8 @@ piped); --json prints the service's objects as JSON, --json a,b keeps those fiel
 to stderr (JSON under --json). NO_COLOR turns colours off.
 
 Sandbox flags:
-  --host 127.0.0.1  --port 0  --data-dir DIR  --workspaces-dir DIR  --manifest FILE  --seed demo|empty
-  --deadline-ms N  --daemon-command CMD  --step-ms N
+  --host 127.0.0.1  --port 0  --data-dir DIR  --workspaces-dir DIR  --manifest FILE
+  --seed demo|empty  --deadline-ms N  --daemon-command CMD  --step-ms N  (intern-tui sandbox --help)
 
 Keys: ? help, q back/quit, j/k move, enter open, / filter, r refresh, : commands,
       i interns, b BYOK, e edit, c connections, a attach, p provision, s suspend, D delete.
@@ -179,19 +180,19 @@ Usage:
   intern-tui sandbox [flags]
 
 Flags:
-  --host HOST             address to listen on (default 127.0.0.1); the daemon endpoints listen on it too
+  --host HOST             address to listen on (default 127.0.0.1), the daemon endpoints' too
   --port N                port of the HTTP API (default 0: a free one)
-  --data-dir DIR          keep its state in DIR across restarts (default: a temporary folder, removed on exit)
-  --workspaces-dir DIR    the interns' workspaces, DIR/<intern id> (default: a temporary folder, removed on exit)
+  --data-dir DIR          keep its state in DIR across restarts (default: a temporary folder)
+  --workspaces-dir DIR    the interns' workspaces, DIR/<intern id> (default: a temporary folder)
   --manifest FILE         once listening, write the base URL and credentials to FILE (mode 0600)
   --seed demo|empty       demo data, or only the fixtures (default demo)
   --deadline-ms N         a route's deadline; past it a request answers 408 (default 10000)
-  --daemon-command CMD    the program behind each intern's terminal, run as /bin/sh -c CMD (default $SHELL)
+  --daemon-command CMD    the program behind each terminal, run as /bin/sh -c CMD (default $SHELL)
   --step-ms N             the time of one lifecycle step (default 800)
 
 It prints its base URL and where its state lives, and stops on ctrl+c, SIGTERM or SIGHUP
-(removing its temporary folders). Point a client at it with OPENROUTER_BASE_URL and the
-credentials from the manifest. More: docs/sandbox.md.
+(removing its temporary folders, which a --data-dir or --workspaces-dir is not). Point a client
+at it with OPENROUTER_BASE_URL and the credentials from the manifest. More: docs/sandbox.md.
 `;
 
 /** `intern-tui config --help`. */
@@ -199,8 +200,9 @@ export const CONFIG_HELP = `intern-tui config: where the config is; which creden
 
 Usage:
   intern-tui config path     print the config file's path
-  intern-tui config show     the profile in use, its base URL, and which credentials are set and from where (never a secret)
-  intern-tui config use P    make profile P the default (default_profile), for the TUI and every command
+  intern-tui config show     the profile in use, its base URL, which credentials are set and from
+                             where (never a secret)
+  intern-tui config use P    make profile P the default (default_profile) for the TUI and commands
 
 Flags:
   --profile NAME          profile in the config file (or INTERN_TUI_PROFILE, or default_profile)

@@ -74,7 +74,7 @@ export const GLOBAL_FLAGS: Record<string, FlagSpec> = {
 export const JSON_FLAG: FlagSpec = {
   type: 'boolean',
   value: '[FIELDS]',
-  description: 'print the service objects as JSON; FIELDS (a,b,c) keeps only those fields',
+  description: 'print the service objects as JSON; FIELDS (a,b,c) keeps only those',
 };
 
 const IDN = 'NAME is an intern id or name';
@@ -208,13 +208,14 @@ export const COMMANDS: CommandSpec[] = [
     verb: 'wait',
     args: 'NAME',
     positionals: [1, 1],
-    summary: 'wait until an intern has a status (running by default) or is deleted',
+    summary: 'wait for a status (running by default), or deletion',
     flags: {
       for: { type: 'string', value: 'STATUS', description: 'the status to wait for (default running), or deleted' },
       timeout: { type: 'string', value: 'DURATION', description: 'give up after this long: 90s, 5m, 1h (default 10m)' },
     },
     details: [
-      `${IDN}. Asks every second, then less often (every 5 s at most). Exit 0 once the status is`,
+      `${IDN}.`,
+      'Asks every second, then less often (every 5 s at most). Exit 0 once the status is',
       'reached (--json prints the intern); 1 when the intern fails (failed, destroy_failed: nothing',
       'moves it out of those) or the time is up. On a terminal each change of status shows on stderr.',
       'Examples:',
@@ -265,7 +266,7 @@ export const COMMANDS: CommandSpec[] = [
     noun: 'byok',
     verb: 'create',
     positionals: [0, 0],
-    summary: "add a provider key (the key from stdin, a file or a masked prompt, never an argument)",
+    summary: 'add a provider key (from stdin, a file or a prompt)',
     flags: {
       provider: { type: 'string', value: 'SLUG', description: 'provider, e.g. openai (required)' },
       'key-stdin': { type: 'boolean', description: 'read the key from stdin' },
@@ -273,7 +274,7 @@ export const COMMANDS: CommandSpec[] = [
       ...BYOK_SETTINGS,
       workspace: { type: 'string', value: 'ID', description: 'workspace id', sets: 'workspace_id' },
     },
-    details: 'Without --key-stdin or --key-file the key is asked for with a masked prompt (on a TTY).\nExample:\n  printf %s "$OPENAI_KEY" | intern-tui byok create --provider openai --key-stdin --name ci',
+    details: 'Without --key-stdin or --key-file the key is asked for with a masked prompt (on a TTY); never as\nan argument, which other local users can read in the process list.\nExample:\n  printf %s "$OPENAI_KEY" | intern-tui byok create --provider openai --key-stdin --name ci',
     needs: ['management_key'],
     json: true,
     load: () => import('./commands/byok.js').then((m) => m.create),
@@ -283,7 +284,7 @@ export const COMMANDS: CommandSpec[] = [
     verb: 'update',
     args: 'ID',
     positionals: [1, 1],
-    summary: 'change a BYOK key (rotate it with --key-stdin or --key-file)',
+    summary: 'change or rotate a BYOK key',
     flags: {
       'key-stdin': { type: 'boolean', description: 'replace the key with one read from stdin' },
       'key-file': { type: 'string', value: 'FILE', description: 'replace the key with one read from FILE' },
@@ -311,12 +312,12 @@ export const COMMANDS: CommandSpec[] = [
     noun: 'vault',
     verb: 'list',
     positionals: [0, 0],
-    summary: 'list secrets: the workspace vault, or an intern\'s (names and hosts only, never values)',
+    summary: "list the workspace's or an intern's secrets (no values)",
     flags: {
       intern: { type: 'string', value: 'NAME', description: "the intern's own secrets (id or name)" },
       effective: { type: 'boolean', description: 'with --intern: what the intern sees (intern, attached vault, workspace)' },
     },
-    details: 'Example:\n  intern-tui vault list --intern reviewer --effective --json name,scope',
+    details: 'Names, hosts and fingerprints only: the service never returns a value.\nExample:\n  intern-tui vault list --intern reviewer --effective --json name,scope',
     needs: ['api_key'],
     json: true,
     load: () => import('./commands/vault.js').then((m) => m.list),
@@ -326,14 +327,17 @@ export const COMMANDS: CommandSpec[] = [
     verb: 'put',
     args: 'SECRET',
     positionals: [1, 2],
-    summary: 'create or replace a secret (the value from stdin, a file or a masked prompt, never an argument)',
+    summary: 'add or replace a secret (from stdin, a file, a prompt)',
     flags: {
       host: { type: 'string', multiple: true, value: 'HOST', description: 'a host the secret may be sent to (repeatable, at least one)' },
       'value-stdin': { type: 'boolean', description: 'read the value from stdin' },
       'value-file': { type: 'string', value: 'FILE', description: 'read the value from FILE' },
       intern: { type: 'string', value: 'NAME', description: "put it in the intern's own vault (id or name)" },
     },
-    details: 'Example:\n  printf %s "$GITHUB_TOKEN" | intern-tui vault put github_token --host api.github.com --value-stdin',
+    details:
+      'Without --value-stdin or --value-file the value is asked for with a masked prompt (on a TTY); never\n' +
+      'as an argument, which other local users can read in the process list.\n' +
+      'Example:\n  printf %s "$GITHUB_TOKEN" | intern-tui vault put github_token --host api.github.com --value-stdin',
     needs: ['api_key'],
     json: true,
     load: () => import('./commands/vault.js').then((m) => m.put),
@@ -369,8 +373,8 @@ export const COMMANDS: CommandSpec[] = [
     noun: 'models',
     args: '[QUERY]',
     positionals: [0, 1],
-    summary: 'list the models an intern can use (QUERY filters by id or name)',
-    details: 'Example:\n  intern-tui models claude --json id,context_length',
+    summary: 'list the models an intern can use',
+    details: 'QUERY keeps the models whose id or name holds it.\nExample:\n  intern-tui models claude --json id,context_length',
     needs: ['api_key'],
     json: true,
     load: () => import('./commands/models.js').then((m) => m.models),
@@ -380,7 +384,7 @@ export const COMMANDS: CommandSpec[] = [
     noun: 'chat',
     args: 'NAME [PROMPT]',
     positionals: [1, 2],
-    summary: 'send a prompt and stream the answer to stdout (the prompt from stdin when it is not a TTY)',
+    summary: 'send a prompt and stream the answer to stdout',
     flags: {
       session: { type: 'string', value: 'ID', description: 'continue this session (the id is printed on stderr at the end)' },
       approve: { type: 'boolean', description: 'answer permission requests with allow (needed without a TTY)' },
@@ -389,7 +393,8 @@ export const COMMANDS: CommandSpec[] = [
       'no-wait': { type: 'boolean', description: 'start a self-drive run and return: print its session id, not the answer' },
     },
     details: [
-      `${IDN}. Without PROMPT, the prompt is read from stdin (all of it) when stdin is not a terminal,`,
+      `${IDN}.`,
+      'Without PROMPT, the prompt is read from stdin (all of it) when stdin is not a terminal,',
       'else asked for on stderr. Permission requests are asked on stderr on a terminal; without one,',
       '--approve or --deny answers them (otherwise the command exits 2). --json prints every chunk',
       'as one JSON object per line (NDJSON). Ctrl+C cancels the run (exit 130).',
@@ -411,7 +416,8 @@ export const COMMANDS: CommandSpec[] = [
     positionals: [1, 1],
     summary: "the intern's terminal, full screen (ctrl+] detaches)",
     details: [
-      `${IDN}. The remote's output reaches this terminal as its programs wrote it (the lines of a flood`,
+      `${IDN}.`,
+      "The remote's output reaches this terminal as its programs wrote it (the lines of a flood",
       'that scroll off unseen are left out); resizing this terminal resizes the remote. ctrl+] detaches',
       '(the shell keeps running); when the remote exits, the command ends. Needs an interactive',
       'terminal and an OAuth token (daemon access is personal).',
@@ -425,7 +431,7 @@ export const COMMANDS: CommandSpec[] = [
   {
     noun: 'login',
     positionals: [0, 0],
-    summary: 'sign in in the browser and save an API key (keychain, else the config file at 0600)',
+    summary: 'sign in in the browser and save the API key',
     flags: {
       'no-browser': { type: 'boolean', description: 'only print the sign-in URL; do not open a browser' },
       headless: { type: 'boolean', description: 'no local listener: the page shows a code to paste (masked); not with --oauth' },
@@ -436,7 +442,8 @@ export const COMMANDS: CommandSpec[] = [
     },
     details:
       'Signs in with PKCE: listens on a loopback port, prints "Open this URL to sign in:", and saves the\n' +
-      'API key the service issues. Typed or pasted secrets are never echoed.\n' +
+      'API key the service issues: in the system keychain, else in the config file at mode 0600.\n' +
+      'Typed or pasted secrets are never echoed.\n' +
       'Examples:\n  intern-tui login --base-url https://openrouter.ai/api/v1\n  intern-tui login --headless\n' +
       '  intern-tui login --oauth --issuer https://auth.example.com\n  intern-tui login --with-token < key.txt',
     needs: [],
@@ -445,8 +452,8 @@ export const COMMANDS: CommandSpec[] = [
   {
     noun: 'logout',
     positionals: [0, 0],
-    summary: "remove the profile's stored credentials (keychain and config file)",
-    details: 'Example:\n  intern-tui logout --profile work',
+    summary: "remove the profile's stored credentials",
+    details: 'From the system keychain and the config file.\nExample:\n  intern-tui logout --profile work',
     needs: [],
     load: () => import('./commands/auth.js').then((m) => m.logout),
   },
@@ -454,8 +461,8 @@ export const COMMANDS: CommandSpec[] = [
     noun: 'auth',
     verb: 'status',
     positionals: [0, 0],
-    summary: 'which credentials are set, from where, and who the API key signs in as',
-    details: 'Never prints a secret. Exit 4 when no credential is set or the service refuses the API key.\nExample:\n  intern-tui auth status --json',
+    summary: 'which credentials are set, and whose the API key is',
+    details: 'Where each credential comes from, and who the API key signs in as (GET /key). Never prints a\nsecret. Exit 4 when no credential is set or the service refuses the API key.\nExample:\n  intern-tui auth status --json',
     needs: [],
     json: true,
     load: () => import('./commands/auth.js').then((m) => m.status),
@@ -464,7 +471,7 @@ export const COMMANDS: CommandSpec[] = [
     noun: 'config',
     args: 'path|show|use [PROFILE]',
     positionals: [1, 2],
-    summary: 'where the config is; which credentials are set; use PROFILE makes it the default',
+    summary: 'config: its path, what is set, the default profile',
     needs: [],
     raw: true,
     load: () => import('./legacy.js').then((m) => m.configCommandRaw),
@@ -473,7 +480,7 @@ export const COMMANDS: CommandSpec[] = [
     noun: 'completion',
     args: 'bash|zsh|fish',
     positionals: [1, 1],
-    summary: 'print the shell completion script (commands, flags, their values, names from the service)',
+    summary: 'print the shell script for tab completion',
     details: [
       'Each tab asks intern-tui what may come next; intern names, BYOK key ids and secret names come',
       'from the service the line would use when it answers quickly (never from the built-in sandbox).',

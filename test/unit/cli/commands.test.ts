@@ -9,7 +9,8 @@ import type { Io } from '../../../src/cli/context.js';
 import { CliError, closest } from '../../../src/cli/exit.js';
 import { Output, checkJsonFields, fitColumns, pickFields } from '../../../src/cli/output.js';
 import { parseFor } from '../../../src/cli/parse.js';
-import { COMMANDS, findCommand, type CommandSpec } from '../../../src/cli/registry.js';
+import { COMMANDS, commandHelp, findCommand, nounHelp, type CommandSpec } from '../../../src/cli/registry.js';
+import { CONFIG_HELP, HELP, SANDBOX_HELP } from '../../../src/cli/args.js';
 import { runCommand } from '../../../src/cli/run.js';
 import { FakeApi, intern } from '../../component/fakeApi.js';
 import { listAllInterns } from '../../../src/cli/resolve.js';
@@ -89,6 +90,19 @@ describe('parseFor', () => {
   it('does not echo an extra argument (it may be a secret)', () => {
     expect(() => parseFor(spec('interns', 'get'), ['alice', 'sk-secret-extra'])).toThrow(/too many arguments/);
     expect(() => parseFor(spec('interns', 'get'), ['alice', 'sk-secret-extra'])).not.toThrow(/sk-secret/);
+  });
+});
+
+describe('help texts', () => {
+  it('fit a terminal of 100 columns, every line of every one', () => {
+    const texts: [string, string][] = [
+      ['--help', HELP],
+      ['config --help', CONFIG_HELP],
+      ['sandbox --help', SANDBOX_HELP],
+      ...COMMANDS.map((c): [string, string] => [`${[c.noun, c.verb].filter(Boolean).join(' ')} --help`, commandHelp(c)]),
+      ...[...new Set(COMMANDS.filter((c) => c.verb).map((c) => c.noun))].map((n): [string, string] => [`${n}`, nounHelp(n, COMMANDS.filter((c) => c.noun === n))]),
+    ];
+    for (const [where, text] of texts) for (const line of text.split('\n')) expect(line.length, `${where}: ${line}`).toBeLessThanOrEqual(100);
   });
 });
 
