@@ -127,12 +127,17 @@ export function offeredNames(interns: readonly { name: string; status: string }[
   return interns.filter((i) => checkName(i.name) === null).map((i) => ({ value: i.name, description: sanitize(i.status) }));
 }
 
-/** `intern-tui __complete WORD... CURRENT`: always exit 0, never a word on stderr. */
-export async function runComplete(args: string[], io: Pick<Io, 'stdout' | 'env'>): Promise<number> {
+/** `intern-tui __complete WORD... CURRENT`: always exit 0, never a word on stderr. (Tests hand in `source`.) */
+export async function runComplete(args: string[], io: Pick<Io, 'stdout' | 'env'>, source: NameSource = namesFrom(io.env), deadlineMs = NAMES_DEADLINE_MS): Promise<number> {
   const words = args.slice(0, -1);
   const current = args.at(-1) ?? '';
-  const source = namesFrom(io.env);
-  const quiet: NameSource = (kind, line) => source(kind, line).catch(() => []);
+  // The whole lookup within the deadline, a keychain that does not answer included: a tab that
+  // hangs is worse than one that offers nothing.
+  const quiet: NameSource = (kind, line) => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<Candidate[]>((resolve) => (timer = setTimeout(() => resolve([]), deadlineMs)));
+    return Promise.race([source(kind, line).catch(() => []), late]).finally(() => clearTimeout(timer));
+  };
   try {
     io.stdout.write(offerLines(await complete(words, current, quiet)));
   } catch {

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { complete, type LineFlags, type NameSource, type Offer, offerLines } from '../../../src/cli/complete.js';
-import { offeredKeys, offeredNames } from '../../../src/cli/commands/completion.js';
+import { offeredKeys, offeredNames, runComplete } from '../../../src/cli/commands/completion.js';
+import { Writable } from 'node:stream';
 import { COMMANDS } from '../../../src/cli/registry.js';
 
 /** The names a tab would get, and what it asked for. */
@@ -125,6 +126,22 @@ describe('shell completion', () => {
     expect(offeredKeys([{ id: 'c1-ab', provider: 'openai', name: null, label: 'sk-...WXYZ' }, { id: 'x;y', provider: 'p', name: 'n', label: 'l' }])).toEqual([
       { value: 'c1-ab', description: 'openai · sk-...WXYZ' },
     ]);
+  });
+
+  it('answers within its deadline when the names never come (a keychain or a service that hangs), and nothing on a failure', async () => {
+    let out = '';
+    const stdout = new Writable({ write: (c: Buffer, _e, cb) => ((out += c.toString()), cb()) });
+    const hung: NameSource = () => new Promise(() => undefined);
+    const started = performance.now();
+    expect(await runComplete(['attach', 'r'], { stdout, env: {} }, hung, 50)).toBe(0);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(out).toBe('');
+    const failing: NameSource = () => Promise.reject(new Error('keychain locked'));
+    expect(await runComplete(['chat', ''], { stdout, env: {} }, failing, 50)).toBe(0);
+    expect(out).toBe('');
+    // What needs no names still answers.
+    await runComplete(['interns', 'g'], { stdout, env: {} }, hung, 50);
+    expect(out).toBe('get\tshow one intern\n');
   });
 
   it('prints a candidate a line with its description after a tab, or @files', () => {
