@@ -193,7 +193,8 @@ export function VaultScreen({ internId }: { internId?: string }) {
           {filter.applied ? ` of ${loadedRows.length}` : ''} · values are never shown
         </Text>
       </Text>
-      {filter.shown && mode.kind === 'list' ? (
+      {/* With the table: its line is counted in the table's height (around). */}
+      {filter.shown && mode.kind !== 'form' && mode.kind !== 'copy' ? (
         <TextField label="/ filter" value={filter.text} onChange={filter.onChange} focused={filter.editing && active} placeholder="name or host" labelWidth={11} />
       ) : null}
       {busy ? <Spinner label={busy} /> : null}
