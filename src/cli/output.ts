@@ -145,12 +145,13 @@ export class Output {
     const natural = columns.map((c, i) => Math.max(widthOf(c.header), ...cells.map((r) => widthOf(r[i]!))));
     // On a terminal, columns are cut (with an ellipsis) to fit its width instead of wrapping.
     const { widths, cut } = this.io.stdout.columns ? fitColumns(natural, columns.map((c) => Boolean(c.keep)), this.io.stdout.columns) : { widths: natural, cut: false };
+    // An empty cell is a dim dash, as an empty value of `get` is (piped, it stays empty).
     const line = (r: string[], tones: (Tone | undefined)[]) =>
       r
         .map((cell, i) => {
-          const fitted = truncate(cell, widths[i]!);
+          const fitted = cell === '' ? '—' : truncate(cell, widths[i]!);
           const padded = i === r.length - 1 ? fitted : fitted + ' '.repeat(widths[i]! - widthOf(fitted));
-          return this.paint(padded, tones[i]);
+          return this.paint(padded, cell === '' ? 'dim' : tones[i]);
         })
         .join(' '.repeat(GAP))
         .trimEnd() + '\n';

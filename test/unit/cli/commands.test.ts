@@ -151,6 +151,18 @@ describe('Output', () => {
     expect(lines[2]).toBe('evillink    failed');
   });
 
+  it('draws an empty cell as a dim dash on a terminal, and leaves it empty when piped', () => {
+    const cols = [
+      { header: 'NAME', get: (r: { name: string; model: string }) => r.name },
+      { header: 'MODEL', get: (r: { name: string; model: string }) => r.model },
+      { header: 'END', get: () => 'x' },
+    ];
+    const data = [{ name: 'runner', model: '' }];
+    expect(new Output(io({ tty: true, env: { NO_COLOR: '1' } }).io, null).table(data, cols).split('\n')[1]).toBe('runner  —      x');
+    expect(new Output(io({ tty: true }).io, null).table(data, cols)).toContain('\x1b[2m—');
+    expect(new Output(io({ tty: false }).io, null).table(data, cols)).toBe('runner\t\tx\n');
+  });
+
   it('cuts the columns it may to the terminal width, by display cells, and says so on stderr', () => {
     const s = io({ tty: true, env: { NO_COLOR: '1' } });
     (s.stdout as Sink & { columns?: number }).columns = 20;
