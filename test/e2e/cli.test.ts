@@ -387,8 +387,20 @@ describe('intern-tui commands without a TTY', () => {
     expect(stuck.stderr).toContain('gave up after 1s');
     expect(stuck.stderr).toContain('is still stopped, not running');
 
+    // Suspended, then provisioned again with --wait: the command returns once it runs.
+    expect((await run(['interns', 'suspend', 'cli-waiter'])).code).toBe(0);
+    expect(await json(['interns', 'wait', 'cli-waiter', '--for', 'stopped', '--json', 'status'])).toEqual({ status: 'stopped' });
+    expect(await json(['interns', 'provision', 'cli-waiter', '--wait', '--json', 'name,status'])).toEqual({ name: 'cli-waiter', status: 'running' });
+
     expect((await run(['interns', 'delete', 'cli-waiter', '--yes'])).code).toBe(0);
     expect(await json(['interns', 'wait', 'cli-waiter', '--for', 'deleted', '--json', 'deleted'])).toEqual({ deleted: true });
+
+    // create --provision --wait: one command to a running intern.
+    expect(await json(['interns', 'create', 'cli-waiter2', '--provision', '--wait', '--json', 'status'])).toEqual({ status: 'running' });
+    const noProvision = await run(['interns', 'create', 'cli-waiter3', '--wait']);
+    expect(noProvision.code).toBe(2);
+    expect(noProvision.stderr).toContain('--wait waits for the provisioning to finish: add --provision');
+    expect((await run(['interns', 'provision', 'cli-waiter2', '--timeout', '1m'])).stderr).toContain('--timeout goes with --wait');
 
     const typo = await run(['interns', 'wait', 'anything', '--for', 'runing']);
     expect(typo.code).toBe(2);

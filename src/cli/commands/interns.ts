@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError } from '../../client/errors.js';
 import { ConnectionListSchema, FAILED_STATUSES, INTERN_STATUSES, InternSchema, type Intern, type InternCreate, type InternUpdate } from '../../contract/intern.js';
 import { checkDescription, checkInstructions, checkModel, checkName } from '../../contract/rules.js';
+import type { InternApi } from '../../client/types.js';
 import type { RunContext } from '../context.js';
 import { CliError, EXIT, closest, refuseWrong, usageError } from '../exit.js';
 import { confirm, readTextArg } from '../input.js';
@@ -93,13 +94,17 @@ export async function create(ctx: RunContext): Promise<number> {
   if (str(ctx, 'workspace') !== undefined) body.workspace_id = str(ctx, 'workspace');
   if (str(ctx, 'vault') !== undefined) body.vault_id = str(ctx, 'vault');
   if (ctx.values.provision) body.provision = true;
+  if (ctx.values.wait && !body.provision) throw usageError('--wait waits for the provisioning to finish: add --provision');
+  const timeout = waitFlags(ctx);
   refuseWrong([
     ['NAME', checkName(body.name)],
     ['--description', checkDescription(body.description ?? null)],
     [instructionsFlag(ctx), checkInstructions(body.instructions ?? null)],
   ]);
   const api = await ctx.api();
-  const intern = await api.createIntern(body, { signal: ctx.signal });
+  const created = await api.createIntern(body, { signal: ctx.signal });
+  // With --wait, what is printed is the intern once running.
+  const intern = timeout ? ((await untilStatus(ctx, api, created, 'running', timeout)) ?? created) : created;
   if (!ctx.out.printJson(intern)) ctx.out.object(intern, DETAIL);
   return EXIT.ok;
 }
@@ -142,13 +147,22 @@ export async function remove(ctx: RunContext): Promise<number> {
 remove.jsonFields = ['id', 'name', 'deleting'];
 
 export async function provision(ctx: RunContext): Promise<number> {
+  const timeout = waitFlags(ctx);
   const api = await ctx.api();
   const target = await resolveIntern(api, ctx.positionals[0]!, ctx.signal);
   await api.provisionIntern(target.id, { signal: ctx.signal });
-  ctx.out.done(`Provisioning intern ${target.name} (${target.id}).`, { id: target.id, name: target.name, provisioning: true });
+  if (!timeout) {
+    ctx.out.done(`Provisioning intern ${target.name} (${target.id}).`, { id: target.id, name: target.name, provisioning: true });
+    return EXIT.ok;
+  }
+  // With --wait: the intern once running (its status read again: it has just changed).
+  const started = performance.now();
+  const now = await api.getIntern(target.id, { signal: ctx.signal });
+  const running = (await untilStatus(ctx, api, now, 'running', timeout)) ?? now;
+  ctx.out.done(reached(running, 'running', started), running);
   return EXIT.ok;
 }
-provision.jsonFields = ['id', 'name', 'provisioning'];
+provision.jsonFields = [...INTERN_FIELDS, 'provisioning'];
 
 export async function suspend(ctx: RunContext): Promise<number> {
   const api = await ctx.api();
@@ -194,33 +208,31 @@ const WAIT_DEFAULT = '10m';
 const describeStatus = (i: Intern) =>
   `${i.status}${i.progress ? ` (step ${i.progress.step_number} of ${i.progress.total_steps}: ${i.progress.step_label})` : ''}`;
 
+/** `--timeout` read, or the default; a usage error when it is not a duration. */
+function timeoutOf(ctx: RunContext): { text: string; ms: number } {
+  const text = str(ctx, 'timeout') ?? WAIT_DEFAULT;
+  const ms = parseDuration(text);
+  if (ms === null || ms < 1) throw usageError(`--timeout must be a duration such as 90s, 5m or 1h, not "${text.slice(0, 20)}"`);
+  return { text, ms };
+}
+
+/** `--wait` and its `--timeout` on a command that starts provisioning: the deadline, or null without --wait. */
+function waitFlags(ctx: RunContext): { text: string; ms: number } | null {
+  if (ctx.values.wait) return timeoutOf(ctx);
+  if (str(ctx, 'timeout') !== undefined) throw usageError('--timeout goes with --wait');
+  return null;
+}
+
 /**
- * Polls the intern until it has the status asked for (running by default) or is gone (`deleted`).
- * It stops early, exit 1, when the intern lands in a failed status it was not asked to wait for:
- * nothing moves it out of one. On a terminal each change of status is told on stderr.
+ * Polls the intern until it has the status `target` (the intern answered) or, for `deleted`, is
+ * gone (null answered). It throws, exit 1, when the intern lands in a failed status it was not
+ * asked to wait for (nothing moves it out of one) or the time is up. On a terminal each change
+ * of status is told on stderr.
  */
-export async function wait(ctx: RunContext): Promise<number> {
-  const target = str(ctx, 'for') ?? 'running';
-  const known = [...INTERN_STATUSES, DELETED];
-  if (!known.includes(target)) {
-    const near = closest(target, known);
-    throw usageError(`--for must be a status (${INTERN_STATUSES.join(', ')}) or ${DELETED}, not "${target.slice(0, 40)}"${near ? ` (did you mean ${near}?)` : ''}`);
-  }
-  const timeoutText = str(ctx, 'timeout') ?? WAIT_DEFAULT;
-  const timeoutMs = parseDuration(timeoutText);
-  if (timeoutMs === null || timeoutMs < 1) throw usageError(`--timeout must be a duration such as 90s, 5m or 1h, not "${timeoutText.slice(0, 20)}"`);
-  const api = await ctx.api();
+async function untilStatus(ctx: RunContext, api: InternApi, first: Intern, target: string, timeout: { text: string; ms: number }): Promise<Intern | null> {
   const started = performance.now();
-  const took = () => `${Math.round((performance.now() - started) / 1000)}s`;
-  let intern: Intern;
-  try {
-    intern = await resolveIntern(api, ctx.positionals[0]!, ctx.signal);
-  } catch (e) {
-    if (target !== DELETED || !(e instanceof CliError) || e.exitCode !== EXIT.failed) throw e;
-    ctx.out.done(`No intern "${sanitize(ctx.positionals[0]!).slice(0, 80)}": it is deleted, or never was.`, { name: ctx.positionals[0], deleted: true });
-    return EXIT.ok;
-  }
-  const name = sanitize(intern.name);
+  const name = sanitize(first.name);
+  let intern = first;
   let told = '';
   let delay = POLL_FIRST_MS;
   for (;;) {
@@ -229,26 +241,49 @@ export async function wait(ctx: RunContext): Promise<number> {
       told = now;
       if (intern.status !== target) ctx.out.aside(`${name}: ${sanitize(now)}`);
     }
-    if (intern.status === target) {
-      ctx.out.done(`${name} is ${sanitize(target)} (after ${took()}).`, intern);
-      return EXIT.ok;
-    }
+    if (intern.status === target) return intern;
     if (FAILED_STATUSES.includes(intern.status)) {
       const why = intern.last_failure_message ? `: ${intern.last_failure_message}` : '';
       throw new CliError(EXIT.failed, `${name} is ${intern.status}${why}; it will not become ${target}`);
     }
-    if (performance.now() - started >= timeoutMs) throw new CliError(EXIT.failed, `gave up after ${timeoutText}: ${name} is still ${now}, not ${target}`);
-    await sleep(Math.min(delay, Math.max(0, timeoutMs - (performance.now() - started))), undefined, { signal: ctx.signal });
+    const elapsed = performance.now() - started;
+    if (elapsed >= timeout.ms) throw new CliError(EXIT.failed, `gave up after ${timeout.text}: ${name} is still ${now}, not ${target}`);
+    await sleep(Math.min(delay, timeout.ms - elapsed), undefined, { signal: ctx.signal });
     delay = Math.min(POLL_MAX_MS, delay * 1.5);
     try {
       intern = await api.getIntern(intern.id, { signal: ctx.signal });
     } catch (e) {
-      if (target === DELETED && e instanceof ApiError && e.status === 404) {
-        ctx.out.done(`${name} is deleted (after ${took()}).`, { id: intern.id, name: intern.name, deleted: true });
-        return EXIT.ok;
-      }
+      if (target === DELETED && e instanceof ApiError && e.status === 404) return null;
       throw e;
     }
   }
+}
+
+/** "runner is running (after 5s)." */
+const reached = (intern: Intern, target: string, started: number) => `${sanitize(intern.name)} is ${sanitize(target)} (after ${Math.round((performance.now() - started) / 1000)}s).`;
+
+/** `interns wait NAME`: until the intern has a status (running by default) or is deleted. */
+export async function wait(ctx: RunContext): Promise<number> {
+  const target = str(ctx, 'for') ?? 'running';
+  const known = [...INTERN_STATUSES, DELETED];
+  if (!known.includes(target)) {
+    const near = closest(target, known);
+    throw usageError(`--for must be a status (${INTERN_STATUSES.join(', ')}) or ${DELETED}, not "${target.slice(0, 40)}"${near ? ` (did you mean ${near}?)` : ''}`);
+  }
+  const timeout = timeoutOf(ctx);
+  const api = await ctx.api();
+  const started = performance.now();
+  let intern: Intern;
+  try {
+    intern = await resolveIntern(api, ctx.positionals[0]!, ctx.signal);
+  } catch (e) {
+    if (target !== DELETED || !(e instanceof CliError) || e.exitCode !== EXIT.failed) throw e;
+    ctx.out.done(`No intern "${sanitize(ctx.positionals[0]!).slice(0, 80)}": it is deleted, or never was.`, { name: ctx.positionals[0], deleted: true });
+    return EXIT.ok;
+  }
+  const end = await untilStatus(ctx, api, intern, target, timeout);
+  if (end === null) ctx.out.done(reached(intern, DELETED, started), { id: intern.id, name: intern.name, deleted: true });
+  else ctx.out.done(reached(end, target, started), end);
+  return EXIT.ok;
 }
 wait.jsonFields = [...INTERN_FIELDS, 'deleted'];
