@@ -50,11 +50,15 @@ describe('completion in bash', () => {
     expect(tab('intern-tui interns p')).toEqual(['provision']);
     expect(tab('intern-tui chat runner --no')).toEqual(['--no-wait']);
     expect(tab('intern-tui interns list --status fa')).toEqual(['failed']);
+    // bash splits --flag=value at the "=" (COMP_WORDBREAKS): the value is completed after it.
+    expect(tab('intern-tui byok create --region = e')).toEqual(['europe']);
+    expect(tab('intern-tui byok create --region =')).toEqual(['global', 'europe', 'us', 'none']);
   });
 
   it('completes a file name where a FILE goes', () => {
     spawnSync('touch', [join(dir, 'instructions.md')]);
     expect(tab('intern-tui interns create x --instructions-file instr')).toEqual(['instructions.md']);
+    expect(tab('intern-tui interns create x --instructions-file = instr')).toEqual(['instructions.md']);
   });
 
   it("offers the service's interns where a NAME goes, and none from the embedded sandbox", () => {

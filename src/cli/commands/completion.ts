@@ -20,15 +20,28 @@ const NAMES_DEADLINE_MS = 1500;
 const BASH = `# intern-tui completion for bash. Load it from ~/.bashrc:
 #   eval "$(intern-tui completion bash)"
 _intern_tui_complete() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" out
-  out=$(intern-tui __complete "\${COMP_WORDS[@]:1:COMP_CWORD-1}" "$cur" 2>/dev/null | cut -f1) || return 0
+  local cur="\${COMP_WORDS[COMP_CWORD]}" prefix="" out line
+  local -a words=("\${COMP_WORDS[@]:1:COMP_CWORD-1}")
+  # bash splits --flag=value at the "=": intern-tui gets it back whole, and its answers lose the
+  # "--flag=" that bash keeps on the line.
+  if [[ "$cur" == "=" && COMP_CWORD -ge 2 ]]; then
+    prefix="\${COMP_WORDS[COMP_CWORD-1]}="
+    words=("\${COMP_WORDS[@]:1:COMP_CWORD-2}")
+    cur=""
+  elif [[ COMP_CWORD -ge 3 && "\${COMP_WORDS[COMP_CWORD-1]}" == "=" ]]; then
+    prefix="\${COMP_WORDS[COMP_CWORD-2]}="
+    words=("\${COMP_WORDS[@]:1:COMP_CWORD-3}")
+  fi
+  out=$(intern-tui __complete "\${words[@]}" "$prefix$cur" 2>/dev/null | cut -f1) || return 0
+  COMPREPLY=()
   if [[ "$out" == "@files" ]]; then
     compopt -o filenames 2>/dev/null
-    COMPREPLY=($(compgen -f -- "$cur"))
+    while IFS= read -r line; do COMPREPLY+=("$line"); done < <(compgen -f -- "$cur")
     return 0
   fi
-  local IFS=$'\\n'
-  COMPREPLY=($out)
+  while IFS= read -r line; do
+    [[ -n "$line" ]] && COMPREPLY+=("\${line#"$prefix"}")
+  done <<< "$out"
 }
 complete -F _intern_tui_complete intern-tui
 `;
