@@ -86,6 +86,18 @@ async function valuesOf(name: string, flag: FlagSpec, line: LineFlags, names: Na
 const matching = (offer: Offer, current: string): Offer => (offer === 'files' ? offer : offer.filter((c) => c.value.startsWith(current)));
 
 /**
+ * `--json FIELDS`: the fields of the command's JSON (its runner's `jsonFields`, which loading the
+ * command costs), for the last of a comma-separated list, those already given left out.
+ */
+async function jsonFields(spec: CommandSpec, typed: string, before = ''): Promise<Candidate[]> {
+  const fields = (await spec.load()).jsonFields ?? [];
+  const parts = typed.split(',');
+  const last = parts.pop()!;
+  const head = parts.length > 0 ? `${parts.join(',')},` : '';
+  return fields.filter((f) => f.startsWith(last) && !parts.includes(f)).map((f) => ({ value: `${before}${head}${f}` }));
+}
+
+/**
  * What may come at the cursor, given the words before it (the program's name left out) and the
  * word being typed. Flags are offered when the word starts with "-"; a flag that takes a value
  * is followed by its values; a positional by what its placeholder in the usage names: `a|b` those
@@ -132,12 +144,15 @@ export async function complete(words: readonly string[], current: string, names:
   const last = words.at(-1);
   if (last?.startsWith('--') && !last.includes('=')) {
     const flag = flagsOf(spec)[last.slice(2)];
-    if (flag?.type === 'string' && last !== '--json') return matching(await valuesOf(last.slice(2), flag, line, names), current);
+    if (flag?.type === 'string') return matching(await valuesOf(last.slice(2), flag, line, names), current);
+    // --json takes FIELDS in the next word only once the command has its arguments (parse.ts).
+    if (last === '--json' && spec?.json && positionals.length >= spec.positionals[0] && !current.startsWith('-')) return jsonFields(spec, current);
   }
+  if (current.startsWith('--json=') && spec?.json) return jsonFields(spec, current.slice('--json='.length), '--json=');
   if (current.startsWith('--') && current.includes('=')) {
     const [flagName, typed] = current.slice(2).split('=', 2) as [string, string];
     const flag = flagsOf(spec)[flagName];
-    if (flag?.type !== 'string' || flagName === 'json') return [];
+    if (flag?.type !== 'string') return [];
     const values = await valuesOf(flagName, flag, line, names);
     return values === 'files' ? values : values.filter((c) => c.value.startsWith(typed)).map((c) => ({ ...c, value: `--${flagName}=${c.value}` }));
   }

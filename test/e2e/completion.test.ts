@@ -53,6 +53,9 @@ describe('completion in bash', () => {
     // bash splits --flag=value at the "=" (COMP_WORDBREAKS): the value is completed after it.
     expect(tab('intern-tui byok create --region = e')).toEqual(['europe']);
     expect(tab('intern-tui byok create --region =')).toEqual(['global', 'europe', 'us', 'none']);
+    // --json's fields, in either form.
+    expect(tab('intern-tui interns list --json id,na')).toEqual(['id,name']);
+    expect(tab('intern-tui interns list --json = id,na')).toEqual(['id,name']);
   });
 
   it('completes a file name where a FILE goes', () => {

@@ -54,6 +54,19 @@ describe('shell completion', () => {
     expect(await at('sandbox --')).toEqual(expect.arrayContaining(['--port', '--seed', '--manifest']));
   });
 
+  it("offers --json's fields: the command's own, one at a time in a comma list, once the command has its arguments", async () => {
+    expect(await at('interns list --json na')).toEqual(['name']);
+    expect(await at('interns list --json id,st')).toEqual(['id,status']);
+    expect(await at('interns list --json=id,na')).toEqual(['--json=id,name']);
+    // A field already in the list is not offered again.
+    expect(await at('interns list --json id,i')).toEqual(['id,instructions', 'id,icon_sha256']);
+    // interns get still needs its NAME: the word after --json is the name (parse.ts), so names come.
+    expect(await at('interns get --json r')).toEqual(['runner', 'reviewer']);
+    expect(await at('interns get runner --json stat')).toEqual(['status']);
+    // A command without --json offers none.
+    expect(await at('attach runner --json=')).toEqual([]);
+  });
+
   it("offers a flag's values by what the help says goes there", async () => {
     expect(await at('interns list --status r')).toEqual(['running']);
     // wait's --for also takes "deleted".
