@@ -8,6 +8,7 @@
  * rows around the cursor that fits in `height`.
  */
 import { Box } from 'ink';
+import { useMemo } from 'react';
 import { windowOf } from '../hooks/useListCursor.js';
 import { pad, widthOf } from '../sanitize.js';
 import { theme } from '../theme.js';
@@ -107,7 +108,8 @@ export function fitted<T>(columns: readonly Column<T>[], rows: readonly T[]): Co
 }
 
 export function Table<T>({ columns: declared, rows, rowKey, selected, height, width, loading, loadingLabel = 'Loading', error, empty }: TableProps<T>) {
-  const columns = fitted(declared, rows);
+  // Fitting reads every loaded row's cells: once per list, not on every cursor move.
+  const columns = useMemo(() => fitted(declared, rows), [declared, rows]);
   const widths = columnWidths(columns, width);
   const gap = (i: number) => (i > 0 && !columns[i]!.tight ? ' ' : '');
   const [start, end] = windowOf(selected, rows.length, height);

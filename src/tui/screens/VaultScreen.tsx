@@ -6,7 +6,7 @@
  */
 import { Box } from 'ink';
 import { Text } from '../components/Text.js';
-import { useEffect, useLayoutEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import type { InternApi } from '../../client/types.js';
 import { LIMITS } from '../../contract/limits.js';
 import type { EffectiveSecret, VaultSecret } from '../../contract/vault.js';
@@ -88,10 +88,10 @@ export function VaultScreen({ internId }: { internId?: string }) {
   const res = useResource(async (signal) => ({ key: listKey, rows: await load(signal) }), listKey);
   const { busy, error: actionError, run, fail: setActionError } = useAction(res.reload);
   // The last list stays while the same list reloads, never while another tab loads.
-  const loadedRows = res.data?.key === listKey ? res.data.rows : [];
+  const loadedRows = useMemo(() => (res.data?.key === listKey ? res.data.rows : []), [res.data, listKey]);
   // `/` filters by name or host as you type (esc clears it), as the intern list does.
   const filter = useFilter({ live: true, name: `vault.${internId ?? 'workspace'}` });
-  const rows = shownOf(loadedRows, filter.applied);
+  const rows = useMemo(() => shownOf(loadedRows, filter.applied), [loadedRows, filter.applied]);
   const scopeLabel = internId ? (intern.data ? intern.data.name : 'this intern') : 'workspace';
   const question = mode.kind === 'delete' ? `Delete ${sanitize(mode.row.name)} from ${sanitize(scopeLabel)}? Programs there lose it.` : '';
   // The pane less the title, the table's header and each line shown with it (a spinner, an error,
