@@ -19,7 +19,7 @@ import { theme } from './theme.js';
 import type { TuiOptions, TuiSession } from './types.js';
 
 /** While an overlay is open, its keys are the ones that work, and so the footer's. */
-const OVERLAY_SCOPES: Record<'help' | 'palette', Scope[]> = { help: ['overlay', 'cursor'], palette: ['prompt', 'text'] };
+const OVERLAY_SCOPES: Record<'help' | 'palette', Scope[]> = { help: ['overlay', 'cursor'], palette: ['prompt', 'palette', 'text'] };
 
 export function App({ options: started, initial = { name: 'interns' } }: { options: TuiOptions; initial?: Route }) {
   const { exit } = useApp();

@@ -110,6 +110,48 @@ export function resolveCommand(text: string, commands: readonly Command[] = COMM
   return { command, arg };
 }
 
+/** The longest start every word shares. */
+function sharedStart(words: readonly string[]): string {
+  let start = words[0] ?? '';
+  for (const w of words) while (!w.startsWith(start)) start = start.slice(0, -1);
+  return start;
+}
+
+/** The command a line's first word names: a name or alias typed whole, or a prefix of one name only. */
+function commandOf(word: string, commands: readonly Command[]): Command | undefined {
+  const exact = commands.find((c) => c.name === word || c.aliases?.includes(word));
+  const started = commands.filter((c) => c.name.startsWith(word));
+  return exact ?? (started.length === 1 ? started[0] : undefined);
+}
+
+/** Whether a line has got to a command's NAME (`attach r`): tab then completes from the interns' names. */
+export function wantsName(text: string, commands: readonly Command[] = COMMANDS): boolean {
+  const m = /^\s*(\S+)\s+/.exec(text);
+  return m !== null && commandOf(m[1]!, commands)?.arg === 'NAME';
+}
+
+/**
+ * What tab makes of a typed line, as a shell does: the command's name (and a space, when it
+ * takes an argument), or the intern's name from `names`, as far as every candidate agrees; null
+ * when there is nothing to add.
+ */
+export function completeLine(text: string, names: readonly string[], commands: readonly Command[] = COMMANDS): string | null {
+  const m = /^\s*(\S*)(?:(\s+)(.*))?$/.exec(text);
+  if (!m) return null;
+  const [, word = '', space, typed = ''] = m;
+  if (space === undefined) {
+    const found = commands.filter((c) => c.name.startsWith(word));
+    if (found.length === 1) return found[0]!.arg ? `${found[0]!.name} ` : found[0]!.name;
+    const shared = sharedStart(found.map((c) => c.name));
+    return shared.length > word.length ? shared : null;
+  }
+  const command = commandOf(word, commands);
+  if (command?.arg !== 'NAME') return null;
+  const found = names.filter((n) => n.startsWith(typed));
+  const shared = found.length === 1 ? found[0]! : sharedStart(found);
+  return shared.length > typed.length ? `${command.name} ${shared}` : null;
+}
+
 /** The commands whose name starts with the first word typed (all of them before anything is typed). */
 export function suggest(text: string, commands: readonly Command[] = COMMANDS): Command[] {
   const word = text.trim().split(/\s+/)[0] ?? '';

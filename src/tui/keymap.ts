@@ -27,6 +27,7 @@ export type Scope =
   | 'textArea'
   | 'longField'
   | 'prompt'
+  | 'palette'
   | 'confirm'
   | 'attach'
   | 'internList'
@@ -120,6 +121,7 @@ export const KEYMAP = [
   { id: 'lineDown', keys: ['down'], label: '', help: '', scope: 'textArea' },
   { id: 'accept', keys: ['return'], label: 'enter', help: 'run / apply / confirm', scope: 'prompt' },
   { id: 'dismiss', keys: ['escape'], label: 'esc', help: 'close / cancel', scope: 'prompt' },
+  { id: 'completeLine', keys: ['tab'], label: 'tab', help: 'complete a command or name', footer: 'complete', scope: 'palette' },
   { id: 'openPicker', keys: ['return', 'ctrl+p'], label: 'enter', help: 'open the picker (model, vault)', footer: 'picker', scope: 'pickField' },
   { id: 'chooserUp', keys: ['up'], label: '↑/↓', help: 'move (type to filter)', scope: 'chooser' },
   { id: 'chooserDown', keys: ['down'], label: '', help: '', scope: 'chooser' },
@@ -191,6 +193,7 @@ export const SCOPES_TOGETHER: Scope[][] = [
     ['text', 'hostField'],
   ),
   ['always', 'prompt', 'text'],
+  ['always', 'palette', 'prompt', 'text'],
   ['always', 'confirm'],
   ['always', 'attach'],
   ['always', 'global', 'cursor', 'list', 'internList', 'intern'],
@@ -316,6 +319,7 @@ export const SCOPE_TITLES: Record<Scope, string> = {
   textArea: 'Multi-line fields',
   longField: 'Fields that $EDITOR edits',
   prompt: 'Prompts (palette, filter, typed confirmation)',
+  palette: 'The command palette (:)',
   confirm: 'Questions',
   attach: 'Attach',
   internList: 'The intern list',

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { pasteChunk } from '../../src/tui/keyParse.js';
 import { FakeApi } from './fakeApi.js';
-import { renderApp } from './render.js';
+import { footerOf, renderApp } from './render.js';
 
 describe('pastes and text fields', () => {
   it('a pasted "byok\\r" in the palette is text: it does not run', async () => {
@@ -58,6 +58,37 @@ describe('pastes and text fields', () => {
 });
 
 describe('the command palette', () => {
+  it('tab completes the command, then the intern\'s name from the first page of interns, as far as the names agree', async () => {
+    const app = renderApp();
+    await app.waitFor('sleeper');
+    await app.press(':');
+    await app.waitFor(/│ › :/);
+    expect(footerOf(app.frame())).toContain('tab complete');
+    await app.type('att');
+    await app.press('tab');
+    await app.waitFor(/› : attach +│/);
+    // The names are asked for once, on the first tab that needs them.
+    const before = app.api.callsOf('listInterns').length;
+    await app.type('b');
+    await app.press('tab');
+    // The space tab added is there ("attach b"); builder and broken share only the "b", so the line
+    // stays and the palette lists them in place of the commands.
+    await app.waitFor((s) => /› : attach b +│/.test(s) && /│ builder {3}broken/.test(s) && !s.includes('profile PROFILE'));
+    await app.type('r');
+    await app.press('tab');
+    await app.waitFor(/› : attach broken +│/);
+    expect(app.api.callsOf('listInterns').length).toBe(before + 1);
+    // Typed after the completion, at the end of the line.
+    await app.press('backspace');
+    await app.waitFor(/› : attach broke +│/);
+    await app.press('esc');
+    await app.press(':');
+    await app.type('b');
+    await app.press('tab');
+    await app.waitFor(/› : byok +│/);
+  });
+
+
   it('never parts a command from its argument when its list wraps', async () => {
     const app = renderApp();
     await app.waitFor('sleeper');

@@ -1,18 +1,65 @@
-/** The `:` palette: a line parsed and suggested from the command registry. */
+/**
+ * The `:` palette: a line parsed and suggested from the command registry. Tab completes the
+ * command's name, and for `attach NAME` and `chat NAME` the intern's name, from the first page of
+ * interns (asked once, the first time a name is completed), as k9s's command line does.
+ */
 import { Box } from 'ink';
 import { Text } from './Text.js';
-import { useState } from 'react';
-import { COMMANDS, resolveCommand, suggest, usage, type ResolvedCommand } from '../commands.js';
+import { useEffect, useRef, useState } from 'react';
+import { INTERN_PAGE } from '../../client/pages.js';
+import { checkName } from '../../contract/rules.js';
+import { COMMANDS, completeLine, resolveCommand, suggest, usage, wantsName, type ResolvedCommand } from '../commands.js';
+import { useTui } from '../context.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { matches } from '../keymap.js';
 import { theme } from '../theme.js';
 import { TextField } from './TextField.js';
 
 export function CommandPalette({ onRun, onClose }: { onRun: (c: ResolvedCommand) => void; onClose: () => void }) {
+  const { api } = useTui();
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
+  // The interns' names, once asked for (null: not yet); a tab pressed before they came completes when they do.
+  const [names, setNames] = useState<string[] | null>(null);
+  const [asked, setAsked] = useState(false);
+  // A completed line remounts the field, so that its cursor stands at the end of what was added.
+  const [completions, setCompletions] = useState(0);
+  // The line as it is now, for a completion that waited for the names.
+  const line = useRef(text);
+  line.current = text;
+
+  const complete = (from: readonly string[]) => {
+    const done = completeLine(line.current, from);
+    if (done === null) return;
+    setText(done);
+    setError(null);
+    setCompletions((n) => n + 1);
+  };
+
+  useEffect(() => {
+    if (!asked) return;
+    const ctl = new AbortController();
+    // Only names the contract allows: nothing a terminal would act on, and nothing to sanitise.
+    api.listInterns({ limit: INTERN_PAGE }, { signal: ctl.signal }).then(
+      (page) => {
+        const got = page.data.map((i) => i.name).filter((n) => checkName(n) === null);
+        setNames(got);
+        complete(got);
+      },
+      () => {
+        if (!ctl.signal.aborted) setNames([]);
+      },
+    );
+    return () => ctl.abort();
+  }, [asked, api]);
+
   useKeys((input, key) => {
-    if (matches('dismiss', input, key)) onClose();
+    if (matches('dismiss', input, key)) return onClose();
+    if (matches('completeLine', input, key)) {
+      if (!wantsName(text)) return complete([]);
+      if (names !== null) return complete(names);
+      setAsked(true);
+    }
   });
   const submit = (line: string) => {
     const resolved = resolveCommand(line);
@@ -20,11 +67,19 @@ export function CommandPalette({ onRun, onClose }: { onRun: (c: ResolvedCommand)
     onRun(resolved);
   };
   const suggestions = suggest(text);
+  const typedName = text.replace(/^\s*\S+\s+/, '');
+  const nameHints = wantsName(text) && names !== null ? names.filter((n) => n.startsWith(typedName)) : null;
   return (
     <Box flexDirection="column" flexShrink={0} borderStyle="round" borderColor={theme.accent} paddingX={1}>
-      <TextField label=":" labelWidth={4} value={text} onChange={(v) => { setText(v); setError(null); }} focused error={error} onSubmit={submit} />
+      <TextField key={completions} label=":" labelWidth={4} value={text} onChange={(v) => { setText(v); setError(null); }} focused error={error} onSubmit={submit} />
       {/* A command and its argument are joined by no-break spaces, so a wrap never parts them ("profile" / "PROFILE"). */}
-      <Text color={theme.muted}>{(suggestions.length > 0 ? suggestions : COMMANDS).map((c) => usage(c).replaceAll(' ', '\u00a0')).join('   ')}</Text>
+      <Text color={theme.muted}>
+        {nameHints
+          ? nameHints.length > 0
+            ? nameHints.slice(0, 20).join('   ')
+            : `no match among ${names?.length ?? 0} interns`
+          : (suggestions.length > 0 ? suggestions : COMMANDS).map((c) => usage(c).replaceAll(' ', '\u00a0')).join('   ')}
+      </Text>
     </Box>
   );
 }

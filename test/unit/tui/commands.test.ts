@@ -1,8 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { COMMANDS, resolveCommand, suggest, usage } from '../../../src/tui/commands.js';
+import { COMMANDS, completeLine, resolveCommand, suggest, usage, wantsName } from '../../../src/tui/commands.js';
 import { SCREENS } from '../../../src/tui/routes.js';
 
 const name = (r: ReturnType<typeof resolveCommand>) => ('error' in r ? `error: ${r.error}` : `${r.command.name}(${r.arg})`);
+
+describe("the palette's tab", () => {
+  const names = ['runner', 'runner-jpeg', 'reviewer', 'plain'];
+  it('completes a command, with a space after one that takes an argument, as far as the names agree', () => {
+    expect(completeLine('at', names)).toBe('attach ');
+    expect(completeLine('b', names)).toBe('byok');
+    expect(completeLine('pro', names)).toBe('profile ');
+    // "in" and nothing else: interns; "" or a prefix two commands share adds nothing more than they share.
+    expect(completeLine('in', names)).toBe('interns');
+    expect(completeLine('', names)).toBeNull();
+    expect(completeLine('xyz', names)).toBeNull();
+  });
+  it("completes an intern's name after attach and chat (or their prefixes and aliases), not after other commands", () => {
+    expect(completeLine('attach p', names)).toBe('attach plain');
+    expect(completeLine('attach r', names)).toBeNull(); // runner, runner-jpeg, reviewer share "r" only
+    expect(completeLine('attach ru', names)).toBe('attach runner');
+    expect(completeLine('attach runner-', names)).toBe('attach runner-jpeg');
+    expect(completeLine('at rev', names)).toBe('attach reviewer');
+    expect(completeLine('talk pl', names)).toBe('chat plain');
+    expect(completeLine('profile r', names)).toBeNull();
+    expect([wantsName('attach '), wantsName('attach'), wantsName('profile x'), wantsName('chat r')]).toEqual([true, false, false, true]);
+  });
+});
 
 describe('the command registry', () => {
   it('resolves whole names, aliases and unambiguous prefixes', () => {
