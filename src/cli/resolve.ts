@@ -8,9 +8,8 @@ import { CliError, EXIT } from './exit.js';
 
 /** An exact id wins over a name (src/client/resolve.ts). Two interns with the name: exit 2, listing their ids. */
 export async function resolveIntern(api: InternApi, ref: string, signal?: AbortSignal): Promise<Intern> {
-  const { byId, byName } = await matchInterns(api, ref, { signal });
-  if (byId) return byId;
-  if (byName.length === 1) return byName[0]!;
+  const { one, byName } = await matchInterns(api, ref, { signal });
+  if (one) return one;
   const shown = sanitize(ref).slice(0, 80);
   if (byName.length > 1) throw new CliError(EXIT.usage, `${byName.length} interns are named "${shown}": name one by id (${byName.map((i) => i.id).join(', ')})`);
   throw new CliError(EXIT.failed, `no intern with the id or name "${shown}"`);

@@ -9,7 +9,11 @@ export interface InternMatches {
   byId: Intern | null;
   /** Every intern with the reference as its name (names are unique per caller and workspace, not across). */
   byName: Intern[];
+  /** The intern the reference names: the id's, else the only one with the name; null when none or several. */
+  one: Intern | null;
 }
+
+const matches = (byId: Intern | null, byName: Intern[]): InternMatches => ({ byId, byName, one: byId ?? (byName.length === 1 ? byName[0]! : null) });
 
 /** What an intern id looks like (the service's are UUIDs): worth asking for directly. */
 const ID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -26,7 +30,7 @@ export async function matchInterns(
 ): Promise<InternMatches> {
   if (ID_SHAPE.test(ref)) {
     try {
-      return { byId: await api.getIntern(ref, { signal: opts.signal }), byName: [] };
+      return matches(await api.getIntern(ref, { signal: opts.signal }), []);
     } catch (e) {
       // No intern has that id: it may still be a name.
       if (!(e instanceof ApiError && e.status === 404)) throw e;
@@ -36,10 +40,10 @@ export async function matchInterns(
   let pages = 0;
   for await (const data of internPages(api, { limit: INTERN_PAGE }, opts.signal)) {
     for (const i of data) {
-      if (i.id === ref) return { byId: i, byName };
+      if (i.id === ref) return matches(i, byName);
       if (i.name === ref) byName.push(i);
     }
     if (++pages >= (opts.maxPages ?? Infinity)) break;
   }
-  return { byId: null, byName };
+  return matches(null, byName);
 }

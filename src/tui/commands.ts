@@ -31,9 +31,8 @@ export interface Command {
 /** The one intern a command names (by id, or by a name only one intern has); otherwise a message, and null. */
 async function internNamed({ api, nav }: CommandEnv, name: string, verb: string): Promise<Intern | null> {
   try {
-    const { byId, byName } = await matchInterns(api, name, { maxPages: 20 });
-    const found = byId ?? (byName.length === 1 ? byName[0]! : null);
-    if (found) return found;
+    const { one, byName } = await matchInterns(api, name, { maxPages: 20 });
+    if (one) return one;
     if (byName.length > 1) nav.flash(`${byName.length} interns are named "${sanitize(name)}": ${verb} by id`, 'error');
     else nav.flash(`no intern named "${sanitize(name)}"`, 'error');
   } catch (e) {

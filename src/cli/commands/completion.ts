@@ -117,8 +117,7 @@ function namesFrom(env: NodeJS.ProcessEnv): NameSource {
     let secrets;
     if (line.intern) {
       const { matchInterns } = await import('../../client/resolve.js');
-      const { byId, byName } = await matchInterns(api, line.intern, { signal });
-      const intern = byId ?? (byName.length === 1 ? byName[0] : undefined);
+      const intern = (await matchInterns(api, line.intern, { signal })).one;
       if (!intern) return [];
       secrets = await api.listInternSecrets(intern.id, { limit: LIMITS.vaultList.maxLimit }, { signal });
     } else secrets = await api.listVaultSecrets({ limit: LIMITS.vaultList.maxLimit }, { signal });
