@@ -93,6 +93,16 @@ export function usage(c: Command): string {
 export type ResolvedCommand = { command: Command; arg: string };
 
 /**
+ * The command a line's first word names: a name or alias typed whole, or a prefix of one name
+ * only, among `prefixed` (all of them unless the caller narrows it).
+ */
+function commandOf(word: string, commands: readonly Command[], prefixed: readonly Command[] = commands): Command | undefined {
+  const exact = commands.find((c) => c.name === word || c.aliases?.includes(word));
+  const started = prefixed.filter((c) => c.name.startsWith(word));
+  return exact ?? (started.length === 1 ? started[0] : undefined);
+}
+
+/**
  * The command a typed line names: a whole name or alias, or an unambiguous
  * prefix of a name (a command that takes an argument needs its whole name or an
  * argument after the prefix, so "a" alone is not yet "attach").
@@ -101,10 +111,9 @@ export function resolveCommand(text: string, commands: readonly Command[] = COMM
   const [word = '', ...rest] = text.trim().split(/\s+/);
   const arg = rest.join(' ');
   if (!word) return { error: `type a command: ${commands.map(usage).join(', ')}` };
-  const exact = commands.find((c) => c.name === word || c.aliases?.includes(word));
-  const candidates = exact ? [exact] : commands.filter((c) => c.name.startsWith(word) && (!c.arg || arg));
-  const command = candidates[0];
-  if (!command || candidates.length > 1) return { error: `unknown command "${text.trim().slice(0, 40)}"; try ${commands.map(usage).join(', ')}` };
+  // A prefix names a command that takes an argument only once the argument is typed.
+  const command = commandOf(word, commands, commands.filter((c) => !c.arg || arg));
+  if (!command) return { error: `unknown command "${text.trim().slice(0, 40)}"; try ${commands.map(usage).join(', ')}` };
   if (command.arg && !arg) return { error: `${command.name} needs ${command.arg === 'NAME' ? 'an intern name' : command.arg === 'PROFILE' ? 'a profile name' : command.arg}: ${usage(command)}` };
   return { command, arg };
 }
@@ -114,13 +123,6 @@ function sharedStart(words: readonly string[]): string {
   let start = words[0] ?? '';
   for (const w of words) while (!w.startsWith(start)) start = start.slice(0, -1);
   return start;
-}
-
-/** The command a line's first word names: a name or alias typed whole, or a prefix of one name only. */
-function commandOf(word: string, commands: readonly Command[]): Command | undefined {
-  const exact = commands.find((c) => c.name === word || c.aliases?.includes(word));
-  const started = commands.filter((c) => c.name.startsWith(word));
-  return exact ?? (started.length === 1 ? started[0] : undefined);
 }
 
 /** Whether a line has got to a command's NAME (`attach r`): tab then completes from the interns' names. */
