@@ -6,6 +6,7 @@
  */
 import { INTERN_PAGE } from '../../client/pages.js';
 import { LIMITS } from '../../contract/limits.js';
+import { ROUTES } from '../../contract/routes.js';
 import { checkName } from '../../contract/rules.js';
 import { sanitize } from '../../tui/sanitize.js';
 import { type Candidate, complete, type LineFlags, type NameKind, type NameSource, offerLines, SHELLS, type Shell } from '../complete.js';
@@ -106,8 +107,9 @@ function namesFrom(env: NodeJS.ProcessEnv): NameSource {
     if (line.sandbox) return [];
     const { resolveSignedIn } = await import('../auth/credentials.js');
     const resolved = await resolveSignedIn({ profile: line.profile, baseUrl: line.baseUrl }, { env, path: configPath(env), warn: () => undefined });
-    const needs = kind === 'byok' ? 'management_key' : 'api_key';
-    if (usesEmbeddedSandbox(false, resolved) || !resolved.credentials[needs]) return [];
+    // The credential the list's route takes (contract/routes.ts).
+    const needs = (kind === 'byok' ? ROUTES.listByok : kind === 'secrets' ? ROUTES.listVaultSecrets : ROUTES.listInterns).credential;
+    if (usesEmbeddedSandbox(false, resolved) || (needs !== 'none' && !resolved.credentials[needs])) return [];
     const { createClient } = await import('../../client/index.js');
     const api = createClient({ baseUrl: resolved.baseUrl, credentials: resolved.credentials });
     const signal = AbortSignal.timeout(NAMES_DEADLINE_MS);
