@@ -19,7 +19,7 @@ export interface SandboxFlags {
   dataDir?: string;
   workspacesDir?: string;
   manifest?: string;
-  seed: 'demo' | 'empty';
+  seed: (typeof SEEDS)[number];
   deadlineMs?: number;
   daemonCommand?: string;
   stepMs?: number;
@@ -39,7 +39,12 @@ export const TUI_OPTIONS = {
   scrollback: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
+  sandbox: { type: 'boolean' },
+  'no-color': { type: 'boolean' },
 } as const;
+
+/** What `sandbox --seed` starts with. */
+export const SEEDS = ['demo', 'empty'] as const;
 
 /** `sandbox`'s flags. */
 export const SANDBOX_OPTIONS = {
@@ -81,7 +86,7 @@ export function parseCommand(argv: string[]): Command {
     if (values.help) return { kind: 'help', text: SANDBOX_HELP };
     if (positionals.length > 0) throw new UsageError(`sandbox takes no arguments besides flags, got "${positionals[0]}"`);
     const seed = (values.seed as string | undefined) ?? 'demo';
-    if (seed !== 'demo' && seed !== 'empty') throw new UsageError(`--seed must be demo or empty, not "${seed.slice(0, 40)}"`);
+    if (!(SEEDS as readonly string[]).includes(seed)) throw new UsageError(`--seed must be ${SEEDS.join(' or ')}, not "${seed.slice(0, 40)}"`);
     return {
       kind: 'sandbox',
       options: {
@@ -90,7 +95,7 @@ export function parseCommand(argv: string[]): Command {
         dataDir: values['data-dir'] as string | undefined,
         workspacesDir: values['workspaces-dir'] as string | undefined,
         manifest: values.manifest as string | undefined,
-        seed,
+        seed: seed as SandboxFlags['seed'],
         deadlineMs: int('deadline-ms', values['deadline-ms'] as string | undefined, 1, 3_600_000),
         daemonCommand: values['daemon-command'] as string | undefined,
         stepMs: int('step-ms', values['step-ms'] as string | undefined, 1, 600_000),
@@ -98,7 +103,7 @@ export function parseCommand(argv: string[]): Command {
     };
   }
   const isSub = first === 'login' || first === 'config';
-  const { values, positionals } = parse(isSub ? rest : argv, { ...TUI_OPTIONS, sandbox: { type: 'boolean' }, 'no-color': { type: 'boolean' } });
+  const { values, positionals } = parse(isSub ? rest : argv, TUI_OPTIONS);
   if (values.help) return { kind: 'help', ...(first === 'config' ? { text: CONFIG_HELP } : {}) };
   if (values.version) return { kind: 'version' };
   const flags: Flags = {

@@ -14,7 +14,7 @@
 import { CREDENTIAL_SOURCES } from '../contract/routes.js';
 import { PROVIDERS } from '../contract/providers.js';
 import { REGIONS } from '../contract/rules.js';
-import { SANDBOX_OPTIONS, TUI_OPTIONS } from './args.js';
+import { SANDBOX_OPTIONS, SEEDS, TUI_OPTIONS } from './args.js';
 import { COMMANDS, GLOBAL_FLAGS, JSON_FLAG, type CommandSpec, type FlagSpec } from './registry.js';
 
 export interface Candidate {
@@ -45,15 +45,14 @@ export type NameSource = (kind: NameKind, flags: LineFlags) => Promise<Candidate
 function tuiFlags(): Record<string, FlagSpec> {
   const out: Record<string, FlagSpec> = {};
   for (const [name, o] of Object.entries(TUI_OPTIONS)) out[name] = GLOBAL_FLAGS[name] ?? { type: o.type, description: '', ...(o.type === 'string' ? { value: name.toUpperCase() } : {}) };
-  out.sandbox = GLOBAL_FLAGS.sandbox!;
-  out['no-color'] = { type: 'boolean', description: 'no colours in the TUI' };
+  out['no-color']!.description = 'no colours in the TUI';
   return out;
 }
 
 function sandboxFlags(): Record<string, FlagSpec> {
   const out: Record<string, FlagSpec> = {};
   for (const [name, o] of Object.entries(SANDBOX_OPTIONS)) out[name] = { type: o.type, description: '', ...(o.type === 'string' ? { value: /dir$|manifest/.test(name) ? 'FILE' : name.toUpperCase() } : {}) };
-  out.seed = { type: 'string', value: 'demo|empty', description: 'the data it starts with' };
+  out.seed = { type: 'string', value: SEEDS.join('|'), description: 'the data it starts with' };
   return out;
 }
 
