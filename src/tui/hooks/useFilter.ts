@@ -8,6 +8,14 @@ import type { Key } from 'ink';
 import { useState } from 'react';
 import { useRemembered } from './useRemembered.js';
 import { matches } from '../keymap.js';
+import { sanitize } from '../sanitize.js';
+
+/** The rows a filter leaves: those with a field that holds it, in any case, as drawn (sanitised). All of them for no filter. */
+export function filterRows<T>(rows: T[], filter: string, fields: (row: T) => string[]): T[] {
+  const f = filter.trim().toLowerCase();
+  if (!f) return rows;
+  return rows.filter((r) => fields(r).some((v) => sanitize(v).toLowerCase().includes(f)));
+}
 
 export function useFilter(opts: { live?: boolean; onApply?: (text: string) => void; name?: string } = {}) {
   // What was typed and applied stays when the screen comes back (useRemembered); editing does not.

@@ -14,7 +14,7 @@ import { useScreen } from '../hooks/useScreen.js';
 import { relativeTime } from '../format.js';
 import { useClipboard } from '../hooks/useClipboard.js';
 import { useKeys } from '../hooks/useKeys.js';
-import { useFilter } from '../hooks/useFilter.js';
+import { filterRows, useFilter } from '../hooks/useFilter.js';
 import { useListCursor } from '../hooks/useListCursor.js';
 import { useRemembered } from '../hooks/useRemembered.js';
 import { usePolling } from '../hooks/usePolling.js';
@@ -86,13 +86,7 @@ export function InternList() {
     else reload();
   }, [reload]);
 
-  const visible = useMemo(() => {
-    const f = filter.trim().toLowerCase();
-    if (!f) return items;
-    return items.filter((i) =>
-      [i.name, i.description ?? '', i.model ?? '', i.status, i.hostname ?? ''].some((v) => sanitize(v).toLowerCase().includes(f)),
-    );
-  }, [items, filter]);
+  const visible = useMemo(() => filterRows(items, filter, (i) => [i.name, i.description ?? '', i.model ?? '', i.status, i.hostname ?? '']), [items, filter]);
 
   // One error line under the table: the refresh asked for (r) over the polling's, each cleared by a
   // success (with no rows yet, the table shows the refresh's error itself).

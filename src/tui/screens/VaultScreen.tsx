@@ -20,7 +20,7 @@ import { useTui } from '../context.js';
 import { relativeTime } from '../format.js';
 import { useAction } from '../hooks/useAction.js';
 import { useKeys } from '../hooks/useKeys.js';
-import { useFilter } from '../hooks/useFilter.js';
+import { filterRows, useFilter } from '../hooks/useFilter.js';
 import { useListCursor } from '../hooks/useListCursor.js';
 import { useResource } from '../hooks/useResource.js';
 import { matches } from '../keymap.js';
@@ -44,12 +44,8 @@ const EFFECTIVE_COLUMNS: Column<Row>[] = [
   { header: 'SCOPE', width: 10, fit: true, cell: (s) => s.scope ?? '', color: (s) => (s.scope === 'intern' ? theme.accent : theme.muted) },
 ];
 
-/** The rows a filter leaves: those whose name or a host holds it (any case). */
-function shownOf(rows: Row[], filter: string): Row[] {
-  const f = filter.trim().toLowerCase();
-  if (!f) return rows;
-  return rows.filter((r) => [r.name, ...(r.hosts ?? [])].some((v) => sanitize(v).toLowerCase().includes(f)));
-}
+/** What `/` matches a secret by: its name and hosts. */
+const shownOf = (rows: Row[], filter: string) => filterRows(rows, filter, (r) => [r.name, ...(r.hosts ?? [])]);
 
 /** `sha256:3f9a…` → `3f9a1c2b`: enough to tell two values apart at a glance. */
 export function shortFingerprint(fp: string | null): string {
