@@ -180,16 +180,40 @@ describe('intern details', () => {
     expect(f).not.toContain('Press');
   });
 
-  it('says how many lines of long instructions are not shown, and where to read them', async () => {
+  it('the instructions get the rows the pane has left: how many are not shown, and where to read them', async () => {
     const api = new FakeApi();
-    api.interns[0]!.instructions = Array.from({ length: 20 }, (_, i) => `rule ${i + 1}`).join('\n');
+    api.interns[0]!.instructions = Array.from({ length: 30 }, (_, i) => `rule ${i + 1}`).join('\n');
     const app = renderApp({ api, initial: { name: 'intern', id: IDS.runner } });
-    const f = await app.waitFor('instructions (20 lines, the first 8 below; e shows them all):');
-    expect(f).toContain('rule 1');
-    expect(f).not.toContain('rule 9');
+    app.resize({ columns: 100, rows: 40 });
+    // 40 rows: a pane of 36, less the header (4), its gap, ten fields, the label and the box's rules.
+    let f = await app.waitFor('instructions (30 lines, the first 18 below; e shows them all):');
+    expect(f).toContain('rule 18');
+    expect(f).not.toContain('rule 19');
+    app.resize({ rows: 24 });
+    f = await app.waitFor('the first 2 below');
+    expect(f).toContain('rule 2');
+    expect(f).not.toContain('rule 3');
+    // The box's bottom rule is drawn above the footer: nothing is cut off the pane.
+    expect(f.split('\n').slice(-3, -1).join('\n')).toMatch(/└─+┘/);
     api.interns[0]!.instructions = 'one\ntwo';
     await app.press('r');
-    await app.waitFor((s) => s.includes('instructions:') && s.includes('two'));
+    f = await app.waitFor((s) => s.includes('instructions:') && s.includes('two'));
+    expect(f).not.toContain('lines, the first');
+  });
+
+  it('on 24 rows the delete prompt takes the box\'s rows, and the label says how many lines there are', async () => {
+    const app = renderApp({ initial: { name: 'intern', id: IDS.runner } });
+    app.resize({ columns: 80, rows: 24 });
+    await app.waitFor('Watch main.');
+    await app.press('D');
+    const f = await app.waitFor('Type its name');
+    expect(f).toContain('instructions: 2 lines (e shows them all)');
+    expect(f).not.toContain('Watch main.');
+    // Every field is still on the pane, above the footer.
+    expect(f).toMatch(/description +Keeps CI green\./);
+    expect(footerOf(f)).toContain('esc');
+    await app.press('esc');
+    await app.waitFor((s) => s.includes('Watch main.') && !s.includes('Type its name'));
   });
 
   it('draws the progress of a provisioning intern and the failure of a failed one', async () => {

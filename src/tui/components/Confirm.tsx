@@ -6,6 +6,7 @@
 import { useKeys } from '../hooks/useKeys.js';
 import { matches } from '../keymap.js';
 import { theme } from '../theme.js';
+import { wrapText } from '../wrap.js';
 import { Text } from './Text.js';
 
 export interface ConfirmProps {
@@ -16,6 +17,11 @@ export interface ConfirmProps {
   tone?: 'warning' | 'error';
   /** False while an overlay has the keyboard. */
   active?: boolean;
+}
+
+/** The rows an open question takes `width` cells wide, wrapped as Ink wraps it. */
+export function confirmRows(question: string, width: number): number {
+  return wrapText(`${question} (y/n)`, width).length;
 }
 
 export function Confirm({ open, question, onAnswer, tone = 'warning', active = true }: ConfirmProps) {

@@ -4,13 +4,13 @@ import { Text } from '../components/Text.js';
 import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../client/errors.js';
 import { TRANSITIONAL_STATUSES, type Intern } from '../../contract/intern.js';
-import { Confirm } from '../components/Confirm.js';
-import { ErrorView } from '../components/ErrorView.js';
+import { Confirm, confirmRows } from '../components/Confirm.js';
+import { ErrorView, errorViewRows } from '../components/ErrorView.js';
 import { IconView } from '../components/IconView.js';
 import { ProgressBar } from '../components/ProgressBar.js';
 import { Spinner } from '../components/Spinner.js';
 import { StatusBadge } from '../components/StatusBadge.js';
-import { TextField } from '../components/TextField.js';
+import { TextField, textFieldRows, type TextFieldProps } from '../components/TextField.js';
 import { useTui } from '../context.js';
 import { relativeTime } from '../format.js';
 import { useAction } from '../hooks/useAction.js';
@@ -23,13 +23,29 @@ import { useScreen } from '../hooks/useScreen.js';
 import { type BindingId, keyLabel, matches } from '../keymap.js';
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
+import { wrapText } from '../wrap.js';
 
 type Pending = { kind: 'suspend' } | { kind: 'delete'; typed: string; mismatch?: boolean } | null;
 
 const notFound = (e: unknown) => e instanceof ApiError && e.status === 404;
 
+/** The icon beside the name, in cells. */
+const ICON = { cols: 8, rows: 4 };
+/** The field lines under the header (id to description), each one row. */
+const FIELD_ROWS = 10;
+
+/**
+ * How many of the instructions' lines the box shows: the rows the pane has left under everything
+ * above it (counted by the caller, as drawn) less the fields, the label and the box's rules; as
+ * many as there are, at most. Zero leaves the box out, and the label says how many there are.
+ */
+export function instructionsShown(paneRows: number, above: number, lineCount: number): number {
+  const room = paneRows - above - 1 - FIELD_ROWS - 1 - 2;
+  return Math.max(0, Math.min(room, Math.max(1, lineCount)));
+}
+
 export function InternDetails({ id, note, seed, ask }: { id: string; note?: string; seed?: Intern; ask?: 'suspend' | 'delete' }) {
-  const { api, nav, active, options, size } = useTui();
+  const { api, nav, active, options, pane } = useTui();
   const copy = useClipboard();
   const res = useResource((signal) => api.getIntern(id, { signal }), id, seed);
   const { busy, error: actionError, run } = useAction(res.reload);
@@ -127,42 +143,70 @@ export function InternDetails({ id, note, seed, ask }: { id: string; note?: stri
       </Box>
     );
   }
-  const wide = size.columns >= 100;
+  const headerWidth = Math.max(10, pane.columns - ICON.cols - 2);
+  const failure = intern.status === 'failed' && intern.last_failure_message ? wrapText(`✖ ${sanitize(intern.last_failure_message)}`, headerWidth) : [];
+  const noteLines = note ? wrapText(note, pane.columns) : [];
+  const suspendQuestion = `Suspend ${sanitize(intern.name)}? Its terminal sessions end.`;
+  const deleteQuestion = wrapText(`Delete ${sanitize(intern.name)} and its workspace data? This cannot be undone.`, pane.columns - 4);
+  const deleteField: TextFieldProps | null =
+    pending?.kind === 'delete'
+      ? {
+          label: 'Type its name',
+          labelWidth: 16,
+          value: pending.typed,
+          onChange: (typed) => setPending({ kind: 'delete', typed }),
+          focused: true,
+          error: pending.mismatch ? `that is not "${sanitize(intern.name)}": nothing was deleted` : null,
+          note: `${keyLabel('accept')} deletes · ${keyLabel('dismiss')} cancels`,
+        }
+      : null;
+  // Everything above the fields, as drawn: the instructions' box gets what the pane has left, so
+  // a prompt that opens on a short terminal shrinks the box rather than pushing it off the pane.
+  const above =
+    Math.max(ICON.rows, 2 + (intern.progress ? 1 : 0) + failure.length) +
+    noteLines.length +
+    (busy ? 1 : 0) +
+    (actionError ? errorViewRows(actionError) : 0) +
+    (loadError ? 1 : 0) +
+    (pending?.kind === 'suspend' ? confirmRows(suspendQuestion, pane.columns) : 0) +
+    (deleteField ? 2 + deleteQuestion.length + textFieldRows(deleteField, pane.columns - 4) : 0);
+  const instructionLines = intern.instructions ? sanitize(intern.instructions, { multiline: true }).split('\n') : [];
+  const shown = instructionsShown(pane.rows, above, instructionLines.length);
   return (
     <Box flexDirection="column" flexGrow={1}>
       <Box>
-        <IconView api={api} internId={intern.id} sha={intern.icon_sha256} cacheDir={options.iconCacheDir} />
+        <IconView api={api} internId={intern.id} sha={intern.icon_sha256} cacheDir={options.iconCacheDir} cols={ICON.cols} rows={ICON.rows} />
         <Box flexDirection="column" marginLeft={2}>
           <Text bold>
             {sanitize(intern.name)} {intern.created_by_you ? <Text color={theme.accent}>★ yours</Text> : null}
           </Text>
           <StatusBadge status={intern.status} />
           {intern.progress ? <ProgressBar progress={intern.progress} /> : null}
-          {intern.status === 'failed' && intern.last_failure_message ? (
-            <Text color={theme.error} bold>
-              ✖ {sanitize(intern.last_failure_message)}
+          {failure.map((line, i) => (
+            <Text key={i} color={theme.error} bold>
+              {line}
             </Text>
-          ) : null}
+          ))}
         </Box>
       </Box>
-      {note ? <Text color={theme.warning}>{note}</Text> : null}
+      {noteLines.map((line, i) => (
+        <Text key={i} color={theme.warning}>
+          {line}
+        </Text>
+      ))}
       {/* Prompts, progress of an action and its errors come first, so a short terminal never clips them. */}
       {busy ? <Spinner label={busy} /> : null}
       {actionError ? <ErrorView error={actionError} retry={retry} /> : null}
       {loadError ? <ErrorView error={loadError} compact /> : null}
-      <Confirm open={pending?.kind === 'suspend'} question={`Suspend ${sanitize(intern.name)}? Its terminal sessions end.`} onAnswer={answerSuspend} active={active} />
-      {pending?.kind === 'delete' ? (
+      <Confirm open={pending?.kind === 'suspend'} question={suspendQuestion} onAnswer={answerSuspend} active={active} />
+      {deleteField ? (
         <Box flexDirection="column" borderStyle="round" borderColor={theme.error} paddingX={1}>
-          <Text color={theme.error}>Delete {sanitize(intern.name)} and its workspace data? This cannot be undone.</Text>
-          <TextField
-            label="Type its name"
-            labelWidth={16}
-            value={pending.typed}
-            onChange={(typed) => setPending({ kind: 'delete', typed })}
-            focused
-            error={pending.mismatch ? `that is not "${sanitize(intern.name)}": nothing was deleted` : null}
-            note={`${keyLabel('accept')} deletes · ${keyLabel('dismiss')} cancels`}
-          />
+          {deleteQuestion.map((line, i) => (
+            <Text key={i} color={theme.error}>
+              {line}
+            </Text>
+          ))}
+          <TextField {...deleteField} />
         </Box>
       ) : null}
       <Box flexDirection="column" marginTop={1}>
@@ -176,10 +220,20 @@ export function InternDetails({ id, note, seed, ask }: { id: string; note?: stri
         <Field label="updated" value={`${intern.updated_at} (${relativeTime(intern.updated_at)})`} />
         <Field label="icon sha256" value={intern.icon_sha256 ?? '— (no icon)'} muted={!intern.icon_sha256} />
         <Field label="description" value={intern.description ?? '—'} muted={!intern.description} />
-        <InstructionsLabel text={intern.instructions} lines={wide ? 8 : 4} />
-        <Box borderStyle="single" borderColor={theme.muted} paddingX={1} flexDirection="column">
-          {intern.instructions ? <Instructions text={intern.instructions} lines={wide ? 8 : 4} /> : <Text color={theme.muted}>none</Text>}
-        </Box>
+        <InstructionsLabel count={instructionLines.length} shown={shown} />
+        {shown > 0 ? (
+          <Box borderStyle="single" borderColor={theme.muted} paddingX={1} flexDirection="column">
+            {instructionLines.length > 0 ? (
+              instructionLines.slice(0, shown).map((line, i) => (
+                <Text key={i} wrap="truncate-end">
+                  {line || ' '}
+                </Text>
+              ))
+            ) : (
+              <Text color={theme.muted}>none</Text>
+            )}
+          </Box>
+        ) : null}
       </Box>
     </Box>
   );
@@ -200,28 +254,19 @@ function Field({ label, value, muted = false }: { label: string; value: string; 
 
 export type { Intern };
 
-/** The instructions' first lines (the box below the label; a short terminal may cut it). */
-function Instructions({ text, lines }: { text: string; lines: number }) {
-  return (
-    <>
-      {sanitize(text, { multiline: true })
-        .split('\n')
-        .slice(0, lines)
-        .map((line, i) => (
-          <Text key={i} wrap="truncate-end">
-            {line || ' '}
-          </Text>
-        ))}
-    </>
-  );
-}
-
-/** Above the box, so it is seen whenever any of the box is: how long the instructions are when the box shows only part, and where to read them all. */
-function InstructionsLabel({ text, lines }: { text: string | null; lines: number }) {
-  const count = text ? text.split('\n').length : 0;
+/**
+ * Above the box, so it is seen whenever any of the box is: how long the instructions are when the
+ * box shows only part of them (or, on a pane with no room for the box, none), and where to read them all.
+ */
+function InstructionsLabel({ count, shown }: { count: number; shown: number }) {
+  const all = `${keyLabel('edit')} shows them all`;
+  const text =
+    shown === 0
+      ? `instructions: ${count === 0 ? 'none' : `${count} line${count === 1 ? '' : 's'} (${all})`}`
+      : `instructions${count > shown ? ` (${count} lines, the first ${shown} below; ${all})` : ''}:`;
   return (
     <Text color={theme.muted} wrap="truncate-end">
-      instructions{count > lines ? ` (${count} lines, the first ${lines} below; ${keyLabel('edit')} shows them all)` : ''}:
+      {text}
     </Text>
   );
 }

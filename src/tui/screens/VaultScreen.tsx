@@ -10,7 +10,7 @@ import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import type { InternApi } from '../../client/types.js';
 import { LIMITS } from '../../contract/limits.js';
 import type { EffectiveSecret, VaultSecret } from '../../contract/vault.js';
-import { Confirm } from '../components/Confirm.js';
+import { Confirm, confirmRows } from '../components/Confirm.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { Picker } from '../components/Picker.js';
 import { Spinner } from '../components/Spinner.js';
@@ -26,7 +26,6 @@ import { useResource } from '../hooks/useResource.js';
 import { matches } from '../keymap.js';
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
-import { wrapText } from '../wrap.js';
 import { SecretForm } from './SecretForm.js';
 
 type Tab = 'effective' | 'own';
@@ -92,7 +91,7 @@ export function VaultScreen({ internId }: { internId?: string }) {
   const question = mode.kind === 'delete' ? `Delete ${sanitize(mode.row.name)} from ${sanitize(scopeLabel)}? Programs there lose it.` : '';
   // The pane less the title, the table's header and each line shown with it (a spinner, an error,
   // the question, wrapped as Ink wraps it): what is not shown takes no row.
-  const around = 2 + (filter.shown ? 1 : 0) + (busy ? 1 : 0) + (actionError ? 1 : 0) + (question ? wrapText(`${question} (y/n)`, pane.columns).length : 0) + (res.error && rows.length > 0 ? 1 : 0);
+  const around = 2 + (filter.shown ? 1 : 0) + (busy ? 1 : 0) + (actionError ? 1 : 0) + (question ? confirmRows(question, pane.columns) : 0) + (res.error && rows.length > 0 ? 1 : 0);
   const listHeight = Math.max(3, pane.rows - around);
   const list = useListCursor(rows.length, listHeight);
   const selected = rows[list.index];
