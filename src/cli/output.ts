@@ -21,7 +21,11 @@ export interface Column<T> {
    * BYOK key's id, a model's id), and short words (a status). The other columns are cut.
    */
   keep?: boolean;
+  /** What an empty cell says on a terminal, dim (a dash by default; piped, the cell stays empty). */
+  empty?: string;
 }
+/** A line of `object`: its label, its value, and what an empty value says on a terminal (a dash by default). */
+export type DetailRow<T> = [label: string, get: (value: T) => Cell, empty?: string];
 export type Tone = 'green' | 'yellow' | 'red' | 'dim' | 'bold';
 const SGR: Record<Tone, [string, string]> = {
   green: ['\x1b[32m', '\x1b[39m'],
@@ -142,14 +146,15 @@ export class Output {
     if (!this.tty) return { text: cells.map((r) => r.join('\t') + '\n').join(''), cut: false };
     if (rows.length === 0) return { text: this.paint(empty, 'dim') + '\n', cut: false };
     const headers = columns.map((c) => c.header);
-    const natural = columns.map((c, i) => Math.max(widthOf(c.header), ...cells.map((r) => widthOf(r[i]!))));
+    // An empty cell is dim words for people (`empty`, else a dash); piped, it stays empty.
+    const blank = columns.map((c) => c.empty ?? '—');
+    const natural = columns.map((c, i) => Math.max(widthOf(c.header), ...cells.map((r) => widthOf(r[i] || blank[i]!))));
     // On a terminal, columns are cut (with an ellipsis) to fit its width instead of wrapping.
     const { widths, cut } = this.io.stdout.columns ? fitColumns(natural, columns.map((c) => Boolean(c.keep)), this.io.stdout.columns) : { widths: natural, cut: false };
-    // An empty cell is a dim dash, as an empty value of `get` is (piped, it stays empty).
     const line = (r: string[], tones: (Tone | undefined)[]) =>
       r
         .map((cell, i) => {
-          const fitted = cell === '' ? '—' : truncate(cell, widths[i]!);
+          const fitted = truncate(cell || blank[i]!, widths[i]!);
           const padded = i === r.length - 1 ? fitted : fitted + ' '.repeat(widths[i]! - widthOf(fitted));
           return this.paint(padded, cell === '' ? 'dim' : tones[i]);
         })
@@ -160,18 +165,18 @@ export class Output {
   }
 
   /** One object: JSON, or `label  value` lines. */
-  object<T>(value: T, rows: [string, (v: T) => Cell][]): void {
+  object<T>(value: T, rows: DetailRow<T>[]): void {
     if (this.printJson(value)) return;
     const width = Math.max(...rows.map(([l]) => widthOf(l)));
     // On a terminal a long value (the instructions) wraps under itself, its own line breaks kept;
     // piped, each is one line after a tab.
     const room = (this.io.stdout.columns ?? 0) - width - GAP;
-    const lines = rows.map(([label, get]) => {
+    const lines = rows.map(([label, get, empty = '—']) => {
       if (!this.tty) return `${label}\t${text(get(value))}`;
       const raw = get(value);
       const v = raw === null || raw === undefined ? '' : sanitize(String(raw), { multiline: true });
-      // Nothing there: a dim dash for people, as the TUI draws it (piped, the value stays empty).
-      if (v === '') return `${this.paint(label.padEnd(width), 'dim')}${' '.repeat(GAP)}${this.paint('—', 'dim')}`;
+      // Nothing there: dim words for people, as the TUI draws them (piped, the value stays empty).
+      if (v === '') return `${this.paint(label.padEnd(width), 'dim')}${' '.repeat(GAP)}${this.paint(empty, 'dim')}`;
       // (wrapText keeps the value's line breaks; a blank line stays blank.)
       const wrapped = room >= 20 ? wrapText(v, room) : [v.replace(/\n/g, ' ')];
       const under = ' '.repeat(width + GAP);

@@ -40,6 +40,9 @@ export const ProgressSchema = z.object({
 });
 export type Progress = z.infer<typeof ProgressSchema>;
 
+/** What a null `model` means (the spec: "null for the workspace default"), in the words both faces show. */
+export const NO_MODEL = 'workspace default';
+
 export const InternSchema = z.object({
   id: z.string().min(1),
   name: z.string(),

@@ -4,7 +4,7 @@ import { REGIONS, checkByokFlags, checkByokName } from '../../contract/rules.js'
 import type { RunContext } from '../context.js';
 import { CliError, EXIT, refuseWrong, usageError } from '../exit.js';
 import { confirm, readSecret } from '../input.js';
-import type { Column } from '../output.js';
+import type { Column, DetailRow } from '../output.js';
 import { BYOK_FLAG_FIELDS } from '../registry.js';
 
 const str = (ctx: RunContext, name: string) => ctx.values[name] as string | undefined;
@@ -21,7 +21,7 @@ const COLUMNS: Column<ByokCredential>[] = [
   { header: 'REGION', get: (b) => b.declared_region ?? '' },
 ];
 
-const DETAIL: [string, (b: ByokCredential) => string | number | boolean | null][] = [
+const DETAIL: DetailRow<ByokCredential>[] = [
   ['id', (b) => b.id],
   ['provider', (b) => b.provider],
   ['name', (b) => b.name],

@@ -1,13 +1,13 @@
 /** `interns list|get|create|update|delete|provision|suspend|wait` and `connections NAME`. */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError } from '../../client/errors.js';
-import { ConnectionListSchema, FAILED_STATUSES, INTERN_STATUSES, InternSchema, type Intern, type InternCreate, type InternUpdate } from '../../contract/intern.js';
+import { ConnectionListSchema, FAILED_STATUSES, INTERN_STATUSES, InternSchema, NO_MODEL, type Intern, type InternCreate, type InternUpdate } from '../../contract/intern.js';
 import { checkDescription, checkInstructions, checkModel, checkName } from '../../contract/rules.js';
 import type { InternApi } from '../../client/types.js';
 import type { RunContext } from '../context.js';
 import { CliError, EXIT, closest, refuseWrong, usageError } from '../exit.js';
 import { confirm, readTextArg } from '../input.js';
-import { statusTone, type Column } from '../output.js';
+import { statusTone, type Column, type DetailRow } from '../output.js';
 import { sanitize } from '../../tui/sanitize.js';
 import { listAllInterns, resolveIntern } from '../resolve.js';
 
@@ -19,16 +19,16 @@ const INTERN_FIELDS = Object.keys(InternSchema.shape);
 const COLUMNS: Column<Intern>[] = [
   { header: 'NAME', get: (i) => i.name, keep: true },
   { header: 'STATUS', get: (i) => i.status, tone: statusTone, keep: true },
-  { header: 'MODEL', get: (i) => i.model ?? '' },
+  { header: 'MODEL', get: (i) => i.model ?? '', empty: NO_MODEL },
   { header: 'ID', get: (i) => i.id },
   { header: 'DESCRIPTION', get: (i) => i.description ?? '' },
 ];
 
-const DETAIL: [string, (i: Intern) => string | null | boolean | undefined][] = [
+const DETAIL: DetailRow<Intern>[] = [
   ['name', (i) => i.name],
   ['id', (i) => i.id],
   ['status', (i) => i.status],
-  ['model', (i) => i.model],
+  ['model', (i) => i.model, NO_MODEL],
   ['description', (i) => i.description],
   ['instructions', (i) => i.instructions],
   ['hostname', (i) => i.hostname],

@@ -3,7 +3,7 @@ import { Box } from 'ink';
 import { Text } from '../components/Text.js';
 import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../client/errors.js';
-import { TRANSITIONAL_STATUSES, type Intern } from '../../contract/intern.js';
+import { NO_MODEL, TRANSITIONAL_STATUSES, type Intern } from '../../contract/intern.js';
 import { Confirm, confirmRows } from '../components/Confirm.js';
 import { ErrorView, errorViewRows } from '../components/ErrorView.js';
 import { IconView } from '../components/IconView.js';
@@ -211,7 +211,7 @@ export function InternDetails({ id, note, seed, ask }: { id: string; note?: stri
       ) : null}
       <Box flexDirection="column" marginTop={1}>
         <Field label="id" value={intern.id} />
-        <Field label="model" value={intern.model ?? 'workspace default'} muted={!intern.model} />
+        <Field label="model" value={intern.model ?? NO_MODEL} muted={!intern.model} />
         <Field label="hostname" value={intern.hostname ?? '— (assigned when provisioned)'} muted={!intern.hostname} />
         <Field label="workspace" value={intern.workspace_id} />
         <Field label="vault" value={intern.vault_id ?? '—'} muted={!intern.vault_id} />

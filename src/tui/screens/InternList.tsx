@@ -4,7 +4,7 @@ import { Text } from '../components/Text.js';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { FIRST_INTERN_PAGE } from '../../client/prefetch.js';
 import { INTERN_PAGE } from '../../client/pages.js';
-import { INTERN_STATUSES, TRANSITIONAL_STATUSES, type Intern } from '../../contract/intern.js';
+import { INTERN_STATUSES, NO_MODEL, TRANSITIONAL_STATUSES, type Intern } from '../../contract/intern.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { type Column, Table } from '../components/Table.js';
 import { statusColor, statusLabel } from '../components/StatusBadge.js';
@@ -28,7 +28,7 @@ const COLUMNS: Column<Intern>[] = [
   { header: '', width: 1, tight: true, cell: (i) => (i.created_by_you ? '★' : ' ') },
   { header: 'NAME', width: 18, fit: true, cell: (i) => sanitize(i.name) },
   { header: 'STATUS', width: 24, fit: true, cell: (i) => statusLabel(i.status), color: (i) => statusColor(i.status) },
-  { header: 'MODEL', min: 12, grow: 11, cell: (i) => (i.model ? sanitize(i.model) : 'workspace default'), color: (i) => (i.model ? undefined : theme.muted) },
+  { header: 'MODEL', min: 12, grow: 11, cell: (i) => (i.model ? sanitize(i.model) : NO_MODEL), color: (i) => (i.model ? undefined : theme.muted) },
   { header: 'HOSTNAME', min: 0, grow: 9, cell: (i) => sanitize(i.hostname ?? '—'), color: () => theme.muted },
   { header: 'UPDATED', width: 9, cell: (i) => relativeTime(i.updated_at), color: () => theme.muted },
 ];

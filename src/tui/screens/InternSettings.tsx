@@ -4,6 +4,7 @@ import { Text } from '../components/Text.js';
 import { useEffect, useState } from 'react';
 import { ApiError } from '../../client/errors.js';
 import { type Model, perMillion } from '../../contract/catalog.js';
+import { NO_MODEL } from '../../contract/intern.js';
 import { LIMITS } from '../../contract/limits.js';
 import { Confirm } from '../components/Confirm.js';
 import { ErrorView, errorViewRows } from '../components/ErrorView.js';
@@ -33,7 +34,7 @@ import {
 /** The model picker's rows: "workspace default" (null) first, then the catalogue with context and prices. */
 export function modelItems(models: Model[]): PickerItem[] {
   return [
-    { value: null, label: 'workspace default', detail: 'no model of its own (null)' },
+    { value: null, label: NO_MODEL, detail: 'no model of its own (null)' },
     ...models.map((m) => ({
       value: m.id,
       label: m.id,
@@ -122,7 +123,7 @@ export function InternSettings({ id }: { id: string }) {
     windowedTextField('description', { label: 'description', value: values.description, onChange: set('description'), focused: focused('description'), error: errors.description, note: `${values.description.length}/${LIMITS.description.max}`, placeholder: 'none' }, pane.columns),
     windowedTextField(
       'model',
-      { label: 'model', value: values.model, onChange: set('model'), focused: focused('model'), error: errors.model, note: `${values.model === '' ? 'empty: workspace default' : 'author/slug[:variant]'} · ${keysOf('openPicker')} picks`, placeholder: 'workspace default' },
+      { label: 'model', value: values.model, onChange: set('model'), focused: focused('model'), error: errors.model, note: `${values.model === '' ? `empty: ${NO_MODEL}` : 'author/slug[:variant]'} · ${keysOf('openPicker')} picks`, placeholder: NO_MODEL },
       pane.columns,
     ),
     windowedTextField(

@@ -163,6 +163,27 @@ describe('Output', () => {
     expect(new Output(io({ tty: false }).io, null).table(data, cols)).toBe('runner\t\tx\n');
   });
 
+  it('says what an empty cell or value means where the column says so (a null model: "workspace default"), on a terminal only', () => {
+    type Row = { name: string; model: string | null };
+    const cols = [
+      { header: 'NAME', get: (r: Row) => r.name },
+      { header: 'MODEL', get: (r: Row) => r.model, empty: 'workspace default' },
+      { header: 'END', get: () => 'x' },
+    ];
+    const data: Row[] = [{ name: 'runner', model: null }, { name: 'b', model: 'a/b' }];
+    // The column is as wide as the words it shows.
+    expect(new Output(io({ tty: true, env: { NO_COLOR: '1' } }).io, null).table(data, cols).split('\n').slice(1, 3)).toEqual(['runner  workspace default  x', 'b       a/b                x']);
+    expect(new Output(io({ tty: true }).io, null).table(data, cols)).toContain('\x1b[2mworkspace default');
+    expect(new Output(io({ tty: false }).io, null).table(data, cols)).toBe('runner\t\tx\nb\ta/b\tx\n');
+    const rows: [string, (o: Row) => string | null, string][] = [['model', (o) => o.model, 'workspace default']];
+    const s = io({ tty: true, env: { NO_COLOR: '1' } });
+    new Output(s.io, null).object(data[0]!, rows);
+    expect(s.stdout.text).toBe('model  workspace default\n');
+    const piped = io({ tty: false });
+    new Output(piped.io, null).object(data[0]!, rows);
+    expect(piped.stdout.text).toBe('model\t\n');
+  });
+
   it('cuts the columns it may to the terminal width, by display cells, and says so on stderr', () => {
     const s = io({ tty: true, env: { NO_COLOR: '1' } });
     (s.stdout as Sink & { columns?: number }).columns = 20;
