@@ -21,6 +21,8 @@ export interface Column<T> {
    * BYOK key's id, a model's id), and short words (a status). The other columns are cut.
    */
   keep?: boolean;
+  /** On a terminal, the cell shortened thus (a BYOK key's id, which commands take as short as shown); piped, it is whole. */
+  short?: (text: string) => string;
   /** What an empty cell says on a terminal, dim (a dash by default; piped, the cell stays empty). */
   empty?: string;
 }
@@ -142,7 +144,12 @@ export class Output {
 
   /** The table as printed, and whether it cut values to fit the terminal. */
   private layout<T>(rows: T[], columns: Column<T>[], empty: string): { text: string; cut: boolean } {
-    const cells = rows.map((r) => columns.map((c) => text(c.get(r))));
+    const cells = rows.map((r) =>
+      columns.map((c) => {
+        const cell = text(c.get(r));
+        return this.tty && c.short && cell ? c.short(cell) : cell;
+      }),
+    );
     if (!this.tty) return { text: cells.map((r) => r.join('\t') + '\n').join(''), cut: false };
     if (rows.length === 0) return { text: this.paint(empty, 'dim') + '\n', cut: false };
     const headers = columns.map((c) => c.header);

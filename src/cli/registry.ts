@@ -78,6 +78,7 @@ export const JSON_FLAG: FlagSpec = {
 };
 
 const IDN = 'NAME is an intern id or name';
+const KEYN = 'ID is a key\'s id, its start as byok list shows it (4 characters at least), or its name';
 
 /** The API field each BYOK settings flag sets: the flags' `sets` below, and the body `byok create` and `update` build. */
 export const BYOK_FLAG_FIELDS = {
@@ -263,7 +264,7 @@ export const COMMANDS: CommandSpec[] = [
     args: 'ID',
     positionals: [1, 1],
     summary: 'show one BYOK key',
-    details: 'Example:\n  intern-tui byok get 3f0c... --json',
+    details: `${KEYN}.\nExample:\n  intern-tui byok get 3f0c1a2b --json`,
     needs: ['management_key'],
     json: true,
     load: () => import('./commands/byok.js').then((m) => m.get),
@@ -296,7 +297,7 @@ export const COMMANDS: CommandSpec[] = [
       'key-file': { type: 'string', value: 'FILE', description: 'replace the key with one read from FILE' },
       ...BYOK_SETTINGS,
     },
-    details: 'Example:\n  intern-tui byok update 3f0c... --disabled true',
+    details: `${KEYN}.\nExample:\n  intern-tui byok update 3f0c1a2b --disabled true`,
     needs: ['management_key'],
     json: true,
     load: () => import('./commands/byok.js').then((m) => m.update),
@@ -308,7 +309,7 @@ export const COMMANDS: CommandSpec[] = [
     positionals: [1, 1],
     summary: 'delete a BYOK key',
     flags: { yes: { type: 'boolean', short: 'y', description: 'do not ask (required without a TTY)' } },
-    details: 'Example:\n  intern-tui byok delete 3f0c... --yes',
+    details: `${KEYN}.\nExample:\n  intern-tui byok delete 3f0c1a2b --yes`,
     needs: ['management_key'],
     json: true,
     load: () => import('./commands/byok.js').then((m) => m.remove),

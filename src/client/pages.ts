@@ -1,14 +1,16 @@
 /**
- * Walking the intern list page by page, for the CLI's `interns list` and for finding an intern by
- * name. A service whose pages do not end (a cursor that comes back, an empty page that says there
- * is more) is an error, not a loop of requests.
+ * Walking the intern and BYOK lists page by page, for the CLI's lists and for finding an intern or
+ * a key by what a person typed. A service whose pages do not end (a cursor that comes back, an
+ * empty page that says there is more) is an error, not a loop of requests.
  */
+import type { ByokCredential, ByokListQuery } from '../contract/byok.js';
 import type { Intern, InternListQuery } from '../contract/intern.js';
 import { LIMITS } from '../contract/limits.js';
 import { ResponseShapeError } from './errors.js';
 import type { InternApi } from './types.js';
 
 const ROUTE = 'GET /interns';
+const BYOK_ROUTE = 'GET /byok';
 
 /** A page as large as the service gives: a walk makes as few requests as it can. */
 export const INTERN_PAGE = LIMITS.internList.maxLimit;
@@ -25,5 +27,19 @@ export async function* internPages(api: Pick<InternApi, 'listInterns'>, query: O
     if (seen.has(page.next_cursor)) throw new ResponseShapeError(ROUTE, 'its pages do not end (a cursor came back)');
     seen.add(page.next_cursor);
     after = page.next_cursor;
+  }
+}
+
+/** A BYOK page as large as the service gives. */
+export const BYOK_PAGE = LIMITS.byokList.maxLimit;
+
+/** Each page of BYOK keys in turn (offset paging), until the service's `total_count` is reached. */
+export async function* byokPages(api: Pick<InternApi, 'listByok'>, query: Omit<ByokListQuery, 'offset' | 'limit'>, signal?: AbortSignal): AsyncGenerator<ByokCredential[]> {
+  for (let offset = 0; ; ) {
+    const page = await api.listByok({ ...query, offset, limit: BYOK_PAGE }, { signal });
+    yield page.data;
+    offset += page.data.length;
+    if (offset >= page.total_count) return;
+    if (page.data.length === 0) throw new ResponseShapeError(BYOK_ROUTE, `an empty page at offset ${offset} of ${page.total_count}`);
   }
 }

@@ -1,7 +1,11 @@
-/** Finding an intern by what a person types (its id or its name), for the TUI's palette and the CLI alike. */
+/**
+ * Finding an intern (by its id or its name) or a BYOK key (by its id, the start of its id, or its
+ * name) from what a person types, for the TUI's palette and the CLI alike.
+ */
+import type { ByokCredential } from '../contract/byok.js';
 import type { Intern } from '../contract/intern.js';
 import { ApiError } from './errors.js';
-import { INTERN_PAGE, internPages } from './pages.js';
+import { INTERN_PAGE, byokPages, internPages } from './pages.js';
 import type { InternApi } from './types.js';
 
 export interface InternMatches {
@@ -46,4 +50,58 @@ export async function matchInterns(
     if (++pages >= (opts.maxPages ?? Infinity)) break;
   }
   return matches(null, byName);
+}
+
+/** The shortest start of a key's id that names it, as tables show it and `matchByok` takes it. */
+export const BYOK_ID_PREFIX_MIN = 4;
+
+export interface ByokMatches {
+  /** The key the reference names: its id; else the only key with it as its name; else the only key whose id starts with it. */
+  one: ByokCredential | null;
+  /** Every key the reference could mean, when it names several (by name, or by the start of their ids). */
+  several: ByokCredential[];
+}
+
+/**
+ * A key's id is asked for directly (a 404 leaves the reference to be a name); otherwise every key
+ * is listed, and the reference is a name or, from `BYOK_ID_PREFIX_MIN` characters, the start of
+ * an id. A name wins over the start of another key's id.
+ */
+export async function matchByok(api: Pick<InternApi, 'listByok' | 'getByok'>, ref: string, opts: { signal?: AbortSignal } = {}): Promise<ByokMatches> {
+  if (ID_SHAPE.test(ref)) {
+    try {
+      return { one: await api.getByok(ref, { signal: opts.signal }), several: [] };
+    } catch (e) {
+      if (!(e instanceof ApiError && e.status === 404)) throw e;
+    }
+  }
+  const byName: ByokCredential[] = [];
+  const byPrefix: ByokCredential[] = [];
+  const prefix = ref.length >= BYOK_ID_PREFIX_MIN ? ref.toLowerCase() : null;
+  for await (const data of byokPages(api, {}, opts.signal)) {
+    for (const b of data) {
+      if (b.id === ref) return { one: b, several: [] };
+      if (b.name === ref) byName.push(b);
+      else if (prefix && b.id.toLowerCase().startsWith(prefix)) byPrefix.push(b);
+    }
+  }
+  const pick = byName.length > 0 ? byName : byPrefix;
+  return pick.length === 1 ? { one: pick[0]!, several: [] } : { one: null, several: pick };
+}
+
+/**
+ * How many characters of each id tell these keys apart, `least` at fewest (git's short hashes):
+ * what a table shows of a 36-character id, so that what is shown can be typed back.
+ */
+export function shortIdLength(ids: string[], least = 8): number {
+  const sorted = ids.map((id) => id.toLowerCase()).sort();
+  let n = least;
+  for (let i = 1; i < sorted.length; i++) {
+    const a = sorted[i - 1]!;
+    const b = sorted[i]!;
+    let same = 0;
+    while (same < a.length && a[same] === b[same]) same++;
+    n = Math.max(n, Math.min(same + 1, b.length));
+  }
+  return n;
 }

@@ -146,7 +146,14 @@ describe('intern-tui commands without a TTY', () => {
     expect(rotated.stdout + rotated.stderr).not.toContain(rotatedKey);
     const badBool = await run(['byok', 'update', created.id, '--disabled', 'maybe']);
     expect(badBool.code).toBe(2);
-    expect((await run(['byok', 'delete', created.id, '--yes'])).code).toBe(0);
+    // A key is named by its name or the start of its id too, as the table shows it on a terminal.
+    expect(await json(['byok', 'get', 'e2e', '--json', 'id'])).toEqual({ id: created.id });
+    expect(await json(['byok', 'get', created.id.slice(0, 8), '--json', 'id'])).toEqual({ id: created.id });
+    const none = await run(['byok', 'get', 'no-such-key']);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('no BYOK key with the id or name "no-such-key"');
+    expect((await run(['byok', 'delete', 'e2e', '--yes'])).code).toBe(0);
+    expect(await json<{ id: string }[]>(['byok', 'list', '--json', 'id'])).not.toContainEqual({ id: created.id });
   }, 60_000);
 
   it('exits 0, 1, 2, 4 and 130 as documented, errors on stderr (JSON under --json)', async () => {

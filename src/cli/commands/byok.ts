@@ -6,20 +6,27 @@ import { CliError, EXIT, refuseWrong, usageError } from '../exit.js';
 import { confirm, readSecret } from '../input.js';
 import type { Column, DetailRow } from '../output.js';
 import { BYOK_FLAG_FIELDS } from '../registry.js';
+import { resolveByok } from '../resolve.js';
+import { byokPages } from '../../client/pages.js';
+import { shortIdLength } from '../../client/resolve.js';
 
 const str = (ctx: RunContext, name: string) => ctx.values[name] as string | undefined;
 
 /** What `--json FIELDS` may keep of a key's record: the contract's fields. */
 const BYOK_FIELDS = Object.keys(ByokCredentialSchema.shape);
 
-const COLUMNS: Column<ByokCredential>[] = [
-  { header: 'ID', get: (b) => b.id, keep: true },
-  { header: 'PROVIDER', get: (b) => b.provider, keep: true },
-  { header: 'NAME', get: (b) => b.name ?? '' },
-  { header: 'LABEL', get: (b) => b.label },
-  { header: 'STATE', get: (b) => (b.disabled ? 'disabled' : 'enabled'), tone: (t) => (t === 'disabled' ? 'dim' : 'green'), keep: true },
-  { header: 'REGION', get: (b) => b.declared_region ?? '' },
-];
+/** The table's columns; the ids are shown as long as it takes to tell these keys apart (commands take that much). */
+function columns(keys: ByokCredential[]): Column<ByokCredential>[] {
+  const idLength = shortIdLength(keys.map((b) => b.id));
+  return [
+    { header: 'ID', get: (b) => b.id, short: (id) => id.slice(0, idLength), keep: true },
+    { header: 'PROVIDER', get: (b) => b.provider, keep: true },
+    { header: 'NAME', get: (b) => b.name ?? '' },
+    { header: 'LABEL', get: (b) => b.label },
+    { header: 'STATE', get: (b) => (b.disabled ? 'disabled' : 'enabled'), tone: (t) => (t === 'disabled' ? 'dim' : 'green'), keep: true },
+    { header: 'REGION', get: (b) => b.declared_region ?? '' },
+  ];
+}
 
 const DETAIL: DetailRow<ByokCredential>[] = [
   ['id', (b) => b.id],
@@ -97,20 +104,15 @@ export async function list(ctx: RunContext): Promise<number> {
   const api = await ctx.api();
   const all: ByokCredential[] = [];
   const query = { ...(str(ctx, 'provider') ? { provider: str(ctx, 'provider') } : {}), ...(str(ctx, 'workspace') ? { workspace_id: str(ctx, 'workspace') } : {}) };
-  for (let offset = 0; ; ) {
-    const page = await api.listByok({ ...query, offset, limit: 100 }, { signal: ctx.signal });
-    all.push(...page.data);
-    offset += page.data.length;
-    if (page.data.length === 0 || offset >= page.total_count) break;
-  }
-  ctx.out.list(all, COLUMNS, 'no BYOK keys');
+  for await (const data of byokPages(api, query, ctx.signal)) all.push(...data);
+  ctx.out.list(all, columns(all), 'no BYOK keys');
   return EXIT.ok;
 }
 list.jsonFields = BYOK_FIELDS;
 
 export async function get(ctx: RunContext): Promise<number> {
   const api = await ctx.api();
-  ctx.out.object(await api.getByok(ctx.positionals[0]!, { signal: ctx.signal }), DETAIL);
+  ctx.out.object(await resolveByok(api, ctx.positionals[0]!, ctx.signal), DETAIL);
   return EXIT.ok;
 }
 get.jsonFields = BYOK_FIELDS;
@@ -134,19 +136,18 @@ export async function update(ctx: RunContext): Promise<number> {
   }
   if (Object.keys(body).length === 0) throw usageError('nothing to change; see intern-tui byok update --help');
   const api = await ctx.api();
-  ctx.out.object(await api.updateByok(ctx.positionals[0]!, body, { signal: ctx.signal }), DETAIL);
+  const { id } = await resolveByok(api, ctx.positionals[0]!, ctx.signal);
+  ctx.out.object(await api.updateByok(id, body, { signal: ctx.signal }), DETAIL);
   return EXIT.ok;
 }
 update.jsonFields = BYOK_FIELDS;
 
 export async function remove(ctx: RunContext): Promise<number> {
-  const id = ctx.positionals[0]!;
+  if (!ctx.values.yes && (!ctx.io.stdin.isTTY || !ctx.io.stderr.isTTY)) throw usageError('pass --yes to delete a BYOK key (there is no terminal to ask on)');
   const api = await ctx.api();
-  if (!ctx.values.yes) {
-    if (!ctx.io.stdin.isTTY || !ctx.io.stderr.isTTY) throw usageError('pass --yes to delete a BYOK key (there is no terminal to ask on)');
-    const b = await api.getByok(id, { signal: ctx.signal });
-    if (!(await confirm(ctx.io, `Delete the ${b.provider} key ${b.label}?`, ctx.signal))) throw new CliError(EXIT.failed, 'not deleted');
-  }
+  const b = await resolveByok(api, ctx.positionals[0]!, ctx.signal);
+  const id = b.id;
+  if (!ctx.values.yes && !(await confirm(ctx.io, `Delete the ${b.provider} key ${b.label}${b.name ? ` ("${b.name}")` : ''}?`, ctx.signal))) throw new CliError(EXIT.failed, 'not deleted');
   await api.deleteByok(id, { signal: ctx.signal });
   ctx.out.done(`Deleted BYOK key ${id}.`, { id, deleted: true });
   return EXIT.ok;

@@ -163,6 +163,16 @@ describe('Output', () => {
     expect(new Output(io({ tty: false }).io, null).table(data, cols)).toBe('runner\t\tx\n');
   });
 
+  it('shows a column\'s short form on a terminal only (a BYOK id as commands take it), and its whole value piped', () => {
+    const cols = [
+      { header: 'ID', get: (r: { id: string }) => r.id, short: (id: string) => id.slice(0, 8), keep: true },
+      { header: 'END', get: () => 'x' },
+    ];
+    const data = [{ id: '3f0c1a2b-0000-4000-8000-00000000000a' }];
+    expect(new Output(io({ tty: true, env: { NO_COLOR: '1' } }).io, null).table(data, cols).split('\n')).toEqual(['ID        END', '3f0c1a2b  x', '']);
+    expect(new Output(io({ tty: false }).io, null).table(data, cols)).toBe('3f0c1a2b-0000-4000-8000-00000000000a\tx\n');
+  });
+
   it('says what an empty cell or value means where the column says so (a null model: "workspace default"), on a terminal only', () => {
     type Row = { name: string; model: string | null };
     const cols = [

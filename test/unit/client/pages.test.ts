@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ApiError, ResponseShapeError } from '../../../src/client/errors.js';
-import { internPages } from '../../../src/client/pages.js';
-import { matchInterns } from '../../../src/client/resolve.js';
+import { byokPages, internPages } from '../../../src/client/pages.js';
+import { matchByok, matchInterns, shortIdLength } from '../../../src/client/resolve.js';
 import type { InternList } from '../../../src/contract/intern.js';
-import { FakeApi, IDS } from '../../component/fakeApi.js';
+import { FakeApi, IDS, credential } from '../../component/fakeApi.js';
 
 async function drain(api: { listInterns: () => Promise<InternList> }): Promise<number> {
   let pages = 0;
@@ -59,5 +59,72 @@ describe('matchInterns', () => {
     const api = new FakeApi();
     api.getIntern = () => Promise.reject(new ApiError(403, 403, 'forbidden', false, 'No', 'GET /interns/{internId}'));
     await expect(matchInterns(api, IDS.runner)).rejects.toThrow(/No/);
+  });
+});
+
+describe('byokPages', () => {
+  it('walks every page by offset until the total, and stops with an error on an empty page short of it', async () => {
+    const api = new FakeApi();
+    api.byok = Array.from({ length: 230 }, (_, i) => credential({ id: `k${i}`, provider: 'openai' }));
+    const seen: string[] = [];
+    for await (const data of byokPages(api, {})) seen.push(...data.map((b) => b.id));
+    expect(seen).toHaveLength(230);
+    expect(api.callsOf('listByok').map((c) => (c[0] as { offset: number }).offset)).toEqual([0, 100, 200]);
+    const short = { listByok: async () => ({ data: [], total_count: 3 }) };
+    const walk = async () => {
+      for await (const _ of byokPages(short as never, {}));
+    };
+    await expect(walk()).rejects.toThrow(/GET \/byok answered with an unexpected body: an empty page at offset 0 of 3/);
+  });
+});
+
+describe('matchByok', () => {
+  const ID_A = '3f0c1a2b-0000-4000-8000-00000000000a';
+  const ID_B = '3f0c9999-0000-4000-8000-00000000000b';
+  const keys = () => {
+    const api = new FakeApi();
+    api.byok = [
+      credential({ id: ID_A, provider: 'openai', name: 'ci' }),
+      credential({ id: ID_B, provider: 'anthropic', name: 'team' }),
+      credential({ id: 'c3', provider: 'groq', name: 'team' }),
+    ];
+    return api;
+  };
+
+  it('asks for an id directly, without listing', async () => {
+    const api = keys();
+    expect((await matchByok(api, ID_B)).one?.provider).toBe('anthropic');
+    expect(api.callsOf('listByok')).toEqual([]);
+  });
+
+  it('takes a unique name, or a unique start of an id of four characters or more, in any case', async () => {
+    const api = keys();
+    expect((await matchByok(api, 'ci')).one?.id).toBe(ID_A);
+    expect((await matchByok(api, '3F0C1')).one?.id).toBe(ID_A);
+    expect((await matchByok(api, '3f0c9')).one?.id).toBe(ID_B);
+  });
+
+  it('names nothing when the reference fits several, or is a start shorter than four characters', async () => {
+    const api = keys();
+    expect((await matchByok(api, 'team')).several.map((b) => b.provider)).toEqual(['anthropic', 'groq']);
+    expect((await matchByok(api, '3f0c')).several).toHaveLength(2);
+    expect(await matchByok(api, '3f0')).toEqual({ one: null, several: [] });
+    expect(await matchByok(api, 'nope')).toEqual({ one: null, several: [] });
+  });
+
+  it('a name wins over the start of another key\'s id', async () => {
+    const api = keys();
+    api.byok[2]!.name = '3f0c';
+    expect((await matchByok(api, '3f0c')).one?.id).toBe('c3');
+  });
+});
+
+describe('shortIdLength', () => {
+  it('is eight characters unless two ids share more, then one past what they share', () => {
+    expect(shortIdLength([])).toBe(8);
+    expect(shortIdLength(['3f0c1a2b-1', '9a8b7c6d-2'])).toBe(8);
+    expect(shortIdLength(['3f0c1a2b-1111', '3f0c1a2b-1234', 'ffff'])).toBe(11);
+    // The same id twice: no longer than the id.
+    expect(shortIdLength(['abc', 'abc'], 2)).toBe(3);
   });
 });
