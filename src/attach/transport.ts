@@ -84,8 +84,11 @@ export class WebSocketTransport implements TerminalTransport {
     }
     if (this.closedByUs) return;
     const url = new URL(TERMINAL_PATH, access.origin.replace(/^http/, 'ws'));
-    // The token goes in a header, never in the URL.
-    const ws = new WebSocket(url, [SUBPROTOCOL], { headers: { authorization: `Bearer ${access.token}` }, handshakeTimeout: 10_000 });
+    // The token goes in a header, never in the URL. No permessage-deflate (ws offers it by default):
+    // a service that took it would put every keystroke and its echo through zlib, which ws runs on
+    // libuv's thread pool, adding two thread hops to each; terminals (ssh, tmux, mosh) send
+    // keystrokes uncompressed.
+    const ws = new WebSocket(url, [SUBPROTOCOL], { headers: { authorization: `Bearer ${access.token}` }, handshakeTimeout: 10_000, perMessageDeflate: false });
     this.ws = ws;
     ws.binaryType = 'nodebuffer';
     ws.on('open', () => {
