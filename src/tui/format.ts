@@ -1,4 +1,6 @@
-/** Display helpers shared by screens. */
+/** Display helpers shared by screens (and by the CLI's output, which says things the same way). */
+import type { ByokCredential } from '../contract/byok.js';
+
 export function relativeTime(iso: string, now = Date.now()): string {
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return '?';
@@ -7,4 +9,44 @@ export function relativeTime(iso: string, now = Date.now()): string {
   const [n, unit] =
     abs < 60 ? [abs, 's'] : abs < 3600 ? [Math.floor(abs / 60), 'm'] : abs < 86400 ? [Math.floor(abs / 3600), 'h'] : [Math.floor(abs / 86400), 'd'];
   return s >= 0 ? `${n}${unit} ago` : `in ${n}${unit}`;
+}
+
+/** One line of a record's details: its label, its value (null when there is none) and what none means. */
+export interface Fact {
+  label: string;
+  value: string | null;
+  /** What a null value means, said dim where the value would be (a dash when it means nothing more). */
+  ifNone?: string;
+  /** A timestamp: the TUI adds how long ago it was. */
+  time?: boolean;
+}
+
+const yesNo = (b: boolean) => (b ? 'yes' : 'no');
+const ALL = 'all (no restriction)';
+
+/**
+ * A BYOK credential's details in people's words, for the TUI's details screen and `byok get` on a
+ * terminal alike: the flags as yes or no, what a null region or list means. Server strings are
+ * not sanitised here; each face sanitises what it draws.
+ */
+export function byokFacts(c: ByokCredential): Fact[] {
+  const list = (v: string[] | null) => (v === null ? null : v.length === 0 ? 'none' : v.join(', '));
+  return [
+    { label: 'id', value: c.id },
+    { label: 'provider', value: c.provider },
+    { label: 'name', value: c.name },
+    { label: 'label', value: c.label },
+    { label: 'workspace', value: c.workspace_id },
+    { label: 'region', value: c.declared_region, ifNone: 'not declared' },
+    { label: 'zdr', value: c.declared_zdr === null ? null : yesNo(c.declared_zdr), ifNone: 'not declared' },
+    { label: 'disabled', value: yesNo(c.disabled) },
+    { label: 'byok only', value: yesNo(c.is_byok_only) },
+    { label: 'fallback', value: yesNo(c.is_fallback) },
+    { label: 'required', value: yesNo(c.is_required) },
+    { label: 'sort order', value: String(c.sort_order) },
+    { label: 'allowed models', value: list(c.allowed_models), ifNone: ALL },
+    { label: 'allowed users', value: list(c.allowed_user_ids), ifNone: ALL },
+    { label: 'allowed key hashes', value: list(c.allowed_api_key_hashes), ifNone: ALL },
+    { label: 'created', value: c.created_at, time: true },
+  ];
 }

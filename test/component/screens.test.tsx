@@ -504,21 +504,36 @@ describe('BYOK', () => {
     expect(f).toContain('sk-...WXYZ');
     // D on the list opens the credential with its question asked; n keeps it, and coming back does not ask again.
     await app.press('D');
-    await app.waitFor((s) => s.includes('openai credential') && s.includes('Delete this credential?'));
+    await app.waitFor((s) => s.includes('openai credential') && s.includes('Delete the openai credential "Production OpenAI" (sk-...WXYZ)?'));
     await app.press('n');
-    await app.waitFor((s) => !s.includes('Delete this credential?'));
+    await app.waitFor((s) => !s.includes('Delete the openai credential'));
     await app.press('e');
     await app.waitFor('Edit openai credential');
     await app.press('esc');
     await app.waitFor((s) => s.includes('openai credential') && !s.includes('Edit openai'));
-    expect(app.frame()).not.toContain('Delete this credential?');
+    expect(app.frame()).not.toContain('Delete the openai credential');
     expect(api.callsOf('deleteByok')).toHaveLength(0);
     await app.press('D');
-    await app.waitFor('Delete this credential?');
+    await app.waitFor('Delete the openai credential');
     await app.press('b'); // not an answer: the prompt keeps the key
-    expect(app.frame()).toContain('Delete this credential?');
+    expect(app.frame()).toContain('Delete the openai credential');
     await app.press('y');
     await app.waitFor(() => api.callsOf('deleteByok').length === 1);
+  });
+
+  it('a credential\'s details say what each setting means, in the words byok get uses', async () => {
+    const api = new FakeApi();
+    api.byok[0]!.allowed_models = ['openai/gpt-4.1'];
+    const app = renderApp({ api, initial: { name: 'byokDetails', id: 'c1' } });
+    const f = await app.waitFor('openai credential · Production OpenAI');
+    expect(f).toMatch(/^region +us$/m);
+    expect(f).toMatch(/^zdr +not declared$/m);
+    expect(f).toMatch(/^fallback +no$/m);
+    expect(f).toMatch(/^allowed models +openai\/gpt-4\.1$/m);
+    expect(f).toMatch(/^allowed users +all \(no restriction\)$/m);
+    expect(f).toMatch(/^created +\S+ \(\S+ ago\)$/m);
+    expect(f).not.toContain('null');
+    expect(f).not.toContain('is_fallback');
   });
 
   it('creates a credential: the picker filters, the key is never drawn, a bad hash is marked', async () => {

@@ -26,7 +26,7 @@ const SCREENS: { route: Route; shows: string; keys?: string[]; then?: string }[]
   { route: { name: 'vault', internId: IDS.runner }, shows: 'ecret' },
   { route: { name: 'chat', id: IDS.runner }, shows: 'a prompt' },
   { route: { name: 'byok' }, shows: 'anthropic' },
-  { route: { name: 'byokDetails', id: 'c1' }, shows: 'sort_order' },
+  { route: { name: 'byokDetails', id: 'c1' }, shows: 'sort order' },
   { route: { name: 'byokForm' }, shows: 'provider' },
   { route: { name: 'byokForm', id: 'c1' }, shows: 'provider' },
 ];

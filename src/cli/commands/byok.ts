@@ -9,6 +9,7 @@ import { BYOK_FLAG_FIELDS } from '../registry.js';
 import { resolveByok } from '../resolve.js';
 import { byokPages } from '../../client/pages.js';
 import { shortIdLength } from '../../client/resolve.js';
+import { byokFacts } from '../../tui/format.js';
 
 const str = (ctx: RunContext, name: string) => ctx.values[name] as string | undefined;
 
@@ -28,23 +29,8 @@ function columns(keys: ByokCredential[]): Column<ByokCredential>[] {
   ];
 }
 
-const DETAIL: DetailRow<ByokCredential>[] = [
-  ['id', (b) => b.id],
-  ['provider', (b) => b.provider],
-  ['name', (b) => b.name],
-  ['label', (b) => b.label],
-  ['disabled', (b) => b.disabled],
-  ['fallback', (b) => b.is_fallback],
-  ['byok only', (b) => b.is_byok_only],
-  ['required', (b) => b.is_required],
-  ['region', (b) => b.declared_region],
-  ['zdr', (b) => b.declared_zdr],
-  ['allowed models', (b) => b.allowed_models?.join(', ') ?? 'all'],
-  ['allowed users', (b) => b.allowed_user_ids?.join(', ') ?? 'all'],
-  ['allowed key hashes', (b) => b.allowed_api_key_hashes?.join(', ') ?? 'all'],
-  ['workspace', (b) => b.workspace_id],
-  ['created', (b) => b.created_at],
-];
+/** The key's details as the TUI shows them (`byokFacts`): dim words for what a null means on a terminal, empty when piped. */
+const detail = (b: ByokCredential): DetailRow<ByokCredential>[] => byokFacts(b).map((f) => [f.label, () => f.value, f.ifNone]);
 
 /** true or false (yes, no), else null. */
 function bool(v: string): boolean | null {
@@ -112,7 +98,8 @@ list.jsonFields = BYOK_FIELDS;
 
 export async function get(ctx: RunContext): Promise<number> {
   const api = await ctx.api();
-  ctx.out.object(await resolveByok(api, ctx.positionals[0]!, ctx.signal), DETAIL);
+  const b = await resolveByok(api, ctx.positionals[0]!, ctx.signal);
+  ctx.out.object(b, detail(b));
   return EXIT.ok;
 }
 get.jsonFields = BYOK_FIELDS;
@@ -124,7 +111,7 @@ export async function create(ctx: RunContext): Promise<number> {
   const api = await ctx.api();
   body.key = await readSecret(ctx.io, `${provider} key`, { stdin: ctx.values['key-stdin'] === true, file: str(ctx, 'key-file') }, 'key');
   const created = await api.createByok(body, { signal: ctx.signal });
-  ctx.out.object(created, DETAIL);
+  ctx.out.object(created, detail(created));
   return EXIT.ok;
 }
 create.jsonFields = BYOK_FIELDS;
@@ -137,7 +124,8 @@ export async function update(ctx: RunContext): Promise<number> {
   if (Object.keys(body).length === 0) throw usageError('nothing to change; see intern-tui byok update --help');
   const api = await ctx.api();
   const { id } = await resolveByok(api, ctx.positionals[0]!, ctx.signal);
-  ctx.out.object(await api.updateByok(id, body, { signal: ctx.signal }), DETAIL);
+  const updated = await api.updateByok(id, body, { signal: ctx.signal });
+  ctx.out.object(updated, detail(updated));
   return EXIT.ok;
 }
 update.jsonFields = BYOK_FIELDS;

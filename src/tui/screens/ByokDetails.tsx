@@ -14,12 +14,7 @@ import { useScreen } from '../hooks/useScreen.js';
 import { matches } from '../keymap.js';
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
-
-const show = (v: unknown): string => {
-  if (v === null || v === undefined) return 'null (no restriction / unset)';
-  if (Array.isArray(v)) return v.length === 0 ? '[]' : v.map((x) => sanitize(String(x))).join(', ');
-  return sanitize(String(v));
-};
+import { byokFacts, relativeTime } from '../format.js';
 
 export function ByokDetails({ id, ask }: { id: string; ask?: 'delete' }) {
   const { api, nav, active } = useTui();
@@ -56,41 +51,27 @@ export function ByokDetails({ id, ask }: { id: string; ask?: 'delete' }) {
 
   const c = res.data;
   if (!c) return res.error ? <ErrorView error={res.error} /> : <Spinner label="Loading the credential" />;
-  const fields: [string, unknown][] = [
-    ['id', c.id],
-    ['provider', c.provider],
-    ['name', c.name],
-    ['label', c.label],
-    ['workspace', c.workspace_id],
-    ['declared_region', c.declared_region],
-    ['declared_zdr', c.declared_zdr],
-    ['disabled', c.disabled],
-    ['is_byok_only', c.is_byok_only],
-    ['is_fallback', c.is_fallback],
-    ['is_required', c.is_required],
-    ['sort_order', c.sort_order],
-    ['allowed_api_key_hashes', c.allowed_api_key_hashes],
-    ['allowed_models', c.allowed_models],
-    ['allowed_user_ids', c.allowed_user_ids],
-    ['created_at', c.created_at],
-  ];
   return (
     <Box flexDirection="column">
       <Text bold>
-        {sanitize(c.provider)} credential
+        {sanitize(c.provider)} credential{c.name ? ` · ${sanitize(c.name)}` : ''}
       </Text>
-      {fields.map(([k, v]) => (
-        <Box key={k}>
-          <Box width={24} flexShrink={0}>
-            <Text color={theme.muted}>{k}</Text>
+      {byokFacts(c).map((f) => (
+        <Box key={f.label}>
+          <Box width={20} flexShrink={0}>
+            <Text color={theme.muted}>{f.label}</Text>
           </Box>
-          <Text wrap="wrap">{show(v)}</Text>
+          {f.value === null ? (
+            <Text color={theme.muted}>{f.ifNone ?? '—'}</Text>
+          ) : (
+            <Text wrap="wrap">{f.time ? `${sanitize(f.value)} (${relativeTime(f.value)})` : sanitize(f.value)}</Text>
+          )}
         </Box>
       ))}
       <Text color={theme.muted}>The raw key is write-only: the service never returns it.</Text>
       {busy ? <Spinner label="Deleting" /> : null}
       {error ? <ErrorView error={error} /> : null}
-      <Confirm open={confirm} question="Delete this credential? Its key material is wiped." tone="error" onAnswer={answer} active={active && !busy} />
+      <Confirm open={confirm} question={`Delete the ${sanitize(c.provider)} credential ${c.name ? `"${sanitize(c.name)}" ` : ''}(${sanitize(c.label)})? Its key material is wiped.`} tone="error" onAnswer={answer} active={active && !busy} />
     </Box>
   );
 }

@@ -413,6 +413,27 @@ describe('--json FIELDS is checked before anything is sent', () => {
     expect((await runWithFake(['models', 'zzz', '--json', 'bogus'], api)).code).toBe(2);
   });
 
+  it('byok get says what each setting means as the TUI does, takes a name or a start of an id, and refuses one that fits several', async () => {
+    const api = new FakeApi();
+    const tty = await runWithFake(['byok', 'get', 'Production OpenAI'], api, { tty: true, env: { NO_COLOR: '1' } });
+    expect(tty.code, tty.stderr).toBe(0);
+    expect(tty.stdout).toMatch(/^region +us$/m);
+    expect(tty.stdout).toMatch(/^zdr +not declared$/m);
+    expect(tty.stdout).toMatch(/^fallback +no$/m);
+    expect(tty.stdout).toMatch(/^allowed models +all \(no restriction\)$/m);
+    const piped = await runWithFake(['byok', 'get', 'c2'], api);
+    expect(piped.stdout).toContain('zdr\t\n');
+    expect(piped.stdout).toContain('fallback\tyes\n');
+    api.byok[1]!.name = 'Production OpenAI';
+    const two = await runWithFake(['byok', 'get', 'Production OpenAI'], api);
+    expect(two.code).toBe(2);
+    expect(two.stderr).toContain('"Production OpenAI" names 2 BYOK keys: name one by its id (c1 (openai "Production OpenAI"), c2 (anthropic "Production OpenAI"))');
+    expect(api.callsOf('deleteByok')).toHaveLength(0);
+    const del = await runWithFake(['byok', 'delete', 'Production OpenAI', '--yes'], api);
+    expect(del.code).toBe(2);
+    expect(api.callsOf('deleteByok')).toHaveLength(0);
+  });
+
   it('takes a documented field the service left out, and prints what each command prints', async () => {
     const api = new FakeApi();
     delete api.interns[0]!.created_by_you;
