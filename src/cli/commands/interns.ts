@@ -52,7 +52,12 @@ export async function list(ctx: RunContext): Promise<number> {
   // would list nothing and exit 0, so it says so.
   const unknown = (status ?? []).filter((s) => !(INTERN_STATUSES as readonly string[]).includes(s));
   if (unknown.length > 0) {
-    const named = unknown.map((s) => `"${s.slice(0, 40)}"`).join(', ');
+    const named = unknown
+      .map((s) => {
+        const near = closest(s, INTERN_STATUSES);
+        return `"${s.slice(0, 40)}"${near ? ` (did you mean ${near}?)` : ''}`;
+      })
+      .join(', ');
     ctx.warn(`${named} ${unknown.length === 1 ? 'is not a status' : 'are not statuses'} this version knows (${INTERN_STATUSES.join(', ')}); sent as given`);
   }
   const api = await ctx.api();

@@ -555,7 +555,7 @@ describe('what commands refuse or strip', () => {
     const api = new FakeApi();
     const r = await runWithFake(['interns', 'list', '--status', 'runing', '--status', 'running'], api);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('warning: "runing" is not a status this version knows (awaiting_slack_install, queued, provisioning, running,');
+    expect(r.stderr).toContain('warning: "runing" (did you mean running?) is not a status this version knows (awaiting_slack_install, queued, provisioning, running,');
     expect(r.stderr).not.toContain('"running"');
     const ok = await runWithFake(['interns', 'list', '--status', 'running'], api);
     expect(ok.stderr).toBe('');
