@@ -31,16 +31,14 @@ const notFound = (e: unknown) => e instanceof ApiError && e.status === 404;
 
 /** The icon beside the name, in cells. */
 const ICON = { cols: 8, rows: 4 };
-/** The field lines under the header (id to description), each one row. */
-const FIELD_ROWS = 10;
-
 /**
  * How many of the instructions' lines the box shows: the rows the pane has left under everything
- * above it (counted by the caller, as drawn) less the fields, the label and the box's rules; as
- * many as there are, at most. Zero leaves the box out, and the label says how many there are.
+ * above the fields (counted by the caller, as drawn) less the fields (a row each), the gap above
+ * them, the label and the box's rules; as many as there are, at most. Zero leaves the box out,
+ * and the label says how many there are.
  */
-export function instructionsShown(paneRows: number, above: number, lineCount: number): number {
-  const room = paneRows - above - 1 - FIELD_ROWS - 1 - 2;
+export function instructionsShown(paneRows: number, above: number, fieldRows: number, lineCount: number): number {
+  const room = paneRows - above - 1 - fieldRows - 1 - 2;
   return Math.max(0, Math.min(room, Math.max(1, lineCount)));
 }
 
@@ -171,7 +169,20 @@ export function InternDetails({ id, note, seed, ask }: { id: string; note?: stri
     (pending?.kind === 'suspend' ? confirmRows(suspendQuestion, pane.columns) : 0) +
     (deleteField ? 2 + deleteQuestion.length + textFieldRows(deleteField, pane.columns - 4) : 0);
   const instructionLines = intern.instructions ? sanitize(intern.instructions, { multiline: true }).split('\n') : [];
-  const shown = instructionsShown(pane.rows, above, instructionLines.length);
+  // One row each (cut at the pane's edge), counted from the list that draws them.
+  const fields: [label: string, value: string, muted: boolean][] = [
+    ['id', intern.id, false],
+    ['model', intern.model ?? NO_MODEL, !intern.model],
+    ['hostname', intern.hostname ?? '— (assigned when provisioned)', !intern.hostname],
+    ['workspace', intern.workspace_id, false],
+    ['vault', intern.vault_id ?? '—', !intern.vault_id],
+    ['attached vault', intern.attached_vault_id ?? '—', !intern.attached_vault_id],
+    ['created', `${intern.created_at} (${relativeTime(intern.created_at)})`, false],
+    ['updated', `${intern.updated_at} (${relativeTime(intern.updated_at)})`, false],
+    ['icon sha256', intern.icon_sha256 ?? '— (no icon)', !intern.icon_sha256],
+    ['description', intern.description ?? '—', !intern.description],
+  ];
+  const shown = instructionsShown(pane.rows, above, fields.length, instructionLines.length);
   return (
     <Box flexDirection="column" flexGrow={1}>
       <Box>
@@ -210,16 +221,9 @@ export function InternDetails({ id, note, seed, ask }: { id: string; note?: stri
         </Box>
       ) : null}
       <Box flexDirection="column" marginTop={1}>
-        <Field label="id" value={intern.id} />
-        <Field label="model" value={intern.model ?? NO_MODEL} muted={!intern.model} />
-        <Field label="hostname" value={intern.hostname ?? '— (assigned when provisioned)'} muted={!intern.hostname} />
-        <Field label="workspace" value={intern.workspace_id} />
-        <Field label="vault" value={intern.vault_id ?? '—'} muted={!intern.vault_id} />
-        <Field label="attached vault" value={intern.attached_vault_id ?? '—'} muted={!intern.attached_vault_id} />
-        <Field label="created" value={`${intern.created_at} (${relativeTime(intern.created_at)})`} />
-        <Field label="updated" value={`${intern.updated_at} (${relativeTime(intern.updated_at)})`} />
-        <Field label="icon sha256" value={intern.icon_sha256 ?? '— (no icon)'} muted={!intern.icon_sha256} />
-        <Field label="description" value={intern.description ?? '—'} muted={!intern.description} />
+        {fields.map(([label, value, muted]) => (
+          <Field key={label} label={label} value={value} muted={muted} />
+        ))}
         <InstructionsLabel count={instructionLines.length} shown={shown} />
         {shown > 0 ? (
           <Box borderStyle="single" borderColor={theme.muted} paddingX={1} flexDirection="column">
