@@ -78,7 +78,7 @@ export const JSON_FLAG: FlagSpec = {
 };
 
 const IDN = 'NAME is an intern id or name';
-const KEYN = 'ID is a key\'s id, its start as byok list shows it (4 characters at least), or its name';
+const KEYN = 'ID is a key\'s id, the start of it that byok list shows, or its name';
 
 /** The API field each BYOK settings flag sets: the flags' `sets` below, and the body `byok create` and `update` build. */
 export const BYOK_FLAG_FIELDS = {
