@@ -1,5 +1,5 @@
 /**
- * Walking the intern and BYOK lists page by page, for the CLI's lists and for finding an intern or
+ * Walking the intern, BYOK and vault lists page by page, for the CLI's lists and for finding an intern or
  * a key by what a person typed. A service whose pages do not end (a cursor that comes back, an
  * empty page that says there is more) is an error, not a loop of requests.
  */
@@ -42,4 +42,18 @@ export async function* byokPages(api: Pick<InternApi, 'listByok'>, query: Omit<B
     if (offset >= page.total_count) return;
     if (page.data.length === 0) throw new ResponseShapeError(BYOK_ROUTE, `an empty page at offset ${offset} of ${page.total_count}`);
   }
+}
+
+/**
+ * Every item of a vault list (the workspace's secrets, an intern's, its effective ones), offset
+ * paged at the service's largest page, up to its offset cap: for the TUI's vault and `vault list`.
+ */
+export async function allVaultPages<T>(load: (q: { limit: number; offset: number }) => Promise<{ data: T[]; has_more: boolean }>): Promise<T[]> {
+  const out: T[] = [];
+  for (let offset = 0; offset <= LIMITS.vaultList.maxOffset; offset += LIMITS.vaultList.maxLimit) {
+    const page = await load({ limit: LIMITS.vaultList.maxLimit, offset });
+    out.push(...page.data);
+    if (!page.has_more || page.data.length === 0) break;
+  }
+  return out;
 }

@@ -11,6 +11,12 @@ export function relativeTime(iso: string, now = Date.now()): string {
   return s >= 0 ? `${n}${unit} ago` : `in ${n}${unit}`;
 }
 
+/** A secret's fingerprint as a table shows it: its first 8 hex digits, like a short hash. */
+export function shortFingerprint(fp: string | null): string {
+  if (!fp) return '—';
+  return fp.replace(/^sha256:/, '').slice(0, 8);
+}
+
 /** One line of a record's details: its label, its value (null when there is none) and what none means. */
 export interface Fact {
   label: string;

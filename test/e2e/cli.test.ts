@@ -271,6 +271,8 @@ describe('intern-tui commands without a TTY', () => {
       await put.close();
     }
     expect(await json<{ name: string }[]>(['vault', 'list', '--json', 'name'])).toContainEqual({ name: 'pty_secret' });
+    const piped = (await run(['vault', 'list'])).stdout.split('\n').find((l) => l.startsWith('pty_secret\t'))!;
+    expect(piped).toMatch(/\tsha256:[0-9a-f]{64}\t\d{4}-\d\d-\d\dT/);
 
     for (const noColor of [false, true]) {
       const list = new PtyScreen(process.execPath, [CLI, 'vault', 'list'], { cols: 160, rows: 20, cwd: ROOT, env: { ...env, ...(noColor ? { NO_COLOR: '1' } : {}) } });
@@ -281,6 +283,8 @@ describe('intern-tui commands without a TTY', () => {
         const row = screen.split('\n').find((l) => l.startsWith('pty_secret'))!;
         expect(header).toMatch(/^NAME +HOSTS +FINGERPRINT +CREATED$/);
         expect(row.indexOf('api.example.com')).toBe(header.indexOf('HOSTS'));
+        // On a terminal the fingerprint is short and the time an age, as in the TUI; piped, both whole.
+        expect(row).toMatch(/ [0-9a-f]{8} +\d+s ago$/);
         expect(list.output.includes('\x1b[1m')).toBe(!noColor);
       } finally {
         await list.close();

@@ -1,12 +1,13 @@
 /** `vault list|put|delete|copy [--intern NAME]`: secrets by name and host; a value is read, never an argument, never printed. */
 import { EffectiveSecretSchema, VaultSecretSchema, checkSecretName, checkSecretValue, validateHosts, type EffectiveSecret, type VaultSecret, type VaultSecretList } from '../../contract/vault.js';
-import { LIMITS } from '../../contract/limits.js';
 import type { RunContext } from '../context.js';
 import { CliError, EXIT, refuseWrong, usageError } from '../exit.js';
 import { confirm, readSecret } from '../input.js';
 import { secretRefusal } from '../parse.js';
 import type { Column } from '../output.js';
 import { resolveIntern } from '../resolve.js';
+import { allVaultPages } from '../../client/pages.js';
+import { relativeTime, shortFingerprint } from '../../tui/format.js';
 
 const str = (ctx: RunContext, name: string) => ctx.values[name] as string | undefined;
 
@@ -16,20 +17,10 @@ const SECRET_FIELDS = Object.keys(VaultSecretSchema.shape);
 const COLUMNS: Column<VaultSecret & { scope?: string }>[] = [
   { header: 'NAME', get: (s) => s.name, keep: true },
   { header: 'HOSTS', get: (s) => s.hosts?.join(',') ?? '' },
-  { header: 'FINGERPRINT', get: (s) => s.fingerprint ?? '' },
-  { header: 'CREATED', get: (s) => s.created_at },
+  // On a terminal a short fingerprint and the age, as the TUI shows them; piped, both whole.
+  { header: 'FINGERPRINT', get: (s) => s.fingerprint ?? '', short: shortFingerprint },
+  { header: 'CREATED', get: (s) => s.created_at, short: (at) => relativeTime(at) },
 ];
-
-async function allPages<T>(fetch: (q: { limit: number; offset: number }) => Promise<{ data: T[]; has_more: boolean }>): Promise<T[]> {
-  const out: T[] = [];
-  const limit = LIMITS.vaultList.maxLimit;
-  for (let offset = 0; ; offset += limit) {
-    const page = await fetch({ limit, offset });
-    out.push(...page.data);
-    if (!page.has_more || page.data.length === 0 || offset + limit > LIMITS.vaultList.maxOffset) break;
-  }
-  return out;
-}
 
 export async function list(ctx: RunContext): Promise<number> {
   const api = await ctx.api();
@@ -37,15 +28,15 @@ export async function list(ctx: RunContext): Promise<number> {
   if (ctx.values.effective && !internRef) throw usageError('--effective needs --intern NAME');
   const opts = { signal: ctx.signal };
   if (!internRef) {
-    ctx.out.list(await allPages<VaultSecret>((q) => api.listVaultSecrets(q, opts)), COLUMNS, 'no secrets');
+    ctx.out.list(await allVaultPages<VaultSecret>((q) => api.listVaultSecrets(q, opts)), COLUMNS, 'no secrets');
     return EXIT.ok;
   }
   const intern = await resolveIntern(api, internRef, ctx.signal);
   if (ctx.values.effective) {
-    const rows = await allPages<EffectiveSecret>((q) => api.listEffectiveSecrets(intern.id, q, opts));
+    const rows = await allVaultPages<EffectiveSecret>((q) => api.listEffectiveSecrets(intern.id, q, opts));
     ctx.out.list(rows, [COLUMNS[0]!, { header: 'SCOPE', get: (s) => s.scope, keep: true }, ...COLUMNS.slice(1)], 'no secrets');
   } else {
-    ctx.out.list(await allPages<VaultSecret>((q): Promise<VaultSecretList> => api.listInternSecrets(intern.id, q, opts)), COLUMNS, 'no secrets');
+    ctx.out.list(await allVaultPages<VaultSecret>((q): Promise<VaultSecretList> => api.listInternSecrets(intern.id, q, opts)), COLUMNS, 'no secrets');
   }
   return EXIT.ok;
 }

@@ -8,7 +8,6 @@ import { Box } from 'ink';
 import { Text } from '../components/Text.js';
 import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import type { InternApi } from '../../client/types.js';
-import { LIMITS } from '../../contract/limits.js';
 import type { EffectiveSecret, VaultSecret } from '../../contract/vault.js';
 import { Confirm, confirmRows } from '../components/Confirm.js';
 import { ErrorView } from '../components/ErrorView.js';
@@ -17,7 +16,8 @@ import { Spinner } from '../components/Spinner.js';
 import { TextField } from '../components/TextField.js';
 import { type Column, Table } from '../components/Table.js';
 import { useTui } from '../context.js';
-import { relativeTime } from '../format.js';
+import { relativeTime, shortFingerprint } from '../format.js';
+import { allVaultPages } from '../../client/pages.js';
 import { useAction } from '../hooks/useAction.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { filterRows, useFilter } from '../hooks/useFilter.js';
@@ -47,27 +47,12 @@ const EFFECTIVE_COLUMNS: Column<Row>[] = [
 const shownOf = (rows: Row[], filter: string) => filterRows(rows, filter, (r) => [r.name, ...(r.hosts ?? [])]);
 
 /** `sha256:3f9a…` → `3f9a1c2b`: enough to tell two values apart at a glance. */
-export function shortFingerprint(fp: string | null): string {
-  if (!fp) return '—';
-  return fp.replace(/^sha256:/, '').slice(0, 8);
-}
-
-/** Every page of an offset-paged list (at most the service's offset cap). */
-async function all<T>(load: (q: { limit: number; offset: number }) => Promise<{ data: T[]; has_more: boolean }>): Promise<T[]> {
-  const out: T[] = [];
-  for (let offset = 0; offset <= LIMITS.vaultList.maxOffset; offset += LIMITS.vaultList.maxLimit) {
-    const page = await load({ limit: LIMITS.vaultList.maxLimit, offset });
-    out.push(...page.data);
-    if (!page.has_more || page.data.length === 0) break;
-  }
-  return out;
-}
 
 function loader(api: InternApi, internId: string | undefined, tab: Tab) {
   return (signal: AbortSignal): Promise<Row[]> => {
-    if (!internId) return all((q) => api.listVaultSecrets(q, { signal }));
-    if (tab === 'effective') return all((q) => api.listEffectiveSecrets(internId, q, { signal }));
-    return all((q) => api.listInternSecrets(internId, q, { signal }));
+    if (!internId) return allVaultPages((q) => api.listVaultSecrets(q, { signal }));
+    if (tab === 'effective') return allVaultPages((q) => api.listEffectiveSecrets(internId, q, { signal }));
+    return allVaultPages((q) => api.listInternSecrets(internId, q, { signal }));
   };
 }
 
@@ -129,7 +114,7 @@ export function VaultScreen({ internId }: { internId?: string }) {
 
   const openCopy = () => {
     setMode({ kind: 'copy', from: null });
-    all((q) => api.listVaultSecrets(q)).then(
+    allVaultPages((q) => api.listVaultSecrets(q)).then(
       (from) => setMode((m) => (m.kind === 'copy' ? { kind: 'copy', from } : m)),
       (e: unknown) => {
         setMode({ kind: 'list' });

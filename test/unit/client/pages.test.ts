@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ApiError, ResponseShapeError } from '../../../src/client/errors.js';
-import { byokPages, internPages } from '../../../src/client/pages.js';
+import { allVaultPages, byokPages, internPages } from '../../../src/client/pages.js';
+import { LIMITS } from '../../../src/contract/limits.js';
 import { matchByok, matchInterns, shortIdLength } from '../../../src/client/resolve.js';
 import type { InternList } from '../../../src/contract/intern.js';
 import { FakeApi, IDS, credential } from '../../component/fakeApi.js';
@@ -126,5 +127,20 @@ describe('shortIdLength', () => {
     expect(shortIdLength(['3f0c1a2b-1111', '3f0c1a2b-1234', 'ffff'])).toBe(11);
     // The same id twice: no longer than the id.
     expect(shortIdLength(['abc', 'abc'], 2)).toBe(3);
+  });
+});
+
+describe('allVaultPages', () => {
+  it('asks for the largest pages until has_more is false, and never past the service\'s offset cap', async () => {
+    const { maxLimit, maxOffset } = LIMITS.vaultList;
+    const asked: number[] = [];
+    const three = await allVaultPages(async ({ offset, limit }) => (asked.push(offset), { data: [offset], has_more: offset < 2 * limit }));
+    expect(three).toEqual([0, maxLimit, 2 * maxLimit]);
+    asked.length = 0;
+    await allVaultPages(async ({ offset }) => (asked.push(offset), { data: [offset], has_more: true }));
+    expect(Math.max(...asked)).toBeLessThanOrEqual(maxOffset);
+    expect(asked).toHaveLength(Math.floor(maxOffset / maxLimit) + 1);
+    // An empty page ends the walk even if it says there is more.
+    expect(await allVaultPages(async () => ({ data: [], has_more: true }))).toEqual([]);
   });
 });
