@@ -92,6 +92,14 @@ export function maskedPrompt(io: Io, question: string): Promise<string> {
  * `signal` end it with exit 130 instead of leaving the question hanging.
  */
 export async function askLine(io: Io, question: string, signal?: AbortSignal): Promise<string> {
+  return (await askLineOrEnd(io, question, signal)) ?? '';
+}
+
+/**
+ * A line typed on the terminal, or null when the input ends first (ctrl+d on an empty line): a
+ * conversation's prompt ends the conversation there, where an answer to a question is empty.
+ */
+export async function askLineOrEnd(io: Io, question: string, signal?: AbortSignal): Promise<string | null> {
   const { createInterface } = await importExternal<typeof ReadlinePromises>('node:readline/promises');
   const rl = createInterface({ input: io.stdin, output: io.stderr });
   const interrupted = new AbortController();
@@ -100,15 +108,25 @@ export async function askLine(io: Io, question: string, signal?: AbortSignal): P
   // unheard it was thrown (the command's own watch on stdin, cli/ending.ts, ends the command).
   const gone = new AbortController();
   rl.on('error', () => gone.abort());
+  // readline closes itself at the input's end, and the question is then aborted.
+  let ended = false;
+  rl.on('close', () => (ended = true));
   const onAbort = () => interrupted.abort();
   signal?.addEventListener('abort', onAbort);
   try {
-    return await rl.question(question, { signal: AbortSignal.any([interrupted.signal, gone.signal]) });
+    const answer = await rl.question(question, { signal: AbortSignal.any([interrupted.signal, gone.signal]) });
+    if (answer !== '' || !ended) return answer;
+    io.stderr.write('\n');
+    return null;
   } catch (e) {
     if (gone.signal.aborted) throw new CliError(EXIT.failed, 'the terminal went away');
     if (interrupted.signal.aborted) {
       io.stderr.write('\n');
       throw new CliError(EXIT.interrupted, 'interrupted');
+    }
+    if (ended) {
+      io.stderr.write('\n');
+      return null;
     }
     throw e;
   } finally {

@@ -401,13 +401,15 @@ export const COMMANDS: CommandSpec[] = [
     },
     details: [
       `${IDN}.`,
-      'Without PROMPT, the prompt is read from stdin (all of it) when stdin is not a terminal,',
-      'else asked for on stderr. Permission requests are asked on stderr on a terminal; without one,',
+      'Without PROMPT, the prompt is read from stdin (all of it) when stdin is not a terminal. On a',
+      'terminal it is a conversation: prompt after prompt in one session until ctrl+d (one prompt',
+      'under --json or --no-wait). Permission requests are asked on stderr on a terminal; without one,',
       '--approve or --deny answers them (otherwise the command exits 2). --json prints every chunk',
       'as one JSON object per line (NDJSON). Ctrl+C cancels the run (exit 130).',
       '--no-wait starts the run (POST /invoke: self-drive, nothing asks) and prints its session id',
       'on stdout; with --session ID (an id --no-wait printed) a running turn takes the prompt in.',
       'Examples:',
+      '  intern-tui chat reviewer',
       '  intern-tui chat reviewer "Summarise open PRs"',
       '  git diff | intern-tui chat reviewer --approve > review.md',
       '  intern-tui chat reporter "Write the nightly report" --no-wait'

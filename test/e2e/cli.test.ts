@@ -556,5 +556,29 @@ describe('intern-tui commands without a TTY', () => {
     } finally {
       await question.close();
     }
+    // No PROMPT on a terminal: a conversation in one session, a failed turn reported and the
+    // conversation going on, until ctrl+d.
+    const talk = new PtyScreen(process.execPath, [CLI, 'chat', 'cli-tty'], { cols: 120, rows: 40, cwd: ROOT, env });
+    try {
+      await talk.waitFor('Chatting with cli-tty; ctrl+d ends.');
+      await talk.waitFor(/prompt> $/m);
+      await talk.type('first words');
+      await talk.press('\r');
+      await talk.waitFor('Turn 1 of session');
+      await talk.type('fail: stream_severed');
+      await talk.press('\r');
+      await talk.waitFor('the run failed (stream_severed)');
+      await talk.type('second words');
+      await talk.press('\r');
+      const screen = await talk.waitFor('Turn 3 of session');
+      expect(screen).toContain('Earlier in this session you said: "fail: stream_severed"');
+      // The fourth prompt, after the third turn's answer.
+      await talk.waitFor((s) => (s.match(/prompt>/g) ?? []).length === 4);
+      await talk.press('\x04');
+      expect(await talk.waitForExit(30_000)).toBe(0);
+      expect(talk.screen()).toMatch(/session: sess_\w+ \(continue with --session sess_\w+\)/);
+    } finally {
+      await talk.close();
+    }
   }, 90_000);
 });

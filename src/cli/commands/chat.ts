@@ -1,5 +1,6 @@
 /**
- * `chat NAME [PROMPT]`: one prompt, the answer streamed to stdout. Permission requests and questions
+ * `chat NAME [PROMPT]`: one prompt, the answer streamed to stdout; on a terminal without PROMPT, a
+ * conversation, prompt after prompt in one session, until ctrl+d. Permission requests and questions
  * are asked on stderr when there is a terminal; without one `--approve`/`--deny` answers permissions.
  * `--json` prints each chunk as NDJSON. `--no-wait` starts a self-drive run through `POST /invoke`
  * instead and prints its session id (for cron jobs and scripts that do not wait for the answer).
@@ -10,8 +11,9 @@ import { sanitize } from '../../tui/sanitize.js';
 import type { InternApi } from '../../client/types.js';
 import type { RunContext } from '../context.js';
 import { CliError, EXIT, usageError } from '../exit.js';
-import { askLine, readAll } from '../input.js';
+import { askLine, askLineOrEnd, readAll } from '../input.js';
 import { resolveIntern } from '../resolve.js';
+import { exitCodeOf } from '../run.js';
 
 /** An interaction this run cannot answer (no terminal, no --approve/--deny): it is cancelled, then the command exits 2. */
 class Unanswerable extends CliError {
@@ -35,12 +37,19 @@ const ask = (ctx: RunContext, question: string): Promise<string> => askLine(ctx.
 
 const interactive = (ctx: RunContext) => Boolean(ctx.io.stdin.isTTY && ctx.io.stderr.isTTY);
 
+/** What is wrong with a prompt as typed, or null. */
+function promptProblem(prompt: string): string | null {
+  if (prompt.trim() === '') return 'the prompt is empty: give PROMPT, or pipe it in on stdin';
+  if (prompt.length > LIMITS.prompt.max) return `the prompt is ${prompt.length} characters; the service takes at most ${LIMITS.prompt.max}`;
+  return null;
+}
+
+/** PROMPT, else one asked for on the terminal, else stdin (a conversation asks for its prompts itself). */
 async function readPrompt(ctx: RunContext): Promise<string> {
-  let prompt = ctx.positionals[1];
-  if (prompt === undefined) prompt = interactive(ctx) ? await ask(ctx, 'prompt> ') : await readAll(ctx.io.stdin);
-  prompt = prompt.replace(/\r?\n$/, '');
-  if (prompt.trim() === '') throw usageError('the prompt is empty: give PROMPT, or pipe it in on stdin');
-  if (prompt.length > LIMITS.prompt.max) throw usageError(`the prompt is ${prompt.length} characters; the service takes at most ${LIMITS.prompt.max}`);
+  const given = ctx.positionals[1] ?? (interactive(ctx) ? await ask(ctx, 'prompt> ') : await readAll(ctx.io.stdin));
+  const prompt = given.replace(/\r?\n$/, '');
+  const problem = promptProblem(prompt);
+  if (problem) throw usageError(problem);
   return prompt;
 }
 
@@ -120,17 +129,41 @@ async function startRun(ctx: RunContext, api: InternApi, intern: { id: string; n
   return EXIT.ok;
 }
 
-export async function chat(ctx: RunContext): Promise<number> {
-  if (ctx.values.approve && ctx.values.deny) throw usageError('give --approve or --deny, not both');
-  if (ctx.values['no-wait'] && (ctx.values.approve || ctx.values.deny)) {
-    throw usageError('--no-wait runs the intern self-drive, so nothing asks for permission: drop --approve/--deny');
-  }
-  const api = await ctx.api();
-  const intern = await resolveIntern(api, ctx.positionals[0]!, ctx.signal);
-  const prompt = await readPrompt(ctx);
-  if (ctx.values['no-wait']) return startRun(ctx, api, intern, prompt);
-  const out = ctx.io.stdout;
+/**
+ * A conversation on a terminal (chat NAME, no PROMPT): prompt after prompt in one session, as
+ * `llm chat` or `ollama run` do. An empty line asks again; ctrl+d ends it (exit 0); ctrl+c ends
+ * the command (130). A turn the service fails is reported and the conversation goes on; a refused
+ * credential ends it.
+ */
+async function converse(ctx: RunContext, api: InternApi, intern: { id: string; name: string }): Promise<number> {
   let sessionId = ctx.values.session as string | undefined;
+  ctx.io.stderr.write(`Chatting with ${sanitize(intern.name)}${sessionId ? ` in session ${sanitize(sessionId)}` : ''}; ctrl+d ends.\n`);
+  for (;;) {
+    const line = await askLineOrEnd(ctx.io, 'prompt> ', ctx.signal);
+    if (line === null) break;
+    if (line.trim() === '') continue;
+    const problem = promptProblem(line);
+    if (problem) {
+      ctx.out.error(problem, { exit: EXIT.usage });
+      continue;
+    }
+    try {
+      sessionId = (await turn(ctx, api, intern, line, sessionId)) ?? sessionId;
+    } catch (e) {
+      if (exitCodeOf(e, false) !== EXIT.failed || ctx.signal.aborted) throw e;
+      ctx.out.error(e instanceof Error ? e.message : String(e), { exit: EXIT.failed });
+    }
+    // A blank line between an answer and the next prompt.
+    ctx.io.stderr.write('\n');
+  }
+  if (sessionId) ctx.io.stderr.write(`session: ${sessionId} (continue with --session ${sessionId})\n`);
+  return EXIT.ok;
+}
+
+/** One prompt's turn, its permission requests and questions answered; the session's id. */
+async function turn(ctx: RunContext, api: InternApi, intern: { id: string; name: string }, prompt: string, session: string | undefined): Promise<string | undefined> {
+  const out = ctx.io.stdout;
+  let sessionId = session;
   let messages: ChatMessage[] = [{ role: 'user', content: prompt }];
   let endedWithNewline = true;
   for (;;) {
@@ -142,7 +175,7 @@ export async function chat(ctx: RunContext): Promise<number> {
     if (start.kind === 'steered') {
       if (ctx.out.json) ctx.out.ndjson({ session_id: start.session_id, status: 'steered' });
       ctx.io.stderr.write(`intern-tui: the session ${start.session_id} was already running; the prompt was added to its turn\n`);
-      return EXIT.ok;
+      return start.session_id;
     }
     let pending: ChatToolCall | undefined;
     let failure: ChatChunk['error'];
@@ -169,7 +202,7 @@ export async function chat(ctx: RunContext): Promise<number> {
       const reason = failure.metadata?.reason ? ` (${failure.metadata.reason})` : '';
       throw new CliError(failure.code === 401 || failure.code === 403 ? EXIT.auth : EXIT.failed, `the run failed${reason}: ${failure.message}`);
     }
-    if (!pending) break;
+    if (!pending) return sessionId;
     const request = parseProvideInput(pending);
     if (!request) throw new CliError(EXIT.failed, `the intern called a tool this client does not know: ${sanitize(pending.function.name)}`);
     if (!sessionId) throw new CliError(EXIT.failed, 'the service asked for input without giving a session id');
@@ -182,6 +215,21 @@ export async function chat(ctx: RunContext): Promise<number> {
     }
     messages = answerMessages(pending, answer);
   }
+}
+
+export async function chat(ctx: RunContext): Promise<number> {
+  if (ctx.values.approve && ctx.values.deny) throw usageError('give --approve or --deny, not both');
+  if (ctx.values['no-wait'] && (ctx.values.approve || ctx.values.deny)) {
+    throw usageError('--no-wait runs the intern self-drive, so nothing asks for permission: drop --approve/--deny');
+  }
+  // Under --json or --no-wait the one prompt is asked for once, as a script's output is one run.
+  const conversation = ctx.positionals[1] === undefined && interactive(ctx) && !ctx.out.json && !ctx.values['no-wait'];
+  const api = await ctx.api();
+  const intern = await resolveIntern(api, ctx.positionals[0]!, ctx.signal);
+  if (conversation) return converse(ctx, api, intern);
+  const prompt = await readPrompt(ctx);
+  if (ctx.values['no-wait']) return startRun(ctx, api, intern, prompt);
+  const sessionId = await turn(ctx, api, intern, prompt, ctx.values.session as string | undefined);
   if (sessionId && !ctx.out.json) ctx.io.stderr.write(`session: ${sessionId} (continue with --session ${sessionId})\n`);
   return EXIT.ok;
 }
