@@ -77,7 +77,7 @@ export const JSON_FLAG: FlagSpec = {
   description: 'print the service objects as JSON; FIELDS (a,b,c) keeps only those',
 };
 
-const IDN = 'NAME is an intern id or name';
+const IDN = 'NAME is an intern\'s name, its id, or the start of its id that interns list shows';
 const KEYN = 'ID is a key\'s id, the start of it that byok list shows, or its name';
 
 /** The API field each BYOK settings flag sets: the flags' `sets` below, and the body `byok create` and `update` build. */

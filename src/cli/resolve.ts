@@ -1,5 +1,5 @@
-/** The one place an intern (by id or by name) or a BYOK key (by id, the start of its id, or its name) named on the command line becomes one. */
-import { BYOK_ID_PREFIX_MIN, matchByok, matchInterns } from '../client/resolve.js';
+/** The one place an intern or a BYOK key named on the command line (by id, name or the start of its id) becomes one. */
+import { ID_PREFIX_MIN, matchByok, matchInterns, severalOf, type Matches } from '../client/resolve.js';
 import type { ByokCredential } from '../contract/byok.js';
 import { INTERN_PAGE, internPages } from '../client/pages.js';
 import type { InternApi } from '../client/types.js';
@@ -7,27 +7,32 @@ import type { Intern } from '../contract/intern.js';
 import { sanitize } from '../tui/sanitize.js';
 import { CliError, EXIT } from './exit.js';
 
-/** An exact id wins over a name (src/client/resolve.ts). Two interns with the name: exit 2, listing their ids. */
-export async function resolveIntern(api: InternApi, ref: string, signal?: AbortSignal): Promise<Intern> {
-  const { one, byName } = await matchInterns(api, ref, { signal });
-  if (one) return one;
+/**
+ * What a reference names, or the error: several (exit 2, listing their ids, the first five) or
+ * none (exit 1). `what` names the kind ("intern", "BYOK key"); `describe` tells one apart.
+ */
+function theOne<T extends { id: string }>(m: Matches<T>, ref: string, what: string, describe: (item: T) => string): T {
+  if (m.one) return m.one;
   const shown = sanitize(ref).slice(0, 80);
-  if (byName.length > 1) throw new CliError(EXIT.usage, `${byName.length} interns are named "${shown}": name one by id (${byName.map((i) => i.id).join(', ')})`);
-  throw new CliError(EXIT.failed, `no intern with the id or name "${shown}"`);
+  const several = severalOf(m);
+  if (several.length > 0) {
+    const how = m.byName.length > 1 ? `${several.length} ${what}s are named "${shown}"` : `the ids of ${several.length} ${what}s start with "${shown}"`;
+    const listed = several.slice(0, 5).map((x) => `${x.id} (${describe(x)})`);
+    const more = several.length > 5 ? ` and ${several.length - 5} more` : '';
+    throw new CliError(EXIT.usage, `${how}: name one by its id (${listed.join(', ')}${more})`);
+  }
+  const short = ref.length < ID_PREFIX_MIN && /^[0-9a-f]+$/i.test(ref) ? ` (the start of an id needs ${ID_PREFIX_MIN} characters at least)` : '';
+  throw new CliError(EXIT.failed, `no ${what} with the id or name "${shown}"${short}`);
 }
 
-/** A key named by several: exit 2, listing them by id and name. None: exit 1. */
+/** An exact id wins over a name, and a name over the start of an id (src/client/resolve.ts). */
+export async function resolveIntern(api: InternApi, ref: string, signal?: AbortSignal): Promise<Intern> {
+  return theOne(await matchInterns(api, ref, { signal }), ref, 'intern', (i) => `${sanitize(i.name)}, ${sanitize(i.status)}`);
+}
+
+/** A BYOK key by its id, its name or the start of its id. */
 export async function resolveByok(api: InternApi, ref: string, signal?: AbortSignal): Promise<ByokCredential> {
-  const { one, several } = await matchByok(api, ref, { signal });
-  if (one) return one;
-  const shown = sanitize(ref).slice(0, 80);
-  if (several.length > 1) {
-    const listed = several.slice(0, 5).map((b) => `${b.id} (${sanitize(b.provider)}${b.name ? ` "${sanitize(b.name)}"` : ''})`);
-    const more = several.length > 5 ? ` and ${several.length - 5} more` : '';
-    throw new CliError(EXIT.usage, `"${shown}" names ${several.length} BYOK keys: name one by its id (${listed.join(', ')}${more})`);
-  }
-  const short = ref.length < BYOK_ID_PREFIX_MIN ? ` (the start of an id needs ${BYOK_ID_PREFIX_MIN} characters at least)` : '';
-  throw new CliError(EXIT.failed, `no BYOK key with the id or name "${shown}"${short}`);
+  return theOne(await matchByok(api, ref, { signal }), ref, 'BYOK key', (b) => `${sanitize(b.provider)}${b.name ? ` "${sanitize(b.name)}"` : ''}`);
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
- * Finding an intern (by its id or its name) or a BYOK key (by its id, the start of its id, or its
- * name) from what a person types, for the TUI's palette and the CLI alike.
+ * Finding an intern or a BYOK key from what a person types, for the TUI's palette and the CLI
+ * alike, by one rule: its whole id; else its name, when one has it; else the start of its id (as
+ * lists show ids, short), when one id starts so.
  */
 import type { ByokCredential } from '../contract/byok.js';
 import type { Intern } from '../contract/intern.js';
@@ -8,16 +9,44 @@ import { ApiError } from './errors.js';
 import { INTERN_PAGE, byokPages, internPages } from './pages.js';
 import type { InternApi } from './types.js';
 
-export interface InternMatches {
-  /** The intern whose id is the reference (an exact id wins over any name). */
-  byId: Intern | null;
-  /** Every intern with the reference as its name (names are unique per caller and workspace, not across). */
-  byName: Intern[];
-  /** The intern the reference names: the id's, else the only one with the name; null when none or several. */
-  one: Intern | null;
+/** The shortest start of an id taken for the whole id. */
+export const ID_PREFIX_MIN = 4;
+
+export interface Matches<T> {
+  /** What the reference names: the id's; else the only one with it as its name; else the only one whose id starts with it; null when none or several. */
+  one: T | null;
+  /** Every one with the reference as its name (names are unique per caller and workspace, not across). */
+  byName: T[];
+  /** Every one whose id starts with the reference (from ID_PREFIX_MIN characters), when none has it as its name. */
+  byPrefix: T[];
 }
 
-const matches = (byId: Intern | null, byName: Intern[]): InternMatches => ({ byId, byName, one: byId ?? (byName.length === 1 ? byName[0]! : null) });
+/** Sorts what was listed by how it fits the reference, and picks the one it names. */
+class Sorter<T extends { id: string; name: string | null }> {
+  readonly byName: T[] = [];
+  readonly byPrefix: T[] = [];
+  private readonly prefix: string | null;
+  constructor(private readonly ref: string) {
+    this.prefix = ref.length >= ID_PREFIX_MIN ? ref.toLowerCase() : null;
+  }
+  add(item: T): void {
+    if (item.name === this.ref) this.byName.push(item);
+    else if (this.prefix && item.id.toLowerCase().startsWith(this.prefix)) this.byPrefix.push(item);
+  }
+  result(byId: T | null = null): Matches<T> {
+    const byPrefix = this.byName.length > 0 ? [] : this.byPrefix;
+    const pick = this.byName.length > 0 ? this.byName : byPrefix;
+    return { one: byId ?? (pick.length === 1 ? pick[0]! : null), byName: this.byName, byPrefix };
+  }
+}
+
+/** What made a reference name several: the interns or keys with the name, else those whose ids start with it. */
+export const severalOf = <T>(m: Matches<T>): T[] => (m.byName.length > 1 ? m.byName : m.byPrefix.length > 1 ? m.byPrefix : []);
+
+export interface InternMatches extends Matches<Intern> {
+  /** The intern whose id is the reference (an exact id wins over any name). */
+  byId: Intern | null;
+}
 
 /** What an intern id looks like (the service's are UUIDs): worth asking for directly. */
 const ID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -34,64 +63,50 @@ export async function matchInterns(
 ): Promise<InternMatches> {
   if (ID_SHAPE.test(ref)) {
     try {
-      return matches(await api.getIntern(ref, { signal: opts.signal }), []);
+      const byId = await api.getIntern(ref, { signal: opts.signal });
+      return { ...new Sorter<Intern>(ref).result(byId), byId };
     } catch (e) {
       // No intern has that id: it may still be a name.
       if (!(e instanceof ApiError && e.status === 404)) throw e;
     }
   }
-  const byName: Intern[] = [];
+  const found = new Sorter<Intern>(ref);
   let pages = 0;
   for await (const data of internPages(api, { limit: INTERN_PAGE }, opts.signal)) {
     for (const i of data) {
-      if (i.id === ref) return matches(i, byName);
-      if (i.name === ref) byName.push(i);
+      if (i.id === ref) return { ...found.result(i), byId: i };
+      found.add(i);
     }
     if (++pages >= (opts.maxPages ?? Infinity)) break;
   }
-  return matches(null, byName);
-}
-
-/** The shortest start of a key's id that names it, as tables show it and `matchByok` takes it. */
-export const BYOK_ID_PREFIX_MIN = 4;
-
-export interface ByokMatches {
-  /** The key the reference names: its id; else the only key with it as its name; else the only key whose id starts with it. */
-  one: ByokCredential | null;
-  /** Every key the reference could mean, when it names several (by name, or by the start of their ids). */
-  several: ByokCredential[];
+  return { ...found.result(), byId: null };
 }
 
 /**
  * A key's id is asked for directly (a 404 leaves the reference to be a name); otherwise every key
- * is listed, and the reference is a name or, from `BYOK_ID_PREFIX_MIN` characters, the start of
- * an id. A name wins over the start of another key's id.
+ * is listed, and the reference is a name or the start of an id.
  */
-export async function matchByok(api: Pick<InternApi, 'listByok' | 'getByok'>, ref: string, opts: { signal?: AbortSignal } = {}): Promise<ByokMatches> {
+export async function matchByok(api: Pick<InternApi, 'listByok' | 'getByok'>, ref: string, opts: { signal?: AbortSignal } = {}): Promise<Matches<ByokCredential>> {
+  const found = new Sorter<ByokCredential>(ref);
   if (ID_SHAPE.test(ref)) {
     try {
-      return { one: await api.getByok(ref, { signal: opts.signal }), several: [] };
+      return found.result(await api.getByok(ref, { signal: opts.signal }));
     } catch (e) {
       if (!(e instanceof ApiError && e.status === 404)) throw e;
     }
   }
-  const byName: ByokCredential[] = [];
-  const byPrefix: ByokCredential[] = [];
-  const prefix = ref.length >= BYOK_ID_PREFIX_MIN ? ref.toLowerCase() : null;
   for await (const data of byokPages(api, {}, opts.signal)) {
     for (const b of data) {
-      if (b.id === ref) return { one: b, several: [] };
-      if (b.name === ref) byName.push(b);
-      else if (prefix && b.id.toLowerCase().startsWith(prefix)) byPrefix.push(b);
+      if (b.id === ref) return found.result(b);
+      found.add(b);
     }
   }
-  const pick = byName.length > 0 ? byName : byPrefix;
-  return pick.length === 1 ? { one: pick[0]!, several: [] } : { one: null, several: pick };
+  return found.result();
 }
 
 /**
- * How many characters of each id tell these keys apart, `least` at fewest (git's short hashes):
- * what a table shows of a 36-character id, so that what is shown can be typed back.
+ * How many characters of each id tell these apart, `least` at fewest (git's short hashes): what a
+ * table shows of a 36-character id, so that what is shown can be typed back.
  */
 export function shortIdLength(ids: string[], least = 8): number {
   const sorted = ids.map((id) => id.toLowerCase()).sort();

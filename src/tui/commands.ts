@@ -3,7 +3,7 @@
  * and what it does. The palette parses and suggests from it, the help overlay and
  * the footer's `:` line describe it, and the README's key table lists it.
  */
-import { matchInterns } from '../client/resolve.js';
+import { matchInterns, severalOf } from '../client/resolve.js';
 import type { InternApi } from '../client/types.js';
 import type { Intern } from '../contract/intern.js';
 import type { Nav } from './context.js';
@@ -31,9 +31,11 @@ export interface Command {
 /** The one intern a command names (by id, or by a name only one intern has); otherwise a message, and null. */
 async function internNamed({ api, nav }: CommandEnv, name: string, verb: string): Promise<Intern | null> {
   try {
-    const { one, byName } = await matchInterns(api, name, { maxPages: 20 });
-    if (one) return one;
-    if (byName.length > 1) nav.flash(`${byName.length} interns are named "${sanitize(name)}": ${verb} by id`, 'error');
+    const found = await matchInterns(api, name, { maxPages: 20 });
+    if (found.one) return found.one;
+    const several = severalOf(found);
+    if (found.byName.length > 1) nav.flash(`${several.length} interns are named "${sanitize(name)}": ${verb} by id`, 'error');
+    else if (several.length > 1) nav.flash(`the ids of ${several.length} interns start with "${sanitize(name)}": type more of it`, 'error');
     else nav.flash(`no intern named "${sanitize(name)}"`, 'error');
   } catch (e) {
     nav.flash(`could not look up ${sanitize(name)}: ${sanitize((e as Error).message)}`, 'error');

@@ -88,11 +88,13 @@ describe('intern-tui commands without a TTY', () => {
     const updated = await json<Intern>(['interns', 'update', 'cli-alpha', '--description', 'changed', '--json']);
     expect(updated).toMatchObject({ id: created.id, description: 'changed' });
     expect((await json<Intern>(['interns', 'get', created.id, '--json'])).description).toBe('changed');
+    // The start of its id, as interns list shows it on a terminal.
+    expect(await json(['interns', 'get', created.id.slice(0, 8), '--json', 'name'])).toEqual({ name: 'cli-alpha' });
 
     const table = await run(['interns', 'list']);
     expect(table.code).toBe(0);
     const row = table.stdout.split('\n').find((l) => l.startsWith('cli-alpha\t'));
-    expect(row?.split('\t')).toEqual(['cli-alpha', expect.any(String), '', created.id, 'changed']);
+    expect(row?.split('\t')).toEqual(['cli-alpha', expect.any(String), '', created.id, expect.stringMatching(/^\d{4}-\d\d-\d\dT/), 'changed']);
 
     const refused = await run(['interns', 'delete', 'cli-alpha']);
     expect(refused.code).toBe(2);

@@ -9,20 +9,28 @@ import { CliError, EXIT, closest, refuseWrong, usageError } from '../exit.js';
 import { confirm, readTextArg } from '../input.js';
 import { statusTone, type Column, type DetailRow } from '../output.js';
 import { sanitize } from '../../tui/sanitize.js';
+import { relativeTime } from '../../tui/format.js';
 import { listAllInterns, resolveIntern } from '../resolve.js';
+import { shortIdLength } from '../../client/resolve.js';
 
 const str = (ctx: RunContext, name: string) => ctx.values[name] as string | undefined;
 
 /** What `--json FIELDS` may keep of an intern: the contract's fields. */
 const INTERN_FIELDS = Object.keys(InternSchema.shape);
 
-const COLUMNS: Column<Intern>[] = [
-  { header: 'NAME', get: (i) => i.name, keep: true },
-  { header: 'STATUS', get: (i) => i.status, tone: statusTone, keep: true },
-  { header: 'MODEL', get: (i) => i.model ?? '', empty: NO_MODEL },
-  { header: 'ID', get: (i) => i.id },
-  { header: 'DESCRIPTION', get: (i) => i.description ?? '' },
-];
+/** The table's columns; ids as long as it takes to tell these interns apart, which commands take (src/client/resolve.ts). */
+function columns(interns: Intern[]): Column<Intern>[] {
+  const idLength = shortIdLength(interns.map((i) => i.id));
+  return [
+    { header: 'NAME', get: (i) => i.name, keep: true },
+    { header: 'STATUS', get: (i) => i.status, tone: statusTone, keep: true },
+    { header: 'MODEL', get: (i) => i.model ?? '', empty: NO_MODEL },
+    { header: 'ID', get: (i) => i.id, short: (id) => id.slice(0, idLength), keep: true },
+    // An age on a terminal, as the TUI's list shows it; piped, the time as sent.
+    { header: 'UPDATED', get: (i) => i.updated_at, short: (at) => relativeTime(at) },
+    { header: 'DESCRIPTION', get: (i) => i.description ?? '' },
+  ];
+}
 
 const DETAIL: DetailRow<Intern>[] = [
   ['name', (i) => i.name],
@@ -62,7 +70,7 @@ export async function list(ctx: RunContext): Promise<number> {
   }
   const api = await ctx.api();
   const { interns, more } = await listAllInterns(api, status?.length ? { status } : {}, max, ctx.signal);
-  ctx.out.list(interns, COLUMNS, 'no interns');
+  ctx.out.list(interns, columns(interns), 'no interns');
   if (more) ctx.out.aside(`the first ${max} shown; there are more (a larger --limit, or none for all)`);
   return EXIT.ok;
 }

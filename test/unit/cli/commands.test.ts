@@ -413,6 +413,17 @@ describe('--json FIELDS is checked before anything is sent', () => {
     expect((await runWithFake(['models', 'zzz', '--json', 'bogus'], api)).code).toBe(2);
   });
 
+  it('interns list shows when each intern changed as an age on a terminal, and the time as sent when piped', async () => {
+    const api = new FakeApi();
+    api.interns[0]!.updated_at = new Date(Date.now() - 3 * 3600_000).toISOString();
+    const tty = await runWithFake(['interns', 'list'], api, { tty: true, env: { NO_COLOR: '1' } });
+    expect(tty.code, tty.stderr).toBe(0);
+    expect(tty.stdout.split('\n')[0]).toMatch(/^NAME +STATUS +MODEL +ID +UPDATED +DESCRIPTION$/);
+    expect(tty.stdout).toMatch(/^runner .* 3h ago +Keeps CI green\.$/m);
+    const piped = await runWithFake(['interns', 'list'], api);
+    expect(piped.stdout.split('\n')[0]!.split('\t')[4]).toBe(api.interns[0]!.updated_at);
+  });
+
   it('byok get says what each setting means as the TUI does, takes a name or a start of an id, and refuses one that fits several', async () => {
     const api = new FakeApi();
     const tty = await runWithFake(['byok', 'get', 'Production OpenAI'], api, { tty: true, env: { NO_COLOR: '1' } });
@@ -427,7 +438,7 @@ describe('--json FIELDS is checked before anything is sent', () => {
     api.byok[1]!.name = 'Production OpenAI';
     const two = await runWithFake(['byok', 'get', 'Production OpenAI'], api);
     expect(two.code).toBe(2);
-    expect(two.stderr).toContain('"Production OpenAI" names 2 BYOK keys: name one by its id (c1 (openai "Production OpenAI"), c2 (anthropic "Production OpenAI"))');
+    expect(two.stderr).toContain('2 BYOK keys are named "Production OpenAI": name one by its id (c1 (openai "Production OpenAI"), c2 (anthropic "Production OpenAI"))');
     expect(api.callsOf('deleteByok')).toHaveLength(0);
     const del = await runWithFake(['byok', 'delete', 'Production OpenAI', '--yes'], api);
     expect(del.code).toBe(2);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, ResponseShapeError } from '../../../src/client/errors.js';
 import { allVaultPages, byokPages, internPages } from '../../../src/client/pages.js';
 import { LIMITS } from '../../../src/contract/limits.js';
-import { matchByok, matchInterns, shortIdLength } from '../../../src/client/resolve.js';
+import { matchByok, matchInterns, severalOf, shortIdLength } from '../../../src/client/resolve.js';
 import type { InternList } from '../../../src/contract/intern.js';
 import { FakeApi, IDS, credential } from '../../component/fakeApi.js';
 
@@ -54,6 +54,22 @@ describe('matchInterns', () => {
     expect((await matchInterns(api, 'bbbbbbbb-0000-4000-8000-00000000000f')).byName.map((i) => i.id)).toEqual([IDS.builder]);
     await matchInterns(api, 'runner');
     expect(api.callsOf('getIntern')).toEqual([['bbbbbbbb-0000-4000-8000-00000000000f']]);
+  });
+
+  it('takes the start of an id (four characters or more) when no intern has the reference as its name', async () => {
+    const api = new FakeApi();
+    api.interns[0]!.id = '3f0c1a2b-0000-4000-8000-00000000000a';
+    const start = '3f0c1a';
+    expect((await matchInterns(api, start)).one?.name).toBe('runner');
+    expect((await matchInterns(api, start.toUpperCase())).one?.name).toBe('runner');
+    expect((await matchInterns(api, '3f0')).one).toBeNull();
+    // The fake's other ids share their first 35 characters: a start they share names none.
+    const shared = await matchInterns(api, IDS.builder.slice(0, 8));
+    expect(shared.one).toBeNull();
+    expect(severalOf(shared)).toHaveLength(4);
+    // A name wins over the start of another intern's id.
+    api.interns[1]!.name = start;
+    expect((await matchInterns(api, start)).one?.id).toBe(IDS.builder);
   });
 
   it('passes on any other refusal of the direct read', async () => {
@@ -107,10 +123,10 @@ describe('matchByok', () => {
 
   it('names nothing when the reference fits several, or is a start shorter than four characters', async () => {
     const api = keys();
-    expect((await matchByok(api, 'team')).several.map((b) => b.provider)).toEqual(['anthropic', 'groq']);
-    expect((await matchByok(api, '3f0c')).several).toHaveLength(2);
-    expect(await matchByok(api, '3f0')).toEqual({ one: null, several: [] });
-    expect(await matchByok(api, 'nope')).toEqual({ one: null, several: [] });
+    expect(severalOf(await matchByok(api, 'team')).map((b) => b.provider)).toEqual(['anthropic', 'groq']);
+    expect(severalOf(await matchByok(api, '3f0c'))).toHaveLength(2);
+    expect(await matchByok(api, '3f0')).toEqual({ one: null, byName: [], byPrefix: [] });
+    expect(await matchByok(api, 'nope')).toEqual({ one: null, byName: [], byPrefix: [] });
   });
 
   it('a name wins over the start of another key\'s id', async () => {
