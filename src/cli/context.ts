@@ -32,10 +32,23 @@ export interface RunContext extends Parsed {
   warn(message: string): void;
   /** Called on exit: stops an embedded sandbox. */
   cleanup: (() => Promise<void>)[];
+  /**
+   * While a handler is set, ctrl+c (SIGINT) calls it, once, instead of ending the command: a chat
+   * conversation stops the answer it is streaming and asks for the next prompt.
+   */
+  interrupts: { handler: (() => void) | null };
 }
 
 /** `open` replaces the real client (tests hand in a fake). */
-export function createContext(spec: CommandSpec, rest: string[], parsed: Parsed, io: Io, signal: AbortSignal, open?: () => Promise<InternApi>): RunContext {
+export function createContext(
+  spec: CommandSpec,
+  rest: string[],
+  parsed: Parsed,
+  io: Io,
+  signal: AbortSignal,
+  open?: () => Promise<InternApi>,
+  interrupts: RunContext['interrupts'] = { handler: null },
+): RunContext {
   const warn = warnTo(io.stderr);
   const flags: Flags = {
     profile: parsed.values.profile as string | undefined,
@@ -53,6 +66,7 @@ export function createContext(spec: CommandSpec, rest: string[], parsed: Parsed,
     flags,
     warn,
     cleanup: [],
+    interrupts,
     api: () => (opened ??= open ? open() : openApi(ctx)),
   };
   return ctx;

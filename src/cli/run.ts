@@ -33,13 +33,18 @@ export function withFlagNames(message: string, spec: CommandSpec): string {
 export async function runCommand(spec: CommandSpec, rest: string[], parsed: Parsed, io: Io, open?: () => Promise<InternApi>): Promise<number> {
   const controller = new AbortController();
   let interrupted = false;
+  // A command may take ctrl+c itself for a while (RunContext.interrupts).
+  const interrupts: { handler: (() => void) | null } = { handler: null };
   const onSigint = () => {
+    const handler = interrupts.handler;
+    interrupts.handler = null;
+    if (handler && !interrupted) return handler();
     if (interrupted) process.exit(EXIT.interrupted);
     interrupted = true;
     controller.abort(new Error('interrupted'));
   };
   if (!spec.raw) process.on('SIGINT', onSigint);
-  const ctx = createContext(spec, rest, parsed, io, controller.signal, open);
+  const ctx = createContext(spec, rest, parsed, io, controller.signal, open, interrupts);
   // What the command opened, closed once, whether it ends on its own or by a signal.
   let closing: Promise<void> | undefined;
   const closeAll = () =>

@@ -578,9 +578,27 @@ describe('intern-tui commands without a TTY', () => {
       await talk.waitFor((s) => (s.match(/prompt>/g) ?? []).length === 4);
       await talk.press('\x04');
       expect(await talk.waitForExit(30_000)).toBe(0);
-      expect(talk.screen()).toMatch(/session: sess_\w+ \(continue with --session sess_\w+\)/);
+      expect(talk.screen()).toMatch(/session: [\w-]+ \(continue with --session [\w-]+\)/);
     } finally {
       await talk.close();
+    }
+    // ctrl+c while an answer streams stops reading it, and the conversation goes on in its session.
+    const stopped = new PtyScreen(process.execPath, [CLI, 'chat', 'cli-tty', '--self-drive'], { cols: 120, rows: 40, cwd: ROOT, env });
+    try {
+      await stopped.waitFor(/prompt> $/m);
+      await stopped.type('run: sleep 5; echo slept');
+      await stopped.press('\r');
+      await stopped.waitFor('Running `sleep 5; echo slept`');
+      await stopped.press('\x03');
+      await stopped.waitFor('stopped reading the answer');
+      await stopped.type('after the stop');
+      await stopped.press('\r');
+      await stopped.waitFor('Earlier in this session you said: "run: sleep 5; echo slept"');
+      await stopped.waitFor((s) => (s.match(/prompt>/g) ?? []).length === 3);
+      await stopped.press('\x04');
+      expect(await stopped.waitForExit(30_000)).toBe(0);
+    } finally {
+      await stopped.close();
     }
   }, 90_000);
 });

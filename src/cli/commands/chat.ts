@@ -5,6 +5,7 @@
  * `--json` prints each chunk as NDJSON. `--no-wait` starts a self-drive run through `POST /invoke`
  * instead and prints its session id (for cron jobs and scripts that do not wait for the answer).
  */
+import { randomUUID } from 'node:crypto';
 import { ChatChunkSchema, InvokeResultSchema, SteeredSchema, answerMessages, elicitationAnswer, optionLabel, parseProvideInput, type ChatChunk, type ChatMessage, type ChatToolCall, type ElicitationRequest, type PermissionRequest } from '../../contract/chat.js';
 import { LIMITS } from '../../contract/limits.js';
 import { sanitize } from '../../tui/sanitize.js';
@@ -131,13 +132,16 @@ async function startRun(ctx: RunContext, api: InternApi, intern: { id: string; n
 
 /**
  * A conversation on a terminal (chat NAME, no PROMPT): prompt after prompt in one session, as
- * `llm chat` or `ollama run` do. An empty line asks again; ctrl+d ends it (exit 0); ctrl+c ends
- * the command (130). A turn the service fails is reported and the conversation goes on; a refused
- * credential ends it.
+ * `llm chat` or `ollama run` do. An empty line asks again; ctrl+d ends it (exit 0); ctrl+c stops
+ * the answer streaming, and at the prompt ends the command (130). A turn the service fails is
+ * reported and the conversation goes on; a refused credential ends it.
  */
 async function converse(ctx: RunContext, api: InternApi, intern: { id: string; name: string }): Promise<number> {
-  let sessionId = ctx.values.session as string | undefined;
-  ctx.io.stderr.write(`Chatting with ${sanitize(intern.name)}${sessionId ? ` in session ${sanitize(sessionId)}` : ''}; ctrl+d ends.\n`);
+  // The service names a new session only in a turn's last chunk: an id of our own (an unknown id
+  // starts a session under it, as the TUI's chat does) keeps a turn stopped half way in it.
+  const session: Session = { id: (ctx.values.session as string | undefined) ?? randomUUID() };
+  const named = ctx.values.session !== undefined;
+  ctx.io.stderr.write(`Chatting with ${sanitize(intern.name)}${named ? ` in session ${sanitize(session.id!)}` : ''}; ctrl+d ends.\n`);
   for (;;) {
     const line = await askLineOrEnd(ctx.io, 'prompt> ', ctx.signal);
     if (line === null) break;
@@ -147,41 +151,53 @@ async function converse(ctx: RunContext, api: InternApi, intern: { id: string; n
       ctx.out.error(problem, { exit: EXIT.usage });
       continue;
     }
+    // ctrl+c while the answer streams stops this turn's stream, not the conversation.
+    const stop = new AbortController();
+    ctx.interrupts.handler = () => stop.abort(new Error('stopped'));
     try {
-      sessionId = (await turn(ctx, api, intern, line, sessionId)) ?? sessionId;
+      await turn(ctx, api, intern, line, session, AbortSignal.any([ctx.signal, stop.signal]));
     } catch (e) {
-      if (exitCodeOf(e, false) !== EXIT.failed || ctx.signal.aborted) throw e;
-      ctx.out.error(e instanceof Error ? e.message : String(e), { exit: EXIT.failed });
+      if (ctx.signal.aborted) throw e;
+      if (stop.signal.aborted) ctx.io.stderr.write(`\nintern-tui: stopped reading the answer (the intern may still finish its turn); ctrl+d ends the conversation\n`);
+      else if (exitCodeOf(e, false) === EXIT.failed) ctx.out.error(e instanceof Error ? e.message : String(e), { exit: EXIT.failed });
+      else throw e;
+    } finally {
+      ctx.interrupts.handler = null;
     }
     // A blank line between an answer and the next prompt.
     ctx.io.stderr.write('\n');
   }
-  if (sessionId) ctx.io.stderr.write(`session: ${sessionId} (continue with --session ${sessionId})\n`);
+  if (session.id) ctx.io.stderr.write(`session: ${session.id} (continue with --session ${session.id})\n`);
   return EXIT.ok;
 }
 
-/** One prompt's turn, its permission requests and questions answered; the session's id. */
-async function turn(ctx: RunContext, api: InternApi, intern: { id: string; name: string }, prompt: string, session: string | undefined): Promise<string | undefined> {
+/** The session a turn runs in: set as soon as the service names it, so a turn stopped half way keeps it. */
+interface Session {
+  id: string | undefined;
+}
+
+/** One prompt's turn, its permission requests and questions answered. */
+async function turn(ctx: RunContext, api: InternApi, intern: { id: string; name: string }, prompt: string, session: Session, signal = ctx.signal): Promise<void> {
   const out = ctx.io.stdout;
-  let sessionId = session;
   let messages: ChatMessage[] = [{ role: 'user', content: prompt }];
   let endedWithNewline = true;
   for (;;) {
     const start = await api.chat(
       intern.id,
-      { messages, stream: true, approval_mode: ctx.values['self-drive'] ? 'self-drive' : 'manual', ...(sessionId ? { session_id: sessionId } : {}) },
-      { signal: ctx.signal },
+      { messages, stream: true, approval_mode: ctx.values['self-drive'] ? 'self-drive' : 'manual', ...(session.id ? { session_id: session.id } : {}) },
+      { signal },
     );
     if (start.kind === 'steered') {
       if (ctx.out.json) ctx.out.ndjson({ session_id: start.session_id, status: 'steered' });
       ctx.io.stderr.write(`intern-tui: the session ${start.session_id} was already running; the prompt was added to its turn\n`);
-      return start.session_id;
+      session.id = start.session_id;
+      return;
     }
     let pending: ChatToolCall | undefined;
     let failure: ChatChunk['error'];
     for await (const chunk of start.events) {
       if (ctx.out.json) ctx.out.ndjson(chunk);
-      if (chunk.session_id) sessionId = chunk.session_id;
+      if (chunk.session_id) session.id = chunk.session_id;
       if (chunk.error) failure = chunk.error;
       for (const choice of chunk.choices) {
         const text = choice.delta.content;
@@ -202,15 +218,16 @@ async function turn(ctx: RunContext, api: InternApi, intern: { id: string; name:
       const reason = failure.metadata?.reason ? ` (${failure.metadata.reason})` : '';
       throw new CliError(failure.code === 401 || failure.code === 403 ? EXIT.auth : EXIT.failed, `the run failed${reason}: ${failure.message}`);
     }
-    if (!pending) return sessionId;
+    if (!pending) return;
     const request = parseProvideInput(pending);
     if (!request) throw new CliError(EXIT.failed, `the intern called a tool this client does not know: ${sanitize(pending.function.name)}`);
+    const sessionId = session.id;
     if (!sessionId) throw new CliError(EXIT.failed, 'the service asked for input without giving a session id');
     let answer: string;
     try {
       answer = request.kind === 'permission' ? await answerPermission(ctx, request) : await answerQuestion(ctx, request);
     } catch (e) {
-      if (e instanceof Unanswerable) await cancelInteraction(api, intern.id, sessionId, pending, request.kind, ctx.signal);
+      if (e instanceof Unanswerable) await cancelInteraction(api, intern.id, sessionId, pending, request.kind, signal);
       throw e;
     }
     messages = answerMessages(pending, answer);
@@ -229,8 +246,9 @@ export async function chat(ctx: RunContext): Promise<number> {
   if (conversation) return converse(ctx, api, intern);
   const prompt = await readPrompt(ctx);
   if (ctx.values['no-wait']) return startRun(ctx, api, intern, prompt);
-  const sessionId = await turn(ctx, api, intern, prompt, ctx.values.session as string | undefined);
-  if (sessionId && !ctx.out.json) ctx.io.stderr.write(`session: ${sessionId} (continue with --session ${sessionId})\n`);
+  const session: Session = { id: ctx.values.session as string | undefined };
+  await turn(ctx, api, intern, prompt, session);
+  if (session.id && !ctx.out.json) ctx.io.stderr.write(`session: ${session.id} (continue with --session ${session.id})\n`);
   return EXIT.ok;
 }
 // Under --json every line is a chunk, or the one `steered` answer (or, with --no-wait, the one
