@@ -167,13 +167,20 @@ async function converse(ctx: RunContext, api: InternApi, intern: { id: string; n
     // A blank line between an answer and the next prompt.
     ctx.io.stderr.write('\n');
   }
-  if (session.id) ctx.io.stderr.write(`session: ${session.id} (continue with --session ${session.id})\n`);
+  tellSession(ctx, session);
   return EXIT.ok;
 }
 
 /** The session a turn runs in: set as soon as the service names it, so a turn stopped half way keeps it. */
 interface Session {
   id: string | undefined;
+}
+
+/** The last line on stderr: how to go on in the session (its id is the service's: sanitised). */
+function tellSession(ctx: RunContext, session: Session): void {
+  if (!session.id) return;
+  const id = sanitize(session.id);
+  ctx.io.stderr.write(`session: ${id} (continue with --session ${id})\n`);
 }
 
 /** One prompt's turn, its permission requests and questions answered. */
@@ -189,7 +196,7 @@ async function turn(ctx: RunContext, api: InternApi, intern: { id: string; name:
     );
     if (start.kind === 'steered') {
       if (ctx.out.json) ctx.out.ndjson({ session_id: start.session_id, status: 'steered' });
-      ctx.io.stderr.write(`intern-tui: the session ${start.session_id} was already running; the prompt was added to its turn\n`);
+      ctx.io.stderr.write(`intern-tui: the session ${sanitize(start.session_id)} was already running; the prompt was added to its turn\n`);
       session.id = start.session_id;
       return;
     }
@@ -248,7 +255,7 @@ export async function chat(ctx: RunContext): Promise<number> {
   if (ctx.values['no-wait']) return startRun(ctx, api, intern, prompt);
   const session: Session = { id: ctx.values.session as string | undefined };
   await turn(ctx, api, intern, prompt, session);
-  if (session.id && !ctx.out.json) ctx.io.stderr.write(`session: ${session.id} (continue with --session ${session.id})\n`);
+  if (!ctx.out.json) tellSession(ctx, session);
   return EXIT.ok;
 }
 // Under --json every line is a chunk, or the one `steered` answer (or, with --no-wait, the one
