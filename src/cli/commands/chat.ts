@@ -65,7 +65,7 @@ async function answerPermission(ctx: RunContext, req: PermissionRequest): Promis
   if (ctx.values.approve || ctx.values.deny) {
     const choice = pickOption(req.options, ctx.values.approve === true);
     if (!choice) throw new CliError(EXIT.failed, `the intern asks permission for ${what}, and offers no ${ctx.values.approve ? 'allow' : 'reject'} option (${req.options.map((o) => sanitize(o)).join(', ')})`);
-    ctx.io.stderr.write(`intern-tui: permission for ${what}: ${optionLabel(choice)}\n`);
+    ctx.io.stderr.write(`intern-tui: permission for ${what}: ${optionLabel(sanitize(choice))}\n`);
     return choice;
   }
   if (!interactive(ctx)) throw new Unanswerable(`the intern asks permission for ${what}: pass --approve or --deny (there is no terminal to ask on); the request was cancelled`);

@@ -306,6 +306,34 @@ describe('commands against the fake API', () => {
     expect(steered.stderr).not.toContain('\x1b');
   });
 
+  it('chat strips control characters from the permission option --approve picks before naming it', async () => {
+    const api = new FakeApi();
+    const chat = api.chat.bind(api);
+    // The service's options, one with a control sequence in it.
+    api.chat = async (...args: Parameters<FakeApi['chat']>) => {
+      const start = await chat(...args);
+      if (start.kind !== 'stream') return start;
+      const events = start.events;
+      return {
+        kind: 'stream',
+        events: (async function* () {
+          for await (const c of events) {
+            for (const call of c.choices[0]?.delta.tool_calls ?? []) {
+              const args = JSON.parse(call.function.arguments) as { options: string[] };
+              args.options = args.options.map((o) => (o === 'allow_once' ? 'allow_\x1b[2Jonce' : o));
+              call.function.arguments = JSON.stringify(args);
+            }
+            yield c;
+          }
+        })(),
+      };
+    };
+    const r = await runWithFake(['chat', 'runner', 'run: ls', '--approve'], api);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('intern-tui: permission for shell: Allow once\n');
+    expect(r.stderr).not.toContain('\x1b');
+  });
+
   it('chat reads the prompt from stdin when it is not a TTY, and prints NDJSON chunks under --json', async () => {
     const api = new FakeApi();
     const r = await runWithFake(['chat', 'runner', '--json'], api, { stdin: 'from stdin\n' });
