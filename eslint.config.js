@@ -28,6 +28,12 @@ const BORDER_SIDE = {
   selector: "JSXAttribute[name.name=/^border(Top|Bottom|Left|Right)$/] > JSXExpressionContainer > :not(Literal)",
   message: 'Give a border side a constant (true or false): Ink does not lay out a side switched after the first render. Draw a rule that comes and goes as text.',
 };
+// Commands reach stdout and stderr only through Output (ctx.out), which strips control characters
+// from what the service sent: a write that must remember to sanitise is one that will forget.
+const COMMAND_STREAMS = {
+  selector: "MemberExpression[property.name=/^(stdout|stderr)$/]",
+  message: 'Write through ctx.out (say, note, list, object, done...): it strips control characters from what the service sent, so no command can forget to.',
+};
 const tuiPatterns = [
   boundary(['**/sandbox/**', '**/cli/**'], 'The TUI never imports the sandbox or the CLI.'),
   boundary(['**/client/index.js', '**/client/http.js'], 'The TUI is handed an InternApi; building a client is the CLI\'s job.'),
@@ -51,6 +57,14 @@ export default tseslint.config(
     files: ['src/**'],
     ignores: ['src/importExternal.ts', 'src/codeCache.ts'],
     rules: { 'no-restricted-syntax': ['error', ZOD_NAMESPACE, RECURSIVE_MKDIR, BORDER_SIDE, ...EXTERNAL_IMPORT] },
+  },
+  {
+    // attach passes the remote terminal's bytes through to the user's terminal (its own lines are
+    // sanitised); completion writes a shell script and candidate lines whose tabs are separators
+    // (the names it offers pass the contract's name rules first).
+    files: ['src/cli/commands/**'],
+    ignores: ['src/cli/commands/attach.ts', 'src/cli/commands/completion.ts'],
+    rules: { 'no-restricted-syntax': ['error', ZOD_NAMESPACE, RECURSIVE_MKDIR, BORDER_SIDE, ...EXTERNAL_IMPORT, COMMAND_STREAMS] },
   },
   {
     files: ['src/importExternal.ts', 'src/codeCache.ts'],

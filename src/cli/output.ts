@@ -203,9 +203,24 @@ export class Output {
     if (this.tty && !this.json) this.io.stderr.write(this.paint(sanitize(message), 'dim') + '\n');
   }
 
-  /** Text for people on stderr (prompts, notices): never mixed into stdout data. */
+  /**
+   * Whether a person can be asked (stdin and stderr are terminals). Commands reach the streams
+   * only through Output (a lint rule), so that nothing the service sent is written unsanitised.
+   */
+  get canAsk(): boolean {
+    return Boolean(this.io.stdin.isTTY && this.io.stderr.isTTY);
+  }
+
+  /** Text on stdout as it comes (an answer streaming, an id alone): control characters removed, line breaks kept. Answers what was written. */
+  say(text: string): string {
+    const clean = sanitize(text, { multiline: true });
+    this.io.stdout.write(clean);
+    return clean;
+  }
+
+  /** A line for people on stderr (prompts, notices), never mixed into stdout data: control characters removed, line breaks kept. */
   note(message: string): void {
-    this.io.stderr.write(message + '\n');
+    this.io.stderr.write(sanitize(message, { multiline: true }) + '\n');
   }
 
   error(message: string, extra: { exit: number; status?: number; code?: number | string; reason?: string | null }): void {

@@ -31,7 +31,7 @@ export async function logout(ctx: RunContext): Promise<number> {
 
 export async function status(ctx: RunContext): Promise<number> {
   const { status: s, exit } = await authStatus(ctx.flags, { env: ctx.io.env, path: configPath(ctx.io.env), warn: ctx.warn });
-  if (!ctx.out.printJson(s)) ctx.io.stdout.write(formatStatus(s));
+  if (!ctx.out.printJson(s)) ctx.out.say(formatStatus(s));
   return exit;
 }
 status.jsonFields = AUTH_STATUS_FIELDS;

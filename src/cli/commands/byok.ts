@@ -131,7 +131,7 @@ export async function update(ctx: RunContext): Promise<number> {
 update.jsonFields = BYOK_FIELDS;
 
 export async function remove(ctx: RunContext): Promise<number> {
-  if (!ctx.values.yes && (!ctx.io.stdin.isTTY || !ctx.io.stderr.isTTY)) throw usageError('pass --yes to delete a BYOK key (there is no terminal to ask on)');
+  if (!ctx.values.yes && !ctx.out.canAsk) throw usageError('pass --yes to delete a BYOK key (there is no terminal to ask on)');
   const api = await ctx.api();
   const b = await resolveByok(api, ctx.positionals[0]!, ctx.signal);
   const id = b.id;

@@ -36,7 +36,7 @@ async function cancelInteraction(api: InternApi, internId: string, sessionId: st
 
 const ask = (ctx: RunContext, question: string): Promise<string> => askLine(ctx.io, question, ctx.signal);
 
-const interactive = (ctx: RunContext) => Boolean(ctx.io.stdin.isTTY && ctx.io.stderr.isTTY);
+const interactive = (ctx: RunContext) => ctx.out.canAsk;
 
 /** What is wrong with a prompt as typed, or null. */
 function promptProblem(prompt: string): string | null {
@@ -65,12 +65,12 @@ async function answerPermission(ctx: RunContext, req: PermissionRequest): Promis
   if (ctx.values.approve || ctx.values.deny) {
     const choice = pickOption(req.options, ctx.values.approve === true);
     if (!choice) throw new CliError(EXIT.failed, `the intern asks permission for ${what}, and offers no ${ctx.values.approve ? 'allow' : 'reject'} option (${req.options.map((o) => sanitize(o)).join(', ')})`);
-    ctx.io.stderr.write(`intern-tui: permission for ${what}: ${optionLabel(sanitize(choice))}\n`);
+    ctx.out.note(`intern-tui: permission for ${what}: ${optionLabel(choice)}`);
     return choice;
   }
   if (!interactive(ctx)) throw new Unanswerable(`the intern asks permission for ${what}: pass --approve or --deny (there is no terminal to ask on); the request was cancelled`);
-  ctx.io.stderr.write(`\nThe intern asks permission for ${what}:\n`);
-  req.options.forEach((o, i) => ctx.io.stderr.write(`  ${i + 1}) ${optionLabel(sanitize(o))}\n`));
+  ctx.out.note(`\nThe intern asks permission for ${what}:`);
+  req.options.forEach((o, i) => ctx.out.note(`  ${i + 1}) ${optionLabel(o)}`));
   for (;;) {
     const a = (await ask(ctx, `choose 1-${req.options.length} (empty cancels): `)).trim();
     if (a === '') return 'cancel';
@@ -81,7 +81,7 @@ async function answerPermission(ctx: RunContext, req: PermissionRequest): Promis
 
 async function answerQuestion(ctx: RunContext, req: ElicitationRequest): Promise<string> {
   if (!interactive(ctx)) throw new Unanswerable(`the intern asks a question ("${sanitize(req.message).slice(0, 200)}"): run chat in a terminal to answer it; the question was cancelled`);
-  ctx.io.stderr.write(`\n${sanitize(req.message, { multiline: true })}\n`);
+  ctx.out.note(`\n${req.message}`);
   const content: Record<string, string | number | boolean> = {};
   for (const f of req.fields) {
     const label = sanitize(f.title ?? f.name);
@@ -121,11 +121,11 @@ async function startRun(ctx: RunContext, api: InternApi, intern: { id: string; n
     return EXIT.ok;
   }
   const id = sanitize(run.session_id);
-  ctx.io.stdout.write(`${id}\n`);
-  ctx.io.stderr.write(
+  ctx.out.say(`${id}\n`);
+  ctx.out.note(
     run.status === 'steered'
-      ? `intern-tui: the session's turn was still running; the prompt was added to it\n`
-      : `intern-tui: ${sanitize(intern.name)} started a self-drive run; add to its session with --no-wait --session ${id}\n`,
+      ? `intern-tui: the session's turn was still running; the prompt was added to it`
+      : `intern-tui: ${intern.name} started a self-drive run; add to its session with --no-wait --session ${id}`,
   );
   return EXIT.ok;
 }
@@ -141,7 +141,7 @@ async function converse(ctx: RunContext, api: InternApi, intern: { id: string; n
   // starts a session under it, as the TUI's chat does) keeps a turn stopped half way in it.
   const session: Session = { id: (ctx.values.session as string | undefined) ?? randomUUID() };
   const named = ctx.values.session !== undefined;
-  ctx.io.stderr.write(`Chatting with ${sanitize(intern.name)}${named ? ` in session ${sanitize(session.id!)}` : ''}; ctrl+d ends.\n`);
+  ctx.out.note(`Chatting with ${intern.name}${named ? ` in session ${session.id}` : ''}; ctrl+d ends.`);
   for (;;) {
     const line = await askLineOrEnd(ctx.io, 'prompt> ', ctx.signal);
     if (line === null) break;
@@ -158,14 +158,14 @@ async function converse(ctx: RunContext, api: InternApi, intern: { id: string; n
       await turn(ctx, api, intern, line, session, AbortSignal.any([ctx.signal, stop.signal]));
     } catch (e) {
       if (ctx.signal.aborted) throw e;
-      if (stop.signal.aborted) ctx.io.stderr.write(`\nintern-tui: stopped reading the answer (the intern may still finish its turn); ctrl+d ends the conversation\n`);
+      if (stop.signal.aborted) ctx.out.note(`\nintern-tui: stopped reading the answer (the intern may still finish its turn); ctrl+d ends the conversation`);
       else if (exitCodeOf(e, false) === EXIT.failed) ctx.out.error(e instanceof Error ? e.message : String(e), { exit: EXIT.failed });
       else throw e;
     } finally {
       ctx.interrupts.handler = null;
     }
     // A blank line between an answer and the next prompt.
-    ctx.io.stderr.write('\n');
+    ctx.out.note('');
   }
   tellSession(ctx, session);
   return EXIT.ok;
@@ -179,13 +179,11 @@ interface Session {
 /** The last line on stderr: how to go on in the session (its id is the service's: sanitised). */
 function tellSession(ctx: RunContext, session: Session): void {
   if (!session.id) return;
-  const id = sanitize(session.id);
-  ctx.io.stderr.write(`session: ${id} (continue with --session ${id})\n`);
+  ctx.out.note(`session: ${session.id} (continue with --session ${session.id})`);
 }
 
 /** One prompt's turn, its permission requests and questions answered. */
 async function turn(ctx: RunContext, api: InternApi, intern: { id: string; name: string }, prompt: string, session: Session, signal = ctx.signal): Promise<void> {
-  const out = ctx.io.stdout;
   let messages: ChatMessage[] = [{ role: 'user', content: prompt }];
   let endedWithNewline = true;
   for (;;) {
@@ -196,7 +194,7 @@ async function turn(ctx: RunContext, api: InternApi, intern: { id: string; name:
     );
     if (start.kind === 'steered') {
       if (ctx.out.json) ctx.out.ndjson({ session_id: start.session_id, status: 'steered' });
-      ctx.io.stderr.write(`intern-tui: the session ${sanitize(start.session_id)} was already running; the prompt was added to its turn\n`);
+      ctx.out.note(`intern-tui: the session ${start.session_id} was already running; the prompt was added to its turn`);
       session.id = start.session_id;
       return;
     }
@@ -210,15 +208,13 @@ async function turn(ctx: RunContext, api: InternApi, intern: { id: string; name:
         const text = choice.delta.content;
         if (text && !ctx.out.json) {
           // Control characters are removed piped too: `chat … | cat` or `| less -R` still reaches a terminal.
-          const clean = sanitize(text, { multiline: true });
-          out.write(clean);
-          endedWithNewline = clean.endsWith('\n');
+          endedWithNewline = ctx.out.say(text).endsWith('\n');
         }
         for (const call of choice.delta.tool_calls ?? []) pending = call;
       }
     }
     if (!ctx.out.json && !endedWithNewline) {
-      out.write('\n');
+      ctx.out.say('\n');
       endedWithNewline = true;
     }
     if (failure) {

@@ -150,7 +150,7 @@ export async function remove(ctx: RunContext): Promise<number> {
   const api = await ctx.api();
   const target = await resolveIntern(api, ctx.positionals[0]!, ctx.signal);
   if (!ctx.values.yes) {
-    if (!ctx.io.stdin.isTTY || !ctx.io.stderr.isTTY) throw usageError('deleting an intern also deletes its workspace: pass --yes to confirm (there is no terminal to ask on)');
+    if (!ctx.out.canAsk) throw usageError('deleting an intern also deletes its workspace: pass --yes to confirm (there is no terminal to ask on)');
     if (!(await confirm(ctx.io, `Delete intern ${target.name} (${target.id}) and its workspace?`, ctx.signal))) throw new CliError(EXIT.failed, 'not deleted');
   }
   await api.deleteIntern(target.id, { signal: ctx.signal });

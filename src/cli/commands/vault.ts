@@ -79,7 +79,7 @@ export async function remove(ctx: RunContext): Promise<number> {
   const internRef = str(ctx, 'intern');
   const intern = internRef ? await resolveIntern(api, internRef, ctx.signal) : undefined;
   if (!ctx.values.yes) {
-    if (!ctx.io.stdin.isTTY || !ctx.io.stderr.isTTY) throw usageError('pass --yes to delete a secret (there is no terminal to ask on)');
+    if (!ctx.out.canAsk) throw usageError('pass --yes to delete a secret (there is no terminal to ask on)');
     if (!(await confirm(ctx.io, `Delete secret ${name}${intern ? ` of intern ${intern.name}` : ''}?`, ctx.signal))) throw new CliError(EXIT.failed, 'not deleted');
   }
   if (intern) await api.deleteInternSecret(intern.id, name, { signal: ctx.signal });
