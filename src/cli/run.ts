@@ -2,7 +2,7 @@
 import { ApiError, MissingCredentialError, NetworkError } from '../client/errors.js';
 import { CREDENTIAL_SOURCES, loginCommand } from '../contract/routes.js';
 import { ConfigError } from './settings.js';
-import { createContext, type Io } from './context.js';
+import { createContext, type Io, type RunContext } from './context.js';
 import { endOnSignals } from './ending.js';
 import { CliError, EXIT } from './exit.js';
 import type { Parsed } from './parse.js';
@@ -34,7 +34,7 @@ export async function runCommand(spec: CommandSpec, rest: string[], parsed: Pars
   const controller = new AbortController();
   let interrupted = false;
   // A command may take ctrl+c itself for a while (RunContext.interrupts).
-  const interrupts: { handler: (() => void) | null } = { handler: null };
+  const interrupts: RunContext['interrupts'] = { handler: null };
   const onSigint = () => {
     const handler = interrupts.handler;
     interrupts.handler = null;
