@@ -99,7 +99,7 @@ export async function askLine(io: Io, question: string, signal?: AbortSignal): P
  * A line typed on the terminal, or null when the input ends first (ctrl+d on an empty line): a
  * conversation's prompt ends the conversation there, where an answer to a question is empty.
  */
-export async function askLineOrEnd(io: Io, question: string, signal?: AbortSignal): Promise<string | null> {
+async function askLineOrEnd(io: Io, question: string, signal?: AbortSignal): Promise<string | null> {
   const { createInterface } = await importExternal<typeof ReadlinePromises>('node:readline/promises');
   const rl = createInterface({ input: io.stdin, output: io.stderr });
   const interrupted = new AbortController();
@@ -131,6 +131,62 @@ export async function askLineOrEnd(io: Io, question: string, signal?: AbortSigna
     throw e;
   } finally {
     signal?.removeEventListener('abort', onAbort);
+    rl.close();
+  }
+}
+
+/** Bracketed paste on and off: the terminal marks what is pasted, so a paste's line breaks do not send it. */
+const PASTE_ON = '\x1b[?2004h';
+const PASTE_OFF = '\x1b[?2004l';
+
+/**
+ * A chat prompt typed or pasted on the terminal, or null when the input ends (ctrl+d). A paste's
+ * line breaks do not send it (the terminal is asked to mark pastes meanwhile, and readline names
+ * their ends as keys): its lines, and what is typed after the `...` that continues them, are one
+ * prompt, sent by the next Enter, as in a shell. Ctrl+C and an aborted `signal` end it (exit 130).
+ */
+export async function askPrompt(io: Io, question: string, signal?: AbortSignal): Promise<string | null> {
+  const { createInterface } = await importExternal<typeof ReadlinePromises>('node:readline/promises');
+  const rl = createInterface({ input: io.stdin, output: io.stderr });
+  let pasting = false;
+  const onKey = (_text: string, key?: { name?: string }) => {
+    if (key?.name === 'paste-start') pasting = true;
+    else if (key?.name === 'paste-end') pasting = false;
+  };
+  io.stdin.on('keypress', onKey);
+  io.stderr.write(PASTE_ON);
+  const lines: string[] = [];
+  let onAbort = () => {};
+  try {
+    return await new Promise<string | null>((resolve, reject) => {
+      const interrupted = () => {
+        io.stderr.write('\n');
+        reject(new CliError(EXIT.interrupted, 'interrupted'));
+      };
+      onAbort = interrupted;
+      rl.on('line', (line) => {
+        lines.push(line);
+        if (pasting) {
+          rl.setPrompt('... ');
+          return rl.prompt();
+        }
+        // A paste that ended with a line break leaves an empty line before the Enter that sends it.
+        if (lines.length > 1 && lines.at(-1) === '') lines.pop();
+        resolve(lines.join('\n'));
+      });
+      rl.on('SIGINT', interrupted);
+      rl.on('error', () => reject(new CliError(EXIT.failed, 'the terminal went away')));
+      // The input's end: what was pasted so far is still sent.
+      rl.on('close', () => resolve(lines.length > 0 ? lines.join('\n') : (io.stderr.write('\n'), null)));
+      if (signal?.aborted) return interrupted();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      rl.setPrompt(question);
+      rl.prompt();
+    });
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    io.stderr.write(PASTE_OFF);
+    io.stdin.off('keypress', onKey);
     rl.close();
   }
 }

@@ -564,9 +564,13 @@ describe('intern-tui commands without a TTY', () => {
     try {
       await talk.waitFor('Chatting with cli-tty; ctrl+d ends.');
       await talk.waitFor(/prompt> $/m);
-      await talk.type('first words');
+      // A paste's line breaks do not send it (bracketed paste): its lines and what follows are one prompt.
+      await talk.press('\x1b[200~first words\ron two lines\x1b[201~');
+      await talk.waitFor(/^\.\.\. on two lines/m);
+      await talk.type(' and typed');
       await talk.press('\r');
-      await talk.waitFor('Turn 1 of session');
+      const first = await talk.waitFor('Turn 1 of session');
+      expect(first).toContain('You said: "first words on two lines and typed"');
       await talk.type('fail: stream_severed');
       await talk.press('\r');
       await talk.waitFor('the run failed (stream_severed)');

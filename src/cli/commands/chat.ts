@@ -12,7 +12,7 @@ import { sanitize } from '../../tui/sanitize.js';
 import type { InternApi } from '../../client/types.js';
 import type { RunContext } from '../context.js';
 import { CliError, EXIT, usageError } from '../exit.js';
-import { askLine, askLineOrEnd, readAll } from '../input.js';
+import { askLine, askPrompt, readAll } from '../input.js';
 import { resolveIntern } from '../resolve.js';
 import { exitCodeOf } from '../run.js';
 
@@ -47,7 +47,7 @@ function promptProblem(prompt: string): string | null {
 
 /** PROMPT, else one asked for on the terminal, else stdin (a conversation asks for its prompts itself). */
 async function readPrompt(ctx: RunContext): Promise<string> {
-  const given = ctx.positionals[1] ?? (interactive(ctx) ? await ask(ctx, 'prompt> ') : await readAll(ctx.io.stdin));
+  const given = ctx.positionals[1] ?? (interactive(ctx) ? ((await askPrompt(ctx.io, 'prompt> ', ctx.signal)) ?? '') : await readAll(ctx.io.stdin));
   const prompt = given.replace(/\r?\n$/, '');
   const problem = promptProblem(prompt);
   if (problem) throw usageError(problem);
@@ -143,7 +143,7 @@ async function converse(ctx: RunContext, api: InternApi, intern: { id: string; n
   const named = ctx.values.session !== undefined;
   ctx.out.note(`Chatting with ${intern.name}${named ? ` in session ${session.id}` : ''}; ctrl+d ends.`);
   for (;;) {
-    const line = await askLineOrEnd(ctx.io, 'prompt> ', ctx.signal);
+    const line = await askPrompt(ctx.io, 'prompt> ', ctx.signal);
     if (line === null) break;
     if (line.trim() === '') continue;
     const problem = promptProblem(line);
