@@ -36,7 +36,7 @@ async function internNamed({ api, nav }: CommandEnv, name: string, verb: string)
     const several = severalOf(found);
     if (found.byName.length > 1) nav.flash(`${several.length} interns are named "${sanitize(name)}": ${verb} by id`, 'error');
     else if (several.length > 1) nav.flash(`the ids of ${several.length} interns start with "${sanitize(name)}": type more of it`, 'error');
-    else nav.flash(`no intern named "${sanitize(name)}"`, 'error');
+    else nav.flash(`no intern with the name or id "${sanitize(name)}"`, 'error');
   } catch (e) {
     nav.flash(`could not look up ${sanitize(name)}: ${sanitize((e as Error).message)}`, 'error');
   }
@@ -48,6 +48,15 @@ export const COMMANDS: readonly Command[] = [
   { name: 'new', aliases: ['create'], help: 'create an intern', run: ({ nav }) => nav.push({ name: 'create' }) },
   { name: 'byok', help: 'BYOK credentials', run: ({ nav }) => nav.home({ name: 'byok' }) },
   { name: 'vault', help: 'the workspace vault secrets', run: ({ nav }) => nav.push({ name: 'vault' }) },
+  {
+    name: 'open',
+    arg: 'NAME',
+    help: 'its details (name or id)',
+    run: async (env, name) => {
+      const found = await internNamed(env, name, 'open');
+      if (found) env.nav.push({ name: 'intern', id: found.id, seed: found });
+    },
+  },
   {
     name: 'attach',
     arg: 'NAME',

@@ -257,6 +257,25 @@ describe('intern details', () => {
     expect(api.callsOf('deleteIntern')[0]).toEqual([IDS.runner]);
   });
 
+  it(':open NAME opens an intern\'s details from anywhere, by name or by the start of its id', async () => {
+    const api = new FakeApi();
+    api.interns[4]!.id = '5eeb1234-0000-4000-8000-00000000000e';
+    const app = renderApp({ api, initial: { name: 'byok' } });
+    await app.waitFor('Production OpenAI');
+    await app.press(':');
+    await app.type('open runner');
+    await app.press('enter');
+    await app.waitFor((s) => s.includes(IDS.runner) && s.includes('Watch main.'));
+    await app.press(':');
+    await app.type('open 5eeb12');
+    await app.press('enter');
+    await app.waitFor('5eeb1234-0000-4000-8000-00000000000e');
+    await app.press(':');
+    await app.type('open nobody');
+    await app.press('enter');
+    await app.waitFor('no intern with the name or id "nobody"');
+  });
+
   it('D and s on the list open the intern with its question already asked, and only once', async () => {
     const api = new FakeApi();
     const app = renderApp({ api });

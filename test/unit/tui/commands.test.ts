@@ -23,7 +23,7 @@ describe("the palette's tab", () => {
     expect(completeLine('at rev', names)).toBe('attach reviewer');
     expect(completeLine('talk pl', names)).toBe('chat plain');
     expect(completeLine('profile r', names)).toBeNull();
-    expect([wantsName('attach '), wantsName('attach'), wantsName('profile x'), wantsName('chat r')]).toEqual([true, false, false, true]);
+    expect([wantsName('attach '), wantsName('attach'), wantsName('profile x'), wantsName('chat r'), wantsName('open ')]).toEqual([true, false, false, true, true]);
   });
 });
 
@@ -38,7 +38,7 @@ describe('the command registry', () => {
   });
   it('asks for a missing argument and names the commands when the word is unknown', () => {
     expect(name(resolveCommand('attach'))).toMatch(/error: attach needs an intern name: attach NAME/);
-    expect(name(resolveCommand('a'))).toMatch(/error: unknown command "a"; try interns, new, byok, vault, attach NAME, chat NAME, profile PROFILE, login, quit/);
+    expect(name(resolveCommand('a'))).toMatch(/error: unknown command "a"; try interns, new, byok, vault, open NAME, attach NAME, chat NAME, profile PROFILE, login, quit/);
     expect(name(resolveCommand('zap'))).toMatch(/unknown command/);
   });
   it('suggests by the first word, and every command has help', () => {
