@@ -418,6 +418,15 @@ describe('help overlay', () => {
     expect(cut).toEqual([]);
   });
 
+  it('says whole, at 80 columns, which keys an attached terminal keeps', async () => {
+    const app = renderApp();
+    app.resize({ columns: 80, rows: 30 });
+    await app.waitFor((s) => s.includes('sleeper') && (s.split('\n')[1] ?? '').length === 80);
+    await app.press('?');
+    const f = await app.waitFor('Keys (esc');
+    expect(f).toContain('Attached: ^] detach, shift+pgup/pgdn history; other keys go to the intern.');
+  });
+
   it("opens on the screen's own keys, marked, and every other group after them", async () => {
     const app = renderApp({ initial: { name: 'intern', id: IDS.runner } });
     await app.waitFor('runner');
