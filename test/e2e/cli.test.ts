@@ -94,7 +94,7 @@ describe('intern-tui commands without a TTY', () => {
     const table = await run(['interns', 'list']);
     expect(table.code).toBe(0);
     const row = table.stdout.split('\n').find((l) => l.startsWith('cli-alpha\t'));
-    expect(row?.split('\t')).toEqual(['cli-alpha', expect.any(String), '', created.id, expect.stringMatching(/^\d{4}-\d\d-\d\dT/), 'changed']);
+    expect(row?.split('\t')).toEqual(['cli-alpha', expect.any(String), '', created.id, 'changed', expect.stringMatching(/^\d{4}-\d\d-\d\dT/)]);
 
     const refused = await run(['interns', 'delete', 'cli-alpha']);
     expect(refused.code).toBe(2);

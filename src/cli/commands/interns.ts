@@ -26,9 +26,10 @@ function columns(interns: Intern[]): Column<Intern>[] {
     { header: 'STATUS', get: (i) => i.status, tone: statusTone, keep: true },
     { header: 'MODEL', get: (i) => i.model ?? '', empty: NO_MODEL },
     { header: 'ID', get: (i) => i.id, short: (id) => id.slice(0, idLength), keep: true },
-    // An age on a terminal, as the TUI's list shows it; piped, the time as sent.
-    { header: 'UPDATED', get: (i) => i.updated_at, short: (at) => relativeTime(at) },
     { header: 'DESCRIPTION', get: (i) => i.description ?? '' },
+    // Last, as kubectl's AGE, so that piped lines keep their first five fields where they were: an
+    // age on a terminal, as the TUI's list shows it; piped, the time as sent.
+    { header: 'UPDATED', get: (i) => i.updated_at, short: (at) => relativeTime(at), keep: true },
   ];
 }
 

@@ -459,10 +459,10 @@ describe('--json FIELDS is checked before anything is sent', () => {
     api.interns[0]!.updated_at = new Date(Date.now() - 3 * 3600_000).toISOString();
     const tty = await runWithFake(['interns', 'list'], api, { tty: true, env: { NO_COLOR: '1' } });
     expect(tty.code, tty.stderr).toBe(0);
-    expect(tty.stdout.split('\n')[0]).toMatch(/^NAME +STATUS +MODEL +ID +UPDATED +DESCRIPTION$/);
-    expect(tty.stdout).toMatch(/^runner .* 3h ago +Keeps CI green\.$/m);
+    expect(tty.stdout.split('\n')[0]).toMatch(/^NAME +STATUS +MODEL +ID +DESCRIPTION +UPDATED$/);
+    expect(tty.stdout).toMatch(/^runner .* Keeps CI green\. +3h ago$/m);
     const piped = await runWithFake(['interns', 'list'], api);
-    expect(piped.stdout.split('\n')[0]!.split('\t')[4]).toBe(api.interns[0]!.updated_at);
+    expect(piped.stdout.split('\n')[0]!.split('\t')[5]).toBe(api.interns[0]!.updated_at);
   });
 
   it('byok get says what each setting means as the TUI does, takes a name or a start of an id, and refuses one that fits several', async () => {
