@@ -88,56 +88,12 @@ export function maskedPrompt(io: Io, question: string): Promise<string> {
 }
 
 /**
- * One line asked on stderr. Ctrl+C (which readline takes over on a terminal) and an aborted
- * `signal` end it with exit 130 instead of leaving the question hanging.
+ * One line asked on stderr (empty when the input ends first). Ctrl+C (which readline takes over
+ * on a terminal) and an aborted `signal` end it with exit 130 instead of leaving the question hanging.
  */
 export async function askLine(io: Io, question: string, signal?: AbortSignal): Promise<string> {
-  return (await askLineOrEnd(io, question, signal)) ?? '';
+  return (await readAnswer(io, question, signal, false)) ?? '';
 }
-
-/**
- * A line typed on the terminal, or null when the input ends first (ctrl+d on an empty line): a
- * conversation's prompt ends the conversation there, where an answer to a question is empty.
- */
-async function askLineOrEnd(io: Io, question: string, signal?: AbortSignal): Promise<string | null> {
-  const { createInterface } = await importExternal<typeof ReadlinePromises>('node:readline/promises');
-  const rl = createInterface({ input: io.stdin, output: io.stderr });
-  const interrupted = new AbortController();
-  rl.on('SIGINT', () => interrupted.abort());
-  // The terminal went away (EIO): the question ends. readline passes its input's error on, and
-  // unheard it was thrown (the command's own watch on stdin, cli/ending.ts, ends the command).
-  const gone = new AbortController();
-  rl.on('error', () => gone.abort());
-  // readline closes itself at the input's end, and the question is then aborted.
-  let ended = false;
-  rl.on('close', () => (ended = true));
-  const onAbort = () => interrupted.abort();
-  signal?.addEventListener('abort', onAbort);
-  try {
-    const answer = await rl.question(question, { signal: AbortSignal.any([interrupted.signal, gone.signal]) });
-    if (answer !== '' || !ended) return answer;
-    io.stderr.write('\n');
-    return null;
-  } catch (e) {
-    if (gone.signal.aborted) throw new CliError(EXIT.failed, 'the terminal went away');
-    if (interrupted.signal.aborted) {
-      io.stderr.write('\n');
-      throw new CliError(EXIT.interrupted, 'interrupted');
-    }
-    if (ended) {
-      io.stderr.write('\n');
-      return null;
-    }
-    throw e;
-  } finally {
-    signal?.removeEventListener('abort', onAbort);
-    rl.close();
-  }
-}
-
-/** Bracketed paste on and off: the terminal marks what is pasted, so a paste's line breaks do not send it. */
-const PASTE_ON = '\x1b[?2004h';
-const PASTE_OFF = '\x1b[?2004l';
 
 /**
  * A chat prompt typed or pasted on the terminal, or null when the input ends (ctrl+d). A paste's
@@ -145,7 +101,16 @@ const PASTE_OFF = '\x1b[?2004l';
  * their ends as keys): its lines, and what is typed after the `...` that continues them, are one
  * prompt, sent by the next Enter, as in a shell. Ctrl+C and an aborted `signal` end it (exit 130).
  */
-export async function askPrompt(io: Io, question: string, signal?: AbortSignal): Promise<string | null> {
+export function askPrompt(io: Io, question: string, signal?: AbortSignal): Promise<string | null> {
+  return readAnswer(io, question, signal, true);
+}
+
+/** Bracketed paste on and off: the terminal marks what is pasted, so a paste's line breaks do not send it. */
+const PASTE_ON = '\x1b[?2004h';
+const PASTE_OFF = '\x1b[?2004l';
+
+/** askLine's and askPrompt's reader: one answer, a paste's lines in it when `pastes`; null at the input's end. */
+async function readAnswer(io: Io, question: string, signal: AbortSignal | undefined, pastes: boolean): Promise<string | null> {
   const { createInterface } = await importExternal<typeof ReadlinePromises>('node:readline/promises');
   const rl = createInterface({ input: io.stdin, output: io.stderr });
   let pasting = false;
@@ -153,16 +118,25 @@ export async function askPrompt(io: Io, question: string, signal?: AbortSignal):
     if (key?.name === 'paste-start') pasting = true;
     else if (key?.name === 'paste-end') pasting = false;
   };
-  io.stdin.on('keypress', onKey);
-  io.stderr.write(PASTE_ON);
+  if (pastes) {
+    io.stdin.on('keypress', onKey);
+    io.stderr.write(PASTE_ON);
+  }
   const lines: string[] = [];
+  let settled = false;
   let onAbort = () => {};
   try {
     return await new Promise<string | null>((resolve, reject) => {
-      const interrupted = () => {
-        io.stderr.write('\n');
-        reject(new CliError(EXIT.interrupted, 'interrupted'));
+      const end = (settle: () => void) => {
+        if (settled) return;
+        settled = true;
+        settle();
       };
+      const interrupted = () =>
+        end(() => {
+          io.stderr.write('\n');
+          reject(new CliError(EXIT.interrupted, 'interrupted'));
+        });
       onAbort = interrupted;
       rl.on('line', (line) => {
         lines.push(line);
@@ -172,12 +146,20 @@ export async function askPrompt(io: Io, question: string, signal?: AbortSignal):
         }
         // A paste that ended with a line break leaves an empty line before the Enter that sends it.
         if (lines.length > 1 && lines.at(-1) === '') lines.pop();
-        resolve(lines.join('\n'));
+        end(() => resolve(lines.join('\n')));
       });
       rl.on('SIGINT', interrupted);
-      rl.on('error', () => reject(new CliError(EXIT.failed, 'the terminal went away')));
+      // The terminal went away (EIO): the question ends. readline passes its input's error on, and
+      // unheard it was thrown (the command's own watch on stdin, cli/ending.ts, ends the command).
+      rl.on('error', () => end(() => reject(new CliError(EXIT.failed, 'the terminal went away'))));
       // The input's end: what was pasted so far is still sent.
-      rl.on('close', () => resolve(lines.length > 0 ? lines.join('\n') : (io.stderr.write('\n'), null)));
+      rl.on('close', () =>
+        end(() => {
+          if (lines.length > 0) return resolve(lines.join('\n'));
+          io.stderr.write('\n');
+          resolve(null);
+        }),
+      );
       if (signal?.aborted) return interrupted();
       signal?.addEventListener('abort', onAbort, { once: true });
       rl.setPrompt(question);
@@ -185,8 +167,10 @@ export async function askPrompt(io: Io, question: string, signal?: AbortSignal):
     });
   } finally {
     signal?.removeEventListener('abort', onAbort);
-    io.stderr.write(PASTE_OFF);
-    io.stdin.off('keypress', onKey);
+    if (pastes) {
+      io.stderr.write(PASTE_OFF);
+      io.stdin.off('keypress', onKey);
+    }
     rl.close();
   }
 }
