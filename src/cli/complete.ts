@@ -45,7 +45,7 @@ export type NameSource = (kind: NameKind, flags: LineFlags) => Promise<Candidate
 function tuiFlags(): Record<string, FlagSpec> {
   const out: Record<string, FlagSpec> = {};
   for (const [name, o] of Object.entries(TUI_OPTIONS)) out[name] = GLOBAL_FLAGS[name] ?? { type: o.type, description: '', ...(o.type === 'string' ? { value: name.toUpperCase() } : {}) };
-  out['no-color']!.description = 'no colours in the TUI';
+  out['no-color'] = { ...out['no-color']!, description: 'no colours in the TUI' };
   return out;
 }
 
