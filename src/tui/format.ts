@@ -11,7 +11,7 @@ export function relativeTime(iso: string, now = Date.now()): string {
   return s >= 0 ? `${n}${unit} ago` : `in ${n}${unit}`;
 }
 
-/** A secret's fingerprint as a table shows it: its first 8 hex digits, like a short hash. */
+/** A secret's fingerprint as a table shows it, `sha256:3f9a…` → `3f9a1c2b`: enough to tell two values apart at a glance. */
 export function shortFingerprint(fp: string | null): string {
   if (!fp) return '—';
   return fp.replace(/^sha256:/, '').slice(0, 8);

@@ -46,8 +46,6 @@ const EFFECTIVE_COLUMNS: Column<Row>[] = [
 /** What `/` matches a secret by: its name and hosts. */
 const shownOf = (rows: Row[], filter: string) => filterRows(rows, filter, (r) => [r.name, ...(r.hosts ?? [])]);
 
-/** `sha256:3f9a…` → `3f9a1c2b`: enough to tell two values apart at a glance. */
-
 function loader(api: InternApi, internId: string | undefined, tab: Tab) {
   return (signal: AbortSignal): Promise<Row[]> => {
     if (!internId) return allVaultPages((q) => api.listVaultSecrets(q, { signal }));
