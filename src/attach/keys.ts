@@ -19,9 +19,6 @@ export interface RemoteModes {
   bracketedPasteMode: boolean;
 }
 
-/** The detach key, ctrl+]. */
-export const DETACH = '\x1d';
-
 const ARROWS: Record<string, NamedKey> = { A: 'up', B: 'down', C: 'right', D: 'left', H: 'home', F: 'end' };
 const TILDE: Record<string, NamedKey> = {
   '1': 'home', '2': 'insert', '3': 'delete', '4': 'end', '5': 'pageup', '6': 'pagedown', '7': 'home', '8': 'end',

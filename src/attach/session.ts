@@ -12,7 +12,8 @@
  */
 import { collectYoung } from './collect.js';
 import { FLOW } from './protocol.js';
-import { DETACH, decodeInput, encodeKey, scrollOf } from './keys.js';
+import { DETACH, DETACH_NAME } from './detach.js';
+import { decodeInput, encodeKey, scrollOf } from './keys.js';
 import { isScreenSwitch, withoutScreenSwitches } from './screens.js';
 import { FrameRenderer, TerminalModel } from './terminal.js';
 import type { ConnectionState, TerminalTransport, TransportHandlers } from './transport.js';
@@ -394,7 +395,7 @@ export class AttachSession {
             ? `reconnecting… (${this.detail})`
             : this.state;
     const scrolled = this.model.scrolledBack > 0 ? ` │ history: ${this.model.scrolledBack} lines up (shift+pgdn)` : '';
-    const text = ` ${this.opts.title} │ ${state}${scrolled} │ ctrl+] detach `;
+    const text = ` ${this.opts.title} │ ${state}${scrolled} │ ${DETACH_NAME} detach `;
     const chars = [...text];
     return chars.length > this.cols ? chars.slice(0, this.cols).join('') : text + ' '.repeat(this.cols - chars.length);
   }

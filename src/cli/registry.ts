@@ -8,6 +8,7 @@
  * implementation in src/cli/commands/<noun>.ts, exporting a Runner (with its `jsonFields` when it
  * prints JSON).
  */
+import { DETACH_NAME } from '../attach/detach.js';
 import type { CredentialKind } from '../contract/routes.js';
 import type { RunContext } from './context.js';
 import { EXIT_HELP, closest } from './exit.js';
@@ -424,11 +425,11 @@ export const COMMANDS: CommandSpec[] = [
     noun: 'attach',
     args: 'NAME',
     positionals: [1, 1],
-    summary: "the intern's terminal, full screen (ctrl+] detaches)",
+    summary: `the intern's terminal, full screen (${DETACH_NAME} detaches)`,
     details: [
       `${IDN}.`,
       "The remote's output reaches this terminal as its programs wrote it (the lines of a flood",
-      'that scroll off unseen are left out); resizing this terminal resizes the remote. ctrl+] detaches',
+      `that scroll off unseen are left out); resizing this terminal resizes the remote. ${DETACH_NAME} detaches`,
       '(the shell keeps running); when the remote exits, the command ends. Needs an interactive',
       'terminal and an OAuth token (daemon access is personal).',
       'Example:',

@@ -5,6 +5,7 @@
  * the footer, the `?` overlay and the README's key table list from it.
  */
 import type { Key } from 'ink';
+import { DETACH_NAME } from '../attach/detach.js';
 import { COMMANDS, usage } from './commands.js';
 import { widthOf } from './sanitize.js';
 
@@ -156,7 +157,7 @@ export const KEYMAP = [
   { id: 'questionEnter', keys: ['return'], label: 'enter', help: 'next field; answers on the last', footer: 'next field', scope: 'questionText' },
   { id: 'yes', keys: ['y'], label: 'y', help: 'confirm', scope: 'confirm' },
   { id: 'no', keys: ['n', 'escape'], label: 'n', help: 'cancel', scope: 'confirm' },
-  { id: 'detach', keys: ['ctrl+]', 'escape', 'q'], label: '^]', help: 'detach (esc, q too until attached)', scope: 'attach' },
+  { id: 'detach', keys: [DETACH_NAME, 'escape', 'q'], label: '^]', help: 'detach (esc, q too until attached)', scope: 'attach' },
   { id: 'attachProvision', keys: ['p'], label: 'p', help: 'provision a stopped intern', footer: 'provision', scope: 'attach' },
   { id: 'attachRetry', keys: ['r'], label: 'r', help: 'retry', scope: 'attach' },
 ] as const satisfies readonly Binding[];

@@ -87,7 +87,7 @@ export function HelpOverlay({ width, height, scopes }: { width: number; height: 
         ))}
       </Box>
       <Text color={theme.muted} wrap="truncate-end">
-        Attached: ^] detach, shift+pgup/pgdn history; other keys go to the intern.
+        Attached: {keyLabel('detach')} detach, shift+pgup/pgdn history; other keys go to the intern.
       </Text>
     </Box>
   );
