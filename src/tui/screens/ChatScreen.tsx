@@ -457,7 +457,7 @@ function QuestionForm({ request, onAnswer }: { request: ElicitationRequest; onAn
             {f.type === 'boolean'
               ? values[f.name] ? '[x] yes' : '[ ] no'
               : (f.options ?? []).map((o) => (o === values[f.name] ? `[${sanitize(o)}]` : sanitize(o))).join('  ')}
-            {i === focus ? <Text color={theme.muted}> (space / ←→)</Text> : null}
+            {i === focus ? <Text color={theme.muted}> ({keyLabel('toggle')} / {keyLabel('choicePrev')})</Text> : null}
           </Text>
         ) : (
           <TextField
@@ -481,7 +481,7 @@ function QuestionForm({ request, onAnswer }: { request: ElicitationRequest; onAn
         </Text>
       ) : (
         <Text color={theme.muted} wrap="truncate-end">
-          tab next · enter on the last field or ^s answers · ^d declines · esc cancels
+          {keyLabel('questionNext')} next · {keyLabel('questionEnter')} on the last field or {keyLabel('questionSubmit')} answers · {keyLabel('questionDecline')} declines · {keyLabel('chatCancel')} cancels
         </Text>
       )}
     </Box>
