@@ -586,7 +586,7 @@ describe('intern-tui commands without a TTY', () => {
     } finally {
       await talk.close();
     }
-    // ctrl+c while an answer streams stops reading it, and the conversation goes on in its session.
+    // ctrl+c while an answer streams stops the turn, and the conversation goes on in its session.
     const stopped = new PtyScreen(process.execPath, [CLI, 'chat', 'cli-tty', '--self-drive'], { cols: 120, rows: 40, cwd: ROOT, env });
     try {
       await stopped.waitFor(/prompt> $/m);
@@ -594,7 +594,7 @@ describe('intern-tui commands without a TTY', () => {
       await stopped.press('\r');
       await stopped.waitFor('Running `sleep 5; echo slept`');
       await stopped.press('\x03');
-      await stopped.waitFor('stopped reading the answer');
+      await stopped.waitFor('stopped the turn');
       await stopped.type('after the stop');
       await stopped.press('\r');
       await stopped.waitFor('Earlier in this session you said: "run: sleep 5; echo slept"');
@@ -603,6 +603,28 @@ describe('intern-tui commands without a TTY', () => {
       expect(await stopped.waitForExit(30_000)).toBe(0);
     } finally {
       await stopped.close();
+    }
+    // So does ctrl+c at a permission request: the request is cancelled with the turn (the intern is
+    // not left waiting for it, so the next prompt starts a turn of its own, not steering this one).
+    const refused = new PtyScreen(process.execPath, [CLI, 'chat', 'cli-tty'], { cols: 120, rows: 40, cwd: ROOT, env });
+    try {
+      await refused.waitFor(/prompt> $/m);
+      await refused.type('run: echo never-$((6*7))');
+      await refused.press('\r');
+      await refused.waitFor(/choose 1-\d+ \(empty cancels\): $/m);
+      await refused.press('\x03');
+      await refused.waitFor('intern-tui: stopped the turn; ctrl+d ends the conversation');
+      await refused.waitFor((s) => (s.match(/prompt>/g) ?? []).length === 2);
+      await refused.type('after the request');
+      await refused.press('\r');
+      const after = await refused.waitFor('Earlier in this session you said: "run: echo never-$((6*7))"');
+      expect(after).not.toContain('already running');
+      expect(after).not.toContain('never-42');
+      await refused.waitFor((s) => (s.match(/prompt>/g) ?? []).length === 3);
+      await refused.press('\x04');
+      expect(await refused.waitForExit(30_000)).toBe(0);
+    } finally {
+      await refused.close();
     }
   }, 90_000);
 });

@@ -23,16 +23,26 @@ class Unanswerable extends CliError {
   }
 }
 
-/** Answers `cancel` so the intern is not left waiting for 5 minutes, and lets that short turn finish unseen. */
-async function cancelInteraction(api: InternApi, internId: string, sessionId: string, call: ChatToolCall, kind: 'permission' | 'elicitation', signal: AbortSignal): Promise<void> {
+/**
+ * Answers `cancel` so the intern is not left waiting for 5 minutes. Unanswered (no terminal), the
+ * short turn that follows is read unseen; `stop` (ctrl+c at the question) closes its stream at
+ * once, which cancels the run as well.
+ */
+async function cancelInteraction(api: InternApi, internId: string, sessionId: string, call: ChatToolCall, kind: 'permission' | 'elicitation', signal: AbortSignal, stop = false): Promise<void> {
   try {
     const content = kind === 'permission' ? 'cancel' : elicitationAnswer({ action: 'cancel' });
-    const start = await api.chat(internId, { messages: answerMessages(call, content), stream: true, session_id: sessionId }, { signal });
+    const closing = new AbortController();
+    const start = await api.chat(internId, { messages: answerMessages(call, content), stream: true, session_id: sessionId }, { signal: AbortSignal.any([signal, closing.signal]) });
+    // Aborted, the stream's first read cancels its body unread.
+    if (stop) closing.abort();
     if (start.kind === 'stream') for await (const _ of start.events) void _;
   } catch {
     // Best effort: the interaction times out on its own.
   }
 }
+
+/** ctrl+c at a question on the terminal (readline takes it there, rather than the process). */
+const interruptedAt = (e: unknown): boolean => e instanceof CliError && e.exitCode === EXIT.interrupted;
 
 const ask = (ctx: RunContext, question: string): Promise<string> => askLine(ctx.io, question, ctx.signal);
 
@@ -133,7 +143,8 @@ async function startRun(ctx: RunContext, api: InternApi, intern: { id: string; n
 /**
  * A conversation on a terminal (chat NAME, no PROMPT): prompt after prompt in one session, as
  * `llm chat` or `ollama run` do. An empty line asks again; ctrl+d ends it (exit 0); ctrl+c stops
- * the answer streaming, and at the prompt ends the command (130). A turn the service fails is
+ * the turn (while its answer streams, or at its permission request or question), and at the
+ * prompt ends the command (130). A turn the service fails is
  * reported and the conversation goes on; a refused credential ends it.
  */
 async function converse(ctx: RunContext, api: InternApi, intern: { id: string; name: string }): Promise<number> {
@@ -158,7 +169,8 @@ async function converse(ctx: RunContext, api: InternApi, intern: { id: string; n
       await turn(ctx, api, intern, line, session, AbortSignal.any([ctx.signal, stop.signal]));
     } catch (e) {
       if (ctx.signal.aborted) throw e;
-      if (stop.signal.aborted) ctx.out.note(`\nintern-tui: stopped reading the answer (the intern may still finish its turn); ctrl+d ends the conversation`);
+      // Closing a turn's stream cancels its run (the service's rule), as ctrl+c at its question does.
+      if (stop.signal.aborted || interruptedAt(e)) ctx.out.note(`${stop.signal.aborted ? '\n' : ''}intern-tui: stopped the turn; ctrl+d ends the conversation`);
       else if (exitCodeOf(e, false) === EXIT.failed) ctx.out.error(e instanceof Error ? e.message : String(e), { exit: EXIT.failed });
       else throw e;
     } finally {
@@ -230,7 +242,7 @@ async function turn(ctx: RunContext, api: InternApi, intern: { id: string; name:
     try {
       answer = request.kind === 'permission' ? await answerPermission(ctx, request) : await answerQuestion(ctx, request);
     } catch (e) {
-      if (e instanceof Unanswerable) await cancelInteraction(api, intern.id, sessionId, pending, request.kind, signal);
+      if (e instanceof Unanswerable || interruptedAt(e)) await cancelInteraction(api, intern.id, sessionId, pending, request.kind, signal, !(e instanceof Unanswerable));
       throw e;
     }
     messages = answerMessages(pending, answer);
