@@ -63,3 +63,11 @@ export function perMillion(price: string): string {
   const m = n * 1_000_000;
   return `$${m >= 100 ? m.toFixed(0) : m >= 1 ? m.toFixed(2) : m.toFixed(3)}`;
 }
+
+/** A context length in tokens, for people: 512, 131k, 1M, 1.05M (as the service's model pages write it). */
+export function contextSize(tokens: number): string {
+  const k = Math.round(tokens / 1000);
+  if (tokens < 1000) return String(tokens);
+  if (k < 1000) return `${k}k`;
+  return `${Number((tokens / 1_000_000).toFixed(2))}M`;
+}

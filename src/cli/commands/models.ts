@@ -1,15 +1,7 @@
 /** `models [QUERY]`: the model catalogue, filtered by id or name. */
-import { CatalogModelSchema, type Model } from '../../contract/catalog.js';
+import { CatalogModelSchema, contextSize, perMillion, type Model } from '../../contract/catalog.js';
 import type { RunContext } from '../context.js';
 import { EXIT } from '../exit.js';
-
-/** Dollars per token (a decimal string) as dollars per million tokens. */
-function perMillion(s: string): string {
-  const n = Number(s);
-  if (!Number.isFinite(n)) return '';
-  if (n === 0) return 'free';
-  return `$${(n * 1_000_000).toFixed(2)}`;
-}
 
 export async function models(ctx: RunContext): Promise<number> {
   const api = await ctx.api();
@@ -21,7 +13,8 @@ export async function models(ctx: RunContext): Promise<number> {
     [
       { header: 'ID', get: (m) => m.id, keep: true },
       { header: 'NAME', get: (m) => m.name },
-      { header: 'CONTEXT', get: (m) => m.context_length ?? '' },
+      // On a terminal the context reads as 131k or 1.05M; piped it stays the number of tokens.
+      { header: 'CONTEXT', get: (m) => m.context_length ?? '', short: (n) => contextSize(Number(n)) },
       { header: 'IN $/M', get: (m) => perMillion(m.pricing.prompt) },
       { header: 'OUT $/M', get: (m) => perMillion(m.pricing.completion) },
     ],

@@ -3,7 +3,7 @@ import { Box } from 'ink';
 import { Text } from '../components/Text.js';
 import { useEffect, useState } from 'react';
 import { ApiError } from '../../client/errors.js';
-import { type Model, perMillion } from '../../contract/catalog.js';
+import { contextSize, type Model, perMillion } from '../../contract/catalog.js';
 import { NO_MODEL } from '../../contract/intern.js';
 import { LIMITS } from '../../contract/limits.js';
 import { Confirm } from '../components/Confirm.js';
@@ -38,7 +38,7 @@ export function modelItems(models: Model[]): PickerItem[] {
     ...models.map((m) => ({
       value: m.id,
       label: m.id,
-      detail: `${m.context_length ? `${Math.round(m.context_length / 1000)}k ctx` : '? ctx'} · ${perMillion(m.pricing.prompt)}/${perMillion(m.pricing.completion)} per M · ${m.name}`,
+      detail: `${m.context_length ? contextSize(m.context_length) : '?'} ctx · ${perMillion(m.pricing.prompt)}/${perMillion(m.pricing.completion)} per M · ${m.name}`,
       search: m.name,
     })),
   ];

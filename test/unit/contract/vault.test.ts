@@ -5,6 +5,7 @@ import {
   VaultSecretCopySchema,
   VaultSecretWriteSchema,
   checkSecretName,
+  contextSize,
   normaliseHost,
   perMillion,
   validateHosts,
@@ -128,5 +129,20 @@ describe('perMillion', () => {
     ['nope', '?'],
   ])('%s per token is %s per million', (price, shown) => {
     expect(perMillion(price)).toBe(shown);
+  });
+});
+
+describe('contextSize', () => {
+  it.each([
+    [512, '512'],
+    [8192, '8k'],
+    [131072, '131k'],
+    [999_499, '999k'],
+    [999_999, '1M'],
+    [1_000_000, '1M'],
+    [1_048_576, '1.05M'],
+    [2_000_000, '2M'],
+  ])('%i tokens read %s', (tokens, shown) => {
+    expect(contextSize(tokens)).toBe(shown);
   });
 });
