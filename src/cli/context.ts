@@ -27,6 +27,8 @@ export interface RunContext extends Parsed {
   /** Aborted on SIGINT: pass it to every call. */
   signal: AbortSignal;
   flags: Flags;
+  /** A flag's value as typed (a string flag), or undefined when it was not given. */
+  text(flag: string): string | undefined;
   /** The client, opened once; exits 4 (CliError) when a credential the command needs is missing. */
   api(): Promise<InternApi>;
   warn(message: string): void;
@@ -64,6 +66,7 @@ export function createContext(
     out,
     signal,
     flags,
+    text: (flag) => parsed.values[flag] as string | undefined,
     warn,
     cleanup: [],
     interrupts,

@@ -5,7 +5,6 @@ import { login as runLogin, logout as runLogout } from '../login.js';
 import { AUTH_STATUS_FIELDS, authStatus, formatStatus } from '../auth/status.js';
 import { availableKeychain } from '../auth/store.js';
 
-const str = (ctx: RunContext, name: string) => ctx.values[name] as string | undefined;
 const bool = (ctx: RunContext, name: string) => ctx.values[name] === true;
 
 export async function login(ctx: RunContext): Promise<number> {
@@ -17,9 +16,9 @@ export async function login(ctx: RunContext): Promise<number> {
       noBrowser: bool(ctx, 'no-browser'),
       headless: bool(ctx, 'headless'),
       oauth: bool(ctx, 'oauth'),
-      issuer: str(ctx, 'issuer'),
+      issuer: ctx.text('issuer'),
       withToken,
-      kind: str(ctx, 'kind'),
+      kind: ctx.text('kind'),
     },
     { io: ctx.io, path: configPath(ctx.io.env), keychain: await availableKeychain(ctx.io.env), signal: ctx.signal },
   );

@@ -11,7 +11,6 @@ import { byokPages } from '../../client/pages.js';
 import { shortIdLength } from '../../client/resolve.js';
 import { byokFacts } from '../../tui/format.js';
 
-const str = (ctx: RunContext, name: string) => ctx.values[name] as string | undefined;
 
 /** What `--json FIELDS` may keep of a key's record: the contract's fields. */
 const BYOK_FIELDS = Object.keys(ByokCredentialSchema.shape);
@@ -49,14 +48,14 @@ const clears = (v: string) => v === 'none' || v === '';
 function settings(ctx: RunContext, more: [string, string | null][] = []): ByokUpdate {
   const body: ByokUpdate = {};
   const wrong: [string, string | null][] = [...more];
-  const name = str(ctx, 'name');
+  const name = ctx.text('name');
   if (name !== undefined) body.name = name === '' ? null : name;
-  const region = str(ctx, 'region');
+  const region = ctx.text('region');
   if (region !== undefined) {
     if (clears(region) || (REGIONS as readonly string[]).includes(region)) body.declared_region = clears(region) ? null : (region as ByokUpdate['declared_region']);
     else wrong.push(['--region', `must be ${REGIONS.join(', ')} or none, not "${region.slice(0, 20)}"`]);
   }
-  const zdr = str(ctx, 'zdr');
+  const zdr = ctx.text('zdr');
   if (zdr !== undefined) {
     const v = clears(zdr) ? null : bool(zdr);
     if (v === null && !clears(zdr)) wrong.push(['--zdr', `must be true, false or none, not "${zdr.slice(0, 20)}"`]);
@@ -65,14 +64,14 @@ function settings(ctx: RunContext, more: [string, string | null][] = []): ByokUp
   // The TUI's form refuses the same (the contract's rule): a typo in --models would limit the key to no model.
   for (const flag of ['models', 'users', 'key-hashes'] as const) {
     const field = BYOK_FLAG_FIELDS[flag];
-    const typed = str(ctx, flag);
+    const typed = ctx.text(flag);
     if (typed === undefined) continue;
     const items = parseByokList(typed);
     wrong.push([`--${flag}`, checkByokList(field, items)]);
     body[field] = items;
   }
   for (const flag of ['disabled', 'fallback', 'byok-only', 'required'] as const) {
-    const typed = str(ctx, flag);
+    const typed = ctx.text(flag);
     if (typed === undefined) continue;
     const v = bool(typed);
     if (v === null) wrong.push([`--${flag}`, `must be true or false, not "${typed.slice(0, 20)}"`]);
@@ -89,7 +88,7 @@ function settings(ctx: RunContext, more: [string, string | null][] = []): ByokUp
 export async function list(ctx: RunContext): Promise<number> {
   const api = await ctx.api();
   const all: ByokCredential[] = [];
-  const query = { ...(str(ctx, 'provider') ? { provider: str(ctx, 'provider') } : {}), ...(str(ctx, 'workspace') ? { workspace_id: str(ctx, 'workspace') } : {}) };
+  const query = { ...(ctx.text('provider') ? { provider: ctx.text('provider') } : {}), ...(ctx.text('workspace') ? { workspace_id: ctx.text('workspace') } : {}) };
   for await (const data of byokPages(api, query, ctx.signal)) all.push(...data);
   ctx.out.list(all, columns(all), 'no BYOK keys');
   return EXIT.ok;
@@ -105,11 +104,11 @@ export async function get(ctx: RunContext): Promise<number> {
 get.jsonFields = BYOK_FIELDS;
 
 export async function create(ctx: RunContext): Promise<number> {
-  const provider = str(ctx, 'provider') ?? '';
+  const provider = ctx.text('provider') ?? '';
   const body: ByokCreate = { ...settings(ctx, [['--provider', provider ? null : 'is required (a provider slug, e.g. openai)']]), provider, key: '' };
-  if (str(ctx, 'workspace')) body.workspace_id = str(ctx, 'workspace');
+  if (ctx.text('workspace')) body.workspace_id = ctx.text('workspace');
   const api = await ctx.api();
-  body.key = await readSecret(ctx.io, `${provider} key`, { stdin: ctx.values['key-stdin'] === true, file: str(ctx, 'key-file') }, 'key');
+  body.key = await readSecret(ctx.io, `${provider} key`, { stdin: ctx.values['key-stdin'] === true, file: ctx.text('key-file') }, 'key');
   const created = await api.createByok(body, { signal: ctx.signal });
   ctx.out.object(created, detail(created));
   return EXIT.ok;
@@ -118,8 +117,8 @@ create.jsonFields = BYOK_FIELDS;
 
 export async function update(ctx: RunContext): Promise<number> {
   const body = settings(ctx);
-  if (ctx.values['key-stdin'] === true || str(ctx, 'key-file') !== undefined) {
-    body.key = await readSecret(ctx.io, 'new key', { stdin: ctx.values['key-stdin'] === true, file: str(ctx, 'key-file') }, 'key');
+  if (ctx.values['key-stdin'] === true || ctx.text('key-file') !== undefined) {
+    body.key = await readSecret(ctx.io, 'new key', { stdin: ctx.values['key-stdin'] === true, file: ctx.text('key-file') }, 'key');
   }
   if (Object.keys(body).length === 0) throw usageError('nothing to change; see intern-tui byok update --help');
   const api = await ctx.api();

@@ -124,7 +124,7 @@ async function answerQuestion(ctx: RunContext, req: ElicitationRequest): Promise
  * returns. stdout holds the session id alone, so that `sid=$(intern-tui chat … --no-wait)` works.
  */
 async function startRun(ctx: RunContext, api: InternApi, intern: { id: string; name: string }, prompt: string): Promise<number> {
-  const session = ctx.values.session as string | undefined;
+  const session = ctx.text('session');
   const run = await api.invoke(intern.id, { input: prompt, ...(session ? { session_id: session } : {}) }, { signal: ctx.signal });
   if (ctx.out.json) {
     ctx.out.ndjson(run);
@@ -150,7 +150,7 @@ async function startRun(ctx: RunContext, api: InternApi, intern: { id: string; n
 async function converse(ctx: RunContext, api: InternApi, intern: { id: string; name: string }): Promise<number> {
   // The service names a new session only in a turn's last chunk: an id of our own (an unknown id
   // starts a session under it, as the TUI's chat does) keeps a turn stopped half way in it.
-  const session: Session = { id: (ctx.values.session as string | undefined) ?? randomUUID() };
+  const session: Session = { id: (ctx.text('session')) ?? randomUUID() };
   const named = ctx.values.session !== undefined;
   ctx.out.note(`Chatting with ${intern.name}${named ? ` in session ${session.id}` : ''}; ctrl+d ends.`);
   for (;;) {
@@ -261,7 +261,7 @@ export async function chat(ctx: RunContext): Promise<number> {
   if (conversation) return converse(ctx, api, intern);
   const prompt = await readPrompt(ctx);
   if (ctx.values['no-wait']) return startRun(ctx, api, intern, prompt);
-  const session: Session = { id: ctx.values.session as string | undefined };
+  const session: Session = { id: ctx.text('session') };
   await turn(ctx, api, intern, prompt, session);
   if (!ctx.out.json) tellSession(ctx, session);
   return EXIT.ok;

@@ -13,7 +13,6 @@ import { relativeTime } from '../../tui/format.js';
 import { listAllInterns, resolveIntern } from '../resolve.js';
 import { shortIdLength } from '../../client/resolve.js';
 
-const str = (ctx: RunContext, name: string) => ctx.values[name] as string | undefined;
 
 /** What `--json FIELDS` may keep of an intern: the contract's fields. */
 const INTERN_FIELDS = Object.keys(InternSchema.shape);
@@ -50,7 +49,7 @@ const DETAIL: DetailRow<Intern>[] = [
 ];
 
 export async function list(ctx: RunContext): Promise<number> {
-  const limitText = str(ctx, 'limit');
+  const limitText = ctx.text('limit');
   let max = Number.POSITIVE_INFINITY;
   if (limitText !== undefined) {
     if (!/^\d+$/.test(limitText) || Number(limitText) < 1) throw usageError(`--limit must be a whole number of at least 1, not "${limitText.slice(0, 20)}"`);
@@ -86,8 +85,8 @@ export async function get(ctx: RunContext): Promise<number> {
 get.jsonFields = INTERN_FIELDS;
 
 async function instructions(ctx: RunContext): Promise<string | undefined> {
-  const text = str(ctx, 'instructions');
-  const file = str(ctx, 'instructions-file');
+  const text = ctx.text('instructions');
+  const file = ctx.text('instructions-file');
   if (text !== undefined && file !== undefined) throw usageError('give --instructions or --instructions-file, not both');
   if (file === undefined) return text;
   const read = await readTextArg(ctx.io, file);
@@ -97,16 +96,16 @@ async function instructions(ctx: RunContext): Promise<string | undefined> {
 }
 
 /** How the instructions were given, for a message about them. */
-const instructionsFlag = (ctx: RunContext) => (str(ctx, 'instructions-file') !== undefined ? '--instructions-file' : '--instructions');
+const instructionsFlag = (ctx: RunContext) => (ctx.text('instructions-file') !== undefined ? '--instructions-file' : '--instructions');
 
 export async function create(ctx: RunContext): Promise<number> {
   const body: InternCreate = { name: ctx.positionals[0]! };
-  const description = str(ctx, 'description');
+  const description = ctx.text('description');
   if (description !== undefined) body.description = description;
   const instr = await instructions(ctx);
   if (instr !== undefined) body.instructions = instr;
-  if (str(ctx, 'workspace') !== undefined) body.workspace_id = str(ctx, 'workspace');
-  if (str(ctx, 'vault') !== undefined) body.vault_id = str(ctx, 'vault');
+  if (ctx.text('workspace') !== undefined) body.workspace_id = ctx.text('workspace');
+  if (ctx.text('vault') !== undefined) body.vault_id = ctx.text('vault');
   if (ctx.values.provision) body.provision = true;
   if (ctx.values.wait && !body.provision) throw usageError('--wait waits for the provisioning to finish: add --provision');
   const timeout = waitFlags(ctx);
@@ -127,9 +126,9 @@ create.jsonFields = INTERN_FIELDS;
 export async function update(ctx: RunContext): Promise<number> {
   const patch: InternUpdate = {};
   const orNull = (v: string) => (v === '' ? null : v);
-  if (str(ctx, 'name') !== undefined) patch.name = str(ctx, 'name');
-  if (str(ctx, 'description') !== undefined) patch.description = orNull(str(ctx, 'description')!);
-  if (str(ctx, 'model') !== undefined) patch.model = orNull(str(ctx, 'model')!);
+  if (ctx.text('name') !== undefined) patch.name = ctx.text('name');
+  if (ctx.text('description') !== undefined) patch.description = orNull(ctx.text('description')!);
+  if (ctx.text('model') !== undefined) patch.model = orNull(ctx.text('model')!);
   const instr = await instructions(ctx);
   if (instr !== undefined) patch.instructions = orNull(instr);
   if (Object.keys(patch).length === 0) throw usageError('nothing to change: pass --name, --description, --instructions, --instructions-file or --model');
@@ -224,7 +223,7 @@ const describeStatus = (i: Intern) =>
 
 /** `--timeout` read, or the default; a usage error when it is not a duration. */
 function timeoutOf(ctx: RunContext): { text: string; ms: number } {
-  const text = str(ctx, 'timeout') ?? WAIT_DEFAULT;
+  const text = ctx.text('timeout') ?? WAIT_DEFAULT;
   const ms = parseDuration(text);
   if (ms === null || ms < 1) throw usageError(`--timeout must be a duration such as 90s, 5m or 1h, not "${text.slice(0, 20)}"`);
   return { text, ms };
@@ -233,7 +232,7 @@ function timeoutOf(ctx: RunContext): { text: string; ms: number } {
 /** `--wait` and its `--timeout` on a command that starts provisioning: the deadline, or null without --wait. */
 function waitFlags(ctx: RunContext): { text: string; ms: number } | null {
   if (ctx.values.wait) return timeoutOf(ctx);
-  if (str(ctx, 'timeout') !== undefined) throw usageError('--timeout goes with --wait');
+  if (ctx.text('timeout') !== undefined) throw usageError('--timeout goes with --wait');
   return null;
 }
 
@@ -278,7 +277,7 @@ const reached = (intern: Intern, target: string, started: number) => `${sanitize
 
 /** `interns wait NAME`: until the intern has a status (running by default) or is deleted. */
 export async function wait(ctx: RunContext): Promise<number> {
-  const target = str(ctx, 'for') ?? 'running';
+  const target = ctx.text('for') ?? 'running';
   const known = [...INTERN_STATUSES, DELETED];
   if (!known.includes(target)) {
     const near = closest(target, known);

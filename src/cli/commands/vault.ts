@@ -9,7 +9,6 @@ import { resolveIntern } from '../resolve.js';
 import { allVaultPages } from '../../client/pages.js';
 import { relativeTime, shortFingerprint } from '../../tui/format.js';
 
-const str = (ctx: RunContext, name: string) => ctx.values[name] as string | undefined;
 
 /** What `--json FIELDS` may keep of a secret's record (names and hosts: a value is never in it). */
 const SECRET_FIELDS = Object.keys(VaultSecretSchema.shape);
@@ -24,7 +23,7 @@ const COLUMNS: Column<VaultSecret & { scope?: string }>[] = [
 
 export async function list(ctx: RunContext): Promise<number> {
   const api = await ctx.api();
-  const internRef = str(ctx, 'intern');
+  const internRef = ctx.text('intern');
   if (ctx.values.effective && !internRef) throw usageError('--effective needs --intern NAME');
   const opts = { signal: ctx.signal };
   if (!internRef) {
@@ -59,9 +58,9 @@ export async function put(ctx: RunContext): Promise<number> {
   if ('error' in hosts) throw usageError(`--host: ${hosts.error}`);
   if (hosts.hosts.length === 0) throw usageError('give at least one --host HOST the secret may be sent to');
   const api = await ctx.api();
-  const internRef = str(ctx, 'intern');
+  const internRef = ctx.text('intern');
   const intern = internRef ? await resolveIntern(api, internRef, ctx.signal) : undefined;
-  const value = await readSecret(ctx.io, `value of ${name}`, { stdin: ctx.values['value-stdin'] === true, file: str(ctx, 'value-file') }, 'value');
+  const value = await readSecret(ctx.io, `value of ${name}`, { stdin: ctx.values['value-stdin'] === true, file: ctx.text('value-file') }, 'value');
   // The value is never repeated in a message, only what is wrong with it.
   const wrongValue = checkSecretValue(value);
   if (wrongValue) throw usageError(`the value of ${name} ${wrongValue}`);
@@ -76,7 +75,7 @@ export async function remove(ctx: RunContext): Promise<number> {
   const name = ctx.positionals[0]!;
   refuseBadNames([name]);
   const api = await ctx.api();
-  const internRef = str(ctx, 'intern');
+  const internRef = ctx.text('intern');
   const intern = internRef ? await resolveIntern(api, internRef, ctx.signal) : undefined;
   if (!ctx.values.yes) {
     if (!ctx.out.canAsk) throw usageError('pass --yes to delete a secret (there is no terminal to ask on)');
@@ -90,7 +89,7 @@ export async function remove(ctx: RunContext): Promise<number> {
 remove.jsonFields = ['name', 'intern_id', 'deleted'];
 
 export async function copy(ctx: RunContext): Promise<number> {
-  const internRef = str(ctx, 'intern');
+  const internRef = ctx.text('intern');
   if (!internRef) throw usageError('--intern NAME is required: the intern to copy the secrets into');
   refuseBadNames(ctx.positionals);
   const api = await ctx.api();
