@@ -211,16 +211,16 @@ export class Output {
     return Boolean(this.io.stdin.isTTY && this.io.stderr.isTTY);
   }
 
-  /** Text on stdout as it comes (an answer streaming, an id alone): control characters removed, line breaks kept. Answers what was written. */
+  /** Text on stdout as it comes (an answer streaming, an id alone): control characters removed, line breaks and tabs kept. Answers what was written. */
   say(text: string): string {
-    const clean = sanitize(text, { multiline: true });
+    const clean = sanitize(text, { multiline: true, tabs: true });
     this.io.stdout.write(clean);
     return clean;
   }
 
   /** A line for people on stderr (prompts, notices), never mixed into stdout data: control characters removed, line breaks kept. */
   note(message: string): void {
-    this.io.stderr.write(sanitize(message, { multiline: true }) + '\n');
+    this.io.stderr.write(sanitize(message, { multiline: true, tabs: true }) + '\n');
   }
 
   error(message: string, extra: { exit: number; status?: number; code?: number | string; reason?: string | null }): void {

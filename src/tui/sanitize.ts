@@ -10,11 +10,34 @@ const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 const CONTROLS_NO_NEWLINE = /[\x00-\x1f\x7f-\x9f]/g;
 const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
 
-export function sanitize(value: string | null | undefined, opts: { multiline?: boolean } = {}): string {
+/**
+ * Multi-line text keeps its line breaks, and its tabs become spaces up to the next stop of 8 cells
+ * from the line's start, as a terminal sets them (`ls` aligns its columns with tabs); with
+ * `tabs`, for text written to the terminal as it comes (the CLI's streamed answer, which a pipe
+ * keeps as sent), they stay tabs and the terminal sets them. On one line a tab is a space.
+ */
+export function sanitize(value: string | null | undefined, opts: { multiline?: boolean; tabs?: boolean } = {}): string {
   if (value === null || value === undefined) return '';
   const noEsc = value.replace(ESCAPES, '').replace(BIDI, '');
-  if (opts.multiline) return noEsc.replace(/\r\n?/g, '\n').replace(/\t/g, '  ').replace(CONTROLS, '');
+  if (opts.multiline) {
+    const text = noEsc.replace(/\r\n?/g, '\n').replace(CONTROLS, '');
+    return text.includes('\t') && !opts.tabs ? text.split('\n').map(expandTabs).join('\n') : text;
+  }
   return noEsc.replace(/[\t\n\r]/g, ' ').replace(CONTROLS_NO_NEWLINE, '');
+}
+
+const TAB_STOP = 8;
+
+function expandTabs(line: string): string {
+  const parts = line.split('\t');
+  let out = parts[0]!;
+  let width = widthOf(out);
+  for (const part of parts.slice(1)) {
+    const pad = TAB_STOP - (width % TAB_STOP);
+    out += ' '.repeat(pad) + part;
+    width += pad + widthOf(part);
+  }
+  return out;
 }
 
 // Made on first use: creating a segmenter loads ICU's break rules (tens of milliseconds at start-up).

@@ -276,6 +276,15 @@ describe('Output', () => {
     expect(() => checkJsonFields('x', undefined, ['id'])).toThrow(/does not name its JSON fields/);
   });
 
+  it('writes streamed text with its line breaks and tabs (the terminal sets the stops), other controls removed', () => {
+    const streams = io({ tty: true });
+    const out = new Output(streams.io, null);
+    expect(out.say('bin\tetc\x1b[2J\r\n')).toBe('bin\tetc\n');
+    out.note('a\tb\x07');
+    expect(streams.stdout.text).toBe('bin\tetc\n');
+    expect(streams.stderr.text).toBe('a\tb\n');
+  });
+
   it('writes errors to stderr, as JSON under --json', () => {
     const s = io();
     new Output(s.io, []).error('boom \x1b[2J', { exit: 1, status: 500 });

@@ -15,6 +15,11 @@ describe('renderMarkdown', () => {
     expect(rows[0]![0]!.bold).toBe(true);
   });
 
+  it('keeps the columns of a code block that aligns them with tabs (ls), the stops counted from the code\'s own line start', () => {
+    const rows = renderMarkdown('```\nbin\tetc\nlost+found\tz\n```', { width: 40, hyperlinks: false });
+    expect(text(rows)).toEqual(['┌─', '│ bin     etc', '│ lost+found      z', '└─']);
+  });
+
   it('wraps to the width, words whole', () => {
     const rows = renderMarkdown('alpha beta gamma delta epsilon', { width: 12, hyperlinks: false });
     expect(text(rows)).toEqual(['alpha beta ', 'gamma delta ', 'epsilon']);

@@ -21,7 +21,17 @@ describe('sanitize', () => {
     expect(sanitize(input)).toBe(expected);
   });
   it('keeps newlines where multi-line text is drawn', () => {
-    expect(sanitize('a\r\nb\x1b[1mc\td', { multiline: true })).toBe('a\nbc  d');
+    expect(sanitize('a\r\nb\x1b[1mc\td', { multiline: true })).toBe('a\nbc      d');
+  });
+  it('sets a multi-line text\'s tabs to stops of 8 cells from each line\'s start, counting wide characters as two', () => {
+    expect(sanitize('bin\tetc\tlib64\n\tboot\n日本\tx\nlost+found\tz', { multiline: true }).split('\n')).toEqual([
+      'bin     etc     lib64',
+      '        boot',
+      '日本    x',
+      'lost+found      z',
+    ]);
+    // Written to the terminal as it comes, tabs stay tabs: the terminal sets them.
+    expect(sanitize('a\tb\x07\r\n\tc', { multiline: true, tabs: true })).toBe('a\tb\n\tc');
   });
   it('answers empty for null', () => {
     expect(sanitize(null)).toBe('');
