@@ -492,8 +492,9 @@ describe('intern-tui commands without a TTY', () => {
     visit(dispatch!);
     const inputs = [...seen].flatMap((o) => Object.keys(meta.outputs[o]!.inputs));
     expect(seen.size).toBeGreaterThan(1);
+    // (The attach help names the detach key from src/attach/detach.ts: two constants, not attach code.)
     for (const heavy of ['src/client/http.ts', 'node_modules/zod', 'node_modules/ink', 'src/sandbox/app.ts', 'node_modules/undici', 'src/attach/', 'node_modules/pngjs']) {
-      expect(inputs.filter((i) => i.includes(heavy)), heavy).toEqual([]);
+      expect(inputs.filter((i) => i.includes(heavy) && i !== 'src/attach/detach.ts'), heavy).toEqual([]);
     }
     expect(inputs).toContain('src/cli/registry.ts');
     // The dynamic part does exist (the check above is not vacuous).
