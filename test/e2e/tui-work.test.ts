@@ -86,7 +86,7 @@ describe('the TUI does the daily work', () => {
     await t.press('tab', 'tab', 'enter');
     await t.waitFor(/Model \(\d+ of \d+\)/);
     await t.type('gpt-4.1-mini');
-    await t.waitFor(/›  ?openai\/gpt-4\.1-mini +1048k/);
+    await t.waitFor(/›  ?openai\/gpt-4\.1-mini +1\.05M ctx/);
     await t.press('enter');
     await t.press('ctrl+s');
     await t.waitFor(/model +openai\/gpt-4\.1-mini/);
