@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Manifest } from './types.js';
 import { type SecretBox, randomToken, sha256Hex } from './crypto.js';
 import { jpegIcon, pngIcon } from './icons.js';
-import type { ByokRow, InternRow, KeyKind, Store } from './store.js';
+import { newInternRow, type ByokRow, type InternRow, type KeyKind, type Store } from './store.js';
 import { labelFor } from './routes/byok.js';
 import { maskKey } from '../contract/byok.js';
 import { PROVISION_STEPS } from './lifecycle.js';
@@ -54,28 +54,16 @@ export function seedFixtures(store: Store, secrets: SecretBox, seed: 'demo' | 'e
       clock += 3_600_000 * 7;
       const ts = new Date(clock).toISOString();
       const bytes = icon === 'png' ? pngIcon(seedNo) : icon === 'jpeg' ? jpegIcon(seedNo) : null;
-      const row: Omit<InternRow, 'seq'> = {
+      const row = newInternRow({
         id,
         workspace_id: W,
         creator_id: USER_A,
-        description: null,
-        instructions: null,
-        model: null,
-        active_model: null,
-        status: 'stopped',
-        last_failure_message: null,
-        progress: null,
-        hostname: null,
-        vault_id: null,
-        attached_vault_id: null,
         created_at: ts,
-        updated_at: ts,
         icon: bytes,
         icon_type: icon === 'png' ? 'image/png' : icon === 'jpeg' ? 'image/jpeg' : null,
         icon_sha256: bytes ? sha256Hex(bytes) : null,
-        moving: 0,
         ...fields,
-      };
+      });
       if (row.status === 'running' && !row.hostname) row.hostname = `${row.name}-${id.slice(0, 8)}.interns.localhost`;
       if (row.status === 'running' && !row.vault_id) row.vault_id = `vault-${id.slice(0, 8)}`;
       row.active_model = row.model;

@@ -43,6 +43,28 @@ export interface InternRow {
   moving: number;
 }
 
+/** A new intern's row: stopped, with no model, icon or vault of its own, unless `given` says otherwise. */
+export function newInternRow(given: Pick<InternRow, 'id' | 'workspace_id' | 'creator_id' | 'name' | 'created_at'> & Partial<Omit<InternRow, 'seq'>>): Omit<InternRow, 'seq'> {
+  return {
+    description: null,
+    instructions: null,
+    model: null,
+    active_model: null,
+    status: 'stopped',
+    last_failure_message: null,
+    progress: null,
+    hostname: null,
+    vault_id: null,
+    attached_vault_id: null,
+    updated_at: given.created_at,
+    icon: null,
+    icon_type: null,
+    icon_sha256: null,
+    moving: 0,
+    ...given,
+  };
+}
+
 export interface ByokRow {
   id: string;
   account_id: string;

@@ -15,7 +15,7 @@ import type { DaemonHub } from '../daemon/types.js';
 import { HttpError, badBody, notFound } from '../errors.js';
 import { type HttpContext, type Result, jsonBody, route } from '../http.js';
 import { type Lifecycle, now } from '../lifecycle.js';
-import { type InternRow, type Store, parseProgress } from '../store.js';
+import { type InternRow, type Store, newInternRow, parseProgress } from '../store.js';
 
 export interface InternDeps {
   store: Store;
@@ -154,28 +154,18 @@ export function registerInternRoutes(app: FastifyInstance, ctx: HttpContext, dep
     const id = randomUUID();
     const ts = now();
     try {
-      store.insertIntern({
-        id,
-        workspace_id: c.key.workspace_id!,
-        creator_id: creatorOf(c),
-        name: body.name,
-        description: body.description ?? null,
-        instructions: body.instructions ?? null,
-        model: null,
-        active_model: null,
-        status: 'stopped',
-        last_failure_message: null,
-        progress: null,
-        hostname: null,
-        vault_id: null,
-        attached_vault_id: body.vault_id ?? null,
-        created_at: ts,
-        updated_at: ts,
-        icon: null,
-        icon_type: null,
-        icon_sha256: null,
-        moving: 0,
-      });
+      store.insertIntern(
+        newInternRow({
+          id,
+          workspace_id: c.key.workspace_id!,
+          creator_id: creatorOf(c),
+          name: body.name,
+          description: body.description ?? null,
+          instructions: body.instructions ?? null,
+          attached_vault_id: body.vault_id ?? null,
+          created_at: ts,
+        }),
+      );
     } catch (e) {
       if (isUniqueViolation(e)) throw nameTaken(body.name);
       throw e;
