@@ -6,7 +6,6 @@
  */
 import type { Key } from 'ink';
 import { DETACH_NAME } from '../attach/detach.js';
-import { COMMANDS, usage } from './commands.js';
 import { widthOf } from './sanitize.js';
 
 export type Scope =
@@ -67,7 +66,7 @@ export const KEYMAP = [
   { id: 'help', keys: ['?'], label: '?', help: 'help', scope: 'global' },
   { id: 'back', keys: ['q'], label: 'q', help: 'back / quit', scope: 'global' },
   { id: 'cancel', keys: ['escape'], label: 'esc', help: 'back / cancel (clears a filter)', scope: 'global' },
-  { id: 'palette', keys: [':'], label: ':', help: `commands (${COMMANDS.map(usage).join(', ')})`, scope: 'global' },
+  { id: 'palette', keys: [':'], label: ':', help: 'command palette (commands below)', scope: 'global' },
   { id: 'interns', keys: ['i'], label: 'i', help: 'interns', scope: 'global' },
   { id: 'byok', keys: ['b'], label: 'b', help: 'BYOK credentials', scope: 'global' },
   { id: 'refresh', keys: ['r'], label: 'r', help: 'refresh / retry', scope: 'global' },

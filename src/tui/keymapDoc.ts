@@ -41,7 +41,7 @@ export function withKeyTable(readme: string, table: string): string {
 
 /** The README's key table: the keymap's rows and a row for the palette's commands. */
 export function keyTable(): string {
-  return keyTableMarkdown([{ where: 'palette (`:`)', keys: COMMANDS.map((c) => '`' + usage(c) + '` ' + c.help).join(' · ') }]);
+  return keyTableMarkdown([{ where: 'commands (after `:`)', keys: COMMANDS.map((c) => '`' + usage(c) + '` ' + c.help).join(' · ') }]);
 }
 
 /** A title as it reads in a sentence: its first word lowercased unless it is an acronym (BYOK). */
