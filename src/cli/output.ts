@@ -26,8 +26,11 @@ export interface Column<T> {
   /** What an empty cell says on a terminal, dim (a dash by default; piped, the cell stays empty). */
   empty?: string;
 }
-/** A line of `object`: its label, its value, and what an empty value says on a terminal (a dash by default). */
-export type DetailRow<T> = [label: string, get: (value: T) => Cell, empty?: string];
+/**
+ * A line of `object`: its label, its value, what an empty value says on a terminal (a dash by
+ * default), and how a terminal shows the value (a time with its age); piped, it is as sent.
+ */
+export type DetailRow<T> = [label: string, get: (value: T) => Cell, empty?: string, shown?: (text: string) => string];
 export type Tone = 'green' | 'yellow' | 'red' | 'dim' | 'bold';
 const SGR: Record<Tone, [string, string]> = {
   green: ['\x1b[32m', '\x1b[39m'],
@@ -178,10 +181,10 @@ export class Output {
     // On a terminal a long value (the instructions) wraps under itself, its own line breaks kept;
     // piped, each is one line after a tab.
     const room = (this.io.stdout.columns ?? 0) - width - GAP;
-    const lines = rows.map(([label, get, empty = '—']) => {
+    const lines = rows.map(([label, get, empty = '—', shown]) => {
       if (!this.tty) return `${label}\t${text(get(value))}`;
       const raw = get(value);
-      const v = raw === null || raw === undefined ? '' : sanitize(String(raw), { multiline: true });
+      const v = raw === null || raw === undefined ? '' : sanitize(shown ? shown(String(raw)) : String(raw), { multiline: true });
       // Nothing there: dim words for people, as the TUI draws them (piped, the value stays empty).
       if (v === '') return `${this.paint(label.padEnd(width), 'dim')}${' '.repeat(GAP)}${this.paint(empty, 'dim')}`;
       // (wrapText keeps the value's line breaks; a blank line stays blank.)

@@ -11,6 +11,9 @@ export function relativeTime(iso: string, now = Date.now()): string {
   return s >= 0 ? `${n}${unit} ago` : `in ${n}${unit}`;
 }
 
+/** A time as a details view shows it: as sent, and how long ago (`2026-11-02T13:58:13Z (23d ago)`). */
+export const timeAndAge = (iso: string, now = Date.now()): string => `${iso} (${relativeTime(iso, now)})`;
+
 /** A secret's fingerprint as a table shows it, `sha256:3f9a…` → `3f9a1c2b`: enough to tell two values apart at a glance. */
 export function shortFingerprint(fp: string | null): string {
   if (!fp) return '—';
@@ -23,7 +26,7 @@ export interface Fact {
   value: string | null;
   /** What a null value means, said dim where the value would be (a dash when it means nothing more). */
   ifNone?: string;
-  /** A timestamp: the TUI adds how long ago it was. */
+  /** A timestamp: the TUI, and a terminal, add how long ago it was. */
   time?: boolean;
 }
 

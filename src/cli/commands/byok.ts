@@ -9,7 +9,7 @@ import { BYOK_FLAG_FIELDS } from '../registry.js';
 import { resolveByok } from '../resolve.js';
 import { byokPages } from '../../client/pages.js';
 import { shortIdLength } from '../../client/resolve.js';
-import { byokFacts } from '../../tui/format.js';
+import { byokFacts, timeAndAge } from '../../tui/format.js';
 
 
 /** What `--json FIELDS` may keep of a key's record: the contract's fields. */
@@ -29,7 +29,7 @@ function columns(keys: ByokCredential[]): Column<ByokCredential>[] {
 }
 
 /** The key's details as the TUI shows them (`byokFacts`): dim words for what a null means on a terminal, empty when piped. */
-const detail = (b: ByokCredential): DetailRow<ByokCredential>[] => byokFacts(b).map((f) => [f.label, () => f.value, f.ifNone]);
+const detail = (b: ByokCredential): DetailRow<ByokCredential>[] => byokFacts(b).map((f) => [f.label, () => f.value, f.ifNone, f.time ? timeAndAge : undefined]);
 
 /** true or false (yes, no), else null. */
 function bool(v: string): boolean | null {

@@ -9,7 +9,7 @@ import { CliError, EXIT, closest, refuseWrong, usageError } from '../exit.js';
 import { confirm, readTextArg } from '../input.js';
 import { statusTone, type Column, type DetailRow } from '../output.js';
 import { sanitize } from '../../tui/sanitize.js';
-import { relativeTime } from '../../tui/format.js';
+import { relativeTime, timeAndAge } from '../../tui/format.js';
 import { listAllInterns, resolveIntern } from '../resolve.js';
 import { shortIdLength } from '../../client/resolve.js';
 
@@ -44,8 +44,8 @@ const DETAIL: DetailRow<Intern>[] = [
   ['vault', (i) => i.vault_id],
   ['attached vault', (i) => i.attached_vault_id],
   ['last failure', (i) => i.last_failure_message],
-  ['created', (i) => i.created_at],
-  ['updated', (i) => i.updated_at],
+  ['created', (i) => i.created_at, undefined, timeAndAge],
+  ['updated', (i) => i.updated_at, undefined, timeAndAge],
 ];
 
 export async function list(ctx: RunContext): Promise<number> {

@@ -14,7 +14,7 @@ import { useScreen } from '../hooks/useScreen.js';
 import { matches } from '../keymap.js';
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
-import { byokFacts, relativeTime } from '../format.js';
+import { byokFacts, timeAndAge } from '../format.js';
 
 export function ByokDetails({ id, ask }: { id: string; ask?: 'delete' }) {
   const { api, nav, active } = useTui();
@@ -64,7 +64,7 @@ export function ByokDetails({ id, ask }: { id: string; ask?: 'delete' }) {
           {f.value === null ? (
             <Text color={theme.muted}>{f.ifNone ?? '—'}</Text>
           ) : (
-            <Text wrap="wrap">{f.time ? `${sanitize(f.value)} (${relativeTime(f.value)})` : sanitize(f.value)}</Text>
+            <Text wrap="wrap">{sanitize(f.time ? timeAndAge(f.value) : f.value)}</Text>
           )}
         </Box>
       ))}

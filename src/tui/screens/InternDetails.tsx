@@ -12,7 +12,7 @@ import { Spinner } from '../components/Spinner.js';
 import { StatusBadge } from '../components/StatusBadge.js';
 import { TextField, textFieldRows, type TextFieldProps } from '../components/TextField.js';
 import { useTui } from '../context.js';
-import { relativeTime } from '../format.js';
+import { timeAndAge } from '../format.js';
 import { useAction } from '../hooks/useAction.js';
 import { useClipboard } from '../hooks/useClipboard.js';
 import { useKeys } from '../hooks/useKeys.js';
@@ -177,8 +177,8 @@ export function InternDetails({ id, note, seed, ask }: { id: string; note?: stri
     ['workspace', intern.workspace_id, false],
     ['vault', intern.vault_id ?? '—', !intern.vault_id],
     ['attached vault', intern.attached_vault_id ?? '—', !intern.attached_vault_id],
-    ['created', `${intern.created_at} (${relativeTime(intern.created_at)})`, false],
-    ['updated', `${intern.updated_at} (${relativeTime(intern.updated_at)})`, false],
+    ['created', timeAndAge(intern.created_at), false],
+    ['updated', timeAndAge(intern.updated_at), false],
     ['icon sha256', intern.icon_sha256 ?? '— (no icon)', !intern.icon_sha256],
     ['description', intern.description ?? '—', !intern.description],
   ];

@@ -472,6 +472,10 @@ describe('--json FIELDS is checked before anything is sent', () => {
     expect(tty.stdout).toMatch(/^runner .* Keeps CI green\. +3h ago$/m);
     const piped = await runWithFake(['interns', 'list'], api);
     expect(piped.stdout.split('\n')[0]!.split('\t')[5]).toBe(api.interns[0]!.updated_at);
+    // interns get, as the TUI's details: the time as sent, and how long ago it was; piped, the time alone.
+    const got = await runWithFake(['interns', 'get', 'runner'], api, { tty: true, env: { NO_COLOR: '1' } });
+    expect(got.stdout).toContain(`\nupdated         ${api.interns[0]!.updated_at} (3h ago)\n`);
+    expect((await runWithFake(['interns', 'get', 'runner'], api)).stdout).toContain(`\nupdated\t${api.interns[0]!.updated_at}\n`);
   });
 
   it('models reads the context as 200k or 1.05M and prices per million tokens on a terminal, as the TUI\'s picker does; piped, the tokens as sent', async () => {
@@ -491,7 +495,9 @@ describe('--json FIELDS is checked before anything is sent', () => {
     expect(tty.stdout).toMatch(/^zdr +not declared$/m);
     expect(tty.stdout).toMatch(/^fallback +no$/m);
     expect(tty.stdout).toMatch(/^allowed models +all \(no restriction\)$/m);
+    expect(tty.stdout).toMatch(/^created +\d{4}-\d\d-\d\dT[\d:.]+Z \(\d+[smhd] ago\)$/m);
     const piped = await runWithFake(['byok', 'get', 'c2'], api);
+    expect(piped.stdout).toMatch(/^created\t\d{4}-\d\d-\d\dT[\d:.]+Z$/m);
     expect(piped.stdout).toContain('zdr\t\n');
     expect(piped.stdout).toContain('fallback\tyes\n');
     api.byok[1]!.name = 'Production OpenAI';
