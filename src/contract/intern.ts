@@ -23,6 +23,13 @@ export type KnownInternStatus = (typeof INTERN_STATUSES)[number];
 export const TRANSITIONAL_STATUSES: readonly string[] = ['queued', 'provisioning', 'destroying'];
 /** Statuses a lifecycle action ended in by failing: nothing moves an intern out of them on its own. */
 export const FAILED_STATUSES: readonly string[] = ['failed', 'destroy_failed'];
+/**
+ * Statuses provisioning may start from. The service answers 409 `intern_busy` "when the state does
+ * not allow it" without listing them; these are the sandbox's, and what the clients offer.
+ */
+export const PROVISIONABLE_STATUSES: readonly string[] = ['stopped', 'failed'];
+/** Statuses on the way to running: waiting is all there is to do. */
+export const STARTING_STATUSES: readonly string[] = ['queued', 'provisioning'];
 
 /** Turns a rule check into a zod refinement with the same message. */
 const rule = <T>(check: (v: T) => string | null) =>

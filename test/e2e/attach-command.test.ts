@@ -115,10 +115,14 @@ describe('attach NAME', () => {
     expect(t.output).toContain('OPENROUTER_OAUTH_TOKEN');
   });
 
-  it('says when the intern is not running (exit 1)', async () => {
+  it('says when the intern is not running (exit 1), and what to run instead', async () => {
     const t = open({ args: ['attach', 'broken'] });
     await exited(t);
     expect(t.exitCode).toBe(1);
-    expect(t.output).toContain('is not running');
+    expect(t.output).toContain('broken is not running (failed): provision it first, with `intern-tui interns provision broken --wait`');
+    const starting = open({ args: ['attach', 'builder'] });
+    await exited(starting);
+    expect(starting.exitCode).toBe(1);
+    expect(starting.output).toContain('builder is not running yet (provisioning): `intern-tui interns wait builder` returns once it is');
   });
 });

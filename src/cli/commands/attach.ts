@@ -5,7 +5,8 @@
  */
 import { AttachSession } from '../../attach/session.js';
 import { WebSocketTransport } from '../../attach/transport.js';
-import type { DaemonAccess } from '../../contract/intern.js';
+import { PROVISIONABLE_STATUSES, STARTING_STATUSES, type DaemonAccess, type Intern } from '../../contract/intern.js';
+import { checkName } from '../../contract/rules.js';
 import { sanitize } from '../../tui/sanitize.js';
 import { holdWarnings } from '../../tui/terminal.js';
 import type { RunContext } from '../context.js';
@@ -17,6 +18,19 @@ const ENTER = '\x1b[?1049h\x1b[H\x1b[2J';
 /** Leave it, undoing modes the remote may have set: mouse reports, application cursor keys, hidden cursor. */
 const LEAVE = '\x1b[0m\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1l\x1b>\x1b[?25h\x1b[?1049l';
 
+/**
+ * Why an intern that is not running cannot be attached to, and what to run instead. The command
+ * names it by its name when that is a plain word (the service's rule), else by its id, sanitised.
+ */
+export function notRunning(intern: Intern): string {
+  const name = sanitize(intern.name);
+  const status = sanitize(intern.status);
+  const ref = checkName(intern.name) === null ? intern.name : sanitize(intern.id);
+  if (PROVISIONABLE_STATUSES.includes(intern.status)) return `${name} is not running (${status}): provision it first, with \`intern-tui interns provision ${ref} --wait\``;
+  if (STARTING_STATUSES.includes(intern.status)) return `${name} is not running yet (${status}): \`intern-tui interns wait ${ref}\` returns once it is`;
+  return `${name} is not running (${status})`;
+}
+
 export async function attach(ctx: RunContext): Promise<number> {
   const { stdin, stdout, stderr } = ctx.io;
   const out = stdout as NodeJS.WriteStream;
@@ -26,7 +40,7 @@ export async function attach(ctx: RunContext): Promise<number> {
   const api = await ctx.api();
   const intern = await resolveIntern(api, ctx.positionals[0]!, ctx.signal);
   const name = sanitize(intern.name);
-  if (intern.status !== 'running') throw new CliError(EXIT.failed, `${name} is not running (${sanitize(intern.status)}): start it first`);
+  if (intern.status !== 'running') throw new CliError(EXIT.failed, notRunning(intern));
   let access: DaemonAccess | null = await api.getDaemonAccess(intern.id, { signal: ctx.signal });
 
   let how = '';

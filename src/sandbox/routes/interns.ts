@@ -8,6 +8,7 @@ import {
   InternDeleteSchema,
   InternListQuerySchema,
   InternUpdateSchema,
+  PROVISIONABLE_STATUSES,
 } from '../../contract/intern.js';
 import { ROUTES } from '../../contract/routes.js';
 import { type Caller, authorizeIntern } from '../auth.js';
@@ -193,7 +194,7 @@ export function registerInternRoutes(app: FastifyInstance, ctx: HttpContext, dep
     const body = jsonBody(req, { strictMediaType: true, allowEmpty: true });
     const fields = Object.keys(body);
     if (fields.length > 0) throw badBody(`provision takes no body fields; got ${fields.slice(0, 3).join(', ')}`);
-    if (!['stopped', 'failed'].includes(row.status)) throw busy(row, 'only a stopped or failed intern can be provisioned');
+    if (!PROVISIONABLE_STATUSES.includes(row.status)) throw busy(row, 'only a stopped or failed intern can be provisioned');
     lifecycle.provision(row);
     return { status: 202, body: { provisioning: true } };
   });

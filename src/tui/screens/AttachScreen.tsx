@@ -10,7 +10,7 @@ import { AttachSession } from '../../attach/session.js';
 import { WebSocketTransport } from '../../attach/transport.js';
 import { ApiError } from '../../client/errors.js';
 import type { InternApi } from '../../client/types.js';
-import type { DaemonAccess, Intern } from '../../contract/intern.js';
+import { PROVISIONABLE_STATUSES, type DaemonAccess, type Intern } from '../../contract/intern.js';
 import { REASONS } from '../../contract/errors.js';
 import { CREDENTIAL_SOURCES, loginCommand } from '../../contract/routes.js';
 import { ErrorView } from '../components/ErrorView.js';
@@ -155,7 +155,7 @@ export function AttachScreen({ api, intern, scrollback, onDetach, onProvision }:
           <Text>
             {sanitize(phase.intern.name)} is not running: <StatusBadge status={phase.intern.status} />
           </Text>
-          {['stopped', 'failed'].includes(phase.intern.status) && onProvision ? (
+          {PROVISIONABLE_STATUSES.includes(phase.intern.status) && onProvision ? (
             <Text color={theme.accent}>p provisions it; attach again once it is running.</Text>
           ) : (
             <Text color={theme.muted}>Wait until it is running, then attach again.</Text>
