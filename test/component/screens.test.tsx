@@ -648,6 +648,21 @@ describe('errors and safety', () => {
     expect(api.calls.map((c) => c.method).filter((m) => m === 'getDaemonAccess' || m === 'getIntern')).toEqual(['getDaemonAccess', 'getIntern']);
   });
 
+  it('attach to an intern on its way up says to wait; to one going away, neither wait nor provision', async () => {
+    const api = new FakeApi();
+    const starting = renderApp({ api, initial: { name: 'attach', intern: intern({ id: IDS.builder, name: 'builder', status: 'running' }) } });
+    const f = await starting.waitFor('is not running');
+    expect(f).toContain('Wait until it is running, then attach again.');
+    expect(f).not.toContain('p provisions it');
+    starting.unmount();
+    api.interns.find((i) => i.id === IDS.builder)!.status = 'destroying';
+    const leaving = renderApp({ api, initial: { name: 'attach', intern: intern({ id: IDS.builder, name: 'builder', status: 'running' }) } });
+    const g = await leaving.waitFor('is not running');
+    expect(g).toContain('destroying');
+    expect(g).not.toContain('Wait until');
+    expect(g).not.toContain('p provisions it');
+  });
+
   it('attach to a running intern does not read the intern again before asking for daemon access', async () => {
     const api = new FakeApi();
     api.getDaemonAccess = async () => {

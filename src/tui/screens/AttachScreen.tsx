@@ -10,7 +10,7 @@ import { AttachSession } from '../../attach/session.js';
 import { WebSocketTransport } from '../../attach/transport.js';
 import { ApiError } from '../../client/errors.js';
 import type { InternApi } from '../../client/types.js';
-import { PROVISIONABLE_STATUSES, type DaemonAccess, type Intern } from '../../contract/intern.js';
+import { PROVISIONABLE_STATUSES, STARTING_STATUSES, type DaemonAccess, type Intern } from '../../contract/intern.js';
 import { REASONS } from '../../contract/errors.js';
 import { CREDENTIAL_SOURCES, loginCommand } from '../../contract/routes.js';
 import { ErrorView } from '../components/ErrorView.js';
@@ -157,9 +157,9 @@ export function AttachScreen({ api, intern, scrollback, onDetach, onProvision }:
           </Text>
           {PROVISIONABLE_STATUSES.includes(phase.intern.status) && onProvision ? (
             <Text color={theme.accent}>p provisions it; attach again once it is running.</Text>
-          ) : (
+          ) : STARTING_STATUSES.includes(phase.intern.status) ? (
             <Text color={theme.muted}>Wait until it is running, then attach again.</Text>
-          )}
+          ) : null}
         </Box>
       ) : null}
       {phase.kind === 'error' ? <ErrorView error={phase.error} /> : null}
