@@ -221,7 +221,7 @@ export class Output {
     return clean;
   }
 
-  /** A line for people on stderr (prompts, notices), never mixed into stdout data: control characters removed, line breaks kept. */
+  /** A line for people on stderr (prompts, notices), never mixed into stdout data: control characters removed, line breaks and tabs kept. */
   note(message: string): void {
     this.io.stderr.write(sanitize(message, { multiline: true, tabs: true }) + '\n');
   }

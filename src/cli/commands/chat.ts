@@ -150,7 +150,7 @@ async function startRun(ctx: RunContext, api: InternApi, intern: { id: string; n
 async function converse(ctx: RunContext, api: InternApi, intern: { id: string; name: string }): Promise<number> {
   // The service names a new session only in a turn's last chunk: an id of our own (an unknown id
   // starts a session under it, as the TUI's chat does) keeps a turn stopped half way in it.
-  const session: Session = { id: (ctx.text('session')) ?? randomUUID() };
+  const session: Session = { id: ctx.text('session') ?? randomUUID() };
   const named = ctx.values.session !== undefined;
   ctx.out.note(`Chatting with ${intern.name}${named ? ` in session ${session.id}` : ''}; ctrl+d ends.`);
   for (;;) {

@@ -194,7 +194,7 @@ export function registerInternRoutes(app: FastifyInstance, ctx: HttpContext, dep
     const body = jsonBody(req, { strictMediaType: true, allowEmpty: true });
     const fields = Object.keys(body);
     if (fields.length > 0) throw badBody(`provision takes no body fields; got ${fields.slice(0, 3).join(', ')}`);
-    if (!PROVISIONABLE_STATUSES.includes(row.status)) throw busy(row, 'only a stopped or failed intern can be provisioned');
+    if (!PROVISIONABLE_STATUSES.includes(row.status)) throw busy(row, `only a ${PROVISIONABLE_STATUSES.join(' or ')} intern can be provisioned`);
     lifecycle.provision(row);
     return { status: 202, body: { provisioning: true } };
   });
