@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { CREDENTIAL_SOURCES, type CredentialKind } from '../contract/routes.js';
 import type { RunningSandbox } from '../sandbox/index.js';
 import { HELP, parseCommand, type SandboxFlags, UsageError } from './args.js';
-import { closest } from './exit.js';
+import { closest } from '../client/closest.js';
 import { sanitize } from '../tui/sanitize.js';
 import { codeCacheDir, configPath, resolveConfig, type Flags, warnTo } from './settings.js';
 import type { RunContext } from './context.js';

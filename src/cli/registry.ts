@@ -11,7 +11,8 @@
 import { DETACH_NAME } from '../attach/detach.js';
 import type { CredentialKind } from '../contract/routes.js';
 import type { RunContext } from './context.js';
-import { EXIT_HELP, closest } from './exit.js';
+import { closest } from '../client/closest.js';
+import { EXIT_HELP } from './exit.js';
 
 export interface FlagSpec {
   type: 'string' | 'boolean';

@@ -22,7 +22,8 @@ function theOne<T extends { id: string }>(m: Matches<T>, ref: string, what: stri
     throw new CliError(EXIT.usage, `${how}: name one by its id (${listed.join(', ')}${more})`);
   }
   const short = ref.length < ID_PREFIX_MIN && /^[0-9a-f]+$/i.test(ref) ? ` (the start of an id needs ${ID_PREFIX_MIN} characters at least)` : '';
-  throw new CliError(EXIT.failed, `no ${what} with the id or name "${shown}"${short}`);
+  const near = m.near ? ` (did you mean ${sanitize(m.near)}?)` : '';
+  throw new CliError(EXIT.failed, `no ${what} with the id or name "${shown}"${short}${near}`);
 }
 
 /** An exact id wins over a name, and a name over the start of an id (src/client/resolve.ts). */

@@ -5,6 +5,7 @@
  */
 import type { ByokCredential } from '../contract/byok.js';
 import type { Intern } from '../contract/intern.js';
+import { closest } from './closest.js';
 import { ApiError } from './errors.js';
 import { INTERN_PAGE, byokPages, internPages } from './pages.js';
 import type { InternApi } from './types.js';
@@ -19,12 +20,15 @@ export interface Matches<T> {
   byName: T[];
   /** Every one whose id starts with the reference (from ID_PREFIX_MIN characters), when none has it as its name. */
   byPrefix: T[];
+  /** When the reference names none: the name it was probably meant to be (one or two edits away), or null. */
+  near: string | null;
 }
 
 /** Sorts what was listed by how it fits the reference, and picks the one it names. */
 class Sorter<T extends { id: string; name: string | null }> {
   readonly byName: T[] = [];
   readonly byPrefix: T[] = [];
+  private readonly names: string[] = [];
   private readonly prefix: string | null;
   constructor(private readonly ref: string) {
     this.prefix = ref.length >= ID_PREFIX_MIN ? ref.toLowerCase() : null;
@@ -32,11 +36,14 @@ class Sorter<T extends { id: string; name: string | null }> {
   add(item: T): void {
     if (item.name === this.ref) this.byName.push(item);
     else if (this.prefix && item.id.toLowerCase().startsWith(this.prefix)) this.byPrefix.push(item);
+    if (item.name) this.names.push(item.name);
   }
   result(byId: T | null = null): Matches<T> {
     const byPrefix = this.byName.length > 0 ? [] : this.byPrefix;
     const pick = this.byName.length > 0 ? this.byName : byPrefix;
-    return { one: byId ?? (pick.length === 1 ? pick[0]! : null), byName: this.byName, byPrefix };
+    const one = byId ?? (pick.length === 1 ? pick[0]! : null);
+    const near = one || this.byName.length > 0 || byPrefix.length > 0 ? null : closest(this.ref, this.names);
+    return { one, byName: this.byName, byPrefix, near };
   }
 }
 

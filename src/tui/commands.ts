@@ -36,7 +36,7 @@ async function internNamed({ api, nav }: CommandEnv, name: string, verb: string)
     const several = severalOf(found);
     if (found.byName.length > 1) nav.flash(`${several.length} interns are named "${sanitize(name)}": ${verb} by id`, 'error');
     else if (several.length > 1) nav.flash(`the ids of ${several.length} interns start with "${sanitize(name)}": type more of it`, 'error');
-    else nav.flash(`no intern with the name or id "${sanitize(name)}"`, 'error');
+    else nav.flash(`no intern with the name or id "${sanitize(name)}"${found.near ? ` (did you mean ${sanitize(found.near)}?)` : ''}`, 'error');
   } catch (e) {
     nav.flash(`could not look up ${sanitize(name)}: ${sanitize((e as Error).message)}`, 'error');
   }

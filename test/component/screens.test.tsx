@@ -273,7 +273,12 @@ describe('intern details', () => {
     await app.press(':');
     await app.type('open nobody');
     await app.press('enter');
-    await app.waitFor('no intern with the name or id "nobody"');
+    const f = await app.waitFor('no intern with the name or id "nobody"');
+    expect(f).not.toContain('did you mean');
+    await app.press(':');
+    await app.type('open sleepr');
+    await app.press('enter');
+    await app.waitFor('no intern with the name or id "sleepr" (did you mean sleeper?)');
   });
 
   it('D and s on the list open the intern with its question already asked, and only once', async () => {

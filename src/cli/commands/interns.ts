@@ -5,7 +5,8 @@ import { ConnectionListSchema, FAILED_STATUSES, INTERN_STATUSES, InternSchema, N
 import { checkDescription, checkInstructions, checkModel, checkName } from '../../contract/rules.js';
 import type { InternApi } from '../../client/types.js';
 import type { RunContext } from '../context.js';
-import { CliError, EXIT, closest, refuseWrong, usageError } from '../exit.js';
+import { closest } from '../../client/closest.js';
+import { CliError, EXIT, refuseWrong, usageError } from '../exit.js';
 import { confirm, readTextArg } from '../input.js';
 import { statusTone, type Column, type DetailRow } from '../output.js';
 import { sanitize } from '../../tui/sanitize.js';

@@ -6,7 +6,8 @@
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Io } from '../../../src/cli/context.js';
-import { CliError, closest } from '../../../src/cli/exit.js';
+import { CliError } from '../../../src/cli/exit.js';
+import { closest } from '../../../src/client/closest.js';
 import { Output, checkJsonFields, fitColumns, pickFields } from '../../../src/cli/output.js';
 import { parseFor } from '../../../src/cli/parse.js';
 import { COMMANDS, commandHelp, findCommand, nounHelp, type CommandSpec } from '../../../src/cli/registry.js';
@@ -425,6 +426,17 @@ describe('commands against the fake API', () => {
     expect(JSON.parse(byId.stdout)).toEqual({ id, name: 'runner', suspended: true });
     const conns = await runWithFake(['connections', 'runner'], api);
     expect(conns.stdout.split('\n')).toContain('github\t');
+  });
+
+  it('names the intern or key a mistyped reference was probably meant to be', async () => {
+    const api = new FakeApi();
+    const intern = await runWithFake(['interns', 'get', 'runer'], api);
+    expect(intern.code).toBe(1);
+    expect(intern.stderr).toContain('no intern with the id or name "runer" (did you mean runner?)');
+    const far = await runWithFake(['interns', 'get', 'xyzzy'], api);
+    expect(far.stderr).toContain('no intern with the id or name "xyzzy"\n');
+    const key = await runWithFake(['byok', 'get', 'Production OpenAi'], api);
+    expect(key.stderr).toContain('(did you mean Production OpenAI?)');
   });
 
   it('maps a missing credential and a refused one to exit 4, naming the variable and login (not a flag)', async () => {

@@ -72,6 +72,14 @@ describe('matchInterns', () => {
     expect((await matchInterns(api, start)).one?.id).toBe(IDS.builder);
   });
 
+  it('says which name a reference that names no intern was probably meant to be', async () => {
+    const api = new FakeApi();
+    expect((await matchInterns(api, 'runer')).near).toBe('runner');
+    expect((await matchInterns(api, 'Runner')).near).toBe('runner');
+    expect((await matchInterns(api, 'runner')).near).toBeNull();
+    expect((await matchInterns(api, 'zzzzzz')).near).toBeNull();
+  });
+
   it('passes on any other refusal of the direct read', async () => {
     const api = new FakeApi();
     api.getIntern = () => Promise.reject(new ApiError(403, 403, 'forbidden', false, 'No', 'GET /interns/{internId}'));
@@ -125,8 +133,11 @@ describe('matchByok', () => {
     const api = keys();
     expect(severalOf(await matchByok(api, 'team')).map((b) => b.provider)).toEqual(['anthropic', 'groq']);
     expect(severalOf(await matchByok(api, '3f0c'))).toHaveLength(2);
-    expect(await matchByok(api, '3f0')).toEqual({ one: null, byName: [], byPrefix: [] });
-    expect(await matchByok(api, 'nope')).toEqual({ one: null, byName: [], byPrefix: [] });
+    expect(await matchByok(api, '3f0')).toEqual({ one: null, byName: [], byPrefix: [], near: null });
+    expect(await matchByok(api, 'nope')).toEqual({ one: null, byName: [], byPrefix: [], near: null });
+    // A reference that names none says which name it was probably meant to be; one that fits several does not.
+    expect((await matchByok(api, 'taem')).near).toBe('team');
+    expect((await matchByok(api, 'team')).near).toBeNull();
   });
 
   it('a name wins over the start of another key\'s id', async () => {
