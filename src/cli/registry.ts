@@ -80,6 +80,9 @@ export const JSON_FLAG: FlagSpec = {
 };
 
 const IDN = 'NAME is an intern\'s name, its id, or the start of its id that interns list shows';
+/** How long `--wait` and `interns wait` wait unless `--timeout` says otherwise. */
+export const WAIT_DEFAULT = '10m';
+const WAIT_TIMEOUT: FlagSpec = { type: 'string', value: 'DURATION', description: `with --wait: give up after this long (default ${WAIT_DEFAULT})` };
 const KEYN = 'ID is a key\'s id, the start of it that byok list shows, or its name';
 
 /** The API field each BYOK settings flag sets: the flags' `sets` below, and the body `byok create` and `update` build. */
@@ -149,7 +152,7 @@ export const COMMANDS: CommandSpec[] = [
       vault: { type: 'string', value: 'ID', description: 'vault id to attach', sets: 'vault_id' },
       provision: { type: 'boolean', description: 'provision it right away' },
       wait: { type: 'boolean', description: 'with --provision: return once it is running (see interns wait)' },
-      timeout: { type: 'string', value: 'DURATION', description: 'with --wait: give up after this long (default 10m)' },
+      timeout: WAIT_TIMEOUT,
     },
     details: 'Example:\n  intern-tui interns create reviewer --description "Reviews PRs" --provision --json id',
     needs: ['api_key'],
@@ -180,8 +183,12 @@ export const COMMANDS: CommandSpec[] = [
     args: 'NAME',
     positionals: [1, 1],
     summary: 'delete an intern and its workspace',
-    flags: { yes: { type: 'boolean', short: 'y', description: 'do not ask (required without a TTY)' } },
-    details: `${IDN}.\nExample:\n  intern-tui interns delete reviewer --yes`,
+    flags: {
+      yes: { type: 'boolean', short: 'y', description: 'do not ask (required without a TTY)' },
+      wait: { type: 'boolean', description: 'return once it is gone (see interns wait)' },
+      timeout: WAIT_TIMEOUT,
+    },
+    details: `${IDN}.\nExamples:\n  intern-tui interns delete reviewer --yes\n  intern-tui interns delete reviewer --yes --wait && intern-tui interns create reviewer`,
     needs: ['api_key'],
     json: true,
     load: () => import('./commands/interns.js').then((m) => m.remove),
@@ -194,7 +201,7 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'start provisioning an intern',
     flags: {
       wait: { type: 'boolean', description: 'return once it is running (see interns wait)' },
-      timeout: { type: 'string', value: 'DURATION', description: 'with --wait: give up after this long (default 10m)' },
+      timeout: WAIT_TIMEOUT,
     },
     details: `${IDN}.\nExamples:\n  intern-tui interns provision reviewer\n  intern-tui interns provision reviewer --wait && intern-tui chat reviewer "hello"`,
     needs: ['api_key'],
@@ -220,7 +227,7 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'wait for a status (running by default), or deletion',
     flags: {
       for: { type: 'string', value: 'STATUS', description: 'the status to wait for (default running), or deleted' },
-      timeout: { type: 'string', value: 'DURATION', description: 'give up after this long: 90s, 5m, 1h (default 10m)' },
+      timeout: { type: 'string', value: 'DURATION', description: `give up after this long: 90s, 5m, 1h (default ${WAIT_DEFAULT})` },
     },
     details: [
       `${IDN}.`,

@@ -415,6 +415,14 @@ describe('intern-tui commands without a TTY', () => {
     expect(noProvision.stderr).toContain('--wait waits for the provisioning to finish: add --provision');
     expect((await run(['interns', 'provision', 'cli-waiter2', '--timeout', '1m'])).stderr).toContain('--timeout goes with --wait');
 
+    // delete --wait: one command until it is gone, so that its name can be taken again at once.
+    const gone = await run(['interns', 'delete', 'cli-waiter2', '--yes', '--wait']);
+    expect(gone.code, gone.stderr).toBe(0);
+    expect(gone.stdout).toMatch(/^cli-waiter2 is deleted \(after \d+s\)\.\n$/);
+    expect((await run(['interns', 'get', 'cli-waiter2'])).code).toBe(1);
+    expect(await json(['interns', 'create', 'cli-waiter2', '--json', 'name'])).toEqual({ name: 'cli-waiter2' });
+    expect(await json(['interns', 'delete', 'cli-waiter2', '--yes', '--wait', '--json'])).toMatchObject({ name: 'cli-waiter2', deleted: true });
+
     const typo = await run(['interns', 'wait', 'anything', '--for', 'runing']);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('(did you mean running?)');

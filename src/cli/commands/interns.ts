@@ -6,6 +6,7 @@ import { checkDescription, checkInstructions, checkModel, checkName } from '../.
 import type { InternApi } from '../../client/types.js';
 import type { RunContext } from '../context.js';
 import { closest } from '../../client/closest.js';
+import { WAIT_DEFAULT } from '../registry.js';
 import { CliError, EXIT, refuseWrong, usageError } from '../exit.js';
 import { confirm, readTextArg } from '../input.js';
 import { statusTone, type Column, type DetailRow } from '../output.js';
@@ -148,6 +149,7 @@ export async function update(ctx: RunContext): Promise<number> {
 update.jsonFields = INTERN_FIELDS;
 
 export async function remove(ctx: RunContext): Promise<number> {
+  const timeout = waitFlags(ctx);
   const api = await ctx.api();
   const target = await resolveIntern(api, ctx.positionals[0]!, ctx.signal);
   if (!ctx.values.yes) {
@@ -155,10 +157,24 @@ export async function remove(ctx: RunContext): Promise<number> {
     if (!(await confirm(ctx.io, `Delete intern ${target.name} (${target.id}) and its workspace?`, ctx.signal))) throw new CliError(EXIT.failed, 'not deleted');
   }
   await api.deleteIntern(target.id, { signal: ctx.signal });
-  ctx.out.done(`Deleting intern ${target.name} (${target.id}).`, { id: target.id, name: target.name, deleting: true });
+  if (!timeout) {
+    ctx.out.done(`Deleting intern ${target.name} (${target.id}).`, { id: target.id, name: target.name, deleting: true });
+    return EXIT.ok;
+  }
+  // With --wait: until the intern is gone (its status read again: it has just changed).
+  const started = performance.now();
+  let now: Intern | null;
+  try {
+    now = await api.getIntern(target.id, { signal: ctx.signal });
+  } catch (e) {
+    if (!(e instanceof ApiError && e.status === 404)) throw e;
+    now = null;
+  }
+  if (now) await untilStatus(ctx, api, now, DELETED, timeout);
+  ctx.out.done(reached(target, DELETED, started), { id: target.id, name: target.name, deleted: true });
   return EXIT.ok;
 }
-remove.jsonFields = ['id', 'name', 'deleting'];
+remove.jsonFields = ['id', 'name', 'deleting', 'deleted'];
 
 export async function provision(ctx: RunContext): Promise<number> {
   const timeout = waitFlags(ctx);
@@ -217,7 +233,6 @@ const DELETED = 'deleted';
 /** How often it asks: every second at first, then less often, up to every 5 s. */
 const POLL_FIRST_MS = 1000;
 const POLL_MAX_MS = 5000;
-const WAIT_DEFAULT = '10m';
 
 const describeStatus = (i: Intern) =>
   `${i.status}${i.progress ? ` (step ${i.progress.step_number} of ${i.progress.total_steps}: ${i.progress.step_label})` : ''}`;

@@ -465,7 +465,7 @@ describe('--json FIELDS is checked before anything is sent', () => {
     const api = new FakeApi();
     const del = await runWithFake(['interns', 'delete', 'runner', '--yes', '--json', 'bogus'], api);
     expect(del.code).toBe(2);
-    expect(JSON.parse(del.stderr)).toMatchObject({ error: { message: 'unknown field "bogus" for --json; available: id, name, deleting', exit: 2 } });
+    expect(JSON.parse(del.stderr)).toMatchObject({ error: { message: 'unknown field "bogus" for --json; available: id, name, deleting, deleted', exit: 2 } });
     const created = await runWithFake(['interns', 'create', 'newbie', '--json', 'nme'], api);
     expect(created.code).toBe(2);
     const put = await runWithFake(['vault', 'put', 'token', '--host', 'api.example.com', '--value-stdin', '--json', 'valu'], api, { stdin: 'v' });
