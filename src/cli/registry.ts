@@ -411,7 +411,7 @@ export const COMMANDS: CommandSpec[] = [
     details: [
       `${IDN}.`,
       'Without PROMPT, the prompt is read from stdin (all of it) when stdin is not a terminal. On a',
-      'terminal it is a conversation: prompt after prompt in one session until ctrl+d, where ctrl+c',
+      'terminal it is a conversation: prompt after prompt in one session until ctrl+d or exit; ctrl+c',
       'stops the turn, as it streams or asks (one prompt under --json or --no-wait). Permission',
       'requests are asked on stderr on a terminal; without one, --approve or --deny answers them',
       '(otherwise the command exits 2). --json prints every chunk as one JSON object per line',

@@ -571,7 +571,7 @@ describe('intern-tui commands without a TTY', () => {
     // conversation going on, until ctrl+d.
     const talk = new PtyScreen(process.execPath, [CLI, 'chat', 'cli-tty'], { cols: 120, rows: 40, cwd: ROOT, env });
     try {
-      await talk.waitFor('Chatting with cli-tty; ctrl+d ends.');
+      await talk.waitFor('Chatting with cli-tty; ctrl+d or exit ends.');
       await talk.waitFor(/prompt> $/m);
       // A paste's line breaks do not send it (bracketed paste): its lines and what follows are one prompt.
       await talk.press('\x1b[200~first words\ron two lines\x1b[201~');
@@ -622,7 +622,7 @@ describe('intern-tui commands without a TTY', () => {
       await refused.press('\r');
       await refused.waitFor(/choose 1-\d+ \(empty cancels\): $/m);
       await refused.press('\x03');
-      await refused.waitFor('intern-tui: stopped the turn; ctrl+d ends the conversation');
+      await refused.waitFor('intern-tui: stopped the turn; ctrl+d or exit ends the conversation');
       await refused.waitFor((s) => (s.match(/prompt>/g) ?? []).length === 2);
       await refused.type('after the request');
       await refused.press('\r');
@@ -630,8 +630,12 @@ describe('intern-tui commands without a TTY', () => {
       expect(after).not.toContain('already running');
       expect(after).not.toContain('never-42');
       await refused.waitFor((s) => (s.match(/prompt>/g) ?? []).length === 3);
-      await refused.press('\x04');
+      // `exit` alone ends the conversation, as in llm chat, rather than going to the intern.
+      await refused.type('exit');
+      await refused.press('\r');
       expect(await refused.waitForExit(30_000)).toBe(0);
+      expect(refused.screen()).toMatch(/session: [\w-]+ \(continue with --session [\w-]+\)/);
+      expect(refused.screen()).not.toContain('You said: "exit"');
     } finally {
       await refused.close();
     }

@@ -142,7 +142,8 @@ async function startRun(ctx: RunContext, api: InternApi, intern: { id: string; n
 
 /**
  * A conversation on a terminal (chat NAME, no PROMPT): prompt after prompt in one session, as
- * `llm chat` or `ollama run` do. An empty line asks again; ctrl+d ends it (exit 0); ctrl+c stops
+ * `llm chat` or `ollama run` do. An empty line asks again; ctrl+d, or `exit` or `quit` alone (with
+ * or without a slash, and ollama's `/bye`), ends it (exit 0); ctrl+c stops
  * the turn (while its answer streams, or at its permission request or question), and at the
  * prompt ends the command (130). A turn the service fails is
  * reported and the conversation goes on; a refused credential ends it.
@@ -152,10 +153,10 @@ async function converse(ctx: RunContext, api: InternApi, intern: { id: string; n
   // starts a session under it, as the TUI's chat does) keeps a turn stopped half way in it.
   const session: Session = { id: ctx.text('session') ?? randomUUID() };
   const named = ctx.values.session !== undefined;
-  ctx.out.note(`Chatting with ${intern.name}${named ? ` in session ${session.id}` : ''}; ctrl+d ends.`);
+  ctx.out.note(`Chatting with ${intern.name}${named ? ` in session ${session.id}` : ''}; ctrl+d or exit ends.`);
   for (;;) {
     const line = await askPrompt(ctx.io, 'prompt> ', ctx.signal);
-    if (line === null) break;
+    if (line === null || ENDS_CONVERSATION.test(line)) break;
     if (line.trim() === '') continue;
     const problem = promptProblem(line);
     if (problem) {
@@ -170,7 +171,7 @@ async function converse(ctx: RunContext, api: InternApi, intern: { id: string; n
     } catch (e) {
       if (ctx.signal.aborted) throw e;
       // Closing a turn's stream cancels its run (the service's rule), as ctrl+c at its question does.
-      if (stop.signal.aborted || interruptedAt(e)) ctx.out.note(`${stop.signal.aborted ? '\n' : ''}intern-tui: stopped the turn; ctrl+d ends the conversation`);
+      if (stop.signal.aborted || interruptedAt(e)) ctx.out.note(`${stop.signal.aborted ? '\n' : ''}intern-tui: stopped the turn; ctrl+d or exit ends the conversation`);
       else if (exitCodeOf(e, false) === EXIT.failed) ctx.out.error(e instanceof Error ? e.message : String(e), { exit: EXIT.failed });
       else throw e;
     } finally {
@@ -182,6 +183,9 @@ async function converse(ctx: RunContext, api: InternApi, intern: { id: string; n
   tellSession(ctx, session);
   return EXIT.ok;
 }
+
+/** A prompt that ends a conversation instead of being sent, as in `llm chat` and `ollama run`. */
+const ENDS_CONVERSATION = /^\s*\/?(?:exit|quit|bye)\s*$/i;
 
 /** The session a turn runs in: set as soon as the service names it, so a turn stopped half way keeps it. */
 interface Session {
