@@ -17,7 +17,7 @@ import { ErrorView } from '../components/ErrorView.js';
 import { Spinner } from '../components/Spinner.js';
 import { StatusBadge } from '../components/StatusBadge.js';
 import { useKeys } from '../hooks/useKeys.js';
-import { matches } from '../keymap.js';
+import { keyLabel, matches } from '../keymap.js';
 import { screen } from '../output.js';
 import { sanitize } from '../sanitize.js';
 import { AFTER_ATTACH } from '../terminal.js';
@@ -156,14 +156,16 @@ export function AttachScreen({ api, intern, scrollback, onDetach, onProvision }:
             {sanitize(phase.intern.name)} is not running: <StatusBadge status={phase.intern.status} />
           </Text>
           {PROVISIONABLE_STATUSES.includes(phase.intern.status) && onProvision ? (
-            <Text color={theme.accent}>p provisions it; attach again once it is running.</Text>
+            <Text color={theme.accent}>{keyLabel('attachProvision')} provisions it; attach again once it is running.</Text>
           ) : STARTING_STATUSES.includes(phase.intern.status) ? (
             <Text color={theme.muted}>Wait until it is running, then attach again.</Text>
           ) : null}
         </Box>
       ) : null}
       {phase.kind === 'error' ? <ErrorView error={phase.error} /> : null}
-      <Text color={theme.muted}>esc back{phase.kind === 'error' ? ' · r retry' : ''}</Text>
+      <Text color={theme.muted}>
+        esc back{phase.kind === 'error' ? ` · ${keyLabel('attachRetry')} retry` : ''}
+      </Text>
     </Box>
   );
 }
