@@ -257,7 +257,7 @@ export function ByokForm({ id }: { id?: string }) {
       <Text bold>
         {create ? 'New BYOK credential' : `Edit ${sanitize(values.provider)} credential`}
         {form.dirty ? <Text color={theme.warning}> · unsaved changes</Text> : null}
-        {!create ? <Text color={theme.muted}> · ^r {rotating ? 'cancel rotation' : 'rotate the key'}</Text> : null}
+        {!create ? <Text color={theme.muted}> · {keyLabel('rotate')} {rotating ? 'cancel rotation' : 'rotate the key'}</Text> : null}
       </Text>
       {!create ? <Text color={theme.muted}>provider {sanitize(values.provider)} · workspace {sanitize(values.workspace_id || '—')} (not editable)</Text> : null}
       <FieldWindow

@@ -278,9 +278,9 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
         <Text color={theme.muted}> · mode </Text>
         <Text color={convo.mode === 'manual' ? theme.warning : theme.accent}>{convo.mode}</Text>
         <Text color={theme.muted}>
-          {' '}(^t) · reasoning {folded ? 'folded' : 'shown'} (^o)
+          {' '}({keyLabel('approval')}) · reasoning {folded ? 'folded' : 'shown'} ({keyLabel('reasoning')})
           {convo.sessionId ? ` · session ${sanitize(convo.sessionId).slice(0, 12)}` : ''}
-          {scroll > 0 ? ` · scrolled ${Math.min(scroll, maxScroll)} up (pgdn)` : ''}
+          {scroll > 0 ? ` · scrolled ${Math.min(scroll, maxScroll)} up (${keyLabel('scrollDown')})` : ''}
         </Text>
       </Text>
       <Box flexDirection="column" height={transcriptHeight} overflow="hidden">

@@ -158,7 +158,7 @@ export function CreateIntern() {
     windowedTextField('description', { labelWidth: LABEL_WIDTH, label: 'description', value: values.description, onChange: set('description'), focused: on('description'), error: errors.description, note: `${values.description.length}/${LIMITS.description.max}`, placeholder: 'none' }, pane.columns),
     windowedTextField(
       'instructions',
-      { labelWidth: LABEL_WIDTH, label: 'instructions', value: values.instructions, onChange: set('instructions'), focused: on('instructions'), error: errors.instructions, multiline: true, height: instructionLines, placeholder: 'none (^e opens $EDITOR)' },
+      { labelWidth: LABEL_WIDTH, label: 'instructions', value: values.instructions, onChange: set('instructions'), focused: on('instructions'), error: errors.instructions, multiline: true, height: instructionLines, placeholder: `none (${keyLabel('editor')} opens $EDITOR)` },
       pane.columns,
     ),
     {

@@ -158,7 +158,7 @@ export function SecretForm({ scopeLabel, existing, onSave, onClose }: SecretForm
     ...(existing ? [] : [windowedTextField('name', { label: 'name', value: name, onChange: setName, focused: on('name'), error: nameError, note: 'a-z 0-9 _', labelWidth: LABEL_WIDTH }, rowWidth)]),
     windowedTextField(
       'value',
-      { label: 'value', value, onChange: setValue, focused: on('value'), masked: true, error: valueError, note: value === '' ? '^e: $EDITOR' : `${value.length} chars, hidden`, labelWidth: LABEL_WIDTH, placeholder: 'typed hidden' },
+      { label: 'value', value, onChange: setValue, focused: on('value'), masked: true, error: valueError, note: value === '' ? `${keyLabel('editor')}: $EDITOR` : `${value.length} chars, hidden`, labelWidth: LABEL_WIDTH, placeholder: 'typed hidden' },
       rowWidth,
     ),
     windowedTextField('file', { label: 'or file', value: file, onChange: setFile, focused: on('file'), note: value === '' ? 'a path to read the value from' : 'unused: a value is typed', labelWidth: LABEL_WIDTH, placeholder: 'none' }, rowWidth),
