@@ -98,7 +98,23 @@ export class LazyHistory {
     private readonly term: xterm.Terminal,
     private readonly minLines: number,
     private readonly maxBytes: number,
-  ) {}
+  ) {
+    // xterm keeps a saved cursor as a line of the buffer (`ybase + y`), not of the screen: where a
+    // restore puts the cursor depends on how many rows the buffer held at the save and holds at
+    // the restore, which the rows set aside change (a buffer short of its scrollback grows where a
+    // full one would have trimmed). So they are put in place before any save or restore.
+    const inPlace = (): boolean => {
+      if (this.runs.length > 0) this.materialize();
+      return false;
+    };
+    const saveOrRestore = (params: (number | number[])[]): boolean => (params.some((p) => p === 1048 || p === 1049) ? inPlace() : false);
+    term.parser.registerEscHandler({ final: '7' }, inPlace);
+    term.parser.registerEscHandler({ final: '8' }, inPlace);
+    term.parser.registerCsiHandler({ final: 's' }, inPlace);
+    term.parser.registerCsiHandler({ final: 'u' }, inPlace);
+    term.parser.registerCsiHandler({ prefix: '?', final: 'h' }, saveOrRestore);
+    term.parser.registerCsiHandler({ prefix: '?', final: 'l' }, saveOrRestore);
+  }
 
   /** Whether this version of @xterm/headless keeps what lazy history needs where it reads it. */
   static supported(term: xterm.Terminal): boolean {

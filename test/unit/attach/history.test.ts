@@ -141,6 +141,26 @@ describe('lazy history', () => {
     m.dispose();
   });
 
+  it.each([
+    ['saved before the flood, restored after it', '\x1b7', '\x1b8X\r\n'],
+    ['saved after the flood, restored after more lines', '', '\x1b7\r\nA\r\nB\r\n\x1b8X'],
+    ['saved and restored the SCO way', '\x1b[s', '\r\nA\r\n\x1b[uX'],
+    ['saved by the alternate screen (1049) and restored leaving it', '', '\x1b[?1049hvi\r\n\x1b[?1049lX'],
+  ])('agrees with parsing everything when the cursor is %s', async (_name, before, after) => {
+    // xterm keeps a saved cursor as a line of the buffer (ybase + y): with the scrollback full, the
+    // rows set aside decide where a restore puts the cursor, so they are put in place first.
+    const m = new TerminalModel({ ...size, lazyHistory: true });
+    await written(m, `prompt$ cat file${before}\r\n`);
+    for (const c of split(enc(flood), [0.2, 0.4, 0.6, 0.8])) m.hold(c);
+    await released(m);
+    await written(m, after);
+    const want = await plain([enc(`prompt$ cat file${before}\r\n`), enc(flood), enc(after)], size);
+    expect(state(m.term).y).toBe(want.y);
+    m.materializeHistory();
+    expect(state(m.term)).toEqual(want);
+    m.dispose();
+  });
+
   it('parses everything where a replay could not reproduce the state: insert mode, no wrapping, another character set, tab stops', async () => {
     for (const mode of ['\x1b[4h', '\x1b[?7l', '\x1b(0', '\x1b[3g', '\x1b[1;3H\x1bH\x1b[5;1H']) {
       const m = new TerminalModel({ ...size, lazyHistory: true });
