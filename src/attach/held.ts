@@ -64,8 +64,9 @@ export class HeldOutput {
    * first chunk starts where it stands.
    */
   skim(keep: number): void {
-    if (this.carry.length > MAX_CARRY_BYTES) return;
+    // Read first, whatever is dropped: `plain` must tell what is held (the history is set aside by it).
     this.scan();
+    if (this.carry.length > MAX_CARRY_BYTES) return;
     // The chunk `j` holding the line feed with `keep` more after it, and where in it.
     let after = 0;
     let j = this.scanned - 1;

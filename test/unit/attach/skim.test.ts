@@ -276,5 +276,8 @@ describe('HeldOutput', () => {
     const colours = held(Array.from({ length: 3000 }, () => '\x1b[1mx\r\n'), true);
     expect(colours.dropped).toBeGreaterThan(0);
     expect(colours.parts[0]!.length).toBeLessThan(5 << 10);
+    // Once it stops dropping, it still reads what comes: held output that is not plain lines says so.
+    const moved = held([...Array.from({ length: 3000 }, () => '\x1b[1mx\r\n'), '\x1b[H', 'y\r\n'], true);
+    expect(moved.plain).toBe(false);
   });
 });
