@@ -6,7 +6,7 @@
  * costs its last lines' worth of memory, not all of it, and no copy: the
  * chunks are kept as they arrived, cut only at the first one kept.
  */
-import { CR, LF, attributesAfter, cutPrefix, lastIndexOf, readPlain } from './skim.js';
+import { CR, LF, attributesAfter, cutPrefix, lastIndexOf, readPlain, splitParts } from './skim.js';
 
 /**
  * Attributes carried past the dropped lines grow only while no SGR sequence resets them (a
@@ -153,12 +153,26 @@ export class HeldOutput {
     }
   }
 
-  /** Everything held, in order, as it is to be parsed (with the attributes where dropped lines ended), and what was dropped; then holds nothing. */
-  take(): { parts: Uint8Array[]; dropped: number; plain: boolean } {
+  /**
+   * Everything held, in order, as it is to be parsed (with the attributes where dropped lines
+   * ended), and what was dropped; then holds nothing. When something other than plain lines was
+   * held, `lead` splits the parts where it starts: the plain lines before it, and the rest (a
+   * flood's last release usually ends in a prompt that is not plain lines, and its lines before the
+   * prompt can be set aside all the same: history.ts).
+   */
+  take(): { parts: Uint8Array[]; dropped: number; plain: boolean; lead?: { plain: Uint8Array[]; rest: Uint8Array[] } } {
     const parts: Uint8Array[] = [];
     if (this.dropped > 0) parts.push(cutPrefix(this.carry));
+    const first = parts.length;
     for (const c of this.chunks) if (c.length > 0) parts.push(c);
-    const taken = { parts, dropped: this.dropped, plain: this.plain };
+    let lead: { plain: Uint8Array[]; rest: Uint8Array[] } | undefined;
+    // The chunk read last is the one holding the first byte that is not plain lines, at `ends`.
+    if (!this.plain && this.scanned > 0) {
+      const i = this.scanned - 1;
+      const { before, after } = splitParts(this.chunks, i, this.ends[i]!);
+      lead = { plain: [...parts.slice(0, first), ...before], rest: after };
+    }
+    const taken = { parts, dropped: this.dropped, plain: this.plain, lead };
     this.chunks = [];
     this.ends = [];
     this.lineFeeds = [];

@@ -79,6 +79,12 @@ export interface TerminalModelOptions {
   lazyHistory?: boolean;
 }
 
+/** A history cut (history.ts) of plain lines with `rest` after them: the rest is parsed after what the cut leaves, or handed back with its `later`. */
+function followedBy(cut: { parse: Uint8Array[]; later?: Uint8Array[] } | undefined, rest: Uint8Array[]): { parse: Uint8Array[]; later?: Uint8Array[] } | undefined {
+  if (!cut) return undefined;
+  return cut.later ? { parse: cut.parse, later: [...cut.later, ...rest] } : { parse: [...cut.parse, ...rest] };
+}
+
 export class TerminalModel {
   readonly term: xterm.Terminal;
   private readonly cell: Cell;
@@ -234,12 +240,14 @@ export class TerminalModel {
       this.queue.unshift({ data: held, done });
       return { data: line, done: undefined };
     }
-    const { parts: taken, dropped, plain } = held.take();
+    const { parts: taken, dropped, plain, lead } = held.take();
     this.skipped += dropped;
     const report: Parsed | undefined = done && ((r) => done({ skipped: dropped + r.skipped, plain: plain && r.plain }));
     // With everything before it parsed, the emulator's state is the one the held lines meet: their
     // history may be set aside (history.ts), perhaps once the lines that reach the bottom row are in.
-    const cut = plain && this.mayBeSkimmed() === 'now' ? this.history?.cut(taken) : undefined;
+    // Held output that ends in something else (a flood's last lines, then the prompt) has the
+    // history of its plain lines set aside all the same, and the rest parsed after them.
+    const cut = this.mayBeSkimmed() !== 'now' ? undefined : plain ? this.history?.cut(taken) : lead && followedBy(this.history?.cut(lead.plain), lead.rest);
     const parts = cut?.parse ?? taken;
     const rest: QueuedWrite[] = parts.slice(1).map((data) => ({ data, done: undefined, headParsed: true }));
     if (cut?.later) {

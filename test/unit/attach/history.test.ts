@@ -141,6 +141,24 @@ describe('lazy history', () => {
     m.dispose();
   });
 
+  it('sets aside the history of a release that ends in something other than plain lines (a prompt after the flood)', async () => {
+    // The bench's prompt: a string terminator, CR, erase to the end of the line, `$ `.
+    const prompt = '\x1b\\\r\x1b[K$ ';
+    const m = new TerminalModel({ ...size, lazyHistory: true });
+    await written(m, 'prompt$ cat file\r\n');
+    for (const c of split(enc(flood + prompt), [0.3, 0.6, 0.9])) m.hold(c);
+    await released(m);
+    // As much as with the flood alone: all but two screens of what the scrollback keeps.
+    expect(m.deferred).toBeGreaterThan(80 * 17);
+    const want = await plain([enc('prompt$ cat file\r\n'), enc(flood + prompt)], size);
+    // The screen is right without the history; with it, everything is.
+    const got = state(m.term);
+    expect([got.x, got.y, got.lines.slice(-size.rows)]).toEqual([want.x, want.y, want.lines.slice(-size.rows)]);
+    m.materializeHistory();
+    expect(state(m.term)).toEqual(want);
+    m.dispose();
+  });
+
   it.each([
     ['saved before the flood, restored after it', '\x1b7', '\x1b8X\r\n'],
     ['saved after the flood, restored after more lines', '', '\x1b7\r\nA\r\nB\r\n\x1b8X'],

@@ -280,4 +280,15 @@ describe('HeldOutput', () => {
     const moved = held([...Array.from({ length: 3000 }, () => '\x1b[1mx\r\n'), '\x1b[H', 'y\r\n'], true);
     expect(moved.plain).toBe(false);
   });
+
+  it('splits held output that is not all plain lines where the rest starts (lead)', () => {
+    const taken = held(['a\r\n'.repeat(20), 'b\r\n\x1b[Hc', '\r\n'], true);
+    expect(taken.plain).toBe(false);
+    const whole = Buffer.concat(taken.parts).toString();
+    const { plain: before, rest } = taken.lead!;
+    expect(Buffer.concat(before).toString() + Buffer.concat(rest).toString()).toBe(whole);
+    expect(Buffer.concat(before).toString().endsWith('b\r\n')).toBe(true);
+    expect(Buffer.concat(rest).toString()).toBe('\x1b[Hc\r\n');
+    expect(held(['a\r\n'.repeat(20)], true).lead).toBeUndefined();
+  });
 });
