@@ -95,6 +95,8 @@ export class TerminalModel {
   private sliceStart = 0;
   /** Output set aside to be parsed later (see hold). */
   private held = new HeldOutput();
+  /** Bytes of lines taken off held output to be parsed first (skimHeld), not parsed yet. */
+  private takenBytes = 0;
   private disposed = false;
   /** Screen rows parsed output touched since the renderer last asked (takeChangedRows). */
   private dirtyFrom = Number.POSITIVE_INFINITY;
@@ -189,9 +191,12 @@ export class TerminalModel {
     this.skimHeld();
   }
 
-  /** Bytes set aside (hold) and not yet handed on (release). */
+  /**
+   * Bytes set aside (hold) and not yet handed on (release), counting a first line taken off them
+   * to be parsed first (skimHeld) until it is parsed: the caller's release then reports it.
+   */
   get heldBytes(): number {
-    return this.held.bytes;
+    return this.held.bytes + this.takenBytes;
   }
 
   /**
@@ -202,7 +207,11 @@ export class TerminalModel {
   private skimHeld(): void {
     if (this.feeding || this.disposed) return;
     const line = this.skimAgainstState(this.held);
-    if (line) this.enqueue(line, undefined);
+    if (!line) return;
+    this.takenBytes += line.length;
+    this.enqueue(line, () => {
+      this.takenBytes -= line.length;
+    });
   }
 
   /**
@@ -219,10 +228,12 @@ export class TerminalModel {
   /**
    * Hands what is held to the emulator; `done` runs once it is parsed, told what was skimmed. It is
    * skimmed once its turn comes, against the state the output before it leaves. False when
-   * nothing was held.
+   * nothing was held. Held output whose lines were all taken off to be parsed first is still
+   * released: `done` runs once they are parsed (without it, their screen waited for the next
+   * output or key to be drawn).
    */
   release(done?: Parsed): boolean {
-    if (this.held.bytes === 0) return false;
+    if (this.heldBytes === 0) return false;
     const held = this.held;
     this.held = new HeldOutput();
     this.enqueue(held, done);

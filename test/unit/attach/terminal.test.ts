@@ -153,6 +153,21 @@ describe('terminal model', () => {
     m.dispose();
   });
 
+  it('reports held output whose only line was taken off to finish a sequence once that line is parsed', async () => {
+    // The last chunk parsed ends inside an SGR sequence: the line held next is parsed first, all of it.
+    const m = new TerminalModel({ cols: 20, rows: 3, scrollback: 10, lazyHistory: true });
+    await write(m, 'abc\x1b[3');
+    m.hold(new TextEncoder().encode('1mred\r\n'));
+    expect(m.heldBytes).toBeGreaterThan(0);
+    const parsed = await new Promise<boolean>((r) => {
+      if (!m.release(() => r(true))) r(false);
+    });
+    expect(parsed).toBe(true);
+    expect(m.heldBytes).toBe(0);
+    expect(m.term.buffer.active.getLine(0)!.translateToString(true)).toBe('abcred');
+    m.dispose();
+  });
+
   it('parses nothing more once disposed: output still queued is dropped (xterm would parse it, disposed or not)', async () => {
     const chunk = 'x'.repeat(64 * 1024);
     const disposed = new TerminalModel({ cols: 80, rows: 24, scrollback: 100 });
