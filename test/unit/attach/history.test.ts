@@ -2,7 +2,7 @@ import xterm from '@xterm/headless';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TerminalModel } from '../../../src/attach/terminal.js';
-import { NOT_PLAIN, PLAIN, enc, line, plain, split, state } from '../../support/floods.js';
+import { NOT_PLAIN, PLAIN, enc, line, plain, ringFromZero, split, state } from '../../support/floods.js';
 
 type Size = { cols: number; rows: number; scrollback: number };
 
@@ -11,6 +11,7 @@ async function reference(chunks: Uint8Array[], size: Size, resize?: [number, num
   if (!resize) return plain(chunks, size);
   const term = new xterm.Terminal({ allowProposedApi: true, logLevel: 'off', ...size });
   for (const c of chunks) await new Promise<void>((r) => term.write(c, r));
+  ringFromZero(term);
   term.resize(...resize);
   const s = state(term);
   term.dispose();
@@ -64,7 +65,11 @@ describe('lazy history', () => {
             if (releases[i]) await released(m);
           }
           await released(m);
-          if (resize) m.resize(...resize);
+          if (resize) {
+            m.materializeHistory();
+            ringFromZero(m.term);
+            m.resize(...resize);
+          }
           m.materializeHistory();
           deferred += m.deferred;
           expect(state(m.term)).toEqual(want);
@@ -122,6 +127,8 @@ describe('lazy history', () => {
 
   it('agrees with parsing everything after a resize, which reflows the history', async () => {
     const m = await heldFlood();
+    m.materializeHistory();
+    ringFromZero(m.term);
     m.resize(13, 7);
     expect(state(m.term)).toEqual(await reference([enc('prompt$ cat file\r\n'), enc(flood)], size, [13, 7]));
     m.dispose();
