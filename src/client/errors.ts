@@ -75,15 +75,40 @@ function formatBytes(n: number): string {
   return `${n} bytes`;
 }
 
-/** The request never got an answer: connection refused or reset, DNS, or the client's own timeout. */
+/** The socket's codes a user meets most, in words (after the code, which stays for searching). */
+const NETWORK_CODES: Readonly<Record<string, string>> = {
+  ENOTFOUND: 'no such host',
+  EAI_AGAIN: 'the name could not be looked up; offline?',
+  ECONNREFUSED: 'nothing is listening there',
+  ECONNRESET: 'the connection was reset',
+  EPIPE: 'the connection was closed',
+  ETIMEDOUT: 'the connection timed out',
+  EHOSTUNREACH: 'no route to the host; offline?',
+  ENETUNREACH: 'no route to the network; offline?',
+  CERT_HAS_EXPIRED: 'its TLS certificate has expired',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is self-signed',
+  SELF_SIGNED_CERT_IN_CHAIN: 'a TLS certificate in its chain is self-signed',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its TLS certificate could not be verified',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'its TLS certificate could not be verified',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'its TLS certificate names another host',
+};
+
+/**
+ * The request never got an answer: connection refused or reset, DNS, TLS, or the client's own
+ * timeout. `host` is the service's host and port as the URL gives them (never its user part), so
+ * that a wrong base URL shows in the message.
+ */
 export class NetworkError extends Error {
   override readonly name = 'NetworkError';
   constructor(
     readonly route: string,
     readonly cause_: string,
     readonly timedOut: boolean,
+    readonly host?: string,
   ) {
-    super(timedOut ? `${route} timed out: ${cause_}` : `${route} could not reach the service: ${cause_}`);
+    const where = host ?? 'the service';
+    const words = NETWORK_CODES[cause_];
+    super(timedOut ? `${route} to ${where} timed out: ${cause_}` : `${route} could not reach ${where}: ${cause_}${words ? ` (${words})` : ''}`);
   }
 }
 

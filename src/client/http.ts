@@ -40,10 +40,10 @@ export interface RawResponse {
  * A failed exchange as a NetworkError carrying only the code (the socket's, such as ECONNREFUSED):
  * error objects can hold the request, headers included, so nothing else crosses over.
  */
-function networkError(e: unknown, label: string): NetworkError {
+function networkError(e: unknown, label: string, host: string): NetworkError {
   const err = e as { code?: unknown; cause?: { code?: unknown } };
   const code = typeof err.cause?.code === 'string' ? err.cause.code : err.code;
-  return new NetworkError(label, typeof code === 'string' ? code : 'connection failed', false);
+  return new NetworkError(label, typeof code === 'string' ? code : 'connection failed', false, host);
 }
 
 /**
@@ -54,7 +54,7 @@ function networkError(e: unknown, label: string): NetworkError {
  */
 export async function exchange(url: URL | string, init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal }, label: string): Promise<RawResponse> {
   const target = typeof url === 'string' ? new URL(url) : url;
-  if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new NetworkError(label, `unsupported scheme ${target.protocol}`, false);
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new NetworkError(label, `unsupported scheme ${target.protocol}`, false, target.host);
   const send = target.protocol === 'https:' ? (await importExternal<typeof Https>('node:https')).request : request;
   const headers = init.body === undefined ? init.headers : { ...init.headers, 'content-length': String(Buffer.byteLength(init.body)) };
   let res: IncomingMessage;
@@ -65,7 +65,7 @@ export async function exchange(url: URL | string, init: { method: string; header
       req.end(init.body);
     });
   } catch (e) {
-    throw networkError(e, label);
+    throw networkError(e, label, target.host);
   }
   const flat: Record<string, string> = {};
   for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
@@ -174,7 +174,7 @@ export class HttpCore {
       res = await exchange(url, { method: spec.route.method, headers, body: payload, signal: waiting.signal }, label);
     } catch (e) {
       if (opts.signal?.aborted) throw new NetworkError(label, 'aborted', false);
-      if (timedOut) throw new NetworkError(label, `no answer within ${this.timeoutMs} ms`, true);
+      if (timedOut) throw new NetworkError(label, `no answer within ${this.timeoutMs} ms`, true, url.host);
       throw e;
     } finally {
       clearTimeout(timer);
@@ -255,9 +255,9 @@ export class HttpCore {
     } catch (e) {
       if (e instanceof ResponseTooLargeError) throw e;
       if (signal?.aborted) throw new NetworkError(label, 'aborted', false);
-      if (timeout.aborted) throw new NetworkError(label, `no answer within ${this.timeoutMs} ms`, true);
+      if (timeout.aborted) throw new NetworkError(label, `no answer within ${this.timeoutMs} ms`, true, url.host);
       // A body cut off mid-read fails like the exchange itself.
-      throw e instanceof NetworkError ? e : networkError(e, label);
+      throw e instanceof NetworkError ? e : networkError(e, label, url.host);
     }
   }
 

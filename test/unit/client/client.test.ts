@@ -206,6 +206,19 @@ describe('retries', () => {
     const e = (await client({ timeoutMs: 100, maxAttempts: 1 }).getIntern('i').catch((x: unknown) => x)) as NetworkError;
     expect(e).toBeInstanceOf(NetworkError);
     expect(e.timedOut).toBe(true);
+    expect(e.message).toBe(`GET /interns/{internId} to ${new URL(base).host} timed out: no answer within 100 ms`);
+  });
+
+  it('names the host it could not reach (never the user part of the URL) and says what the code means', async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const baseUrl = `http://someone:hunter2@127.0.0.1:${port}/api/v1`;
+    const e = (await client({ baseUrl, maxAttempts: 1 }).listInterns().catch((x: unknown) => x)) as NetworkError;
+    expect(e).toBeInstanceOf(NetworkError);
+    expect(e.message).toBe(`GET /interns could not reach 127.0.0.1:${port}: ECONNREFUSED (nothing is listening there)`);
+    expect(JSON.stringify({ ...e, message: e.message, stack: e.stack })).not.toMatch(/hunter2|someone/);
   });
 });
 
