@@ -10,6 +10,7 @@
 
 import { constants } from 'node:os';
 import { type EndingSignal, onTerminalGone } from '../tui/terminal.js';
+import { EXIT } from './exit.js';
 
 /** How long closing may take before the process ends anyway. */
 const CLEANUP_MS = 5000;
@@ -24,27 +25,31 @@ export function endBy(signal: EndingSignal): void {
   process.kill(process.pid, signal);
 }
 
+/** Why a command is ended from outside: a signal, or the reader of its output gone (a closed pipe). */
+export type Ending = EndingSignal | 'pipe';
+
 /**
- * Watches for SIGHUP, SIGTERM and a terminal gone (EIO or EPIPE on `streams`). On the first, calls
- * `abort`, awaits `cleanup`, then ends the process by the signal; later ones wait for that. Answers
- * a function that stops watching the signals, for when the command has ended on its own; the
- * streams stay watched, since the last words (an error message, the final flush) can still meet a
- * terminal that went away, and an unhandled EIO crashed the process there.
+ * Watches for SIGHUP, SIGTERM and a terminal or pipe gone (EIO or EPIPE on `streams`). On the
+ * first, calls `abort`, awaits `cleanup`, then ends the process by the signal, or, for a closed
+ * pipe, with EXIT.closedPipe (Node ignores SIGPIPE, so it cannot end by it); later ones wait for
+ * that. Answers a function that stops watching the signals, for when the command has ended on its
+ * own; the streams stay watched, since the last words (an error message, the final flush) can
+ * still meet a terminal that went away, and an unhandled EIO crashed the process there.
  */
-export function endOnSignals(abort: (signal: EndingSignal) => void, cleanup: () => Promise<void>, streams: NodeJS.EventEmitter[]): () => void {
+export function endOnSignals(abort: (ending: Ending) => void, cleanup: () => Promise<void>, streams: NodeJS.EventEmitter[]): () => void {
   let ending = false;
-  const end = (signal: EndingSignal) => {
+  const end = (how: Ending) => {
     if (ending) return;
     ending = true;
-    abort(signal);
+    abort(how);
     const deadline = new Promise<void>((resolve) => setTimeout(resolve, CLEANUP_MS));
-    void Promise.race([cleanup().catch(() => undefined), deadline]).then(() => endBy(signal));
+    void Promise.race([cleanup().catch(() => undefined), deadline]).then(() => (how === 'pipe' ? process.exit(EXIT.closedPipe) : endBy(how)));
   };
   const onHangup = () => end('SIGHUP');
   const onTerm = () => end('SIGTERM');
   process.on('SIGHUP', onHangup);
   process.on('SIGTERM', onTerm);
-  onTerminalGone(streams, () => end('SIGHUP'));
+  onTerminalGone(streams, (how) => end(how === 'pipe' ? 'pipe' : 'SIGHUP'));
   return () => {
     if (ending) return;
     process.off('SIGHUP', onHangup);

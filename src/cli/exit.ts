@@ -20,6 +20,12 @@ export const EXIT = {
    */
   hangup: 129,
   terminated: 143,
+  /**
+   * The reader of its output went away (a closed pipe: `| head` had what it wanted): ends quietly
+   * once everything is closed, with the status a shell reports for a program SIGPIPE ended, as gh
+   * and kubectl end then.
+   */
+  closedPipe: 141,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
@@ -30,6 +36,7 @@ export const EXIT_HELP = `Exit codes:
   4    authentication needed or refused
   129  the terminal went away (SIGHUP), after closing what was open
   130  interrupted
+  141  the reader of the output went away (a closed pipe), after closing what was open
   143  terminated (SIGTERM), after closing what was open
 `;
 

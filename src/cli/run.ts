@@ -33,6 +33,7 @@ export function withFlagNames(message: string, spec: CommandSpec): string {
 export async function runCommand(spec: CommandSpec, rest: string[], parsed: Parsed, io: Io, open?: () => Promise<InternApi>): Promise<number> {
   const controller = new AbortController();
   let interrupted = false;
+  let closedPipe = false;
   // A command may take ctrl+c itself for a while (RunContext.interrupts).
   const interrupts: RunContext['interrupts'] = { handler: null };
   const onSigint = () => {
@@ -55,7 +56,10 @@ export async function runCommand(spec: CommandSpec, rest: string[], parsed: Pars
   const stopWatching = spec.raw
     ? () => undefined
     : endOnSignals(
-        (signal) => controller.abort(new Error(signal === 'SIGHUP' ? 'the terminal went away' : 'terminated')),
+        (how) => {
+          if (how === 'pipe') closedPipe = true;
+          controller.abort(new Error(how === 'SIGHUP' ? 'the terminal went away' : how === 'pipe' ? 'the reader of the output went away' : 'terminated'));
+        },
         closeAll,
         // The command's own streams (the process's, but for tests); stdin too: attach and chat
         // read the terminal, where a hangup can show first.
@@ -67,6 +71,8 @@ export async function runCommand(spec: CommandSpec, rest: string[], parsed: Pars
     const code = await run(ctx);
     return interrupted ? EXIT.interrupted : code;
   } catch (e) {
+    // `| head` had what it wanted: nothing to say about it (the rest goes nowhere), as other programs end.
+    if (closedPipe) return EXIT.closedPipe;
     const code = exitCodeOf(e, interrupted);
     if (io.env.INTERN_TUI_DEBUG === '1') console.error(e);
     if (code === EXIT.interrupted) {

@@ -27,14 +27,15 @@ export const AFTER_ATTACH = RESET_ATTRIBUTES + CLEAR_SCREEN + SHOW_CURSOR + BRAC
 export type EndingSignal = 'SIGHUP' | 'SIGTERM';
 
 /**
- * Calls `gone` when an error on one of the terminal's `streams` means the terminal went away (its
- * window closed, an ssh connection dropped: EIO; EPIPE: a pipe's reader left), which is what SIGHUP
- * means, and is handled as SIGHUP. Any other error is thrown on, as if nobody listened.
+ * Calls `gone` when an error on one of the terminal's `streams` means the other end went away:
+ * `hangup` when the terminal did (its window closed, an ssh connection dropped: EIO), which is
+ * what SIGHUP means; `pipe` when the reader of a pipe left (EPIPE: `| head` had its lines), which
+ * is what SIGPIPE means to other programs. Any other error is thrown on, as if nobody listened.
  */
-export function onTerminalGone(streams: NodeJS.EventEmitter[], gone: () => void): void {
+export function onTerminalGone(streams: NodeJS.EventEmitter[], gone: (how: 'hangup' | 'pipe') => void): void {
   const onError = (e: NodeJS.ErrnoException) => {
     if (e.code !== 'EIO' && e.code !== 'EPIPE') throw e;
-    gone();
+    gone(e.code === 'EPIPE' ? 'pipe' : 'hangup');
   };
   for (const s of streams) s.on('error', onError);
 }

@@ -321,6 +321,14 @@ describe('intern-tui commands without a TTY', () => {
     expect(approved.stderr).toContain('Allow once');
     expect(approved.stdout).toContain('cli-42');
 
+    // The reader of its output is gone (`| head` had its lines): it stops quietly with 141, the
+    // status a shell shows for a program a closed pipe ended, not as if its terminal went away (129).
+    const headed = start(['chat', 'cli-chatter', 'run: seq 1 200000', '--approve']);
+    headed.child.stdout!.destroy();
+    const closed = await headed.done;
+    expect(closed.code, closed.stderr).toBe(141);
+    expect(closed.stderr).not.toMatch(/went away|EPIPE/);
+
     const unanswered = await run(['chat', 'cli-chatter', 'run: echo never']);
     expect(unanswered.code).toBe(2);
     expect(unanswered.stderr).toContain('--approve or --deny');
