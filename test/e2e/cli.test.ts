@@ -459,6 +459,9 @@ describe('intern-tui commands without a TTY', () => {
     const before = await json<{ status: string }>(['interns', 'get', 'cli-beta', '--json', 'status']);
     const provisioned = await json<Record<string, unknown>>(['interns', 'provision', 'cli-beta', '--json']);
     expect(provisioned).toMatchObject({ name: 'cli-beta', provisioning: true });
+    // Every field the command lists for --json is there: the intern as it is once provisioning started.
+    expect(provisioned.status).not.toBe(before.status);
+    expect(Object.keys(provisioned)).toEqual(expect.arrayContaining(['id', 'name', 'status', 'updated_at', 'provisioning']));
     const after = await json<{ status: string }>(['interns', 'get', 'cli-beta', '--json', 'status']);
     expect(after.status).not.toBe(before.status);
   }, 60_000);

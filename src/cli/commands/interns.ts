@@ -182,7 +182,10 @@ export async function provision(ctx: RunContext): Promise<number> {
   const target = await resolveIntern(api, ctx.positionals[0]!, ctx.signal);
   await api.provisionIntern(target.id, { signal: ctx.signal });
   if (!timeout) {
-    ctx.out.done(`Provisioning intern ${target.name} (${target.id}).`, { id: target.id, name: target.name, provisioning: true });
+    // The service answers only that provisioning started: under --json the intern is read again, so
+    // that `--json status` (a field the command lists) holds its status now, not nothing.
+    const now = ctx.out.json ? await api.getIntern(target.id, { signal: ctx.signal }) : { id: target.id, name: target.name };
+    ctx.out.done(`Provisioning intern ${target.name} (${target.id}).`, { ...now, provisioning: true });
     return EXIT.ok;
   }
   // With --wait: the intern once running (its status read again: it has just changed).
