@@ -481,7 +481,7 @@ export const COMMANDS: CommandSpec[] = [
     verb: 'status',
     positionals: [0, 0],
     summary: 'which credentials are set, and whose the API key is',
-    details: 'Where each credential comes from, and who the API key signs in as (GET /key). Never prints a\nsecret. Exit 4 when no credential is set or the service refuses the API key.\nExample:\n  intern-tui auth status --json',
+    details: 'Where each credential comes from, who the API key signs in as (GET /key), and whether the\nservice takes the management key. Never prints a secret. Exit 4 when no credential is set or the\nservice refuses a key, 1 when it could not be reached to check them.\nExample:\n  intern-tui auth status --json',
     needs: [],
     json: true,
     load: () => import('./commands/auth.js').then((m) => m.status),

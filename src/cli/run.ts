@@ -30,6 +30,17 @@ export function withFlagNames(message: string, spec: CommandSpec): string {
   return named.length === 0 ? message : `${message} (${named.map(([flag, f]) => `${f.sets}: --${flag}`).join(', ')})`;
 }
 
+/**
+ * After a 401, which credential the service refused and how to fix it: its words ("Missing
+ * authentication") do not say which key the route took, and a command may take either.
+ */
+function refusedHint(e: ApiError | CliError, profile: string | undefined): string {
+  const kind = e instanceof ApiError && e.status === 401 ? e.credential : undefined;
+  if (!kind || kind === 'none') return '';
+  const source = CREDENTIAL_SOURCES[kind];
+  return ` (the service refused the ${source.label}: check ${source.env}, or run \`${loginCommand(kind, profile)}\`)`;
+}
+
 export async function runCommand(spec: CommandSpec, rest: string[], parsed: Parsed, io: Io, open?: () => Promise<InternApi>): Promise<number> {
   const controller = new AbortController();
   let interrupted = false;
@@ -84,7 +95,7 @@ export async function runCommand(spec: CommandSpec, rest: string[], parsed: Pars
       e instanceof MissingCredentialError
         ? `${e.route} needs ${CREDENTIAL_SOURCES[e.kind].aLabel}: set ${e.env}, or run \`${loginCommand(e.kind, ctx.flags.profile)}\``
         : e instanceof ApiError || e instanceof CliError
-          ? withFlagNames(e.message, spec)
+          ? withFlagNames(e.message, spec) + refusedHint(e, ctx.flags.profile)
           : e instanceof Error
             ? e.message
             : String(e);

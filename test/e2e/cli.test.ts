@@ -204,6 +204,11 @@ describe('intern-tui commands without a TTY', () => {
     expect(badKey.code).toBe(4);
     expect(JSON.parse(badKey.stderr)).toMatchObject({ error: { status: 401, exit: 4 } });
     expect(badKey.stderr).not.toContain('sk-or-v1-wrong-key-e2e-000000');
+    // A refused key is named, with where it came from: the service's words do not say which one.
+    const badManagement = await run(['byok', 'list'], { env: serviceEnv({ OPENROUTER_MANAGEMENT_KEY: 'sk-or-v1-wrong-management-e2e-0' }) });
+    expect(badManagement.code).toBe(4);
+    expect(badManagement.stderr).toContain('the service refused the management key: check OPENROUTER_MANAGEMENT_KEY');
+    expect(badManagement.stderr).not.toContain('sk-or-v1-wrong-management-e2e-0');
   }, 60_000);
 
   it('exits 130 when interrupted while waiting for the service', async () => {

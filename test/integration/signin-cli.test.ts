@@ -123,6 +123,27 @@ describe('login (PKCE)', () => {
     expect(formatStatus(after.status)).not.toContain('sandbox');
   });
 
+  it('checks the management key too: 4 when the service refuses a key, 1 when it cannot be asked, never the keys', async () => {
+    const c = sb.manifest.credentials;
+    const at = (env: Record<string, string>) => authStatus({}, { env: { OPENROUTER_BASE_URL: sb.baseUrl, ...env }, path: join(cfgDir(), 'none.json'), keychain: memoryKeychain() });
+    const good = await at({ OPENROUTER_API_KEY: c.api_key!, OPENROUTER_MANAGEMENT_KEY: c.management_key! });
+    expect(good.exit).toBe(0);
+    expect(good.status.credentials.management_key).toMatchObject({ set: true, source: 'env', check: 'ok' });
+    expect(formatStatus(good.status)).toContain('management key: set, from the environment; the service takes it');
+    const wrong = 'sk-or-v1-wrong-management-key-000';
+    const refused = await at({ OPENROUTER_API_KEY: c.api_key!, OPENROUTER_MANAGEMENT_KEY: wrong });
+    expect(refused.exit).toBe(4);
+    expect(refused.status.credentials.management_key.check).toBe('refused');
+    expect(refused.status.credentials.api_key.check).toBe('ok');
+    const shown = formatStatus(refused.status) + JSON.stringify(refused.status);
+    expect(shown).toContain('management key: set, from the environment; the service refuses it (run intern-tui login --with-token --kind management_key)');
+    expect(shown).not.toContain(wrong);
+    expect(shown).not.toContain(c.api_key!);
+    const away = await authStatus({}, { env: { OPENROUTER_BASE_URL: 'http://127.0.0.1:9/api/v1', OPENROUTER_API_KEY: c.api_key! }, path: join(cfgDir(), 'none.json'), keychain: memoryKeychain() });
+    expect(away.exit).toBe(1);
+    expect(formatStatus(away.status)).toContain('API key: set, from the environment; the service could not be reached to check it');
+  });
+
   it('says when nothing is configured that the TUI and the commands use the built-in sandbox', async () => {
     const { status, exit } = await authStatus({}, { env: {}, path: join(cfgDir(), 'none.json'), keychain: memoryKeychain() });
     expect(exit).toBe(4);

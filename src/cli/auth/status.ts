@@ -1,7 +1,8 @@
 /**
  * `intern-tui auth status`, like `gh auth status`: for the profile in use, each credential kind,
- * whether it is set and where it comes from (flag, environment, keychain, file), the API key's label
- * from `GET /key` ("signed in as"), and the OAuth token's expiry and renewal. Never a secret.
+ * whether it is set and where it comes from (flag, environment, keychain, file), whether the service
+ * takes the API key (its label from `GET /key`: "signed in as") and the management key, and the
+ * OAuth token's expiry and renewal. Never a secret.
  */
 import { createClient } from '../../client/index.js';
 import { ApiError } from '../../client/errors.js';
@@ -17,8 +18,9 @@ export interface KindStatus {
   source: 'flag' | 'env' | 'keychain' | 'file' | null;
   /** Where to set it when missing. */
   env: string;
-  /** API key only: the label from GET /key, or why it could not be read. */
+  /** API key only: the label from GET /key. */
   label?: string;
+  /** API and management keys: whether the service takes it (GET /key; the first BYOK key's page), refuses it, or could not be asked. */
   check?: 'ok' | 'refused' | 'unreachable';
   /** OAuth token only. */
   expires_at?: string | null;
@@ -58,19 +60,24 @@ export async function authStatus(flags: Flags, deps: AuthDeps & { now?: () => nu
     credentials.oauth_token.expires_at = profile?.oauth_expires_at !== undefined ? new Date(profile.oauth_expires_at).toISOString() : null;
     credentials.oauth_token.renews = Boolean(r.renewOAuthToken);
   }
-  let exit: number = EXIT.ok;
-  const key = r.credentials.api_key;
-  if (key) {
+  // The keys are asked of the service, both at once: a key it refuses exits 4 (as gh auth status
+  // exits on a bad token), one it could not be asked about 1 (unchecked is not fine).
+  const client = createClient({ baseUrl: r.baseUrl, credentials: { api_key: r.credentials.api_key, management_key: r.credentials.management_key }, maxAttempts: 1, timeoutMs: 10_000 });
+  const check = async (kind: 'api_key' | 'management_key', ask: () => Promise<unknown>) => {
+    if (!r.credentials[kind]) return;
     try {
-      const info = await createClient({ baseUrl: r.baseUrl, credentials: { api_key: key }, maxAttempts: 1, timeoutMs: 10_000 }).getKeyInfo();
-      credentials.api_key.label = sanitize(info.label);
-      credentials.api_key.check = 'ok';
+      await ask();
+      credentials[kind].check = 'ok';
     } catch (e) {
-      const refused = e instanceof ApiError && (e.status === 401 || e.status === 403);
-      credentials.api_key.check = refused ? 'refused' : 'unreachable';
-      if (refused) exit = EXIT.auth;
+      credentials[kind].check = e instanceof ApiError && (e.status === 401 || e.status === 403) ? 'refused' : 'unreachable';
     }
-  }
+  };
+  await Promise.all([
+    check('api_key', async () => (credentials.api_key.label = sanitize((await client.getKeyInfo()).label))),
+    check('management_key', () => client.listByok({ limit: 1 })),
+  ]);
+  const checks = [credentials.api_key.check, credentials.management_key.check];
+  let exit: number = checks.includes('refused') ? EXIT.auth : checks.includes('unreachable') ? EXIT.failed : EXIT.ok;
   if (!Object.values(credentials).some((c) => c.set)) exit = EXIT.auth;
   return {
     status: {
@@ -95,11 +102,9 @@ export function formatStatus(s: AuthStatus, now = Date.now()): string {
       continue;
     }
     let line = `  ${label}: set, from ${SOURCE_TEXT[c.source ?? 'file']}`;
-    if (kind === 'api_key') {
-      if (c.check === 'ok') line += `; signed in as ${c.label}`;
-      else if (c.check === 'refused') line += `; the service refuses it (run ${loginCommand(kind, s.profile)})`;
-      else if (c.check === 'unreachable') line += '; the service could not be reached to check it';
-    }
+    if (c.check === 'ok') line += kind === 'api_key' ? `; signed in as ${c.label}` : '; the service takes it';
+    else if (c.check === 'refused') line += `; the service refuses it (run ${loginCommand(kind, s.profile)})`;
+    else if (c.check === 'unreachable') line += '; the service could not be reached to check it';
     if (kind === 'oauth_token') {
       if (c.expires_at) {
         const left = Date.parse(c.expires_at) - now;
