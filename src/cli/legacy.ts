@@ -1,4 +1,6 @@
 /** The commands that parse their own flags (args.ts): the TUI, `sandbox`, `login`, `config`. */
+import { existsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CREDENTIAL_SOURCES, type CredentialKind } from '../contract/routes.js';
 import type { RunningSandbox } from '../sandbox/index.js';
@@ -103,6 +105,12 @@ async function configCommand(action: 'path' | 'show', flags: Flags): Promise<num
 }
 
 async function runSandbox(options: SandboxFlags): Promise<number> {
+  // A manifest that could not be written was found only once the service was up, as Node's ENOENT
+  // on a temporary file beside it.
+  if (options.manifest) {
+    const dir = dirname(resolve(options.manifest));
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--manifest ${sanitize(options.manifest)}: the folder ${sanitize(dir)} does not exist`);
+  }
   const { startSandbox } = await import('../sandbox/index.js');
   const sandbox = await startSandbox({
     host: options.host,
@@ -115,6 +123,12 @@ async function runSandbox(options: SandboxFlags): Promise<number> {
     daemonCommand: options.daemonCommand,
     stepMs: options.stepMs,
     log: (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`),
+  }).catch(async (e: unknown) => {
+    // It could not listen there (a host that is not this machine's, a port in use or not allowed).
+    const code = (e as { code?: unknown }).code;
+    if (typeof code !== 'string' || (e as { syscall?: unknown }).syscall === undefined) throw e;
+    const { explainCode } = await import('../client/errors.js');
+    throw new UsageError(`cannot listen on ${sanitize(options.host)}:${options.port}: ${explainCode(code)}`);
   });
   process.stdout.write(`sandbox listening: ${sandbox.baseUrl}\n`);
   process.stdout.write(options.manifest ? `manifest: ${options.manifest}\n` : 'manifest: not written (pass --manifest FILE)\n');

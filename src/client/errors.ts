@@ -85,6 +85,9 @@ const NETWORK_CODES: Readonly<Record<string, string>> = {
   ETIMEDOUT: 'the connection timed out',
   EHOSTUNREACH: 'no route to the host; offline?',
   ENETUNREACH: 'no route to the network; offline?',
+  EADDRINUSE: 'the port is in use',
+  EADDRNOTAVAIL: 'not an address of this machine',
+  EACCES: 'not allowed',
   CERT_HAS_EXPIRED: 'its TLS certificate has expired',
   DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is self-signed',
   SELF_SIGNED_CERT_IN_CHAIN: 'a TLS certificate in its chain is self-signed',
@@ -92,6 +95,12 @@ const NETWORK_CODES: Readonly<Record<string, string>> = {
   UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'its TLS certificate could not be verified',
   ERR_TLS_CERT_ALTNAME_INVALID: 'its TLS certificate names another host',
 };
+
+/** A socket error's code with its words when it has some: `ENOTFOUND (no such host)`. */
+export function explainCode(code: string): string {
+  const words = NETWORK_CODES[code];
+  return words ? `${code} (${words})` : code;
+}
 
 /**
  * The request never got an answer: connection refused or reset, DNS, TLS, or the client's own
@@ -107,8 +116,7 @@ export class NetworkError extends Error {
     readonly host?: string,
   ) {
     const where = host ?? 'the service';
-    const words = NETWORK_CODES[cause_];
-    super(timedOut ? `${route} to ${where} timed out: ${cause_}` : `${route} could not reach ${where}: ${cause_}${words ? ` (${words})` : ''}`);
+    super(timedOut ? `${route} to ${where} timed out: ${cause_}` : `${route} could not reach ${where}: ${explainCode(cause_)}`);
   }
 }
 

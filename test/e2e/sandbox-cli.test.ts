@@ -44,7 +44,35 @@ async function startSandbox(env: NodeJS.ProcessEnv = process.env) {
   return { child, out, manifest, manifestPath, exited };
 }
 
+/** The sandbox command run to its end (it fails before listening): its exit code and stderr. */
+function runToEnd(args: string[]): Promise<{ code: number | null; stderr: string; stdout: string }> {
+  assertBuilt();
+  const child = spawn(process.execPath, [CLI, 'sandbox', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((r) => child.on('close', (code) => r({ code, stderr, stdout })));
+}
+
 describe('intern-tui sandbox', () => {
+  it('refuses a manifest in a folder that does not exist, and a port it cannot listen on, before it serves anything', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'e2e-sandbox-cli-'));
+    dirs.push(dir);
+    const missing = await runToEnd(['--port', '0', '--manifest', join(dir, 'no-such-folder', 'manifest.json')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`the folder ${join(dir, 'no-such-folder')} does not exist`);
+    expect(missing.stdout).not.toContain('listening');
+    // A port in use: another sandbox's.
+    const { manifest } = await startSandbox();
+    const port = new URL(manifest.base_url).port;
+    const taken = await runToEnd(['--port', port]);
+    expect(taken.code).toBe(2);
+    expect(taken.stderr).toContain(`cannot listen on 127.0.0.1:${port}: EADDRINUSE (the port is in use)`);
+  });
+
+
   it('prints where it listens, logs one line per request without a secret, and stops cleanly on SIGTERM mid-request', async () => {
     const { child, out, manifest, manifestPath, exited } = await startSandbox();
     expect(out.stdout).toContain(`sandbox listening: ${manifest.base_url}`);
