@@ -120,6 +120,31 @@ describe('vault secrets', () => {
     expect(api.callsOf('deleteVaultSecret')).toEqual([['github_token']]);
   });
 
+  it('adding under a name the scope has already asks before replacing it; n keeps the form, y replaces', async () => {
+    const api = withWorkspaceSecrets();
+    const app = renderApp({ api, initial: { name: 'vault' } });
+    await app.waitFor('github_token');
+    await app.press('a');
+    await app.waitFor('Add a secret');
+    await app.type('slack_token');
+    await app.waitFor('workspace has one: saving replaces it');
+    await app.press('tab');
+    await app.type('other-value');
+    await app.press('tab', 'tab');
+    await app.type('evil.example.com');
+    await app.press('ctrl+s');
+    await app.waitFor('workspace has slack_token already: replace its value and hosts? (y/n)');
+    await app.press('n');
+    await app.waitFor((f) => !f.includes('replace its value') && f.includes('Add a secret'));
+    expect(api.callsOf('putVaultSecret')).toHaveLength(0);
+    await app.press('ctrl+s');
+    await app.waitFor('replace its value and hosts?');
+    await app.press('y');
+    await app.waitFor('saved slack_token');
+    expect(api.callsOf('putVaultSecret')).toEqual([['slack_token', { hosts: ['evil.example.com'] }]]);
+    expect(app.frames.some((fr) => fr.includes('other-value'))).toBe(false);
+  });
+
   it('replaces a secret keeping its hosts; a wildcard host is refused live', async () => {
     const api = withWorkspaceSecrets();
     const app = renderApp({ api, initial: { name: 'vault' } });

@@ -10,7 +10,7 @@ import { Text } from '../components/Text.js';
 import { useLayoutEffect, useState } from 'react';
 import { LIMITS } from '../../contract/limits.js';
 import { checkSecretName, checkSecretValue, normaliseHost, validateHosts, type VaultSecretWrite } from '../../contract/vault.js';
-import { Confirm } from '../components/Confirm.js';
+import { Confirm, confirmRows } from '../components/Confirm.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { Spinner } from '../components/Spinner.js';
 import { FieldWindow, windowedTextField, type WindowedField } from '../components/FieldWindow.js';
@@ -35,6 +35,8 @@ export interface SecretFormProps {
   scopeLabel: string;
   /** Replacing: the name is fixed and the hosts start as they were. */
   existing?: { name: string; hosts: string[] };
+  /** Adding: the names this scope has already (what is loaded), so that a name taken is not replaced unasked. */
+  taken?: readonly string[];
   onSave: (name: string, body: VaultSecretWrite) => Promise<void>;
   onClose: () => void;
 }
@@ -48,7 +50,7 @@ export function readValueFile(path: string): { value: string } | { error: string
   }
 }
 
-export function SecretForm({ scopeLabel, existing, onSave, onClose }: SecretFormProps) {
+export function SecretForm({ scopeLabel, existing, taken = [], onSave, onClose }: SecretFormProps) {
   const { nav, active, setScopes, pane } = useTui();
   const [name, setName] = useState(existing?.name ?? '');
   const [value, setValue] = useState('');
@@ -65,7 +67,11 @@ export function SecretForm({ scopeLabel, existing, onSave, onClose }: SecretForm
   const dirty =
     (!existing && name !== '') || value !== '' || file !== '' || host !== '' || hosts.length !== startHosts.length || hosts.some((h, i) => h !== startHosts[i]);
   const discard = useDiscard(dirty, onClose);
-  const asking = discard.confirmingDiscard;
+  // Adding under a name this scope has already replaces its value and hosts: asked first (a names the
+  // action "add"; e is the one that replaces), with what a yes would send.
+  const [replacing, setReplacing] = useState<{ name: string; body: VaultSecretWrite } | null>(null);
+  const asking = discard.confirmingDiscard || replacing !== null;
+  const nameTaken = !existing && taken.includes(name);
 
   useLayoutEffect(
     () => setScopes(asking ? ['confirm'] : field === 'host' ? ['formSave', 'form', 'hostField', 'text'] : ['formSave', 'form', ...TEXT_FIELD_SCOPES[KINDS[field]]]),
@@ -118,14 +124,27 @@ export function SecretForm({ scopeLabel, existing, onSave, onClose }: SecretForm
       setFocus(3);
       return nav.flash(h.error, 'error');
     }
+    const body = { value: secret, hosts: h.hosts };
+    if (!existing && taken.includes(finalName)) return setReplacing({ name: finalName, body });
+    await send(finalName, body);
+  };
+
+  const send = async (finalName: string, body: VaultSecretWrite) => {
     setSaving(true);
     setError(undefined);
     try {
-      await onSave(finalName, { value: secret, hosts: h.hosts });
+      await onSave(finalName, body);
     } catch (e) {
       setError(e);
       setSaving(false);
     }
+  };
+
+  const answerReplace = (yes: boolean) => {
+    const pending = replacing;
+    setReplacing(null);
+    if (yes && pending) void send(pending.name, pending.body);
+    else setFocus(0);
   };
 
   useKeys((input, key) => {
@@ -155,7 +174,9 @@ export function SecretForm({ scopeLabel, existing, onSave, onClose }: SecretForm
     rowWidth,
   );
   const fields: WindowedField[] = [
-    ...(existing ? [] : [windowedTextField('name', { label: 'name', value: name, onChange: setName, focused: on('name'), error: nameError, note: 'a-z 0-9 _', labelWidth: LABEL_WIDTH }, rowWidth)]),
+    ...(existing
+      ? []
+      : [windowedTextField('name', { label: 'name', value: name, onChange: setName, focused: on('name'), error: nameError, note: nameTaken ? `${sanitize(scopeLabel)} has one: saving replaces it` : 'a-z 0-9 _', labelWidth: LABEL_WIDTH }, rowWidth)]),
     windowedTextField(
       'value',
       { label: 'value', value, onChange: setValue, focused: on('value'), masked: true, error: valueError, note: value === '' ? `${keyLabel('editor')}: $EDITOR` : `${value.length} chars, hidden`, labelWidth: LABEL_WIDTH, placeholder: 'typed hidden' },
@@ -178,7 +199,8 @@ export function SecretForm({ scopeLabel, existing, onSave, onClose }: SecretForm
   ];
   // What stands around the fields: the vault screen's title, the panel's border and title, and an
   // error, a spinner or a question when they show. (The keys are the footer's.)
-  const around = 4 + (error ? 1 : 0) + (saving ? 1 : 0) + (asking ? 1 : 0);
+  const replaceQuestion = replacing ? `${sanitize(scopeLabel)} has ${sanitize(replacing.name)} already: replace its value and hosts?` : '';
+  const around = 4 + (error ? 1 : 0) + (saving ? 1 : 0) + (discard.confirmingDiscard ? 1 : 0) + (replacing ? confirmRows(replaceQuestion, pane.columns - 4) : 0);
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.accent} paddingX={1} flexShrink={0}>
       <Text bold color={theme.accent}>
@@ -188,7 +210,8 @@ export function SecretForm({ scopeLabel, existing, onSave, onClose }: SecretForm
       {saving ? <Spinner label="Saving" /> : null}
       <FieldWindow fields={fields} focus={fields.findIndex((f) => f.key === field)} room={pane.rows - around} />
       {/* The question never repeats the value: it is only ever drawn as its length. */}
-      <Confirm open={asking} question="Discard your changes?" onAnswer={discard.answerDiscard} active={active} />
+      <Confirm open={discard.confirmingDiscard} question="Discard your changes?" onAnswer={discard.answerDiscard} active={active} />
+      <Confirm open={replacing !== null} question={replaceQuestion} onAnswer={answerReplace} active={active} />
     </Box>
   );
 }

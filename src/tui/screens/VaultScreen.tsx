@@ -188,6 +188,7 @@ export function VaultScreen({ internId }: { internId?: string }) {
         <SecretForm
           scopeLabel={scopeLabel}
           existing={mode.existing ? { name: mode.existing.name, hosts: mode.existing.hosts ?? [] } : undefined}
+          taken={editable ? loadedRows.map((r) => r.name) : []}
           onClose={() => setMode({ kind: 'list' })}
           onSave={async (name, body) => {
             if (internId) await api.putInternSecret(internId, name, body);
