@@ -121,6 +121,24 @@ describe('chat', () => {
     expect(bodies[1]!.session_id).toBe(bodies[0]!.session_id);
   });
 
+  it('keeps a prompt typed and not sent when the screen is left: it is there on coming back', async () => {
+    const app = await openChat();
+    await app.type('half a thought');
+    await app.waitFor('› half a thought');
+    await app.press('esc');
+    await app.waitFor('Keeps CI green.');
+    await app.press('t');
+    await app.waitFor('› half a thought');
+    await app.type(' finished');
+    await app.press('enter');
+    await app.waitFor('Echo: half a thought finished');
+    // Sent, it is gone: the next visit starts empty.
+    await app.press('esc');
+    await app.waitFor('Keeps CI green.');
+    await app.press('t');
+    await app.waitFor((f) => /^› {2}a prompt *$/m.test(f));
+  });
+
   it('manual mode: a permission request lists numbered options, and a number answers it', async () => {
     const app = await openChat();
     await app.press(CTRL.t);

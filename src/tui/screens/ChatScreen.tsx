@@ -45,7 +45,12 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
   const convo = useMemo(() => conversationOf(api, id), [api, id]);
   const [, setVersion] = useState(0);
   const bump = useCallback(() => setVersion((v) => v + 1), []);
-  const [input, setInput] = useState('');
+  // A prompt typed and not sent outlives the screen (esc leaves it, as it leaves any screen): the
+  // conversation keeps it, as chat apps keep a draft.
+  const [input, setInput] = useState(() => convo.draft ?? '');
+  useEffect(() => {
+    convo.draft = input;
+  }, [convo, input]);
   const [folded, setFolded] = useState(false);
   const [scroll, setScroll] = useState(0);
   const [pick, setPick] = useState(0);

@@ -39,6 +39,8 @@ export interface Conversation {
   sessionId?: string;
   turns: Turn[];
   mode: ApprovalMode;
+  /** The prompt typed and not sent when the screen was left: it is there again on coming back. */
+  draft?: string;
 }
 
 const conversations = new WeakMap<InternApi, Map<string, Conversation>>();
