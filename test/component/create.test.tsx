@@ -97,6 +97,10 @@ describe('create an intern', () => {
     const f = await app.waitFor('already exists');
     expect(f).toContain('kept text');
     expect(f).toMatch(/› name +runner/);
+    // The field says it too, while the name is the one refused; a new name clears both.
+    expect(f).toContain('already used by another of your interns here');
+    await app.type('-two');
+    await app.waitFor((s) => !s.includes('already exists') && !s.includes('already used by another'));
   });
 
   it('esc asks before discarding typed fields; n keeps them, y leaves', async () => {

@@ -16,7 +16,7 @@ export interface FormOptions<V, F extends string> {
   validate: (values: V) => Partial<Record<F, string>>;
   /** Default: any difference from the original. */
   isDirty?: (original: V, values: V) => boolean;
-  /** Sends the form; a throw becomes `serverError` and the values are kept. */
+  /** Sends the form; a throw becomes `serverError` (until a value changes) and the values are kept. */
   onSubmit: (values: V, original: V) => Promise<void>;
   /** Called when the form is left (esc with no edits, or a confirmed discard). */
   onLeave: () => void;
@@ -108,6 +108,9 @@ export function useForm<V, F extends string>(opts: FormOptions<V, F>): Form<V, F
   const setValues = (v: V) => {
     latest.current = v;
     setValuesState(v);
+    // What the service refused was the values sent: once they change, its error is about a form that
+    // is no longer there (a taken name stays marked on its field: nameErrorOf).
+    if (serverError !== undefined) setServerError(undefined);
     // Edited once, a field stays edited (typed and erased again, it is still marked).
     const edited = fields.filter((f) => !touched.has(f) && !sameJson(valueOf(v, f), valueOf(original, f)));
     if (edited.length > 0) setTouched((t) => new Set([...t, ...edited]));

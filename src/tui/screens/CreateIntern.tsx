@@ -20,6 +20,7 @@ import { Spinner } from '../components/Spinner.js';
 import { useTui } from '../context.js';
 import { useFieldEditor } from '../hooks/useExternalEditor.js';
 import { useForm } from '../hooks/useForm.js';
+import { nameErrorOf } from './settingsFormModel.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useScreen } from '../hooks/useScreen.js';
 import { keyLabel, keysOf, matches, type Scope, TEXT_FIELD_SCOPES, type TextFieldKind } from '../keymap.js';
@@ -74,6 +75,8 @@ export function CreateIntern() {
   // The key of the last submit and the body it was for: a retry of the same body reuses it.
   const idem = useRef<{ body: string; key: string } | null>(null);
   const editField = useFieldEditor(KINDS);
+  // The name the service said is taken: marked on the field while it is still the name typed.
+  const [nameTaken, setNameTaken] = useState<string | null>(null);
   const form = useForm<CreateValues, Field>({
     initial: EMPTY,
     fields: FIELDS,
@@ -91,7 +94,10 @@ export function CreateIntern() {
         nav.replace({ name: 'intern', id: created.id, seed: created });
         nav.flash(`created ${sanitize(created.name)}${v.provision ? ' · provisioning' : ''}`);
       } catch (e) {
-        if (e instanceof ApiError && e.reason === 'name_taken') form.focusField('name');
+        if (e instanceof ApiError && e.reason === 'name_taken') {
+          setNameTaken(v.name);
+          form.focusField('name');
+        }
         throw e;
       }
     },
@@ -154,7 +160,7 @@ export function CreateIntern() {
     ),
   };
   const fields: WindowedField[] = [
-    windowedTextField('name', { labelWidth: LABEL_WIDTH, label: 'name', value: values.name, onChange: set('name'), focused: on('name'), error: errors.name, note: `${LIMITS.name.min}-${LIMITS.name.max} chars: a-z 0-9, hyphen-separated, starts with a letter` }, pane.columns),
+    windowedTextField('name', { labelWidth: LABEL_WIDTH, label: 'name', value: values.name, onChange: set('name'), focused: on('name'), error: nameErrorOf(errors, values.name, nameTaken), note: `${LIMITS.name.min}-${LIMITS.name.max} chars: a-z 0-9, hyphen-separated, starts with a letter` }, pane.columns),
     windowedTextField('description', { labelWidth: LABEL_WIDTH, label: 'description', value: values.description, onChange: set('description'), focused: on('description'), error: errors.description, note: `${values.description.length}/${LIMITS.description.max}`, placeholder: 'none' }, pane.columns),
     windowedTextField(
       'instructions',

@@ -43,7 +43,7 @@ export function validateSettings(v: SettingsValues): SettingsErrors {
 }
 
 /** The name error to show: the rule's, else "taken" while the name is still the one the service refused. */
-export function nameErrorOf(errors: SettingsErrors, name: string, takenName: string | null): string | null {
+export function nameErrorOf(errors: { name?: string }, name: string, takenName: string | null): string | null {
   return errors.name ?? (takenName !== null && name === takenName ? 'already used by another of your interns here' : null);
 }
 
