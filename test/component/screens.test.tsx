@@ -433,6 +433,22 @@ describe('help overlay', () => {
     expect(f).toContain('Attached: ^] detach, shift+pgup/pgdn history; other keys go to the intern.');
   });
 
+  it('keeps its box whole on an 80x24 terminal, where its title wraps to two rows', async () => {
+    const app = renderApp();
+    app.resize({ columns: 80, rows: 24 });
+    await app.waitFor((s) => s.includes('sleeper') && (s.split('\n')[1] ?? '').length === 80);
+    await app.press('?');
+    const f = await app.waitFor((s) => s.includes('Keys (esc') && s.includes('of '));
+    const lines = f.split('\n');
+    expect(lines.length).toBeLessThanOrEqual(24);
+    const top = lines.findIndex((l) => l.startsWith('╭'));
+    const bottom = lines.findIndex((l) => l.startsWith('╰'));
+    expect(top).toBeGreaterThan(-1);
+    expect(bottom).toBeGreaterThan(top);
+    // The last line inside, then the border: nothing cut between them.
+    expect(lines[bottom - 1]).toContain('other keys go to the intern.');
+  });
+
   it("opens on the screen's own keys, marked, and every other group after them", async () => {
     const app = renderApp({ initial: { name: 'intern', id: IDS.runner } });
     await app.waitFor('runner');

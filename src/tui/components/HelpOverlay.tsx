@@ -5,9 +5,8 @@ import { useKeys } from '../hooks/useKeys.js';
 import { useListCursor } from '../hooks/useListCursor.js';
 import { KEYMAP, keyLabel, keysText, SCOPE_TITLES, withImplied, type Binding, type Scope } from '../keymap.js';
 import { theme } from '../theme.js';
+import { wrapText } from '../wrap.js';
 
-/** The narrowest a column may be; the columns share what the width leaves over. */
-const MIN_COLUMN_WIDTH = 38;
 const KEY_WIDTH = 10;
 /** Marks the groups of the screen the help was opened on (they come first). */
 export const HERE_MARK = '▸';
@@ -16,6 +15,16 @@ export const HERE_MARK = '▸';
 function keysOf(b: Binding): string {
   return b.label || keysText(b);
 }
+
+/**
+ * The narrowest a column may be: its longest line, keys and help, so that a wide terminal cuts
+ * none (at 120 columns, three columns of 38 cut "delete (type the name to co…"); the columns share
+ * what the width leaves over. From the keymap and the commands, so a longer help widens it.
+ */
+export const MIN_COLUMN_WIDTH = Math.max(
+  ...(KEYMAP as readonly Binding[]).filter((b) => b.help !== '').map((b) => Math.max(KEY_WIDTH - 1, keysOf(b).length) + 1 + b.help.length),
+  ...COMMANDS.map((c) => Math.max(KEY_WIDTH - 1, usage(c).length) + 1 + c.help.length),
+);
 
 type Line = { kind: 'title'; text: string; here: boolean } | { kind: 'binding'; keys: string; help: string };
 
@@ -56,17 +65,21 @@ export function HelpOverlay({ width, height, scopes }: { width: number; height: 
   // Inside the border (2) and the padding (2).
   const layout = helpLayout(width - 4);
   const columns = helpColumns(layout.count, scopes);
-  const room = Math.max(3, height - 4);
   const longest = Math.max(...columns.map((c) => c.length));
+  const scrollKeys = `${keyLabel('down')} ${keyLabel('top')} ${keyLabel('pageDown')}/${keyLabel('pageUp')}`;
+  const title = (shown: string) => `Keys (esc or ? to close; ${HERE_MARK} this screen's first${shown ? `; ${scrollKeys} scroll, ${shown}` : ''})`;
+  // The lines the height leaves: less the border, the last line and the title as it wraps (two rows
+  // at 80 columns once it says how to scroll: counted as if the range were the widest it can be).
+  const fits = Math.max(3, height - 3 - wrapText(title(''), width - 4).length) >= longest;
+  const room = Math.max(3, height - 3 - wrapText(title(fits ? '' : `${longest}-${longest} of ${longest}`), width - 4).length);
   // The cursor is the first line shown: one position per line the overlay can scroll by.
   const cursor = useListCursor(Math.max(0, longest - room) + 1, room, 'helpScroll');
   useKeys((input, key) => void cursor.handle(input, key));
   const from = cursor.index;
-  const scrollKeys = `${keyLabel('down')} ${keyLabel('top')} ${keyLabel('pageDown')}/${keyLabel('pageUp')}`;
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.accent} paddingX={1}>
       <Text bold color={theme.accent}>
-        Keys (esc or ? to close; {HERE_MARK} this screen's first{longest > room ? `; ${scrollKeys} scroll, ${from + 1}-${Math.min(longest, from + room)} of ${longest}` : ''})
+        {title(longest > room ? `${from + 1}-${Math.min(longest, from + room)} of ${longest}` : '')}
       </Text>
       <Box>
         {columns.map((column, i) => (
