@@ -30,6 +30,8 @@ export const FAILED_STATUSES: readonly string[] = ['failed', 'destroy_failed'];
 export const PROVISIONABLE_STATUSES: readonly string[] = ['stopped', 'failed'];
 /** Statuses on the way to running: waiting is all there is to do. */
 export const STARTING_STATUSES: readonly string[] = ['queued', 'provisioning'];
+/** Statuses an intern may be suspended from (as PROVISIONABLE_STATUSES: the sandbox's, and what the clients offer). */
+export const SUSPENDABLE_STATUSES: readonly string[] = ['running'];
 
 /** Turns a rule check into a zod refinement with the same message. */
 const rule = <T>(check: (v: T) => string | null) =>

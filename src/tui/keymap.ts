@@ -16,6 +16,8 @@ export type Scope =
   | 'list'
   | 'paged'
   | 'intern'
+  | 'provisionable'
+  | 'suspendable'
   | 'byok'
   | 'form'
   | 'formSave'
@@ -88,8 +90,8 @@ export const KEYMAP = [
   { id: 'vault', keys: ['v'], label: 'v', help: 'vault secrets', footer: 'vault', scope: 'intern' },
   { id: 'connections', keys: ['c'], label: 'c', help: 'connections', scope: 'intern' },
   { id: 'attach', keys: ['a'], label: 'a', help: 'attach', scope: 'intern' },
-  { id: 'provision', keys: ['p'], label: 'p', help: 'provision', scope: 'intern' },
-  { id: 'suspend', keys: ['s'], label: 's', help: 'suspend', scope: 'intern' },
+  { id: 'provision', keys: ['p'], label: 'p', help: 'provision', scope: 'provisionable' },
+  { id: 'suspend', keys: ['s'], label: 's', help: 'suspend', scope: 'suspendable' },
   { id: 'delete', keys: ['D'], label: 'D', help: 'delete (type the name to confirm)', scope: 'intern' },
   { id: 'copyId', keys: ['y'], label: 'y', help: 'copy its id (OSC 52)', footer: false, scope: 'intern' },
   { id: 'new', keys: ['n'], label: 'n', help: 'new credential', footer: 'new', scope: 'byok' },
@@ -180,7 +182,7 @@ const formSets = (...fields: (readonly Scope[])[]): Scope[][] => fields.flatMap(
  * no key may belong to two bindings (checked by a unit test).
  */
 export const SCOPES_TOGETHER: Scope[][] = [
-  ['always', 'global', 'cursor', 'list', 'intern'],
+  ['always', 'global', 'cursor', 'list', 'intern', 'provisionable', 'suspendable'],
   ['always', 'global', 'cursor', 'list', 'paged', 'byok'],
   ['always', 'global', 'byok'],
   ['always', 'overlay', 'cursor'],
@@ -196,7 +198,7 @@ export const SCOPES_TOGETHER: Scope[][] = [
   ['always', 'palette', 'prompt', 'text'],
   ['always', 'confirm'],
   ['always', 'attach'],
-  ['always', 'global', 'cursor', 'list', 'internList', 'intern'],
+  ['always', 'global', 'cursor', 'list', 'internList', 'intern', 'provisionable', 'suspendable'],
   ['always', 'chooser', 'text'],
   ['always', 'chooser', 'chooserMulti', 'text'],
   ['always', 'global', 'cursor', 'vault', 'vaultIntern'],
@@ -308,6 +310,8 @@ export const SCOPE_TITLES: Record<Scope, string> = {
   list: 'The intern and BYOK lists',
   paged: 'Lists fetched page by page',
   intern: 'On an intern',
+  provisionable: 'On a stopped or failed intern',
+  suspendable: 'On a running intern',
   byok: 'BYOK credentials',
   form: 'Forms',
   formSave: 'Forms that change something',

@@ -240,6 +240,25 @@ describe('intern details', () => {
     await again.waitFor(() => api.callsOf('suspendIntern').length === 1);
   });
 
+  it('offers p only where provisioning works and s only where suspending does; pressed elsewhere, says why and sends nothing', async () => {
+    const api = new FakeApi();
+    const app = renderApp({ api, initial: { name: 'intern', id: IDS.sleeper } });
+    let f = await app.waitFor(IDS.sleeper);
+    expect(footerOf(f)).toContain('p provision');
+    expect(footerOf(f)).not.toContain('s suspend');
+    await app.press('s');
+    f = await app.waitFor('sleeper is stopped: only a running intern can be suspended');
+    expect(f).not.toContain('(y/n)');
+    expect(api.callsOf('suspendIntern')).toHaveLength(0);
+    cleanup();
+    const running = renderApp({ api, initial: { name: 'intern', id: IDS.runner } });
+    f = await running.waitFor(IDS.runner);
+    expect(footerOf(f)).not.toContain('p provision');
+    await running.press('p');
+    await running.waitFor('runner is running: to provision it again, suspend it first (s)');
+    expect(api.callsOf('provisionIntern')).toHaveLength(0);
+  });
+
   it('deletes only when the typed name matches, keeping a wrong name to correct', async () => {
     const api = new FakeApi();
     const app = renderApp({ api, initial: { name: 'intern', id: IDS.runner } });
@@ -456,10 +475,11 @@ describe('help overlay', () => {
     const f = await app.waitFor('Keys (esc or ? to close; ▸ this screen');
     const lines = f.split('\n');
     const first = lines.findIndex((l) => l.includes('Keys (esc'));
-    // The two columns' first groups: the details' own keys, then the global ones.
-    expect(lines[first + 1]).toMatch(/▸ On an intern +▸ Everywhere/);
+    // The two columns' first groups: the details' own keys, then those its status allows (s, running).
+    expect(lines[first + 1]).toMatch(/▸ On an intern +▸ On a running intern/);
+    expect(f).toContain('▸ Everywhere');
+    expect(f).not.toContain('▸ On a stopped or failed intern');
     expect(f).not.toContain('▸ Always');
-    expect(f).toMatch(/ Always +│/);
     // The columns share the width: the longest help is not cut at 100 columns.
     expect(f).toContain('suspend to the shell (fg comes back)');
     await app.press('esc');

@@ -9,6 +9,7 @@ import {
   InternListQuerySchema,
   InternUpdateSchema,
   PROVISIONABLE_STATUSES,
+  SUSPENDABLE_STATUSES,
 } from '../../contract/intern.js';
 import { ROUTES } from '../../contract/routes.js';
 import { type Caller, authorizeIntern } from '../auth.js';
@@ -203,7 +204,7 @@ export function registerInternRoutes(app: FastifyInstance, ctx: HttpContext, dep
     const c = caller(req);
     const row = visible(c, param(req, 'internId'));
     writable();
-    if (row.status !== 'running') throw busy(row, 'only a running intern can be suspended');
+    if (!SUSPENDABLE_STATUSES.includes(row.status)) throw busy(row, `only a ${SUSPENDABLE_STATUSES.join(' or ')} intern can be suspended`);
     await lifecycle.suspend(row);
     return { status: 200, body: { suspended: true } };
   });

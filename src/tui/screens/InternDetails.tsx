@@ -20,6 +20,7 @@ import { usePolling } from '../hooks/usePolling.js';
 import { useRemembered } from '../hooks/useRemembered.js';
 import { useResource } from '../hooks/useResource.js';
 import { useScreen } from '../hooks/useScreen.js';
+import { internScopes, lifecycleRefusal } from '../lifecycle.js';
 import { type BindingId, keyLabel, matches } from '../keymap.js';
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
@@ -66,7 +67,7 @@ export function InternDetails({ id, note, seed, ask }: { id: string; note?: stri
 
   // The typed-name confirmation explains its own keys; a y/n one lists them in the footer.
   // Any confirmation takes every key: a key that is not its answer must not act on the screen behind it.
-  useScreen(pending ? (pending.kind === 'delete' ? ['prompt'] : ['confirm']) : gone ? ['global'] : ['intern', 'global'], pending !== null);
+  useScreen(pending ? (pending.kind === 'delete' ? ['prompt'] : ['confirm']) : gone ? ['global'] : [...internScopes(intern), 'global'], pending !== null);
 
   usePolling(Boolean(intern && !gone && TRANSITIONAL_STATUSES.includes(intern.status)), async () => {
     const before = JSON.stringify(res.data);
@@ -113,8 +114,13 @@ export function InternDetails({ id, note, seed, ask }: { id: string; note?: stri
     if (matches('chat', input, key)) return nav.push({ name: 'chat', id, seed: intern });
     if (matches('vault', input, key)) return nav.push({ name: 'vault', internId: id });
     if (matches('copyId', input, key)) return copy(id, `the id of ${sanitize(intern.name)}`);
-    if (matches('provision', input, key)) return void act('provision', 'Provisioning', () => api.provisionIntern(id), `provisioning ${sanitize(intern.name)}`);
-    if (matches('suspend', input, key)) return setPending({ kind: 'suspend' });
+    if (matches('provision', input, key) || matches('suspend', input, key)) {
+      const action = matches('provision', input, key) ? 'provision' : 'suspend';
+      const refused = lifecycleRefusal(action, intern);
+      if (refused) return nav.flash(refused, 'error');
+      if (action === 'suspend') return setPending({ kind: 'suspend' });
+      return void act('provision', 'Provisioning', () => api.provisionIntern(id), `provisioning ${sanitize(intern.name)}`);
+    }
     if (matches('delete', input, key)) return setPending({ kind: 'delete', typed: '' });
   }, active && pending?.kind !== 'suspend');
 

@@ -16,6 +16,7 @@ import { useClipboard } from '../hooks/useClipboard.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { filterRows, useFilter } from '../hooks/useFilter.js';
 import { useListCursor } from '../hooks/useListCursor.js';
+import { internScopes, lifecycleRefusal } from '../lifecycle.js';
 import { useRemembered } from '../hooks/useRemembered.js';
 import { usePolling } from '../hooks/usePolling.js';
 import { matches } from '../keymap.js';
@@ -51,8 +52,6 @@ export function InternList() {
   const loadingMore = useRef(false);
   const status = STATUS_FILTERS[statusIdx] ?? null;
 
-  // While the filter is typed into, its keys are the ones that work.
-  useScreen(filtering ? ['prompt', 'text'] : ['list', 'internList', 'intern', 'global'], filtering);
 
   const loadFirst = useCallback(
     async (limit = PAGE) => {
@@ -95,6 +94,9 @@ export function InternList() {
   // takes no row (it left three blank rows under the list).
   const listHeight = Math.max(3, pane.rows - 2 - (filterField.shown ? 1 : 0) - (hasMore ? 1 : 0) - (lineError ? 1 : 0));
   const list = useListCursor(visible.length, listHeight);
+  // While the filter is typed into, its keys are the ones that work; else the list's, and the
+  // selected intern's as its status allows (p on a stopped one, s on a running one).
+  useScreen(filtering ? ['prompt', 'text'] : ['list', 'internList', ...internScopes(visible[list.index]), 'global'], filtering);
 
   // Load the next page when the cursor nears the end of what is loaded, and while a filter is
   // applied, every page: the service cannot search by name, and a filter over the first page alone
@@ -151,6 +153,10 @@ export function InternList() {
     if (matches('connections', input, key)) return nav.push({ name: 'connections', id: selected.id });
     if (matches('attach', input, key)) return nav.push({ name: 'attach', intern: selected });
     if (matches('copyId', input, key)) return copy(selected.id, `the id of ${sanitize(selected.name)}`);
+    if (matches('provision', input, key) || matches('suspend', input, key)) {
+      const refused = lifecycleRefusal(matches('provision', input, key) ? 'provision' : 'suspend', selected);
+      if (refused) return nav.flash(refused, 'error');
+    }
     if (matches('provision', input, key)) {
       api.provisionIntern(selected.id).then(
         () => {

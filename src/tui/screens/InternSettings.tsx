@@ -82,7 +82,7 @@ export function InternSettings({ id }: { id: string }) {
         throw e;
       }
       nav.returnTo({ name: 'intern', id });
-      nav.flash(savedNote(patch));
+      nav.flash(savedNote(patch, res.data?.status));
     },
   });
   useScreen(

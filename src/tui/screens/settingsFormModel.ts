@@ -1,7 +1,7 @@
 /** The settings form's state and rules, without React: values from an intern, checks, and the patch to send. */
-import type { Intern, InternUpdate } from '../../contract/intern.js';
+import { SUSPENDABLE_STATUSES, type Intern, type InternUpdate } from '../../contract/intern.js';
 import { checkDescription, checkInstructions, checkModel, checkName } from '../../contract/rules.js';
-import type { TextFieldKind } from '../keymap.js';
+import { keyLabel, type TextFieldKind } from '../keymap.js';
 import { sanitize } from '../sanitize.js';
 
 export type SettingsField = 'name' | 'description' | 'model' | 'instructions';
@@ -48,6 +48,10 @@ export function nameErrorOf(errors: { name?: string }, name: string, takenName: 
 }
 
 /** The flash after a save: a model change only applies at the next provision. */
-export function savedNote(patch: InternUpdate): string {
-  return patch.model !== undefined ? 'saved · The model change takes effect on the next provision (p).' : 'saved';
+export function savedNote(patch: InternUpdate, status?: string): string {
+  if (patch.model === undefined) return 'saved';
+  // A running intern is provisioned again only once suspended (lifecycle.ts).
+  return SUSPENDABLE_STATUSES.includes(status ?? '')
+    ? `saved · The model change takes effect once it is provisioned again: suspend it (${keyLabel('suspend')}), then provision it (${keyLabel('provision')}).`
+    : `saved · The model change takes effect on the next provision (${keyLabel('provision')}).`;
 }

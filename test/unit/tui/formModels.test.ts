@@ -36,7 +36,10 @@ describe('settings form model', () => {
 
   it('says when a model change waits for the next provision', () => {
     expect(savedNote({ name: 'x' })).toBe('saved');
-    expect(savedNote({ model: null })).toMatch(/next provision/);
+    expect(savedNote({ model: null })).toMatch(/next provision \(p\)/);
+    expect(savedNote({ model: null }, 'stopped')).toMatch(/next provision \(p\)/);
+    // A running intern is provisioned again only once suspended: p alone would be refused.
+    expect(savedNote({ model: 'openai/gpt-5' }, 'running')).toBe('saved · The model change takes effect once it is provisioned again: suspend it (s), then provision it (p).');
   });
 });
 

@@ -1,0 +1,31 @@
+/**
+ * What `p` (provision) and `s` (suspend) can do for an intern in its status, for the intern
+ * list and the details screen alike: the footer offers each only where it works (its scope), and
+ * pressed where it does not, the key says why at once instead of sending a request the service
+ * answers with 409 `intern_busy` and a hint to wait (a stopped intern never "settles" into one
+ * that can be suspended).
+ */
+import { PROVISIONABLE_STATUSES, STARTING_STATUSES, SUSPENDABLE_STATUSES, type Intern } from '../contract/intern.js';
+import { keyLabel, type Scope } from './keymap.js';
+import { sanitize } from './sanitize.js';
+
+/** The scopes an intern's keys live in: every intern's, and provisioning's or suspending's when its status allows them. */
+export function internScopes(intern: Pick<Intern, 'status'> | undefined): Scope[] {
+  if (!intern) return ['intern'];
+  return [
+    'intern',
+    ...(PROVISIONABLE_STATUSES.includes(intern.status) ? (['provisionable'] as const) : []),
+    ...(SUSPENDABLE_STATUSES.includes(intern.status) ? (['suspendable'] as const) : []),
+  ];
+}
+
+/** Why `action` cannot be done to `intern` now, in words to flash; null when it can. */
+export function lifecycleRefusal(action: 'provision' | 'suspend', intern: Pick<Intern, 'name' | 'status'>): string | null {
+  const name = sanitize(intern.name);
+  const status = sanitize(intern.status);
+  if (action === 'suspend') return SUSPENDABLE_STATUSES.includes(intern.status) ? null : `${name} is ${status}: only a running intern can be suspended`;
+  if (PROVISIONABLE_STATUSES.includes(intern.status)) return null;
+  if (SUSPENDABLE_STATUSES.includes(intern.status)) return `${name} is ${status}: to provision it again, suspend it first (${keyLabel('suspend')})`;
+  if (STARTING_STATUSES.includes(intern.status)) return `${name} is ${status}: it is on its way up already`;
+  return `${name} is ${status}: only a stopped or failed intern can be provisioned`;
+}
