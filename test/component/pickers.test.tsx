@@ -67,6 +67,13 @@ describe('model picker', () => {
     await app.waitFor('Settings of sleeper');
     await app.press('tab', 'tab', 'enter');
     await app.waitFor('catalogue is unavailable');
+    // Not a slug: the picker says why and offers nothing to pick (the form would mark it).
+    await app.type('gpt-4.1');
+    const refused = await app.waitFor('"gpt-4.1" cannot be kept as typed: it must look like author/slug');
+    expect(refused).not.toContain('keep "gpt-4.1"');
+    await app.press('enter');
+    await app.waitFor('"gpt-4.1" cannot be kept as typed');
+    for (let i = 0; i < 'gpt-4.1'.length; i++) await app.press('backspace');
     await app.type('acme/new-model');
     await app.waitFor('keep "acme/new-model" as typed');
     await app.press('enter');

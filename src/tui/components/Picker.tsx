@@ -31,8 +31,12 @@ export interface PickerProps {
   /** Picked rows (one, or the marked ones with `multi`). */
   onPick: (picked: PickerItem[]) => void;
   onClose: () => void;
-  /** Enter on a filter that matches nothing picks the typed text itself (a slug the catalogue lacks). */
-  allowTyped?: boolean;
+  /**
+   * The typed text may be picked itself (a slug the catalogue lacks), when this rule (the field's
+   * own: the contract's check) accepts it; a text it refuses is shown with why, not offered, so the
+   * picker never hands the form a value the form then marks wrong.
+   */
+  allowTyped?: (typed: string) => string | null;
   multi?: boolean;
   /** The value the field holds now: its row is marked, and the cursor opens on it. */
   current?: string | null;
@@ -54,7 +58,7 @@ export function filterItems(items: PickerItem[], filter: string): PickerItem[] {
 }
 
 export function Picker(props: PickerProps) {
-  const { items, onPick, onClose, allowTyped = false, multi = false, active = true, current } = props;
+  const { items, onPick, onClose, allowTyped, multi = false, active = true, current } = props;
   const [filter, setFilter] = useState('');
   // Null until the cursor is moved or a filter typed: it stands on the current row, which may
   // arrive after the picker opened (the catalogue loads while it shows).
@@ -62,8 +66,10 @@ export function Picker(props: PickerProps) {
   const [marked, setMarked] = useState<Set<string | null>>(new Set());
   const typed = filter.trim();
   const matched = filterItems(items, filter);
-  // A slug the catalogue lacks can still be picked as typed: the last row offers it.
-  const shown = allowTyped && typed && !matched.some((m) => m.value === typed)
+  // A slug the catalogue lacks can still be picked as typed: the last row offers it, if the rule
+  // takes it; if not, a line under the rows says why.
+  const typedError = allowTyped && typed && !matched.some((m) => m.value === typed) ? allowTyped(typed) : null;
+  const shown = allowTyped && typed && typedError === null && !matched.some((m) => m.value === typed)
     ? [...matched, { value: typed, label: `keep "${typed}" as typed`, detail: 'not in the catalogue' }]
     : matched;
   const height = Math.max(3, props.height ?? 8);
@@ -127,8 +133,13 @@ export function Picker(props: PickerProps) {
           </Box>
         );
       })}
-      {shown.length === 0 ? (
+      {shown.length === 0 && typedError === null ? (
         <Text color={theme.muted}>nothing matches</Text>
+      ) : null}
+      {typedError !== null ? (
+        <Text color={theme.error} wrap="truncate-end">
+          "{sanitize(typed)}" cannot be kept as typed: it {typedError}
+        </Text>
       ) : null}
       {/* The keys are the footer's (the chooser scopes); a note says where the rows came from. */}
       {props.note ? (

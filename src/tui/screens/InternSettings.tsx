@@ -6,6 +6,7 @@ import { ApiError } from '../../client/errors.js';
 import { contextSize, type Model, perMillion } from '../../contract/catalog.js';
 import { NO_MODEL } from '../../contract/intern.js';
 import { LIMITS } from '../../contract/limits.js';
+import { checkModel } from '../../contract/rules.js';
 import { Confirm } from '../components/Confirm.js';
 import { ErrorView, errorViewRows } from '../components/ErrorView.js';
 import { FieldWindow, windowedTextField, type WindowedField } from '../components/FieldWindow.js';
@@ -146,7 +147,7 @@ export function InternSettings({ id }: { id: string }) {
           title="Model"
           items={modelItems(models ?? [])}
           loading={models === null}
-          allowTyped
+          allowTyped={checkModel}
           current={values.model === '' ? null : values.model}
           note={modelsError}
           height={Math.max(3, size.rows - 13)}
