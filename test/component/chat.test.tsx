@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { ApiError } from '../../src/client/errors.js';
+import { pasteChunk } from '../../src/tui/keyParse.js';
 import type { ChatStart } from '../../src/client/types.js';
 import type { ChatChunk, ChatRequest } from '../../src/contract/chat.js';
 import { FakeApi, IDS } from './fakeApi.js';
@@ -137,6 +138,16 @@ describe('chat', () => {
     await app.waitFor('Keeps CI green.');
     await app.press('t');
     await app.waitFor((f) => /^› {2}a prompt *$/m.test(f));
+  });
+
+  it('keeps the lines of a pasted text in the prompt (shown as ⏎), and sends them as lines', async () => {
+    const app = await openChat();
+    await app.press(pasteChunk('alpha\nbeta\ngamma'));
+    await app.waitFor('› alpha⏎beta⏎gamma');
+    await app.press('enter');
+    await app.waitFor('Echo:');
+    const body = app.api.callsOf('chat')[0]![1] as ChatRequest;
+    expect(body.messages.at(-1)!.content).toBe('alpha\nbeta\ngamma');
   });
 
   it('manual mode: a permission request lists numbered options, and a number answers it', async () => {

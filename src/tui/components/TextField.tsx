@@ -61,7 +61,7 @@ function rowParts(props: TextFieldProps, avail: number, room: number): { said: s
     return { said, messageText, info, shown: '', placeholder: '', widths };
   }
   const points = masked ? [...value].length : 0;
-  const shown = masked ? '•'.repeat(Math.min(points, 40)) + (points > 40 ? '…' : '') : value;
+  const shown = masked ? '•'.repeat(Math.min(points, 40)) + (points > 40 ? '…' : '') : props.keepPastedLines ? value.replace(/\n/g, PASTED_BREAK) : value;
   // A short value is never cut for a note; a long one can give up width down to VALUE_MIN. A
   // placeholder is only a hint: it gives way (cut) to the message, down to the cursor.
   const placeholder = value.length === 0 && props.placeholder ? props.placeholder : '';
@@ -112,7 +112,16 @@ export interface TextFieldProps {
   labelWidth?: number;
   /** Enter in a single-line field (ink-text-input's `onSubmit`). */
   onSubmit?: (value: string) => void;
+  /**
+   * A single-line field that keeps the line breaks of a bracketed paste (the chat prompt: pasted code
+   * or a log keeps its lines) and shows each as ⏎; typed, enter still submits. Other fields join a
+   * pasted text's lines with spaces.
+   */
+  keepPastedLines?: boolean;
 }
+
+/** How a line break kept in a single-line field (keepPastedLines) is drawn: one cell, visibly not a space. */
+export const PASTED_BREAK = '⏎';
 
 export function TextField(props: TextFieldProps) {
   const { value, onChange, focused, multiline = false, masked = false } = props;
@@ -188,7 +197,7 @@ export function TextField(props: TextFieldProps) {
     // Pasted text arrives as one chunk: keep newlines only in multi-line fields.
     let text = (pasted ?? input).replace(/\r\n?/g, '\n');
     if (lineFeedOfEnter && pasted === null) text = text.replace(/^\n/, '');
-    if (!multiline) text = text.replace(/\n/g, ' ');
+    if (!multiline && !(props.keepPastedLines && pasted !== null)) text = text.replace(/\n/g, ' ');
     text = text.replace(/[\x00-\x09\x0b-\x1f\x7f]/g, '');
     if (!text) return;
     onChange(value.slice(0, cursor) + text + value.slice(cursor));

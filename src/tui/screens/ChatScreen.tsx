@@ -328,6 +328,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
         labelWidth={isRunning ? 4 : 2}
         value={input}
         onChange={setInput}
+        keepPastedLines
         focused={active && !permission && !question}
         placeholder={isRunning ? 'type to steer the running turn' : permission || question ? 'answer above first' : 'a prompt'}
       />
