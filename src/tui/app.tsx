@@ -95,7 +95,7 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
   );
   const { switchProfile, signIn } = options;
   const runCommand = useCallback(
-    ({ command, arg }: ResolvedCommand) => {
+    ({ command, arg, intern }: ResolvedCommand) => {
       setOverlay(null);
       void command.run(
         {
@@ -128,6 +128,7 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
             : undefined,
         },
         arg,
+        intern,
       );
     },
     [nav, options.api, switchProfile, signIn, switchTo],

@@ -3,6 +3,7 @@
  * and what it does. The palette parses and suggests from it, the help overlay and
  * the footer's `:` line describe it, and the README's key table lists it.
  */
+import { closest } from '../client/closest.js';
 import { matchInterns, severalOf } from '../client/resolve.js';
 import type { InternApi } from '../client/types.js';
 import type { Intern } from '../contract/intern.js';
@@ -25,22 +26,25 @@ export interface Command {
   /** Other words that run it (typed whole). */
   aliases?: string[];
   help: string;
-  run: (env: CommandEnv, arg: string) => void | Promise<void>;
+  /** Runs it; a command whose argument is a NAME gets the intern it names, looked up first (findIntern). */
+  run: (env: CommandEnv, arg: string, intern?: Intern) => void | Promise<void>;
 }
 
-/** The one intern a command names (by id, or by a name only one intern has); otherwise a message, and null. */
-async function internNamed({ api, nav }: CommandEnv, name: string, verb: string): Promise<Intern | null> {
+/**
+ * The one intern a NAME names (by id, or by a name only one intern has), or what to say instead.
+ * The palette asks before it closes, so a name that names no intern stays there to be corrected.
+ */
+export async function findIntern(api: InternApi, name: string, verb: string): Promise<{ intern: Intern } | { error: string }> {
   try {
     const found = await matchInterns(api, name, { maxPages: 20 });
-    if (found.one) return found.one;
+    if (found.one) return { intern: found.one };
     const several = severalOf(found);
-    if (found.byName.length > 1) nav.flash(`${several.length} interns are named "${sanitize(name)}": ${verb} by id`, 'error');
-    else if (several.length > 1) nav.flash(`the ids of ${several.length} interns start with "${sanitize(name)}": type more of it`, 'error');
-    else nav.flash(`no intern with the name or id "${sanitize(name)}"${found.near ? ` (did you mean ${sanitize(found.near)}?)` : ''}`, 'error');
+    if (found.byName.length > 1) return { error: `${several.length} interns are named "${sanitize(name)}": ${verb} by id` };
+    if (several.length > 1) return { error: `the ids of ${several.length} interns start with "${sanitize(name)}": type more of it` };
+    return { error: `no intern with the name or id "${sanitize(name)}"${found.near ? ` (did you mean ${sanitize(found.near)}?)` : ''}` };
   } catch (e) {
-    nav.flash(`could not look up ${sanitize(name)}: ${sanitize((e as Error).message)}`, 'error');
+    return { error: `could not look up ${sanitize(name)}: ${sanitize((e as Error).message)}` };
   }
-  return null;
 }
 
 export const COMMANDS: readonly Command[] = [
@@ -52,8 +56,7 @@ export const COMMANDS: readonly Command[] = [
     name: 'open',
     arg: 'NAME',
     help: 'its details (name or id)',
-    run: async (env, name) => {
-      const found = await internNamed(env, name, 'open');
+    run: (env, _name, found) => {
       if (found) env.nav.push({ name: 'intern', id: found.id, seed: found });
     },
   },
@@ -61,8 +64,7 @@ export const COMMANDS: readonly Command[] = [
     name: 'attach',
     arg: 'NAME',
     help: 'open its terminal (name or id)',
-    run: async (env, name) => {
-      const found = await internNamed(env, name, 'attach');
+    run: (env, _name, found) => {
       if (found) env.nav.push({ name: 'attach', intern: found });
     },
   },
@@ -71,8 +73,7 @@ export const COMMANDS: readonly Command[] = [
     arg: 'NAME',
     aliases: ['talk'],
     help: 'chat with it (name or id)',
-    run: async (env, name) => {
-      const found = await internNamed(env, name, 'chat');
+    run: (env, _name, found) => {
       if (found) env.nav.push({ name: 'chat', id: found.id, seed: found });
     },
   },
@@ -101,7 +102,7 @@ export function usage(c: Command): string {
   return c.arg ? `${c.name} ${c.arg}` : c.name;
 }
 
-export type ResolvedCommand = { command: Command; arg: string };
+export type ResolvedCommand = { command: Command; arg: string; intern?: Intern };
 
 /**
  * The command a line's first word names: a name or alias typed whole, or a prefix of one name
@@ -124,8 +125,14 @@ export function resolveCommand(text: string, commands: readonly Command[] = COMM
   if (!word) return { error: `type a command: ${commands.map(usage).join(', ')}` };
   // A prefix names a command that takes an argument only once the argument is typed.
   const command = commandOf(word, commands, commands.filter((c) => !c.arg || arg));
-  if (!command) return { error: `unknown command "${text.trim().slice(0, 40)}"; try ${commands.map(usage).join(', ')}` };
+  if (!command) {
+    // A word of a letter or two is one edit from too many: no guess for it ("a" is not "q").
+    const near = word.length >= 3 ? closest(word, commands.flatMap((c) => [c.name, ...(c.aliases ?? [])])) : null;
+    return { error: `unknown command "${sanitize(word).slice(0, 40)}"${near ? ` (did you mean ${near}?)` : `; try ${commands.map(usage).join(', ')}`}` };
+  }
   if (command.arg && !arg) return { error: `${command.name} needs ${command.arg === 'NAME' ? 'an intern name' : command.arg === 'PROFILE' ? 'a profile name' : command.arg}: ${usage(command)}` };
+  // Words after a command that takes none are a mistake to say, not to drop (`quit now` quit).
+  if (!command.arg && arg) return { error: `${command.name} takes no argument: "${sanitize(arg).slice(0, 40)}" is one too many` };
   return { command, arg };
 }
 

@@ -8,7 +8,7 @@ import { Text } from './Text.js';
 import { useEffect, useRef, useState } from 'react';
 import { INTERN_PAGE } from '../../client/pages.js';
 import { checkName } from '../../contract/rules.js';
-import { COMMANDS, completeLine, resolveCommand, suggest, usage, wantsName, type ResolvedCommand } from '../commands.js';
+import { COMMANDS, completeLine, findIntern, resolveCommand, suggest, usage, wantsName, type ResolvedCommand } from '../commands.js';
 import { useTui } from '../context.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { matches } from '../keymap.js';
@@ -61,17 +61,25 @@ export function CommandPalette({ onRun, onClose }: { onRun: (c: ResolvedCommand)
       setAsked(true);
     }
   });
-  const submit = (line: string) => {
+  // A NAME is looked up before the palette closes: one that names no intern stays, to be corrected.
+  const [looking, setLooking] = useState(false);
+  const submit = async (line: string) => {
+    if (looking) return;
     const resolved = resolveCommand(line);
     if ('error' in resolved) return setError(resolved.error);
-    onRun(resolved);
+    if (resolved.command.arg !== 'NAME') return onRun(resolved);
+    setLooking(true);
+    const found = await findIntern(api, resolved.arg, resolved.command.name);
+    setLooking(false);
+    if ('error' in found) return setError(found.error);
+    onRun({ ...resolved, intern: found.intern });
   };
   const suggestions = suggest(text);
   const typedName = text.replace(/^\s*\S+\s+/, '');
   const nameHints = wantsName(text) && names !== null ? names.filter((n) => n.startsWith(typedName)) : null;
   return (
     <Box flexDirection="column" flexShrink={0} borderStyle="round" borderColor={theme.accent} paddingX={1}>
-      <TextField key={completions} label=":" labelWidth={4} value={text} onChange={(v) => { setText(v); setError(null); }} focused error={error} onSubmit={submit} />
+      <TextField key={completions} label=":" labelWidth={4} value={text} onChange={(v) => { setText(v); setError(null); }} focused error={error} note={looking ? 'looking it up…' : null} onSubmit={(l) => void submit(l)} />
       {/* A command and its argument are joined by no-break spaces, so a wrap never parts them ("profile" / "PROFILE"). */}
       <Text color={theme.muted}>
         {nameHints

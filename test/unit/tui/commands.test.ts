@@ -40,6 +40,9 @@ describe('the command registry', () => {
     expect(name(resolveCommand('attach'))).toMatch(/error: attach needs an intern name: attach NAME/);
     expect(name(resolveCommand('a'))).toMatch(/error: unknown command "a"; try interns, new, byok, vault, open NAME, attach NAME, chat NAME, profile PROFILE, login, quit/);
     expect(name(resolveCommand('zap'))).toMatch(/unknown command/);
+    // A near miss is answered with the command it probably was; a word after one that takes none is refused.
+    expect(name(resolveCommand('intrens'))).toBe('error: unknown command "intrens" (did you mean interns?)');
+    expect(name(resolveCommand('quit now'))).toBe('error: quit takes no argument: "now" is one too many');
   });
   it('suggests by the first word, and every command has help', () => {
     expect(suggest('b').map(usage)).toEqual(['byok']);
