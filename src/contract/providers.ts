@@ -155,6 +155,20 @@ export function regionRuleOf(slug: string): RegionRule {
   return BY_SLUG.get(slug)?.region ?? GLOBAL;
 }
 
+/**
+ * The catalogue's slug a typed provider means, for a filter: the slug itself in any case
+ * ("OpenAI"), else, with `prefix`, the one slug it is the start of ("az" for azure); null when it
+ * names none, or several.
+ */
+export function providerOf(typed: string, prefix = false): string | null {
+  const t = typed.trim().toLowerCase();
+  if (t === '') return null;
+  if (BY_SLUG.has(t)) return t;
+  if (!prefix) return null;
+  const started = PROVIDERS.filter((p) => p.slug.startsWith(t));
+  return started.length === 1 ? started[0]!.slug : null;
+}
+
 /** The server's check: the slug must be one of the catalogue's. */
 export function checkKnownProvider(slug: string): string | null {
   return BY_SLUG.has(slug) ? null : `${slug} is not a provider of the catalogue (GET /providers lists them)`;

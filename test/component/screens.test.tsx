@@ -573,6 +573,24 @@ describe('BYOK', () => {
     await app.waitFor((s) => s.includes('provider: all') && s.includes('Production OpenAI'));
   });
 
+  it('the provider filter takes the start of a slug, and says when what was typed is no provider', async () => {
+    const api = new FakeApi();
+    const app = renderApp({ api, initial: { name: 'byok' } });
+    await app.waitFor('Production OpenAI');
+    await app.press('/');
+    // The label and the text apart: "› provider anth", not "› provideranth".
+    await app.type('anth');
+    await app.waitFor(/› provider +anth/);
+    await app.press('enter');
+    await app.waitFor((s) => s.includes('provider: anthropic') && s.includes('Team Anthropic') && !s.includes('Production OpenAI'));
+    await app.press('esc');
+    await app.waitFor('provider: all');
+    await app.press('/');
+    await app.type('opnai');
+    await app.press('enter');
+    await app.waitFor('"opnai" is no provider\'s slug (did you mean openai?). esc shows them all.');
+  });
+
   it('lists labels, never keys, and deletes only after y', async () => {
     const api = new FakeApi();
     const app = renderApp({ api, initial: { name: 'byok' } });

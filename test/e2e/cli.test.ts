@@ -138,6 +138,11 @@ describe('intern-tui commands without a TTY', () => {
     expect(r.stdout + r.stderr).not.toContain(key);
     const got = await json<{ id: string }[]>(['byok', 'list', '--json', 'id']);
     expect(got).toContainEqual({ id: created.id });
+    // A provider in another case is its slug; a typo is said, with what it probably was.
+    expect(await json<{ id: string }[]>(['byok', 'list', '--provider', 'OpenAI', '--json', 'id'])).toContainEqual({ id: created.id });
+    const typo = await run(['byok', 'list', '--provider', 'opnai']);
+    expect(typo.code).toBe(0);
+    expect(typo.stderr).toContain('"opnai" is not a provider this version knows (did you mean openai?); sent as given');
     expect(await json(['byok', 'get', created.id, '--json', 'provider,name'])).toEqual({ provider: 'openai', name: 'e2e' });
     const disabled = await json<{ disabled: boolean }>(['byok', 'update', created.id, '--disabled', 'true', '--json']);
     expect(disabled.disabled).toBe(true);

@@ -1,6 +1,8 @@
 /** `byok list|get|create|update|delete`: provider keys. The raw key is read, never an argument, never printed. */
 import { ByokCredentialSchema, checkByokList, parseByokList, type ByokCreate, type ByokCredential, type ByokUpdate } from '../../contract/byok.js';
 import { REGIONS, checkByokFlags, checkByokName } from '../../contract/rules.js';
+import { PROVIDERS, providerOf } from '../../contract/providers.js';
+import { closest } from '../../client/closest.js';
 import type { RunContext } from '../context.js';
 import { CliError, EXIT, refuseWrong, usageError } from '../exit.js';
 import { confirm, readSecret } from '../input.js';
@@ -85,10 +87,26 @@ function settings(ctx: RunContext, more: [string, string | null][] = []): ByokUp
   return body;
 }
 
+/**
+ * The provider a --provider names: the catalogue's slug in any case ("OpenAI" is openai). One this
+ * version's catalogue lacks is sent as given (the service's may be newer), with a warning, since a
+ * typo would list nothing and exit 0, or be refused only by the service.
+ */
+function providerFlag(ctx: RunContext): string | undefined {
+  const typed = ctx.text('provider');
+  if (typed === undefined || typed === '') return typed;
+  const slug = providerOf(typed);
+  if (slug !== null) return slug;
+  const near = closest(typed.toLowerCase(), PROVIDERS.map((p) => p.slug));
+  ctx.warn(`"${typed.slice(0, 40)}" is not a provider this version knows${near ? ` (did you mean ${near}?)` : ''}; sent as given`);
+  return typed;
+}
+
 export async function list(ctx: RunContext): Promise<number> {
   const api = await ctx.api();
   const all: ByokCredential[] = [];
-  const query = { ...(ctx.text('provider') ? { provider: ctx.text('provider') } : {}), ...(ctx.text('workspace') ? { workspace_id: ctx.text('workspace') } : {}) };
+  const provider = providerFlag(ctx);
+  const query = { ...(provider ? { provider } : {}), ...(ctx.text('workspace') ? { workspace_id: ctx.text('workspace') } : {}) };
   for await (const data of byokPages(api, query, ctx.signal)) all.push(...data);
   ctx.out.list(all, columns(all), 'no BYOK keys');
   return EXIT.ok;
@@ -104,7 +122,7 @@ export async function get(ctx: RunContext): Promise<number> {
 get.jsonFields = BYOK_FIELDS;
 
 export async function create(ctx: RunContext): Promise<number> {
-  const provider = ctx.text('provider') ?? '';
+  const provider = providerFlag(ctx) ?? '';
   const body: ByokCreate = { ...settings(ctx, [['--provider', provider ? null : 'is required (a provider slug, e.g. openai)']]), provider, key: '' };
   if (ctx.text('workspace')) body.workspace_id = ctx.text('workspace');
   const api = await ctx.api();

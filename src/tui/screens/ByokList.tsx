@@ -3,6 +3,8 @@ import { Box } from 'ink';
 import { Text } from '../components/Text.js';
 import type { ByokCredential } from '../../contract/byok.js';
 import { LIMITS } from '../../contract/limits.js';
+import { PROVIDERS, findProvider, providerOf } from '../../contract/providers.js';
+import { closest } from '../../client/closest.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { type Column, Table } from '../components/Table.js';
 import { TextField } from '../components/TextField.js';
@@ -34,7 +36,11 @@ export function ByokList() {
   const { api, nav, active, pane } = useTui();
   const copy = useClipboard();
   const filter = useFilter();
-  const paged = usePaged((page, provider, signal) => api.listByok({ ...page, provider: provider || undefined }, { signal }), filter.applied, PAGE);
+  // The slug the filter means: typed whole in any case, or the start of one slug ("az": azure);
+  // anything else is sent as typed, and the empty list says it is no provider's slug.
+  const provider = filter.applied === '' ? '' : (providerOf(filter.applied, true) ?? filter.applied);
+  const unknown = provider !== '' && findProvider(provider) === undefined;
+  const paged = usePaged((page, slug, signal) => api.listByok({ ...page, provider: slug || undefined }, { signal }), provider, PAGE);
   const { rows, total, offset } = paged;
   // The pane less the title, the table's header, and the filter's and an error's lines when shown.
   const height = Math.max(3, pane.rows - 2 - (filter.shown ? 1 : 0) - (paged.error && rows.length > 0 ? 1 : 0));
@@ -62,11 +68,11 @@ export function ByokList() {
       <Text bold wrap="truncate-end">
         BYOK credentials{' '}
         <Text color={theme.muted}>
-          · {total === 0 ? 'none' : `${offset + 1}-${offset + rows.length} of ${total}`} · provider: {filter.applied || 'all'} (/)
+          · {total === 0 ? 'none' : `${offset + 1}-${offset + rows.length} of ${total}`} · provider: {sanitize(provider) || 'all'} (/)
         </Text>
       </Text>
       {filter.shown ? (
-        <TextField label="provider" value={filter.text} onChange={filter.onChange} focused={filter.editing} placeholder={`slug, e.g. openai (${keyLabel('accept')} applies)`} labelWidth={10} />
+        <TextField label="provider" value={filter.text} onChange={filter.onChange} focused={filter.editing} placeholder={`slug or its start, e.g. openai (${keyLabel('accept')} applies)`} labelWidth={11} />
       ) : null}
       <Table
         columns={COLUMNS}
@@ -78,7 +84,11 @@ export function ByokList() {
         loadingLabel="Loading credentials"
         loading={paged.loading}
         error={paged.error}
-        empty={`No credentials${filter.applied ? ` for ${sanitize(filter.applied)}` : ''}. Press n to add one.`}
+        empty={
+          unknown
+            ? `"${sanitize(provider)}" is no provider's slug${((near) => (near ? ` (did you mean ${near}?)` : ''))(closest(provider, PROVIDERS.map((p) => p.slug)))}. esc shows them all.`
+            : `No credentials${provider ? ` for ${sanitize(provider)}` : ''}. Press n to add one.`
+        }
       />
       {paged.error && rows.length > 0 ? <ErrorView error={paged.error} compact /> : null}
     </Box>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PROVIDERS, checkKnownProvider, describeRegionRule, findProvider, maskKey, regionRuleOf, resolveDeclaredRegion } from '../../../src/contract/index.js';
+import { providerOf } from '../../../src/contract/providers.js';
 
 describe('provider catalogue', () => {
   it('holds the 109 published slugs, each a valid slug', () => {
@@ -9,6 +10,16 @@ describe('provider catalogue', () => {
     expect(findProvider('not-a-provider')).toBeUndefined();
     expect(checkKnownProvider('anthropic')).toBeNull();
     expect(checkKnownProvider('not-a-provider')).toContain('not a provider of the catalogue');
+  });
+  it('reads a typed provider as the slug it means: any case; with a prefix allowed, the one slug it starts', () => {
+    expect(providerOf('OpenAI')).toBe('openai');
+    expect(providerOf(' anthropic ')).toBe('anthropic');
+    expect(providerOf('anth')).toBeNull();
+    expect(providerOf('anth', true)).toBe('anthropic');
+    // "am" starts amazon-bedrock, amazon-nova and ambient: no guess.
+    expect(providerOf('am', true)).toBeNull();
+    expect(providerOf('', true)).toBeNull();
+    expect(providerOf('opnai', true)).toBeNull();
   });
   it('keeps region rules as data', () => {
     expect(regionRuleOf('openai').kind).toBe('from_key');
