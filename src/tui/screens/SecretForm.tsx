@@ -204,7 +204,7 @@ export function SecretForm({ scopeLabel, existing, taken = [], onSave, onClose }
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.accent} paddingX={1} flexShrink={0}>
       <Text bold color={theme.accent}>
-        {existing ? `Replace ${sanitize(existing.name)}` : 'Add a secret'} <Text color={theme.muted}>to {sanitize(scopeLabel)}</Text>
+        {existing ? `Replace ${sanitize(existing.name)}` : 'Add a secret'} <Text color={theme.muted}>{existing ? 'in' : 'to'} {sanitize(scopeLabel)}</Text>
       </Text>
       {error ? <ErrorView error={error} compact retry="save" /> : null}
       {saving ? <Spinner label="Saving" /> : null}
