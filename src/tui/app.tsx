@@ -65,12 +65,14 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
       replace: (r) => go((s) => [...s.slice(0, -1), r]),
       returnTo: (r) =>
         go((s) => {
-          const below = s[s.length - 2];
-          if (below && sameScreen(below, r)) {
-            // Back to the screen below, as it was left.
-            const kept = memories.current.get(below);
+          // Back to the nearest such screen below, as it was left, and what was opened since goes
+          // (a deleted intern's details were left above the details opened before it, and esc on
+          // the list went back to them).
+          const at = s.slice(0, -1).findLastIndex((below) => sameScreen(below, r));
+          if (at >= 0) {
+            const kept = memories.current.get(s[at]!);
             if (kept) memories.current.set(r, kept);
-            return [...s.slice(0, -2), r];
+            return [...s.slice(0, at), r];
           }
           return [...s.slice(0, -1), r];
         }),

@@ -27,7 +27,7 @@ export interface Nav {
   push: (route: Route) => void;
   pop: () => void;
   replace: (route: Route) => void;
-  /** Leaves this screen for `route`: back to it when it is just below, else in place of this one. */
+  /** Leaves this screen for `route`: back to the nearest such screen below (what is above it goes), else in place of this one. */
   returnTo: (route: Route) => void;
   /** Resets the stack to one top-level screen. */
   home: (route: Route) => void;

@@ -276,6 +276,33 @@ describe('intern details', () => {
     expect(api.callsOf('deleteIntern')[0]).toEqual([IDS.runner]);
   });
 
+  it('a deleted intern goes back to the list it was opened from, and what was opened on the way goes too', async () => {
+    const api = new FakeApi();
+    // Deleted for good at once: its details find it gone and leave.
+    api.deleteIntern = async (id: string) => {
+      api.interns = api.interns.filter((i) => i.id !== id);
+    };
+    const app = renderApp({ api });
+    await app.waitFor('sleeper');
+    for (const name of ['sleeper', 'runner']) {
+      await app.press(':');
+      await app.type(`open ${name}`);
+      await app.press('enter');
+      await app.waitFor(`${name} ★ yours`);
+    }
+    await app.press('D');
+    await app.waitFor('Type its name');
+    await app.type('runner');
+    await app.press('enter');
+    await app.waitFor((s) => s.includes('deleted runner') && s.includes('Interns  4'), 10_000);
+    // esc on the list stays there: sleeper's details, opened before, are not under it any more.
+    await app.press('esc');
+    await app.press('?');
+    const f = await app.waitFor('Keys (esc');
+    expect(f).toContain('▸ The intern list');
+    expect(f).not.toContain('sleeper ★ yours');
+  });
+
   it(':open NAME opens an intern\'s details from anywhere, by name or by the start of its id', async () => {
     const api = new FakeApi();
     api.interns[4]!.id = '5eeb1234-0000-4000-8000-00000000000e';
