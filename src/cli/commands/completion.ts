@@ -4,6 +4,7 @@
  * The scripts only pass the line over and hand the answer to the shell: the words before the
  * cursor and the one being typed in, candidates (or `@files`) out.
  */
+import { shortIdLength } from '../../client/resolve.js';
 import { INTERN_PAGE } from '../../client/pages.js';
 import { LIMITS } from '../../contract/limits.js';
 import { ROUTES } from '../../contract/routes.js';
@@ -135,10 +136,20 @@ export function offeredKeys(keys: readonly { id: string; provider: string; name:
 
 /**
  * Server strings reach the terminal and the shell: only names the contract allows (a-z 0-9 -,
- * nothing a shell would split, glob or quote), each with its status sanitised.
+ * nothing a shell would split, glob or quote), each with its status sanitised. A name two interns
+ * share names neither (the command refuses it): each is offered by the start of its id instead,
+ * as interns list shows it, with its name beside it.
  */
-export function offeredNames(interns: readonly { name: string; status: string }[]): Candidate[] {
-  return interns.filter((i) => checkName(i.name) === null).map((i) => ({ value: i.name, description: sanitize(i.status) }));
+export function offeredNames(interns: readonly { id: string; name: string; status: string }[]): Candidate[] {
+  const named = interns.filter((i) => checkName(i.name) === null);
+  const count = new Map<string, number>();
+  for (const i of named) count.set(i.name, (count.get(i.name) ?? 0) + 1);
+  const length = shortIdLength(interns.map((i) => i.id));
+  return named.flatMap((i): Candidate[] => {
+    if (count.get(i.name) === 1) return [{ value: i.name, description: sanitize(i.status) }];
+    const id = i.id.slice(0, length);
+    return /^[\w-]+$/.test(id) ? [{ value: id, description: `${i.name} · ${sanitize(i.status)}` }] : [];
+  });
 }
 
 /** `intern-tui __complete WORD... CURRENT`: always exit 0, never a word on stderr. (Tests hand in `source`.) */

@@ -126,15 +126,26 @@ describe('shell completion', () => {
 
   it("offers only the service's names a shell can take as they are, and their statuses sanitised", () => {
     const hostile = [
-      { name: 'runner', status: 'running\x1b]0;pwned\x07' },
-      { name: '*', status: 'running' },
-      { name: 'a b', status: 'running' },
-      { name: '$(rm -rf ~)', status: 'running' },
-      { name: 'ok-2', status: 'stopped' },
+      { id: 'aaaaaaaa-1', name: 'runner', status: 'running\x1b]0;pwned\x07' },
+      { id: 'aaaaaaab-2', name: '*', status: 'running' },
+      { id: 'aaaaaaac-3', name: 'a b', status: 'running' },
+      { id: 'aaaaaaad-4', name: '$(rm -rf ~)', status: 'running' },
+      { id: 'aaaaaaae-5', name: 'ok-2', status: 'stopped' },
     ];
     expect(offeredNames(hostile)).toEqual([
       { value: 'runner', description: 'running' },
       { value: 'ok-2', description: 'stopped' },
+    ]);
+    // Two interns of one name: neither name would do, so each is offered by the start of its id.
+    const twins = [
+      { id: '1234abcd-0000', name: 'peer-bot', status: 'running' },
+      { id: '5678ef00-0000', name: 'peer-bot', status: 'stopped' },
+      { id: '9abc0000-0000', name: 'solo', status: 'running' },
+    ];
+    expect(offeredNames(twins)).toEqual([
+      { value: '1234abcd', description: 'peer-bot · running' },
+      { value: '5678ef00', description: 'peer-bot · stopped' },
+      { value: 'solo', description: 'running' },
     ]);
     expect(offeredKeys([{ id: 'c1-ab', provider: 'openai', name: null, label: 'sk-...WXYZ' }, { id: 'x;y', provider: 'p', name: 'n', label: 'l' }])).toEqual([
       { value: 'c1-ab', description: 'openai · sk-...WXYZ' },
