@@ -56,7 +56,7 @@ export function createContext(
     profile: parsed.values.profile as string | undefined,
     baseUrl: parsed.values['base-url'] as string | undefined,
   };
-  const out = new Output(io, parsed.json);
+  const out = new Output(io, parsed.json, parsed.values['no-color'] === true);
   let opened: Promise<InternApi> | undefined;
   const ctx: RunContext = {
     ...parsed,

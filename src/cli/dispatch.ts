@@ -22,7 +22,7 @@ function hoistGlobalFlags(argv: string[]): string[] {
   let i = 0;
   for (; i < argv.length; i++) {
     const a = argv[i]!;
-    if (a === '--sandbox' || a.startsWith('--profile=') || a.startsWith('--base-url=')) lead.push(a);
+    if (a === '--sandbox' || a === '--no-color' || a.startsWith('--profile=') || a.startsWith('--base-url=')) lead.push(a);
     else if ((a === '--profile' || a === '--base-url') && i + 1 < argv.length) lead.push(a, argv[++i]!);
     else break;
   }
@@ -60,7 +60,9 @@ async function earlySandbox(argv: string[]): Promise<EarlySandbox | undefined> {
 async function main(original: string[]): Promise<number> {
   // A shell's tab (completion.ts's scripts): hidden, quick, and quiet whatever it is given.
   if (original[0] === '__complete') return (await import('./commands/completion.js')).runComplete(original.slice(1), io);
-  const argv = hoistGlobalFlags(original);
+  // `help interns list` is `interns list --help`, as gh and kubectl read it.
+  const asked = original[0] === 'help' && original.length > 1 ? [...original.slice(1), '--help'] : original;
+  const argv = hoistGlobalFlags(asked);
   const [first] = argv;
   if (argv.length === 1 && (first === '--version' || first === '-v')) {
     process.stdout.write(`intern-tui ${VERSION}\n`);

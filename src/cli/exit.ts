@@ -31,7 +31,7 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 export const EXIT_HELP = `Exit codes:
   0    success
-  1    the service refused the request or failed (or could not be reached)
+  1    the service refused or failed (or could not be reached), or a question was answered no
   2    usage error (unknown command or flag, missing or bad argument)
   4    authentication needed or refused
   129  the terminal went away (SIGHUP), after closing what was open
@@ -70,6 +70,9 @@ export function argsErrorMessage(e: unknown, flags: readonly string[] = []): str
   const message = e instanceof Error ? e.message : '';
   const ambiguous = /^Option '(-[\w-]+)[^']*' argument is ambiguous/.exec(message);
   if (ambiguous) return `${ambiguous[1]} needs a value; one that starts with "-" goes as ${ambiguous[1]}=VALUE`;
+  // "Option '--status <value>' argument missing": the flag was last, its value never came.
+  const missing = /^Option '(-[\w-]+)(?:, (--[\w-]+))?[^']*' argument missing/.exec(message);
+  if (missing) return `${missing[2] ?? missing[1]} needs a value`;
   // Node's own words for this one explain how to pass a positional that starts with "-".
   const unknown = /^Unknown option '(-{1,2})([^']*)'/.exec(message);
   if (unknown) {

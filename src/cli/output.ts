@@ -103,9 +103,11 @@ export class Output {
     private readonly io: Io,
     /** null without --json; [] for --json alone. */
     readonly jsonFields: string[] | null,
+    /** --no-color: as NO_COLOR does. */
+    noColorFlag = false,
   ) {
     this.tty = Boolean(io.stdout.isTTY);
-    const noColor = io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '';
+    const noColor = noColorFlag || (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '');
     this.color = this.tty && !noColor;
   }
 

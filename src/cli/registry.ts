@@ -71,6 +71,7 @@ export const GLOBAL_FLAGS: Record<string, FlagSpec> = {
   profile: { type: 'string', value: 'NAME', description: 'profile in the config file (or INTERN_TUI_PROFILE)' },
   'base-url': { type: 'string', value: 'URL', description: 'service base URL with /api/v1 (or OPENROUTER_BASE_URL)' },
   sandbox: { type: 'boolean', description: 'use a temporary built-in sandbox with demo data' },
+  'no-color': { type: 'boolean', description: 'no colours (as NO_COLOR=1 does)' },
   help: { type: 'boolean', short: 'h', description: 'show this help' },
 };
 export const JSON_FLAG: FlagSpec = {
@@ -227,7 +228,7 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'wait for a status (running by default), or deletion',
     flags: {
       for: { type: 'string', value: 'STATUS', description: 'the status to wait for (default running), or deleted' },
-      timeout: { type: 'string', value: 'DURATION', description: `give up after this long: 90s, 5m, 1h (default ${WAIT_DEFAULT})` },
+      timeout: { type: 'string', value: 'DURATION', description: `give up after this long: 90s, 5m, 1h30m (default ${WAIT_DEFAULT})` },
     },
     details: [
       `${IDN}.`,
@@ -410,7 +411,8 @@ export const COMMANDS: CommandSpec[] = [
     },
     details: [
       `${IDN}.`,
-      'Without PROMPT, the prompt is read from stdin (all of it) when stdin is not a terminal. On a',
+      'Without PROMPT, the prompt is read from stdin (all of it) when stdin is not a terminal; with',
+      'PROMPT stdin is not read, so a question and a file go on stdin together (last example). On a',
       'terminal it is a conversation: prompt after prompt in one session until ctrl+d or exit; ctrl+c',
       'stops the turn, as it streams or asks (one prompt under --json or --no-wait). Permission',
       'requests are asked on stderr on a terminal; without one, --approve or --deny answers them',
@@ -422,6 +424,7 @@ export const COMMANDS: CommandSpec[] = [
       '  intern-tui chat reviewer',
       '  intern-tui chat reviewer "Summarise open PRs"',
       '  git diff | intern-tui chat reviewer --approve > review.md',
+      '  { echo "Review this diff:"; git diff; } | intern-tui chat reviewer',
       '  intern-tui chat reporter "Write the nightly report" --no-wait'
     ].join('\n'),
     needs: ['api_key'],

@@ -26,13 +26,20 @@ function theOne<T extends { id: string }>(m: Matches<T>, ref: string, what: stri
   throw new CliError(EXIT.failed, `no ${what} with the id or name "${shown}"${short}${near}`);
 }
 
+/** An empty reference (`interns get ""`, a variable unset in a script) is a mistake on the command line, not a lookup. */
+function named(ref: string, what: string): void {
+  if (ref.trim() === '') throw new CliError(EXIT.usage, `the ${what} to act on is empty: give its name or id`);
+}
+
 /** An exact id wins over a name, and a name over the start of an id (src/client/resolve.ts). */
 export async function resolveIntern(api: InternApi, ref: string, signal?: AbortSignal): Promise<Intern> {
+  named(ref, 'intern');
   return theOne(await matchInterns(api, ref, { signal }), ref, 'intern', (i) => `${sanitize(i.name)}, ${sanitize(i.status)}`);
 }
 
 /** A BYOK key by its id, its name or the start of its id. */
 export async function resolveByok(api: InternApi, ref: string, signal?: AbortSignal): Promise<ByokCredential> {
+  named(ref, 'BYOK key');
   return theOne(await matchByok(api, ref, { signal }), ref, 'BYOK key', (b) => `${sanitize(b.provider)}${b.name ? ` "${sanitize(b.name)}"` : ''}`);
 }
 

@@ -152,13 +152,16 @@ export async function remove(ctx: RunContext): Promise<number> {
   const timeout = waitFlags(ctx);
   const api = await ctx.api();
   const target = await resolveIntern(api, ctx.positionals[0]!, ctx.signal);
-  if (!ctx.values.yes) {
+  // An intern already on its way out is what was asked for (kubectl delete says so and exits 0);
+  // the service answers 409 to a second delete, and there is nothing left to confirm.
+  const already = target.status === 'destroying';
+  if (!ctx.values.yes && !already) {
     if (!ctx.out.canAsk) throw usageError('deleting an intern also deletes its workspace: pass --yes to confirm (there is no terminal to ask on)');
     if (!(await confirm(ctx.io, `Delete intern ${target.name} (${target.id}) and its workspace?`, ctx.signal))) throw new CliError(EXIT.failed, 'not deleted');
   }
-  await api.deleteIntern(target.id, { signal: ctx.signal });
+  if (!already) await api.deleteIntern(target.id, { signal: ctx.signal });
   if (!timeout) {
-    ctx.out.done(`Deleting intern ${target.name} (${target.id}).`, { id: target.id, name: target.name, deleting: true });
+    ctx.out.done(already ? `Intern ${target.name} (${target.id}) is being deleted already.` : `Deleting intern ${target.name} (${target.id}).`, { id: target.id, name: target.name, deleting: true });
     return EXIT.ok;
   }
   // With --wait: until the intern is gone (its status read again: it has just changed).
@@ -223,12 +226,19 @@ export async function connections(ctx: RunContext): Promise<number> {
 }
 connections.jsonFields = Object.keys(ConnectionListSchema.shape.data.element.shape);
 
-/** `90s`, `5m`, `1h`, `500ms`, or seconds alone; null when it is none of these. */
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+
+/**
+ * `90s`, `5m`, `1h`, `500ms`, seconds alone, or parts joined as Go and kubectl write them (`1h30m`,
+ * `1.5m`, `2m30s`); null when it is none of these.
+ */
 export function parseDuration(text: string): number | null {
-  const m = /^(\d+)(ms|s|m|h)?$/.exec(text.trim());
-  if (!m) return null;
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
-  return Number(m[1]) * unit;
+  const t = text.trim();
+  if (/^\d+$/.test(t)) return Number(t) * UNIT_MS.s;
+  if (!/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(t)) return null;
+  let total = 0;
+  for (const [, n, , unit] of t.matchAll(/(\d+(\.\d+)?)(ms|s|m|h)/g)) total += Number(n) * UNIT_MS[unit as keyof typeof UNIT_MS];
+  return Math.round(total);
 }
 
 /** What `wait` waits for besides the statuses: the intern gone. */
@@ -244,7 +254,7 @@ const describeStatus = (i: Intern) =>
 function timeoutOf(ctx: RunContext): { text: string; ms: number } {
   const text = ctx.text('timeout') ?? WAIT_DEFAULT;
   const ms = parseDuration(text);
-  if (ms === null || ms < 1) throw usageError(`--timeout must be a duration such as 90s, 5m or 1h, not "${text.slice(0, 20)}"`);
+  if (ms === null || ms < 1) throw usageError(`--timeout must be a duration such as 90s, 5m or 1h30m, not "${text.slice(0, 20)}"`);
   return { text, ms };
 }
 

@@ -127,6 +127,10 @@ describe('a mistyped command or flag', () => {
   it('a registry command names the flag it does not know, and the one it probably is', () => {
     expect(() => parseFor(spec('interns', 'list'), ['--stauts', 'running'])).toThrow(/^unknown flag --stauts \(did you mean --status\?\); see intern-tui interns list --help$/);
     expect(() => parseFor(spec('interns', 'list'), ['--wat'])).toThrow(/^unknown flag --wat; see intern-tui interns list --help$/);
+    // A flag whose value never came says so in its own words, not the parser's ("Option '--status <value>' argument missing").
+    expect(() => parseFor(spec('interns', 'list'), ['--status'])).toThrow(/^--status needs a value; see intern-tui interns list --help$/);
+    // --no-color is every command's, as NO_COLOR is.
+    expect(parseFor(spec('interns', 'list'), ['--no-color']).values['no-color']).toBe(true);
   });
 });
 
@@ -295,6 +299,26 @@ describe('Output', () => {
 });
 
 describe('commands against the fake API', () => {
+  it('login without any terminal and without --with-token or --no-browser refuses at once (exit 2) instead of waiting for a browser', async () => {
+    const r = await runWithFake(['login'], new FakeApi());
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('give --with-token (the key on stdin), or --no-browser');
+  });
+
+  it('interns delete on an intern already being deleted says so and exits 0, asking and sending nothing', async () => {
+    const api = new FakeApi();
+    api.interns[0]!.status = 'destroying';
+    const name = api.interns[0]!.name;
+    const r = await runWithFake(['interns', 'delete', name], api);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`Intern ${name} (${api.interns[0]!.id}) is being deleted already.`);
+    expect(api.callsOf('deleteIntern')).toHaveLength(0);
+    // An empty reference is a usage error, not a lookup.
+    const empty = await runWithFake(['interns', 'get', ''], api);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('the intern to act on is empty');
+  });
+
   it('chat streams the answer to stdout and the session id to stderr', async () => {
     const api = new FakeApi();
     const r = await runWithFake(['chat', 'runner', 'hello there'], api);
@@ -379,7 +403,9 @@ describe('commands against the fake API', () => {
 
   it('interns wait reads a duration as people write it, and answers at once for an intern already there', async () => {
     expect([parseDuration('90s'), parseDuration('5m'), parseDuration('1h'), parseDuration('500ms'), parseDuration('30')]).toEqual([90_000, 300_000, 3_600_000, 500, 30_000]);
-    expect([parseDuration('5 min'), parseDuration('-1s'), parseDuration('1.5m'), parseDuration('')]).toEqual([null, null, null, null]);
+    expect([parseDuration('5 min'), parseDuration('-1s'), parseDuration('1.5'), parseDuration(''), parseDuration('1h2'), parseDuration('m')]).toEqual([null, null, null, null, null, null]);
+    // As Go and kubectl write them.
+    expect([parseDuration('1h2m'), parseDuration('1.5m'), parseDuration('2m30s'), parseDuration('1m500ms')]).toEqual([3_720_000, 90_000, 150_000, 60_500]);
     const api = new FakeApi();
     const there = await runWithFake(['interns', 'wait', 'runner'], api, { tty: true });
     expect(there.code, there.stderr).toBe(0);
@@ -388,7 +414,7 @@ describe('commands against the fake API', () => {
     expect(JSON.parse(stopped.stdout)).toEqual({ name: 'sleeper', status: 'stopped' });
     const bad = await runWithFake(['interns', 'wait', 'runner', '--timeout', 'soon'], api);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--timeout must be a duration such as 90s, 5m or 1h, not "soon"');
+    expect(bad.stderr).toContain('--timeout must be a duration such as 90s, 5m or 1h30m, not "soon"');
     // On a terminal, a failed intern says why, the status it is in told on stderr first.
     const broken = await runWithFake(['interns', 'wait', 'broken'], api, { tty: true });
     expect(broken.code).toBe(1);
