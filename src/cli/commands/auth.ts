@@ -12,7 +12,7 @@ export async function login(ctx: RunContext): Promise<number> {
   const withToken = bool(ctx, 'with-token');
   // No terminal at all (CI, a script): a browser sign-in would wait ten minutes for a browser that
   // is not there. gh asks for --with-token then too; --no-browser says the URL will be opened elsewhere.
-  if (!withToken && !bool(ctx, 'no-browser') && !bool(ctx, 'headless') && !ctx.io.stdin.isTTY && !ctx.io.stdout.isTTY) {
+  if (!withToken && !bool(ctx, 'no-browser') && !bool(ctx, 'headless') && !ctx.io.stdin.isTTY && !ctx.out.tty) {
     throw usageError('login signs in in a browser and there is no terminal here: give --with-token (the key on stdin), or --no-browser to print the URL and wait for it to be opened elsewhere');
   }
   return runLogin(
