@@ -196,7 +196,9 @@ Flags:
   --step-ms N             the time of one lifecycle step (default 800)
 
 It prints its base URL and where its state lives, and stops on ctrl+c, SIGTERM or SIGHUP
-(removing its temporary folders, which a --data-dir or --workspaces-dir is not). Point a client
+(removing its temporary folders, which a --data-dir or --workspaces-dir is not), exiting 0: a
+service asked to stop that stops cleanly has done what it was asked (2: a bad flag, a manifest
+folder that does not exist, a host or port it cannot listen on). Point a client
 at it with OPENROUTER_BASE_URL and the credentials from the manifest. More: docs/sandbox.md.
 `;
 
