@@ -1,9 +1,10 @@
 /** Every screen through the whole app on a fake API: what a person sees, and what reaches the service. */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { ApiError } from '../../src/client/errors.js';
 import { FakeApi, IDS, intern } from './fakeApi.js';
 import { footerOf, renderApp } from './render.js';
+import { AGE_TICK_MS } from '../../src/tui/hooks/useTick.js';
 
 afterEach(() => cleanup());
 
@@ -822,5 +823,19 @@ describe('an intern that is gone', () => {
     for (const stale of ['Keeps CI green.', 'anthropic/claude-sonnet-4', 'Watch main.', 'e edit  t chat']) expect(f).not.toContain(stale);
     await app.press('e');
     expect(app.frame()).not.toContain('Settings of');
+  });
+});
+
+describe('ages', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('move with the clock while nothing else changes ("20s ago", then "30s ago")', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+    const api = new FakeApi();
+    api.interns.find((i) => i.id === IDS.sleeper)!.updated_at = new Date(Date.now() - 20_000).toISOString();
+    const app = renderApp({ api, initial: { name: 'intern', id: IDS.sleeper } });
+    await app.waitFor('(20s ago)');
+    vi.advanceTimersByTime(AGE_TICK_MS);
+    await app.waitFor('(30s ago)');
   });
 });

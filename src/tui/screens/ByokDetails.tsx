@@ -6,6 +6,7 @@ import { Confirm } from '../components/Confirm.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { Spinner } from '../components/Spinner.js';
 import { useTui } from '../context.js';
+import { useTick } from '../hooks/useTick.js';
 import { useClipboard } from '../hooks/useClipboard.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useRemembered } from '../hooks/useRemembered.js';
@@ -18,6 +19,8 @@ import { byokFacts, timeAndAge } from '../format.js';
 
 export function ByokDetails({ id, ask }: { id: string; ask?: 'delete' }) {
   const { api, nav, active } = useTui();
+  // Its ages ("28s ago") move with the clock.
+  useTick();
   const copy = useClipboard();
   const res = useResource((signal) => api.getByok(id, { signal }), id);
   // Remembered with the route: the list's D asks once, not again on coming back here.

@@ -9,6 +9,7 @@ import { ErrorView } from '../components/ErrorView.js';
 import { type Column, Table } from '../components/Table.js';
 import { TextField } from '../components/TextField.js';
 import { useTui } from '../context.js';
+import { useTick } from '../hooks/useTick.js';
 import { relativeTime } from '../format.js';
 import { useFilter } from '../hooks/useFilter.js';
 import { useClipboard } from '../hooks/useClipboard.js';
@@ -34,6 +35,8 @@ const COLUMNS: Column<ByokCredential>[] = [
 
 export function ByokList() {
   const { api, nav, active, pane } = useTui();
+  // Its ages ("28s ago") move with the clock.
+  useTick();
   const copy = useClipboard();
   const filter = useFilter();
   // The slug the filter means: typed whole in any case, or the start of one slug ("az": azure);

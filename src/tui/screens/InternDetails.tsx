@@ -12,6 +12,7 @@ import { Spinner } from '../components/Spinner.js';
 import { StatusBadge } from '../components/StatusBadge.js';
 import { TextField, textFieldRows, type TextFieldProps } from '../components/TextField.js';
 import { useTui } from '../context.js';
+import { useTick } from '../hooks/useTick.js';
 import { timeAndAge } from '../format.js';
 import { useAction } from '../hooks/useAction.js';
 import { useClipboard } from '../hooks/useClipboard.js';
@@ -45,6 +46,8 @@ export function instructionsShown(paneRows: number, above: number, fieldRows: nu
 
 export function InternDetails({ id, note, seed, ask }: { id: string; note?: string; seed?: Intern; ask?: 'suspend' | 'delete' }) {
   const { api, nav, active, options, pane } = useTui();
+  // Its ages ("28s ago") move with the clock.
+  useTick();
   const copy = useClipboard();
   const res = useResource((signal) => api.getIntern(id, { signal }), id, seed);
   const { busy, error: actionError, run } = useAction(res.reload);

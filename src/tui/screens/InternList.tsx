@@ -10,6 +10,7 @@ import { type Column, Table } from '../components/Table.js';
 import { statusColor, statusLabel } from '../components/StatusBadge.js';
 import { TextField } from '../components/TextField.js';
 import { useTui } from '../context.js';
+import { useTick } from '../hooks/useTick.js';
 import { useScreen } from '../hooks/useScreen.js';
 import { relativeTime } from '../format.js';
 import { useClipboard } from '../hooks/useClipboard.js';
@@ -36,6 +37,8 @@ const COLUMNS: Column<Intern>[] = [
 
 export function InternList() {
   const { api, nav, active, pane, options } = useTui();
+  // Its ages ("28s ago") move with the clock.
+  useTick();
   const copy = useClipboard();
   // The first page, when the CLI's early request has already brought it: drawn in the first frame.
   const [first] = useState(() => (api === options.api ? options.takeFirstPage?.() : undefined));

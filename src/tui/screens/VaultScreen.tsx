@@ -16,6 +16,7 @@ import { Spinner } from '../components/Spinner.js';
 import { TextField } from '../components/TextField.js';
 import { type Column, Table } from '../components/Table.js';
 import { useTui } from '../context.js';
+import { useTick } from '../hooks/useTick.js';
 import { relativeTime, shortFingerprint } from '../format.js';
 import { allVaultPages } from '../../client/pages.js';
 import { useAction } from '../hooks/useAction.js';
@@ -58,6 +59,8 @@ type Mode = { kind: 'list' } | { kind: 'form'; existing?: Row } | { kind: 'delet
 
 export function VaultScreen({ internId }: { internId?: string }) {
   const { api, nav, active, setCapture, setScopes, size, pane } = useTui();
+  // Its ages ("28s ago") move with the clock.
+  useTick();
   const [tab, setTab] = useState<Tab>('effective');
   const [mode, setMode] = useState<Mode>({ kind: 'list' });
   const intern = useResource(async (signal) => (internId ? api.getIntern(internId, { signal }) : null), internId ?? 'workspace');
