@@ -95,8 +95,17 @@ async function configCommand(action: 'path' | 'show', flags: Flags): Promise<num
   const file = readConfig(path, warn);
   const resolved = resolveConfig(flags, process.env, file);
   const lines = [`config file: ${path}`, `profile: ${resolved.profile ?? '(none)'}`, `base URL: ${resolved.baseUrl}`];
+  // Where each comes from, as the help says; the keychain is read by `auth status` (it may ask the
+  // system, so not here), and a profile that keeps its keys there says so.
+  const inKeychain = resolved.profile !== null && file.profiles[resolved.profile]?.credential_store === 'keychain';
+  const FROM = { flag: 'a command-line flag', env: `the environment`, file: 'the config file', keychain: 'the system keychain' } as const;
   for (const kind of Object.keys(CREDENTIAL_SOURCES) as CredentialKind[]) {
-    lines.push(`${CREDENTIAL_SOURCES[kind].label}: ${resolved.credentials[kind] ? 'set' : `not set (${CREDENTIAL_SOURCES[kind].env})`}`);
+    const source = resolved.sources[kind];
+    lines.push(
+      `${CREDENTIAL_SOURCES[kind].label}: ${
+        source ? `set, from ${FROM[source]}${source === 'env' ? ` (${CREDENTIAL_SOURCES[kind].env})` : ''}` : inKeychain ? 'in the system keychain if stored there (intern-tui auth status reads it)' : `not set (${CREDENTIAL_SOURCES[kind].env})`
+      }`,
+    );
   }
   for (const name of Object.keys(file.profiles)) lines.push(`known profile: ${name}${name === file.default_profile ? ' (default)' : ''}`);
   process.stdout.write(lines.join('\n') + '\n');

@@ -389,7 +389,12 @@ describe('intern-tui commands without a TTY', () => {
     expect(used.code, used.stderr).toBe(0);
     expect(used.stdout).toBe('The default profile is now work.\n');
     expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ default_profile: 'work', profiles: { work: {}, home: {} } });
-    expect((await run(['config', 'show'], { env })).stdout).toContain('known profile: work (default)');
+    const shown = (await run(['config', 'show'], { env: { ...env, OPENROUTER_API_KEY: 'sk-or-v1-config-show-secret' } })).stdout;
+    expect(shown).toContain('known profile: work (default)');
+    // Where each credential comes from, as its help says; never the value.
+    expect(shown).toContain('API key: set, from the environment (OPENROUTER_API_KEY)');
+    expect(shown).toContain('management key: not set (OPENROUTER_MANAGEMENT_KEY)');
+    expect(shown).not.toContain('config-show-secret');
     const typo = await run(['config', 'use', 'hom'], { env });
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('no profile "hom"');
