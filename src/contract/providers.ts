@@ -228,6 +228,9 @@ export function resolveDeclaredRegion(
   if (rule.kind === 'from_key' && key !== undefined) {
     const fromKey = regionFromKeyMaterial(key);
     if ('error' in fromKey) return { error: `key: ${fromKey.error}` };
+    // Null declares no region, whatever the key carries: "Null clears declared_region" (4.7); the
+    // key's region is the default, for a region left out.
+    if (declared === null) return { region: null };
     if (fromKey.region !== null) {
       if (declared !== undefined && declared !== null && declared !== fromKey.region) {
         return { error: `declared_region ${declared} does not match the region of the key (${fromKey.region})` };

@@ -377,6 +377,11 @@ describe('BYOK', () => {
     expect(rotated.is_fallback).toBe(true);
     const cleared = await c.updateByok(made.id, { declared_zdr: true, name: 'renamed' });
     expect(cleared).toMatchObject({ declared_zdr: true, name: 'renamed', label: 'fw-...0002' });
+    // "Null clears declared_region" (4.7), a region-carrying key or not.
+    expect((await c.updateByok(made.id, { declared_region: null })).declared_region).toBeNull();
+    // Rotating re-derives the region from the new key: its region, or none for a plain key.
+    expect((await c.updateByok(made.id, { key: '{"api_key":"fw-third-key-0003","region":"us"}' })).declared_region).toBe('us');
+    expect((await c.updateByok(made.id, { key: 'fw-plain-fourth-key-0004' })).declared_region).toBeNull();
     expect((await apiError(c.updateByok('00000000-0000-0000-0000-000000000000', { name: 'x' }))).status).toBe(404);
   });
 

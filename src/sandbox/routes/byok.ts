@@ -10,7 +10,7 @@ import {
 } from '../../contract/byok.js';
 import { describeIssues } from '../../contract/errors.js';
 import { LIMITS } from '../../contract/limits.js';
-import { checkKnownProvider, regionFromKeyMaterial, resolveDeclaredRegion } from '../../contract/providers.js';
+import { checkKnownProvider, regionRuleOf, resolveDeclaredRegion } from '../../contract/providers.js';
 import { ROUTES } from '../../contract/routes.js';
 import { type Region, checkByokFlags, checkProviderSlug } from '../../contract/rules.js';
 import { type Caller, authorizeManagement } from '../auth.js';
@@ -161,9 +161,10 @@ export function registerByokRoutes(app: FastifyInstance, ctx: HttpContext, deps:
     // Region: the merged value against the provider's rule, with the new or stored key.
     if (b.key !== undefined || b.declared_region !== undefined) {
       const key = b.key ?? (row.key_sealed ? secrets.open(row.key_sealed) : undefined);
-      const fromKey = key === undefined ? undefined : regionFromKeyMaterial(key);
-      // Rotating to a key that carries its region re-derives the region from it.
-      const derives = b.key !== undefined && fromKey !== undefined && 'region' in fromKey && fromKey.region !== null;
+      // Rotating the key of a provider whose keys carry their region re-derives the region from the
+      // new key (4.7): its region, or none for a key that carries none. Otherwise the stored region
+      // stands unless the body sets one (null clears it).
+      const derives = b.key !== undefined && regionRuleOf(row.provider).kind === 'from_key';
       const declared = b.declared_region !== undefined ? b.declared_region : derives ? undefined : (row.declared_region as Region | null);
       const region = resolveDeclaredRegion(row.provider, declared, key);
       if ('error' in region) throw badBody(region.error);

@@ -37,7 +37,8 @@ describe('declared region', () => {
     ['openai', undefined, keyIn('europe'), { region: 'europe' }],
     ['openai', 'europe', keyIn('europe'), { region: 'europe' }],
     ['openai', 'us', keyIn('europe'), 'error'],
-    ['openai', null, keyIn('us'), { region: 'us' }],
+    // Null declares no region, whatever the key carries (4.7: null clears it); left out, the key's region.
+    ['openai', null, keyIn('us'), { region: null }],
     ['openai', 'us', 'sk-plain-key', 'error'],
     ['openai', 'global', 'sk-plain-key', { region: 'global' }],
     ['openai', undefined, 'sk-plain-key', { region: null }],
