@@ -107,14 +107,19 @@ export function route(app: FastifyInstance, ctx: HttpContext, spec: RouteSpec, h
     handler: async (req, reply) => {
       const deadline = ctx.deadlineMs;
       let timer: NodeJS.Timeout | undefined;
+      let expired = false;
       const timeout = new Promise<Result>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new HttpError(408, 'timeout', `${label} exceeded its ${deadline} ms deadline`)),
-          deadline,
-        );
+        timer = setTimeout(() => {
+          expired = true;
+          reject(new HttpError(408, 'timeout', `${label} exceeded its ${deadline} ms deadline`));
+        }, deadline);
       });
       const work = (async () => {
         await injectFault(ctx, label);
+        // A request answered 408 (retryable) must not go on to change anything: a client that
+        // retries a create would meet its own intern as name_taken. Past the deadline, the handler
+        // does not run.
+        if (expired) throw new HttpError(408, 'timeout', `${label} exceeded its ${deadline} ms deadline`);
         return handler(req);
       })();
       work.catch(() => undefined);

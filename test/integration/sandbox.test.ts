@@ -215,6 +215,22 @@ describe('interns', () => {
     expect((await userClient(sb).getIntern(id('running'))).id).toBe(id('running'));
   });
 
+  it('changes nothing for a request it answered 408: a retry is what "retryable" promises', async () => {
+    const before = (await userClient(sb).getIntern(id('running'))).description;
+    await control('POST', '/faults', { match: 'PATCH /interns/{internId}', delay_ms: 600 });
+    try {
+      const asked = performance.now();
+      const slow = await apiError(userClient(sb).updateIntern(id('running'), { description: 'written after the deadline' }));
+      expect(slow).toMatchObject({ status: 408, retryable: true });
+      // What is checked is that something does not happen: only the clock can say it would have by
+      // now (the injected delay, then the handler, which took microseconds before this fix).
+      while (performance.now() - asked < 600 + 150) await new Promise((r) => setTimeout(r, 25));
+      expect((await userClient(sb).getIntern(id('running'))).description).toBe(before);
+    } finally {
+      await control('DELETE', '/faults');
+    }
+  });
+
   it('lifecycle writes disabled answer 404 on writes only', async () => {
     await control('POST', '/lifecycle-writes', { enabled: false });
     try {
