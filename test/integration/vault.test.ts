@@ -131,6 +131,11 @@ describe('intern secrets, copy and the effective view', () => {
       ['copy_me_too', ['d.example.com']],
     ]);
     expect((await apiError(api.copySecretsToIntern(owner(), []))).status).toBe(400);
+    // An intern's own key never reaches the workspace scope (spec 5.9): it cannot copy from it, nor
+    // learn which names exist there from the answer.
+    const own = clientAs(sb, { api_key: 'intern_key' });
+    expect((await apiError(own.copySecretsToIntern(owner(), ['copy_me']))).status).toBe(404);
+    expect((await apiError(own.copySecretsToIntern(owner(), ['no_such_secret']))).status).toBe(404);
   });
 
   it('resolves each name to one winner: the intern, then the attached vault, then the workspace', async () => {

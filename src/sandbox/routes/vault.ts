@@ -118,6 +118,9 @@ export function registerVaultRoutes(app: FastifyInstance, ctx: HttpContext, deps
   route(app, ctx, ROUTES.copySecretsToIntern, (req) => {
     const c = caller(req);
     const row = intern(c, req);
+    // Copying reads the workspace scope, which an intern's own key never reaches (spec 5.9): it could
+    // otherwise pull any workspace secret into its own vault, and learn which names exist from the 404.
+    if (c.key.kind === 'intern_key') throw notFound('Not found');
     const from = workspaceScope(row.workspace_id);
     const parsed = VaultSecretCopySchema.safeParse(jsonBody(req, { strictMediaType: false, allowEmpty: false }));
     if (!parsed.success) throw badBody(describeIssues(parsed.error));
