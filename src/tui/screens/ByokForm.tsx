@@ -84,7 +84,8 @@ export function ByokForm({ id }: { id?: string }) {
     'is_fallback',
     'is_required',
   ];
-  const validate = useCallback((v: ByokFormValues) => validateByok(v, { create, rotating }), [create, rotating]);
+  const stored = create || !res.data ? undefined : formOf(res.data).declared_region;
+  const validate = useCallback((v: ByokFormValues) => validateByok(v, { create, rotating, stored }), [create, rotating, stored]);
   const [empty] = useState(emptyByokForm);
   const form = useForm({
     initial: create ? empty : res.data ? formOf(res.data) : null,

@@ -56,7 +56,12 @@ export function formOf(c: ByokCredential): ByokFormValues {
   };
 }
 
-export function validateByok(v: ByokFormValues, mode: { create: boolean; rotating: boolean }): Partial<Record<ByokField, string>> {
+/**
+ * The form's field errors. `stored` is the credential's region as loaded, on an edit: the key it
+ * was derived from is not known here (it is never read back), so a region left as it was is not
+ * checked again (openai's `us` came from its key, which a plain key's rule would refuse).
+ */
+export function validateByok(v: ByokFormValues, mode: { create: boolean; rotating: boolean; stored?: Region | 'unset' }): Partial<Record<ByokField, string>> {
   const e: Partial<Record<ByokField, string>> = {};
   if (mode.create) {
     if (!v.provider.trim()) e.provider = 'choose a provider';
@@ -70,7 +75,8 @@ export function validateByok(v: ByokFormValues, mode: { create: boolean; rotatin
   }
   const region = v.declared_region === 'unset' ? null : v.declared_region;
   const keyKnown = mode.create || mode.rotating ? v.key : undefined;
-  if (v.provider.trim()) {
+  const unchanged = !mode.create && !mode.rotating && mode.stored !== undefined && v.declared_region === mode.stored;
+  if (v.provider.trim() && !unchanged) {
     const r = resolveDeclaredRegion(v.provider.trim(), region, keyKnown || undefined);
     if ('error' in r) {
       if (r.error.startsWith('key:')) e.key = r.error.slice(5);

@@ -58,6 +58,16 @@ describe('BYOK form model', () => {
     expect(validateByok(edit, { create: false, rotating: true }).key).toBeTruthy();
   });
 
+  it('does not check again a region that came from the key, while the key is not being changed', () => {
+    // openai's `us` is derived from a JSON key; a plain edit does not know the key, and must still save.
+    const edit = formOf(credential({ id: 'c1', provider: 'openai', declared_region: 'us' }));
+    expect(validateByok(edit, { create: false, rotating: false, stored: 'us' })).toEqual({});
+    expect(validateByok({ ...edit, name: 'renamed' }, { create: false, rotating: false, stored: 'us' })).toEqual({});
+    // Choosing the region anew is checked, and so is a rotation (the new key decides).
+    expect(validateByok({ ...edit, declared_region: 'europe' }, { create: false, rotating: false, stored: 'us' }).declared_region).toBeTruthy();
+    expect(validateByok({ ...edit, key: 'sk-plain' }, { create: false, rotating: true, stored: 'us' })).not.toEqual({});
+  });
+
   it('marks a bad hash and refuses byok-only together with fallback', () => {
     const v = { ...emptyByokForm(), provider: 'openai', key: 'sk-x', allowed_api_key_hashes: 'nothex' };
     expect(validateByok(v, { create: true, rotating: false }).allowed_api_key_hashes).toMatch(/nothex/);
