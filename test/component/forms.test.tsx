@@ -97,6 +97,45 @@ describe('a failed save', () => {
   });
 });
 
+describe('a form while it saves', () => {
+  it('takes no typing until the answer comes, so what is on screen is what was sent', async () => {
+    for (const [route, method, loaded, spinner] of [
+      [{ name: 'settings', id: IDS.runner }, 'updateIntern', 'Settings of runner', 'Saving'],
+      [{ name: 'byokForm', id: 'c2' }, 'updateByok', 'Edit anthropic credential', 'Saving'],
+    ] as const) {
+      const api = new FakeApi();
+      let refuse: (e: unknown) => void = () => undefined;
+      let sent = 0;
+      (api as unknown as Record<string, unknown>)[method] = () => {
+        sent++;
+        return new Promise((_, reject) => (refuse = reject));
+      };
+      const app = renderApp({ api, initial: route });
+      await app.waitFor(loaded);
+      await app.type('-x');
+      await app.press('ctrl+s');
+      await app.waitFor(spinner);
+      await app.type('zz');
+      refuse(new ApiError(503, 503, null, true, 'The store is unavailable', method));
+      const f = await app.waitFor('The store is unavailable');
+      expect(f).toContain('-x');
+      expect(f).not.toContain('-xzz');
+      expect(sent).toBe(1);
+      cleanup();
+    }
+  });
+
+  it('saves a credential whose region came from its key without asking for the key again', async () => {
+    const api = new FakeApi();
+    const app = renderApp({ api, initial: { name: 'byokForm', id: 'c1' } });
+    await app.waitFor('Edit openai credential');
+    await app.type(' 2');
+    await app.press('ctrl+s');
+    await app.waitFor('saved');
+    expect(api.callsOf('updateByok')).toEqual([['c1', { name: 'Production OpenAI 2' }]]);
+  });
+});
+
 describe('the BYOK form on a short terminal', () => {
   it('scrolls its fields with the focus and says how many are above and below', async () => {
     const app = renderApp({ initial: { name: 'byokForm', id: 'c1' } });

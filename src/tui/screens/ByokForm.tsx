@@ -158,7 +158,7 @@ export function ByokForm({ id }: { id?: string }) {
   }, active && !form.submitting && !form.confirmingDiscard);
 
   if (!values || !original) return res.error ? <ErrorView error={res.error} /> : <Spinner label="Loading the credential" />;
-  const focused = (f: ByokField) => active && !form.confirmingDiscard && field === f;
+  const focused = (f: ByokField) => active && !form.submitting && !form.confirmingDiscard && field === f;
   // On a short terminal the fields scroll with the focus (FieldWindow) in what the pane leaves: the
   // title, the provider's line when editing, the note, and whatever shows below. (The keys are the
   // footer's: the form writes no line of them.)

@@ -139,7 +139,7 @@ export function CreateIntern() {
     if (matches('editor', input, key)) return editField(field, (f) => values[f], (f, text) => form.update({ [f]: text }));
   }, active && !form.submitting);
 
-  const on = (f: Field) => active && !confirmDiscard && !picking && field === f;
+  const on = (f: Field) => active && !form.submitting && !confirmDiscard && !picking && field === f;
   const set = (f: TextField) => (v: string) => form.update({ [f]: v });
   const short = size.rows < 30;
   // The instructions take what the pane leaves (the title, the other fields, the box's header and

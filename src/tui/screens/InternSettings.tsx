@@ -112,7 +112,7 @@ export function InternSettings({ id }: { id: string }) {
     form.update({ [f]: v });
     if (f === 'name') setNameTaken(null);
   };
-  const focused = (f: SettingsField) => active && !form.confirmingDiscard && !picking && form.field === f;
+  const focused = (f: SettingsField) => active && !form.submitting && !form.confirmingDiscard && !picking && form.field === f;
   const { errors } = form;
   // The instructions take what the pane leaves (its title, three fields, the box's header and
   // rules, the status line), six lines at most. On a pane too short even for one line of them, the
