@@ -19,6 +19,24 @@ export class GatedOutput extends EventEmitter {
   get rows(): number {
     return this.real.rows;
   }
+  /**
+   * Reads the terminal's size again and announces it. A resize while the TUI was stopped (ctrl+z) or
+   * lent out signalled the foreground group, the shell's or the editor's, so no SIGWINCH ever told
+   * Node, and its size stayed the one from before (`getWindowSize()` only returns that cached size).
+   * `_refreshSize` is what Node's own SIGWINCH handler calls: it asks the terminal, sets the
+   * stream's fields (which the attach screen reads) and emits 'resize' when they changed.
+   */
+  remeasure(): void {
+    const real = this.real as NodeJS.WriteStream & { _refreshSize?: () => void };
+    const before = `${real.columns}x${real.rows}`;
+    try {
+      real._refreshSize?.();
+    } catch {
+      // Not a terminal any more: the last size stands.
+    }
+    // Unchanged (or not measurable), the frame is laid out again all the same.
+    if (`${real.columns}x${real.rows}` === before) this.emit('resize');
+  }
   write(chunk: string | Uint8Array, ...rest: unknown[]): boolean {
     const cb = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
     if (this.suspended) {
@@ -64,7 +82,7 @@ export function lendTerminal<T>(borrower: () => T): T {
   } finally {
     gate.write(TUI_ENTER + CLEAR_SCREEN + HIDE_CURSOR);
     keys.setRawMode(true);
-    gate.emit('resize'); // the terminal may have changed size meanwhile
+    gate.remeasure(); // the terminal may have changed size meanwhile
     screen.repaint();
   }
 }

@@ -32,6 +32,15 @@ vi.mock('node:child_process', async (importOriginal) => {
 class FakeTerminal extends EventEmitter {
   columns = 100;
   rows = 30;
+  /** What the terminal measures now. */
+  measured: [number, number] = [100, 30];
+  /** As Node's tty.WriteStream does on SIGWINCH: asks the terminal, and emits 'resize' on a change. */
+  _refreshSize(): void {
+    const [columns, rows] = this.measured;
+    if (columns === this.columns && rows === this.rows) return;
+    [this.columns, this.rows] = [columns, rows];
+    this.emit('resize');
+  }
   write(chunk: string): boolean {
     events.push(chunk);
     return true;
@@ -58,6 +67,22 @@ afterEach(() => {
 });
 
 describe('the terminal lent to a program', () => {
+  it('is measured again when it comes back: a resize while the TUI was stopped signalled the shell, not it', () => {
+    const real = new FakeTerminal();
+    const gate = new GatedOutput(real as unknown as NodeJS.WriteStream);
+    const seen: string[] = [];
+    gate.on('resize', () => seen.push(`${gate.columns}x${gate.rows}`));
+    screen.gate = gate;
+    lendTerminal(() => {
+      real.measured = [132, 43];
+    });
+    expect(seen).toEqual(['132x43']);
+    expect([real.columns, real.rows]).toEqual([132, 43]);
+    // Unchanged, the frame is still laid out again (what the lend always did).
+    lendTerminal(() => undefined);
+    expect(seen).toEqual(['132x43', '132x43']);
+  });
+
   it('is taken back whole even when the program fails', () => {
     expect(() =>
       lendTerminal(() => {
