@@ -14,6 +14,9 @@ import { renderApp } from './render.js';
 
 /** What reached the terminal, and when the editor ran, in order. */
 const events = vi.hoisted(() => [] as string[]);
+/** What the editor writes. */
+const written = vi.hoisted(() => ({ text: '' }));
+const VI_TEXT = 'Edited in vi.\nSecond line.\n';
 
 vi.mock('node:child_process', async (importOriginal) => {
   const actual = await importOriginal<typeof ChildProcess>();
@@ -23,7 +26,7 @@ vi.mock('node:child_process', async (importOriginal) => {
     // The editor: writes the file it was given, as vi would on :wq.
     spawnSync: vi.fn((_shell: string, args: string[]) => {
       events.push('editor');
-      writeFileSync(args[args.length - 1]!, 'Edited in vi.\nSecond line.\n');
+      writeFileSync(args[args.length - 1]!, written.text);
       return { status: 0, pid: 1, output: [], stdout: null, stderr: null, signal: null };
     }),
   };
@@ -52,6 +55,7 @@ const LEND = (borrowed: string) => ['raw off', TUI_LEAVE, borrowed, TUI_ENTER + 
 
 beforeEach(() => {
   events.length = 0;
+  written.text = VI_TEXT;
   const gate = new GatedOutput(new FakeTerminal() as unknown as NodeJS.WriteStream);
   gate.on('resize', () => events.push('resize'));
   screen.gate = gate;
@@ -103,6 +107,37 @@ describe('the terminal lent to a program', () => {
     await app.waitFor('Edited in vi.');
     expect(events.slice(0, LEND('').length)).toEqual(LEND('editor'));
     expect(app.frame()).toContain('Second line.');
+  });
+
+  it('hands back text as the field takes it: a one-line field stays one line, and no control character comes in', async () => {
+    written.text = 'Keeps CI\r\ngreen,\tfast\x1b[31m and red.\x07\n';
+    const app = renderApp({ initial: { name: 'settings', id: IDS.runner } });
+    await app.waitFor('Settings of runner');
+    await app.press('tab');
+    await app.waitFor(/› description/);
+    await app.press('\x05');
+    const f = await app.waitFor('Keeps CI green, fast[31m and red.');
+    expect(f).not.toContain('\x1b[31m');
+    // The instructions keep their lines.
+    written.text = 'First.\r\nSecond.\x1b\n';
+    await app.press('tab', 'tab');
+    await app.waitFor(/› instructions/);
+    await app.press('\x05');
+    // "First.\nSecond.": 14 characters, the escape gone.
+    await app.waitFor(/2 lines, 14 chars[^]*│ First\. +│\n│ Second\. +│/);
+  });
+
+  it("takes a secret's value as written: its line breaks may be its own", async () => {
+    written.text = 'line1\r\nline2\n';
+    const vault = renderApp({ initial: { name: 'vault' } });
+    await vault.waitFor('No secrets here yet');
+    await vault.press('a');
+    await vault.waitFor(/› name/);
+    await vault.press('tab');
+    await vault.waitFor(/› value/);
+    await vault.press('\x05');
+    // "line1\r\nline2": 12 characters; made one line it would be 11.
+    await vault.waitFor('12 chars, hidden');
   });
 
   it('only on a field $EDITOR edits: on any other, ^e names those it edits and runs nothing', async () => {

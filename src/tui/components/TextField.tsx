@@ -120,6 +120,15 @@ export interface TextFieldProps {
   keepPastedLines?: boolean;
 }
 
+/**
+ * Text as a field takes it, typed, pasted or written in $EDITOR: line endings as line feeds, a tab
+ * as a space, line breaks as spaces unless the field keeps lines, no other control character.
+ */
+export function fieldText(text: string, keepLines: boolean): string {
+  const lines = text.replace(/\r\n?/g, '\n').replace(/\t/g, ' ');
+  return (keepLines ? lines : lines.replace(/\n/g, ' ')).replace(/[\x00-\x09\x0b-\x1f\x7f]/g, '');
+}
+
 /** How a line break kept in a single-line field (keepPastedLines) is drawn: one cell, visibly not a space. */
 export const PASTED_BREAK = '⏎';
 
@@ -197,8 +206,7 @@ export function TextField(props: TextFieldProps) {
     // Pasted text arrives as one chunk: keep newlines only in multi-line fields.
     let text = (pasted ?? input).replace(/\r\n?/g, '\n');
     if (lineFeedOfEnter && pasted === null) text = text.replace(/^\n/, '');
-    if (!multiline && !(props.keepPastedLines && pasted !== null)) text = text.replace(/\n/g, ' ');
-    text = text.replace(/[\x00-\x09\x0b-\x1f\x7f]/g, '');
+    text = fieldText(text, multiline || Boolean(props.keepPastedLines && pasted !== null));
     if (!text) return;
     onChange(value.slice(0, cursor) + text + value.slice(cursor));
     setCursor(cursor + text.length);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { useCallback } from 'react';
 import { useTui } from '../context.js';
 import type { TextFieldKind } from '../keymap.js';
+import { fieldText } from '../components/TextField.js';
 import { lendTerminal } from '../output.js';
 
 /**
@@ -31,11 +32,14 @@ export function useExternalEditor(): (text: string) => { text: string } | { erro
 /**
  * What ^e does on a form, from how its fields edit (`kinds`, the same record that gives a focused
  * field its scopes): on a field that $EDITOR edits (those the footer offers ^e on), its text
- * edited there and handed to `apply`; on any other, a flash naming the fields it edits. One rule
- * for every form, so that none edits a field the footer does not offer it on.
+ * edited there and handed to `apply` as the field takes typed text (fieldText: one line stays one
+ * line, no control characters); on any other, a flash naming the fields it edits. One rule for
+ * every form, so that none edits a field the footer does not offer it on. `verbatim` fields take
+ * the editor's text as written (a secret's value, never drawn, whose line breaks may be its own).
  */
 export function useFieldEditor<F extends string>(
   kinds: Partial<Record<F, TextFieldKind>>,
+  verbatim: readonly F[] = [],
 ): (field: string, text: (f: F) => string, apply: (f: F, text: string) => void) => void {
   const { nav } = useTui();
   const edit = useExternalEditor();
@@ -48,6 +52,6 @@ export function useFieldEditor<F extends string>(
     }
     const out = edit(text(f));
     if ('error' in out) return nav.flash(out.error, 'error');
-    apply(f, out.text);
+    apply(f, verbatim.includes(f) ? out.text : fieldText(out.text, kinds[f] === 'area'));
   };
 }

@@ -60,7 +60,7 @@ export function SecretForm({ scopeLabel, existing, taken = [], onSave, onClose }
   const [focus, setFocus] = useState(existing ? 1 : 0);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
-  const editField = useFieldEditor(KINDS);
+  const editField = useFieldEditor(KINDS, ['value']);
   const field: Field = FIELDS[focus]!;
   // Anything typed counts, a host not yet added included: esc would throw it away.
   const startHosts = existing?.hosts ?? [];
