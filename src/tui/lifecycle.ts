@@ -12,10 +12,12 @@ import { sanitize } from './sanitize.js';
 /** The scopes an intern's keys live in: every intern's, and provisioning's or suspending's when its status allows them. */
 export function internScopes(intern: Pick<Intern, 'status'> | undefined): Scope[] {
   if (!intern) return ['intern'];
+  // The status's own action first: the footer keeps what fits from the left, and at 80 columns a
+  // stopped intern's "p provision" fell off behind the keys every intern has.
   return [
-    'intern',
     ...(PROVISIONABLE_STATUSES.includes(intern.status) ? (['provisionable'] as const) : []),
     ...(SUSPENDABLE_STATUSES.includes(intern.status) ? (['suspendable'] as const) : []),
+    'intern',
   ];
 }
 

@@ -244,8 +244,9 @@ describe('intern details', () => {
   it('offers p only where provisioning works and s only where suspending does; pressed elsewhere, says why and sends nothing', async () => {
     const api = new FakeApi();
     const app = renderApp({ api, initial: { name: 'intern', id: IDS.sleeper } });
-    let f = await app.waitFor(IDS.sleeper);
-    expect(footerOf(f)).toContain('p provision');
+    // At 80 columns too: the status's own action comes first, before the keys every intern has.
+    app.resize({ columns: 80 });
+    let f = await app.waitFor((s) => s.includes(IDS.sleeper) && footerOf(s).startsWith('p provision'));
     expect(footerOf(f)).not.toContain('s suspend');
     await app.press('s');
     f = await app.waitFor('sleeper is stopped: only a running intern can be suspended');
@@ -509,8 +510,8 @@ describe('help overlay', () => {
     const f = await app.waitFor('Keys (esc or ? to close; ▸ this screen');
     const lines = f.split('\n');
     const first = lines.findIndex((l) => l.includes('Keys (esc'));
-    // The two columns' first groups: the details' own keys, then those its status allows (s, running).
-    expect(lines[first + 1]).toMatch(/▸ On an intern +▸ On a running intern/);
+    // The two columns' first groups: the keys its status allows (s, running), then the details' own.
+    expect(lines[first + 1]).toMatch(/▸ On a running intern +▸ On an intern/);
     expect(f).toContain('▸ Everywhere');
     expect(f).not.toContain('▸ On a stopped or failed intern');
     expect(f).not.toContain('▸ Always');

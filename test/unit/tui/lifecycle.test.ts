@@ -5,9 +5,10 @@ const at = (status: string) => ({ name: 'ann', status });
 
 describe('what p and s can do for an intern in its status', () => {
   it('offers p on a stopped or failed intern and s on a running one, and neither on one moving or gone wrong in deletion', () => {
-    expect(internScopes(at('stopped'))).toEqual(['intern', 'provisionable']);
-    expect(internScopes(at('failed'))).toEqual(['intern', 'provisionable']);
-    expect(internScopes(at('running'))).toEqual(['intern', 'suspendable']);
+    // The status's own action first: the footer keeps what fits from the left.
+    expect(internScopes(at('stopped'))).toEqual(['provisionable', 'intern']);
+    expect(internScopes(at('failed'))).toEqual(['provisionable', 'intern']);
+    expect(internScopes(at('running'))).toEqual(['suspendable', 'intern']);
     for (const status of ['queued', 'provisioning', 'destroying', 'destroy_failed', 'awaiting_slack_install', 'something_new']) expect(internScopes(at(status))).toEqual(['intern']);
     expect(internScopes(undefined)).toEqual(['intern']);
   });
