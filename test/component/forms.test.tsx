@@ -125,6 +125,15 @@ describe('a form while it saves', () => {
     }
   });
 
+  it('sends nothing for an edit that changes nothing, as the settings form does', async () => {
+    const api = new FakeApi();
+    const app = renderApp({ api, initial: { name: 'byokForm', id: 'c2' } });
+    await app.waitFor('Edit anthropic credential');
+    await app.press('ctrl+s');
+    await app.waitFor('nothing changed');
+    expect(api.callsOf('updateByok')).toHaveLength(0);
+  });
+
   it('saves a credential whose region came from its key without asking for the key again', async () => {
     const api = new FakeApi();
     const app = renderApp({ api, initial: { name: 'byokForm', id: 'c1' } });

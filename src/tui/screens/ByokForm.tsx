@@ -96,6 +96,8 @@ export function ByokForm({ id }: { id?: string }) {
     onInvalid: () => nav.flash('fix the marked fields first', 'error'),
     onSubmit: async (values, original) => {
       const request = create ? createBody(values) : updateBody(original, values, rotating);
+      // As on the settings form: an edit that changes nothing sends nothing.
+      if (!create && Object.keys(request).length === 0) return nav.flash('nothing changed');
       // The raw key leaves the form's state as soon as it is sent.
       form.setValues({ ...values, key: '' });
       try {
