@@ -1,4 +1,5 @@
 /** Display helpers shared by screens (and by the CLI's output, which says things the same way). */
+import { wrapText } from './wrap.js';
 import type { ByokCredential } from '../contract/byok.js';
 
 export function relativeTime(iso: string, now = Date.now()): string {
@@ -28,6 +29,18 @@ export interface Fact {
   ifNone?: string;
   /** A timestamp: the TUI, and a terminal, add how long ago it was. */
   time?: boolean;
+  /** A list's entries (its value joins them): the details screen shows as many as fit its lines. */
+  items?: readonly string[];
+}
+
+/**
+ * A list said in at most `lines` lines of `width` cells: as many entries as fit whole, then how many
+ * more there are ("+97 more"). Entries are drawn as given: sanitise them first.
+ */
+export function listWithin(items: readonly string[], width: number, lines: number): string {
+  const said = (k: number) => [...items.slice(0, k), ...(k < items.length ? [`+${items.length - k} more`] : [])].join(', ');
+  for (let k = items.length; k > 0; k--) if (wrapText(said(k), width).length <= lines) return said(k);
+  return said(0);
 }
 
 const yesNo = (b: boolean) => (b ? 'yes' : 'no');
@@ -53,9 +66,9 @@ export function byokFacts(c: ByokCredential): Fact[] {
     { label: 'fallback', value: yesNo(c.is_fallback) },
     { label: 'required', value: yesNo(c.is_required) },
     { label: 'sort order', value: String(c.sort_order) },
-    { label: 'allowed models', value: list(c.allowed_models), ifNone: ALL },
-    { label: 'allowed users', value: list(c.allowed_user_ids), ifNone: ALL },
-    { label: 'allowed key hashes', value: list(c.allowed_api_key_hashes), ifNone: ALL },
+    { label: 'allowed models', value: list(c.allowed_models), ifNone: ALL, items: c.allowed_models ?? undefined },
+    { label: 'allowed users', value: list(c.allowed_user_ids), ifNone: ALL, items: c.allowed_user_ids ?? undefined },
+    { label: 'allowed key hashes', value: list(c.allowed_api_key_hashes), ifNone: ALL, items: c.allowed_api_key_hashes ?? undefined },
     { label: 'created', value: c.created_at, time: true },
   ];
 }

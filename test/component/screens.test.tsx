@@ -659,6 +659,21 @@ describe('BYOK', () => {
     expect(f).not.toContain('is_fallback');
   });
 
+  it('shows as much of a long allowed list as three lines hold, and how many more there are', async () => {
+    const api = new FakeApi();
+    api.byok[0]!.allowed_api_key_hashes = Array.from({ length: 100 }, (_, i) => i.toString(16).padStart(64, '0'));
+    const app = renderApp({ api, initial: { name: 'byokDetails', id: 'c1' } });
+    const f = await app.waitFor('openai credential · Production OpenAI');
+    const lines = f.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('allowed key hashes'));
+    // One hash a line at 100 columns (80 for the value); the third says how many are left.
+    expect(lines[at]).toMatch(/^allowed key hashes +0{64},$/);
+    expect(lines[at + 2]).toMatch(/^ {20}0{63}2, \+97 more$/);
+    // What comes after the list is still on screen.
+    expect(f).toMatch(/^created +\S+ \(\S+ ago\)$/m);
+    expect(f).toContain('The raw key is write-only');
+  });
+
   it('creates a credential: the picker filters, the key is never drawn, a bad hash is marked', async () => {
     const api = new FakeApi();
     const app = renderApp({ api, initial: { name: 'byokForm' } });

@@ -15,10 +15,15 @@ import { useScreen } from '../hooks/useScreen.js';
 import { matches } from '../keymap.js';
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
-import { byokFacts, timeAndAge } from '../format.js';
+import { byokFacts, listWithin, timeAndAge } from '../format.js';
+
+/** The lines an allowed list takes at most: a hundred key hashes would push the rest off the screen. */
+const LIST_LINES = 3;
+const LABEL_WIDTH = 20;
 
 export function ByokDetails({ id, ask }: { id: string; ask?: 'delete' }) {
-  const { api, nav, active } = useTui();
+  const { api, nav, active, pane } = useTui();
+  const listWidth = Math.max(10, pane.columns - LABEL_WIDTH);
   // Its ages ("28s ago") move with the clock.
   useTick();
   const copy = useClipboard();
@@ -61,13 +66,13 @@ export function ByokDetails({ id, ask }: { id: string; ask?: 'delete' }) {
       </Text>
       {byokFacts(c).map((f) => (
         <Box key={f.label}>
-          <Box width={20} flexShrink={0}>
+          <Box width={LABEL_WIDTH} flexShrink={0}>
             <Text color={theme.muted}>{f.label}</Text>
           </Box>
           {f.value === null ? (
             <Text color={theme.muted}>{f.ifNone ?? '—'}</Text>
           ) : (
-            <Text wrap="wrap">{sanitize(f.time ? timeAndAge(f.value) : f.value)}</Text>
+            <Text wrap="wrap">{f.items?.length ? listWithin(f.items.map((i) => sanitize(i)), listWidth, LIST_LINES) : sanitize(f.time ? timeAndAge(f.value) : f.value)}</Text>
           )}
         </Box>
       ))}
