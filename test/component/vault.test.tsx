@@ -81,6 +81,24 @@ describe('vault secrets', () => {
     expect(app.frame()).toMatch(/hosts +none yet/);
   });
 
+  it('reads the value from a regular file only: /dev/zero is refused at once with why, and the form keeps what was typed', async () => {
+    const api = withWorkspaceSecrets();
+    const app = renderApp({ api, initial: { name: 'vault' } });
+    await app.waitFor(/›github_token/);
+    await app.press('a');
+    await app.waitFor('Add a secret');
+    await app.type('zero_token');
+    await app.press('tab', 'tab');
+    await app.type('/dev/zero');
+    await app.press('tab');
+    await app.type('x.example.com');
+    await app.press('ctrl+s');
+    await app.waitFor('could not read /dev/zero: not a regular file');
+    const f = await app.waitFor('› or file');
+    expect(f).toContain('zero_token');
+    expect(api.callsOf('putVaultSecret')).toHaveLength(0);
+  });
+
   it('shows the effective tab with the winning scope, and copies workspace secrets in with a multi-select', async () => {
     const api = withWorkspaceSecrets();
     const app = renderApp({ api, initial: { name: 'intern', id: IDS.runner } });

@@ -1,9 +1,10 @@
-/** makeDirs (src/files.ts): folders and their parents, one level at a time. */
+/** src/files.ts: makeDirs (folders and their parents, one level at a time) and readRegularFile (a capped read). */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeDirs } from '../../src/files.js';
+import { explainFileError, makeDirs, readRegularFile } from '../../src/files.js';
 
 describe('makeDirs', () => {
   const root = () => mkdtempSync(join(tmpdir(), 'intern-tui-dirs-'));
@@ -22,5 +23,33 @@ describe('makeDirs', () => {
     expect(() => makeDirs(file)).toThrow(expect.objectContaining({ code: 'ENOTDIR' }));
     expect(() => makeDirs(join(file, 'below'))).toThrow(expect.objectContaining({ code: 'ENOTDIR' }));
     if (process.platform === 'linux') expect(() => makeDirs('/proc/intern-tui-nope/x')).toThrow(expect.objectContaining({ code: 'ENOENT' }));
+  });
+});
+
+describe('readRegularFile', () => {
+  const dir = () => mkdtempSync(join(tmpdir(), 'intern-tui-read-'));
+  const codeOf = (f: () => unknown) => {
+    try {
+      f();
+    } catch (e) {
+      return [(e as NodeJS.ErrnoException).code, explainFileError(e)];
+    }
+    return ['read'];
+  };
+
+  it('reads a regular file up to the cap, and refuses one larger with the cap in words', () => {
+    const file = join(dir(), 'v');
+    writeFileSync(file, 'é'.repeat(8));
+    expect(readRegularFile(file, 16)).toBe('é'.repeat(8));
+    expect(codeOf(() => readRegularFile(file, 15))).toEqual(['EFBIG', 'larger than 15 bytes']);
+  });
+
+  it('refuses a device, a FIFO and a folder without opening them (a FIFO with no writer would block for ever)', () => {
+    expect(codeOf(() => readRegularFile('/dev/zero', 1024))).toEqual(['ENOTREG', 'not a regular file (a device, a pipe or a socket)']);
+    const fifo = join(dir(), 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    expect(codeOf(() => readRegularFile(fifo, 1024))[0]).toBe('ENOTREG');
+    expect(codeOf(() => readRegularFile(dir(), 1024))).toEqual(['EISDIR', 'it is a folder']);
+    expect(codeOf(() => readRegularFile(join(dir(), 'absent'), 1024))).toEqual(['ENOENT', 'no such file']);
   });
 });

@@ -4,11 +4,11 @@
  * live with the contract's host rule and added with enter; backspace on an empty host removes the
  * last one.
  */
-import { readFileSync } from 'node:fs';
 import { Box } from 'ink';
 import { Text } from '../components/Text.js';
 import { useLayoutEffect, useState } from 'react';
 import { LIMITS } from '../../contract/limits.js';
+import { explainFileError, readRegularFile } from '../../files.js';
 import { checkSecretName, checkSecretValue, normaliseHost, validateHosts, type VaultSecretWrite } from '../../contract/vault.js';
 import { Confirm, confirmRows } from '../components/Confirm.js';
 import { ErrorView } from '../components/ErrorView.js';
@@ -41,12 +41,18 @@ export interface SecretFormProps {
   onClose: () => void;
 }
 
-/** Reads a value from a file: the whole file less one trailing newline. */
+/** The most a value's file may hold: a value's longest, each character up to four bytes of UTF-8. */
+const VALUE_FILE_BYTES = LIMITS.secretValue.max * 4;
+
+/**
+ * Reads a value from a file: the whole file less one trailing newline. A regular file only, read
+ * with a cap: a device such as /dev/zero or a FIFO would otherwise hold the TUI's one thread.
+ */
 export function readValueFile(path: string): { value: string } | { error: string } {
   try {
-    return { value: readFileSync(path.replace(/^~(?=\/)/, process.env.HOME ?? '~'), 'utf8').replace(/\r?\n$/, '') };
+    return { value: readRegularFile(path.replace(/^~(?=\/)/, process.env.HOME ?? '~'), VALUE_FILE_BYTES).replace(/\r?\n$/, '') };
   } catch (e) {
-    return { error: `could not read ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}` };
+    return { error: `could not read ${path}: ${explainFileError(e)}` };
   }
 }
 
