@@ -9,6 +9,10 @@ declare const __INTERN_TUI_VERSION__: string | undefined;
 declare const __INTERN_TUI_HELP__: string | undefined;
 
 const argv = process.argv.slice(2);
+// chalk (Ink's styles) reads process.argv for itself, and to it --no-color means no styles at all:
+// no inverse selection, no bold, no cursor. The no-colour theme (src/tui/theme.ts) keeps those, as
+// NO_COLOR does; the flag is this program's, read from `argv` above, so chalk no longer sees it.
+for (let i = process.argv.indexOf('--no-color', 2); i !== -1; i = process.argv.indexOf('--no-color', 2)) process.argv.splice(i, 1);
 const [only] = argv;
 const built = typeof __INTERN_TUI_VERSION__ === 'string' && typeof __INTERN_TUI_HELP__ === 'string';
 if (built && argv.length === 1 && (only === '--version' || only === '-v')) process.stdout.write(`intern-tui ${__INTERN_TUI_VERSION__}\n`);

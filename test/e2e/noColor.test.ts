@@ -51,5 +51,7 @@ describe('the no-colour theme', () => {
     await t.ready();
     await t.waitFor('● running');
     expect(colourEscapes(t.output)).toEqual([]);
+    // Styles stay, as under NO_COLOR: the selection in inverse (chalk read the flag as "no styles").
+    expect(t.output).toMatch(/\x1b\[7m/);
   });
 });
