@@ -659,6 +659,14 @@ describe('BYOK', () => {
     expect(f).not.toContain('is_fallback');
   });
 
+  it('n on a credential\'s details opens a new credential, as its footer offers', async () => {
+    const app = renderApp({ api: new FakeApi(), initial: { name: 'byokDetails', id: 'c1' } });
+    const f = await app.waitFor('openai credential · Production OpenAI');
+    expect(footerOf(f)).toContain('n new');
+    await app.press('n');
+    await app.waitFor('New BYOK credential');
+  });
+
   it('shows as much of a long allowed list as three lines hold, and how many more there are', async () => {
     const api = new FakeApi();
     api.byok[0]!.allowed_api_key_hashes = Array.from({ length: 100 }, (_, i) => i.toString(16).padStart(64, '0'));
