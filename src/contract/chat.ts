@@ -33,6 +33,11 @@ export const ChatMessageSchema = z.discriminatedUnion('role', [
 ]);
 export type ChatMessage = z.infer<typeof ChatMessageSchema>;
 
+/** What is wrong with a prompt's length (the service refuses a longer one with 413), or null. */
+export function promptTooLong(prompt: string): string | null {
+  return prompt.length > LIMITS.prompt.max ? `the prompt is ${prompt.length} characters; the service takes at most ${LIMITS.prompt.max}` : null;
+}
+
 /** Extra fields an OpenAI-style client sends (temperature, ...) are accepted and ignored, like `model`. */
 export const ChatRequestSchema = z.object({
   messages: z.array(ChatMessageSchema).min(1, { error: 'at least one message is needed' }),

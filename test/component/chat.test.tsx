@@ -251,6 +251,25 @@ describe('chat', () => {
     expect(f).toContain('and more');
   });
 
+  it('a prompt the service refuses goes back into the field, and one over the limit is not sent at all', async () => {
+    const api = new FakeApi();
+    api.interns.find((i) => i.id === IDS.runner)!.status = 'stopped';
+    const app = await openChat(api);
+    await app.type('hello there');
+    await app.press('enter');
+    let f = await app.waitFor('not sent (your text is back in the field)');
+    expect(f).toMatch(/^› +hello there/m);
+    expect(f).toContain('The intern is stopped');
+    await app.press('\x15'); // ctrl+u
+    await app.waitFor(/^› +a prompt/m);
+    await app.press(pasteChunk('x'.repeat(32_001)));
+    await app.waitFor(/^› …x+/m);
+    await app.press('enter');
+    f = await app.waitFor('the prompt is 32001 characters; the service takes at most 32000: nothing was sent');
+    expect(api.callsOf('chat')).toHaveLength(1);
+    expect(f).not.toMatch(/^› +a prompt/m);
+  });
+
   it('busy counts down its Retry-After and retries by itself', async () => {
     const api = new FakeApi();
     const original = api.chat.bind(api);

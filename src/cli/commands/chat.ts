@@ -6,8 +6,7 @@
  * instead and prints its session id (for cron jobs and scripts that do not wait for the answer).
  */
 import { randomUUID } from 'node:crypto';
-import { ChatChunkSchema, InvokeResultSchema, SteeredSchema, answerMessages, elicitationAnswer, optionLabel, parseProvideInput, type ChatChunk, type ChatMessage, type ChatToolCall, type ElicitationRequest, type PermissionRequest } from '../../contract/chat.js';
-import { LIMITS } from '../../contract/limits.js';
+import { ChatChunkSchema, InvokeResultSchema, SteeredSchema, answerMessages, elicitationAnswer, optionLabel, parseProvideInput, promptTooLong, type ChatChunk, type ChatMessage, type ChatToolCall, type ElicitationRequest, type PermissionRequest } from '../../contract/chat.js';
 import { sanitize } from '../../tui/sanitize.js';
 import type { InternApi } from '../../client/types.js';
 import type { RunContext } from '../context.js';
@@ -51,8 +50,7 @@ const interactive = (ctx: RunContext) => ctx.out.canAsk;
 /** What is wrong with a prompt as typed, or null. */
 function promptProblem(prompt: string): string | null {
   if (prompt.trim() === '') return 'the prompt is empty: give PROMPT, or pipe it in on stdin';
-  if (prompt.length > LIMITS.prompt.max) return `the prompt is ${prompt.length} characters; the service takes at most ${LIMITS.prompt.max}`;
-  return null;
+  return promptTooLong(prompt);
 }
 
 /** PROMPT, else one asked for on the terminal, else stdin (a conversation asks for its prompts itself). */

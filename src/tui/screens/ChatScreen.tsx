@@ -13,7 +13,7 @@ import { Text } from '../components/Text.js';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError } from '../../client/errors.js';
 import type { ChatStart } from '../../client/types.js';
-import { type ChatMessage, type ChatRequest, type ElicitationField, type ElicitationRequest, answerMessages, parseProvideInput } from '../../contract/chat.js';
+import { type ChatMessage, type ChatRequest, type ElicitationField, type ElicitationRequest, answerMessages, parseProvideInput, promptTooLong } from '../../contract/chat.js';
 import type { Intern } from '../../contract/intern.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { TextField } from '../components/TextField.js';
@@ -92,8 +92,12 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
     bump();
   };
 
-  /** Sends `body` for the last turn and streams into it; waits and retries on busy / rate_limited. */
-  const stream = async (body: ChatRequest): Promise<void> => {
+  /**
+   * Sends `body` for the last turn and streams into it; waits and retries on busy / rate_limited.
+   * `prompt`: the text of a new prompt, which goes back into the field when the service refuses
+   * it (a stopped intern, a prompt too large), so that it is not lost with the turn.
+   */
+  const stream = async (body: ChatRequest, prompt?: string): Promise<void> => {
     const ctl = new AbortController();
     running.current = ctl;
     let start: ChatStart;
@@ -109,12 +113,13 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
         retryTimer.current = setTimeout(() => {
           retryTimer.current = undefined;
           setRetry(null);
-          void stream(body);
+          void stream(body, prompt);
         }, wait);
         return;
       }
       const t = convo.turns[convo.turns.length - 1]!;
       setLast({ ...t, status: 'failed', error: e });
+      if (prompt !== undefined) giveBack(prompt, 'not sent');
       return;
     }
     if (start.kind === 'steered') {
@@ -146,9 +151,17 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
     approval_mode: convo.mode,
   });
 
+  /** A prompt the service did not take goes back into the field, before anything typed since. */
+  const giveBack = (prompt: string, what: string, why?: string) => {
+    setInput((typed) => (typed ? `${prompt} ${typed}` : prompt));
+    nav.flash(`${what} (your text is back in the field)${why ? `: ${why}` : ''}`, 'error');
+  };
+
   const send = (text: string) => {
     const prompt = text.trim();
     if (!prompt) return;
+    const long = promptTooLong(prompt);
+    if (long) return nav.flash(`${long}: nothing was sent`, 'error');
     setInput('');
     setScroll(0);
     if (isRunning) {
@@ -175,10 +188,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
             })();
           }
         },
-        (e: unknown) => {
-          setInput((typed) => (typed ? `${prompt} ${typed}` : prompt));
-          nav.flash(`steering failed (your text is back in the field): ${sanitize((e as Error).message)}`, 'error');
-        },
+        (e: unknown) => giveBack(prompt, 'steering failed', sanitize((e as Error).message)),
       );
       return;
     }
@@ -188,7 +198,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
     convo.sessionId ??= randomUUID();
     convo.turns.push(newTurn(prompt));
     bump();
-    void stream(request([{ role: 'user', content: prompt }]));
+    void stream(request([{ role: 'user', content: prompt }]), prompt);
   };
 
   /** Answers the waiting interaction and streams the rest of the turn. */
