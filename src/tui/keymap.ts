@@ -116,6 +116,8 @@ export const KEYMAP = [
   { id: 'lineStart', keys: ['home', 'ctrl+a'], label: '^a', help: 'start of line (home)', footer: false, scope: 'text' },
   { id: 'lineEnd', keys: ['end'], label: 'end', help: 'end of line', footer: false, scope: 'text' },
   { id: 'killLine', keys: ['ctrl+k'], label: '^k', help: 'delete to the end of the line', footer: false, scope: 'text' },
+  { id: 'killLineStart', keys: ['ctrl+u'], label: '^u', help: 'delete to the start of the line', footer: false, scope: 'text' },
+  { id: 'killWord', keys: ['ctrl+w'], label: '^w', help: 'delete the word to the left', footer: false, scope: 'text' },
   { id: 'erase', keys: ['backspace'], label: 'bksp', help: 'delete the character to the left', footer: false, scope: 'text' },
   { id: 'eraseForward', keys: ['delete'], label: 'del', help: 'delete the character under the cursor', footer: false, scope: 'text' },
   { id: 'newline', keys: ['return'], label: 'enter', help: 'new line', scope: 'textArea' },

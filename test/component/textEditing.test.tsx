@@ -18,7 +18,7 @@ const zwj = '👩‍💻'; // woman, ZWJ, laptop: one grapheme, five code units
 const flag = '🇫🇷'; // two regional indicators
 const accented = 'e\u0301'; // e and a combining acute accent
 
-function field(opts: { multiline?: boolean; initial?: string; width?: number } = {}) {
+function field(opts: { multiline?: boolean; masked?: boolean; initial?: string; width?: number } = {}) {
   const state = { value: opts.initial ?? '', submitted: [] as string[] };
   function Field() {
     const [value, setValue] = useState(state.value);
@@ -31,6 +31,7 @@ function field(opts: { multiline?: boolean; initial?: string; width?: number } =
           onChange={setValue}
           focused
           multiline={opts.multiline}
+          masked={opts.masked}
           height={10}
           onSubmit={opts.multiline ? undefined : (v) => void state.submitted.push(v)}
         />
@@ -152,6 +153,33 @@ describe('graphemes in a field', () => {
     await f.send('\x1b[3~\x1b[3~');
     await f.waitValue('');
     await f.send('x\b');
+    await f.waitValue('');
+  });
+
+  it('^w deletes the word to the left and ^u to the start of the line, as readline does', async () => {
+    const f = field({ initial: 'git  commit -m' });
+    await waitForFrame(f, 'commit');
+    await f.send('\x17');
+    await f.waitValue('git  commit ');
+    await f.send('\x17');
+    await f.waitValue('git  ');
+    // From the middle: only what is left of the cursor goes.
+    await f.send('x\x1b[D\x15');
+    await f.waitValue('x');
+    const m = field({ multiline: true, initial: 'one\ntwo three' });
+    await waitForFrame(m, 'three');
+    await m.send('\x15');
+    await m.waitValue('one\n');
+  });
+
+  it('^u clears a hidden value whole: its cursor is at its end, where ^k deletes nothing', async () => {
+    const f = field({ masked: true, initial: 'sk-wrong-paste' });
+    await waitForFrame(f, '•');
+    await f.send('\x0b');
+    await f.send('\x01');
+    await f.send('\x0b');
+    expect(f.state.value).toBe('sk-wrong-paste');
+    await f.send('\x15');
     await f.waitValue('');
   });
 

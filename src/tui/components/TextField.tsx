@@ -176,6 +176,18 @@ export function TextField(props: TextFieldProps) {
       const end = multiline ? endOfLine(value, cursor) : value.length;
       return onChange(value.slice(0, cursor) + value.slice(end));
     }
+    // Readline's ^u and ^w. A hidden value's cursor is at its end, so ^u clears it all: the way to
+    // take back a wrong paste without a backspace per character.
+    if (matches('killLineStart', input, key)) {
+      const start = multiline ? value.lastIndexOf('\n', cursor - 1) + 1 : 0;
+      onChange(value.slice(0, start) + value.slice(cursor));
+      return setCursor(start);
+    }
+    if (matches('killWord', input, key)) {
+      const start = wordStart(value, cursor);
+      onChange(value.slice(0, start) + value.slice(cursor));
+      return setCursor(start);
+    }
     if (multiline && (matches('lineUp', input, key) || matches('lineDown', input, key))) {
       return setCursor(moveVertical(value, cursor, matches('lineUp', input, key) ? -1 : 1));
     }
@@ -419,6 +431,14 @@ function position(lines: string[], cursor: number): { line: number; col: number 
   let start = 0;
   while (line < lines.length - 1 && cursor > start + lines[line]!.length) start += lines[line++]!.length + 1;
   return { line, col: cursor - start };
+}
+
+/** Where ^w's word starts: back over spaces, then over what is not a space (readline's unix-word-rubout). */
+export function wordStart(value: string, cursor: number): number {
+  let i = cursor;
+  while (i > 0 && /\s/.test(value[i - 1]!)) i--;
+  while (i > 0 && !/\s/.test(value[i - 1]!)) i--;
+  return i;
 }
 
 function endOfLine(value: string, cursor: number): number {
