@@ -4,6 +4,7 @@ import { cleanup } from 'ink-testing-library';
 import { ApiError } from '../../src/client/errors.js';
 import { FakeApi, IDS, intern } from './fakeApi.js';
 import { footerOf, renderApp } from './render.js';
+import { pasteChunk } from '../../src/tui/keyParse.js';
 import { AGE_TICK_MS } from '../../src/tui/hooks/useTick.js';
 
 afterEach(() => cleanup());
@@ -276,6 +277,17 @@ describe('intern details', () => {
     await app.press('enter');
     await app.waitFor(() => api.callsOf('deleteIntern').length === 1);
     expect(api.callsOf('deleteIntern')[0]).toEqual([IDS.runner]);
+  });
+
+  it('takes a pasted name with its line break as the name', async () => {
+    const api = new FakeApi();
+    const app = renderApp({ api, initial: { name: 'intern', id: IDS.runner } });
+    await app.waitFor(IDS.runner);
+    await app.press('D');
+    await app.waitFor('Type its name');
+    await app.press(pasteChunk('runner\n'));
+    await app.press('enter');
+    await app.waitFor(() => api.callsOf('deleteIntern').length === 1);
   });
 
   it('a deleted intern goes back to the list it was opened from, and what was opened on the way goes too', async () => {

@@ -98,8 +98,9 @@ export function InternDetails({ id, note, seed, ask }: { id: string; note?: stri
     if (pending?.kind === 'delete') {
       if (matches('dismiss', input, key)) return setPending(null);
       if (matches('accept', input, key) && intern) {
-        // A mismatch keeps the prompt open with what was typed, to be corrected.
-        if (pending.typed !== intern.name) return setPending({ ...pending, mismatch: true });
+        // A mismatch keeps the prompt open with what was typed, to be corrected. Spaces around the name
+        // (a pasted line's end, which a one-line field keeps as a space) are not a mismatch: no name has one.
+        if (pending.typed.trim() !== intern.name) return setPending({ ...pending, mismatch: true });
         setPending(null);
         deleteSent.current = true;
         void act('delete', 'Deleting', () => api.deleteIntern(id), `deleting ${sanitize(intern.name)}`);
