@@ -117,25 +117,30 @@ async function showUrl(deps: LoginDeps, opts: LoginOptions, url: string, headles
 
 async function signInForKey(opts: LoginOptions, deps: LoginDeps, t: ReturnType<typeof target>): Promise<number> {
   const pkce = createPkce();
-  let code: string;
+  const api = createClient({ baseUrl: t.baseUrl, credentials: {} });
+  // Exchanged and saved before the browser's page is answered, so that it says "Signed in" only when it is.
+  const finish = async (code: string) => {
+    const { key } = await api.exchangeAuthCode({ code, code_verifier: pkce.verifier, code_challenge_method: pkce.method }, { signal: deps.signal });
+    return { key, stored: await saveProfile({ path: deps.path }, t.name, { api_key: key }, t.fields, deps.keychain) };
+  };
+  let done: Awaited<ReturnType<typeof finish>>;
   if (opts.headless) {
     await showUrl(deps, opts, signInUrl(t.baseUrl, pkce), true);
-    code = await readPasted(deps, 'Code: ');
+    done = await finish(await readPasted(deps, 'Code: '));
   } else {
     const cb = await listenForCallback({ timeoutMs: deps.timeoutMs, signal: deps.signal });
+    let signedIn = false;
     try {
       await showUrl(deps, opts, signInUrl(t.baseUrl, pkce, cb.url), false);
       say(deps, 'Waiting for the browser...');
-      code = await cb.code;
+      done = await finish(await cb.code);
+      signedIn = true;
     } finally {
-      await cb.close();
+      await cb.close(signedIn);
     }
   }
-  const api = createClient({ baseUrl: t.baseUrl, credentials: {} });
-  const { key } = await api.exchangeAuthCode({ code, code_verifier: pkce.verifier, code_challenge_method: pkce.method }, { signal: deps.signal });
-  const stored = await saveProfile({ path: deps.path }, t.name, { api_key: key }, t.fields, deps.keychain);
-  const label = await labelOf(t.baseUrl, key);
-  deps.io.stdout.write(`Signed in${label ? ` as ${label}` : ''}: profile "${t.name}", API key saved in ${where(deps, stored)}.\n`);
+  const label = await labelOf(t.baseUrl, done.key);
+  deps.io.stdout.write(`Signed in${label ? ` as ${label}` : ''}: profile "${t.name}", API key saved in ${where(deps, done.stored)}.\n`);
   return EXIT.ok;
 }
 
@@ -146,24 +151,27 @@ async function signInOAuth(opts: LoginOptions, deps: LoginDeps, t: ReturnType<ty
   const pkce = createPkce();
   const state = randomBytes(16).toString('base64url');
   const cb = await listenForCallback({ state, timeoutMs: deps.timeoutMs, signal: deps.signal });
-  let code: string;
+  let tokens: Awaited<ReturnType<typeof exchangeOAuthCode>>;
+  let stored: Awaited<ReturnType<typeof saveProfile>>;
+  let signedIn = false;
   try {
     await showUrl(deps, opts, authorizationUrl(md, { clientId: OAUTH_CLIENT_ID, redirectUri: cb.url, pkce, state }), false);
     say(deps, 'Waiting for the browser...');
-    code = await cb.code;
+    const code = await cb.code;
+    tokens = await exchangeOAuthCode(md, { clientId: OAUTH_CLIENT_ID, code, redirectUri: cb.url, verifier: pkce.verifier });
+    const now = (deps.now ?? Date.now)();
+    const secrets = { oauth_token: tokens.access_token, ...(tokens.refresh_token ? { oauth_refresh_token: tokens.refresh_token } : {}) };
+    stored = await saveProfile(
+      { path: deps.path },
+      t.name,
+      secrets,
+      { ...t.fields, oauth_issuer: issuer.replace(/\/+$/, ''), oauth_expires_at: tokens.expires_in ? now + tokens.expires_in * 1000 : undefined },
+      deps.keychain,
+    );
+    signedIn = true;
   } finally {
-    await cb.close();
+    await cb.close(signedIn);
   }
-  const tokens = await exchangeOAuthCode(md, { clientId: OAUTH_CLIENT_ID, code, redirectUri: cb.url, verifier: pkce.verifier });
-  const now = (deps.now ?? Date.now)();
-  const secrets = { oauth_token: tokens.access_token, ...(tokens.refresh_token ? { oauth_refresh_token: tokens.refresh_token } : {}) };
-  const stored = await saveProfile(
-    { path: deps.path },
-    t.name,
-    secrets,
-    { ...t.fields, oauth_issuer: issuer.replace(/\/+$/, ''), oauth_expires_at: tokens.expires_in ? now + tokens.expires_in * 1000 : undefined },
-    deps.keychain,
-  );
   const renew = tokens.refresh_token ? '; it renews itself with the stored refresh token' : '; there is no refresh token, so run login --oauth again when it expires';
   deps.io.stdout.write(`Signed in for terminal access: profile "${t.name}", OAuth token saved in ${where(deps, stored)}${renew}.\n`);
   return EXIT.ok;

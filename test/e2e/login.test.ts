@@ -5,7 +5,7 @@
  * any output, in any process's arguments, or anywhere but the 0600 config file.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -108,6 +108,22 @@ describe('intern-tui login', () => {
     const status = cli(['auth', 'status']);
     expect(await status.exit).toBe(0);
     expect(status.text()).toMatch(/API key: set, from the config file; signed in as sk-\.\.\.[\w-]+/);
+  });
+
+  it('a code the service refuses: the browser page says the sign-in failed, the terminal says why, nothing is saved', async () => {
+    const config = () => (existsSync(configFile) ? readFileSync(configFile, 'utf8') : null);
+    const before = config();
+    const run = cli(['login', '--no-browser', '--profile', 'bogus', '--base-url', sb.manifest.base_url]);
+    const url = await printedUrl(run);
+    const callback = new URL(url).searchParams.get('callback_url')!;
+    const back = await request(`${callback.replace('localhost', '127.0.0.1')}?code=bogus`);
+    const body = await back.body.text();
+    expect(back.statusCode).toBe(400);
+    expect(body).toContain('Sign-in failed');
+    expect(body).not.toContain('signed in');
+    expect(await run.exit).toBe(1);
+    expect(run.text()).toMatch(/code is unknown/);
+    expect(config()).toBe(before);
   });
 
   it('login --oauth, then attach in the TUI works with the stored OAuth token', async () => {

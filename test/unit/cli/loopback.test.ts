@@ -15,15 +15,29 @@ describe('listenForCallback', () => {
       expect(cb.url).toMatch(/^http:\/\/localhost:\d+\/callback$/);
       expect((await get(`${cb.url.replace('/callback', '/other')}?code=x`)).status).toBe(404);
       expect((await get(`${cb.url}?code=x&state=wrong`)).status).toBe(400);
-      const ok = await get(`${cb.url}?code=the-code&state=st`);
+      // The page waits for the outcome: the caller has the code, and answers once it is exchanged.
+      const page = get(`${cb.url}?code=the-code&state=st`);
+      expect(await cb.code).toBe('the-code');
+      expect((await get(`${cb.url}?code=again&state=st`)).status).toBe(410);
+      await cb.close(true);
+      const ok = await page;
       expect(ok.status).toBe(200);
       expect(ok.text).toContain('You are signed in');
       expect(ok.text).not.toContain('the-code');
-      expect(await cb.code).toBe('the-code');
-      expect((await get(`${cb.url}?code=again&state=st`)).status).toBe(410);
     } finally {
       await cb.close();
     }
+  });
+
+  it('does not say "signed in" for a code the caller could not exchange', async () => {
+    const cb = await listenForCallback();
+    const page = get(`${cb.url}?code=bogus`);
+    expect(await cb.code).toBe('bogus');
+    await cb.close();
+    const failed = await page;
+    expect(failed.status).toBe(400);
+    expect(failed.text).toContain('Sign-in failed');
+    expect(failed.text).not.toContain('signed in');
   });
 
   it('an error callback ends the wait with that error, its text cleaned', async () => {
