@@ -146,4 +146,27 @@ describe('BYOK list paging and filter (usePaged, useFilter)', () => {
     await app.press('esc');
     await app.waitFor((f) => f.includes('provider: openai') && !f.includes('openaixyz'));
   });
+
+  it('keeps its page back from a credential, and after the last row of a page is deleted shows the last page', async () => {
+    const api = new FakeApi();
+    const { credential } = await import('./fakeApi.js');
+    while (api.byok.length < 51) api.byok.push(credential({ id: `p${api.byok.length}`, provider: 'openai', name: `bulk-${String(api.byok.length).padStart(2, '0')}` }));
+    const total = api.byok.length;
+    expect(total).toBe(51);
+    const app = renderApp({ api, initial: { name: 'byok' } });
+    await app.waitFor(`1-50 of ${total}`);
+    await app.press('\x1b[C');
+    await app.waitFor(`51-51 of ${total}`);
+    const last = api.byok[50]!;
+    await app.press('enter');
+    await app.waitFor(`credential · ${last.name}`);
+    await app.press('q');
+    let f = await app.waitFor(`51-51 of ${total}`);
+    expect(f).toMatch(new RegExp(`›.*${last.name}`));
+    await app.press('D');
+    await app.waitFor('Delete the');
+    await app.press('y');
+    f = await app.waitFor(`1-50 of ${total - 1}`);
+    expect(api.callsOf('deleteByok')).toEqual([[last.id]]);
+  });
 });

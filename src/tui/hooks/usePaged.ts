@@ -1,11 +1,13 @@
 /**
  * Offset paging over a list endpoint: one page at a time, ←/→ (the keymap's
  * `prevPage`/`nextPage`) move between pages, and a change of `query` goes back
- * to the first page.
+ * to the first page. The page is remembered while the screen's route is in the stack (useRemembered):
+ * back from a row's details, or after a delete, the list is on the page it was on, not the first.
  */
 import type { Key } from 'ink';
-import { useState } from 'react';
+import { useEffect } from 'react';
 import { matches } from '../keymap.js';
+import { useRemembered } from './useRemembered.js';
 import { useResource } from './useResource.js';
 
 export function usePaged<T, Q>(
@@ -14,12 +16,17 @@ export function usePaged<T, Q>(
   pageSize: number,
 ) {
   const queryKey = JSON.stringify(query);
-  const [at, setAt] = useState({ offset: 0, queryKey });
+  const [at, setAt] = useRemembered('page', { offset: 0, queryKey });
   // A new query starts at the first page.
   const offset = at.queryKey === queryKey ? at.offset : 0;
   const res = useResource((signal) => load({ offset, limit: pageSize }, query, signal), `${offset}:${queryKey}`);
   const rows = res.data?.data ?? [];
   const total = res.data?.total_count ?? 0;
+  // A page emptied from under it (its last row deleted, here or elsewhere) gives way to the last page.
+  const emptied = res.data !== undefined && rows.length === 0 && offset > 0 && total > 0;
+  useEffect(() => {
+    if (emptied) setAt({ offset: Math.floor((total - 1) / pageSize) * pageSize, queryKey });
+  }, [emptied, total, pageSize, queryKey, setAt]);
   const handleKey = (input: string, key: Key): boolean => {
     if (matches('nextPage', input, key)) {
       if (offset + pageSize < total) setAt({ offset: offset + pageSize, queryKey });
