@@ -53,6 +53,9 @@ export function InternList() {
   const filtering = filterField.editing;
   const [statusIdx, setStatusIdx] = useRemembered('status', 0);
   const loadingMore = useRef(false);
+  // G (bottom) with pages still to load: load them all and keep the cursor on the last row, as a
+  // list that had them all would; any other move stops it.
+  const [toEnd, setToEnd] = useState(false);
   const status = STATUS_FILTERS[statusIdx] ?? null;
 
 
@@ -105,7 +108,7 @@ export function InternList() {
   // applied, every page: the service cannot search by name, and a filter over the first page alone
   // said "Nothing matches" of an intern on the second.
   useEffect(() => {
-    if (!hasMore || !cursor || loadingMore.current || (filter === '' && list.index < items.length - 10)) return;
+    if (!hasMore || !cursor || loadingMore.current || (filter === '' && !toEnd && list.index < items.length - 10)) return;
     loadingMore.current = true;
     api.listInterns({ limit: PAGE, starting_after: cursor, status: status ? [status] : undefined }).then(
       (page) => {
@@ -119,7 +122,13 @@ export function InternList() {
         loadingMore.current = false;
       },
     );
-  }, [list.index, items.length, hasMore, cursor, api, status, filter]);
+  }, [list.index, items.length, hasMore, cursor, api, status, filter, toEnd]);
+  const { setIndex } = list;
+  useEffect(() => {
+    if (!toEnd) return;
+    setIndex(visible.length - 1);
+    if (!hasMore) setToEnd(false);
+  }, [toEnd, hasMore, visible.length, setIndex]);
 
   // While anything moves on its own, refresh what is loaded; back off when nothing changes.
   const moving = items.some((i) => TRANSITIONAL_STATUSES.includes(i.status));
@@ -142,7 +151,7 @@ export function InternList() {
   useKeys((input, key) => {
     if (filterField.handleKey(input, key)) return;
     if (matches('cancel', input, key) && filter !== '') return filterField.clear();
-    if (list.handle(input, key)) return;
+    if (list.handle(input, key)) return setToEnd(hasMore && matches('bottom', input, key));
     const selected = visible[list.index];
     if (matches('filter', input, key)) return filterField.start();
     if (matches('statusFilter', input, key)) return setStatusIdx((i) => (i + 1) % STATUS_FILTERS.length);
@@ -205,7 +214,7 @@ export function InternList() {
         error={error}
         empty={filter ? `Nothing matches "${sanitize(filter)}"${hasMore ? ' yet' : ''}.` : status ? `No interns are ${status}. f shows the next status.` : 'No interns here yet.'}
       />
-      {hasMore ? <Text color={theme.muted}>{filter ? '  looking through the rest…' : '  more below: scroll to load'}</Text> : null}
+      {hasMore ? <Text color={theme.muted}>{filter || toEnd ? '  looking through the rest…' : '  more below: scroll to load'}</Text> : null}
       {lineError ? <ErrorView error={lineError} compact /> : null}
     </Box>
   );
