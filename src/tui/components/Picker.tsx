@@ -58,7 +58,14 @@ export function filterItems(items: PickerItem[], filter: string): PickerItem[] {
 }
 
 export function Picker(props: PickerProps) {
-  const { items, onPick, onClose, allowTyped, multi = false, active = true, current } = props;
+  const { onPick, onClose, allowTyped, multi = false, active = true, current } = props;
+  // A value the field holds that the list lacks (a slug typed into the field) is a row of its own,
+  // first: the picker opens on it and enter keeps it, rather than on the list's first row, which
+  // enter would have put in its place.
+  const items =
+    typeof current === 'string' && current !== '' && !props.loading && !props.items.some((i) => i.value === current)
+      ? [{ value: current, label: current, detail: 'what the field holds · not in the list' }, ...props.items]
+      : props.items;
   const [filter, setFilter] = useState('');
   // Null until the cursor is moved or a filter typed: it stands on the current row, which may
   // arrive after the picker opened (the catalogue loads while it shows).
