@@ -270,6 +270,44 @@ describe('chat', () => {
     expect(f).not.toMatch(/^› +a prompt/m);
   });
 
+  it('scrolled back, the transcript keeps its place while a turn streams, and says it is scrolled at 80 columns', async () => {
+    const api = new FakeApi();
+    const queue: string[] = [];
+    let wake: () => void = () => undefined;
+    api.chat = async (internId: string, body: ChatRequest): Promise<ChatStart> => {
+      api.calls.push({ method: 'chat', args: [internId, body] });
+      async function* events(): AsyncGenerator<ChatChunk> {
+        yield chunk({ role: 'assistant', content: '' });
+        for (;;) {
+          while (queue.length === 0) await new Promise<void>((res) => (wake = res));
+          const next = queue.shift()!;
+          if (next === 'END') break;
+          yield chunk({ content: next });
+        }
+        yield chunk({}, 'stop');
+      }
+      return { kind: 'stream', events: events() };
+    };
+    const push = (text: string) => {
+      queue.push(text);
+      wake();
+    };
+    const app = await openChat(api);
+    app.resize({ columns: 80, rows: 24 });
+    await app.type('count');
+    await app.press('enter');
+    push(Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join('\n\n') + '\n\n');
+    await app.waitFor('line 40');
+    await app.press('pageup');
+    const before = await app.waitFor(/scrolled \d+ up \(pgdn\)/);
+    const firstLine = (f: string) => f.split('\n').find((l) => /line \d+/.test(l));
+    const topLine = firstLine(before);
+    push(Array.from({ length: 10 }, (_, i) => `more ${i + 1}`).join('\n\n'));
+    await app.waitFor((f) => /scrolled \d+ up/.test(f) && Number(/scrolled (\d+) up/.exec(f)![1]) > Number(/scrolled (\d+) up/.exec(before)![1]));
+    expect(firstLine(app.frame())).toBe(topLine);
+    push('END');
+  });
+
   it('busy counts down its Retry-After and retries by itself', async () => {
     const api = new FakeApi();
     const original = api.chat.bind(api);

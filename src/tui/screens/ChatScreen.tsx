@@ -53,6 +53,8 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
   }, [convo, input]);
   const [folded, setFolded] = useState(false);
   const [scroll, setScroll] = useState(0);
+  // The transcript's length when last drawn: scrolled back, the view keeps its place as rows arrive.
+  const [seenRows, setSeenRows] = useState(0);
   const [pick, setPick] = useState(0);
   const [retry, setRetry] = useState<{ at: number; reason: string } | null>(null);
   const [now, setNow] = useState(Date.now());
@@ -281,6 +283,13 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
   const transcriptHeight = Math.max(1, pane.rows - 1 - (ruled ? 3 : 1) - otherRows);
   const rule = <Text color={permission || question ? theme.muted : theme.accent}>{'─'.repeat(Math.max(1, pane.columns))}</Text>;
   const rows = transcriptRows(convo.turns, width, folded, hyperlinks);
+  // `scroll` counts rows up from the end: scrolled back while a turn streams, the rows it adds would
+  // move the text under the reader's eyes, so the offset grows with them (React's "adjust state
+  // while rendering": the render restarts at once with it).
+  if (rows.length !== seenRows) {
+    setSeenRows(rows.length);
+    if (scroll > 0 && rows.length > seenRows) setScroll(scroll + rows.length - seenRows);
+  }
   const maxScroll = Math.max(0, rows.length - transcriptHeight);
   const top = Math.max(0, rows.length - transcriptHeight - Math.min(scroll, maxScroll));
   const visible = rows.slice(top, top + transcriptHeight);
@@ -290,12 +299,13 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
     <Box flexDirection="column" flexGrow={1}>
       <Text wrap="truncate-end">
         <Text bold>Chat with {name}</Text>
+        {/* First after the name: at 80 columns the end of this line is cut. */}
+        {scroll > 0 ? <Text color={theme.warning}>{` · scrolled ${Math.min(scroll, maxScroll)} up (${keyLabel('scrollDown')})`}</Text> : null}
         <Text color={theme.muted}> · mode </Text>
         <Text color={convo.mode === 'manual' ? theme.warning : theme.accent}>{convo.mode}</Text>
         <Text color={theme.muted}>
           {' '}({keyLabel('approval')}) · reasoning {folded ? 'folded' : 'shown'} ({keyLabel('reasoning')})
           {convo.sessionId ? ` · session ${sanitize(convo.sessionId).slice(0, 12)}` : ''}
-          {scroll > 0 ? ` · scrolled ${Math.min(scroll, maxScroll)} up (${keyLabel('scrollDown')})` : ''}
         </Text>
       </Text>
       <Box flexDirection="column" height={transcriptHeight} overflow="hidden">
