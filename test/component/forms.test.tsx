@@ -162,6 +162,19 @@ describe('the BYOK form on a short terminal', () => {
     expect(bottom.split('\n').length).toBeLessThanOrEqual(15);
   });
 
+  it('at 50 columns, rotating, keeps the focused field on screen to the last: the title and provider lines are one row each', async () => {
+    const app = renderApp({ initial: { name: 'byokForm', id: 'c2' } });
+    app.resize({ columns: 50, rows: 15 });
+    await app.waitFor((s) => s.includes('Edit anthropic') && (s.split('\n')[1] ?? '').length === 50);
+    await app.press('ctrl+r');
+    await app.waitFor('› new key');
+    for (const next of ['name', 'api key hashes', 'models', 'user ids', 'declared region', 'declared zdr', 'disabled', 'byok only', 'fallback', 'required']) {
+      await app.press('tab');
+      const f = await app.waitFor(`› ${next}`);
+      expect(f.split('\n').length, next).toBeLessThanOrEqual(15);
+    }
+  });
+
   it('counts the lines of an error wrapped under a value, so the window fits with its line of what is below', async () => {
     const app = renderApp({ initial: { name: 'byokForm' } });
     app.resize({ columns: 60, rows: 14 });

@@ -165,7 +165,7 @@ export function ByokForm({ id }: { id?: string }) {
   // title, the provider's line when editing, the note, and whatever shows below. (The keys are the
   // footer's: the form writes no line of them.)
   const around =
-    1 + (create ? 0 : 1) + (flagNote ? 1 : 0) + (form.submitting ? 1 : 0) + (form.serverError ? errorViewRows(form.serverError) : 0) + (form.confirmingDiscard ? 1 : 0);
+    1 + (create ? 0 : 1) + (flagNote ? wrapText(flagNote, pane.columns).length : 0) + (form.submitting ? 1 : 0) + (form.serverError ? errorViewRows(form.serverError) : 0) + (form.confirmingDiscard ? 1 : 0);
   /** A choice's or a flag's value as drawn, and the help beside it. */
   const choiceOf = (f: ByokField) => ({
     value: f === 'declared_region' ? values.declared_region : f === 'declared_zdr' ? values.declared_zdr : (values[f] as boolean) ? '[x]' : '[ ]',
@@ -257,12 +257,13 @@ export function ByokForm({ id }: { id?: string }) {
   };
   return (
     <Box flexDirection="column" flexGrow={1}>
-      <Text bold>
+      {/* The title and the provider's line keep to one row each (cut at the edge): the window counts them so. */}
+      <Text bold wrap="truncate-end">
         {create ? 'New BYOK credential' : `Edit ${sanitize(values.provider)} credential`}
         {form.dirty ? <Text color={theme.warning}> · unsaved changes</Text> : null}
         {!create ? <Text color={theme.muted}> · {keyLabel('rotate')} {rotating ? 'cancel rotation' : 'rotate the key'}</Text> : null}
       </Text>
-      {!create ? <Text color={theme.muted}>provider {sanitize(values.provider)} · workspace {sanitize(values.workspace_id || '—')} (not editable)</Text> : null}
+      {!create ? <Text color={theme.muted} wrap="truncate-end">provider {sanitize(values.provider)} · workspace {sanitize(values.workspace_id || '—')} (not editable)</Text> : null}
       <FieldWindow
         focus={fields.indexOf(field)}
         room={pane.rows - around}
