@@ -121,6 +121,25 @@ describe('vault secrets', () => {
     await app.waitFor(/slack_token .* workspace/);
   });
 
+  it('deletes an intern\'s own secret from the effective tab, staying on it', async () => {
+    const api = withWorkspaceSecrets();
+    void api.putInternSecret(IDS.runner, 'npm_token', { value: 'npm-value', hosts: ['registry.npmjs.org'] });
+    const app = renderApp({ api, initial: { name: 'intern', id: IDS.runner } });
+    await app.waitFor('Keeps CI green.');
+    await app.press('v');
+    await app.waitFor(/npm_token .* intern/);
+    await app.press('j');
+    await app.waitFor(/›npm_token/);
+    await app.press('D');
+    const asked = await app.waitFor('Delete npm_token');
+    expect(asked).toMatch(/SCOPE/);
+    await app.press('y');
+    await app.waitFor('deleted npm_token');
+    const f = await app.waitFor((s) => !/npm_token .* intern/.test(s) && /github_token .* workspace/.test(s));
+    expect(f).toMatch(/SCOPE/);
+    expect(api.callsOf('deleteInternSecret')).toEqual([[IDS.runner, 'npm_token']]);
+  });
+
   it('deletes only after y, and n keeps it', async () => {
     const api = withWorkspaceSecrets();
     const app = renderApp({ api, initial: { name: 'vault' } });

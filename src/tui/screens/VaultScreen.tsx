@@ -146,9 +146,10 @@ export function VaultScreen({ internId }: { internId?: string }) {
     if (internId && matches('secretCopy', input, key)) return openCopy();
     if (!selected) return;
     if (matches('secretReplace', input, key) || matches('secretDelete', input, key)) {
-      if (!editable) {
-        if (selected.scope !== 'intern') return nav.flash(`${sanitize(selected.name)} comes from the ${selected.scope} scope: change it there, or add one to this intern to override it`);
-        setTab('own');
+      // On the effective tab an intern's own secret is replaced or deleted where it is shown: the
+      // tab stays (it used to switch to "own", and the row asked about vanished from under the question).
+      if (!editable && selected.scope !== 'intern') {
+        return nav.flash(`${sanitize(selected.name)} comes from the ${selected.scope} scope: change it there, or add one to this intern to override it`);
       }
       return setMode(matches('secretDelete', input, key) ? { kind: 'delete', row: selected } : { kind: 'form', existing: selected });
     }
