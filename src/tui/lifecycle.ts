@@ -22,9 +22,11 @@ export function internScopes(intern: Pick<Intern, 'status'> | undefined): Scope[
 }
 
 /** Why `action` cannot be done to `intern` now, in words to flash; null when it can. */
-export function lifecycleRefusal(action: 'provision' | 'suspend', intern: Pick<Intern, 'name' | 'status'>): string | null {
+export function lifecycleRefusal(action: 'provision' | 'suspend' | 'delete', intern: Pick<Intern, 'name' | 'status'>): string | null {
   const name = sanitize(intern.name);
   const status = sanitize(intern.status);
+  // Deleting one being deleted is answered 409 intern_busy "wait for it to settle": it is settling into gone.
+  if (action === 'delete') return intern.status === 'destroying' ? `${name} is being deleted already` : null;
   if (action === 'suspend') return SUSPENDABLE_STATUSES.includes(intern.status) ? null : `${name} is ${status}: only a running intern can be suspended`;
   if (PROVISIONABLE_STATUSES.includes(intern.status)) return null;
   if (SUSPENDABLE_STATUSES.includes(intern.status)) return `${name} is ${status}: to provision it again, suspend it first (${keyLabel('suspend')})`;

@@ -276,6 +276,27 @@ describe('intern details', () => {
     expect(api.callsOf('deleteIntern')[0]).toEqual([IDS.runner]);
   });
 
+  it('D on an intern being deleted says so and asks nothing, on its details and in the list', async () => {
+    const api = new FakeApi();
+    api.interns.find((i) => i.id === IDS.builder)!.status = 'destroying';
+    const app = renderApp({ api, initial: { name: 'intern', id: IDS.builder } });
+    await app.waitFor(IDS.builder);
+    await app.press('D');
+    const f = await app.waitFor('builder is being deleted already');
+    expect(f).not.toContain('Type its name');
+    cleanup();
+    const list = renderApp({ api });
+    await list.waitFor('builder');
+    await list.press('/');
+    await list.type('builder');
+    await list.press('enter');
+    await list.waitFor(/^›.*builder/m);
+    await list.press('D');
+    await list.waitFor('builder is being deleted already');
+    expect(list.frame()).not.toContain('Type its name');
+    expect(api.callsOf('deleteIntern')).toHaveLength(0);
+  });
+
   it('takes a pasted name with its line break as the name', async () => {
     const api = new FakeApi();
     const app = renderApp({ api, initial: { name: 'intern', id: IDS.runner } });

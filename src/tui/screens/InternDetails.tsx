@@ -125,7 +125,10 @@ export function InternDetails({ id, note, seed, ask }: { id: string; note?: stri
       if (action === 'suspend') return setPending({ kind: 'suspend' });
       return void act('provision', 'Provisioning', () => api.provisionIntern(id), `provisioning ${sanitize(intern.name)}`);
     }
-    if (matches('delete', input, key)) return setPending({ kind: 'delete', typed: '' });
+    if (matches('delete', input, key)) {
+      const refused = lifecycleRefusal('delete', intern);
+      return refused ? nav.flash(refused, 'error') : setPending({ kind: 'delete', typed: '' });
+    }
   }, active && pending?.kind !== 'suspend');
 
   const answerSuspend = (yes: boolean) => {

@@ -181,7 +181,10 @@ export function InternList() {
     }
     // Suspend and delete ask first, on the details screen: the question comes with what it is about.
     if (matches('suspend', input, key)) return nav.push({ name: 'intern', id: selected.id, seed: selected, ask: 'suspend' });
-    if (matches('delete', input, key)) return nav.push({ name: 'intern', id: selected.id, seed: selected, ask: 'delete' });
+    if (matches('delete', input, key)) {
+      const refused = lifecycleRefusal('delete', selected);
+      return refused ? nav.flash(refused, 'error') : nav.push({ name: 'intern', id: selected.id, seed: selected, ask: 'delete' });
+    }
   }, active);
 
   return (
