@@ -2,6 +2,9 @@
 import { wrapText } from './wrap.js';
 import type { ByokCredential } from '../contract/byok.js';
 
+/** `1 line`, `3 lines`: a count and its word, plural but for one. */
+export const counted = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 export function relativeTime(iso: string, now = Date.now()): string {
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return '?';

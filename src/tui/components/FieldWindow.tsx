@@ -7,6 +7,7 @@ import { Fragment, type ReactNode } from 'react';
 import { Text } from './Text.js';
 import { TextField, textFieldRows, type TextFieldProps } from './TextField.js';
 import { theme } from '../theme.js';
+import { counted } from '../format.js';
 
 export interface WindowedField {
   key: string;
@@ -53,7 +54,7 @@ function windowRows(rows: number[], from: number, to: number): number {
   return rows.slice(from, to).reduce((a, b) => a + b, 0) + (from > 0 ? 1 : 0) + (to < rows.length ? 1 : 0);
 }
 
-const fieldsWord = (n: number) => `${n} more field${n === 1 ? '' : 's'}`;
+const fieldsWord = (n: number) => counted(n, 'more field');
 
 /** Draws `fields` in `room` rows around the focused one (see fieldWindow). */
 export function FieldWindow({ fields, focus, room }: { fields: WindowedField[]; focus: number; room: number }) {

@@ -10,6 +10,7 @@ import { useKeys } from '../hooks/useKeys.js';
 import { pastedText } from '../keyParse.js';
 import { isTyped, keyLabel, matches } from '../keymap.js';
 import { theme } from '../theme.js';
+import { counted } from '../format.js';
 import { sanitize, widthOf } from '../sanitize.js';
 import { wrapText } from '../wrap.js';
 
@@ -56,7 +57,7 @@ function rowParts(props: TextFieldProps, avail: number, room: number): { said: s
   const messagePart = messageText === null ? null : { want: messageWant, keep: props.error ? messageWant : Math.min(messageWant, NOTE_KEEP) };
   if (multiline) {
     const lines = value.split('\n');
-    const info = `${lines.length} line${lines.length === 1 ? '' : 's'}, ${value.length} chars${focused ? ` · ${keyLabel('newline')}: new line · ${keyLabel('editor')}: $EDITOR` : ''}`;
+    const info = `${counted(lines.length, 'line')}, ${counted(value.length, 'char')}${focused ? ` · ${keyLabel('newline')}: new line · ${keyLabel('editor')}: $EDITOR` : ''}`;
     const widths = fieldWidths(avail, { want: info.length, keep: Math.min(info.length, VALUE_MIN) }, messagePart, props.error ? 'value' : 'message');
     return { said, messageText, info, shown: '', placeholder: '', widths };
   }

@@ -28,6 +28,7 @@ import { renderMarkdown, supportsHyperlinks } from '../markdown.js';
 import { type Row, wrapSegments } from '../wrap.js';
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
+import { counted } from '../format.js';
 import { type Turn, applyChunk, conversationOf, newTurn, optionText, usageLine } from './chatModel.js';
 
 /** Reasons the service answers while the intern cannot take a prompt yet; retried after Retry-After. */
@@ -388,7 +389,7 @@ export function transcriptRows(turns: Turn[], width: number, folded: boolean, hy
     rows.push(...wrapSegments([{ text: 'you › ', bold: true, color: theme.accent }, { text: sanitize(t.prompt, { multiline: true }) }], width, '      ', ''));
     if (t.reasoning) {
       const r = sanitize(t.reasoning, { multiline: true }).trim();
-      if (folded) rows.push([{ text: `▸ reasoning, ${r.length} chars (^o unfolds)`, dim: true, italic: true }]);
+      if (folded) rows.push([{ text: `▸ reasoning, ${counted(r.length, 'char')} (^o unfolds)`, dim: true, italic: true }]);
       else rows.push(...wrapSegments([{ text: r, dim: true, italic: true }], width, '┆ ', '┆ '));
     }
     for (const tool of t.tools) {
@@ -441,7 +442,7 @@ function QuestionForm({ request, onAnswer }: { request: ElicitationRequest; onAn
       } else if (typeof v === 'string' && v === '' && f.required) return setError(`${labelOf(f)} is required`);
       else if (v !== undefined) content[f.name] = v;
     }
-    onAnswer(JSON.stringify({ action: 'accept', content }), `→ answered ${Object.keys(content).length} field${Object.keys(content).length === 1 ? '' : 's'}`);
+    onAnswer(JSON.stringify({ action: 'accept', content }), `→ answered ${counted(Object.keys(content).length, 'field')}`);
   };
 
   useKeys((input, key) => {

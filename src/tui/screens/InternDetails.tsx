@@ -13,7 +13,7 @@ import { StatusBadge } from '../components/StatusBadge.js';
 import { TextField, textFieldRows, type TextFieldProps } from '../components/TextField.js';
 import { useTui } from '../context.js';
 import { useTick } from '../hooks/useTick.js';
-import { timeAndAge } from '../format.js';
+import { counted, timeAndAge } from '../format.js';
 import { useAction } from '../hooks/useAction.js';
 import { useClipboard } from '../hooks/useClipboard.js';
 import { useKeys } from '../hooks/useKeys.js';
@@ -279,7 +279,7 @@ function InstructionsLabel({ count, shown }: { count: number; shown: number }) {
   const all = `${keyLabel('edit')} shows them all`;
   const text =
     shown === 0
-      ? `instructions: ${count === 0 ? 'none' : `${count} line${count === 1 ? '' : 's'} (${all})`}`
+      ? `instructions: ${count === 0 ? 'none' : `${counted(count, 'line')} (${all})`}`
       : `instructions${count > shown ? ` (${count} lines, the first ${shown} below; ${all})` : ''}:`;
   return (
     <Text color={theme.muted} wrap="truncate-end">

@@ -21,6 +21,7 @@ import { useKeys } from '../hooks/useKeys.js';
 import { keyLabel, matches, TEXT_FIELD_SCOPES, type TextFieldKind } from '../keymap.js';
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
+import { counted } from '../format.js';
 
 const FIELDS = ['name', 'value', 'file', 'host'] as const;
 type Field = (typeof FIELDS)[number];
@@ -185,7 +186,7 @@ export function SecretForm({ scopeLabel, existing, taken = [], onSave, onClose }
       : [windowedTextField('name', { label: 'name', value: name, onChange: setName, focused: on('name'), error: nameError, note: nameTaken ? `${sanitize(scopeLabel)} has one: saving replaces it` : 'a-z 0-9 _', labelWidth: LABEL_WIDTH }, rowWidth)]),
     windowedTextField(
       'value',
-      { label: 'value', value, onChange: setValue, focused: on('value'), masked: true, error: valueError, note: value === '' ? `${keyLabel('editor')}: $EDITOR` : `${value.length} chars, hidden`, labelWidth: LABEL_WIDTH, placeholder: 'typed hidden' },
+      { label: 'value', value, onChange: setValue, focused: on('value'), masked: true, error: valueError, note: value === '' ? `${keyLabel('editor')}: $EDITOR` : `${counted(value.length, 'char')}, hidden`, labelWidth: LABEL_WIDTH, placeholder: 'typed hidden' },
       rowWidth,
     ),
     windowedTextField('file', { label: 'or file', value: file, onChange: setFile, focused: on('file'), note: value === '' ? 'a path to read the value from' : 'unused: a value is typed', labelWidth: LABEL_WIDTH, placeholder: 'none' }, rowWidth),

@@ -17,7 +17,7 @@ import { TextField } from '../components/TextField.js';
 import { type Column, Table } from '../components/Table.js';
 import { useTui } from '../context.js';
 import { useTick } from '../hooks/useTick.js';
-import { relativeTime, shortFingerprint } from '../format.js';
+import { counted, relativeTime, shortFingerprint } from '../format.js';
 import { allVaultPages } from '../../client/pages.js';
 import { useAction } from '../hooks/useAction.js';
 import { useKeys } from '../hooks/useKeys.js';
@@ -218,7 +218,7 @@ export function VaultScreen({ internId }: { internId?: string }) {
             setMode({ kind: 'list' });
             if (names.length === 0 || !internId) return;
             setTab('own');
-            void run('Copying', () => api.copySecretsToIntern(internId, names), `copied ${names.length} secret${names.length === 1 ? '' : 's'} into ${sanitize(scopeLabel)}`);
+            void run('Copying', () => api.copySecretsToIntern(internId, names), `copied ${counted(names.length, 'secret')} into ${sanitize(scopeLabel)}`);
           }}
         />
       ) : null}

@@ -19,6 +19,8 @@ describe('applyChunk', () => {
     expect(last.sessionId).toBe('s1');
     expect(last.turn).toMatchObject({ reasoning: 'think ', answer: 'Hello', usage: { total_tokens: 3 } });
     expect(usageLine(last.turn.usage!)).toBe('3 tokens (1 in, 2 out) · $0.5000');
+    expect(usageLine({ prompt_tokens: 1, completion_tokens: 0, total_tokens: 1, cost: 0 })).toBe('1 token (1 in, 0 out) · $0');
+    expect(usageLine({ prompt_tokens: 1, completion_tokens: 0, total_tokens: 1, cost: 0.000042 })).toBe('1 token (1 in, 0 out) · $0.000042');
   });
 
   it('merges a tool call streamed in pieces and finds the interaction it asks for', () => {
