@@ -72,8 +72,8 @@ describe('the command palette', () => {
     await app.type('b');
     await app.press('tab');
     // The space tab added is there ("attach b"); builder and broken share only the "b", so the line
-    // stays and the palette lists them in place of the commands.
-    await app.waitFor((s) => /› : attach b +│/.test(s) && /│ builder {3}broken/.test(s) && !s.includes('profile PROFILE'));
+    // stays and the palette lists them in place of the commands, sorted as a shell lists them.
+    await app.waitFor((s) => /› : attach b +│/.test(s) && /│ broken {3}builder/.test(s) && !s.includes('profile PROFILE'));
     await app.type('r');
     await app.press('tab');
     await app.waitFor(/› : attach broken +│/);

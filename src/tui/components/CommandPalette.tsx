@@ -42,7 +42,8 @@ export function CommandPalette({ onRun, onClose }: { onRun: (c: ResolvedCommand)
     // Only names the contract allows: nothing a terminal would act on, and nothing to sanitise.
     api.listInterns({ limit: INTERN_PAGE }, { signal: ctl.signal }).then(
       (page) => {
-        const got = page.data.map((i) => i.name).filter((n) => checkName(n) === null);
+        // Sorted, as a shell lists its completions (the service's order is the list's, newest first).
+        const got = [...new Set(page.data.map((i) => i.name).filter((n) => checkName(n) === null))].sort();
         setNames(got);
         complete(got);
       },
