@@ -1,5 +1,6 @@
 /** Profiles in the TUI (issue 11, item 6): "signed in as" in the header, `:profile NAME`, `:login`. */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { NetworkError } from '../../src/client/errors.js';
 import type { TuiSession } from '../../src/tui/types.js';
 import { FakeApi } from './fakeApi.js';
 import { renderApp } from './render.js';
@@ -21,6 +22,32 @@ describe('profiles in the TUI', () => {
     const f = await app.waitFor('signed in as sk-or-v1-abc...f00');
     expect(f).toContain('profile work');
     expect(app.api.callsOf('getKeyInfo').length).toBe(1);
+  });
+
+  it('asks GET /key again while the service cannot be reached, and keeps the label once known', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const api = new FakeApi();
+      const answer = api.getKeyInfo.bind(api);
+      let down = true;
+      api.getKeyInfo = async (...args: Parameters<FakeApi['getKeyInfo']>) => {
+        if (down) {
+          api.calls.push({ method: 'getKeyInfo', args: [] });
+          throw new NetworkError('GET /key', 'ECONNREFUSED', false, '127.0.0.1:9');
+        }
+        return answer(...args);
+      };
+      const app = renderApp({ api, options: { profile: 'work', sandbox: false } });
+      cleanup = () => app.unmount();
+      await app.waitFor('profile work');
+      await app.waitFor(() => app.api.callsOf('getKeyInfo').length >= 1);
+      expect(app.frame()).not.toContain('signed in as');
+      down = false;
+      await vi.advanceTimersByTimeAsync(5_000);
+      await app.waitFor('signed in as sk-or-v1-abc...f00');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a narrow header gives up the context before the title, and the title before the credential kinds', async () => {
