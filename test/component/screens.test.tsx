@@ -4,6 +4,7 @@ import { cleanup } from 'ink-testing-library';
 import { ApiError } from '../../src/client/errors.js';
 import { FakeApi, IDS, intern } from './fakeApi.js';
 import { footerOf, renderApp } from './render.js';
+import { NetworkError } from '../../src/client/errors.js';
 import { pasteChunk } from '../../src/tui/keyParse.js';
 import { AGE_TICK_MS } from '../../src/tui/hooks/useTick.js';
 
@@ -110,6 +111,28 @@ describe('intern list', () => {
     await app.waitFor('sleeper');
     await app.press('j', 'enter');
     await app.waitFor(IDS.builder);
+  });
+});
+
+describe('the intern list while the service is down', () => {
+  it('back from details, shows the rows it had with the error under them; with no rows, offers no intern keys', async () => {
+    const api = new FakeApi();
+    const app = renderApp({ api });
+    await app.waitFor('sleeper');
+    await app.press('enter');
+    await app.waitFor('Keeps CI green.');
+    api.listInterns = async () => {
+      throw new NetworkError('GET /interns', 'ECONNREFUSED', false, '127.0.0.1:9');
+    };
+    await app.press('q');
+    const f = await app.waitFor((s) => s.includes('sleeper') && s.includes('ECONNREFUSED'));
+    expect(f).toMatch(/Interns {2}\d+ ·/);
+    expect(f).not.toMatch(/Interns {2}0 ·/);
+    cleanup();
+    const empty = renderApp({ api });
+    const g = await empty.waitFor('ECONNREFUSED');
+    expect(footerOf(g)).not.toContain('e edit');
+    expect(footerOf(g)).not.toContain('t chat');
   });
 });
 

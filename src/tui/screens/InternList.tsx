@@ -43,6 +43,11 @@ export function InternList() {
   // The first page, when the CLI's early request has already brought it: drawn in the first frame.
   const [first] = useState(() => (api === options.api ? options.takeFirstPage?.() : undefined));
   const [items, setItems] = useState<Intern[]>(first?.data ?? []);
+  // The last rows loaded, remembered while the list is in the stack: back from a screen above while
+  // the service is down, the list shows them with the error under it, not an empty list.
+  const [lastLoaded, setLastLoaded] = useRemembered<{ status: string | null; rows: Intern[] }>('lastLoaded', { status: null, rows: first?.data ?? [] });
+  const lastLoadedRef = useRef(lastLoaded);
+  lastLoadedRef.current = lastLoaded;
   const [cursor, setCursorToken] = useState<string | undefined>(first?.next_cursor ?? undefined);
   const [hasMore, setHasMore] = useState(first?.has_more ?? false);
   const [loading, setLoading] = useState(first === undefined);
@@ -72,6 +77,7 @@ export function InternList() {
     loadFirst().then(
       (page) => {
         setItems(page.data);
+        setLastLoaded({ status, rows: page.data });
         setCursorToken(page.next_cursor);
         setHasMore(page.has_more);
         setError(undefined);
@@ -80,10 +86,12 @@ export function InternList() {
       },
       (e: unknown) => {
         setError(e);
+        // Only rows of this status filter: another's would be shown under the wrong name.
+        setItems((shown) => (shown.length > 0 || lastLoadedRef.current.status !== status ? shown : lastLoadedRef.current.rows));
         setLoading(false);
       },
     );
-  }, [loadFirst]);
+  }, [loadFirst, status, setLastLoaded]);
   const seeded = useRef(first !== undefined);
   useEffect(() => {
     // Seeded with the first page: no second request for what is on screen.
@@ -101,8 +109,10 @@ export function InternList() {
   const listHeight = Math.max(3, pane.rows - 2 - (filterField.shown ? 1 : 0) - (hasMore ? 1 : 0) - (lineError ? 1 : 0));
   const list = useListCursor(visible.length, listHeight);
   // While the filter is typed into, its keys are the ones that work; else the list's, and the
-  // selected intern's as its status allows (p on a stopped one, s on a running one).
-  useScreen(filtering ? ['prompt', 'text'] : ['list', 'internList', ...internScopes(visible[list.index]), 'global'], filtering);
+  // selected intern's as its status allows (p on a stopped one, s on a running one); with no row
+  // selected (an empty list, a failed load), none of an intern's.
+  const selectedRow = visible[list.index];
+  useScreen(filtering ? ['prompt', 'text'] : ['list', 'internList', ...(selectedRow ? internScopes(selectedRow) : []), 'global'], filtering);
 
   // Load the next page when the cursor nears the end of what is loaded, and while a filter is
   // applied, every page: the service cannot search by name, and a filter over the first page alone
