@@ -82,6 +82,20 @@ describe('a turn', () => {
     expect(failing.content).toMatch(/Exit status 3\./);
   });
 
+  it('run: a short line is streamed as it is printed, not held back for the next', async () => {
+    const s = await api.chat(running(), prompt('run: echo early-line; sleep 1.5; echo late-line'));
+    if (s.kind !== 'stream') throw new Error('expected a stream');
+    let content = '';
+    let lateWhenEarly: boolean | undefined;
+    for await (const c of s.events) {
+      content += c.choices.map((ch) => ch.delta.content ?? '').join('');
+      if (lateWhenEarly === undefined && content.includes('early-line')) lateWhenEarly = content.includes('late-line');
+    }
+    expect(lateWhenEarly).toBe(false);
+    expect(content).toContain('late-line');
+    expect(content).not.toContain('__intern_');
+  });
+
   it('run: a command with a comment still ends (the end marker is not swallowed by it)', async () => {
     const started = Date.now();
     const t = await turn(api.chat(running(), prompt("run: echo 'it''s' commented # a comment")));

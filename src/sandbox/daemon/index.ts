@@ -493,7 +493,17 @@ function runInTerminal(
   const id = Math.random().toString(36).slice(2, 10);
   const begin = new RegExp(`__intern_begin_${id}__\\n`);
   const done = new RegExp(`\\n?__intern_done_${id}__ (\\d+)\\n`);
-  const holdBack = `__intern_done_${id}__ 999`.length + 2;
+  const marker = `__intern_done_${id}__ `;
+  const holdBack = marker.length + 8;
+  /** Where the tail of `text` that could begin the end marker line starts (text.length: none could). */
+  const markerStart = (text: string): number => {
+    for (let k = Math.max(0, text.length - holdBack); k < text.length; k++) {
+      const tail = text.slice(k);
+      const body = tail.startsWith('\n') ? tail.slice(1) : tail;
+      if (marker.startsWith(body) || (body.startsWith(marker) && /^\d*$/.test(body.slice(marker.length)))) return k;
+    }
+    return text.length;
+  };
   return new Promise((resolve) => {
     // Only what has not been passed on yet is kept, so a large output costs linear time.
     let pending = '';
@@ -522,10 +532,13 @@ function runInTerminal(
         if (m.index > 0) opts.onOutput(pending.slice(0, m.index));
         return finish({ code: Number(m[1]), timedOut: false, cancelled: false });
       }
-      // Hold back what could be the start of the marker line.
-      if (pending.length > holdBack) {
-        opts.onOutput(pending.slice(0, pending.length - holdBack));
-        pending = pending.slice(pending.length - holdBack);
+      // Hold back only what could be the start of the marker line (a line's last newline, say): a
+      // fixed length held short lines back until some 30 more characters came, so `echo; sleep`
+      // streamed nothing for seconds.
+      const keep = markerStart(pending);
+      if (keep > 0) {
+        opts.onOutput(pending.slice(0, keep));
+        pending = pending.slice(keep);
       }
     };
     const cancel = () => {
