@@ -49,12 +49,72 @@ export async function readSecret(io: Io, what: string, source: { stdin?: boolean
   return value;
 }
 
+/**
+ * What is typed at a masked prompt, as a terminal sends it, made into the line it means: keys that
+ * send escape sequences (arrows, Delete, Home, F-keys: CSI `ESC [ ... final`, SS3 `ESC O x`, a lone
+ * ESC or an alt+key's ESC) and C0/C1 controls are not part of the line; a paste's text is, its
+ * markers not. Before, only the ESC itself was dropped and `[D` of a Left arrow was kept in the
+ * secret. A sequence split over two reads is carried over. Pure, so it is tested without a terminal.
+ */
+export class MaskedLine {
+  value = '';
+  /** An escape sequence begun and not yet ended: ESC, ESC [ ..., ESC O. */
+  private pending = '';
+
+  /** Takes what the terminal sent; answers what to echo and, when the line ended, how. */
+  feed(data: string): { echo: string; end?: 'enter' | 'interrupt' | 'eof' } {
+    let echo = '';
+    for (const ch of data) {
+      if (this.pending !== '') {
+        if (this.pending === '\x1b') {
+          if (ch === '[' || ch === 'O') {
+            this.pending += ch;
+            continue;
+          }
+          // A lone ESC (esc pressed, or alt+key's lead): dropped; what follows is read as usual.
+          this.pending = '';
+        } else if (this.pending === '\x1bO') {
+          this.pending = ''; // SS3: one character ends it (F1-F4, keypad arrows)
+          continue;
+        } else {
+          // CSI: parameter and intermediate bytes until a final byte from @ to ~.
+          if (ch >= ' ' && ch <= '?') {
+            if (this.pending.length < 64) this.pending += ch;
+            continue;
+          }
+          this.pending = '';
+          // A key's sequence, or a paste's marker (ESC [200~, ESC [201~: the text between is kept).
+          if (ch >= '@' && ch <= '~') continue;
+          // Not a sequence after all (a control inside it): read the character as usual.
+        }
+      }
+      if (ch === '\x1b') {
+        this.pending = ch;
+        continue;
+      }
+      if (ch === '\r' || ch === '\n') return { echo, end: 'enter' };
+      if (ch === '\u0003') return { echo, end: 'interrupt' };
+      if (ch === '\u0004') return { echo, end: 'eof' };
+      if (ch === '\u007f' || ch === '\b') {
+        if (this.value.length) {
+          this.value = [...this.value].slice(0, -1).join('');
+          echo += '\b \b';
+        }
+      } else if (ch >= ' ' && !(ch >= '\x80' && ch <= '\x9f')) {
+        this.value += ch;
+        echo += '*';
+      }
+    }
+    return { echo };
+  }
+}
+
 /** Reads one line from a TTY without echo, printing `*` per character on stderr. Ctrl+C: exit 130. */
 export function maskedPrompt(io: Io, question: string): Promise<string> {
   const stdin = io.stdin as NodeJS.ReadStream;
   return new Promise((resolve, reject) => {
     io.stderr.write(question);
-    let value = '';
+    const line = new MaskedLine();
     const wasRaw = stdin.isRaw;
     stdin.setRawMode(true);
     stdin.resume();
@@ -65,23 +125,13 @@ export function maskedPrompt(io: Io, question: string): Promise<string> {
       stdin.pause();
       io.stderr.write('\n');
       if (err) reject(err);
-      else resolve(value);
+      else resolve(line.value);
     };
     const onData = (data: string) => {
-      for (const ch of data) {
-        if (ch === '\r' || ch === '\n') return finish();
-        if (ch === '\u0003') return finish(new CliError(EXIT.interrupted, 'interrupted'));
-        if (ch === '\u0004') return finish();
-        if (ch === '\u007f' || ch === '\b') {
-          if (value.length) {
-            value = [...value].slice(0, -1).join('');
-            io.stderr.write('\b \b');
-          }
-        } else if (ch >= ' ') {
-          value += ch;
-          io.stderr.write('*');
-        }
-      }
+      const { echo, end } = line.feed(data);
+      if (echo) io.stderr.write(echo);
+      if (end === 'interrupt') finish(new CliError(EXIT.interrupted, 'interrupted'));
+      else if (end) finish();
     };
     stdin.on('data', onData);
   });
