@@ -2,32 +2,54 @@
  * Values a command reads rather than takes as arguments: text from a file or stdin, and secrets
  * from stdin, a file, or a masked prompt on the terminal. A secret never comes from argv.
  */
-import { readFileSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
+import { explainFileError } from '../files.js';
+import { LIMITS } from '../contract/limits.js';
 import { sanitize } from '../tui/sanitize.js';
 import type { Io } from './context.js';
 import { CliError, EXIT, usageError } from './exit.js';
 import type * as ReadlinePromises from 'node:readline/promises';
 import { importExternal } from '../importExternal.js';
 
-export async function readAll(stream: NodeJS.ReadableStream, limit = 16 << 20): Promise<string> {
+/** The most a text read from a file or stdin may hold (an --instructions-file, a chat prompt). */
+const TEXT_READ_MAX = 16 << 20;
+
+/**
+ * The most a secret read from stdin or a file may hold: four times the contract's largest secret
+ * value in bytes (a character is at most four bytes of UTF-8); BYOK keys have no limit of their own
+ * in the contract, and a provider's JSON key is a few kilobytes.
+ */
+export const SECRET_READ_MAX = 4 * LIMITS.secretValue.max;
+
+export async function readAll(stream: NodeJS.ReadableStream, limit = TEXT_READ_MAX, what = 'the input'): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
     const b = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
     size += b.length;
-    if (size > limit) throw usageError(`the input is larger than ${limit} bytes`);
+    if (size > limit) {
+      // A file such as /dev/zero never ends: stop reading it.
+      (stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+      throw usageError(`${what} is larger than ${limit} bytes`);
+    }
     chunks.push(b);
   }
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** `FILE` or `-` (stdin). */
-export async function readTextArg(io: Io, path: string): Promise<string> {
-  if (path === '-') return readAll(io.stdin);
+/**
+ * `FILE` or `-` (stdin), at most `limit` bytes. Read as a stream, not all at once: a FIFO
+ * (`<(cmd)`) and /dev/stdin work, and a file that never ends (/dev/zero) is refused at the limit
+ * rather than read for ever.
+ */
+export async function readTextArg(io: Io, path: string, limit = TEXT_READ_MAX): Promise<string> {
+  if (path === '-') return readAll(io.stdin, limit, 'stdin');
+  const shown = path.slice(0, 80);
   try {
-    return readFileSync(path, 'utf8');
+    return await readAll(createReadStream(path), limit, shown);
   } catch (e) {
-    throw usageError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+    if (e instanceof CliError) throw e;
+    throw usageError(`cannot read ${shown}: ${explainFileError(e)}`);
   }
 }
 
@@ -41,8 +63,8 @@ const chompOne = (s: string) => s.replace(/\r?\n$/, '');
 export async function readSecret(io: Io, what: string, source: { stdin?: boolean; file?: string }, flagBase: string): Promise<string> {
   let value: string;
   if (source.stdin && source.file !== undefined) throw usageError(`give --${flagBase}-stdin or --${flagBase}-file, not both`);
-  if (source.stdin) value = chompOne(await readAll(io.stdin));
-  else if (source.file !== undefined) value = chompOne(await readTextArg(io, source.file));
+  if (source.stdin) value = chompOne(await readAll(io.stdin, SECRET_READ_MAX, 'stdin'));
+  else if (source.file !== undefined) value = chompOne(await readTextArg(io, source.file, SECRET_READ_MAX));
   else if (io.stdin.isTTY && io.stderr.isTTY) value = await maskedPrompt(io, `${what}: `);
   else throw usageError(`${what} is needed: pass --${flagBase}-stdin (and pipe it in) or --${flagBase}-file FILE; there is no terminal to ask on`);
   if (value === '') throw usageError(`${what} is empty`);

@@ -1,6 +1,31 @@
 /** What a command reads rather than takes as an argument: the masked prompt's keys, secrets from stdin and files. */
-import { describe, expect, it } from 'vitest';
-import { MaskedLine } from '../../../src/cli/input.js';
+import { execFileSync } from 'node:child_process';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Io } from '../../../src/cli/context.js';
+import { MaskedLine, readTextArg } from '../../../src/cli/input.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'cli-input-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function io(stdin = ''): Io {
+  const input = new PassThrough();
+  input.end(stdin);
+  return { stdin: input, stdout: new PassThrough(), stderr: new PassThrough(), env: {} };
+}
+
+/** The message a promise is refused with, and its exit code. */
+async function refusal(p: Promise<unknown>): Promise<{ message: string; exitCode?: number }> {
+  try {
+    await p;
+  } catch (e) {
+    return { message: (e as Error).message, exitCode: (e as { exitCode?: number }).exitCode };
+  }
+  throw new Error('not refused');
+}
 
 /** The line the chunks make, and how it ended. */
 function typed(...chunks: string[]): { value: string; end?: string; echo: string } {
@@ -38,5 +63,24 @@ describe('the masked prompt', () => {
     expect(typed('ab\x7fc\r')).toEqual({ value: 'ac', end: 'enter', echo: '**\b \b*' });
     expect(typed('ab\x03').end).toBe('interrupt');
     expect(typed('ab\x04')).toMatchObject({ value: 'ab', end: 'eof' });
+  });
+});
+
+describe('readTextArg', () => {
+  it('stops reading a file that never ends at its limit, with a usage error', async () => {
+    expect(await refusal(readTextArg(io(), '/dev/zero', 1 << 16))).toEqual({ message: '/dev/zero is larger than 65536 bytes', exitCode: 2 });
+  });
+
+  it('says in words why a file cannot be read', async () => {
+    expect(await refusal(readTextArg(io(), join(dir, 'missing.txt')))).toMatchObject({ message: expect.stringMatching(/missing\.txt: no such file$/), exitCode: 2 });
+    expect(await refusal(readTextArg(io(), dir))).toMatchObject({ message: expect.stringMatching(/: it is a folder$/), exitCode: 2 });
+  });
+
+  it('reads a pipe given as a file (process substitution) and stdin as -', async () => {
+    const fifo = join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    createWriteStream(fifo).end('from a pipe\n');
+    expect(await readTextArg(io(), fifo)).toBe('from a pipe\n');
+    expect(await readTextArg(io('from stdin'), '-')).toBe('from stdin');
   });
 });
