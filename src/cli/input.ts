@@ -5,6 +5,7 @@
 import { createReadStream } from 'node:fs';
 import { explainFileError } from '../files.js';
 import { LIMITS } from '../contract/limits.js';
+import type { RuleCheck } from '../contract/rules.js';
 import { sanitize } from '../tui/sanitize.js';
 import type { Io } from './context.js';
 import { CliError, EXIT, usageError } from './exit.js';
@@ -21,7 +22,18 @@ const TEXT_READ_MAX = 16 << 20;
  */
 export const SECRET_READ_MAX = 4 * LIMITS.secretValue.max;
 
-export async function readAll(stream: NodeJS.ReadableStream, limit = TEXT_READ_MAX, what = 'the input'): Promise<string> {
+/** How much to read, what to call the input in a message, and whether bytes that are not UTF-8 are refused. */
+export interface ReadOptions {
+  limit?: number;
+  what?: string;
+  /**
+   * Refuse bytes that are not UTF-8 (a secret) instead of reading them as U+FFFD: a key stored
+   * with its bytes replaced is another key, which fails only when it is used.
+   */
+  strict?: boolean;
+}
+
+export async function readAll(stream: NodeJS.ReadableStream, { limit = TEXT_READ_MAX, what = 'the input', strict = false }: ReadOptions = {}): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
@@ -34,7 +46,14 @@ export async function readAll(stream: NodeJS.ReadableStream, limit = TEXT_READ_M
     }
     chunks.push(b);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  const bytes = Buffer.concat(chunks);
+  if (!strict) return bytes.toString('utf8');
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    // Which bytes, never: they are a secret's.
+    throw usageError(`${what} is not UTF-8 text (a binary file, or another encoding)`);
+  }
 }
 
 /**
@@ -42,11 +61,11 @@ export async function readAll(stream: NodeJS.ReadableStream, limit = TEXT_READ_M
  * (`<(cmd)`) and /dev/stdin work, and a file that never ends (/dev/zero) is refused at the limit
  * rather than read for ever.
  */
-export async function readTextArg(io: Io, path: string, limit = TEXT_READ_MAX): Promise<string> {
-  if (path === '-') return readAll(io.stdin, limit, 'stdin');
+export async function readTextArg(io: Io, path: string, opts: Omit<ReadOptions, 'what'> = {}): Promise<string> {
+  if (path === '-') return readAll(io.stdin, { ...opts, what: 'stdin' });
   const shown = path.slice(0, 80);
   try {
-    return await readAll(createReadStream(path), limit, shown);
+    return await readAll(createReadStream(path), { ...opts, what: shown });
   } catch (e) {
     if (e instanceof CliError) throw e;
     throw usageError(`cannot read ${shown}: ${explainFileError(e)}`);
@@ -58,16 +77,22 @@ const chompOne = (s: string) => s.replace(/\r?\n$/, '');
 
 /**
  * A secret: from stdin (`--X-stdin`), a file (`--X-file FILE`), or a masked prompt when stdin
- * is a TTY. Without any of them and without a TTY: a usage error naming the flags.
+ * is a TTY. Without any of them and without a TTY: a usage error naming the flags. Refused (exit
+ * 2, never showing the value): nothing, only whitespace, bytes that are not UTF-8, and what the
+ * contract's `check` refuses (a control character other than tabs and line breaks).
  */
-export async function readSecret(io: Io, what: string, source: { stdin?: boolean; file?: string }, flagBase: string): Promise<string> {
+export async function readSecret(io: Io, what: string, source: { stdin?: boolean; file?: string }, flagBase: string, check: RuleCheck<string>): Promise<string> {
   let value: string;
+  const read = { limit: SECRET_READ_MAX, strict: true };
   if (source.stdin && source.file !== undefined) throw usageError(`give --${flagBase}-stdin or --${flagBase}-file, not both`);
-  if (source.stdin) value = chompOne(await readAll(io.stdin, SECRET_READ_MAX, 'stdin'));
-  else if (source.file !== undefined) value = chompOne(await readTextArg(io, source.file, SECRET_READ_MAX));
+  if (source.stdin) value = chompOne(await readAll(io.stdin, { ...read, what: 'stdin' }));
+  else if (source.file !== undefined) value = chompOne(await readTextArg(io, source.file, read));
   else if (io.stdin.isTTY && io.stderr.isTTY) value = await maskedPrompt(io, `${what}: `);
   else throw usageError(`${what} is needed: pass --${flagBase}-stdin (and pipe it in) or --${flagBase}-file FILE; there is no terminal to ask on`);
-  if (value === '') throw usageError(`${what} is empty`);
+  if (value === '') throw usageError(`the ${what} is empty`);
+  if (value.trim() === '') throw usageError(`the ${what} is only whitespace`);
+  const wrong = check(value);
+  if (wrong) throw usageError(`the ${what} ${wrong}`);
   return value;
 }
 

@@ -183,7 +183,7 @@ async function withToken(opts: LoginOptions, deps: LoginDeps, t: ReturnType<type
   const { io } = deps;
   let value: string;
   if (io.stdin.isTTY && io.stderr.isTTY) value = await maskedPrompt(io, `${CREDENTIAL_SOURCES[kind].label}: `);
-  else value = (await readAll(io.stdin, 64 << 10)).replace(/\r?\n$/, '');
+  else value = (await readAll(io.stdin, { limit: 64 << 10, what: 'stdin', strict: true })).replace(/\r?\n$/, '');
   value = value.trim();
   if (!value) throw usageError(`no ${CREDENTIAL_SOURCES[kind].label} on stdin (pipe it in: intern-tui login --with-token < file)`);
   if (NOT_IN_A_KEY.test(value)) throw usageError(`the ${CREDENTIAL_SOURCES[kind].label} on stdin holds a space or a control character; give one key`);

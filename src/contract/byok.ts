@@ -1,7 +1,7 @@
 /** BYOK provider credentials (spec 2.2, 4.6, 4.7; public notes for list/get/delete). */
 import * as z from 'zod';
 import { LIMITS } from './limits.js';
-import { API_KEY_HASH_PATTERN, REGIONS, checkApiKeyHash, checkByokFlags, checkModel, type RuleCheck } from './rules.js';
+import { API_KEY_HASH_PATTERN, REGIONS, checkApiKeyHash, checkByokFlags, checkByokKey, checkModel, type RuleCheck } from './rules.js';
 
 export const ByokCredentialSchema = z.object({
   id: z.string().min(1),
@@ -100,9 +100,12 @@ const byokSettings = {
 };
 
 
+/** A key as sent, by the contract's rule (checkByokKey). */
+const ByokKeySchema = z.string().refine((k) => checkByokKey(k) === null, { error: (issue) => checkByokKey(issue.input as string) ?? 'invalid' });
+
 export const ByokCreateSchema = z
   .strictObject({
-    key: z.string().min(1, { error: 'must not be empty' }),
+    key: ByokKeySchema,
     provider: z.string().min(1, { error: 'must not be empty' }),
     workspace_id: z.string().min(1).optional(),
     ...byokSettings,
@@ -115,7 +118,7 @@ export type ByokCreate = z.input<typeof ByokCreateSchema>;
 
 /** Update body. The flag conflict of an update is checked on the merged state by the server. */
 export const ByokUpdateSchema = z.strictObject({
-  key: z.string().min(1, { error: 'must not be empty' }).optional(),
+  key: ByokKeySchema.optional(),
   ...byokSettings,
 });
 export type ByokUpdate = z.input<typeof ByokUpdateSchema>;

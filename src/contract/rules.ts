@@ -53,6 +53,25 @@ export const checkApiKeyHash: RuleCheck<string> = (hash) =>
 export const checkByokName: RuleCheck<string | null> = (name) =>
   name !== null && name.length > LIMITS.byokName.max ? `must be at most ${LIMITS.byokName.max} characters` : null;
 
+/** C0 controls other than tab, line feed and carriage return. */
+const SECRET_CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f]/;
+
+/**
+ * What any secret (a vault value, a BYOK key) may hold: line breaks and tabs, as a provider's JSON
+ * key has, but no other control character. NUL or ESC in a secret comes from a binary file or a
+ * terminal's keys, never from a key; stored, it only fails later, where no one can see why. The
+ * answer names the character's code and place, never the secret.
+ */
+export const checkSecretText: RuleCheck<string> = (value) => {
+  const m = SECRET_CONTROL.exec(value);
+  if (!m) return null;
+  const code = m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+  return `must not hold control characters other than tabs and line breaks (U+${code} at character ${m.index + 1})`;
+};
+
+/** A BYOK key as sent: not empty, and a secret's characters. */
+export const checkByokKey: RuleCheck<string> = (key) => (key.length === 0 ? 'must not be empty' : checkSecretText(key));
+
 export const checkProviderSlug: RuleCheck<string> = (slug) =>
   PROVIDER_SLUG_PATTERN.test(slug)
     ? null

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { LIMITS } from './limits.js';
-import type { RuleCheck } from './rules.js';
+import { checkSecretText, type RuleCheck } from './rules.js';
 
 /** Lowercase letters, digits and single underscores; starts with a letter, does not end with `_`. */
 export const SECRET_NAME_PATTERN = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
@@ -22,7 +22,7 @@ export const checkSecretName: RuleCheck<string> = (name) => {
 export const checkSecretValue: RuleCheck<string> = (value) => {
   if (value.length < LIMITS.secretValue.min) return 'must not be empty';
   if (value.length > LIMITS.secretValue.max) return `must be at most ${LIMITS.secretValue.max} characters`;
-  return null;
+  return checkSecretText(value);
 };
 
 const LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;

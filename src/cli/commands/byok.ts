@@ -1,6 +1,6 @@
 /** `byok list|get|create|update|delete`: provider keys. The raw key is read, never an argument, never printed. */
 import { ByokCredentialSchema, checkByokList, parseByokList, type ByokCreate, type ByokCredential, type ByokUpdate } from '../../contract/byok.js';
-import { REGIONS, checkByokFlags, checkByokName } from '../../contract/rules.js';
+import { REGIONS, checkByokFlags, checkByokKey, checkByokName } from '../../contract/rules.js';
 import { PROVIDERS, providerOf } from '../../contract/providers.js';
 import { closest } from '../../client/closest.js';
 import type { RunContext } from '../context.js';
@@ -126,7 +126,7 @@ export async function create(ctx: RunContext): Promise<number> {
   const body: ByokCreate = { ...settings(ctx, [['--provider', provider ? null : 'is required (a provider slug, e.g. openai)']]), provider, key: '' };
   if (ctx.text('workspace')) body.workspace_id = ctx.text('workspace');
   const api = await ctx.api();
-  body.key = await readSecret(ctx.io, `${provider} key`, { stdin: ctx.values['key-stdin'] === true, file: ctx.text('key-file') }, 'key');
+  body.key = await readSecret(ctx.io, `${provider} key`, { stdin: ctx.values['key-stdin'] === true, file: ctx.text('key-file') }, 'key', checkByokKey);
   const created = await api.createByok(body, { signal: ctx.signal });
   ctx.out.object(created, detail(created));
   return EXIT.ok;
@@ -136,7 +136,7 @@ create.jsonFields = BYOK_FIELDS;
 export async function update(ctx: RunContext): Promise<number> {
   const body = settings(ctx);
   if (ctx.values['key-stdin'] === true || ctx.text('key-file') !== undefined) {
-    body.key = await readSecret(ctx.io, 'new key', { stdin: ctx.values['key-stdin'] === true, file: ctx.text('key-file') }, 'key');
+    body.key = await readSecret(ctx.io, 'new key', { stdin: ctx.values['key-stdin'] === true, file: ctx.text('key-file') }, 'key', checkByokKey);
   }
   if (Object.keys(body).length === 0) throw usageError('nothing to change; see intern-tui byok update --help');
   const api = await ctx.api();

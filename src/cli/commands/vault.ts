@@ -60,10 +60,7 @@ export async function put(ctx: RunContext): Promise<number> {
   const api = await ctx.api();
   const internRef = ctx.text('intern');
   const intern = internRef ? await resolveIntern(api, internRef, ctx.signal) : undefined;
-  const value = await readSecret(ctx.io, `value of ${name}`, { stdin: ctx.values['value-stdin'] === true, file: ctx.text('value-file') }, 'value');
-  // The value is never repeated in a message, only what is wrong with it.
-  const wrongValue = checkSecretValue(value);
-  if (wrongValue) throw usageError(`the value of ${name} ${wrongValue}`);
+  const value = await readSecret(ctx.io, `value of ${name}`, { stdin: ctx.values['value-stdin'] === true, file: ctx.text('value-file') }, 'value', checkSecretValue);
   const body = { value, hosts: hosts.hosts };
   const saved = intern ? await api.putInternSecret(intern.id, name, body, { signal: ctx.signal }) : await api.putVaultSecret(name, body, { signal: ctx.signal });
   ctx.out.done(`Saved secret ${saved.name}${intern ? ` for intern ${intern.name}` : ''} (hosts: ${saved.hosts?.join(', ') ?? 'none'}).`, saved);

@@ -1,7 +1,7 @@
 /** The BYOK form's state and rules, without React: parsed lists, checks, and the request to send. */
 import { BYOK_LISTS, checkByokList, parseByokList, type ByokCreate, type ByokListField, type ByokCredential, type ByokUpdate } from '../../contract/byok.js';
 import { describeRegionRule, regionRuleOf, resolveDeclaredRegion } from '../../contract/providers.js';
-import { type Region, checkByokFlags, checkByokName, checkProviderSlug } from '../../contract/rules.js';
+import { type Region, checkByokFlags, checkByokKey, checkByokName, checkProviderSlug } from '../../contract/rules.js';
 
 export type Tri = 'unset' | 'true' | 'false';
 export interface ByokFormValues {
@@ -68,6 +68,7 @@ export function validateByok(v: ByokFormValues, mode: { create: boolean; rotatin
     else e.provider = checkProviderSlug(v.provider.trim()) ?? undefined;
   }
   if ((mode.create || mode.rotating) && v.key.length === 0) e.key = 'the key is required';
+  else if (mode.create || mode.rotating) e.key = checkByokKey(v.key) ?? undefined;
   e.name = checkByokName(v.name === '' ? null : v.name) ?? undefined;
   for (const field of Object.keys(BYOK_LISTS) as ByokListField[]) {
     const wrong = checkByokList(field, parseByokList(v[field]));

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Io } from '../../../src/cli/context.js';
-import { MaskedLine, readTextArg } from '../../../src/cli/input.js';
+import { MaskedLine, readSecret, readTextArg } from '../../../src/cli/input.js';
+import { checkByokKey } from '../../../src/contract/rules.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cli-input-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -68,7 +69,7 @@ describe('the masked prompt', () => {
 
 describe('readTextArg', () => {
   it('stops reading a file that never ends at its limit, with a usage error', async () => {
-    expect(await refusal(readTextArg(io(), '/dev/zero', 1 << 16))).toEqual({ message: '/dev/zero is larger than 65536 bytes', exitCode: 2 });
+    expect(await refusal(readTextArg(io(), '/dev/zero', { limit: 1 << 16 }))).toEqual({ message: '/dev/zero is larger than 65536 bytes', exitCode: 2 });
   });
 
   it('says in words why a file cannot be read', async () => {
@@ -82,5 +83,31 @@ describe('readTextArg', () => {
     createWriteStream(fifo).end('from a pipe\n');
     expect(await readTextArg(io(), fifo)).toBe('from a pipe\n');
     expect(await readTextArg(io('from stdin'), '-')).toBe('from stdin');
+  });
+});
+
+describe('readSecret', () => {
+  const read = (stdin: string | Buffer) => {
+    const input = new PassThrough();
+    input.end(stdin);
+    const streams: Io = { stdin: input, stdout: new PassThrough(), stderr: new PassThrough(), env: {} };
+    return readSecret(streams, 'openai key', { stdin: true }, 'key', checkByokKey);
+  };
+
+  it('refuses a value of whitespace only, as it refuses an empty one (exit 2)', async () => {
+    expect(await refusal(read('   \n'))).toEqual({ message: 'the openai key is only whitespace', exitCode: 2 });
+    expect(await refusal(read('\n'))).toEqual({ message: 'the openai key is empty', exitCode: 2 });
+  });
+
+  it('refuses bytes that are not UTF-8 rather than storing another key, without showing them', async () => {
+    const r = await refusal(read(Buffer.from([0x73, 0x6b, 0x2d, 0xff, 0xfe, 0x41])));
+    expect(r).toEqual({ message: 'stdin is not UTF-8 text (a binary file, or another encoding)', exitCode: 2 });
+  });
+
+  it('refuses NUL and ESC by the contract\'s rule and keeps a multi-line JSON key whole', async () => {
+    expect(await refusal(read('sk-abc\x00def'))).toMatchObject({ message: expect.stringMatching(/^the openai key must not hold control characters .*U\+0000/), exitCode: 2 });
+    expect(await refusal(read('sk-ab\x1b[Dc'))).toMatchObject({ exitCode: 2 });
+    expect(await read('{\n  "type": "service_account"\n}\n')).toBe('{\n  "type": "service_account"\n}');
+    expect(await read('sk-ok\n')).toBe('sk-ok');
   });
 });

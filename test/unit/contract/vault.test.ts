@@ -1,10 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  ByokCreateSchema,
   LIMITS,
   VaultSecretCopySchema,
   VaultSecretWriteSchema,
+  checkByokKey,
   checkSecretName,
+  checkSecretValue,
   contextSize,
   normaliseHost,
   perMillion,
@@ -144,5 +147,21 @@ describe('contextSize', () => {
     [2_000_000, '2M'],
   ])('%i tokens read %s', (tokens, shown) => {
     expect(contextSize(tokens)).toBe(shown);
+  });
+});
+
+describe('a secret\'s characters (vault values and BYOK keys alike)', () => {
+  it('keeps tabs and line breaks (a provider\'s JSON key) and refuses NUL, ESC and the other C0 controls, naming the code, not the value', () => {
+    const json = '{\r\n\t"type": "service_account",\n\t"private_key": "-----BEGIN PRIVATE KEY-----\\nabc\\n"\n}\n';
+    expect(checkSecretValue(json)).toBeNull();
+    expect(checkByokKey(json)).toBeNull();
+    expect(checkSecretValue('hunter\x002')).toBe('must not hold control characters other than tabs and line breaks (U+0000 at character 7)');
+    expect(checkByokKey('sk-\x1b[Dabc')).toMatch(/U\+001B at character 4/);
+    expect(checkByokKey('sk-\x1b[Dabc')).not.toMatch(/sk-/);
+    expect(checkByokKey('')).toBe('must not be empty');
+    // The sandbox answers 400 by the same rule: one home for it.
+    expect(VaultSecretWriteSchema.safeParse({ value: 'a\x07b', hosts: ['example.com'] }).success).toBe(false);
+    expect(ByokCreateSchema.safeParse({ provider: 'openai', key: 'sk-\x00' }).success).toBe(false);
+    expect(ByokCreateSchema.safeParse({ provider: 'openai', key: json }).success).toBe(true);
   });
 });

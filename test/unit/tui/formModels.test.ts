@@ -56,6 +56,8 @@ describe('BYOK form model', () => {
     const edit = formOf(credential({ id: 'c1', provider: 'openai' }));
     expect(validateByok(edit, { create: false, rotating: false })).toEqual({});
     expect(validateByok(edit, { create: false, rotating: true }).key).toBeTruthy();
+    // A key with a control character in it (ESC from a terminal's arrow key) is marked by the contract's rule.
+    expect(validateByok({ ...edit, key: 'sk-ab\x1b[Dc' }, { create: false, rotating: true }).key).toMatch(/control characters/);
   });
 
   it('does not check again a region that came from the key, while the key is not being changed', () => {
