@@ -4,7 +4,7 @@ import type { ByokCredential } from '../contract/byok.js';
 import { INTERN_PAGE, internPages } from '../client/pages.js';
 import type { InternApi } from '../client/types.js';
 import type { Intern } from '../contract/intern.js';
-import { sanitize } from '../tui/sanitize.js';
+import { quoted, sanitize } from '../tui/sanitize.js';
 import { CliError, EXIT } from './exit.js';
 
 /**
@@ -13,17 +13,17 @@ import { CliError, EXIT } from './exit.js';
  */
 function theOne<T extends { id: string }>(m: Matches<T>, ref: string, what: string, describe: (item: T) => string): T {
   if (m.one) return m.one;
-  const shown = sanitize(ref).slice(0, 80);
+  const shown = quoted(ref);
   const several = severalOf(m);
   if (several.length > 0) {
-    const how = m.byName.length > 1 ? `${several.length} ${what}s are named "${shown}"` : `the ids of ${several.length} ${what}s start with "${shown}"`;
+    const how = m.byName.length > 1 ? `${several.length} ${what}s are named ${shown}` : `the ids of ${several.length} ${what}s start with ${shown}`;
     const listed = several.slice(0, 5).map((x) => `${x.id} (${describe(x)})`);
     const more = several.length > 5 ? ` and ${several.length - 5} more` : '';
     throw new CliError(EXIT.usage, `${how}: name one by its id (${listed.join(', ')}${more})`);
   }
   const short = ref.length < ID_PREFIX_MIN && /^[0-9a-f]+$/i.test(ref) ? ` (the start of an id needs ${ID_PREFIX_MIN} characters at least)` : '';
   const near = m.near ? ` (did you mean ${sanitize(m.near)}?)` : '';
-  throw new CliError(EXIT.failed, `no ${what} with the id or name "${shown}"${short}${near}`);
+  throw new CliError(EXIT.failed, `no ${what} with the id or name ${shown}${short}${near}`);
 }
 
 /** An empty reference (`interns get ""`, a variable unset in a script) is a mistake on the command line, not a lookup. */

@@ -26,6 +26,18 @@ export function sanitize(value: string | null | undefined, opts: { multiline?: b
   return noEsc.replace(/[\t\n\r]/g, ' ').replace(CONTROLS_NO_NEWLINE, '');
 }
 
+/** What JSON.stringify leaves as it is but a terminal would not show: DEL, C1 controls, bidi overrides. */
+const UNSEEN = /[\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+
+/**
+ * What someone typed, shown back in double quotes with every invisible character written out as
+ * a JSON escape (`"runn\u001b[31mer"`), at most `max` characters of it: sanitize would delete
+ * them, and a message about `runn<ESC>[31mer` would say "runner", which exists.
+ */
+export function quoted(text: string, max = 80): string {
+  return JSON.stringify(text.slice(0, max)).replace(UNSEEN, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 const TAB_STOP = 8;
 
 function expandTabs(line: string): string {

@@ -8,6 +8,7 @@ import type { Column } from '../output.js';
 import { resolveIntern } from '../resolve.js';
 import { allVaultPages } from '../../client/pages.js';
 import { relativeTime, shortFingerprint } from '../../tui/format.js';
+import { quoted } from '../../tui/sanitize.js';
 
 
 /** What `--json FIELDS` may keep of a secret's record (names and hosts: a value is never in it). */
@@ -47,7 +48,7 @@ list.jsonFields = Object.keys(EffectiveSecretSchema.shape);
  * is asked for: typing a secret into the masked prompt only to have its name refused loses it.
  */
 function refuseBadNames(names: string[]): void {
-  refuseWrong(names.map((name) => [`SECRET ${JSON.stringify(name.slice(0, 80))}`, checkSecretName(name)]));
+  refuseWrong(names.map((name) => [`SECRET ${quoted(name)}`, checkSecretName(name)]));
 }
 
 export async function put(ctx: RunContext): Promise<number> {

@@ -465,6 +465,15 @@ describe('commands against the fake API', () => {
     expect(key.stderr).toContain('(did you mean Production OpenAI?)');
   });
 
+  it('shows the invisible characters of a reference that names nothing, rather than a name that exists', async () => {
+    const api = new FakeApi();
+    const r = await runWithFake(['interns', 'get', 'runn\x1b[31mer'], api);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('no intern with the id or name "runn\\u001b[31mer"');
+    const bidi = await runWithFake(['byok', 'get', 'Production\u202eOpenAI'], api);
+    expect(bidi.stderr).toContain('no BYOK key with the id or name "Production\\u202eOpenAI"');
+  });
+
   it('maps a missing credential and a refused one to exit 4, naming the variable and login (not a flag)', async () => {
     const api = new FakeApi();
     api.listModels = () => Promise.reject(new MissingCredentialError('api_key', 'GET /models'));
