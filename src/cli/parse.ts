@@ -62,6 +62,12 @@ export function parseFor(spec: CommandSpec, rest: string[]): Parsed {
     throw usageError(`${argsErrorMessage(e, Object.keys(options))}; see intern-tui ${[spec.noun, spec.verb].filter(Boolean).join(' ')} --help`);
   }
   const values = { ...r.values } as Parsed['values'];
+  for (const [name, f] of Object.entries(flags)) {
+    const given = values[name];
+    if (f.nonEmpty && !values.help && (Array.isArray(given) ? given : [given]).some((v) => typeof v === 'string' && v.trim() === '')) {
+      throw usageError(`--${name} is empty: give ${f.value ?? 'a value'}, or leave the flag out`);
+    }
+  }
   let positionals = [...r.positionals];
   let json: string[] | null = null;
   if (values.json) {

@@ -30,6 +30,12 @@ export interface FlagSpec {
    * field ("pass workspace_id") is followed by the flag that sets it (run.ts).
    */
   sets?: string;
+  /**
+   * An empty value is refused (exit 2) before anything is sent: a filter or a target given as ""
+   * (a variable unset in a script) would otherwise be left out, and the command would act on all,
+   * or somewhere else (`vault put --intern ""` into the workspace's vault).
+   */
+  nonEmpty?: boolean;
 }
 
 /**
@@ -120,7 +126,7 @@ export const COMMANDS: CommandSpec[] = [
     positionals: [0, 0],
     summary: 'list interns',
     flags: {
-      status: { type: 'string', multiple: true, value: 'STATUS', description: 'only interns with this status (repeatable)' },
+      status: { type: 'string', multiple: true, value: 'STATUS', description: 'only interns with this status (repeatable)', nonEmpty: true },
       limit: { type: 'string', value: 'N', description: 'at most N interns (default: all, fetched page by page)' },
     },
     details: 'Example:\n  intern-tui interns list --json id,name,status | jq .',
@@ -260,8 +266,8 @@ export const COMMANDS: CommandSpec[] = [
     positionals: [0, 0],
     summary: 'list BYOK provider keys (labels only, never the keys)',
     flags: {
-      provider: { type: 'string', value: 'SLUG', description: 'only this provider' },
-      workspace: { type: 'string', value: 'ID', description: 'only this workspace', sets: 'workspace_id' },
+      provider: { type: 'string', value: 'SLUG', description: 'only this provider', nonEmpty: true },
+      workspace: { type: 'string', value: 'ID', description: 'only this workspace', sets: 'workspace_id', nonEmpty: true },
     },
     details: 'Example:\n  intern-tui byok list --provider openai --json id,label',
     needs: ['management_key'],
@@ -331,7 +337,7 @@ export const COMMANDS: CommandSpec[] = [
     positionals: [0, 0],
     summary: "list the workspace's or an intern's secrets (no values)",
     flags: {
-      intern: { type: 'string', value: 'NAME', description: "the intern's own secrets (id or name)" },
+      intern: { type: 'string', value: 'NAME', description: "the intern's own secrets (id or name)", nonEmpty: true },
       effective: { type: 'boolean', description: 'with --intern: what the intern sees (intern, attached vault, workspace)' },
     },
     details: 'Names, hosts and fingerprints only: the service never returns a value.\nExample:\n  intern-tui vault list --intern reviewer --effective --json name,scope',
@@ -349,7 +355,7 @@ export const COMMANDS: CommandSpec[] = [
       host: { type: 'string', multiple: true, value: 'HOST', description: 'a host the secret may be sent to (repeatable, at least one)' },
       'value-stdin': { type: 'boolean', description: 'read the value from stdin' },
       'value-file': { type: 'string', value: 'FILE', description: 'read the value from FILE' },
-      intern: { type: 'string', value: 'NAME', description: "put it in the intern's own vault (id or name)" },
+      intern: { type: 'string', value: 'NAME', description: "put it in the intern's own vault (id or name)", nonEmpty: true },
     },
     details:
       'Without --value-stdin or --value-file the value is asked for with a masked prompt (on a TTY); never\n' +
@@ -366,7 +372,7 @@ export const COMMANDS: CommandSpec[] = [
     positionals: [1, 1],
     summary: 'delete a secret',
     flags: {
-      intern: { type: 'string', value: 'NAME', description: "from the intern's own vault (id or name)" },
+      intern: { type: 'string', value: 'NAME', description: "from the intern's own vault (id or name)", nonEmpty: true },
       yes: { type: 'boolean', short: 'y', description: 'do not ask (required without a TTY)' },
     },
     details: 'Example:\n  intern-tui vault delete github_token --yes',
@@ -380,7 +386,7 @@ export const COMMANDS: CommandSpec[] = [
     args: 'SECRET...',
     positionals: [1, 100],
     summary: "copy workspace secrets into an intern's own vault",
-    flags: { intern: { type: 'string', value: 'NAME', description: 'the intern to copy into (id or name; required)' } },
+    flags: { intern: { type: 'string', value: 'NAME', description: 'the intern to copy into (id or name; required)', nonEmpty: true } },
     details: 'Example:\n  intern-tui vault copy github_token slack_token --intern reviewer',
     needs: ['api_key'],
     json: true,

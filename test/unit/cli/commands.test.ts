@@ -684,6 +684,30 @@ describe('what commands refuse or strip', () => {
     expect(ok.stderr).toBe('');
   });
 
+  it('refuses an empty filter or target before anything is sent, rather than acting on all or elsewhere (exit 2)', () => {
+    for (const [command, args, flag] of [
+      [spec('interns', 'list'), ['--status', ''], '--status is empty: give STATUS, or leave the flag out'],
+      [spec('interns', 'list'), ['--status', 'running', '--status='], '--status is empty'],
+      [spec('byok', 'list'), ['--provider', ''], '--provider is empty'],
+      [spec('byok', 'list'), ['--workspace', ' '], '--workspace is empty'],
+      [spec('vault', 'list'), ['--intern', ''], '--intern is empty: give NAME'],
+      [spec('vault', 'put'), ['tok', '--intern', '', '--host', 'a.com'], '--intern is empty'],
+      [spec('vault', 'delete'), ['tok', '--intern', ''], '--intern is empty'],
+      [spec('vault', 'copy'), ['tok', '--intern', ''], '--intern is empty'],
+    ] as const) {
+      let error: unknown;
+      try {
+        parseFor(command, [...args]);
+      } catch (e) {
+        error = e;
+      }
+      expect(error, args.join(' ')).toBeInstanceOf(CliError);
+      expect((error as CliError).exitCode).toBe(2);
+      expect((error as Error).message).toContain(flag);
+    }
+    expect(parseFor(spec('interns', 'update'), ['runner', '--description', ''])).toMatchObject({ values: { description: '' } });
+  });
+
   it('byok refuses a region it does not know before sending, and --zdr none clears the declaration', async () => {
     const api = new FakeApi();
     const bad = await runWithFake(['byok', 'update', 'c1', '--region', 'mars'], api);
