@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import { LIMITS } from './limits.js';
+import type { RuleCheck } from './rules.js';
 
 export const PROVIDE_INPUT_TOOL = 'openrouter.provide_input';
 export const APPROVAL_MODES = ['manual', 'self-drive'] as const;
@@ -38,11 +39,16 @@ export function promptTooLong(prompt: string): string | null {
   return prompt.length > LIMITS.prompt.max ? `the prompt is ${prompt.length} characters; the service takes at most ${LIMITS.prompt.max}` : null;
 }
 
+/** A session id a client names (to continue a session): 1 to 256 characters. */
+export const checkSessionId: RuleCheck<string> = (id) =>
+  id.length < LIMITS.sessionId.min ? 'must not be empty' : id.length > LIMITS.sessionId.max ? `must be at most ${LIMITS.sessionId.max} characters` : null;
+const SessionIdSchema = z.string().refine((id) => checkSessionId(id) === null, { error: (issue) => checkSessionId(issue.input as string) ?? 'invalid' });
+
 /** Extra fields an OpenAI-style client sends (temperature, ...) are accepted and ignored, like `model`. */
 export const ChatRequestSchema = z.object({
   messages: z.array(ChatMessageSchema).min(1, { error: 'at least one message is needed' }),
   stream: z.literal(true, { error: 'stream must be true: this route only streams' }),
-  session_id: z.string().min(LIMITS.sessionId.min).max(LIMITS.sessionId.max).optional(),
+  session_id: SessionIdSchema.optional(),
   approval_mode: z.enum(APPROVAL_MODES).optional(),
   model: z.string().optional(),
 });
@@ -50,7 +56,7 @@ export type ChatRequest = z.input<typeof ChatRequestSchema>;
 
 export const InvokeRequestSchema = z.strictObject({
   input: z.string().min(1, { error: 'input must not be empty' }).max(LIMITS.prompt.max, { error: `input must be at most ${LIMITS.prompt.max} characters` }),
-  session_id: z.string().min(LIMITS.sessionId.min).max(LIMITS.sessionId.max).optional(),
+  session_id: SessionIdSchema.optional(),
 });
 export type InvokeRequest = z.infer<typeof InvokeRequestSchema>;
 export const InvokeResultSchema = z.object({ session_id: z.string(), status: z.enum(['started', 'steered']) });

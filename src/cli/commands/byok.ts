@@ -1,6 +1,6 @@
 /** `byok list|get|create|update|delete`: provider keys. The raw key is read, never an argument, never printed. */
 import { ByokCredentialSchema, checkByokList, parseByokList, type ByokCreate, type ByokCredential, type ByokUpdate } from '../../contract/byok.js';
-import { REGIONS, checkByokFlags, checkByokKey, checkByokName } from '../../contract/rules.js';
+import { REGIONS, checkByokFlags, checkByokKey, checkByokName, checkProviderSlug } from '../../contract/rules.js';
 import { PROVIDERS, providerOf } from '../../contract/providers.js';
 import { closest } from '../../client/closest.js';
 import type { RunContext } from '../context.js';
@@ -12,6 +12,7 @@ import { resolveByok } from '../resolve.js';
 import { byokPages } from '../../client/pages.js';
 import { shortIdLength } from '../../client/resolve.js';
 import { byokFacts, timeAndAge } from '../../tui/format.js';
+import { quoted } from '../../tui/sanitize.js';
 
 
 /** What `--json FIELDS` may keep of a key's record: the contract's fields. */
@@ -90,7 +91,8 @@ function settings(ctx: RunContext, more: [string, string | null][] = []): ByokUp
 /**
  * The provider a --provider names: the catalogue's slug in any case ("OpenAI" is openai). One this
  * version's catalogue lacks is sent as given (the service's may be newer), with a warning, since a
- * typo would list nothing and exit 0, or be refused only by the service.
+ * typo would list nothing and exit 0, or be refused only by the service; one that is no slug at all
+ * by the contract's rule ("Open AI") is refused before anything is sent (exit 2).
  */
 function providerFlag(ctx: RunContext): string | undefined {
   const typed = ctx.text('provider');
@@ -98,6 +100,8 @@ function providerFlag(ctx: RunContext): string | undefined {
   const slug = providerOf(typed);
   if (slug !== null) return slug;
   const near = closest(typed.toLowerCase(), PROVIDERS.map((p) => p.slug));
+  const wrong = checkProviderSlug(typed);
+  if (wrong) throw usageError(`--provider ${quoted(typed, 40)} ${wrong}${near ? ` (did you mean ${near}?)` : ''}`);
   ctx.warn(`"${typed.slice(0, 40)}" is not a provider this version knows${near ? ` (did you mean ${near}?)` : ''}; sent as given`);
   return typed;
 }

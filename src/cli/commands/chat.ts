@@ -6,11 +6,11 @@
  * instead and prints its session id (for cron jobs and scripts that do not wait for the answer).
  */
 import { randomUUID } from 'node:crypto';
-import { ChatChunkSchema, InvokeResultSchema, SteeredSchema, answerMessages, elicitationAnswer, optionLabel, parseProvideInput, promptTooLong, type ChatChunk, type ChatMessage, type ChatToolCall, type ElicitationRequest, type PermissionRequest } from '../../contract/chat.js';
+import { ChatChunkSchema, InvokeResultSchema, checkSessionId, SteeredSchema, answerMessages, elicitationAnswer, optionLabel, parseProvideInput, promptTooLong, type ChatChunk, type ChatMessage, type ChatToolCall, type ElicitationRequest, type PermissionRequest } from '../../contract/chat.js';
 import { sanitize } from '../../tui/sanitize.js';
 import type { InternApi } from '../../client/types.js';
 import type { RunContext } from '../context.js';
-import { CliError, EXIT, usageError } from '../exit.js';
+import { CliError, EXIT, refuseWrong, usageError } from '../exit.js';
 import { askLine, askPrompt, readAll } from '../input.js';
 import { resolveIntern } from '../resolve.js';
 import { exitCodeOf } from '../run.js';
@@ -253,6 +253,9 @@ async function turn(ctx: RunContext, api: InternApi, intern: { id: string; name:
 
 export async function chat(ctx: RunContext): Promise<number> {
   if (ctx.values.approve && ctx.values.deny) throw usageError('give --approve or --deny, not both');
+  // By the service's rule, before anything is sent (an empty one is refused by the parser).
+  const sessionId = ctx.text('session');
+  if (sessionId !== undefined) refuseWrong([['--session', checkSessionId(sessionId)]]);
   if (ctx.values['no-wait'] && (ctx.values.approve || ctx.values.deny)) {
     throw usageError('--no-wait runs the intern self-drive, so nothing asks for permission: drop --approve/--deny');
   }

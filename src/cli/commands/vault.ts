@@ -1,5 +1,5 @@
 /** `vault list|put|delete|copy [--intern NAME]`: secrets by name and host; a value is read, never an argument, never printed. */
-import { EffectiveSecretSchema, VaultSecretSchema, checkSecretName, checkSecretValue, validateHosts, type EffectiveSecret, type VaultSecret, type VaultSecretList } from '../../contract/vault.js';
+import { EffectiveSecretSchema, VaultSecretCopySchema, VaultSecretSchema, checkSecretName, checkSecretValue, validateHosts, type EffectiveSecret, type VaultSecret, type VaultSecretList } from '../../contract/vault.js';
 import type { RunContext } from '../context.js';
 import { CliError, EXIT, refuseWrong, usageError } from '../exit.js';
 import { confirm, readSecret } from '../input.js';
@@ -90,6 +90,12 @@ export async function copy(ctx: RunContext): Promise<number> {
   const internRef = ctx.text('intern');
   if (!internRef) throw usageError('--intern NAME is required: the intern to copy the secrets into');
   refuseBadNames(ctx.positionals);
+  // The rest of the service's rule for the list (each name once), before anything is sent.
+  const whole = VaultSecretCopySchema.safeParse({ names: ctx.positionals });
+  if (!whole.success) {
+    const twice = [...new Set(ctx.positionals.filter((n, i) => ctx.positionals.indexOf(n) !== i))];
+    throw usageError(`SECRET...: ${whole.error.issues[0]?.message ?? 'refused'}${twice.length ? ` (${twice.map((n) => quoted(n)).join(', ')} given more than once)` : ''}`);
+  }
   const api = await ctx.api();
   const intern = await resolveIntern(api, internRef, ctx.signal);
   const copied = await api.copySecretsToIntern(intern.id, ctx.positionals, { signal: ctx.signal });

@@ -708,6 +708,28 @@ describe('what commands refuse or strip', () => {
     expect(parseFor(spec('interns', 'update'), ['runner', '--description', ''])).toMatchObject({ values: { description: '' } });
   });
 
+  it('refuses before sending, naming the flag, what the service would refuse by an API field (exit 2)', async () => {
+    const api = new FakeApi();
+    for (const [args, flag] of [
+      [['interns', 'create', 'new1', '--workspace', ''], '--workspace is empty'],
+      [['interns', 'create', 'new1', '--vault', ''], '--vault is empty'],
+      [['byok', 'create', '--provider', 'openai', '--workspace', '', '--key-stdin'], '--workspace is empty'],
+      [['chat', 'runner', 'hi', '--session', ''], '--session is empty'],
+    ] as const) {
+      const found = findCommand([...args]) as { spec: CommandSpec; rest: string[] };
+      expect(() => parseFor(found.spec, found.rest), args.join(' ')).toThrow(flag);
+    }
+    const long = await runWithFake(['chat', 'runner', 'hi', '--session', 's'.repeat(3000)], api);
+    expect([long.code, long.stderr]).toEqual([2, 'intern-tui: --session: must be at most 256 characters\n']);
+    const spaced = await runWithFake(['byok', 'create', '--provider', 'Open AI', '--key-stdin'], api, { stdin: 'sk-1234\n' });
+    expect(spaced.code).toBe(2);
+    expect(spaced.stderr).toBe('intern-tui: --provider "Open AI" must be a lowercase provider slug (letters, digits, hyphens, optional /sub-path) (did you mean openai?)\n');
+    const twice = await runWithFake(['vault', 'copy', 'my_tok', 'other', 'my_tok', '--intern', 'runner'], api);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain('names must be unique ("my_tok" given more than once)');
+    expect(api.callsOf('chat').length + api.callsOf('createByok').length + api.callsOf('copySecretsToIntern').length).toBe(0);
+  });
+
   it('byok refuses a region it does not know before sending, and --zdr none clears the declaration', async () => {
     const api = new FakeApi();
     const bad = await runWithFake(['byok', 'update', 'c1', '--region', 'mars'], api);
