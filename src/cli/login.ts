@@ -15,7 +15,7 @@ import { authorizationUrl, createPkce, discoverOAuth, exchangeOAuthCode, signInU
 import { BASE_URL_ENV, CREDENTIAL_SOURCES, DEFAULT_BASE_URL, NOT_IN_A_KEY, type CredentialKind } from '../contract/routes.js';
 import { sanitize } from '../tui/sanitize.js';
 import { type Profile, readConfig } from './config.js';
-import { warnTo } from './settings.js';
+import { noSuchProfile, warnTo } from './settings.js';
 import type { Io } from './context.js';
 import { CliError, EXIT, usageError } from './exit.js';
 import { maskedPrompt, readAll } from './input.js';
@@ -234,6 +234,11 @@ export async function logout(opts: { profile?: string }, deps: Omit<LoginDeps, '
   const file = readConfig(deps.path, warnTo(deps.io.stderr));
   const name = opts.profile ?? deps.io.env.INTERN_TUI_PROFILE ?? file.default_profile ?? 'default';
   const removed = await forgetProfileSecrets({ path: deps.path }, name, deps.keychain);
+  // A profile named (flag or environment) that the file lacks is a typo, as for every other command
+  // (exit 2), unless the keychain still held its secrets: the file lost the profile and logout
+  // cleans up after it, which is why the keychain is asked first.
+  const named = opts.profile !== undefined || deps.io.env.INTERN_TUI_PROFILE !== undefined;
+  if (removed.length === 0 && named && !file.profiles[name]) throw noSuchProfile(name, file);
   if (removed.length === 0) {
     deps.io.stdout.write(`Profile "${name}" holds no stored credentials.\n`);
   } else {

@@ -481,7 +481,10 @@ export const COMMANDS: CommandSpec[] = [
     noun: 'logout',
     positionals: [0, 0],
     summary: "remove the profile's stored credentials",
-    details: 'From the system keychain and the config file.\nExample:\n  intern-tui logout --profile work',
+    details:
+      'From the system keychain and the config file. A --profile the config file lacks is refused (exit 2),\n' +
+      'as every command refuses it, unless the keychain still held its secrets (then they are removed).\n' +
+      'Example:\n  intern-tui logout --profile work',
     needs: [],
     load: () => import('./commands/auth.js').then((m) => m.logout),
   },

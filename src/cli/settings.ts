@@ -64,16 +64,19 @@ export interface Resolved {
 
 const FLAG_OF: Record<CredentialKind, keyof Flags> = { api_key: 'apiKey', management_key: 'managementKey', oauth_token: 'oauthToken' };
 
+/** A profile named by --profile or INTERN_TUI_PROFILE that the config file lacks: the words every command uses. */
+export function noSuchProfile(name: string, file: ConfigFile): ConfigError {
+  const known = Object.keys(file.profiles);
+  return new ConfigError(`no profile "${name}" in the config file${known.length ? ` (known: ${known.join(', ')})` : ''}`);
+}
+
 export function resolveConfig(flags: Flags, env: NodeJS.ProcessEnv, file: ConfigFile): Resolved {
   const profileName = flags.profile ?? env.INTERN_TUI_PROFILE ?? file.default_profile ?? null;
   let profile: Profile = {};
   if (profileName !== null) {
     const found = file.profiles[profileName];
     if (!found) {
-      if (flags.profile !== undefined || env.INTERN_TUI_PROFILE !== undefined) {
-        const known = Object.keys(file.profiles);
-        throw new ConfigError(`no profile "${profileName}" in the config file${known.length ? ` (known: ${known.join(', ')})` : ''}`);
-      }
+      if (flags.profile !== undefined || env.INTERN_TUI_PROFILE !== undefined) throw noSuchProfile(profileName, file);
       throw new ConfigError(`default_profile "${profileName}" is not among the profiles of the config file`);
     }
     profile = found;

@@ -123,6 +123,20 @@ describe('login (PKCE)', () => {
     expect(formatStatus(after.status)).not.toContain('sandbox');
   });
 
+  it('logout of a profile the config file lacks is refused as every command refuses it, unless the keychain held its secrets', async () => {
+    const path = join(cfgDir(), 'config.json');
+    const keychain = memoryKeychain();
+    await login({ baseUrl: sb.baseUrl, profile: 'work' }, { io: makeIo(), path, keychain, openBrowser: browse });
+    const typo = logout({ profile: 'nope' }, { io: makeIo(), path, keychain });
+    await expect(typo).rejects.toMatchObject({ name: 'ConfigError', message: 'no profile "nope" in the config file (known: work)' });
+    // The file lost the profile, the keychain did not: logout still removes what is left.
+    await keychain.set('gone', 'api_key', 'sk-or-v1-left-behind');
+    const out = makeIo();
+    await logout({ profile: 'gone' }, { io: out, path, keychain });
+    expect(out.text()).toContain('Signed out of profile "gone": removed api_key (keychain)');
+    expect(keychain.entries.has('gone/api_key')).toBe(false);
+  });
+
   it('checks the management key too: 4 when the service refuses a key, 1 when it cannot be asked, never the keys', async () => {
     const c = sb.manifest.credentials;
     const at = (env: Record<string, string>) => authStatus({}, { env: { OPENROUTER_BASE_URL: sb.baseUrl, ...env }, path: join(cfgDir(), 'none.json'), keychain: memoryKeychain() });
