@@ -9,7 +9,7 @@
  * prints JSON).
  */
 import { DETACH_NAME } from '../attach/detach.js';
-import type { CredentialKind } from '../contract/routes.js';
+import { CREDENTIAL_SOURCES, loginCommand, type CredentialKind } from '../contract/routes.js';
 import type { RunContext } from './context.js';
 import { closest } from '../client/closest.js';
 import { EXIT_HELP } from './exit.js';
@@ -567,7 +567,8 @@ export function commandHelp(c: CommandSpec): string {
   if (Object.keys(own).length) lines.push('', 'Flags:', ...flagLines(own));
   lines.push('', 'Global flags:', ...flagLines(GLOBAL_FLAGS));
   if (c.details) lines.push('', c.details);
-  if (c.needs.length) lines.push('', `Needs: ${c.needs.join(', ')} (environment, or \`intern-tui login\`).`);
+  // Each kind with its own way in (routes.ts): plain `login` stores an API key only.
+  if (c.needs.length) lines.push('', ...c.needs.map((k) => `Needs ${CREDENTIAL_SOURCES[k].aLabel}: set ${CREDENTIAL_SOURCES[k].env}, or store it with\n  ${loginCommand(k)}`));
   lines.push('', EXIT_HELP);
   return lines.join('\n');
 }

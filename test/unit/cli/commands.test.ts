@@ -105,6 +105,12 @@ describe('help texts', () => {
     ];
     for (const [where, text] of texts) for (const line of text.split('\n')) expect(line.length, `${where}: ${line}`).toBeLessThanOrEqual(100);
   });
+
+  it('say how to get each credential a command needs: plain login stores an API key only', () => {
+    expect(commandHelp(spec('byok', 'create'))).toContain('Needs a management key: set OPENROUTER_MANAGEMENT_KEY, or store it with\n  intern-tui login --with-token --kind management_key');
+    expect(commandHelp(spec('attach'))).toContain('Needs an OAuth token: set OPENROUTER_OAUTH_TOKEN, or store it with\n  intern-tui login --oauth');
+    expect(commandHelp(spec('interns', 'list'))).toContain('Needs an API key: set OPENROUTER_API_KEY, or store it with\n  intern-tui login\n');
+  });
 });
 
 describe('a mistyped command or flag', () => {
