@@ -70,19 +70,20 @@ function int(name: string, value: string | undefined, min: number, max: number):
 
 type Options = NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>;
 
-function parse(args: string[], options: Options): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+/** `command` names where the help is, as a registry command's refusal says it (`config`; '' for the TUI). */
+function parse(args: string[], options: Options, command: string): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
   try {
     const r = parseArgs({ args, options, strict: true, allowPositionals: true });
     return { values: r.values as Record<string, string | boolean | undefined>, positionals: r.positionals };
   } catch (e) {
-    throw new UsageError(argsErrorMessage(e, Object.keys(options)));
+    throw new UsageError(`${argsErrorMessage(e, Object.keys(options))}; see ${['intern-tui', command].filter(Boolean).join(' ')} --help`);
   }
 }
 
 export function parseCommand(argv: string[]): Command {
   const [first, ...rest] = argv;
   if (first === 'sandbox') {
-    const { values, positionals } = parse(rest, SANDBOX_OPTIONS);
+    const { values, positionals } = parse(rest, SANDBOX_OPTIONS, 'sandbox');
     if (values.help) return { kind: 'help', text: SANDBOX_HELP };
     if (positionals.length > 0) throw new UsageError(`sandbox takes no arguments besides flags, got "${positionals[0]}"`);
     const seed = (values.seed as string | undefined) ?? 'demo';
@@ -103,7 +104,7 @@ export function parseCommand(argv: string[]): Command {
     };
   }
   const isSub = first === 'login' || first === 'config';
-  const { values, positionals } = parse(isSub ? rest : argv, TUI_OPTIONS);
+  const { values, positionals } = parse(isSub ? rest : argv, TUI_OPTIONS, isSub ? first : '');
   if (values.help) return { kind: 'help', ...(first === 'config' ? { text: CONFIG_HELP } : {}) };
   if (values.version) return { kind: 'version' };
   const flags: Flags = {

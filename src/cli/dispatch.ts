@@ -16,6 +16,9 @@ import { commandHelp, findCommand, nounHelp, unknownCommand } from './registry.j
 
 const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
 
+/** Whether a command line asks for JSON: then its errors are JSON too, whatever the command (README). */
+const asksForJson = (argv: readonly string[]): boolean => argv.some((a) => a === '--json' || a.startsWith('--json='));
+
 /** `--profile work interns list` means `interns list --profile work`: global flags may come before the command. */
 function hoistGlobalFlags(argv: string[]): string[] {
   const lead: string[] = [];
@@ -90,7 +93,8 @@ async function main(original: string[]): Promise<number> {
   const { spec, rest } = found;
   if (spec.raw) {
     const { runCommand } = await import('./run.js');
-    return runCommand(spec, rest, { values: {}, positionals: [], json: null }, io);
+    // A raw command (config, sandbox) prints no JSON, but its refusal is JSON when --json was given.
+    return runCommand(spec, rest, { values: {}, positionals: [], json: asksForJson(rest) ? [] : null }, io);
   }
   const parsed = parseFor(spec, rest);
   if (parsed.values.help) {
@@ -122,7 +126,7 @@ export function dispatch(argv: string[]): Promise<void> {
     // By name, not instanceof: an error from the TUI comes from dist/tui.cjs, which has its own copies of these classes.
     const name = (e as Error | undefined)?.name;
     const usage = name === 'CliError' ? (e as CliError).exitCode : name === 'UsageError' || name === 'ConfigError' ? EXIT.usage : EXIT.failed;
-    const wantsJson = process.argv.includes('--json') || process.argv.some((a) => a.startsWith('--json='));
+    const wantsJson = asksForJson(process.argv);
     const message = (e as Error | undefined)?.message ?? String(e);
     process.stderr.write(wantsJson ? JSON.stringify({ error: { message, exit: usage } }) + '\n' : `intern-tui: ${message}\n`);
     finish(usage);

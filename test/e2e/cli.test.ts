@@ -185,6 +185,16 @@ describe('intern-tui commands without a TTY', () => {
       const r = await run(args);
       expect(r.code, args.join(' ')).toBe(2);
     }
+    // An unknown flag under --json is a JSON error with where the help is, for every command.
+    for (const [args, help] of [
+      [['config', 'show', '--json'], 'config'],
+      [['interns', 'list', '--bogus', '--json'], 'interns list'],
+      [['sandbox', '--bogus', '--json'], 'sandbox'],
+    ] as const) {
+      const r = await run([...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(JSON.parse(r.stderr), args.join(' ')).toMatchObject({ error: { message: expect.stringMatching(new RegExp(`^unknown flag --\\w+; see intern-tui ${help} --help$`)), exit: 2 } });
+    }
     // A typo is named with what it probably was.
     const typo = await run(['intrens', 'lsit']);
     expect(typo.code).toBe(2);

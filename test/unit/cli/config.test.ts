@@ -111,8 +111,10 @@ describe('arguments', () => {
     });
   });
   it.each([
-    [['--bogus'], /^unknown flag --bogus$/],
-    [['--scrolback', '5'], /^unknown flag --scrolback \(did you mean --scrollback\?\)$/],
+    [['--bogus'], /^unknown flag --bogus; see intern-tui --help$/],
+    [['config', 'show', '--json'], /^unknown flag --json; see intern-tui config --help$/],
+    [['sandbox', '--bogus'], /^unknown flag --bogus; see intern-tui sandbox --help$/],
+    [['--scrolback', '5'], /^unknown flag --scrolback \(did you mean --scrollback\?\); see intern-tui --help$/],
     [['frobnicate'], /unknown command/],
     [['--profile', 'work', 'intrens'], /unknown command "intrens" \(did you mean "interns"\?\)/],
     [['sandbox', '--port', '70000'], /--port must be a whole number from 0 to 65535/],
