@@ -35,6 +35,12 @@ export function secretRefusal(what: string, instead: string): string {
 
 const FIELDS = /^[A-Za-z_][\w.]*(,[A-Za-z_][\w.]*)*$/;
 
+/** A field list as typed, spaces around its commas allowed (`--json "name, id"`, one word to the shell), or null. */
+function fieldList(text: string): string[] | null {
+  const list = text.trim().replace(/\s*,\s*/g, ',');
+  return FIELDS.test(list) ? list.split(',') : null;
+}
+
 export function parseFor(spec: CommandSpec, rest: string[]): Parsed {
   for (const arg of rest) {
     if (arg === '--') break;
@@ -76,16 +82,19 @@ export function parseFor(spec: CommandSpec, rest: string[]): Parsed {
     const jsonTokens = r.tokens.filter((t) => t.kind === 'option' && t.name === 'json');
     if (jsonTokens.length > 1) throw usageError('--json is given more than once: name the fields once, separated by commas (--json id,name)');
     if (jsonFields !== undefined) {
-      if (!FIELDS.test(jsonFields)) throw badFields(jsonFields);
-      json = jsonFields.split(',');
+      json = fieldList(jsonFields) ?? [];
+      if (json.length === 0) throw badFields(jsonFields);
     } else {
       // `--json WORD`: WORD is the field list unless the command then lacks a positional it needs.
       // A word of names and commas that is not a list (`id,,name`, "") was meant as one.
       const jsonToken = jsonTokens[0];
       const next = jsonToken && r.tokens.find((t) => t.kind === 'positional' && t.index === jsonToken.index + 1);
       if (next && next.kind === 'positional' && positionals.length - 1 >= spec.positionals[0]) {
-        if (FIELDS.test(next.value)) {
-          json = next.value.split(',');
+        // With spaces after its commas (`--json "name, id"`) only where it cannot be an argument: a
+        // chat prompt after --json ("hello, world") stays the prompt.
+        const fields = FIELDS.test(next.value) ? next.value.split(',') : positionals.length > spec.positionals[1] ? fieldList(next.value) : null;
+        if (fields) {
+          json = fields;
           const at = r.tokens.filter((t) => t.kind === 'positional').indexOf(next);
           positionals = positionals.filter((_, i) => i !== at);
         } else if (/^[\w.,]*$/.test(next.value)) throw badFields(next.value);

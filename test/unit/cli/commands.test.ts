@@ -86,6 +86,10 @@ describe('parseFor', () => {
     expect(() => parseFor(spec('interns', 'list'), ['--json', 'id', '--json', 'name'])).toThrow(/--json is given more than once/);
     // A chat prompt after --json is still the prompt.
     expect(parseFor(spec('chat'), ['runner', '--json', 'hello, world'])).toMatchObject({ json: [], positionals: ['runner', 'hello, world'] });
+    // Spaces after the commas (one word to the shell, quoted) where the word cannot be an argument, and after --json=.
+    expect(parseFor(spec('interns', 'get'), ['runner', '--json', 'name, id'])).toMatchObject({ json: ['name', 'id'], positionals: ['runner'] });
+    expect(parseFor(spec('interns', 'list'), ['--json', ' name ,id '])).toMatchObject({ json: ['name', 'id'], positionals: [] });
+    expect(parseFor(spec('interns', 'get'), ['runner', '--json=name, status'])).toMatchObject({ json: ['name', 'status'] });
   });
 
   it('does not echo an extra argument (it may be a secret)', () => {
