@@ -121,6 +121,9 @@ export function parseCommand(argv: string[]): Command {
     return { kind: 'login', flags };
   }
   if (first === 'config') {
+    // The built-in sandbox is made afresh by each command (a new port, new keys) and has no
+    // settings to show or keep; shown anyway, the real ones would pass for what --sandbox uses.
+    if (values.sandbox) throw new UsageError('config takes no --sandbox: the built-in sandbox is made afresh by each command, with a base URL and keys of its own, and has no settings to show; see intern-tui config --help');
     const action = positionals[0];
     if (action === 'use') {
       if (positionals.length !== 2) throw new UsageError('usage: intern-tui config use PROFILE');
@@ -215,4 +218,6 @@ Usage:
 Flags:
   --profile NAME          profile in the config file (or INTERN_TUI_PROFILE, or default_profile)
   --base-url URL          service base URL, with /api/v1 (OPENROUTER_BASE_URL)
+
+--sandbox is refused: the built-in sandbox is made afresh by each command and has no settings.
 `;

@@ -122,6 +122,7 @@ describe('arguments', () => {
     [['config', 'edit'], /config path\|show\|use PROFILE/],
     [['config', 'use'], /usage: intern-tui config use PROFILE/],
     [['config', 'show', 'extra'], /config show takes no arguments besides flags/],
+    [['config', 'show', '--sandbox'], /^config takes no --sandbox: the built-in sandbox is made afresh by each command/],
     [['--scrollback', '-1'], /--scrollback needs a value; one that starts with "-" goes as --scrollback=VALUE/],
     [['sandbox', '--port', '-1'], /--port needs a value; one that starts with "-" goes as --port=VALUE/],
     [['--api-key', 'k', 'interns', 'list'], /a command comes first, before any flag: intern-tui interns list \[flags\]/],
