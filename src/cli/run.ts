@@ -41,6 +41,15 @@ function refusedHint(e: ApiError | CliError, profile: string | undefined): strin
   return ` (the service refused the ${source.label}: check ${source.env}, or run \`${loginCommand(kind, profile)}\`)`;
 }
 
+/**
+ * After a 404 from a route with no id in its path (GET /interns), which every service has: the base
+ * URL is probably wrong. Both the sandbox's "No route for GET /interns" and a proxy's page leave
+ * that to guess.
+ */
+function baseUrlHint(e: unknown): string {
+  return e instanceof ApiError && e.status === 404 && !e.route.includes('{') ? ' (does the base URL end in /api/v1?)' : '';
+}
+
 export async function runCommand(spec: CommandSpec, rest: string[], parsed: Parsed, io: Io, open?: () => Promise<InternApi>): Promise<number> {
   const controller = new AbortController();
   let interrupted = false;
@@ -95,7 +104,7 @@ export async function runCommand(spec: CommandSpec, rest: string[], parsed: Pars
       e instanceof MissingCredentialError
         ? `${e.route} needs ${CREDENTIAL_SOURCES[e.kind].aLabel}: set ${e.env}, or run \`${loginCommand(e.kind, ctx.flags.profile)}\``
         : e instanceof ApiError || e instanceof CliError
-          ? withFlagNames(e.message, spec) + refusedHint(e, ctx.flags.profile)
+          ? withFlagNames(e.message, spec) + refusedHint(e, ctx.flags.profile) + baseUrlHint(e)
           : e instanceof Error
             ? e.message
             : String(e);

@@ -484,6 +484,16 @@ describe('commands against the fake API', () => {
     expect(bidi.stderr).toContain('no BYOK key with the id or name "Production\\u202eOpenAI"');
   });
 
+  it('asks whether the base URL ends in /api/v1 when a route every service has is not found, not when an intern is', async () => {
+    const api = new FakeApi();
+    api.listModels = () => Promise.reject(new ApiError(404, 404, 'not_found', false, 'No route for GET /models', 'GET /models'));
+    const wrongBase = await runWithFake(['models'], api);
+    expect([wrongBase.code, wrongBase.stderr]).toEqual([1, 'intern-tui: No route for GET /models (does the base URL end in /api/v1?)\n']);
+    api.suspendIntern = () => Promise.reject(new ApiError(404, 404, 'not_found', false, 'Intern not found', 'POST /interns/{internId}/suspend'));
+    const gone = await runWithFake(['interns', 'suspend', 'runner'], api);
+    expect(gone.stderr).not.toContain('/api/v1');
+  });
+
   it('maps a missing credential and a refused one to exit 4, naming the variable and login (not a flag)', async () => {
     const api = new FakeApi();
     api.listModels = () => Promise.reject(new MissingCredentialError('api_key', 'GET /models'));
