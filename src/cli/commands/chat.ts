@@ -267,8 +267,12 @@ export async function chat(ctx: RunContext): Promise<number> {
   const prompt = await readPrompt(ctx);
   if (ctx.values['no-wait']) return startRun(ctx, api, intern, prompt);
   const session: Session = { id: ctx.text('session') };
-  await turn(ctx, api, intern, prompt, session);
-  if (!ctx.out.json) tellSession(ctx, session);
+  try {
+    await turn(ctx, api, intern, prompt, session);
+  } finally {
+    // Ended by ctrl+c (130) or SIGTERM too: the session the service named can be continued.
+    if (!ctx.out.json) tellSession(ctx, session);
+  }
   return EXIT.ok;
 }
 // Under --json every line is a chunk, or the one `steered` answer (or, with --no-wait, the one

@@ -337,6 +337,14 @@ describe('commands against the fake API', () => {
     expect(r.stderr).toMatch(/session: sess-1/);
   });
 
+  it('chat interrupted (ctrl+c, SIGTERM) still says the session to continue, on stderr', async () => {
+    const api = new FakeApi();
+    api.chat = () => Promise.reject(new CliError(130, 'interrupted'));
+    const r = await runWithFake(['chat', 'runner', 'hello', '--session', 'sess-7'], api);
+    expect(r.code).toBe(130);
+    expect(r.stderr).toBe('session: sess-7 (continue with --session sess-7)\nintern-tui: interrupted\n');
+  });
+
   it('chat strips control characters from the session id the service names, on every line that shows it', async () => {
     const api = new FakeApi();
     const evil = 'sess-\x1b]0;pwned\x07-9';
