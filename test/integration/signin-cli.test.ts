@@ -42,14 +42,19 @@ function makeIo(stdinText?: string, tty = false): Io & { text: () => string } {
   return { stdin, stdout: sink(), stderr: sink(), env: {}, text: () => out.join('') };
 }
 
-/** A browser: GET the sign-in URL, then follow the redirect to the loopback callback. */
+/** The browser's last page from the loopback callback: it is answered once the sign-in is done. */
+let lastPage: Promise<{ status: number; text: string }> | undefined;
+/**
+ * A browser: GET the sign-in URL, then follow the redirect to the loopback callback. Like the real
+ * opener it does not wait for that page, which waits for the login to exchange the code.
+ */
 async function browse(url: string): Promise<boolean> {
   const first = await request(url);
   await first.body.dump();
   const loc = first.headers.location;
   if (first.statusCode !== 302 || typeof loc !== 'string') throw new Error(`sign-in page answered ${first.statusCode}`);
-  const back = await request(loc);
-  await back.body.dump();
+  lastPage = request(loc).then(async (back) => ({ status: back.statusCode, text: await back.body.text() }));
+  lastPage.catch(() => undefined);
   return true;
 }
 
@@ -73,6 +78,7 @@ describe('login (PKCE)', () => {
     let opened = '';
     const code = await login({ baseUrl: sb.baseUrl }, { io, path, keychain: null, openBrowser: (u) => ((opened = u), browse(u)) });
     expect(code).toBe(0);
+    expect(await lastPage).toMatchObject({ status: 200, text: expect.stringContaining('You are signed in') });
     expect(io.text()).toContain('Open this URL to sign in:');
     expect(io.text()).toContain(opened);
     expect(new URL(opened).searchParams.get('callback_url')).toMatch(/^http:\/\/localhost:\d+\/callback$/);
