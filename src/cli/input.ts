@@ -6,6 +6,7 @@ import { createReadStream } from 'node:fs';
 import { explainFileError } from '../files.js';
 import { LIMITS } from '../contract/limits.js';
 import type { RuleCheck } from '../contract/rules.js';
+import { pastedText, tokenize } from '../tui/keyParse.js';
 import { sanitize } from '../tui/sanitize.js';
 import type { Io } from './context.js';
 import { CliError, EXIT, usageError } from './exit.js';
@@ -97,60 +98,42 @@ export async function readSecret(io: Io, what: string, source: { stdin?: boolean
 }
 
 /**
- * What is typed at a masked prompt, as a terminal sends it, made into the line it means: keys that
- * send escape sequences (arrows, Delete, Home, F-keys: CSI `ESC [ ... final`, SS3 `ESC O x`, a lone
- * ESC or an alt+key's ESC) and C0/C1 controls are not part of the line; a paste's text is, its
- * markers not. Before, only the ESC itself was dropped and `[D` of a Left arrow was kept in the
- * secret. A sequence split over two reads is carried over. Pure, so it is tested without a terminal.
+ * What is typed at a masked prompt, as a terminal sends it, made into the line it means. The keys
+ * are cut by the TUI's tokenizer (src/tui/keyParse.ts, the one parser of terminal input): keys that
+ * send escape sequences (arrows, Delete, Home, F-keys, alt+key) and controls are not part of the
+ * line; a paste's text is, its markers not. Before, only the ESC itself was dropped and `[D` of a
+ * Left arrow was kept in the secret. A sequence split over two reads is carried over. Pure, so it is
+ * tested without a terminal.
  */
 export class MaskedLine {
   value = '';
-  /** An escape sequence begun and not yet ended: ESC, ESC [ ..., ESC O. */
-  private pending = '';
+  /** A sequence or a paste begun and not yet ended, carried to the next read. */
+  private rest = '';
 
   /** Takes what the terminal sent; answers what to echo and, when the line ended, how. */
   feed(data: string): { echo: string; end?: 'enter' | 'interrupt' | 'eof' } {
     let echo = '';
-    for (const ch of data) {
-      if (this.pending !== '') {
-        if (this.pending === '\x1b') {
-          if (ch === '[' || ch === 'O') {
-            this.pending += ch;
-            continue;
-          }
-          // A lone ESC (esc pressed, or alt+key's lead): dropped; what follows is read as usual.
-          this.pending = '';
-        } else if (this.pending === '\x1bO') {
-          this.pending = ''; // SS3: one character ends it (F1-F4, keypad arrows)
-          continue;
-        } else {
-          // CSI: parameter and intermediate bytes until a final byte from @ to ~.
-          if (ch >= ' ' && ch <= '?') {
-            if (this.pending.length < 64) this.pending += ch;
-            continue;
-          }
-          this.pending = '';
-          // A key's sequence, or a paste's marker (ESC [200~, ESC [201~: the text between is kept).
-          if (ch >= '@' && ch <= '~') continue;
-          // Not a sequence after all (a control inside it): read the character as usual.
-        }
+    const { keys, rest } = tokenize(this.rest + data);
+    this.rest = rest;
+    const add = (text: string) => {
+      for (const ch of text) {
+        if (ch < ' ' || (ch >= '\x7f' && ch <= '\x9f')) continue;
+        this.value += ch;
+        echo += '*';
       }
-      if (ch === '\x1b') {
-        this.pending = ch;
-        continue;
-      }
-      if (ch === '\r' || ch === '\n') return { echo, end: 'enter' };
-      if (ch === '\u0003') return { echo, end: 'interrupt' };
-      if (ch === '\u0004') return { echo, end: 'eof' };
-      if (ch === '\u007f' || ch === '\b') {
+    };
+    for (const key of keys) {
+      const pasted = pastedText(key);
+      if (pasted !== null) add(pasted);
+      else if (key === '\r' || key === '\n') return { echo, end: 'enter' };
+      else if (key === '\u0003') return { echo, end: 'interrupt' };
+      else if (key === '\u0004') return { echo, end: 'eof' };
+      else if (key === '\u007f' || key === '\b') {
         if (this.value.length) {
           this.value = [...this.value].slice(0, -1).join('');
           echo += '\b \b';
         }
-      } else if (ch >= ' ' && !(ch >= '\x80' && ch <= '\x9f')) {
-        this.value += ch;
-        echo += '*';
-      }
+      } else if (!key.startsWith('\x1b')) add(key);
     }
     return { echo };
   }
