@@ -145,6 +145,18 @@ describe('a form while it saves', () => {
   });
 });
 
+describe('a one-line field holding a line break', () => {
+  it('draws the break as one ⏎ cell on its row, the counter beside it, not on a second row', async () => {
+    const api = new FakeApi();
+    api.interns.find((i) => i.id === IDS.sleeper)!.description = 'line one\r\nline two';
+    const app = renderApp({ api, initial: { name: 'settings', id: IDS.sleeper } });
+    app.resize({ columns: 80, rows: 24 });
+    const f = await app.waitFor('Settings of sleeper');
+    expect(f).toMatch(/^ {2}description +line one⏎line two +17\/2000$/m);
+    expect(f).toMatch(/^ {2}description.*\n {2}model/m);
+  });
+});
+
 describe('the BYOK form on a short terminal', () => {
   it('scrolls its fields with the focus and says how many are above and below', async () => {
     const app = renderApp({ initial: { name: 'byokForm', id: 'c1' } });

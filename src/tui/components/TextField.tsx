@@ -62,7 +62,10 @@ function rowParts(props: TextFieldProps, avail: number, room: number): { said: s
     return { said, messageText, info, shown: '', placeholder: '', widths };
   }
   const points = masked ? [...value].length : 0;
-  const shown = masked ? '•'.repeat(Math.min(points, 40)) + (points > 40 ? '…' : '') : props.keepPastedLines ? value.replace(/\n/g, PASTED_BREAK) : value;
+  // A line break in a one-line field's value (a pasted line kept, or a description the service
+  // holds with one) is drawn as one cell, ⏎: drawn as it is, it took a second row the form did not
+  // count. A CR is a space, as sanitize makes it; one cell each keeps the cursor over its character.
+  const shown = masked ? '•'.repeat(Math.min(points, 40)) + (points > 40 ? '…' : '') : value.replace(/\n/g, PASTED_BREAK).replace(/\r/g, ' ');
   // A short value is never cut for a note; a long one can give up width down to VALUE_MIN. A
   // placeholder is only a hint: it gives way (cut) to the message, down to the cursor.
   const placeholder = value.length === 0 && props.placeholder ? props.placeholder : '';
@@ -130,7 +133,7 @@ export function fieldText(text: string, keepLines: boolean): string {
   return (keepLines ? lines : lines.replace(/\n/g, ' ')).replace(/[\x00-\x09\x0b-\x1f\x7f]/g, '');
 }
 
-/** How a line break kept in a single-line field (keepPastedLines) is drawn: one cell, visibly not a space. */
+/** How a line break in a single-line field's value is drawn: one cell, visibly not a space. */
 export const PASTED_BREAK = '⏎';
 
 export function TextField(props: TextFieldProps) {
