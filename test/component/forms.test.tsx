@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { ApiError } from '../../src/client/errors.js';
 import { FakeApi, IDS } from './fakeApi.js';
+import { pasteChunk } from '../../src/tui/keyParse.js';
 import { footerOf, renderApp } from './render.js';
 
 afterEach(() => cleanup());
@@ -132,6 +133,22 @@ describe('a form while it saves', () => {
     await app.press('ctrl+s');
     await app.waitFor('nothing changed');
     expect(api.callsOf('updateByok')).toHaveLength(0);
+  });
+
+  it('a rotation started again asks for the key anew: no "required" before anything is typed', async () => {
+    const app = renderApp({ initial: { name: 'byokForm', id: 'c2' } });
+    await app.waitFor('Edit anthropic credential');
+    await app.press('ctrl+r');
+    await app.waitFor('› new key');
+    await app.press(pasteChunk('sk-ant-wrong'));
+    await app.waitFor('•');
+    await app.press('\x15'); // ^u: the key cleared, the field edited
+    await app.waitFor('the key is required');
+    await app.press('ctrl+r');
+    await app.waitFor((s) => !s.includes('new key'));
+    await app.press('ctrl+r');
+    const f = await app.waitFor('› new key');
+    expect(f).not.toContain('the key is required');
   });
 
   it('saves a credential whose region came from its key without asking for the key again', async () => {

@@ -41,6 +41,8 @@ export interface Form<V, F extends string> {
   field: F;
   setFocus: (f: number | ((f: number) => number)) => void;
   focusField: (field: F) => void;
+  /** Marks `field` as not edited (emptied and offered anew): its error waits for an edit again. */
+  untouch: (field: F) => void;
   /** True while the discard question is asked. */
   confirmingDiscard: boolean;
   /** The answer to the discard question (wire it to a `Confirm`). */
@@ -157,6 +159,7 @@ export function useForm<V, F extends string>(opts: FormOptions<V, F>): Form<V, F
     field,
     setFocus,
     focusField: (f: F) => setFocus(Math.max(0, fields.indexOf(f))),
+    untouch: (f: F) => setTouched((t) => new Set([...t].filter((x) => x !== f))),
     confirmingDiscard,
     answerDiscard,
     cancel,

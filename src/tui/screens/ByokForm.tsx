@@ -133,6 +133,8 @@ export function ByokForm({ id }: { id?: string }) {
       if (create) return;
       setRotating((r) => !r);
       update({ key: '' });
+      // A rotation started again asks for a key anew: no "required" before anything is typed.
+      form.untouch('key');
       return form.setFocus(0);
     }
     if (field === 'provider') {
