@@ -671,6 +671,12 @@ describe('BYOK', () => {
     await app.type('opnai');
     await app.press('enter');
     await app.waitFor('"opnai" is no provider\'s slug (did you mean openai?). esc shows them all.');
+    await app.press('esc');
+    await app.waitFor('provider: all');
+    await app.press('/');
+    await app.type('ope');
+    await app.press('enter');
+    await app.waitFor('"ope" is the start of open-inference, openai: type more of one.');
   });
 
   it('lists labels, never keys, and deletes only after y', async () => {

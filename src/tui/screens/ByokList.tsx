@@ -43,6 +43,8 @@ export function ByokList() {
   // anything else is sent as typed, and the empty list says it is no provider's slug.
   const provider = filter.applied === '' ? '' : (providerOf(filter.applied, true) ?? filter.applied);
   const unknown = provider !== '' && findProvider(provider) === undefined;
+  // The start of several slugs ("ope": open-inference, openai) is not a typo: it says which.
+  const startOf = unknown ? PROVIDERS.map((p) => p.slug).filter((slug) => slug.startsWith(provider.trim().toLowerCase())) : [];
   const paged = usePaged((page, slug, signal) => api.listByok({ ...page, provider: slug || undefined }, { signal }), provider, PAGE);
   const { rows, total, offset } = paged;
   // The pane less the title, the table's header, and the filter's and an error's lines when shown.
@@ -88,7 +90,9 @@ export function ByokList() {
         loading={paged.loading}
         error={paged.error}
         empty={
-          unknown
+          unknown && startOf.length > 1
+            ? `"${sanitize(provider)}" is the start of ${startOf.slice(0, 5).join(', ')}${startOf.length > 5 ? '...' : ''}: type more of one. esc shows them all.`
+            : unknown
             ? `"${sanitize(provider)}" is no provider's slug${((near) => (near ? ` (did you mean ${near}?)` : ''))(closest(provider, PROVIDERS.map((p) => p.slug)))}. esc shows them all.`
             : `No credentials${provider ? ` for ${sanitize(provider)}` : ''}. Press n to add one.`
         }
