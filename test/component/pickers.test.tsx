@@ -22,7 +22,7 @@ describe('model picker', () => {
     await app.press('enter');
     await app.waitFor((s) => s.includes('google/gemini-2.5-pro') && !s.includes('per M'));
     await app.press('ctrl+s');
-    await app.waitFor('saved · The model change takes effect');
+    await app.waitFor('saved · The model applies');
     expect(app.api.callsOf('updateIntern')).toEqual([[IDS.sleeper, { model: 'google/gemini-2.5-pro' }]]);
   });
 
@@ -36,7 +36,7 @@ describe('model picker', () => {
     await app.press('enter');
     await app.waitFor('empty: workspace default');
     await app.press('ctrl+s');
-    await app.waitFor('saved · The model change takes effect');
+    await app.waitFor('saved · The model applies');
     expect(app.api.callsOf('updateIntern')).toEqual([[IDS.sleeper, { model: null }]]);
   });
 
@@ -94,7 +94,7 @@ describe('model picker', () => {
     await app.waitFor('keep "acme/new-model" as typed');
     await app.press('enter');
     await app.press('ctrl+s');
-    await app.waitFor('saved · The model change takes effect');
+    await app.waitFor('saved · The model applies');
     expect(api.callsOf('updateIntern')).toEqual([[IDS.sleeper, { model: 'acme/new-model' }]]);
   });
 });

@@ -50,8 +50,9 @@ export function nameErrorOf(errors: { name?: string }, name: string, takenName: 
 /** The flash after a save: a model change only applies at the next provision. */
 export function savedNote(patch: InternUpdate, status?: string): string {
   if (patch.model === undefined) return 'saved';
-  // A running intern is provisioned again only once suspended (lifecycle.ts).
+  // A running intern is provisioned again only once suspended (lifecycle.ts). One line of the footer
+  // at 80 columns: the flash is cut at the edge, and the keys were what was cut.
   return SUSPENDABLE_STATUSES.includes(status ?? '')
-    ? `saved · The model change takes effect once it is provisioned again: suspend it (${keyLabel('suspend')}), then provision it (${keyLabel('provision')}).`
-    : `saved · The model change takes effect on the next provision (${keyLabel('provision')}).`;
+    ? `saved · The model applies once provisioned again: suspend (${keyLabel('suspend')}), provision (${keyLabel('provision')})`
+    : `saved · The model applies at the next provision (${keyLabel('provision')})`;
 }

@@ -39,7 +39,9 @@ describe('settings form model', () => {
     expect(savedNote({ model: null })).toMatch(/next provision \(p\)/);
     expect(savedNote({ model: null }, 'stopped')).toMatch(/next provision \(p\)/);
     // A running intern is provisioned again only once suspended: p alone would be refused.
-    expect(savedNote({ model: 'openai/gpt-5' }, 'running')).toBe('saved · The model change takes effect once it is provisioned again: suspend it (s), then provision it (p).');
+    expect(savedNote({ model: 'openai/gpt-5' }, 'running')).toBe('saved · The model applies once provisioned again: suspend (s), provision (p)');
+    // Whole in the footer at 80 columns.
+    expect(savedNote({ model: 'openai/gpt-5' }, 'running').length).toBeLessThanOrEqual(78);
   });
 });
 
