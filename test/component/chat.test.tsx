@@ -187,6 +187,10 @@ describe('chat', () => {
     await app.press('enter');
     await app.waitFor('Question: Which branch?');
     await app.type('main');
+    // Every field's value starts in one column, a choice's as a text field's.
+    const q = await app.waitFor(/Answer +main/);
+    const column = (word: string) => q.split('\n').find((l) => l.includes(word))!.indexOf(word);
+    expect(column('[yes]')).toBe(column('main'));
     await app.press('tab');
     await app.press('space');
     await app.waitFor('[no]');

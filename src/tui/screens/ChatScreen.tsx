@@ -26,7 +26,7 @@ import { useScreen } from '../hooks/useScreen.js';
 import { keyLabel, matches } from '../keymap.js';
 import { renderMarkdown, supportsHyperlinks } from '../markdown.js';
 import { type Row, wrapSegments } from '../wrap.js';
-import { sanitize } from '../sanitize.js';
+import { pad, sanitize, widthOf } from '../sanitize.js';
 import { theme } from '../theme.js';
 import { counted } from '../format.js';
 import { type Turn, applyChunk, conversationOf, newTurn, optionText, usageLine } from './chatModel.js';
@@ -469,6 +469,9 @@ function QuestionForm({ request, onAnswer }: { request: ElicitationRequest; onAn
     }
   }, active);
 
+  // One label column for every kind of field (the marker, the longest label and a space, 24 at
+  // most): a choice's value started where its label ended, out of line with the text fields'.
+  const labelWidth = Math.min(24, Math.max(8, ...fields.map((f) => widthOf(labelOf(f)))) + 3);
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.warning} paddingX={1}>
       <Text color={theme.warning} wrap="truncate-end">
@@ -478,9 +481,8 @@ function QuestionForm({ request, onAnswer }: { request: ElicitationRequest; onAn
         f.type === 'choice' || f.type === 'boolean' ? (
           <Text key={f.name} wrap="truncate-end">
             <Text color={i === focus ? theme.accent : undefined} bold={i === focus}>
-              {i === focus ? '› ' : '  '}
-              {labelOf(f)}
-            </Text>{' '}
+              {pad(`${i === focus ? '› ' : '  '}${labelOf(f)}`, labelWidth)}
+            </Text>
             {f.type === 'boolean'
               ? values[f.name] ? '[x] yes' : '[ ] no'
               : (f.options ?? []).map((o) => (o === values[f.name] ? `[${sanitize(o)}]` : sanitize(o))).join('  ')}
@@ -490,7 +492,7 @@ function QuestionForm({ request, onAnswer }: { request: ElicitationRequest; onAn
           <TextField
             key={f.name}
             label={labelOf(f)}
-            labelWidth={16}
+            labelWidth={labelWidth}
             value={String(values[f.name] ?? '')}
             onChange={(v) => {
               setValues({ ...values, [f.name]: v });
