@@ -66,7 +66,7 @@ export function seedFixtures(store: Store, secrets: SecretBox, seed: 'demo' | 'e
       });
       if (row.status === 'running' && !row.hostname) row.hostname = `${row.name}-${id.slice(0, 8)}.interns.localhost`;
       if (row.status === 'running' && !row.vault_id) row.vault_id = `vault-${id.slice(0, 8)}`;
-      row.active_model = row.model;
+      if (row.status === 'running') row.active_model = store.modelToRun(row);
       store.insertIntern(row);
       if (role) interns[role] = id;
       return id;

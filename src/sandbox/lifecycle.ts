@@ -73,7 +73,7 @@ export class Lifecycle {
       progress: null,
       hostname,
       vault_id: row.vault_id ?? `vault-${id.slice(0, 8)}`,
-      active_model: row.model,
+      active_model: this.store.modelToRun(row),
       moving: 0,
       updated_at: now(),
     });

@@ -19,6 +19,9 @@ export interface KeyRow {
   label: string;
 }
 
+/** What an intern runs with no model of its own in a workspace with no default (the service's router). */
+export const DEFAULT_RUN_MODEL = 'openrouter/auto';
+
 export interface InternRow {
   seq: number;
   id: string;
@@ -197,6 +200,14 @@ export class Store {
 
   workspace(id: string): { id: string; account_id: string; deleted: number; default_model: string | null } | undefined {
     return this.db.prepare('SELECT * FROM workspaces WHERE id = ?').get(id) as never;
+  }
+  /**
+   * The model an intern runs when provisioned now: its own, else its workspace's default. Kept as
+   * `active_model` at provision, so that a change of either waits for the next provision (spec 3,
+   * related rule 1), for an intern on the default too.
+   */
+  modelToRun(row: Pick<InternRow, 'model' | 'workspace_id'>): string {
+    return row.model ?? this.workspace(row.workspace_id)?.default_model ?? DEFAULT_RUN_MODEL;
   }
   account(id: string): { id: string; default_workspace_id: string | null } | undefined {
     return this.db.prepare('SELECT * FROM accounts WHERE id = ?').get(id) as never;

@@ -82,6 +82,16 @@ describe('a turn', () => {
     expect(failing.content).toMatch(/Exit status 3\./);
   });
 
+  it('a model change waits for the next provision, for an intern running on the workspace default too', async () => {
+    const peer = sb.manifest.interns.peer!;
+    const model = async () => (await turn(api.chat(peer, prompt('hi')))).chunks[0]!.model;
+    const before = await model();
+    await api.updateIntern(peer, { model: 'openai/gpt-4o' });
+    expect(await model()).toBe(before);
+    await api.updateIntern(peer, { model: null });
+    expect(await model()).toBe(before);
+  });
+
   it('run: a short line is streamed as it is printed, not held back for the next', async () => {
     // The words are built by the shell (the command's own text, quoted in the answer, holds neither).
     const s = await api.chat(running(), prompt('run: echo early-$((1+1)); sleep 1.5; echo late-$((2+2))'));

@@ -87,8 +87,7 @@ class SseSink implements Sink {
 }
 
 export function internInfo(store: Store, row: InternRow): InternInfo {
-  const ws = store.workspace(row.workspace_id);
-  return { id: row.id, name: row.name, model: row.active_model ?? row.model ?? ws?.default_model ?? 'openrouter/auto' };
+  return { id: row.id, name: row.name, model: row.active_model ?? store.modelToRun(row) };
 }
 
 export function registerChatRoutes(app: FastifyInstance, ctx: HttpContext, deps: ChatDeps): void {
