@@ -208,10 +208,21 @@ describe('running turns', () => {
     const sid = rest.at(-1)!.session_id!;
 
     const again = await api.chat(running(), prompt('run: sleep 0.6; echo SECOND', { session_id: sid }));
+    if (again.kind !== 'stream') throw new Error('expected a stream');
+    // Steered once the command runs (its output's fence is open): taken in before the turn ends.
+    const it2 = again.events[Symbol.asyncIterator]();
+    let content = '';
+    while (!content.includes('```')) {
+      const r = await it2.next();
+      if (r.done) break;
+      content += r.value.choices.map((c) => c.delta.content ?? '').join('');
+    }
     const steered = await api.chat(running(), prompt('also mention cats', { session_id: sid }));
     expect(steered).toEqual({ kind: 'steered', session_id: sid });
-    const t = await turn(again);
-    expect(t.content).toContain('SECOND');
+    for (let r = await it2.next(); !r.done; r = await it2.next()) content += r.value.choices.map((c) => c.delta.content ?? '').join('');
+    expect(content).toMatch(/SECOND[\s\S]*Steered: "also mention cats"/);
+    const next = await turn(api.chat(running(), prompt('and now?', { session_id: sid })));
+    expect(next.content).toContain('also mention cats');
   });
 
   it('disconnecting mid-stream cancels the run: the command is interrupted and the intern is free again', async () => {

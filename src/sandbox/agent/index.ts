@@ -266,15 +266,20 @@ export class AgentService {
     });
   }
 
+  /** Takes in the steering messages that came (each was answered 202 "steered"): said, and kept in the session. */
+  private takeSteers(run: Run): void {
+    while (run.steer.length > 0) {
+      const note = run.steer.shift()!;
+      run.session.prompts.push(note);
+      this.emit(run, { content: `\n\n> Steered: "${clip(note, 80)}". Taking that into account.\n\n` });
+    }
+  }
+
   /** Streams text word by word, taking in any steering messages between words. */
   private async say(run: Run, text: string): Promise<void> {
     for (const word of text.split(/(?<=\s)/)) {
       if (run.abort.signal.aborted) return;
-      while (run.steer.length > 0) {
-        const note = run.steer.shift()!;
-        run.session.prompts.push(note);
-        this.emit(run, { content: `\n\n> Steered: "${clip(note, 80)}". Taking that into account.\n\n` });
-      }
+      this.takeSteers(run);
       this.emit(run, { content: word });
       run.completionWords += 1;
       await this.sleep(run, this.paceMs);
@@ -395,10 +400,18 @@ export class AgentService {
     this.finish(run);
   }
 
+  /**
+   * Ends the turn. Steering that came while a command ran (or after the last word) is taken in
+   * first, and the session is let go at once: a prompt from now on starts a turn of its own rather
+   * than being answered "steered" into one that has ended.
+   */
   private finish(run: Run): void {
     if (run.abort.signal.aborted) return;
+    this.takeSteers(run);
     this.emit(run, {}, 'stop');
     this.close_(run, this.usage(run));
+    if (run.session.run === run) run.session.run = null;
+    if (this.running.get(run.intern.id) === run) this.running.delete(run.intern.id);
   }
 }
 
