@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LIMITS } from '../contract/limits.js';
 import { type RouteSpec, routeLabel } from '../contract/routes.js';
 import { HttpError, badBody, envelope } from './errors.js';
+import type { Reason } from '../contract/errors.js';
 
 /** At most this many characters of a request's path are ever echoed in an error message. */
 export const MAX_ECHOED_PATH = 64;
@@ -51,29 +52,35 @@ const isJsonType = (ct: string | undefined) => !!ct && /^application\/json\s*(;|
  * Reads a JSON object body. `strictMediaType` (intern PATCH) answers 415 to a
  * non-empty body without application/json; other routes answer 400.
  */
-export function jsonBody(req: FastifyRequest, opts: { strictMediaType: boolean; allowEmpty: boolean }): Record<string, unknown> {
+/**
+ * The request's JSON object body. A body that cannot be read is a 400 with `reason`: the spec's
+ * `invalid_body` for the update routes; the chat and invoke routes answer `bad_request` (public
+ * notes), as they do for a body of the wrong shape.
+ */
+export function jsonBody(req: FastifyRequest, opts: { strictMediaType: boolean; allowEmpty: boolean; reason?: Reason }): Record<string, unknown> {
+  const unreadable = (message: string) => new HttpError(400, opts.reason ?? 'invalid_body', message);
   const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
   if (raw.length === 0) {
     if (opts.allowEmpty) return {};
-    throw badBody('The body must be a JSON object');
+    throw unreadable('The body must be a JSON object');
   }
   if (!isJsonType(req.headers['content-type'])) {
     if (opts.strictMediaType) throw new HttpError(415, 'unsupported_media_type', 'The body must be sent with Content-Type: application/json');
-    throw badBody('The body must be sent with Content-Type: application/json');
+    throw unreadable('The body must be sent with Content-Type: application/json');
   }
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
   } catch {
-    throw badBody('The body is not valid UTF-8');
+    throw unreadable('The body is not valid UTF-8');
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw badBody(`The body is not valid JSON: ${(e as Error).message.slice(0, 120)}`);
+    throw unreadable(`The body is not valid JSON: ${(e as Error).message.slice(0, 120)}`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badBody('The body must be a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw unreadable('The body must be a JSON object');
   // JSON.parse makes `__proto__` an own property; copy into a null-prototype object so it is just an (unknown) field.
   return Object.assign(Object.create(null) as Record<string, unknown>, value);
 }

@@ -280,6 +280,22 @@ describe('errors', () => {
     expect(e.message).toMatch(message);
   });
 
+  it('a body that cannot be read is 400 bad_request on chat, invoke and the code exchange, as a wrong shape is', async () => {
+    const key = sb.manifest.credentials.api_key;
+    const reasons: unknown[] = [];
+    for (const [path, token] of [[`/interns/${running()}/chat/completions`, key], [`/interns/${running()}/invoke`, key], ['/auth/keys', undefined]] as const) {
+      for (const body of ['{"messages":', '']) {
+        const r = await raw(sb, 'POST', path, { token, body, headers: { 'content-type': 'application/json' } });
+        reasons.push([path.split('/').pop(), r.status, (r.json as { error: { metadata?: { reason?: string } } }).error.metadata?.reason]);
+      }
+    }
+    expect(reasons).toEqual([
+      ['completions', 400, 'bad_request'], ['completions', 400, 'bad_request'],
+      ['invoke', 400, 'bad_request'], ['invoke', 400, 'bad_request'],
+      ['keys', 400, 'bad_request'], ['keys', 400, 'bad_request'],
+    ]);
+  });
+
   it('an intern that is not running answers 409 intern_not_ready; an unknown one 404', async () => {
     const e = await apiError(api.chat(sb.manifest.interns.stopped!, prompt('hi')));
     expect([e.status, e.reason, e.retryable]).toEqual([409, 'intern_not_ready', false]);

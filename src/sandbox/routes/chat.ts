@@ -117,7 +117,7 @@ export function registerChatRoutes(app: FastifyInstance, ctx: HttpContext, deps:
         await faults();
         const c = authorizeIntern(store, req.headers.authorization, req.headers.host, ROUTES.chat.credential);
         const row = ready(c, (req.params as { internId: string }).internId);
-        const parsed = ChatRequestSchema.safeParse(jsonBody(req, { strictMediaType: false, allowEmpty: false }));
+        const parsed = ChatRequestSchema.safeParse(jsonBody(req, { strictMediaType: false, allowEmpty: false, reason: 'bad_request' }));
         if (!parsed.success) throw badRequest(describeIssues(parsed.error));
         const body = parsed.data;
         const last = body.messages.at(-1)!;
@@ -145,7 +145,7 @@ export function registerChatRoutes(app: FastifyInstance, ctx: HttpContext, deps:
   route(app, ctx, ROUTES.invoke, (req) => {
     const c = authorizeIntern(store, req.headers.authorization, req.headers.host, ROUTES.invoke.credential);
     const row = ready(c, (req.params as { internId: string }).internId);
-    const parsed = InvokeRequestSchema.safeParse(jsonBody(req, { strictMediaType: false, allowEmpty: false }));
+    const parsed = InvokeRequestSchema.safeParse(jsonBody(req, { strictMediaType: false, allowEmpty: false, reason: 'bad_request' }));
     if (!parsed.success) {
       const tooLong = parsed.error.issues.some((i) => i.path[0] === 'input' && i.code === 'too_big');
       if (tooLong) throw new HttpError(413, 'payload_too_large', `input is longer than ${LIMITS.prompt.max} characters`);

@@ -125,7 +125,7 @@ export function createSignIn(ctx: HttpContext, deps: { store: Store; origin: () 
 
   function registerApi(api: FastifyInstance): void {
     route(api, ctx, ROUTES.exchangeAuthCode, (req) => {
-      const parsed = AuthKeysRequestSchema.safeParse(jsonBody(req, { strictMediaType: false, allowEmpty: false }));
+      const parsed = AuthKeysRequestSchema.safeParse(jsonBody(req, { strictMediaType: false, allowEmpty: false, reason: 'bad_request' }));
       if (!parsed.success) throw bad(describeIssues(parsed.error));
       const code = take(signInCodes, parsed.data.code);
       if (!code) throw bad('The code is unknown, already used or expired: sign in again');
