@@ -104,13 +104,18 @@ export async function injectFault(ctx: HttpContext, label: string, opts: { retry
   }
 }
 
-/** Registers a contract route: deadline, faults, envelope of its family. */
-export function route(app: FastifyInstance, ctx: HttpContext, spec: RouteSpec, handler: Handler, family = spec.errors): void {
+/**
+ * Registers a contract route: deadline, faults, envelope of its family. `head: false` keeps
+ * fastify from answering HEAD with the GET handler, for a GET that does something (the daemon
+ * route mints a token and writes an audit entry).
+ */
+export function route(app: FastifyInstance, ctx: HttpContext, spec: RouteSpec, handler: Handler, family = spec.errors, opts: { head?: boolean } = {}): void {
   const url = spec.path.replace(/\{(\w+)\}/g, ':$1');
   const label = routeLabel(spec);
   app.route({
     method: spec.method,
     url,
+    ...(opts.head === false ? { exposeHeadRoute: false } : {}),
     handler: async (req, reply) => {
       const deadline = ctx.deadlineMs;
       let timer: NodeJS.Timeout | undefined;

@@ -255,7 +255,7 @@ describe('icon', () => {
     }
     const intern = await c.getIntern(id('running'));
     const fresh = await raw(sb, 'GET', `/interns/${intern.id}/icon?v=${intern.icon_sha256}`, { token: role('api_key') });
-    expect(fresh.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(fresh.headers['cache-control']).toBe('private, max-age=31536000, immutable');
     const stale = await raw(sb, 'GET', `/interns/${intern.id}/icon?v=old`, { token: role('api_key') });
     expect(stale.headers['cache-control']).toBe('no-cache');
     const revalidated = await raw(sb, 'GET', `/interns/${intern.id}/icon`, { token: role('api_key'), headers: { 'if-none-match': String(stale.headers.etag) } });
@@ -285,6 +285,10 @@ describe('daemon access', () => {
     expect(audit.data.some((a) => a.intern_id === id('running') && a.caller === 'user:user_a')).toBe(true);
     expect(JSON.stringify(audit)).not.toContain(access.token);
     expect((await raw(sb, 'GET', '/__sandbox/audit', { root: true, token: 'wrong' })).status).toBe(404);
+    // HEAD reveals nothing, so it mints no token and writes no audit entry (fastify would run the GET for it).
+    const entries = audit.data.length;
+    expect((await raw(sb, 'HEAD', `/interns/${id('running')}/daemon`, { token: role('oauth_token') })).status).toBe(404);
+    expect(((await control('GET', '/audit')).json as { data: unknown[] }).data.length).toBe(entries);
   });
 });
 

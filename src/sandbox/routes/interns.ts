@@ -216,7 +216,8 @@ export function registerInternRoutes(app: FastifyInstance, ctx: HttpContext, dep
     const v = (req.query as Record<string, unknown>).v;
     const etag = `"${row.icon_sha256}"`;
     const headers: Record<string, string> = { 'content-type': row.icon_type ?? 'image/png', etag };
-    headers['cache-control'] = v === row.icon_sha256 ? 'public, max-age=31536000, immutable' : 'no-cache';
+    // private: an authenticated answer, which no shared cache may hand to another caller.
+    headers['cache-control'] = v === row.icon_sha256 ? 'private, max-age=31536000, immutable' : 'no-cache';
     if (req.headers['if-none-match'] === etag) return { status: 304, headers };
     return { status: 200, headers, raw: row.icon };
   });
@@ -231,7 +232,7 @@ export function registerInternRoutes(app: FastifyInstance, ctx: HttpContext, dep
     const token = hub.issueToken(row.id);
     store.recordReveal(c.principal, row.id);
     return { status: 200, headers: { 'cache-control': 'no-store' }, body: { origin, token } };
-  });
+  }, undefined, { head: false });
 
   route(app, ctx, ROUTES.listConnections, (req) => {
     const c = caller(req);
