@@ -184,6 +184,9 @@ describe('catalogues and the calling key', () => {
     expect(info.is_management_key).toBe(false);
     const mgmt = await clientAs(sb, { api_key: 'management_key' }).getKeyInfo();
     expect(mgmt.is_management_key).toBe(true);
+    // The account's key: its default workspace, the one the API key's workspace is here, not "".
+    expect(mgmt.workspace_id).toBe(info.workspace_id);
+    expect(mgmt.workspace_id).toMatch(/\S/);
   });
 });
 

@@ -68,7 +68,8 @@ export function registerCatalogRoutes(app: FastifyInstance, ctx: HttpContext, de
       label: k.label,
       name: `${k.kind.replace('_', ' ')} of ${who}`,
       hash: k.secret_hash,
-      workspace_id: k.workspace_id ?? '',
+      // A management key is the account's: its default workspace (a string, as the SDK's schema wants).
+      workspace_id: k.workspace_id ?? store.account(k.account_id)?.default_workspace_id ?? '',
       is_management_key: k.kind === 'management_key',
       creator_user_id: k.user_id,
       external_user: null,
