@@ -65,6 +65,8 @@ export function normaliseHost(input: string): { host: string } | { error: string
  * Answers the list to store or the first problem.
  */
 export function validateHosts(hosts: readonly string[]): { hosts: string[] } | { error: string } {
+  // The list as given is the one limited (1..100), before duplicates are collapsed.
+  if (hosts.length > LIMITS.secretHosts.max) return { error: `at most ${LIMITS.secretHosts.max} hosts` };
   const out: string[] = [];
   for (const h of hosts) {
     const r = normaliseHost(h);

@@ -83,6 +83,8 @@ describe('hosts', () => {
     const many = Array.from({ length: LIMITS.secretHosts.max + 1 }, (_, i) => `h${i}.example.com`);
     expect((validateHosts(many) as { error: string }).error).toMatch(/at most 100/);
     expect(validateHosts(many.slice(0, 100))).toHaveProperty('hosts');
+    // Counted as given: 100 hosts and a duplicate of one are 101.
+    expect((validateHosts([...many.slice(0, 100), 'H0.example.com.']) as { error: string }).error).toMatch(/at most 100/);
   });
 
   it('property: any valid hostname, in any case and with a trailing dot, normalises to its lower-case form', () => {
