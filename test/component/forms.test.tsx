@@ -135,6 +135,17 @@ describe('a form while it saves', () => {
     expect(api.callsOf('updateByok')).toHaveLength(0);
   });
 
+  it('a rotation cancelled says so, in place of the flash about the key field that is gone', async () => {
+    const app = renderApp({ initial: { name: 'byokForm', id: 'c2' } });
+    await app.waitFor('Edit anthropic credential');
+    await app.press('ctrl+r');
+    await app.waitFor('› new key');
+    await app.press('ctrl+s');
+    await app.waitFor('fix the marked fields first');
+    await app.press('ctrl+r');
+    await app.waitFor((s) => !s.includes('new key') && s.includes('rotation cancelled: the stored key stays') && !s.includes('fix the marked'));
+  });
+
   it('a rotation started again asks for the key anew: no "required" before anything is typed', async () => {
     const app = renderApp({ initial: { name: 'byokForm', id: 'c2' } });
     await app.waitFor('Edit anthropic credential');

@@ -131,6 +131,8 @@ export function ByokForm({ id }: { id?: string }) {
     if (form.handleKey(input, key)) return;
     if (matches('rotate', input, key)) {
       if (create) return;
+      // Cancelled, it says so: that replaces a flash about the key's field, which is gone now.
+      if (rotating) nav.flash('rotation cancelled: the stored key stays');
       setRotating((r) => !r);
       update({ key: '' });
       // A rotation started again asks for a key anew: no "required" before anything is typed.
