@@ -22,8 +22,12 @@ export type ClientControl =
   | { type: 'ack'; offset: number };
 
 export type DaemonControl =
-  /** Answer to hello: replay starts at `start`; `missed` bytes were lost when the gap outgrew the replay buffer. */
-  | { type: 'welcome'; start: number; missed: number }
+  /**
+   * Answer to hello: replay starts at `start`; `missed` bytes were lost when the gap outgrew the
+   * replay buffer; output before `live` (optional) was written before this hello: a replay, whose
+   * terminal queries are not to be answered again.
+   */
+  | { type: 'welcome'; start: number; missed: number; live?: number }
   | { type: 'exit'; code: number | null; signal: number | null; reason?: string }
   | { type: 'error'; message: string };
 
@@ -115,7 +119,9 @@ function decodeControl(bytes: Buffer): ClientControl | DaemonControl {
       if (isOffset(r.offset)) return { type: 'ack', offset: r.offset };
       break;
     case 'welcome':
-      if (isOffset(r.start) && isOffset(r.missed)) return { type: 'welcome', start: r.start, missed: r.missed };
+      if (isOffset(r.start) && isOffset(r.missed) && (r.live === undefined || isOffset(r.live))) {
+        return { type: 'welcome', start: r.start, missed: r.missed, ...(r.live === undefined ? {} : { live: r.live as number }) };
+      }
       break;
     case 'exit': {
       const okNum = (v: unknown) => v === null || Number.isInteger(v);

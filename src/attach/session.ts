@@ -121,6 +121,15 @@ export class AttachSession {
   /** How much of a stream goes to the model as it comes before the rest is held (never, for a model that cannot hold). */
   private readonly holdFrom: number;
 
+  /** Output before this offset is a replay (the daemon's `live`): its queries were answered when they were new. */
+  private replayEnd = 0;
+  /** The first offsets of the output handed to the model and not yet parsed, in order. */
+  private readonly parsing: number[] = [];
+  /** Where the held output starts. */
+  private heldStart = 0;
+  /** A key is going through the emulator (its onData is the user's, not an answer to a query). */
+  private typing = false;
+
   constructor(private readonly opts: AttachSessionOptions) {
     this.cols = opts.cols;
     this.rows = opts.rows;
@@ -143,8 +152,15 @@ export class AttachSession {
       this.model.term.parser.registerCsiHandler({ prefix: '?', final: 'l' }, switched);
     }
     // Answers the emulator generates (cursor position reports, device attributes) go back to the
-    // remote; in passthrough the user's own terminal answers, so the model stays quiet.
-    if (!opts.passthrough) this.model.term.onData((d) => this.transport?.send(d));
+    // remote; in passthrough the user's own terminal answers, so the model stays quiet. Not for a
+    // query in the replay an attach begins with: it was answered when it was new, and answered
+    // again it reached whatever runs now as typed text ("2RR0;276;0c" at a shell prompt after vi).
+    if (!opts.passthrough) {
+      this.model.term.onData((d) => {
+        if (!this.typing && (this.parsing[0] ?? Infinity) < this.replayEnd) return;
+        this.transport?.send(d);
+      });
+    }
   }
 
   /** Rows the remote gets: all of them in passthrough, else one fewer (the status bar). */
@@ -171,7 +187,10 @@ export class AttachSession {
     this.streamed += data.length;
     const end = offset + data.length;
     if (this.streamed > this.holdFrom && !this.holdOff && now - this.keyAt >= ECHO_WINDOW_MS) {
-      if (this.model.heldBytes === 0) this.heldSince = now;
+      if (this.model.heldBytes === 0) {
+        this.heldSince = now;
+        this.heldStart = offset;
+      }
       this.model.hold(data);
       this.heldEnd = end;
       if (this.model.heldBytes <= HOLD_MAX_BYTES) this.consumed = Math.max(this.consumed, end);
@@ -181,7 +200,9 @@ export class AttachSession {
     }
     this.release();
     this.pending++;
+    this.parsing.push(offset);
     this.model.write(data, () => {
+      this.parsing.shift();
       this.pending--;
       this.consumed = Math.max(this.consumed, end);
       this.maybeAck();
@@ -209,7 +230,9 @@ export class AttachSession {
     clearTimeout(this.holdTimer);
     this.holdTimer = undefined;
     const end = this.heldEnd;
+    this.parsing.push(this.heldStart);
     const released = this.model.release(({ skipped, plain }) => {
+      this.parsing.shift();
       this.pending--;
       this.consumed = Math.max(this.consumed, end);
       this.maybeAck();
@@ -219,6 +242,7 @@ export class AttachSession {
       this.parsed(false);
     });
     if (released) this.pending++;
+    else this.parsing.pop();
   }
 
   /** After a parse: held output when due; the repaint a resize awaits (passthrough), else a frame; a key's echo is drawn at once. */
@@ -238,6 +262,9 @@ export class AttachSession {
 
   /** Passthrough: what the model is given goes to the terminal, but for screen switches, unless a repaint will show it. */
   private toTerminal(data: Uint8Array | string): void {
+    // The replay an attach begins with is drawn from the emulator, not passed through: the user's
+    // terminal would answer its queries again, into whatever runs now.
+    if ((this.parsing[0] ?? Infinity) < this.replayEnd) this.awaitingRepaint = true;
     if (this.awaitingRepaint || this.disposed) return;
     if (this.screenSwitched) this.repaint();
     this.opts.passthrough!.writeRaw(typeof data === 'string' ? data : withoutScreenSwitches(data).data);
@@ -267,6 +294,9 @@ export class AttachSession {
           this.state = s;
           this.detail = detail ?? '';
           this.schedule();
+        },
+        replayed: (live) => {
+          this.replayEnd = live;
         },
         gap: (missed) => {
           this.model.write(`\r\n\x1b[0;33m[intern-tui: ${missed} bytes of output were lost while disconnected: more than the daemon keeps]\x1b[0m\r\n`);
@@ -319,7 +349,14 @@ export class AttachSession {
         this.keyAt = performance.now();
         // Through the emulator (its onData sends it on), so the echo is parsed as soon as it arrives.
         if (this.opts.passthrough) this.transport?.send(bytes);
-        else this.model.input(bytes);
+        else {
+          this.typing = true;
+          try {
+            this.model.input(bytes);
+          } finally {
+            this.typing = false;
+          }
+        }
       }
     }
   }

@@ -18,6 +18,8 @@ export interface TransportHandlers {
   state(state: ConnectionState, detail?: string): void;
   /** The daemon could not replay `missed` bytes: they outgrew its buffer. */
   gap(missed: number): void;
+  /** Output before `live` is a replay of what was written before this connection (when the daemon says). */
+  replayed?(live: number): void;
   exit(info: { code: number | null; signal: number | null; reason?: string }): void;
 }
 
@@ -146,6 +148,7 @@ export class WebSocketTransport implements TerminalTransport {
     const m = frame.message;
     if (m.type === 'welcome') {
       if (m.missed > 0) this.opts.handlers.gap(m.missed);
+      if (m.live !== undefined) this.opts.handlers.replayed?.(m.live);
       if (this.received === null || m.start > this.received) this.received = m.start;
     } else if (m.type === 'exit') {
       this.exited = true;

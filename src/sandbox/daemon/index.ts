@@ -388,7 +388,7 @@ export function createDaemonHub(options: DaemonHubOptions): DaemonHub {
           if (!terminal.endedFor(frame.message.resume_from)) terminal.ensureRunning();
           const { start, missed } = terminal.replay.resumeFrom(frame.message.resume_from);
           client = { ws, sent: start, acked: start, alive: true, toldExit: false };
-          ws.send(encodeControl({ type: 'welcome', start, missed }));
+          ws.send(encodeControl({ type: 'welcome', start, missed, live: terminal.replay.end }));
           terminal.clients.add(client);
           terminal.pump(client);
           terminal.flow();

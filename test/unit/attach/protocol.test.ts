@@ -13,6 +13,7 @@ describe('frames', () => {
       { type: 'resize', cols: 200, rows: 50 },
       { type: 'ack', offset: 0 },
       { type: 'welcome', start: 10, missed: 5 },
+      { type: 'welcome', start: 10, missed: 0, live: 42 },
       { type: 'exit', code: 0, signal: null },
       { type: 'exit', code: null, signal: 9, reason: 'suspended' },
       { type: 'error', message: 'x' },

@@ -84,6 +84,20 @@ describe('attach session input', () => {
     expect(transport.sent.at(-1)).toBe('\x1b[200~x\x1b[201~');
   });
 
+  it('answers a terminal query that arrives live, never one in the replay an attach begins with', async () => {
+    const { s, transport } = session();
+    // The daemon: the 9 bytes before offset 9 were written before this connection.
+    transport.handlers.replayed?.(9);
+    transport.handlers.output(Buffer.from('\x1b[6nab\x1b[c'), 0);
+    // A key typed while the replay is parsed is the user's: it goes.
+    s.input('k');
+    await until(() => s.model.term.buffer.active.cursorX === 2, 'the replay parsed');
+    transport.handlers.output(Buffer.from('\x1b[6n'), 9);
+    await until(() => transport.sent.length > 1, 'the live query answered');
+    // The key, and one answer: the live query's (the cursor after "ab" is on row 1, column 3).
+    expect(transport.sent).toEqual(['k', '\x1b[1;3R']);
+  });
+
   it('detaches on ctrl+] even in the middle of a paste', () => {
     const { s, transport, detached } = session();
     s.input('\x1b[200~half');
@@ -220,6 +234,18 @@ describe('attach session passthrough (attach NAME)', () => {
     await parsed();
     expect(written.join('')).not.toContain('ctrl+] detach');
     expect(s.model.rowAnsi(0)).toContain('hello');
+  });
+
+  it('draws the replay an attach begins with from the emulator, so the terminal answers none of its queries; live output passes', async () => {
+    const { transport, written, raw, parsed } = passthrough();
+    transport.handlers.replayed?.(9);
+    transport.handlers.output(Buffer.from('\x1b[6nab\x1b[c'), 0);
+    await parsed();
+    expect(raw.join('')).toBe('');
+    expect(written.join('')).toContain('ab');
+    transport.handlers.output(Buffer.from('cd\x1b[6n'), 9);
+    await parsed();
+    expect(raw.join('')).toBe('cd\x1b[6n');
   });
 
   it('repaints the whole screen from the emulator after a resize, then passes bytes through again', async () => {
