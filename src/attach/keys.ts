@@ -53,7 +53,9 @@ export function decodeInput(input: string): KeyEvent[] {
         else if (tildeCode !== undefined && TILDE[tildeCode]) events.push({ kind: 'key', name: TILDE[tildeCode]!, ...modifiers(tildeMod) });
         else if (arrow !== undefined) events.push({ kind: 'key', name: ARROWS[arrow]!, ...modifiers(arrowMod) });
         else if (ss3 !== undefined) events.push({ kind: 'key', name: (ARROWS[ss3] ?? SS3_F[ss3])! });
-        else if (fKey !== undefined) events.push({ kind: 'key', name: SS3_F[fKey]!, ...modifiers(fMod) });
+        // ESC [1;1R is a cursor position report (row 1, column 1), not F3: a key never encodes
+        // "no modifier" as 1. Passed on as it came (attach NAME relays the terminal's answers).
+        else if (fKey !== undefined && fMod !== '1') events.push({ kind: 'key', name: SS3_F[fKey]!, ...modifiers(fMod) });
         else events.push({ kind: 'raw', bytes: all });
         rest = rest.slice(all.length);
         continue;

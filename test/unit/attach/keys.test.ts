@@ -20,6 +20,9 @@ describe('decoding the outer terminal', () => {
     ['\x1b[200~a\nb\x1b[201~', [{ kind: 'paste', text: 'a\nb' }]],
     ['\x1b', [{ kind: 'raw', bytes: '\x1b' }]],
     ['\x1b[?1;2c', [{ kind: 'raw', bytes: '\x1b[?1;2c' }]],
+    // A cursor position report at row 1, column 1: not F3 (a key never encodes "no modifier" as 1).
+    ['\x1b[1;1R', [{ kind: 'raw', bytes: '\x1b[1;1R' }]],
+    ['\x1b[1;5R', [{ kind: 'key', name: 'f3', ctrl: true }]],
     ['a\x1b[Db', [{ kind: 'text', text: 'a' }, { kind: 'key', name: 'left' }, { kind: 'text', text: 'b' }]],
   ] as [string, KeyEvent[]][])('%j', (input, events) => {
     expect(decodeInput(input)).toEqual(events);
@@ -41,6 +44,7 @@ describe('encoding for the remote modes', () => {
     ['\x03', normal, '\x03'],
     ['\r', normal, '\r'],
     ['\x1b[Z', normal, '\x1b[Z'],
+    ['\x1b[1;1R', normal, '\x1b[1;1R'],
   ])('%j in %j → %j', (input, modes, expected) => {
     expect(send(input, modes)).toBe(expected);
   });
