@@ -12,6 +12,8 @@ const COLOURS = {
   success: 'green',
   selection: 'blue',
   badge: 'magenta',
+  /** Text on the badge's background. */
+  onBadge: 'black',
   key: 'cyan',
   /** An unknown status. */
   neutral: 'white',

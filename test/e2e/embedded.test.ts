@@ -33,6 +33,16 @@ describe('the embedded sandbox', () => {
     expect(t.output).not.toMatch(/\(node:\d+\)|Warning:/);
   });
 
+  it('draws the SANDBOX badge in inverse under --no-color, with no colour escape', async () => {
+    t = new Tui({ args: ['--no-color'] });
+    await t.waitFor(demoList, 30_000);
+    // The styles before the badge, as the terminal got them: bold and inverse, no black text.
+    const before = /((?:\x1b\[[0-9;]*m)+) SANDBOX /.exec(t.output)?.[1] ?? '';
+    const params = [...before.matchAll(/\x1b\[([0-9;]*)m/g)].flatMap((m) => m[1]!.split(';'));
+    expect(params).toContain('7');
+    expect(params.filter((p) => /^(3\d|4\d|9\d|10\d)$/.test(p))).toEqual([]);
+  });
+
   it("keeps warnings, its own and its sandbox worker's, off the screen until it has given the terminal back", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'warn-'));
     const log = join(dir, 'warnings.log');

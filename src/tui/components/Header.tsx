@@ -2,7 +2,7 @@ import { Box } from 'ink';
 import { Text } from './Text.js';
 import { CREDENTIAL_SOURCES, type CredentialKind } from '../../contract/routes.js';
 import { sanitize, widthOf } from '../sanitize.js';
-import { theme } from '../theme.js';
+import { colourOn, theme } from '../theme.js';
 import type { TuiOptions } from '../types.js';
 import { useSignedInAs } from '../session.js';
 
@@ -37,7 +37,9 @@ export function Header({ options, title, width }: { options: Pick<TuiOptions, 'a
             {PRODUCT}
           </Text>
           {badge ? (
-            <Text backgroundColor={theme.badge} color="black" bold>
+            // Without colours, inverse stands for the background (and no black text is left on the
+            // terminal's own background, where a dark one hides it).
+            <Text backgroundColor={theme.badge} color={theme.onBadge} inverse={!colourOn()} bold>
               {badge}
             </Text>
           ) : null}
