@@ -875,6 +875,22 @@ describe('errors and safety', () => {
 });
 
 describe('an intern that is gone', () => {
+  it('a settled intern deleted elsewhere: its details look again now and then, and say it is gone', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const api = new FakeApi();
+      const app = renderApp({ api, initial: { name: 'intern', id: IDS.sleeper } });
+      const f = await app.waitFor(IDS.sleeper);
+      expect(footerOf(f)).toContain('p provision');
+      api.interns = api.interns.filter((i) => i.id !== IDS.sleeper);
+      await vi.advanceTimersByTimeAsync(10_000);
+      const g = await app.waitFor('was deleted, or this key can no longer see it');
+      expect(footerOf(g)).not.toContain('p provision');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('deleted from its details: the 404 that ends the deletion says so and goes back to the list, fetched afresh', async () => {
     const api = new FakeApi();
     const app = renderApp({ api });

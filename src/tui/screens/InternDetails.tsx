@@ -72,7 +72,10 @@ export function InternDetails({ id, note, seed, ask }: { id: string; note?: stri
   // Any confirmation takes every key: a key that is not its answer must not act on the screen behind it.
   useScreen(pending ? (pending.kind === 'delete' ? ['prompt'] : ['confirm']) : gone ? ['global'] : [...internScopes(intern), 'global'], pending !== null);
 
-  usePolling(Boolean(intern && !gone && TRANSITIONAL_STATUSES.includes(intern.status)), async () => {
+  // Read again while it is shown: often while it moves on its own, now and then once settled (it
+  // may be changed or deleted elsewhere: a screen that never looked again offered p on a deleted intern).
+  const moving = Boolean(intern && TRANSITIONAL_STATUSES.includes(intern.status));
+  usePolling(Boolean(intern && !gone), async () => {
     const before = JSON.stringify(res.data);
     try {
       const next = await api.getIntern(id);
@@ -83,7 +86,7 @@ export function InternDetails({ id, note, seed, ask }: { id: string; note?: stri
       setPollError(e);
       throw e;
     }
-  }, 700, 5000);
+  }, moving ? 700 : 10_000, moving ? 5000 : 30_000);
 
   // An intern being deleted that the service no longer knows has been deleted: say so and go
   // back to the list, which loads afresh without it.
