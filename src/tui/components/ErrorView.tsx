@@ -1,7 +1,7 @@
 /** One component renders every service error: the message, the reason, and what to do. */
 import { Box } from 'ink';
 import { Text } from './Text.js';
-import { ApiError, MissingCredentialError, NetworkError, ResponseShapeError } from '../../client/errors.js';
+import { ApiError, MissingCredentialError, NetworkError, ResponseShapeError, explainCode } from '../../client/errors.js';
 import { CREDENTIAL_SOURCES, loginCommand } from '../../contract/routes.js';
 import { type BindingId, keyLabel } from '../keymap.js';
 import { sanitize } from '../sanitize.js';
@@ -77,7 +77,10 @@ export function explain(error: unknown): Explained {
     }
   }
   if (error instanceof NetworkError) {
-    return { title: 'Cannot reach the service', message: sanitize(error.message), reason: null, hint: 'Check the base URL and the network.', retryable: true };
+    // The host and what happened, first: on one line at 80 columns the route template pushed them off.
+    const where = error.host ?? 'the service';
+    const what = error.timedOut ? `${where} did not answer in time (${error.route})` : `${where}: ${explainCode(error.cause_)} (${error.route})`;
+    return { title: 'Cannot reach the service', message: sanitize(what), reason: null, hint: 'Check the base URL and the network.', retryable: true };
   }
   if (error instanceof ResponseShapeError) {
     return { title: 'Unexpected answer', message: sanitize(error.message), reason: null, hint: 'The service answered in a shape this version does not know.', retryable: true };

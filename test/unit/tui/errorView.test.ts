@@ -39,3 +39,13 @@ describe('ErrorView says what to do once', () => {
     expect(errorViewRows(new NetworkError('GET /interns', 'ECONNREFUSED', false))).toBe(6);
   });
 });
+
+describe('ErrorView on a network failure', () => {
+  it('puts the host and what happened first, the route last: on one line at 80 columns they are what must show', () => {
+    const line = (e: NetworkError) => ((x) => `✖ ${x.title}: ${x.message}`)(explain(e));
+    expect(line(new NetworkError('GET /interns/{internId}', 'UND_ERR_HEADERS_TIMEOUT', true, '127.0.0.1:18766'))).toBe(
+      '✖ Cannot reach the service: 127.0.0.1:18766 did not answer in time (GET /interns/{internId})',
+    );
+    expect(line(new NetworkError('GET /interns', 'ECONNREFUSED', false, '127.0.0.1:1')).slice(0, 80)).toContain('127.0.0.1:1: ECONNREFUSED (nothing is listening');
+  });
+});
