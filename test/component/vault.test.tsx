@@ -140,6 +140,18 @@ describe('vault secrets', () => {
     expect(api.callsOf('deleteInternSecret')).toEqual([[IDS.runner, 'npm_token']]);
   });
 
+  it('D on the effective tab on a workspace secret says where to change it, whole at 80 columns', async () => {
+    const api = withWorkspaceSecrets();
+    const app = renderApp({ api, initial: { name: 'intern', id: IDS.runner } });
+    app.resize({ columns: 80, rows: 24 });
+    await app.waitFor('Keeps CI green.');
+    await app.press('v');
+    await app.waitFor(/›github_token .* workspace/);
+    await app.press('D');
+    const f = await app.waitFor("github_token is the workspace scope's: change it there, or override it here (a)");
+    expect(f).not.toContain('Delete github_token');
+  });
+
   it('deletes only after y, and n keeps it', async () => {
     const api = withWorkspaceSecrets();
     const app = renderApp({ api, initial: { name: 'vault' } });

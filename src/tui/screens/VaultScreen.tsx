@@ -24,7 +24,7 @@ import { useKeys } from '../hooks/useKeys.js';
 import { filterRows, useFilter } from '../hooks/useFilter.js';
 import { useListCursor } from '../hooks/useListCursor.js';
 import { useResource } from '../hooks/useResource.js';
-import { matches } from '../keymap.js';
+import { keyLabel, matches } from '../keymap.js';
 import { sanitize } from '../sanitize.js';
 import { theme } from '../theme.js';
 import { SecretForm } from './SecretForm.js';
@@ -149,7 +149,7 @@ export function VaultScreen({ internId }: { internId?: string }) {
       // On the effective tab an intern's own secret is replaced or deleted where it is shown: the
       // tab stays (it used to switch to "own", and the row asked about vanished from under the question).
       if (!editable && selected.scope !== 'intern') {
-        return nav.flash(`${sanitize(selected.name)} comes from the ${selected.scope} scope: change it there, or add one to this intern to override it`);
+        return nav.flash(`${sanitize(selected.name)} is the ${selected.scope} scope's: change it there, or override it here (${keyLabel('secretAdd')})`);
       }
       return setMode(matches('secretDelete', input, key) ? { kind: 'delete', row: selected } : { kind: 'form', existing: selected });
     }
