@@ -21,12 +21,17 @@ export function Header({ options, title, width }: { options: Pick<TuiOptions, 'a
   const kinds = Object.keys(CREDENTIAL_SOURCES) as CredentialKind[];
   const badge = options.sandbox ? ' SANDBOX ' : '';
   const flags = kinds.map((k) => ` ${SHORT[k]}${options.api.configured[k] ? '✓' : '✗'}`);
-  const context = [` ${sanitize(options.host)}`, options.profile ? ` · profile ${sanitize(options.profile)}` : '', signedInAs ? ` · signed in as ${signedInAs}` : ''].join('');
   const where = ` › ${title}`;
   const room = Math.max(0, width - PRODUCT.length - badge.length - widthOf(flags.join('')));
   // A part cut to fewer cells than ' › ab…' says nothing: then it goes; the context goes first.
   const fit = (want: number, cells: number) => (cells >= Math.min(want, 6) ? Math.min(want, cells) : 0);
   const whereWidth = fit(widthOf(where), room);
+  // The host (cut if need be), then the profile and who it is signed in as, each whole or not at
+  // all: "· signed in as …" cut to nothing said nothing.
+  let context = ` ${sanitize(options.host)}`;
+  for (const part of [options.profile ? ` · profile ${sanitize(options.profile)}` : '', signedInAs ? ` · signed in as ${signedInAs}` : '']) {
+    if (part && widthOf(context + part) <= room - whereWidth) context += part;
+  }
   const contextWidth = whereWidth < widthOf(where) ? 0 : fit(widthOf(context), room - whereWidth);
   return (
     <Box flexShrink={0} width={width}>
