@@ -102,7 +102,7 @@ describe('chat', () => {
     await app.press(CTRL.o);
     await app.waitFor('▸ reasoning, 18 chars');
     const [[, body]] = app.api.callsOf('chat') as [[string, ChatRequest]];
-    expect(body).toMatchObject({ stream: true, approval_mode: 'self-drive', messages: [{ role: 'user', content: 'hello' }] });
+    expect(body).toMatchObject({ stream: true, approval_mode: 'manual', messages: [{ role: 'user', content: 'hello' }] });
   });
 
   it('keeps the session per intern: leaving and coming back continues the conversation', async () => {
@@ -150,9 +150,8 @@ describe('chat', () => {
     expect(body.messages.at(-1)!.content).toBe('alpha\nbeta\ngamma');
   });
 
-  it('manual mode: a permission request lists numbered options, and a number answers it', async () => {
+  it("manual mode, the default (as the CLI's): a permission request lists numbered options, and a number answers it", async () => {
     const app = await openChat();
-    await app.press(CTRL.t);
     // The header names the keys that change what it says, as the keymap has them.
     expect(await app.waitFor('mode manual')).toContain('mode manual (^t) · reasoning shown (^o)');
     await app.type('run: echo X');
@@ -173,7 +172,6 @@ describe('chat', () => {
 
   it('arrows and enter pick a permission option too', async () => {
     const app = await openChat();
-    await app.press(CTRL.t);
     await app.type('run: ls');
     await app.press('enter');
     await app.waitFor('Permission: shell');

@@ -51,7 +51,8 @@ export function conversationOf(api: InternApi, internId: string): Conversation {
   let byIntern = conversations.get(api);
   if (!byIntern) conversations.set(api, (byIntern = new Map()));
   let c = byIntern.get(internId);
-  if (!c) byIntern.set(internId, (c = { turns: [], mode: 'self-drive' }));
+  // Manual by default, as the CLI's chat: an intern runs nothing on the person's behalf unasked until ^t says so.
+  if (!c) byIntern.set(internId, (c = { turns: [], mode: 'manual' }));
   return c;
 }
 
