@@ -127,6 +127,19 @@ describe('the terminal lent to a program', () => {
     await app.waitFor(/2 lines, 14 chars[^]*│ First\. +│\n│ Second\. +│/);
   });
 
+  it('puts the cursor at the end of the text $EDITOR gave back, where typing goes on', async () => {
+    written.text = 'edited text\n';
+    const app = renderApp({ initial: { name: 'settings', id: IDS.runner } });
+    await app.waitFor('Settings of runner');
+    await app.press('tab');
+    await app.waitFor(/› description/);
+    await app.press('\x01'); // the cursor at the start of the old description
+    await app.press('\x05');
+    await app.waitFor(/› description +edited text/);
+    await app.type('!');
+    await app.waitFor(/› description +edited text! /);
+  });
+
   it("takes a secret's value as written: its line breaks may be its own", async () => {
     written.text = 'line1\r\nline2\n';
     const vault = renderApp({ initial: { name: 'vault' } });

@@ -142,6 +142,18 @@ export function TextField(props: TextFieldProps) {
   // Clamped where it is read, not by an effect: an effect would run after the next key and undo it;
   // and on a grapheme's start, should the value have changed under it.
   // A masked field's cursor is pinned to the end: an invisible cursor cannot be moved by sight.
+  // A value set from outside (the form's $EDITOR, a pick, a reset) puts the cursor at its end, where
+  // typing goes on, as after a paste: it was left where it stood in the old text.
+  const [ownValue, setOwnValue] = useState(value);
+  if (value !== ownValue) {
+    setOwnValue(value);
+    setCursor(value.length);
+  }
+  /** A change of the field's own (a key): its cursor is set with it. */
+  const change = (next: string) => {
+    setOwnValue(next);
+    onChange(next);
+  };
   const cursor = masked ? value.length : graphemeStart(value, Math.min(rawCursor, value.length));
   // Typed without bracketed paste (a script, a terminal without it), a CR LF line ending comes as two
   // keys: enter, then a line feed, which is typed text. Both are one line break.
@@ -178,18 +190,18 @@ export function TextField(props: TextFieldProps) {
     if (matches('lineEnd', input, key)) return setCursor(multiline ? endOfLine(value, cursor) : value.length);
     if (matches('killLine', input, key)) {
       const end = multiline ? endOfLine(value, cursor) : value.length;
-      return onChange(value.slice(0, cursor) + value.slice(end));
+      return change(value.slice(0, cursor) + value.slice(end));
     }
     // Readline's ^u and ^w. A hidden value's cursor is at its end, so ^u clears it all: the way to
     // take back a wrong paste without a backspace per character.
     if (matches('killLineStart', input, key)) {
       const start = multiline ? value.lastIndexOf('\n', cursor - 1) + 1 : 0;
-      onChange(value.slice(0, start) + value.slice(cursor));
+      change(value.slice(0, start) + value.slice(cursor));
       return setCursor(start);
     }
     if (matches('killWord', input, key)) {
       const start = wordStart(value, cursor);
-      onChange(value.slice(0, start) + value.slice(cursor));
+      change(value.slice(0, start) + value.slice(cursor));
       return setCursor(start);
     }
     if (multiline && (matches('lineUp', input, key) || matches('lineDown', input, key))) {
@@ -202,17 +214,17 @@ export function TextField(props: TextFieldProps) {
       let from = cursor;
       for (let i = 0; i < erase; i++) from = prevGrapheme(value, from);
       if (from === cursor) return;
-      onChange(value.slice(0, from) + value.slice(cursor));
+      change(value.slice(0, from) + value.slice(cursor));
       return setCursor(from);
     }
     if (matches('eraseForward', input, key)) {
       const to = nextGrapheme(value, cursor);
-      if (to > cursor) onChange(value.slice(0, cursor) + value.slice(to));
+      if (to > cursor) change(value.slice(0, cursor) + value.slice(to));
       return;
     }
     if (!multiline && props.onSubmit && matches('accept', input, key)) return props.onSubmit(value);
     if (multiline && matches('newline', input, key)) {
-      onChange(value.slice(0, cursor) + '\n' + value.slice(cursor));
+      change(value.slice(0, cursor) + '\n' + value.slice(cursor));
       return setCursor(cursor + 1);
     }
     // A bracketed paste is text, its line breaks too (never an enter).
@@ -224,7 +236,7 @@ export function TextField(props: TextFieldProps) {
     if (lineFeedOfEnter && pasted === null) text = text.replace(/^\n/, '');
     text = fieldText(text, multiline || Boolean(props.keepPastedLines && pasted !== null));
     if (!text) return;
-    onChange(value.slice(0, cursor) + text + value.slice(cursor));
+    change(value.slice(0, cursor) + text + value.slice(cursor));
     setCursor(cursor + text.length);
   }, focused, { text: true });
 
