@@ -21,8 +21,12 @@ function theOne<T extends { id: string }>(m: Matches<T>, ref: string, what: stri
     const more = several.length > 5 ? ` and ${several.length - 5} more` : '';
     throw new CliError(EXIT.usage, `${how}: name one by its id (${listed.join(', ')}${more})`);
   }
-  const short = ref.length < ID_PREFIX_MIN && /^[0-9a-f]+$/i.test(ref) ? ` (the start of an id needs ${ID_PREFIX_MIN} characters at least)` : '';
-  const near = m.near ? ` (did you mean ${sanitize(m.near)}?)` : '';
+  const short = m.startOf.length === 0 && ref.length < ID_PREFIX_MIN && /^[0-9a-f]+$/i.test(ref) ? ` (the start of an id needs ${ID_PREFIX_MIN} characters at least)` : '';
+  const near = m.near
+    ? ` (did you mean ${sanitize(m.near)}?)`
+    : m.startOf.length > 0
+      ? ` (${m.startOf.slice(0, 4).map((n) => sanitize(n)).join(', ')}${m.startOf.length > 4 ? ', …' : ''} ${m.startOf.length === 1 ? 'starts' : 'start'} so: type more of it)`
+      : '';
   throw new CliError(EXIT.failed, `no ${what} with the id or name ${shown}${short}${near}`);
 }
 

@@ -22,6 +22,8 @@ export interface Matches<T> {
   byPrefix: T[];
   /** When the reference names none: the name it was probably meant to be (one or two edits away), or null. */
   near: string | null;
+  /** When the reference names none: the names that start with it, sorted (the start of a name typed for the name). */
+  startOf: string[];
 }
 
 /** Sorts what was listed by how it fits the reference, and picks the one it names. */
@@ -42,8 +44,10 @@ class Sorter<T extends { id: string; name: string | null }> {
     const byPrefix = this.byName.length > 0 ? [] : this.byPrefix;
     const pick = this.byName.length > 0 ? this.byName : byPrefix;
     const one = byId ?? (pick.length === 1 ? pick[0]! : null);
-    const near = one || this.byName.length > 0 || byPrefix.length > 0 ? null : closest(this.ref, this.names);
-    return { one, byName: this.byName, byPrefix, near };
+    const none = !one && this.byName.length === 0 && byPrefix.length === 0;
+    const startOf = none && this.ref !== '' ? [...new Set(this.names.filter((n) => n.startsWith(this.ref)))].sort() : [];
+    const near = none && startOf.length === 0 ? closest(this.ref, this.names) : null;
+    return { one, byName: this.byName, byPrefix, near, startOf };
   }
 }
 

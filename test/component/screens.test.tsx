@@ -382,6 +382,13 @@ describe('intern details', () => {
     await app.type('sleepr');
     await app.press('enter');
     await app.waitFor('no intern with the name or id "sleepr" (did you mean sleeper?)');
+    for (let i = 0; i < 'sleepr'.length; i++) await app.press('backspace');
+    // The start of names: which, and that tab completes.
+    await app.type('b');
+    await app.press('enter');
+    await app.waitFor('"b" is the start of broken, builder: type more (tab completes)');
+    await app.press('backspace');
+    await app.type('sleepr');
     await app.press('backspace');
     await app.type('er');
     await app.press('enter');

@@ -477,6 +477,8 @@ describe('commands against the fake API', () => {
     const intern = await runWithFake(['interns', 'get', 'runer'], api);
     expect(intern.code).toBe(1);
     expect(intern.stderr).toContain('no intern with the id or name "runer" (did you mean runner?)');
+    const start = await runWithFake(['interns', 'get', 'b'], api);
+    expect(start.stderr).toContain('no intern with the id or name "b" (broken, builder start so: type more of it)');
     const far = await runWithFake(['interns', 'get', 'xyzzy'], api);
     expect(far.stderr).toContain('no intern with the id or name "xyzzy"\n');
     const key = await runWithFake(['byok', 'get', 'Production OpenAi'], api);

@@ -133,8 +133,10 @@ describe('matchByok', () => {
     const api = keys();
     expect(severalOf(await matchByok(api, 'team')).map((b) => b.provider)).toEqual(['anthropic', 'groq']);
     expect(severalOf(await matchByok(api, '3f0c'))).toHaveLength(2);
-    expect(await matchByok(api, '3f0')).toEqual({ one: null, byName: [], byPrefix: [], near: null });
-    expect(await matchByok(api, 'nope')).toEqual({ one: null, byName: [], byPrefix: [], near: null });
+    expect(await matchByok(api, '3f0')).toEqual({ one: null, byName: [], byPrefix: [], near: null, startOf: [] });
+    expect(await matchByok(api, 'nope')).toEqual({ one: null, byName: [], byPrefix: [], near: null, startOf: [] });
+    // The start of names, typed for one: which names start so (and no "did you mean").
+    expect(await matchByok(api, 'te')).toMatchObject({ one: null, near: null, startOf: ['team'] });
     // A reference that names none says which name it was probably meant to be; one that fits several does not.
     expect((await matchByok(api, 'taem')).near).toBe('team');
     expect((await matchByok(api, 'team')).near).toBeNull();
