@@ -40,8 +40,8 @@ describe('the TUI does the daily work', () => {
     const t = small();
     await openIntern(t, 'runner-jpeg');
     await t.press('t');
+    // Manual is where a conversation starts.
     await t.waitFor('Chat with runner-jpeg');
-    await t.press(CTRL_T);
     await t.waitFor('mode manual');
     await t.type('run: echo MARK-$((40+2))');
     await t.press('enter');
@@ -55,6 +55,12 @@ describe('the TUI does the daily work', () => {
     await t.type('blue');
     await t.press('ctrl+s');
     await t.waitFor('You answered "blue" (sure)', 20_000);
+    // ^t: self-drive, and the next command runs without asking.
+    await t.press(CTRL_T);
+    await t.waitFor('mode self-drive');
+    await t.type('run: echo FREE-$((3+4))');
+    await t.press('enter');
+    await t.waitFor(/^│ ?FREE-7/m, 20_000);
   });
 
   it('adds a secret and sees it in the effective view, its value nowhere on screen', async () => {
