@@ -68,6 +68,9 @@ export function parseFor(spec: CommandSpec, rest: string[]): Parsed {
     throw usageError(`${argsErrorMessage(e, Object.keys(options))}; see intern-tui ${[spec.noun, spec.verb].filter(Boolean).join(' ')} --help`);
   }
   const values = { ...r.values } as Parsed['values'];
+  if (spec.noSandbox && values.sandbox && !values.help) {
+    throw usageError(`${[spec.noun, spec.verb].filter(Boolean).join(' ')} takes no --sandbox: ${spec.noSandbox}`);
+  }
   for (const [name, f] of Object.entries(flags)) {
     const given = values[name];
     if (f.nonEmpty && !values.help && (Array.isArray(given) ? given : [given]).some((v) => typeof v === 'string' && v.trim() === '')) {

@@ -65,6 +65,11 @@ export interface CommandSpec {
   /** `--json` output is available. */
   json?: boolean;
   /**
+   * Why `--sandbox` makes no sense here (a command about the configured service's credentials);
+   * given, it is refused (exit 2) rather than ignored.
+   */
+  noSandbox?: string;
+  /**
    * The command parses its own argv (rest after noun and verb) instead of the registry's parser:
    * `sandbox`, `login`, `config` keep their own flags.
    */
@@ -475,6 +480,7 @@ export const COMMANDS: CommandSpec[] = [
       'Examples:\n  intern-tui login --base-url https://openrouter.ai/api/v1\n  intern-tui login --headless\n' +
       '  intern-tui login --oauth --issuer https://auth.example.com\n  intern-tui login --with-token < key.txt',
     needs: [],
+    noSandbox: 'it signs in to the configured service and saves its credentials; the built-in sandbox has its own keys',
     load: () => import('./commands/auth.js').then((m) => m.login),
   },
   {
@@ -486,6 +492,7 @@ export const COMMANDS: CommandSpec[] = [
       'as every command refuses it, unless the keychain still held its secrets (then they are removed).\n' +
       'Example:\n  intern-tui logout --profile work',
     needs: [],
+    noSandbox: "it removes the configured profile's credentials; the built-in sandbox keeps none",
     load: () => import('./commands/auth.js').then((m) => m.logout),
   },
   {
@@ -496,6 +503,7 @@ export const COMMANDS: CommandSpec[] = [
     details: 'Where each credential comes from, who the API key signs in as (GET /key), and whether the\nservice takes the management key. Never prints a secret. Exit 4 when no credential is set or the\nservice refuses a key, 1 when it could not be reached to check them.\nExample:\n  intern-tui auth status --json',
     needs: [],
     json: true,
+    noSandbox: 'it reports the configured credentials; the built-in sandbox has keys of its own each time',
     load: () => import('./commands/auth.js').then((m) => m.status),
   },
   {

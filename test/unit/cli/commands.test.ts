@@ -52,6 +52,12 @@ async function runWithFake(argv: string[], api: FakeApi, opts: Parameters<typeof
 }
 
 describe('parseFor', () => {
+  it('refuses --sandbox where it would be ignored: login, logout and auth status are about the configured credentials', () => {
+    for (const [noun, verb] of [['login'], ['logout'], ['auth', 'status']] as const) {
+      expect(() => parseFor(spec(noun, verb), ['--sandbox']), noun).toThrow(/takes no --sandbox/);
+      expect(() => parseFor(spec(noun, verb), []), noun).not.toThrow();
+    }
+  });
   it('takes the word after --json as fields only when the command does not need it as an argument', () => {
     expect(parseFor(spec('interns', 'list'), ['--json', 'id,name'])).toMatchObject({ json: ['id', 'name'], positionals: [] });
     expect(parseFor(spec('interns', 'get'), ['--json', 'alice'])).toMatchObject({ json: [], positionals: ['alice'] });
