@@ -385,6 +385,20 @@ describe('intern-tui commands without a TTY', () => {
     }
     child.kill('SIGINT');
     expect((await done).code).toBe(130);
+
+    // Terminated (timeout(1) sends SIGTERM): it still says the session to continue with, and ends by the signal.
+    const term = start(['chat', 'cli-chatter', 'run: sleep 20', '--approve', '--session', 'e2e-term-session']);
+    let termErr = '';
+    term.child.stderr!.on('data', (d: Buffer) => (termErr += d.toString()));
+    const termUntil = Date.now() + 20_000;
+    while (!termErr.includes('Allow once')) {
+      if (Date.now() > termUntil) throw new Error('the command never started');
+      await new Promise((r) => setTimeout(r, 15));
+    }
+    term.child.kill('SIGTERM');
+    const ended = await term.done;
+    expect(ended.child.signalCode).toBe('SIGTERM');
+    expect(ended.stderr).toContain('session: e2e-term-session (continue with --session e2e-term-session)');
   }, 90_000);
 
   it('config use PROFILE sets the default profile, and refuses one the file does not have', async () => {

@@ -267,11 +267,19 @@ export async function chat(ctx: RunContext): Promise<number> {
   const prompt = await readPrompt(ctx);
   if (ctx.values['no-wait']) return startRun(ctx, api, intern, prompt);
   const session: Session = { id: ctx.text('session') };
+  // Said once however the turn ends: at its end, on ctrl+c (130), and on SIGTERM or SIGHUP, which
+  // end the process once the command's cleanup has run (so the turn's own end may never come).
+  let told = ctx.out.json;
+  const tell = () => {
+    if (told) return;
+    told = true;
+    tellSession(ctx, session);
+  };
+  ctx.cleanup.push(async () => tell());
   try {
     await turn(ctx, api, intern, prompt, session);
   } finally {
-    // Ended by ctrl+c (130) or SIGTERM too: the session the service named can be continued.
-    if (!ctx.out.json) tellSession(ctx, session);
+    tell();
   }
   return EXIT.ok;
 }
