@@ -56,7 +56,16 @@ async function* chunks(body: ReadableStream<Uint8Array>, label: string, maxEvent
   try {
     for (;;) {
       if (signal?.aborted) throw new NetworkError(label, 'aborted', false);
-      const { done, value: piece } = await reader.read();
+      let read: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        read = await reader.read();
+      } catch (e) {
+        // The connection broke under the stream (the service went away): said so, not "aborted".
+        if (signal?.aborted) throw new NetworkError(label, 'aborted', false);
+        const cause = (e as { code?: string }).code ?? (e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message;
+        throw new ApiError(502, 502, 'stream_severed', true, `${label}: the connection was lost before the answer ended (${cause}); the answer may be incomplete`, label);
+      }
+      const { done, value: piece } = read;
       if (done) break;
       pending += piece.length;
       parser.feed(decoder.decode(piece, { stream: true }));

@@ -92,6 +92,18 @@ describe('chat', () => {
     expect([e.reason, e.retryable]).toEqual(['stream_severed', true]);
   });
 
+  it('a connection broken under the stream (the service gone) says the connection was lost, not "aborted"', async () => {
+    script = (res) => {
+      sse(res);
+      res.write(`data: ${chunk({ content: 'partial' })}\n\n`, () => res.socket?.destroy());
+    };
+    const start = (await api().chat('i-1', body)) as { events: AsyncIterable<ChatChunk> };
+    const e = (await collect(start.events).catch((x: unknown) => x)) as ApiError;
+    expect(e).toBeInstanceOf(ApiError);
+    expect([e.reason, e.retryable]).toEqual(['stream_severed', true]);
+    expect(e.message).toMatch(/the connection was lost before the answer ended \(ECONNRESET\)/);
+  });
+
   it('an event that is not a chunk is a shape error naming the route', async () => {
     script = (res) => {
       sse(res);
