@@ -46,6 +46,8 @@ export class CliError extends Error {
   constructor(
     readonly exitCode: ExitCode,
     message: string,
+    /** About the command's output (its --json fields), not about API fields: no flag names are added to it. */
+    readonly aboutOutput = false,
   ) {
     super(message);
   }

@@ -8,7 +8,7 @@
 import { sanitize, truncate, widthOf } from '../tui/sanitize.js';
 import { wrapText } from '../tui/wrap.js';
 import type { Io } from './context.js';
-import { usageError } from './exit.js';
+import { CliError, EXIT } from './exit.js';
 
 export type Cell = string | number | boolean | null | undefined;
 export interface Column<T> {
@@ -51,7 +51,7 @@ export function checkJsonFields(command: string, known: readonly string[] | unde
   if (!known) throw new Error(`intern-tui ${command} does not name its JSON fields`);
   const unknown = [...new Set(fields.filter((f) => !known.includes(f)))];
   if (unknown.length) {
-    throw usageError(`unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => `"${f.slice(0, 40)}"`).join(', ')} for --json; available: ${known.join(', ')}`);
+    throw new CliError(EXIT.usage, `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => `"${f.slice(0, 40)}"`).join(', ')} for --json; available: ${known.join(', ')}`, true);
   }
 }
 

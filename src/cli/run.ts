@@ -103,7 +103,7 @@ export async function runCommand(spec: CommandSpec, rest: string[], parsed: Pars
     const message =
       e instanceof MissingCredentialError
         ? `${e.route} needs ${CREDENTIAL_SOURCES[e.kind].aLabel}: set ${e.env}, or run \`${loginCommand(e.kind, ctx.flags.profile)}\``
-        : e instanceof ApiError || e instanceof CliError
+        : e instanceof ApiError || (e instanceof CliError && !e.aboutOutput)
           ? withFlagNames(e.message, spec) + refusedHint(e, ctx.flags.profile) + baseUrlHint(e)
           : e instanceof Error
             ? e.message

@@ -478,6 +478,13 @@ describe('commands against the fake API', () => {
     expect(conns.stdout.split('\n')).toContain('github\t');
   });
 
+  it('an unknown --json field is refused with the fields there are, and no flag named for an API field in the list', async () => {
+    const r = await runWithFake(['byok', 'list', '--json', 'zzz'], new FakeApi());
+    expect(r.code).toBe(2);
+    const message = (JSON.parse(r.stderr) as { error: { message: string } }).error.message;
+    expect(message).toMatch(/^unknown field "zzz" for --json; available: .*workspace_id.*created_at$/);
+  });
+
   it('names the intern or key a mistyped reference was probably meant to be', async () => {
     const api = new FakeApi();
     const intern = await runWithFake(['interns', 'get', 'runer'], api);
