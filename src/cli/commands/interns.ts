@@ -1,6 +1,6 @@
 /** `interns list|get|create|update|delete|provision|suspend|wait` and `connections NAME`. */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ApiError } from '../../client/errors.js';
+import { ApiError, NetworkError } from '../../client/errors.js';
 import { ConnectionListSchema, FAILED_STATUSES, INTERN_STATUSES, InternSchema, NO_MODEL, type Intern, type InternCreate, type InternUpdate } from '../../contract/intern.js';
 import { checkDescription, checkInstructions, checkModel, checkName } from '../../contract/rules.js';
 import type { InternApi } from '../../client/types.js';
@@ -277,6 +277,7 @@ async function untilStatus(ctx: RunContext, api: InternApi, first: Intern, targe
   let intern = first;
   let told = '';
   let delay = POLL_FIRST_MS;
+  let unreachable = false;
   for (;;) {
     const now = describeStatus(intern);
     if (now !== told) {
@@ -294,9 +295,15 @@ async function untilStatus(ctx: RunContext, api: InternApi, first: Intern, targe
     delay = Math.min(POLL_MAX_MS, delay * 1.5);
     try {
       intern = await api.getIntern(intern.id, { signal: ctx.signal });
+      unreachable = false;
     } catch (e) {
       if (target === DELETED && e instanceof ApiError && e.status === 404) return null;
-      throw e;
+      // A wait of minutes outlives a service restart or a dropped connection: said once, and
+      // tried again until the timeout, as the status itself is.
+      const passing = !ctx.signal.aborted && (e instanceof NetworkError || (e instanceof ApiError && e.retryable));
+      if (!passing) throw e;
+      if (!unreachable) ctx.warn(`could not ask about ${name} (${sanitize((e as Error).message)}); trying again until ${timeout.text} have passed`);
+      unreachable = true;
     }
   }
 }

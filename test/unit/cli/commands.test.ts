@@ -17,7 +17,7 @@ import { FakeApi, intern } from '../../component/fakeApi.js';
 import { listAllInterns } from '../../../src/cli/resolve.js';
 import { parseDuration } from '../../../src/cli/commands/interns.js';
 import { INTERN_PAGE } from '../../../src/client/pages.js';
-import { ApiError, MissingCredentialError } from '../../../src/client/errors.js';
+import { ApiError, NetworkError, MissingCredentialError } from '../../../src/client/errors.js';
 
 const spec = (noun: string, verb?: string): CommandSpec => COMMANDS.find((c) => c.noun === noun && c.verb === verb)!;
 
@@ -445,6 +445,22 @@ describe('commands against the fake API', () => {
     expect(broken.stderr).toContain('broken: failed');
     expect(broken.stderr).toMatch(/broken is failed.*; it will not become running/);
   });
+
+  it('interns wait outlives a dropped connection: said once on stderr, asked again, and ends when the status comes', async () => {
+    const api = new FakeApi();
+    const real = api.getIntern.bind(api);
+    let polls = 0;
+    api.getIntern = async (id: string) => {
+      if (++polls === 1) throw new NetworkError('GET /interns/{internId}', 'ECONNREFUSED', false, '127.0.0.1:9');
+      api.interns.find((i) => i.id === id)!.status = 'running';
+      return real(id);
+    };
+    const r = await runWithFake(['interns', 'wait', 'sleeper', '--timeout', '30s'], api);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/could not ask about sleeper \(.*ECONNREFUSED.*\); trying again until 30s have passed/);
+    expect(r.stdout).toMatch(/^sleeper is running/);
+    expect(polls).toBe(2);
+  }, 15_000);
 
   it('chat --no-wait starts a run through invoke and prints only its session id on stdout', async () => {
     const api = new FakeApi();
