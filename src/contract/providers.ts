@@ -165,8 +165,14 @@ export function providerOf(typed: string, prefix = false): string | null {
   if (t === '') return null;
   if (BY_SLUG.has(t)) return t;
   if (!prefix) return null;
-  const started = PROVIDERS.filter((p) => p.slug.startsWith(t));
-  return started.length === 1 ? started[0]!.slug : null;
+  const started = slugsStartingWith(t);
+  return started.length === 1 ? started[0]! : null;
+}
+
+/** The catalogue's slugs that start with what was typed, in any case ("ope": open-inference, openai). */
+export function slugsStartingWith(typed: string): string[] {
+  const t = typed.trim().toLowerCase();
+  return t === '' ? [] : PROVIDERS.map((p) => p.slug).filter((slug) => slug.startsWith(t));
 }
 
 /** The server's check: the slug must be one of the catalogue's. */

@@ -3,7 +3,7 @@ import { Box } from 'ink';
 import { Text } from '../components/Text.js';
 import type { ByokCredential } from '../../contract/byok.js';
 import { LIMITS } from '../../contract/limits.js';
-import { PROVIDERS, findProvider, providerOf } from '../../contract/providers.js';
+import { PROVIDERS, findProvider, providerOf, slugsStartingWith } from '../../contract/providers.js';
 import { closest } from '../../client/closest.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { type Column, Table } from '../components/Table.js';
@@ -44,7 +44,7 @@ export function ByokList() {
   const provider = filter.applied === '' ? '' : (providerOf(filter.applied, true) ?? filter.applied);
   const unknown = provider !== '' && findProvider(provider) === undefined;
   // The start of several slugs ("ope": open-inference, openai) is not a typo: it says which.
-  const startOf = unknown ? PROVIDERS.map((p) => p.slug).filter((slug) => slug.startsWith(provider.trim().toLowerCase())) : [];
+  const startOf = unknown ? slugsStartingWith(provider) : [];
   const paged = usePaged((page, slug, signal) => api.listByok({ ...page, provider: slug || undefined }, { signal }), provider, PAGE);
   const { rows, total, offset } = paged;
   // The pane less the title, the table's header, and the filter's and an error's lines when shown.
