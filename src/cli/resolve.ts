@@ -4,6 +4,7 @@ import type { ByokCredential } from '../contract/byok.js';
 import { INTERN_PAGE, internPages } from '../client/pages.js';
 import type { InternApi } from '../client/types.js';
 import type { Intern } from '../contract/intern.js';
+import { someOf } from '../tui/format.js';
 import { quoted, sanitize } from '../tui/sanitize.js';
 import { CliError, EXIT } from './exit.js';
 
@@ -25,7 +26,7 @@ function theOne<T extends { id: string }>(m: Matches<T>, ref: string, what: stri
   const near = m.near
     ? ` (did you mean ${sanitize(m.near)}?)`
     : m.startOf.length > 0
-      ? ` (${m.startOf.slice(0, 4).map((n) => sanitize(n)).join(', ')}${m.startOf.length > 4 ? ', …' : ''} ${m.startOf.length === 1 ? 'starts' : 'start'} so: type more of it)`
+      ? ` (${someOf(m.startOf, 4)} ${m.startOf.length === 1 ? 'starts' : 'start'} so: type more of it)`
       : '';
   throw new CliError(EXIT.failed, `no ${what} with the id or name ${shown}${short}${near}`);
 }

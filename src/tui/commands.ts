@@ -9,6 +9,7 @@ import type { InternApi } from '../client/types.js';
 import type { Intern } from '../contract/intern.js';
 import type { Nav } from './context.js';
 import { sanitize } from './sanitize.js';
+import { someOf } from './format.js';
 import { keyLabel } from './keymap.js';
 
 export interface CommandEnv {
@@ -43,8 +44,7 @@ export async function findIntern(api: InternApi, name: string, verb: string): Pr
     if (found.byName.length > 1) return { error: `${several.length} interns are named "${sanitize(name)}": ${verb} by id` };
     if (several.length > 1) return { error: `the ids of ${several.length} interns start with "${sanitize(name)}": type more of it` };
     if (found.startOf.length > 0) {
-      const names = found.startOf.slice(0, 4).map((n) => sanitize(n)).join(', ') + (found.startOf.length > 4 ? ', …' : '');
-      return { error: `"${sanitize(name)}" is the start of ${names}: type more (${keyLabel('completeLine')} completes)` };
+      return { error: `"${sanitize(name)}" is the start of ${someOf(found.startOf, 4)}: type more (${keyLabel('completeLine')} completes)` };
     }
     return { error: `no intern with the name or id "${sanitize(name)}"${found.near ? ` (did you mean ${sanitize(found.near)}?)` : ''}` };
   } catch (e) {

@@ -1,6 +1,11 @@
 /** Display helpers shared by screens (and by the CLI's output, which says things the same way). */
+import { sanitize } from './sanitize.js';
 import { wrapText } from './wrap.js';
 import type { ByokCredential } from '../contract/byok.js';
+
+/** The first `most` names, sanitised and joined by commas, then `, …` when there are more: `broken, builder`. */
+export const someOf = (names: readonly string[], most: number): string =>
+  names.slice(0, most).map((n) => sanitize(n)).join(', ') + (names.length > most ? ', …' : '');
 
 /** `1 line`, `3 lines`: a count and its word, plural but for one. */
 export const counted = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
