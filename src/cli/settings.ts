@@ -54,6 +54,12 @@ export interface Resolved {
   baseUrl: string;
   /** Whether a base URL came from any source (else the default). */
   baseUrlConfigured: boolean;
+  /**
+   * The profile's own origin (its base_url, else the default's) when the base URL from a flag or the
+   * environment is on another: the profile's stored keys and tokens (file, keychain, the OAuth
+   * renewal) belong to that origin and are not sent elsewhere, as gh keys its tokens by host.
+   */
+  storedWithheldFor: string | null;
   credentials: Credentials;
   /** Where each credential came from (a keychain lookup, async, is added by cli/auth/credentials.ts). */
   sources: Partial<Record<CredentialKind, CredentialSource>>;
@@ -81,13 +87,18 @@ export function resolveConfig(flags: Flags, env: NodeJS.ProcessEnv, file: Config
     }
     profile = found;
   }
+  const explicitBase = flags.baseUrl || env[BASE_URL_ENV] || profile.base_url;
+  const baseUrl = explicitBase || DEFAULT_BASE_URL;
+  const url = parseBaseUrl(baseUrl);
+  const profileOrigin = originOf(profile.base_url || DEFAULT_BASE_URL);
+  const storedWithheldFor = profileName !== null && url.origin !== profileOrigin && holdsStoredSecrets(profile) ? profileOrigin : null;
   const credentials: Credentials = {};
   const sources: Resolved['sources'] = {};
   for (const kind of Object.keys(CREDENTIAL_SOURCES) as CredentialKind[]) {
     const candidates: [string | undefined, CredentialSource][] = [
       [flags[FLAG_OF[kind]] as string | undefined, 'flag'],
       [env[CREDENTIAL_SOURCES[kind].env], 'env'],
-      [profile[kind], 'file'],
+      [storedWithheldFor ? undefined : profile[kind], 'file'],
     ];
     const hit = candidates.find(([v]) => v);
     // A key pasted with its line break (or copied from a Windows file) would fail as a header, reported as a network error.
@@ -100,9 +111,30 @@ export function resolveConfig(flags: Flags, env: NodeJS.ProcessEnv, file: Config
       sources[kind] = hit[1];
     }
   }
-  const explicitBase = flags.baseUrl || env[BASE_URL_ENV] || profile.base_url;
-  const baseUrl = explicitBase || DEFAULT_BASE_URL;
   const warnings: string[] = [];
+  if (storedWithheldFor) {
+    const from = flags.baseUrl ? '--base-url' : BASE_URL_ENV;
+    warnings.push(
+      `profile "${profileName}" keeps keys for ${storedWithheldFor}, not sent to ${url.origin} (from ${from}): give keys for it by flag or environment, or sign in to it as another profile (${loginCommand('api_key')} --base-url URL --profile NAME)`,
+    );
+  }
+  const host = url.host;
+  if (isRegionalHost(host)) warnings.push(`${host} is a regional host: the service refuses intern routes on regional hosts; use the global host`);
+  return {
+    profile: profileName,
+    baseUrl,
+    baseUrlConfigured: Boolean(explicitBase),
+    storedWithheldFor,
+    credentials,
+    sources,
+    scrollback: flags.scrollback ?? profile.scrollback ?? 10_000,
+    features: [...(profile.features ?? []), ...BUILTIN_FEATURES],
+    warnings,
+  };
+}
+
+/** Checks a base URL: a URL, http(s), no user name or password. */
+function parseBaseUrl(baseUrl: string): URL {
   let url: URL;
   try {
     url = new URL(baseUrl);
@@ -113,18 +145,21 @@ export function resolveConfig(flags: Flags, env: NodeJS.ProcessEnv, file: Config
   // A password in the URL would be shown wherever the base URL is (status, errors); the service takes bearer keys.
   if (url.username || url.password) throw new ConfigError(`the base URL must not hold a user name or password: give ${url.protocol}//${url.host}${url.pathname} and the credentials by ${CREDENTIAL_SOURCES.api_key.env} or ${loginCommand('api_key')}`);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`the base URL must be http or https, not ${url.protocol.slice(0, 20)}`);
-  const host = url.host;
-  if (isRegionalHost(host)) warnings.push(`${host} is a regional host: the service refuses intern routes on regional hosts; use the global host`);
-  return {
-    profile: profileName,
-    baseUrl,
-    baseUrlConfigured: Boolean(explicitBase),
-    credentials,
-    sources,
-    scrollback: flags.scrollback ?? profile.scrollback ?? 10_000,
-    features: [...(profile.features ?? []), ...BUILTIN_FEATURES],
-    warnings,
-  };
+  return url;
+}
+
+/** A profile's base URL was checked when the config file was read; an unreadable one matches nothing. */
+function originOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).origin;
+  } catch {
+    return '';
+  }
+}
+
+/** Whether a profile keeps any key or token: in the file, or (by its marker) in the keychain. */
+function holdsStoredSecrets(profile: Profile): boolean {
+  return Boolean(profile.api_key || profile.management_key || profile.oauth_token || profile.oauth_refresh_token || profile.credential_store === 'keychain');
 }
 
 /** Examples for the connections screen's feature check; a profile's own features come first. */

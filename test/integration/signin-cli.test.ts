@@ -116,6 +116,11 @@ describe('login (PKCE)', () => {
     const shown = formatStatus(status) + JSON.stringify(status);
     expect(shown).toMatch(/signed in as sk-\.\.\.[\w-]+/);
     expect(shown).not.toContain(r.credentials.api_key!);
+    // Another origin from the environment: the keychain's key is not read for it.
+    const elsewhere = await resolveSignedIn({ profile: 'work' }, { env: { OPENROUTER_BASE_URL: 'http://127.0.0.1:9/api/v1' }, path, keychain });
+    expect([elsewhere.credentials, elsewhere.sources, elsewhere.storedWithheldFor]).toEqual([{}, {}, new URL(sb.baseUrl).origin]);
+    const shownElsewhere = formatStatus((await authStatus({ profile: 'work' }, { env: { OPENROUTER_BASE_URL: 'http://127.0.0.1:9/api/v1' }, path, keychain })).status);
+    expect(shownElsewhere).toContain(`stored keys: not sent to this host; profile "work" keeps them for ${new URL(sb.baseUrl).origin}`);
 
     const out = makeIo();
     await logout({ profile: 'work' }, { io: out, path, keychain });

@@ -83,7 +83,8 @@ export async function resolveSignedIn(flags: Flags, deps: AuthDeps, file: Config
   const resolved: SignedIn = resolveConfig(flags, deps.env, file);
   const name = resolved.profile;
   const profile = name !== null ? file.profiles[name] : undefined;
-  if (name === null || !profile) return resolved;
+  // Stored keys and tokens belong to the profile's origin (settings.ts's storedWithheldFor).
+  if (name === null || !profile || resolved.storedWithheldFor) return resolved;
   const now = deps.now ?? Date.now;
   let keychain: Keychain | undefined;
   const fromKeychain = async (secret: SecretName): Promise<string | undefined> => {

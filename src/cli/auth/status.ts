@@ -33,12 +33,14 @@ export interface AuthStatus {
   base_url: string;
   oauth_issuer: string | null;
   credentials: Record<CredentialKind, KindStatus>;
+  /** The origin the profile's stored keys belong to, when the base URL (from a flag or the environment) is another: they are not sent. */
+  stored_keys_for: string | null;
   /** Nothing configured (no credential, no base URL): the TUI and the commands use a temporary built-in sandbox. */
   sandbox: boolean;
 }
 
 /** The fields of `auth status --json` (every key of AuthStatus: the check below fails to compile when one is left out). */
-export const AUTH_STATUS_FIELDS = ['profile', 'config_file', 'base_url', 'oauth_issuer', 'credentials', 'sandbox'] as const satisfies readonly (keyof AuthStatus)[];
+export const AUTH_STATUS_FIELDS = ['profile', 'config_file', 'base_url', 'oauth_issuer', 'credentials', 'stored_keys_for', 'sandbox'] as const satisfies readonly (keyof AuthStatus)[];
 const allNamed: Exclude<keyof AuthStatus, (typeof AUTH_STATUS_FIELDS)[number]> extends never ? true : never = true;
 void allNamed;
 
@@ -86,6 +88,7 @@ export async function authStatus(flags: Flags, deps: AuthDeps & { now?: () => nu
       base_url: r.baseUrl,
       oauth_issuer: profile?.oauth_issuer ?? null,
       credentials,
+      stored_keys_for: r.storedWithheldFor,
       sandbox: usesEmbeddedSandbox(false, r),
     },
     exit,
@@ -94,6 +97,7 @@ export async function authStatus(flags: Flags, deps: AuthDeps & { now?: () => nu
 
 export function formatStatus(s: AuthStatus, now = Date.now()): string {
   const lines = [`${sanitize(s.base_url)}`, `  profile: ${s.profile ? sanitize(s.profile) : '(none)'} (${s.config_file})`];
+  if (s.stored_keys_for) lines.push(`  stored keys: not sent to this host; profile ${s.profile ? `"${sanitize(s.profile)}" ` : ''}keeps them for ${sanitize(s.stored_keys_for)}`);
   for (const kind of Object.keys(s.credentials) as CredentialKind[]) {
     const c = s.credentials[kind];
     const label = CREDENTIAL_SOURCES[kind].label;

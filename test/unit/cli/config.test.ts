@@ -18,13 +18,27 @@ describe('precedence', () => {
   };
   it.each([
     ['profile only', {}, {}, { api_key: 'p-api', management_key: 'p-mgmt', oauth_token: 'p-oauth' }, 'https://work.example/api/v1'],
-    ['env over profile', {}, { OPENROUTER_API_KEY: 'e-api', OPENROUTER_BASE_URL: 'https://env.example/api/v1' }, { api_key: 'e-api', management_key: 'p-mgmt', oauth_token: 'p-oauth' }, 'https://env.example/api/v1'],
-    ['flags over env', { apiKey: 'f-api', baseUrl: 'https://flag.example/api/v1' }, { OPENROUTER_API_KEY: 'e-api' }, { api_key: 'f-api', management_key: 'p-mgmt', oauth_token: 'p-oauth' }, 'https://flag.example/api/v1'],
+    ['env over profile', {}, { OPENROUTER_API_KEY: 'e-api', OPENROUTER_BASE_URL: 'https://work.example/api/v1/' }, { api_key: 'e-api', management_key: 'p-mgmt', oauth_token: 'p-oauth' }, 'https://work.example/api/v1/'],
+    ['flags over env', { apiKey: 'f-api', baseUrl: 'https://work.example/api/v1' }, { OPENROUTER_API_KEY: 'e-api' }, { api_key: 'f-api', management_key: 'p-mgmt', oauth_token: 'p-oauth' }, 'https://work.example/api/v1'],
+    ['another host: the profile keeps its keys', {}, { OPENROUTER_API_KEY: 'e-api', OPENROUTER_BASE_URL: 'https://env.example/api/v1' }, { api_key: 'e-api' }, 'https://env.example/api/v1'],
+    ['another host by flag', { baseUrl: 'http://work.example/api/v1' }, {}, {}, 'http://work.example/api/v1'],
     ['named profile', { profile: 'home' }, {}, { api_key: 'h-api' }, 'https://openrouter.ai/api/v1'],
   ])('%s', (_n, flags, env, credentials, baseUrl) => {
     const r = resolveConfig(flags, env, file);
     expect(r.credentials).toEqual(credentials);
     expect(r.baseUrl).toBe(baseUrl);
+  });
+  it('sends no stored key to a base URL on another origin than the profile\'s, and says why', () => {
+    const r = resolveConfig({}, { OPENROUTER_BASE_URL: 'http://127.0.0.1:9/api/v1' }, file);
+    expect(r.credentials).toEqual({});
+    expect(r.storedWithheldFor).toBe('https://work.example');
+    expect(r.warnings.join('\n')).toMatch(/profile "work" keeps keys for https:\/\/work\.example, not sent to http:\/\/127\.0\.0\.1:9 \(from OPENROUTER_BASE_URL\)/);
+    expect(r.warnings.join('\n')).not.toMatch(/p-api|p-mgmt|p-oauth/);
+    // A profile with no base URL is the default service's; one with no stored key withholds nothing.
+    expect(resolveConfig({ profile: 'home', baseUrl: 'https://openrouter.ai/api/v1' }, {}, file).credentials).toEqual({ api_key: 'h-api' });
+    expect(resolveConfig({ profile: 'home', baseUrl: 'https://evil.example/api/v1' }, {}, file).warnings[0]).toMatch(/profile "home" keeps keys for https:\/\/openrouter\.ai, not sent to https:\/\/evil\.example \(from --base-url\)/);
+    const bare = resolveConfig({ baseUrl: 'https://evil.example/api/v1' }, {}, { profiles: { x: { scrollback: 5 } }, default_profile: 'x' });
+    expect([bare.storedWithheldFor, bare.warnings]).toEqual([null, []]);
   });
   it('knows when nothing is configured (the sandbox case)', () => {
     const r = resolveConfig({}, {}, { profiles: {} });
