@@ -4,7 +4,7 @@
  * it (src/cli/dispatch.ts, to start the embedded sandbox before the rest of the CLI has loaded).
  */
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { BASE_URL_ENV, CREDENTIAL_SOURCES, DEFAULT_BASE_URL, NOT_IN_A_KEY, loginCommand, type CredentialKind } from '../contract/routes.js';
 import { isRegionalHost } from '../contract/rules.js';
 import type { ClientOptions, Credentials } from '../client/types.js';
@@ -27,13 +27,15 @@ export const warnTo =
 /** What a missing config file reads as (config.ts's readConfig, and dispatch.ts's early decision). */
 export const noConfigFile = (): ConfigFile => ({ profiles: {} });
 
+/** An XDG base directory: the variable when it holds an absolute path (the XDG spec has relative ones ignored), else ~/`fallback`. */
+function xdgDir(value: string | undefined, env: NodeJS.ProcessEnv, fallback: string): string {
+  return value && isAbsolute(value) ? value : join(env.HOME || homedir(), fallback);
+}
 export function configPath(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
-  return join(base, 'intern-tui', 'config.json');
+  return join(xdgDir(env.XDG_CONFIG_HOME, env, '.config'), 'intern-tui', 'config.json');
 }
 export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache');
-  return join(base, 'intern-tui');
+  return join(xdgDir(env.XDG_CACHE_HOME, env, '.cache'), 'intern-tui');
 }
 
 export interface Flags {

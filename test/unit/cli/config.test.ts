@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError, parseCommand } from '../../../src/cli/args.js';
 import { readConfig, writeConfig } from '../../../src/cli/config.js';
-import { ConfigError, configPath, resolveConfig, usesEmbeddedSandbox } from '../../../src/cli/settings.js';
+import { ConfigError, cacheDir, configPath, resolveConfig, usesEmbeddedSandbox } from '../../../src/cli/settings.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'intern-tui-cfg-'));
 
@@ -76,6 +76,11 @@ describe('config file', () => {
     const dir = tmp();
     expect(readConfig(join(dir, 'none.json'))).toEqual({ profiles: {} });
     expect(configPath({ XDG_CONFIG_HOME: dir })).toBe(join(dir, 'intern-tui', 'config.json'));
+  });
+  it('ignores a relative XDG_CONFIG_HOME or XDG_CACHE_HOME, as the XDG spec asks (it would name a folder under wherever the command runs)', () => {
+    expect(configPath({ XDG_CONFIG_HOME: 'rel/config', HOME: '/home/u' })).toBe('/home/u/.config/intern-tui/config.json');
+    expect(cacheDir({ XDG_CACHE_HOME: '.cache', HOME: '/home/u' })).toBe('/home/u/.cache/intern-tui');
+    expect(cacheDir({ XDG_CACHE_HOME: '/var/c', HOME: '/home/u' })).toBe('/var/c/intern-tui');
   });
   it.each([
     ['{ not json', /is not valid JSON/],
