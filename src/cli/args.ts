@@ -211,7 +211,8 @@ export const CONFIG_HELP = `intern-tui config: where the config is; which creden
 
 Usage:
   intern-tui config path     print the config file's path
-  intern-tui config show     the profile in use, its base URL, which credentials are set and from
+  intern-tui config show     the profile in use, its base URL and where it comes from (or that
+                             the built-in sandbox is used), which credentials are set and from
                              where (never a secret)
   intern-tui config use P    make profile P the default (default_profile) for the TUI and commands
 

@@ -2,12 +2,12 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CREDENTIAL_SOURCES, type CredentialKind } from '../contract/routes.js';
+import { BASE_URL_ENV, CREDENTIAL_SOURCES, type CredentialKind } from '../contract/routes.js';
 import type { RunningSandbox } from '../sandbox/index.js';
 import { HELP, parseCommand, type SandboxFlags, UsageError } from './args.js';
 import { closest } from '../client/closest.js';
 import { sanitize } from '../tui/sanitize.js';
-import { codeCacheDir, configPath, resolveConfig, type Flags, warnTo } from './settings.js';
+import { codeCacheDir, configPath, resolveConfig, type Flags, usesEmbeddedSandbox, warnTo } from './settings.js';
 import type { RunContext } from './context.js';
 import type * as TuiCommand from './tuiCommand.js';
 
@@ -94,7 +94,13 @@ async function configCommand(action: 'path' | 'show', flags: Flags): Promise<num
   const { readConfig } = await import('./config.js');
   const file = readConfig(path, warn);
   const resolved = resolveConfig(flags, process.env, file);
-  const lines = [`config file: ${path}`, `profile: ${resolved.profile ?? '(none)'}`, `base URL: ${resolved.baseUrl}`];
+  const profileBase = resolved.profile !== null ? file.profiles[resolved.profile]?.base_url : undefined;
+  const baseFrom = flags.baseUrl ? 'from a command-line flag' : process.env[BASE_URL_ENV] ? `from the environment (${BASE_URL_ENV})` : profileBase ? 'from the config file' : 'the default';
+  const baseLine = usesEmbeddedSandbox(false, resolved)
+    ? 'base URL: none configured, so the TUI and the commands use a temporary built-in sandbox with demo data'
+    : `base URL: ${resolved.baseUrl} (${baseFrom})`;
+  const lines = [`config file: ${path}`, `profile: ${resolved.profile ?? '(none)'}`, baseLine];
+  if (resolved.storedWithheldFor) lines.push(`stored keys: not sent to this host; the profile keeps them for ${resolved.storedWithheldFor}`);
   // Where each comes from, as the help says; the keychain is read by `auth status` (it may ask the
   // system, so not here), and a profile that keeps its keys there says so.
   const inKeychain = resolved.profile !== null && file.profiles[resolved.profile]?.credential_store === 'keychain';

@@ -406,6 +406,10 @@ describe('intern-tui commands without a TTY', () => {
     const dir = join(env.XDG_CONFIG_HOME!, 'intern-tui');
     mkdirSync(dir, { recursive: true });
     const path = join(dir, 'config.json');
+    // Nothing configured: it says the sandbox is used, not the default URL nothing goes to.
+    const bare = (await run(['config', 'show'], { env })).stdout;
+    expect(bare).toContain('base URL: none configured, so the TUI and the commands use a temporary built-in sandbox');
+    expect(bare).not.toContain('openrouter.ai');
     writeFileSync(path, JSON.stringify({ profiles: { work: { base_url: 'http://127.0.0.1:9/api/v1' }, home: { base_url: 'http://127.0.0.1:8/api/v1' } } }), { mode: 0o600 });
     // The other tests share this home: the file goes whatever happens here.
     onTestFinished(() => rmSync(path, { force: true }));
@@ -415,6 +419,7 @@ describe('intern-tui commands without a TTY', () => {
     expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ default_profile: 'work', profiles: { work: {}, home: {} } });
     const shown = (await run(['config', 'show'], { env: { ...env, OPENROUTER_API_KEY: 'sk-or-v1-config-show-secret' } })).stdout;
     expect(shown).toContain('known profile: work (default)');
+    expect(shown).toContain('base URL: http://127.0.0.1:9/api/v1 (from the config file)');
     // Where each credential comes from, as its help says; never the value.
     expect(shown).toContain('API key: set, from the environment (OPENROUTER_API_KEY)');
     expect(shown).toContain('management key: not set (OPENROUTER_MANAGEMENT_KEY)');
