@@ -48,6 +48,8 @@ export class CliError extends Error {
     message: string,
     /** About the command's output (its --json fields), not about API fields: no flag names are added to it. */
     readonly aboutOutput = false,
+    /** What the service said of a failure it reported inside an answer (a chat run's error chunk): added to the --json error. */
+    readonly detail?: { code?: number | string; reason?: string | null },
   ) {
     super(message);
   }

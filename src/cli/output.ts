@@ -129,9 +129,14 @@ export class Output {
     return true;
   }
 
-  /** One JSON value per line (chat chunks under --json), fields picked. */
+  /**
+   * One JSON value per line (chat chunks under --json), fields picked. A value holding none of the
+   * fields asked for is left out: `--json session_id` prints the chunks that carry one, not a `{}`
+   * for every piece of text.
+   */
   ndjson(value: unknown): void {
     const v = this.jsonFields && this.jsonFields.length ? pickFields(value, this.jsonFields) : value;
+    if (this.jsonFields?.length && v && typeof v === 'object' && Object.keys(v).length === 0) return;
     this.io.stdout.write(JSON.stringify(v) + '\n');
   }
 

@@ -111,6 +111,7 @@ export async function runCommand(spec: CommandSpec, rest: string[], parsed: Pars
     const extra: { exit: number; status?: number; code?: number | string; reason?: string | null } = { exit: code };
     if (e instanceof ApiError) Object.assign(extra, { status: e.status, code: e.code, reason: e.reason });
     if (e instanceof NetworkError) Object.assign(extra, { reason: e.timedOut ? 'timeout' : 'network' });
+    if (e instanceof CliError && e.detail) Object.assign(extra, e.detail);
     ctx.out.error(message, extra);
     return code;
   } finally {

@@ -356,6 +356,12 @@ describe('intern-tui commands without a TTY', () => {
     const failed = await run(['chat', 'cli-chatter', 'fail: turn_failed']);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain('turn_failed');
+    // Under --json the error line carries the service's code and reason, as a refused request's does.
+    const failedJson = await run(['chat', 'cli-chatter', 'fail: turn_failed', '--json', 'error']);
+    expect(failedJson.code).toBe(1);
+    expect(JSON.parse(failedJson.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: { exit: 1, code: expect.any(Number), reason: 'turn_failed' } });
+    // The chunks printed are those holding a field asked for: the error chunk, not empty objects.
+    expect(failedJson.stdout.trim().split('\n').map((l) => JSON.parse(l))).toEqual([{ error: expect.objectContaining({ metadata: expect.objectContaining({ reason: 'turn_failed' }) }) }]);
 
     // --no-wait: a self-drive run through POST /invoke; stdout holds its session id alone, and a
     // second prompt to that session while it runs joins its turn.

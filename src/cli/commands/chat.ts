@@ -233,7 +233,10 @@ async function turn(ctx: RunContext, api: InternApi, intern: { id: string; name:
     }
     if (failure) {
       const reason = failure.metadata?.reason ? ` (${failure.metadata.reason})` : '';
-      throw new CliError(failure.code === 401 || failure.code === 403 ? EXIT.auth : EXIT.failed, `the run failed${reason}: ${failure.message}`);
+      throw new CliError(failure.code === 401 || failure.code === 403 ? EXIT.auth : EXIT.failed, `the run failed${reason}: ${failure.message}`, false, {
+        code: failure.code,
+        reason: failure.metadata?.reason ?? null,
+      });
     }
     if (!pending) return;
     const request = parseProvideInput(pending);
