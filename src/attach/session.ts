@@ -17,6 +17,7 @@ import { decodeInput, encodeKey, scrollOf } from './keys.js';
 import { isScreenSwitch, withoutScreenSwitches } from './screens.js';
 import { FrameRenderer, TerminalModel } from './terminal.js';
 import type { ConnectionState, TerminalTransport, TransportHandlers } from './transport.js';
+import { pad, sanitize, truncate, widthOf } from '../text.js';
 
 export const FRAME_INTERVAL_MS = 1000 / 60;
 /** Output this soon after a key counts as its echo and is drawn at once. */
@@ -75,10 +76,13 @@ export interface AttachSessionOptions {
   /**
    * Full screen (the `attach` subcommand): no status bar, the remote's bytes go to the real
    * terminal as the emulator is given them (a flood skimmed), and the emulator repaints it after a
-   * resize. `writeRaw` carries those bytes; `onExit` replaces "press any key" when the remote exits.
-   * The terminal is on the alternate screen (the caller switched it) and is kept there.
+   * resize. `writeRaw` carries those bytes; `onExit` replaces "press any key" when the remote exits
+   * (`byService`: the service ended the terminal, the intern stopping or the service shutting down,
+   * rather than its program exiting). The terminal is on the alternate screen (the caller switched
+   * it) and is kept there. While the connection is lost, the status bar's text is drawn over the
+   * top row (as mosh draws its notice), and the screen is repainted from the emulator once back.
    */
-  passthrough?: { writeRaw: (data: Uint8Array | string) => void; onExit: (how: string) => void };
+  passthrough?: { writeRaw: (data: Uint8Array | string) => void; onExit: (how: string, byService: boolean) => void };
   makeTransport: (handlers: TransportHandlers, size: { cols: number; rows: number }) => TerminalTransport;
   onDetach: () => void;
 }
@@ -98,6 +102,8 @@ export class AttachSession {
   private consumed = 0;
   private acked = 0;
   private statusLine = '';
+  /** Passthrough: a connection notice is over the remote's top row, to be repainted away. */
+  private noticeShown = false;
   private disposed = false;
   /** The start of a bracketed paste whose end has not arrived yet. */
   private pasting = '';
@@ -285,6 +291,23 @@ export class AttachSession {
     this.renderer.frame(this.model);
   }
 
+  /**
+   * Passthrough has no status bar: while the connection is lost, the bar's text goes over the top
+   * row (the cursor saved and restored around it), and once it is open again the screen is
+   * repainted from the emulator, which the notice never touched.
+   */
+  private connectionNotice(): void {
+    if (this.disposed || this.exited !== null) return;
+    if (this.state === 'reconnecting') {
+      this.noticeShown = true;
+      this.opts.write(`\x1b7\x1b[1;1H\x1b[0;7m${this.status()}\x1b[0m\x1b8`);
+    } else if (this.state === 'open' && this.noticeShown) {
+      this.noticeShown = false;
+      if (this.pending === 0) this.repaint();
+      else this.awaitingRepaint = true;
+    }
+  }
+
   start(): void {
     this.opts.write(`\x1b[2J\x1b[H${OUTER_PASTE_ON}`);
     this.transport = this.opts.makeTransport(
@@ -292,8 +315,10 @@ export class AttachSession {
         output: (data, offset) => this.onOutput(data, offset),
         state: (s, detail) => {
           this.state = s;
-          this.detail = detail ?? '';
-          this.schedule();
+          // A detail can hold the daemon's or the service's words (an error message).
+          this.detail = sanitize(detail);
+          if (this.opts.passthrough) this.connectionNotice();
+          else this.schedule();
         },
         replayed: (live) => {
           this.replayEnd = live;
@@ -303,9 +328,10 @@ export class AttachSession {
           this.schedule();
         },
         exit: (info) => {
-          const how = info.reason ?? (info.signal ? `killed by signal ${info.signal}` : `exited with code ${info.code ?? '?'}`);
+          // The reason is the daemon's words, drawn in the status bar: no escape sequence of its own.
+          const how = info.reason !== undefined ? sanitize(info.reason) || 'ended by the service' : (info.signal ? `killed by signal ${info.signal}` : `exited with code ${info.code ?? '?'}`);
           this.exited = how;
-          if (this.opts.passthrough) this.opts.passthrough.onExit(how);
+          if (this.opts.passthrough) this.opts.passthrough.onExit(how, Boolean(info.reason));
           else this.schedule();
         },
       },
@@ -422,19 +448,27 @@ export class AttachSession {
     this.renderer.frame(this.model);
   }
 
+  /**
+   * The status bar: ` title │ state │ hint `, exactly `cols` cells. When it does not fit, the state
+   * is cut first (an exit reason can be long), so the hint (how to detach, or to return) stays.
+   */
   private status(): string {
-    const state =
-      this.exited !== null
-        ? `${this.exited} · press any key to return`
-        : this.state === 'open'
-          ? 'connected'
-          : this.state === 'reconnecting'
-            ? `reconnecting… (${this.detail})`
-            : this.state;
+    const exited = this.exited !== null;
+    const state = exited
+      ? this.exited!
+      : this.state === 'open'
+        ? 'connected'
+        : this.state === 'reconnecting'
+          ? `reconnecting… (${this.detail})`
+          : this.state;
     const scrolled = this.model.scrolledBack > 0 ? ` │ history: ${this.model.scrolledBack} lines up (shift+pgdn)` : '';
-    const text = ` ${this.opts.title} │ ${state}${scrolled} │ ${DETACH_NAME} detach `;
-    const chars = [...text];
-    return chars.length > this.cols ? chars.slice(0, this.cols).join('') : text + ' '.repeat(this.cols - chars.length);
+    const hint = exited ? 'press any key to return' : `${DETACH_NAME} detach`;
+    const head = ` ${this.opts.title} │ `;
+    const tail = ` │ ${hint} `;
+    const room = this.cols - widthOf(head) - widthOf(tail);
+    const middle = state + scrolled;
+    const text = room >= Math.min(6, widthOf(middle)) ? head + truncate(middle, room) + tail : ` ${hint} │ ${this.opts.title} │ ${middle}`;
+    return pad(text, this.cols);
   }
 
   dispose(): void {

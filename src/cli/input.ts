@@ -7,7 +7,7 @@ import { explainFileError } from '../files.js';
 import { LIMITS } from '../contract/limits.js';
 import type { RuleCheck } from '../contract/rules.js';
 import { pastedText, tokenize } from '../tui/keyParse.js';
-import { sanitize } from '../tui/sanitize.js';
+import { sanitize } from '../text.js';
 import type { Io } from './context.js';
 import { CliError, EXIT, usageError } from './exit.js';
 import type * as ReadlinePromises from 'node:readline/promises';

@@ -6,7 +6,7 @@ import { BASE_URL_ENV, CREDENTIAL_SOURCES, type CredentialKind } from '../contra
 import type { RunningSandbox } from '../sandbox/index.js';
 import { HELP, parseCommand, type SandboxFlags, UsageError } from './args.js';
 import { closest } from '../client/closest.js';
-import { sanitize } from '../tui/sanitize.js';
+import { sanitize } from '../text.js';
 import { codeCacheDir, configPath, resolveConfig, type Flags, usesEmbeddedSandbox, warnTo } from './settings.js';
 import type { RunContext } from './context.js';
 import type * as TuiCommand from './tuiCommand.js';

@@ -13,7 +13,7 @@ import { createClient } from '../client/index.js';
 import { ApiError, NetworkError } from '../client/errors.js';
 import { authorizationUrl, createPkce, discoverOAuth, exchangeOAuthCode, signInUrl } from '../client/auth.js';
 import { BASE_URL_ENV, CREDENTIAL_SOURCES, DEFAULT_BASE_URL, NOT_IN_A_KEY, type CredentialKind } from '../contract/routes.js';
-import { sanitize } from '../tui/sanitize.js';
+import { sanitize } from '../text.js';
 import { type Profile, readConfig } from './config.js';
 import { noSuchProfile, warnTo } from './settings.js';
 import type { Io } from './context.js';

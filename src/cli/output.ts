@@ -5,7 +5,7 @@
  * `--json a,b` keeps only those fields. Errors go to stderr (as JSON under --json).
  * Every string from the server is sanitised before it reaches a terminal in table mode.
  */
-import { sanitize, truncate, widthOf } from '../tui/sanitize.js';
+import { sanitize, truncate, widthOf } from '../text.js';
 import { wrapText } from '../tui/wrap.js';
 import type { Io } from './context.js';
 import { CliError, EXIT } from './exit.js';

@@ -5,7 +5,7 @@ import { INTERN_PAGE, internPages } from '../client/pages.js';
 import type { InternApi } from '../client/types.js';
 import type { Intern } from '../contract/intern.js';
 import { someOf } from '../tui/format.js';
-import { quoted, sanitize } from '../tui/sanitize.js';
+import { quoted, sanitize } from '../text.js';
 import { CliError, EXIT } from './exit.js';
 
 /**

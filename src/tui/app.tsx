@@ -14,7 +14,7 @@ import { useTerminalSize } from './hooks/useTerminalSize.js';
 import { matches, type Scope } from './keymap.js';
 import { screen as terminal } from './output.js';
 import { renderRoute, screenOf, titleOf } from './routes.js';
-import { sanitize } from './sanitize.js';
+import { sanitize } from '../text.js';
 import { theme } from './theme.js';
 import type { TuiOptions, TuiSession } from './types.js';
 

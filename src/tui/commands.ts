@@ -8,7 +8,7 @@ import { matchInterns, severalOf } from '../client/resolve.js';
 import type { InternApi } from '../client/types.js';
 import type { Intern } from '../contract/intern.js';
 import type { Nav } from './context.js';
-import { sanitize } from './sanitize.js';
+import { sanitize } from '../text.js';
 import { someOf } from './format.js';
 import { keyLabel } from './keymap.js';
 

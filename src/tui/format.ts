@@ -1,5 +1,5 @@
 /** Display helpers shared by screens (and by the CLI's output, which says things the same way). */
-import { sanitize } from './sanitize.js';
+import { sanitize } from '../text.js';
 import { wrapText } from './wrap.js';
 import type { ByokCredential } from '../contract/byok.js';
 

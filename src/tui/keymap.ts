@@ -6,7 +6,7 @@
  */
 import type { Key } from 'ink';
 import { DETACH_NAME } from '../attach/detach.js';
-import { widthOf } from './sanitize.js';
+import { widthOf } from '../text.js';
 
 export type Scope =
   | 'always'

@@ -7,7 +7,7 @@
  */
 import { PROVISIONABLE_STATUSES, STARTING_STATUSES, SUSPENDABLE_STATUSES, type Intern } from '../contract/intern.js';
 import { keyLabel, type Scope } from './keymap.js';
-import { sanitize } from './sanitize.js';
+import { sanitize } from '../text.js';
 
 /** The scopes an intern's keys live in: every intern's, and provisioning's or suspending's when its status allows them. */
 export function internScopes(intern: Pick<Intern, 'status'> | undefined): Scope[] {

@@ -6,7 +6,7 @@
  * before it becomes a segment; a link's target must be http(s) or mailto.
  */
 import { Lexer, type Token, type Tokens } from 'marked';
-import { sanitize } from './sanitize.js';
+import { sanitize } from '../text.js';
 import { type Row, type Segment, wrapSegments } from './wrap.js';
 
 export interface MarkdownOptions {

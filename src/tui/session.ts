@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'react';
 import { ApiError, NetworkError } from '../client/errors.js';
 import type { InternApi } from '../client/types.js';
-import { sanitize } from './sanitize.js';
+import { sanitize } from '../text.js';
 
 /** Labels known, by session: the header is drawn again after attach, and must not lose it then. */
 const LABELS = new WeakMap<InternApi, string>();

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render } from 'ink-testing-library';
 import stringWidth from 'string-width';
 import { type Column, Table, columnWidths, fitted } from '../../src/tui/components/Table.js';
-import { pad, truncate } from '../../src/tui/sanitize.js';
+import { pad, truncate } from '../../src/text.js';
 import { FakeApi, intern } from './fakeApi.js';
 import { renderApp } from './render.js';
 

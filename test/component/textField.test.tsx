@@ -5,7 +5,7 @@ import { cleanup, render } from 'ink-testing-library';
 import { TextField } from '../../src/tui/components/TextField.js';
 import { KeysProvider } from '../../src/tui/hooks/useKeys.js';
 import { waitForFrame } from './render.js';
-import { widthOf } from '../../src/tui/sanitize.js';
+import { widthOf } from '../../src/text.js';
 
 afterEach(() => cleanup());
 

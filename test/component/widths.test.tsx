@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import type { Route } from '../../src/tui/context.js';
-import { widthOf } from '../../src/tui/sanitize.js';
+import { widthOf } from '../../src/text.js';
 import { IDS } from './fakeApi.js';
 import { renderApp } from './render.js';
 

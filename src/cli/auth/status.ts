@@ -7,7 +7,7 @@
 import { createClient } from '../../client/index.js';
 import { ApiError } from '../../client/errors.js';
 import { CREDENTIAL_SOURCES, loginCommand, type CredentialKind } from '../../contract/routes.js';
-import { sanitize } from '../../tui/sanitize.js';
+import { sanitize } from '../../text.js';
 import { readConfig } from '../config.js';
 import { type Flags, usesEmbeddedSandbox } from '../settings.js';
 import { EXIT } from '../exit.js';

@@ -7,7 +7,7 @@ import { AttachSession } from '../../attach/session.js';
 import { WebSocketTransport } from '../../attach/transport.js';
 import { PROVISIONABLE_STATUSES, STARTING_STATUSES, type DaemonAccess, type Intern } from '../../contract/intern.js';
 import { checkName } from '../../contract/rules.js';
-import { sanitize } from '../../tui/sanitize.js';
+import { sanitize } from '../../text.js';
 import { holdWarnings } from '../../tui/terminal.js';
 import type { RunContext } from '../context.js';
 import { CliError, EXIT } from '../exit.js';
@@ -44,6 +44,7 @@ export async function attach(ctx: RunContext): Promise<number> {
   let access: DaemonAccess | null = await api.getDaemonAccess(intern.id, { signal: ctx.signal });
 
   let how = '';
+  let byService = false;
   const ended = new Promise<void>((resolve) => {
     const session = new AttachSession({
       title: `intern ${name}`,
@@ -53,8 +54,9 @@ export async function attach(ctx: RunContext): Promise<number> {
       write: (s) => out.write(s),
       passthrough: {
         writeRaw: (d) => out.write(d),
-        onExit: (h) => {
+        onExit: (h, service) => {
           how = h;
+          byService = service;
           finish();
         },
       },
@@ -99,5 +101,6 @@ export async function attach(ctx: RunContext): Promise<number> {
   });
   await ended;
   stderr.write(how ? `[${name}: ${how}]\n` : `[detached from ${name}]\n`);
-  return EXIT.ok;
+  // As tmux attach: 0 on a detach or when the program ends; 1 when the service ended the terminal.
+  return byService ? EXIT.failed : EXIT.ok;
 }

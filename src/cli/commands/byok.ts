@@ -12,7 +12,7 @@ import { resolveByok } from '../resolve.js';
 import { byokPages } from '../../client/pages.js';
 import { shortIdLength } from '../../client/resolve.js';
 import { byokFacts, timeAndAge } from '../../tui/format.js';
-import { quoted } from '../../tui/sanitize.js';
+import { quoted } from '../../text.js';
 
 
 /** What `--json FIELDS` may keep of a key's record: the contract's fields. */

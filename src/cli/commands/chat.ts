@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ChatChunkSchema, InvokeResultSchema, checkSessionId, SteeredSchema, answerMessages, elicitationAnswer, optionLabel, parseProvideInput, promptTooLong, type ChatChunk, type ChatMessage, type ChatToolCall, type ElicitationRequest, type PermissionRequest } from '../../contract/chat.js';
-import { sanitize } from '../../tui/sanitize.js';
+import { sanitize } from '../../text.js';
 import type { InternApi } from '../../client/types.js';
 import type { RunContext } from '../context.js';
 import { CliError, EXIT, refuseWrong, usageError } from '../exit.js';

@@ -9,7 +9,7 @@ import { INTERN_PAGE } from '../../client/pages.js';
 import { LIMITS } from '../../contract/limits.js';
 import { ROUTES } from '../../contract/routes.js';
 import { checkName } from '../../contract/rules.js';
-import { sanitize } from '../../tui/sanitize.js';
+import { sanitize } from '../../text.js';
 import { type Candidate, complete, type LineFlags, type NameKind, type NameSource, offerLines, SHELLS, type Shell } from '../complete.js';
 import type { Io } from '../context.js';
 import type { RunContext } from '../context.js';

@@ -10,7 +10,7 @@ import { WAIT_DEFAULT } from '../registry.js';
 import { CliError, EXIT, refuseWrong, usageError } from '../exit.js';
 import { confirm, readTextArg } from '../input.js';
 import { statusTone, type Column, type DetailRow } from '../output.js';
-import { sanitize } from '../../tui/sanitize.js';
+import { sanitize } from '../../text.js';
 import { relativeTime, timeAndAge } from '../../tui/format.js';
 import { listAllInterns, resolveIntern } from '../resolve.js';
 import { shortIdLength } from '../../client/resolve.js';

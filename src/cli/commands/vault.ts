@@ -8,7 +8,7 @@ import type { Column } from '../output.js';
 import { resolveIntern } from '../resolve.js';
 import { allVaultPages } from '../../client/pages.js';
 import { relativeTime, shortFingerprint } from '../../tui/format.js';
-import { quoted } from '../../tui/sanitize.js';
+import { quoted } from '../../text.js';
 
 
 /** What `--json FIELDS` may keep of a secret's record (names and hosts: a value is never in it). */

@@ -4,7 +4,7 @@ import { Text } from './Text.js';
 import { ApiError, MissingCredentialError, NetworkError, ResponseShapeError, explainCode } from '../../client/errors.js';
 import { CREDENTIAL_SOURCES, loginCommand } from '../../contract/routes.js';
 import { type BindingId, keyLabel } from '../keymap.js';
-import { sanitize } from '../sanitize.js';
+import { sanitize } from '../../text.js';
 import { theme } from '../theme.js';
 
 export interface Explained {

@@ -1,7 +1,7 @@
 import { Box } from 'ink';
 import { Text } from './Text.js';
 import { footerLine, type Hint, type Scope } from '../keymap.js';
-import { sanitize } from '../sanitize.js';
+import { sanitize } from '../../text.js';
 import { theme } from '../theme.js';
 
 /**

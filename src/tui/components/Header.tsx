@@ -1,7 +1,7 @@
 import { Box } from 'ink';
 import { Text } from './Text.js';
 import { CREDENTIAL_SOURCES, type CredentialKind } from '../../contract/routes.js';
-import { sanitize, widthOf } from '../sanitize.js';
+import { sanitize, widthOf } from '../../text.js';
 import { colourOn, theme } from '../theme.js';
 import type { TuiOptions } from '../types.js';
 import { useSignedInAs } from '../session.js';

@@ -7,7 +7,7 @@
 // eslint-disable-next-line no-restricted-imports
 import { Text as InkText } from 'ink';
 import { osc8, safeHref } from '../markdown.js';
-import { sanitize } from '../sanitize.js';
+import { sanitize } from '../../text.js';
 
 export function Hyperlink({ href, label, bold, italic, color }: { href: string; label: string; bold?: boolean; italic?: boolean; color?: string }) {
   const target = safeHref(href);

@@ -11,7 +11,7 @@ import { Text } from './Text.js';
 import { useState } from 'react';
 import { useKeys } from '../hooks/useKeys.js';
 import { matches } from '../keymap.js';
-import { pad, sanitize } from '../sanitize.js';
+import { pad, sanitize } from '../../text.js';
 import { theme } from '../theme.js';
 import { TextField } from './TextField.js';
 

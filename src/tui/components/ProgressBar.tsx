@@ -1,6 +1,6 @@
 import { Text } from './Text.js';
 import type { Progress } from '../../contract/intern.js';
-import { sanitize } from '../sanitize.js';
+import { sanitize } from '../../text.js';
 import { theme } from '../theme.js';
 
 /** One row: a long step label is cut, not wrapped (the details screen counts its rows). */

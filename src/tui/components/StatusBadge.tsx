@@ -1,5 +1,5 @@
 import { Text } from './Text.js';
-import { sanitize } from '../sanitize.js';
+import { sanitize } from '../../text.js';
 import { statusStyle, theme } from '../theme.js';
 
 /** A status as text: its symbol and its name (sanitised: the status is an open enum from the service). */

@@ -10,7 +10,7 @@
 import { Box } from 'ink';
 import { useMemo } from 'react';
 import { windowOf } from '../hooks/useListCursor.js';
-import { pad, widthOf } from '../sanitize.js';
+import { pad, widthOf } from '../../text.js';
 import { theme } from '../theme.js';
 import { ErrorView } from './ErrorView.js';
 import { Spinner } from './Spinner.js';

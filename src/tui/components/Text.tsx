@@ -7,7 +7,7 @@
  */
 import { Text as InkText } from 'ink';
 import { Children, cloneElement, Fragment, isValidElement, type ComponentProps, type ReactElement, type ReactNode } from 'react';
-import { sanitize } from '../sanitize.js';
+import { sanitize } from '../../text.js';
 
 export type TextProps = ComponentProps<typeof InkText>;
 

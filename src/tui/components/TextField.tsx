@@ -11,7 +11,7 @@ import { pastedText } from '../keyParse.js';
 import { isTyped, keyLabel, matches } from '../keymap.js';
 import { theme } from '../theme.js';
 import { counted } from '../format.js';
-import { sanitize, widthOf } from '../sanitize.js';
+import { sanitize, widthOf } from '../../text.js';
 import { wrapText } from '../wrap.js';
 
 /** The width a single-line value keeps beside its message on a narrow terminal (less if it is shorter). */

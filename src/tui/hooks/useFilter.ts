@@ -8,7 +8,7 @@ import type { Key } from 'ink';
 import { useState } from 'react';
 import { useRemembered } from './useRemembered.js';
 import { matches } from '../keymap.js';
-import { sanitize } from '../sanitize.js';
+import { sanitize } from '../../text.js';
 
 /** The rows a filter leaves: those with a field that holds it, in any case, as drawn (sanitised). All of them for no filter. */
 export function filterRows<T>(rows: T[], filter: string, fields: (row: T) => string[]): T[] {

@@ -1,7 +1,7 @@
 /** The attach route: the attach screen wired to the shell (detach goes back to the intern; provision from here). */
 import { useTui } from '../context.js';
 import type { Intern } from '../../contract/intern.js';
-import { sanitize } from '../sanitize.js';
+import { sanitize } from '../../text.js';
 import { AttachScreen } from './AttachScreen.js';
 
 export function AttachRoute({ intern }: { intern: Intern }) {

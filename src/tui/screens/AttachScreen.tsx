@@ -19,7 +19,7 @@ import { StatusBadge } from '../components/StatusBadge.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { keyLabel, matches } from '../keymap.js';
 import { screen } from '../output.js';
-import { sanitize } from '../sanitize.js';
+import { sanitize } from '../../text.js';
 import { AFTER_ATTACH } from '../terminal.js';
 import { theme } from '../theme.js';
 

@@ -13,7 +13,7 @@ import { useRemembered } from '../hooks/useRemembered.js';
 import { useResource } from '../hooks/useResource.js';
 import { useScreen } from '../hooks/useScreen.js';
 import { matches } from '../keymap.js';
-import { sanitize } from '../sanitize.js';
+import { sanitize } from '../../text.js';
 import { theme } from '../theme.js';
 import { byokFacts, listWithin, timeAndAge } from '../format.js';
 

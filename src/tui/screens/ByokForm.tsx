@@ -16,7 +16,7 @@ import { retryLoadKey, useResource } from '../hooks/useResource.js';
 import { useScreen } from '../hooks/useScreen.js';
 import { keyLabel, matches } from '../keymap.js';
 import { wrapText } from '../wrap.js';
-import { sanitize, widthOf } from '../sanitize.js';
+import { sanitize, widthOf } from '../../text.js';
 import { theme } from '../theme.js';
 import {
   type ByokField,

@@ -18,7 +18,7 @@ import { useListCursor } from '../hooks/useListCursor.js';
 import { usePaged } from '../hooks/usePaged.js';
 import { useScreen } from '../hooks/useScreen.js';
 import { keyLabel, matches } from '../keymap.js';
-import { sanitize } from '../sanitize.js';
+import { sanitize } from '../../text.js';
 import { theme } from '../theme.js';
 
 const PAGE = LIMITS.byokList.defaultLimit;

@@ -26,7 +26,7 @@ import { useScreen } from '../hooks/useScreen.js';
 import { keyLabel, matches } from '../keymap.js';
 import { renderMarkdown, supportsHyperlinks } from '../markdown.js';
 import { type Row, wrapSegments } from '../wrap.js';
-import { pad, sanitize, widthOf } from '../sanitize.js';
+import { pad, sanitize, widthOf } from '../../text.js';
 import { theme } from '../theme.js';
 import { counted } from '../format.js';
 import { type Turn, applyChunk, conversationOf, newTurn, optionText, usageLine } from './chatModel.js';

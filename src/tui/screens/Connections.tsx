@@ -10,7 +10,7 @@ import { useScreen } from '../hooks/useScreen.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useResource } from '../hooks/useResource.js';
 import { matches } from '../keymap.js';
-import { sanitize } from '../sanitize.js';
+import { sanitize } from '../../text.js';
 import { theme } from '../theme.js';
 
 const GROUPS: { kind: ConnectionKind; title: string }[] = [

@@ -24,7 +24,7 @@ import { nameErrorOf } from './settingsFormModel.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useScreen } from '../hooks/useScreen.js';
 import { keyLabel, keysOf, matches, type Scope, TEXT_FIELD_SCOPES, type TextFieldKind } from '../keymap.js';
-import { sanitize } from '../sanitize.js';
+import { sanitize } from '../../text.js';
 import { theme } from '../theme.js';
 
 /** The labels' column: the longest ("provision now") behind the focus marker, and a space. */

@@ -23,7 +23,7 @@ import { useResource } from '../hooks/useResource.js';
 import { useScreen } from '../hooks/useScreen.js';
 import { internScopes, lifecycleRefusal } from '../lifecycle.js';
 import { type BindingId, keyLabel, matches } from '../keymap.js';
-import { sanitize } from '../sanitize.js';
+import { sanitize } from '../../text.js';
 import { theme } from '../theme.js';
 import { wrapText } from '../wrap.js';
 

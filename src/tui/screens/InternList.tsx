@@ -21,7 +21,7 @@ import { internScopes, lifecycleRefusal } from '../lifecycle.js';
 import { useRemembered } from '../hooks/useRemembered.js';
 import { usePolling } from '../hooks/usePolling.js';
 import { matches } from '../keymap.js';
-import { sanitize } from '../sanitize.js';
+import { sanitize } from '../../text.js';
 import { theme } from '../theme.js';
 
 const PAGE: number = FIRST_INTERN_PAGE.limit;

@@ -19,7 +19,7 @@ import { useKeys } from '../hooks/useKeys.js';
 import { retryLoadKey, useResource } from '../hooks/useResource.js';
 import { useScreen } from '../hooks/useScreen.js';
 import { keysOf, matches, TEXT_FIELD_SCOPES } from '../keymap.js';
-import { sanitize } from '../sanitize.js';
+import { sanitize } from '../../text.js';
 import { theme } from '../theme.js';
 import {
   SETTINGS_FIELDS,

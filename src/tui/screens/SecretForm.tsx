@@ -19,7 +19,7 @@ import { useFieldEditor } from '../hooks/useExternalEditor.js';
 import { useDiscard } from '../hooks/useForm.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { keyLabel, matches, TEXT_FIELD_SCOPES, type TextFieldKind } from '../keymap.js';
-import { sanitize } from '../sanitize.js';
+import { sanitize } from '../../text.js';
 import { theme } from '../theme.js';
 import { counted } from '../format.js';
 

@@ -25,7 +25,7 @@ import { filterRows, useFilter } from '../hooks/useFilter.js';
 import { useListCursor } from '../hooks/useListCursor.js';
 import { useResource } from '../hooks/useResource.js';
 import { keyLabel, matches } from '../keymap.js';
-import { sanitize } from '../sanitize.js';
+import { sanitize } from '../../text.js';
 import { theme } from '../theme.js';
 import { SecretForm } from './SecretForm.js';
 

@@ -2,7 +2,7 @@
 import { SUSPENDABLE_STATUSES, type Intern, type InternUpdate } from '../../contract/intern.js';
 import { checkDescription, checkInstructions, checkModel, checkName } from '../../contract/rules.js';
 import { keyLabel, type TextFieldKind } from '../keymap.js';
-import { sanitize } from '../sanitize.js';
+import { sanitize } from '../../text.js';
 
 export type SettingsField = 'name' | 'description' | 'model' | 'instructions';
 export const SETTINGS_FIELDS: readonly SettingsField[] = ['name', 'description', 'model', 'instructions'];

@@ -199,15 +199,40 @@ describe('attach session: when held output goes to the screen', () => {
   });
 });
 
+describe('attach session status bar', () => {
+  it("draws the daemon's words (an error, an exit reason) without their escape sequences", async () => {
+    const { transport, written } = session({ cols: 100 });
+    transport.handlers.state('reconnecting', 'daemon error: \x1b]52;c;ZXZpbA==\x07bad\x9b2J');
+    await until(() => written.join('').includes('daemon error: bad'), 'the status bar');
+    transport.handlers.exit({ code: null, signal: null, reason: '\x1b]0;title\x07stopped\x1b[2J' });
+    await until(() => written.join('').includes('stopped │ press any key to return'), 'the exit in the status bar');
+    const bars = written.filter((w) => w.includes('intern t │')).join('');
+    expect(bars).not.toMatch(/\x1b\]|\x07|\x9b|\x1b\[2J/);
+  });
+
+  it('cuts a long state first, so the hint (detach, or return) stays whole on a narrow screen', async () => {
+    const { transport, written } = session({ cols: 50 });
+    transport.handlers.exit({ code: null, signal: null, reason: 'The intern was suspended by its owner while you were attached' });
+    await until(() => written.join('').includes('press any key to return'), 'the exit in the status bar');
+    const bar = written.filter((w) => w.includes('intern t │')).at(-1)!;
+    expect(bar).toContain(' intern t │ The intern… │ press any key to return ');
+    const narrow = session({ cols: 30 });
+    narrow.transport.handlers.state('reconnecting', 'connection lost');
+    await until(() => narrow.written.join('').includes('intern t │ r…'), 'the status bar');
+    // Too narrow for all three: the hint comes first.
+    expect(narrow.written.filter((w) => w.includes('intern t')).at(-1)).toContain(' ctrl+] detach │ intern t │ r…');
+  });
+});
+
 describe('attach session passthrough (attach NAME)', () => {
-  function passthrough() {
+  function passthrough(cols = 20) {
     const raw: string[] = [];
     const exits: string[] = [];
     const written: string[] = [];
     /** Both, in the order they reached the terminal: `R` what was passed through, `W` what the session drew. */
     const log: string[] = [];
     const { s, transport } = session({
-      cols: 20,
+      cols,
       rows: 5,
       scrollback: 0,
       write: (w) => {
@@ -220,7 +245,7 @@ describe('attach session passthrough (attach NAME)', () => {
           raw.push(text);
           log.push(`R${text}`);
         },
-        onExit: (how) => exits.push(how),
+        onExit: (how, byService) => exits.push(`${how} (by the ${byService ? 'service' : 'program'})`),
       },
     });
     const parsed = () => new Promise<void>((r) => s.model.write('', r));
@@ -261,10 +286,37 @@ describe('attach session passthrough (attach NAME)', () => {
     expect(raw.at(-1)).toBe('more');
   });
 
-  it('ends through onExit when the remote exits', () => {
+  it('ends through onExit when the remote exits, saying whether the service ended it', () => {
     const { transport, exits } = passthrough();
     transport.handlers.exit({ code: 0, signal: null });
-    expect(exits).toEqual(['exited with code 0']);
+    expect(exits).toEqual(['exited with code 0 (by the program)']);
+    const other = passthrough();
+    other.transport.handlers.exit({ code: null, signal: null, reason: 'The sandbox is shutting down\x1b]0;pwned\x07' });
+    expect(other.exits).toEqual(['The sandbox is shutting down (by the service)']);
+  });
+
+  it('draws a notice over the top row while the connection is lost, and repaints the screen from the emulator once back', async () => {
+    const { transport, written, raw, parsed } = passthrough(100);
+    transport.handlers.output(Buffer.from('top-row\r\nsecond'), 0);
+    await parsed();
+    written.length = 0;
+    transport.handlers.state('reconnecting', 'connection lost');
+    const notice = written.join('');
+    // Over row 1, the cursor saved and restored around it, so typing after it lands where it was.
+    expect(notice).toMatch(/^\x1b7\x1b\[1;1H.*reconnecting… \(connection lost\).*\x1b8$/);
+    // A retry says so again, with its own reason.
+    transport.handlers.state('reconnecting', 'daemon access failed: HTTP 503');
+    expect(written.join('')).toContain('reconnecting… (daemon access failed: HTTP 503)');
+    written.length = 0;
+    transport.handlers.state('open');
+    const repaint = written.join('');
+    expect(repaint).toContain('\x1b[2J');
+    expect(repaint).toContain('top-row');
+    expect(repaint).not.toContain('reconnecting');
+    // Open again with no notice shown: nothing is drawn.
+    written.length = 0;
+    transport.handlers.state('open');
+    expect(written.join('') + raw.join('')).not.toContain('\x1b[2J');
   });
 
   /** The screen and attributes an emulator of the same size shows after `bytes`. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import stringWidth from 'string-width';
-import { pad, sanitize, truncate, widthOf } from '../../../src/tui/sanitize.js';
+import { pad, sanitize, truncate, widthOf } from '../../src/text.js';
 
 describe('sanitize', () => {
   it.each([
