@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ROOT, poll } from './harness.js';
 import { e2eSuite } from './suite.js';
 
-const { open } = e2eSuite();
+const { open, sandbox } = e2eSuite();
 
 /** The remote shell's prompt: the session is connected. */
 const PROMPT = /[#$] ?$/m;
@@ -106,6 +106,20 @@ describe('attach NAME', () => {
     await t.press('ctrl+]');
     await exited(t);
     expect(t.term.buffer.active.type).toBe('normal');
+  });
+
+  it('ends with exit 1 and the service\'s reason when the service ends the terminal (the intern suspended)', async () => {
+    const t = open({ args: ['attach', 'plain'] });
+    await t.waitFor(PROMPT);
+    const { manifest } = sandbox();
+    const res = await fetch(`${manifest.base_url}/interns/${manifest.interns.no_icon}/suspend`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${manifest.credentials.api_key}` },
+    });
+    expect(res.status).toBeLessThan(300);
+    await exited(t);
+    expect(t.exitCode).toBe(1);
+    expect(t.output.slice(t.output.lastIndexOf('\x1b[?1049l'))).toMatch(/\[plain: [^\]\x1b]+\]/);
   });
 
   it('refuses without an OAuth token (exit 4) and names the variable', async () => {
