@@ -13,6 +13,10 @@ export function catalogRoutes(http: HttpCore) {
       (await http.json(ModelListSchema, { route: ROUTES.listModels, maxBytes: CATALOGUE_BYTES }, opts)).data,
     listProviders: async (opts?: CallOptions) =>
       (await http.json(ProviderListSchema, { route: ROUTES.listProviders, maxBytes: CATALOGUE_BYTES }, opts)).data,
-    getKeyInfo: async (opts?: CallOptions) => (await http.json(KeyInfoEnvelopeSchema, { route: ROUTES.getKeyInfo }, opts)).data,
+    // The label is shown as "signed in as": a service that answered with the key itself would show it.
+    getKeyInfo: async (opts?: CallOptions) => {
+      const info = (await http.json(KeyInfoEnvelopeSchema, { route: ROUTES.getKeyInfo }, opts)).data;
+      return { ...info, label: http.redact(info.label) };
+    },
   };
 }

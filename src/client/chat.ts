@@ -24,7 +24,7 @@ export function chatRoutes(http: HttpCore, maxEventBytes: number) {
         if (!parsed.success) throw new ResponseShapeError(res.label, describeIssues(parsed.error));
         return { kind: 'steered', session_id: parsed.data.session_id };
       }
-      return { kind: 'stream', events: chunks(res.body, res.label, maxEventBytes, opts?.signal) };
+      return { kind: 'stream', events: chunks(res.body, res.label, maxEventBytes, (t) => http.redact(t), opts?.signal) };
     },
     invoke: (internId: string, body: { input: string; session_id?: string }, opts?: CallOptions): Promise<InvokeResult> =>
       http.json(InvokeResultSchema, { route: ROUTES.invoke, params: { internId }, body }, opts),
@@ -45,7 +45,7 @@ function safeJson(text: string): unknown {
  * aborting `signal`, cancels the body, which closes the connection and so cancels the run. (The body is
  * read through its own reader, which is the one way it is cancelled, whether or not a read is pending.)
  */
-async function* chunks(body: ReadableStream<Uint8Array>, label: string, maxEventBytes: number, signal?: AbortSignal): AsyncGenerator<ChatChunk> {
+async function* chunks(body: ReadableStream<Uint8Array>, label: string, maxEventBytes: number, redact: (text: string) => string, signal?: AbortSignal): AsyncGenerator<ChatChunk> {
   const queue: EventSourceMessage[] = [];
   let pending = 0;
   const parser = createParser({ onEvent: (e) => queue.push(e) });
@@ -76,6 +76,12 @@ async function* chunks(body: ReadableStream<Uint8Array>, label: string, maxEvent
         if (event.data === '[DONE]') return;
         const parsed = ChatChunkSchema.safeParse(safeJson(event.data));
         if (!parsed.success) throw new ResponseShapeError(label, `an event is not a chat.completion.chunk: ${describeIssues(parsed.error)}`);
+        // An in-stream error is shown and printed as an error response's is: no credential in it.
+        const error = parsed.data.error;
+        if (error) {
+          error.message = redact(error.message);
+          if (error.metadata) error.metadata.reason = redact(error.metadata.reason);
+        }
         yield parsed.data;
       }
     }

@@ -280,7 +280,7 @@ export class HttpCore {
     const { code, message, metadata } = parsed.data.error;
     const reason = metadata?.reason ?? (typeof code === 'string' ? code : null);
     const retryable = metadata?.retryable ?? (reason !== null && metadata === undefined && RETRYABLE_REASONS.has(reason));
-    return new ApiError(status, code, reason, retryable, this.redact(message), label);
+    return new ApiError(status, typeof code === 'string' ? this.redact(code) : code, reason === null ? null : this.redact(reason), retryable, this.redact(message), label);
   }
 
   /** Removes any configured credential from text that came from the service. */

@@ -235,4 +235,12 @@ describe('credentials never leak', () => {
     }
     expect((errors[0] as ApiError).message).toContain('[redacted]');
   });
+
+  it("keeps credentials out of an error's code and reason, and out of the key's label, which the service could echo too", async () => {
+    replies.push(json(401, { error: { code: API_KEY, message: 'no', metadata: { reason: `reason-${OAUTH}`, retryable: false } } }));
+    const e = (await client().getIntern('i').catch((x: unknown) => x)) as ApiError;
+    expect([e.code, e.reason]).toEqual(['[redacted]', 'reason-[redacted]']);
+    replies.push(json(200, { data: { label: API_KEY, usage: 0, limit: null } }));
+    expect((await client().getKeyInfo()).label).toBe('[redacted]');
+  });
 });
