@@ -1,14 +1,18 @@
 /**
  * The one sanitizer every server string passes through before it is drawn:
  * escape sequences (CSI, OSC, DCS, SOS/PM/APC, two-byte ESC), C0 and C1 controls,
- * DEL and bidirectional overrides are removed. Newlines survive only where asked.
+ * DEL, bidirectional overrides and hiding zero-width characters are removed. Newlines (and
+ * Unicode's line separators, as newlines) survive only where asked.
  */
 import stringWidth from 'string-width';
 
 const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b]*(?:\x1b\\)?|\x1b[ -/]*[0-~]?|\x9b[0-?]*[ -/]*[@-~]|[\x90\x98\x9d\x9e\x9f][^\x9c\x07]*[\x9c\x07]?/g;
 const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 const CONTROLS_NO_NEWLINE = /[\x00-\x1f\x7f-\x9f]/g;
-const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+/** Bidirectional overrides and marks, and zero-width characters that only hide (a zero-width space, a word joiner, a BOM): spoofing, not text. Joiners (U+200C, U+200D), which scripts and emoji need, stay. */
+const HIDDEN = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b\u2060-\u2064\ufeff]/g;
+/** Unicode's line and paragraph separators: line breaks, as \n is. */
+const SEPARATORS = /[\u2028\u2029]/g;
 
 /**
  * Multi-line text keeps its line breaks, and its tabs become spaces up to the next stop of 8 cells
@@ -18,16 +22,26 @@ const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
  */
 export function sanitize(value: string | null | undefined, opts: { multiline?: boolean; tabs?: boolean } = {}): string {
   if (value === null || value === undefined) return '';
-  const noEsc = value.replace(ESCAPES, '').replace(BIDI, '');
+  const noEsc = value.replace(ESCAPES, '').replace(HIDDEN, '');
   if (opts.multiline) {
-    const text = noEsc.replace(/\r\n?/g, '\n').replace(CONTROLS, '');
+    const text = noEsc.replace(/\r\n?|[\u2028\u2029]/g, '\n').replace(CONTROLS, '');
     return text.includes('\t') && !opts.tabs ? text.split('\n').map(expandTabs).join('\n') : text;
   }
-  return noEsc.replace(/[\t\n\r]/g, ' ').replace(CONTROLS_NO_NEWLINE, '');
+  return noEsc.replace(/[\t\n\r]/g, ' ').replace(SEPARATORS, ' ').replace(CONTROLS_NO_NEWLINE, '');
 }
 
-/** What JSON.stringify leaves as it is but a terminal would not show: DEL, C1 controls, bidi overrides. */
-const UNSEEN = /[\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+/** What JSON.stringify leaves as it is but a terminal would act on or not show: DEL, C1 controls (an 8-bit CSI or OSC), bidi overrides, zero-width characters, line separators. */
+const UNSEEN = /[\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200b-\u200f\u061c\u2028\u2029\u2060-\u2064\ufeff]/g;
+const escapeUnseen = (json: string) => json.replace(UNSEEN, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/**
+ * JSON for a terminal or a pipe: JSON.stringify, with the characters it leaves raw but a terminal
+ * would act on (C1 controls) or hide (bidi overrides, zero-width) written as \u escapes, which any
+ * JSON reader turns back into the same string.
+ */
+export function jsonText(value: unknown, space?: number): string {
+  return escapeUnseen(JSON.stringify(value, null, space));
+}
 
 /**
  * What someone typed, shown back in double quotes with every invisible character written out as
@@ -35,7 +49,7 @@ const UNSEEN = /[\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
  * them, and a message about `runn<ESC>[31mer` would say "runner", which exists.
  */
 export function quoted(text: string, max = 80): string {
-  return JSON.stringify(text.slice(0, max)).replace(UNSEEN, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return escapeUnseen(JSON.stringify(text.slice(0, max)));
 }
 
 const TAB_STOP = 8;

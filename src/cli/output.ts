@@ -5,7 +5,7 @@
  * `--json a,b` keeps only those fields. Errors go to stderr (as JSON under --json).
  * Every string from the server is sanitised before it reaches a terminal in table mode.
  */
-import { sanitize, truncate, widthOf } from '../text.js';
+import { jsonText, sanitize, truncate, widthOf } from '../text.js';
 import { wrapText } from '../tui/wrap.js';
 import type { Io } from './context.js';
 import { CliError, EXIT } from './exit.js';
@@ -30,7 +30,12 @@ export interface Column<T> {
  * A line of `object`: its label, its value, what an empty value says on a terminal (a dash by
  * default), and how a terminal shows the value (a time with its age); piped, it is as sent.
  */
-export type DetailRow<T> = [label: string, get: (value: T) => Cell, empty?: string, shown?: (text: string) => string];
+/**
+ * A `label  value` line of a detail view. Only a `prose` row (a description, instructions, a
+ * failure message) keeps its own line breaks: in any other, a line break from the service would
+ * draw a row of its own (`status: running` then a fake `last failure` line).
+ */
+export type DetailRow<T> = [label: string, get: (value: T) => Cell, empty?: string, shown?: (text: string) => string, prose?: 'prose'];
 export type Tone = 'green' | 'yellow' | 'red' | 'dim' | 'bold';
 const SGR: Record<Tone, [string, string]> = {
   green: ['\x1b[32m', '\x1b[39m'],
@@ -125,7 +130,7 @@ export class Output {
   printJson(value: unknown): boolean {
     if (!this.json) return false;
     const v = this.jsonFields && this.jsonFields.length ? pickFields(value, this.jsonFields) : value;
-    this.io.stdout.write(JSON.stringify(v, null, 2) + '\n');
+    this.io.stdout.write(jsonText(v, 2) + '\n');
     return true;
   }
 
@@ -137,7 +142,7 @@ export class Output {
   ndjson(value: unknown): void {
     const v = this.jsonFields && this.jsonFields.length ? pickFields(value, this.jsonFields) : value;
     if (this.jsonFields?.length && v && typeof v === 'object' && Object.keys(v).length === 0) return;
-    this.io.stdout.write(JSON.stringify(v) + '\n');
+    this.io.stdout.write(jsonText(v) + '\n');
   }
 
   /** A list: JSON (the objects as sent) or a table; on a terminal, a remark when values were cut to fit it. */
@@ -188,10 +193,10 @@ export class Output {
     // On a terminal a long value (the instructions) wraps under itself, its own line breaks kept;
     // piped, each is one line after a tab.
     const room = (this.io.stdout.columns ?? 0) - width - GAP;
-    const lines = rows.map(([label, get, empty = '—', shown]) => {
+    const lines = rows.map(([label, get, empty = '—', shown, prose]) => {
       if (!this.tty) return `${label}\t${text(get(value))}`;
       const raw = get(value);
-      const v = raw === null || raw === undefined ? '' : sanitize(shown ? shown(String(raw)) : String(raw), { multiline: true });
+      const v = raw === null || raw === undefined ? '' : sanitize(shown ? shown(String(raw)) : String(raw), { multiline: prose === 'prose' });
       // Nothing there: dim words for people, as the TUI draws them (piped, the value stays empty).
       if (v === '') return `${this.paint(label.padEnd(width), 'dim')}${' '.repeat(GAP)}${this.paint(empty, 'dim')}`;
       // (wrapText keeps the value's line breaks; a blank line stays blank.)
@@ -235,7 +240,7 @@ export class Output {
 
   error(message: string, extra: { exit: number; status?: number; code?: number | string; reason?: string | null }): void {
     if (this.json) {
-      this.io.stderr.write(JSON.stringify({ error: { message: sanitize(message), ...extra } }) + '\n');
+      this.io.stderr.write(jsonText({ error: { message: sanitize(message), ...extra } }) + '\n');
     } else {
       this.io.stderr.write(`intern-tui: ${sanitize(message)}\n`);
     }

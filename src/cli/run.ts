@@ -10,6 +10,8 @@ import { commandTitle, type CommandSpec } from './registry.js';
 import { checkJsonFields } from './output.js';
 import type { InternApi } from '../client/types.js';
 import { UsageError } from './args.js';
+import { inspect } from 'node:util';
+import { sanitize } from '../text.js';
 
 export function exitCodeOf(e: unknown, interrupted: boolean): number {
   if (interrupted) return EXIT.interrupted;
@@ -94,7 +96,8 @@ export async function runCommand(spec: CommandSpec, rest: string[], parsed: Pars
     // `| head` had what it wanted: nothing to say about it (the rest goes nowhere), as other programs end.
     if (closedPipe) return EXIT.closedPipe;
     const code = exitCodeOf(e, interrupted);
-    if (io.env.INTERN_TUI_DEBUG === '1') console.error(e);
+    // The whole error for a bug report, its stack included; what the service put in it is sanitised as everywhere else.
+    if (io.env.INTERN_TUI_DEBUG === '1') io.stderr.write(sanitize(inspect(e, { depth: 4 }), { multiline: true, tabs: true }) + '\n');
     if (code === EXIT.interrupted) {
       ctx.out.error('interrupted', { exit: code });
       return code;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import stringWidth from 'string-width';
-import { pad, sanitize, truncate, widthOf } from '../../src/text.js';
+import { jsonText, pad, quoted, sanitize, truncate, widthOf } from '../../src/text.js';
 
 describe('sanitize', () => {
   it.each([
@@ -33,6 +33,12 @@ describe('sanitize', () => {
     // Written to the terminal as it comes, tabs stay tabs: the terminal sets them.
     expect(sanitize('a\tb\x07\r\n\tc', { multiline: true, tabs: true })).toBe('a\tb\n\tc');
   });
+  it('removes zero-width characters that only hide, keeps the joiners emoji and scripts need, and takes line separators as line breaks', () => {
+    expect(sanitize('open\u200bai\u2060\ufeff')).toBe('openai');
+    expect(sanitize('👨\u200d👩\u200d👧 می\u200cخواهم')).toBe('👨\u200d👩\u200d👧 می\u200cخواهم');
+    expect(sanitize('status\u2028last failure: fake')).toBe('status last failure: fake');
+    expect(sanitize('a\u2029b', { multiline: true })).toBe('a\nb');
+  });
   it('answers empty for null', () => {
     expect(sanitize(null)).toBe('');
   });
@@ -53,5 +59,19 @@ describe('sanitize', () => {
       }
     }
     expect(truncate('日本語', 4)).toBe('日…');
+  });
+});
+
+describe('jsonText', () => {
+  it('writes C1 controls, bidi overrides, zero-width characters and line separators as \\u escapes, which parse back to the same string', () => {
+    const value = { name: 'a\u009b31m\u009d0;t\u009c\u202eb\u200b\u2028c\u007f', n: 1 };
+    const text = jsonText(value);
+    expect(text).not.toMatch(/[\x7f-\x9f\u202e\u200b\u2028]/);
+    expect(text).toContain('\\u009b31m');
+    expect(JSON.parse(text)).toEqual(value);
+    expect(jsonText(value, 2)).toContain('\n  "n": 1');
+  });
+  it('is what quoted() escapes with', () => {
+    expect(quoted('runn\u200ber')).toBe('"runn\\u200ber"');
   });
 });

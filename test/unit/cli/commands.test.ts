@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Io } from '../../../src/cli/context.js';
 import { CliError } from '../../../src/cli/exit.js';
 import { closest } from '../../../src/client/closest.js';
-import { Output, checkJsonFields, fitColumns, pickFields } from '../../../src/cli/output.js';
+import { type DetailRow, Output, checkJsonFields, fitColumns, pickFields } from '../../../src/cli/output.js';
 import { parseFor } from '../../../src/cli/parse.js';
 import { COMMANDS, commandHelp, findCommand, nounHelp, type CommandSpec } from '../../../src/cli/registry.js';
 import { CONFIG_HELP, HELP, SANDBOX_HELP } from '../../../src/cli/args.js';
@@ -260,7 +260,7 @@ describe('Output', () => {
 
   it('prints an object with long values wrapped under themselves on a terminal, their line breaks kept, nothing as a dash; one line each when piped', () => {
     const obj = { name: 'runner', instructions: 'Watch the main branch of every repository we own, and the release branches too.\n\nWhen a build fails, open an issue.', vault: null };
-    const rows: [string, (o: typeof obj) => string | null][] = [['name', (o) => o.name], ['instructions', (o) => o.instructions], ['vault', (o) => o.vault]];
+    const rows: DetailRow<typeof obj>[] = [['name', (o) => o.name], ['instructions', (o) => o.instructions, undefined, undefined, 'prose'], ['vault', (o) => o.vault]];
     const s = io({ tty: true, env: { NO_COLOR: '1' } });
     (s.stdout as Sink & { columns?: number }).columns = 50;
     new Output(s.io, null).object(obj, rows);
@@ -280,6 +280,25 @@ describe('Output', () => {
     new Output(piped.io, null).object(obj, rows);
     expect(piped.stdout.text.split('\n')[2]).toBe('vault\t');
     expect(piped.stdout.text.split('\n')[1]).toBe('instructions\tWatch the main branch of every repository we own, and the release branches too.  When a build fails, open an issue.');
+  });
+
+  it("keeps a line break only in a prose row: in any other, the service's line break would draw a row of its own", () => {
+    const obj = { status: 'running\nlast failure  none, honest\u2028x', note: 'one\ntwo' };
+    const rows: DetailRow<typeof obj>[] = [['status', (o) => o.status], ['note', (o) => o.note, undefined, undefined, 'prose']];
+    const s = io({ tty: true, env: { NO_COLOR: '1' } });
+    (s.stdout as Sink & { columns?: number }).columns = 80;
+    new Output(s.io, null).object(obj, rows);
+    expect(s.stdout.text).toBe(['status  running last failure  none, honest x', 'note    one', '        two', ''].join('\n'));
+  });
+
+  it('writes --json with C1 controls and bidi overrides escaped, data and error lines alike', () => {
+    const s = io({ tty: true });
+    const out = new Output(s.io, []);
+    out.printJson({ name: 'x\u009d0;title\u009c\u202e' });
+    out.ndjson({ name: 'y\u009b2J' });
+    out.error('failed', { exit: 1, reason: 'r\u009b31m' });
+    expect(s.stdout.text + s.stderr.text).not.toMatch(/[\x80-\x9f\u202e]/);
+    expect(JSON.parse(s.stdout.text.split('\n}')[0] + '}')).toEqual({ name: 'x\u009d0;title\u009c\u202e' });
   });
 
   it('is tab-separated without a header and without colour when stdout is not a TTY', () => {
