@@ -29,6 +29,16 @@ export function safeHref(href: string): string | undefined {
   return SAFE_HREF.test(href) ? href : undefined;
 }
 
+/** Where a link leads, in a few words: its host (a mailto: link, its address). */
+function hostOf(href: string): string {
+  try {
+    const url = new URL(href);
+    return url.host || url.pathname;
+  } catch {
+    return href;
+  }
+}
+
 /** The escape sequence that opens (or, with '', closes) an OSC 8 hyperlink. */
 export function osc8(href: string): string {
   return `\x1b]8;;${href}\x07`;
@@ -59,7 +69,9 @@ function inline(tokens: Token[] | undefined, style: Omit<Segment, 'text'>, opts:
         const label = inline(l.tokens, { ...style, href: opts.hyperlinks ? href : undefined }, opts);
         out.push(...label);
         const labelText = label.map((s) => s.text).join('');
-        if (href && !opts.hyperlinks && labelText !== href) out.push({ ...style, dim: true, text: ` (${sanitize(href)})` });
+        // A link's words can say one place and lead to another: without hyperlinks the target is
+        // written after them; with them, its host, which the words cannot hide.
+        if (href && labelText !== href) out.push({ ...style, dim: true, text: ` (${sanitize(opts.hyperlinks ? hostOf(href) : href)})` });
         break;
       }
       case 'image': {

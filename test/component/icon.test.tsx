@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { render } from 'ink-testing-library';
@@ -38,5 +39,21 @@ describe('IconView', () => {
     await waitForFrame(wide, '▀');
     wide.unmount();
     expect(fetched).toBe(2);
+  });
+
+  it('keeps an icon on disk only under its own hash: bytes that are not what the hash names are drawn but not cached', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'icon-test-'));
+    const bytes = pngIcon(5);
+    const api = { getInternIcon: async () => ({ bytes, contentType: 'image/png' }) } as unknown as InternApi;
+    const claimed = 'b'.repeat(64);
+    const wrong = render(<IconView api={api} internId="i-1" sha={claimed} cacheDir={dir} />);
+    await waitForFrame(wrong, '▀');
+    wrong.unmount();
+    expect(existsSync(join(dir, `${claimed}.img`))).toBe(false);
+    const real = createHash('sha256').update(bytes).digest('hex');
+    const right = render(<IconView api={api} internId="i-1" sha={real} cacheDir={dir} />);
+    await waitForFrame(right, '▀');
+    right.unmount();
+    expect(existsSync(join(dir, `${real}.img`))).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 /** The intern's icon as half-block colour cells: each cell is two pixels, top in the foreground, bottom in the background. */
 import { colourOn } from '../theme.js';
+import { createHash } from 'node:crypto';
 import { readFileSync, existsSync } from 'node:fs';
 import { makeDirs, writeFileAtomic } from '../../files.js';
 import { join } from 'node:path';
@@ -38,7 +39,9 @@ async function loadIcon(api: InternApi, internId: string, sha: string, cacheDir:
   const file = join(cacheDir, `${sha}.img`);
   if (safe && existsSync(file)) return readFileSync(file);
   const icon = await api.getInternIcon(internId, sha);
-  if (safe) {
+  // Kept only under its own hash: bytes that are not what the hash names (another service's, a
+  // proxy's page) would be shown for every intern with that hash, from any service.
+  if (safe && createHash('sha256').update(icon.bytes).digest('hex') === sha) {
     makeDirs(cacheDir);
     // Whole or not at all: another TUI may read the same cache.
     writeFileAtomic(file, icon.bytes);

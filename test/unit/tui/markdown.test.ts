@@ -33,6 +33,12 @@ describe('renderMarkdown', () => {
     const linked = renderMarkdown(md, { width: 80, hyperlinks: true })[0]!;
     expect(linked.find((s) => s.text.startsWith('docs'))?.href).toBe('https://example.com/a');
     expect(linked.find((s) => s.text === 'bad')?.href).toBeUndefined();
+    // With hyperlinks the words hide the address: the host is written after them, so a link
+    // saying one bank and leading elsewhere shows where it leads.
+    expect(text(renderMarkdown(md, { width: 80, hyperlinks: true }))[0]).toBe('see the docs (example.com) and bad');
+    const phish = renderMarkdown('[https://bank.example](https://evil.example/login)', { width: 80, hyperlinks: true })[0]!;
+    expect(text([phish])[0]).toBe('https://bank.example (evil.example)');
+    expect(text(renderMarkdown('<https://bank.example>', { width: 80, hyperlinks: true }))[0]).toBe('https://bank.example');
     expect(safeHref('https://x.test/\x1b]0;')).toBeUndefined();
     expect(osc8('https://x.test')).toBe('\x1b]8;;https://x.test\x07');
     expect(supportsHyperlinks({ FORCE_HYPERLINK: '1' })).toBe(true);
