@@ -151,6 +151,33 @@ describe('intern list paging', () => {
     expect(f).not.toContain('more below');
   });
 
+  it('past one page of the service, a refresh while something moves keeps the rows loaded after it and walks no page again', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const api = new FakeApi();
+      // The demo's interns come first, some of them moving (queued, provisioning): the list polls.
+      for (let n = 1; n <= 1200; n++) api.interns.push(intern({ id: `bbbbbbbb-0000-4000-8000-${String(n).padStart(12, '0')}`, name: `bulk-${n}` }));
+      const total = api.interns.length;
+      const app = renderApp({ api });
+      await app.waitFor('more below: scroll to load');
+      await app.press('G');
+      await app.waitFor(/^›.*bulk-1200 /m);
+      const walked = () => api.callsOf('listInterns').filter(([q]) => (q as { starting_after?: string } | undefined)?.starting_after).length;
+      const pages = walked();
+      const polls = () => api.callsOf('listInterns').filter(([q]) => !(q as { starting_after?: string } | undefined)?.starting_after).length;
+      const before = polls();
+      api.interns[0]!.updated_at = new Date().toISOString();
+      await vi.advanceTimersByTimeAsync(20_000);
+      expect(polls()).toBeGreaterThan(before);
+      const f = await app.waitFor(/^›.*bulk-1200 /m);
+      expect(f).toMatch(new RegExp(`Interns {2}${total} ·`));
+      expect(f).not.toContain('looking through the rest');
+      expect(walked()).toBe(pages);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('a filter looks through every page, not the loaded one alone', async () => {
     const api = new FakeApi();
     for (let n = 1; n <= 120; n++) api.interns.push(intern({ id: `bbbbbbbb-0000-4000-8000-${String(n).padStart(12, '0')}`, name: `bulk-${n}` }));

@@ -58,6 +58,9 @@ export function InternList() {
   const filtering = filterField.editing;
   const [statusIdx, setStatusIdx] = useRemembered('status', 0);
   const loadingMore = useRef(false);
+  // Bumped whenever the loaded rows and their cursor are replaced (a reload, a refresh of a short
+  // list): a next page asked for before that belongs to the old list, and is dropped.
+  const generation = useRef(0);
   // G (bottom) with pages still to load: load them all and keep the cursor on the last row, as a
   // list that had them all would; any other move stops it.
   const [toEnd, setToEnd] = useState(false);
@@ -74,6 +77,7 @@ export function InternList() {
 
   const reload = useCallback(() => {
     setLoading(true);
+    generation.current++;
     loadFirst().then(
       (page) => {
         setItems(page.data);
@@ -120,16 +124,21 @@ export function InternList() {
   useEffect(() => {
     if (!hasMore || !cursor || loadingMore.current || (filter === '' && !toEnd && list.index < items.length - 10)) return;
     loadingMore.current = true;
+    const asked = generation.current;
     api.listInterns({ limit: PAGE, starting_after: cursor, status: status ? [status] : undefined }).then(
       (page) => {
-        setItems((prev) => [...prev, ...page.data.filter((p) => !prev.some((x) => x.id === p.id))]);
+        loadingMore.current = false;
+        if (asked !== generation.current) return;
+        setItems((prev) => {
+          const known = new Set(prev.map((x) => x.id));
+          return [...prev, ...page.data.filter((p) => !known.has(p.id))];
+        });
         setCursorToken(page.next_cursor);
         setHasMore(page.has_more);
-        loadingMore.current = false;
       },
       (e: unknown) => {
-        setPollError(e);
         loadingMore.current = false;
+        if (asked === generation.current) setPollError(e);
       },
     );
   }, [list.index, items.length, hasMore, cursor, api, status, filter, toEnd]);
@@ -140,16 +149,30 @@ export function InternList() {
     if (!hasMore) setToEnd(false);
   }, [toEnd, hasMore, visible.length, setIndex]);
 
-  // While anything moves on its own, refresh what is loaded; back off when nothing changes.
+  // While anything moves on its own, refresh what is loaded, in one request (the service's largest
+  // page); back off when nothing changes. Past one page, the refreshed rows replace the head and
+  // the rows loaded after them stay, with their cursor: replacing the whole list with one page
+  // dropped the rest, which the next-page effect then walked again, for ever while anything moved.
   const moving = items.some((i) => TRANSITIONAL_STATUSES.includes(i.status));
   usePolling(moving, async () => {
     try {
       const page = await loadFirst(items.length);
-      const before = JSON.stringify(items.map((i) => [i.id, i.status, i.updated_at, i.progress]));
-      const after = JSON.stringify(page.data.map((i) => [i.id, i.status, i.updated_at, i.progress]));
-      setItems(page.data);
-      setCursorToken(page.next_cursor);
-      setHasMore(page.has_more);
+      const fresh = page.data;
+      const whole = items.length <= INTERN_PAGE;
+      const key = (list: Intern[]) => JSON.stringify(list.map((i) => [i.id, i.status, i.updated_at, i.progress]));
+      const before = key(items.slice(0, whole ? items.length : INTERN_PAGE));
+      const after = key(fresh);
+      if (whole) {
+        generation.current++;
+        setItems(fresh);
+        setCursorToken(page.next_cursor);
+        setHasMore(page.has_more);
+      } else {
+        setItems((prev) => {
+          const ids = new Set(fresh.map((i) => i.id));
+          return [...fresh, ...prev.slice(INTERN_PAGE).filter((i) => !ids.has(i.id))];
+        });
+      }
       setPollError(undefined);
       return before !== after;
     } catch (e) {
