@@ -198,9 +198,10 @@ export class HttpCore {
       let failure: Error;
       try {
         const res = await this.attempt(url, spec.route.method, headers, payload, label, spec.maxBytes ?? this.maxResponseBytes, opts.signal);
-        if (res.status === spec.route.success || (spec.route.success === 201 && res.status === 200 && spec.route.method === 'POST')) {
-          return res;
-        }
+        // Any 2xx is the service's yes, as gh takes it: the table's status is what the spec shows, and
+        // a service answering 200 where it said 202 has still done it (reported as failed, the user
+        // would retry a deletion that happened).
+        if (res.status >= 200 && res.status < 300) return res;
         const error = this.toApiError(res.status, res.body, label);
         retryAfterMs = parseRetryAfter(res.headers['retry-after']);
         error.retryAfterMs = retryAfterMs;

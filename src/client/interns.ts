@@ -2,11 +2,8 @@
 import {
   ConnectionListSchema,
   DaemonAccessSchema,
-  DeleteAcceptedSchema,
   InternListSchema,
   InternSchema,
-  ProvisionAcceptedSchema,
-  SuspendedSchema,
   type InternCreate,
   type InternListQuery,
   type InternUpdate,
@@ -37,19 +34,18 @@ export function internRoutes(http: HttpCore) {
         body,
         headers: opts.idempotencyKey ? { 'idempotency-key': opts.idempotencyKey } : undefined,
       }, opts),
+    // The lifecycle actions answer an acknowledgement ({"deleting":true} and the like) that says no
+    // more than the 2xx it comes with: its body is not read, so a 204, or a body worded otherwise,
+    // is the yes it is.
     deleteIntern: async (internId: string, opts?: CallOptions) => {
       // The official SDK always acknowledges the workspace loss; so do we.
-      await http.json(DeleteAcceptedSchema, {
-        route: ROUTES.deleteIntern,
-        params: { internId },
-        body: { acknowledge_workspace_loss: true },
-      }, opts);
+      await http.send({ route: ROUTES.deleteIntern, params: { internId }, body: { acknowledge_workspace_loss: true } }, opts);
     },
     provisionIntern: async (internId: string, opts?: CallOptions) => {
-      await http.json(ProvisionAcceptedSchema, { route: ROUTES.provisionIntern, params: { internId } }, opts);
+      await http.send({ route: ROUTES.provisionIntern, params: { internId } }, opts);
     },
     suspendIntern: async (internId: string, opts?: CallOptions) => {
-      await http.json(SuspendedSchema, { route: ROUTES.suspendIntern, params: { internId } }, opts);
+      await http.send({ route: ROUTES.suspendIntern, params: { internId } }, opts);
     },
     getInternIcon: async (internId: string, iconSha256?: string, opts?: CallOptions): Promise<Icon> => {
       const res = await http.send({ route: ROUTES.getInternIcon, params: { internId }, query: { v: iconSha256 }, maxBytes: http.maxIconBytes }, opts);

@@ -107,6 +107,7 @@ export type InternCreate = z.infer<typeof InternCreateSchema>;
 
 export const InternDeleteSchema = z.strictObject({ acknowledge_workspace_loss: z.boolean().optional() });
 
+/** The lifecycle actions' acknowledgements (the sandbox's answers are tested against them; the client reads only their 2xx). */
 export const DeleteAcceptedSchema = z.object({ deleting: z.literal(true) });
 export const ProvisionAcceptedSchema = z.object({ provisioning: z.literal(true) });
 export const SuspendedSchema = z.object({ suspended: z.literal(true) });

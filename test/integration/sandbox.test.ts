@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/client/errors.js';
+import { ByokDeletedSchema } from '../../src/contract/byok.js';
 import { ByokErrorEnvelopeSchema, InternErrorEnvelopeSchema } from '../../src/contract/errors.js';
+import { DeleteAcceptedSchema, ProvisionAcceptedSchema, SuspendedSchema } from '../../src/contract/intern.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { clientAs, raw, sandbox, userClient, waitFor } from '../support/sandbox.js';
 
@@ -302,7 +304,9 @@ describe('connections', () => {
 describe('lifecycle', () => {
   it('provision moves through queued and provisioning with labelled steps to running; suspend stops it', async () => {
     const c = userClient(sb);
-    await c.provisionIntern(id('failed'));
+    // The acknowledgements are the spec's (the client reads only their 2xx).
+    const provisioned = await raw(sb, 'POST', `/interns/${id('failed')}/provision`, { token: role('api_key') });
+    expect([provisioned.status, ProvisionAcceptedSchema.safeParse(provisioned.json).success]).toEqual([202, true]);
     const seen = new Set<string>();
     const running = await waitFor(
       async () => {
@@ -319,7 +323,8 @@ describe('lifecycle', () => {
     expect(running.hostname).toBeTruthy();
     expect(running.progress).toBeNull();
     expect(await apiError(c.provisionIntern(id('failed')))).toMatchObject({ status: 409, reason: 'intern_busy' });
-    await c.suspendIntern(id('failed'));
+    const suspended = await raw(sb, 'POST', `/interns/${id('failed')}/suspend`, { token: role('api_key') });
+    expect([suspended.status, SuspendedSchema.safeParse(suspended.json).success]).toEqual([200, true]);
     expect((await c.getIntern(id('failed'))).status).toBe('stopped');
     expect(await apiError(c.suspendIntern(id('failed')))).toMatchObject({ reason: 'intern_busy' });
     expect((await raw(sb, 'POST', `/interns/${id('stopped')}/provision`, { token: role('api_key'), body: '{"now": true}', headers: { 'content-type': 'application/json' } })).status).toBe(400);
@@ -331,7 +336,8 @@ describe('lifecycle', () => {
     const again = await c.createIntern({ name: 'short-lived', description: 'bye' }, { idempotencyKey: 'idem-1' });
     expect(again.id).toBe(made.id);
     expect(made.created_by_you).toBe(true);
-    await c.deleteIntern(made.id);
+    const deleted = await raw(sb, 'DELETE', `/interns/${made.id}`, { token: role('api_key'), body: '{"acknowledge_workspace_loss":true}', headers: { 'content-type': 'application/json' } });
+    expect([deleted.status, DeleteAcceptedSchema.safeParse(deleted.json).success]).toEqual([202, true]);
     expect((await c.getIntern(made.id)).status).toBe('destroying');
     await waitFor(() => c.getIntern(made.id).then(() => 'still', (e: ApiError) => e.status), (s) => s === 404, 5000, 'removal');
   });
@@ -357,7 +363,8 @@ describe('BYOK', () => {
     expect(listed.data.map((x) => x.id)).toContain(made.id);
     expect(listed.total_count).toBeGreaterThanOrEqual(1);
     expect((await c.getByok(made.id)).name).toBe('team');
-    await c.deleteByok(made.id);
+    const deleted = await raw(sb, 'DELETE', `/byok/${made.id}`, { token: role('management_key') });
+    expect([deleted.status, ByokDeletedSchema.safeParse(deleted.json).success]).toEqual([200, true]);
     expect((await apiError(c.getByok(made.id))).status).toBe(404);
   });
 

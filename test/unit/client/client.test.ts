@@ -56,6 +56,20 @@ beforeEach(() => {
   replies = [];
 });
 
+describe('success', () => {
+  it("takes any 2xx as the service's yes: an action answered 200 or 204 where the spec shows 202 has happened", async () => {
+    replies.push((_r, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"provisioning":true}'));
+    replies.push((_r, res) => res.writeHead(204).end());
+    replies.push((_r, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"deleted":true}'));
+    replies.push((_r, res) => res.writeHead(202).end());
+    await client().provisionIntern('i');
+    await client().deleteIntern('i');
+    await client().deleteVaultSecret('s');
+    await client().deleteByok('b');
+    expect(seen.map((s) => s.method)).toEqual(['POST', 'DELETE', 'DELETE', 'DELETE']);
+  });
+});
+
 describe('routes and credentials', () => {
   it('lists interns with the query and the API key, user agent and accept header', async () => {
     replies.push(json(200, { data: [internBody()], has_more: true, next_cursor: 'c1' }));
