@@ -3,7 +3,7 @@ import type { CredentialKind } from '../contract/routes.js';
 import { authRoutes } from './auth.js';
 import { byokRoutes } from './byok.js';
 import { catalogRoutes } from './catalog.js';
-import { chatRoutes } from './chat.js';
+import { CHAT_SILENCE_MS, chatRoutes } from './chat.js';
 import { HttpCore, RESPONSE_LIMITS } from './http.js';
 import { internRoutes } from './interns.js';
 import type { ClientOptions, InternApi } from './types.js';
@@ -20,5 +20,5 @@ export function createClient(options: ClientOptions): InternApi {
     management_key: Boolean(options.credentials.management_key),
     oauth_token: Boolean(options.credentials.oauth_token || options.renewOAuthToken),
   };
-  return { baseUrl: http.baseUrl, configured, ...internRoutes(http), ...byokRoutes(http), ...vaultRoutes(http), ...catalogRoutes(http), ...chatRoutes(http, options.maxResponseBytes ?? RESPONSE_LIMITS.jsonBytes), ...authRoutes(http) };
+  return { baseUrl: http.baseUrl, configured, ...internRoutes(http), ...byokRoutes(http), ...vaultRoutes(http), ...catalogRoutes(http), ...chatRoutes(http, options.maxResponseBytes ?? RESPONSE_LIMITS.jsonBytes, options.chatSilenceMs ?? CHAT_SILENCE_MS), ...authRoutes(http) };
 }

@@ -34,6 +34,8 @@ export interface ClientOptions {
   maxResponseBytes?: number;
   /** Largest icon body read; default 16 MiB. */
   maxIconBytes?: number;
+  /** A chat stream silent this long is given up as severed; default CHAT_SILENCE_MS (the service's keepalive comes every 30 s). */
+  chatSilenceMs?: number;
   /**
    * Renews the OAuth access token (a refresh-token grant) when the service answers 401 to an OAuth
    * route; the request is then sent once more with the new token. Absent: a 401 is final.

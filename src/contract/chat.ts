@@ -81,7 +81,8 @@ export const ChatUsageSchema = z.object({
 export type ChatUsage = z.infer<typeof ChatUsageSchema>;
 
 export const ChatErrorSchema = z.object({
-  code: z.number().int(),
+  // An HTTP status; the intern routes' envelope also allows a string code, so a stream's error may carry one.
+  code: z.union([z.number().int(), z.string()]),
   message: z.string(),
   metadata: z.object({ reason: z.string(), retryable: z.boolean() }).optional(),
 });
@@ -96,7 +97,8 @@ export const ChatChunkSchema = z.object({
     z.object({
       index: z.number().int(),
       delta: z.object({
-        role: z.literal('assistant').optional(),
+        // 'assistant' in every chunk the notes show; another role is not a reason to drop the answer.
+        role: z.string().optional(),
         content: z.string().nullish(),
         reasoning: z.string().nullish(),
         tool_calls: z.array(ChatToolCallSchema).optional(),

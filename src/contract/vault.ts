@@ -96,7 +96,8 @@ export type SecretScope = (typeof SECRET_SCOPES)[number];
 
 export const VaultSecretListSchema = z.object({ data: z.array(VaultSecretSchema), has_more: z.boolean() });
 export type VaultSecretList = z.infer<typeof VaultSecretListSchema>;
-export const EffectiveSecretSchema = VaultSecretSchema.extend({ scope: z.enum(SECRET_SCOPES) });
+/** `scope` is an open enum, as an intern's status is: SECRET_SCOPES are the ones the notes name, and one this version does not know is shown as it comes. */
+export const EffectiveSecretSchema = VaultSecretSchema.extend({ scope: z.string() });
 export type EffectiveSecret = z.infer<typeof EffectiveSecretSchema>;
 export const EffectiveSecretListSchema = z.object({ data: z.array(EffectiveSecretSchema), has_more: z.boolean() });
 export type EffectiveSecretList = z.infer<typeof EffectiveSecretListSchema>;

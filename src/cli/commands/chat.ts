@@ -214,18 +214,24 @@ async function turn(ctx: RunContext, api: InternApi, intern: { id: string; name:
     }
     let pending: ChatToolCall | undefined;
     let failure: ChatChunk['error'];
-    for await (const chunk of start.events) {
-      if (ctx.out.json) ctx.out.ndjson(chunk);
-      if (chunk.session_id) session.id = chunk.session_id;
-      if (chunk.error) failure = chunk.error;
-      for (const choice of chunk.choices) {
-        const text = choice.delta.content;
-        if (text && !ctx.out.json) {
-          // Control characters are removed piped too: `chat … | cat` or `| less -R` still reaches a terminal.
-          endedWithNewline = ctx.out.say(text).endsWith('\n');
+    try {
+      for await (const chunk of start.events) {
+        if (ctx.out.json) ctx.out.ndjson(chunk);
+        if (chunk.session_id) session.id = chunk.session_id;
+        if (chunk.error) failure = chunk.error;
+        for (const choice of chunk.choices) {
+          const text = choice.delta.content;
+          if (text && !ctx.out.json) {
+            // Control characters are removed piped too: `chat … | cat` or `| less -R` still reaches a terminal.
+            endedWithNewline = ctx.out.say(text).endsWith('\n');
+          }
+          for (const call of choice.delta.tool_calls ?? []) pending = call;
         }
-        for (const call of choice.delta.tool_calls ?? []) pending = call;
       }
+    } catch (e) {
+      // The error goes on a line of its own, not glued to the answer's last words.
+      if (!ctx.out.json && !endedWithNewline) ctx.out.say('\n');
+      throw e;
     }
     if (!ctx.out.json && !endedWithNewline) {
       ctx.out.say('\n');

@@ -18,6 +18,7 @@ import { listAllInterns } from '../../../src/cli/resolve.js';
 import { parseDuration } from '../../../src/cli/commands/interns.js';
 import { INTERN_PAGE } from '../../../src/client/pages.js';
 import { ApiError, NetworkError, MissingCredentialError } from '../../../src/client/errors.js';
+import type { ChatChunk } from '../../../src/contract/chat.js';
 
 const spec = (noun: string, verb?: string): CommandSpec => COMMANDS.find((c) => c.noun === noun && c.verb === verb)!;
 
@@ -360,6 +361,21 @@ describe('commands against the fake API', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('**Echo**: hello there\n');
     expect(r.stderr).toMatch(/session: sess-1/);
+  });
+
+  it('chat: a stream that breaks mid-answer leaves the answer on its own line, the error after it', async () => {
+    const api = new FakeApi();
+    api.chat = async () => ({
+      kind: 'stream',
+      events: (async function* () {
+        yield { id: 'g', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: 'partial answer' }, finish_reason: null }] } as ChatChunk;
+        throw new ApiError(502, 502, 'stream_severed', true, 'the connection was lost', 'POST /interns/{internId}/chat/completions');
+      })(),
+    });
+    const r = await runWithFake(['chat', 'runner', 'hello'], api);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('partial answer\n');
+    expect(r.stderr).toContain('intern-tui: the connection was lost');
   });
 
   it('chat interrupted (ctrl+c, SIGTERM) still says the session to continue, on stderr', async () => {

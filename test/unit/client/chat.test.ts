@@ -115,6 +115,46 @@ describe('chat', () => {
     expect(only!.error).toEqual({ code: 502, message: 'bad key Bearer [redacted]', metadata: { reason: 'r-[redacted]', retryable: false } });
   });
 
+  it('skips named events, takes a role or an error code it does not know, and a turn that finished without [DONE] is whole', async () => {
+    script = (res) => {
+      sse(res);
+      res.write(`data: ${chunk({ role: 'assistant', content: 'first ' })}\n\n`);
+      res.write('event: ping\ndata: {"type":"ping"}\n\n');
+      res.write(`data: ${chunk({ role: 'tool', content: 'part' })}\n\n`);
+      res.write(`data: ${chunk({}, 'stop', { error: { code: 'turn_failed', message: 'Turn failed' } })}\n\n`);
+      res.end();
+    };
+    const start = (await api().chat('i-1', body)) as { events: AsyncIterable<ChatChunk> };
+    const got = await collect(start.events);
+    expect(got.map((c) => c.choices[0]?.delta.content ?? '').join('')).toBe('first part');
+    expect(got.at(-1)!.error).toEqual({ code: 'turn_failed', message: 'Turn failed' });
+  });
+
+  it('a stream silent past the keepalives is given up as severed, and the connection closed', async () => {
+    closedEarly = false;
+    script = (res) => {
+      sse(res);
+      res.write(`data: ${chunk({ content: 'partial' })}\n\n`);
+    };
+    const quiet = createClient({ baseUrl: base, credentials: { api_key: 'sk-or-v1-test-key-000000' }, chatSilenceMs: 200 });
+    const start = (await quiet.chat('i-1', body)) as { events: AsyncIterable<ChatChunk> };
+    const e = (await collect(start.events).catch((x: unknown) => x)) as ApiError;
+    expect([e.reason, e.retryable]).toEqual(['stream_severed', true]);
+    expect(e.message).toMatch(/nothing came for 200 ms, not even the service's keepalive/);
+    const deadline = Date.now() + 5000;
+    while (!closedEarly && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(closedEarly).toBe(true);
+  });
+
+  it("a 200 whose body is the error envelope is that error, its message kept", async () => {
+    script = (res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 503, message: 'Intern is waking up', metadata: { reason: 'busy', retryable: true } } }));
+    };
+    const e = (await api().chat('i-1', body).catch((x: unknown) => x)) as ApiError;
+    expect(e).toBeInstanceOf(ApiError);
+    expect([e.message, e.reason]).toEqual(['Intern is waking up', 'busy']);
+  });
+
   it('an event that is not a chunk is a shape error naming the route', async () => {
     script = (res) => {
       sse(res);

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   ByokCreateSchema,
+  EffectiveSecretSchema,
   LIMITS,
   VaultSecretCopySchema,
   VaultSecretWriteSchema,
@@ -116,6 +117,11 @@ describe('vault bodies', () => {
     expect(VaultSecretWriteSchema.safeParse({ value: 'v'.repeat(65_537), hosts: ['a.com'] }).success).toBe(false);
     expect(VaultSecretWriteSchema.safeParse({ value: 'v', hosts: [] }).success).toBe(false);
     expect(VaultSecretWriteSchema.safeParse({ value: 'v', hosts: ['a.com'], extra: 1 }).success).toBe(false);
+  });
+  it("an effective secret's scope is an open enum: one the notes do not name is read, not refused", () => {
+    const row = { name: 'org_token', hosts: null, fingerprint: null, created_at: 't' };
+    expect(EffectiveSecretSchema.safeParse({ ...row, scope: 'organization' }).success).toBe(true);
+    expect(EffectiveSecretSchema.safeParse({ ...row, scope: 'intern' }).success).toBe(true);
   });
   it('a copy names 1 to 100 unique valid names', () => {
     expect(VaultSecretCopySchema.safeParse({ names: ['a', 'b'] }).success).toBe(true);
