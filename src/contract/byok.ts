@@ -1,19 +1,20 @@
 /** BYOK provider credentials (spec 2.2, 4.6, 4.7; public notes for list/get/delete). */
 import * as z from 'zod';
 import { LIMITS } from './limits.js';
+import { absentAsNull } from './read.js';
 import { API_KEY_HASH_PATTERN, REGIONS, checkApiKeyHash, checkByokFlags, checkModel, type RuleCheck } from './rules.js';
 
 export const ByokCredentialSchema = z.object({
   id: z.string().min(1),
   workspace_id: z.string().nullable(),
   provider: z.string(),
-  name: z.string().nullable().optional().transform((v) => v ?? null),
+  name: absentAsNull(z.string()),
   label: z.string(),
   allowed_api_key_hashes: z.array(z.string()).nullable(),
   allowed_models: z.array(z.string()).nullable(),
   allowed_user_ids: z.array(z.string()).nullable(),
-  declared_region: z.string().nullable().optional().transform((v) => v ?? null),
-  declared_zdr: z.boolean().nullable().optional().transform((v) => v ?? null),
+  declared_region: absentAsNull(z.string()),
+  declared_zdr: absentAsNull(z.boolean()),
   disabled: z.boolean(),
   is_byok_only: z.boolean().optional().transform((v) => v ?? false),
   is_fallback: z.boolean(),

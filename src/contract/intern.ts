@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import { LIMITS } from './limits.js';
+import { absentAsNull } from './read.js';
 import { checkDescription, checkInstructions, checkModel, checkName } from './rules.js';
 
 /** The statuses the spec lists. `status` is an open enum: anything else is shown as it comes. */
@@ -55,22 +56,22 @@ export const NO_MODEL = 'workspace default';
 export const InternSchema = z.object({
   id: z.string().min(1),
   name: z.string(),
-  description: z.string().nullable(),
-  instructions: z.string().nullable(),
-  model: z.string().nullable(),
+  description: absentAsNull(z.string()),
+  instructions: absentAsNull(z.string()),
+  model: absentAsNull(z.string()),
   status: z.string(),
-  last_failure_message: z.string().nullable(),
-  progress: ProgressSchema.nullable(),
-  hostname: z.string().nullable(),
-  vault_id: z.string().nullable(),
-  attached_vault_id: z.string().nullable(),
+  last_failure_message: absentAsNull(z.string()),
+  progress: absentAsNull(ProgressSchema),
+  hostname: absentAsNull(z.string()),
+  vault_id: absentAsNull(z.string()),
+  attached_vault_id: absentAsNull(z.string()),
   workspace_id: z.string(),
   created_at: z.string(),
   updated_at: z.string(),
   created_by_you: z.boolean().optional(),
-  icon_sha256: z.string().nullable(),
+  icon_sha256: absentAsNull(z.string()),
 });
-export type Intern = z.infer<typeof InternSchema>;
+export type Intern = z.output<typeof InternSchema>;
 
 export const InternListSchema = z.object({
   data: z.array(InternSchema),

@@ -139,6 +139,14 @@ describe('response schemas', () => {
     expect(r.success).toBe(false);
     expect(describeIssues(r.error!)).toContain('name');
   });
+  it('reads a nullable field the service left out as null, rather than failing the row (and the list it is in)', () => {
+    const { description: _d, model: _m, progress: _p, icon_sha256: _i, hostname: _h, ...sparse } = intern;
+    const r = InternSchema.parse(sparse);
+    expect([r.description, r.model, r.progress, r.icon_sha256, r.hostname]).toEqual([null, null, null, null, null]);
+    // A field that is not nullable is still needed.
+    const { workspace_id: _w, ...noWorkspace } = intern;
+    expect(InternSchema.safeParse(noWorkspace).success).toBe(false);
+  });
   it('reads progress', () => {
     const r = InternSchema.parse({ ...intern, progress: { step_label: 'x', step_number: 1, total_steps: 3 } });
     expect(r.progress?.total_steps).toBe(3);
