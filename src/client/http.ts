@@ -217,7 +217,10 @@ export class HttpCore {
         }
         failure = e as Error;
       }
-      if (attempt >= this.maxAttempts || opts.signal?.aborted) throw failure;
+      // Out of attempts, or asked to wait longer than a command should hang without a word: said
+      // at once, with the wait.
+      const tooLong = retryAfterMs !== undefined && retryAfterMs > MAX_RETRY_AFTER_MS;
+      if (attempt >= this.maxAttempts || opts.signal?.aborted || tooLong) throw failure instanceof ApiError ? withWait(failure) : failure;
       const backoff = Math.random() * this.backoffBaseMs * 2 ** (attempt - 1);
       await this.sleep(Math.min(retryAfterMs ?? backoff, MAX_RETRY_AFTER_MS), opts.signal);
     }
@@ -276,6 +279,8 @@ export class HttpCore {
       if (status >= 500) {
         return new ApiError(status, status, null, true, `${label}: the service or a proxy answered HTTP ${status}`, label);
       }
+      // Too Many Requests means the same from a proxy as from the service: wait, and ask again.
+      if (status === 429) return new ApiError(status, status, 'rate_limited', true, `${label}: rate limited (HTTP 429)`, label);
       return new ApiError(status, status, null, false, this.redact(`${label} failed with HTTP ${status}`), label);
     }
     const { code, message, metadata } = parsed.data.error;
@@ -316,13 +321,22 @@ export async function readBody(res: Pick<RawResponse, 'headers' | 'body'>, maxBy
   return Buffer.concat(chunks, total);
 }
 
+/** `Retry-After` in milliseconds (seconds or an HTTP date), as the service asked: the client caps its own waits, not this. */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
   if (!value) return undefined;
   const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, MAX_RETRY_AFTER_MS);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
   const date = Date.parse(value);
   if (Number.isNaN(date)) return undefined;
-  return Math.min(Math.max(0, date - now), MAX_RETRY_AFTER_MS);
+  return Math.max(0, date - now);
+}
+
+/** An error the service said to wait after: its message says how long (once), for a person to know when to try again. */
+function withWait(error: ApiError): ApiError {
+  if (error.retryAfterMs === undefined || error.message.includes('try again in')) return error;
+  const seconds = Math.max(1, Math.ceil(error.retryAfterMs / 1000));
+  error.message = `${error.message}; try again in ${seconds} s`;
+  return error;
 }
 
 function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -60,6 +60,13 @@ export function explain(error: unknown): Explained {
         return { ...base, title: 'The intern is busy', hint: 'Its current state does not allow this action; wait for it to settle and try again.' };
       case error.reason === 'intern_not_running':
         return { ...base, title: 'Not running', hint: 'Provision the intern (p) and attach when it is running.' };
+      case error.status === 429 || error.reason === 'rate_limited':
+        return {
+          ...base,
+          title: 'Rate limited',
+          hint: `The service asks for fewer requests${error.retryAfterMs !== undefined ? `: wait ${Math.max(1, Math.ceil(error.retryAfterMs / 1000))} s` : ''}.`,
+          retryable: true,
+        };
       case error.status === 408:
         return { ...base, title: 'Timed out', hint: 'The service took too long.', retryable: true };
       case error.status === 409:
@@ -67,7 +74,7 @@ export function explain(error: unknown): Explained {
       case error.status === 413:
         return { ...base, title: 'Too large', hint: 'The request body is over 1 MiB; shorten the long fields.' };
       case error.status >= 500 && error.reason === null && error.retryable:
-        return { ...base, title: 'No answer from the service', hint: 'Already retried with backoff.' };
+        return { ...base, title: 'Service or proxy error', hint: 'Not the service\'s own error answer (a proxy\'s page, say); already retried with backoff.' };
       case error.status >= 500 && error.retryable:
         return { ...base, title: 'Service error', hint: 'A transient failure, already retried.' };
       case error.status >= 500:

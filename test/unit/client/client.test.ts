@@ -199,9 +199,24 @@ describe('retries', () => {
     await c.getIntern('i');
     expect(seen).toHaveLength(2);
     expect(parseRetryAfter('2')).toBe(2000);
-    expect(parseRetryAfter('100')).toBe(30000);
+    expect(parseRetryAfter('100')).toBe(100_000);
     expect(parseRetryAfter(new Date(Date.now() + 5000).toUTCString())).toBeGreaterThan(3000);
     expect(parseRetryAfter('soon')).toBeUndefined();
+  });
+
+  it('asked to wait longer than it waits (30 s), fails at once saying how long; a 429 from a proxy is retried too', async () => {
+    replies.push(json(429, { error: { code: 429, message: 'Rate limited', metadata: { reason: 'rate_limited', retryable: true } } }, { 'retry-after': '45' }));
+    const e = (await client().getIntern('i').catch((x: unknown) => x)) as ApiError;
+    expect([e.status, e.retryAfterMs, e.message]).toEqual([429, 45_000, 'Rate limited; try again in 45 s']);
+    expect(seen).toHaveLength(1);
+    seen = [];
+    replies.push((_r, res) => res.writeHead(429, { 'content-type': 'text/plain', 'retry-after': '0' }).end('slow down'), json(200, internBody()));
+    expect((await client().getIntern('i')).id).toBe('i-1');
+    expect(seen).toHaveLength(2);
+    seen = [];
+    replies.push(...[1, 2, 3].map(() => json(429, { error: { code: 429, message: 'Rate limited', metadata: { reason: 'rate_limited', retryable: true } } }, { 'retry-after': '0' })));
+    const last = (await client().getIntern('i').catch((x: unknown) => x)) as ApiError;
+    expect([seen.length, last.message]).toEqual([3, 'Rate limited; try again in 1 s']);
   });
 
   it('retries a connection reset on GET but not on PATCH', async () => {

@@ -26,6 +26,7 @@ describe('ErrorView says what to do once', () => {
       new ApiError(409, 409, null, false, 'changed', 'PATCH /interns/{internId}'),
       new ApiError(502, 502, null, true, 'bad gateway', 'GET /interns'),
       new ApiError(503, 503, 'busy', true, 'busy', 'GET /interns'),
+      Object.assign(new ApiError(429, 429, 'rate_limited', true, 'Rate limited', 'GET /interns'), { retryAfterMs: 45_000 }),
       new Error('boom'),
     ];
     for (const e of errors) {
@@ -33,6 +34,8 @@ describe('ErrorView says what to do once', () => {
       expect(shown.hint, shown.title).not.toMatch(/\bpress\b/i);
       expect(shown.retryable, shown.title).toBe(true);
     }
+    const limited = explain(Object.assign(new ApiError(429, 429, 'rate_limited', true, 'Rate limited', 'GET /interns'), { retryAfterMs: 45_000 }));
+    expect([limited.title, limited.hint]).toEqual(['Rate limited', 'The service asks for fewer requests: wait 45 s.']);
     // Nothing to add to "try again": no hint line at all.
     expect(explain(new Error('boom')).hint).toBe('');
     expect(errorViewRows(new Error('boom'))).toBe(5);
