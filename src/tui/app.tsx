@@ -36,6 +36,10 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
   const setCapture = useCallback((c: boolean) => {
     captureRef.current = c;
   }, []);
+  const cancelClaimRef = useRef(false);
+  const claimCancel = useCallback((c: boolean) => {
+    cancelClaimRef.current = c;
+  }, []);
   const [scopes, setScopes] = useState<Scope[]>(['global']);
   // The main pane: the screen less the header, its rule and the footer (and Ink's last line).
   const paneRows = Math.max(3, size.rows - 4);
@@ -56,6 +60,7 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
   // Navigating ends the text capture of the screen being left; the next screen claims its own on mount.
   const go = useCallback((next: (s: Route[]) => Route[]) => {
     captureRef.current = false;
+    cancelClaimRef.current = false;
     setStack(next);
   }, []);
   const nav: Nav = useMemo(
@@ -154,7 +159,7 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
     }
     if (matches('palette', input, key)) return setOverlay('palette');
     if (matches('back', input, key)) return stack.length > 1 ? nav.pop() : exit();
-    if (matches('cancel', input, key)) return nav.pop();
+    if (matches('cancel', input, key)) return cancelClaimRef.current ? undefined : nav.pop();
     if (matches('interns', input, key)) return nav.home({ name: 'interns' });
     if (matches('byok', input, key)) return nav.home({ name: 'byok' });
   }, !screen.fullScreen);
@@ -165,6 +170,7 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
     nav,
     active: overlay === null,
     setCapture,
+    claimCancel,
     setScopes,
     size,
     pane: { columns: size.columns, rows: paneRows },

@@ -44,6 +44,8 @@ export interface TuiContextValue {
   active: boolean;
   /** Screens that take typed text say so, so global keys stand aside. */
   setCapture: (capturing: boolean) => void;
+  /** A screen whose `esc` has work of its own (clearing an applied filter) says so: the app's `esc` (back) then stands aside. */
+  claimCancel: (claimed: boolean) => void;
   /** Screens declare the key scopes the footer lists. */
   setScopes: (scopes: Scope[]) => void;
   size: { columns: number; rows: number };

@@ -285,4 +285,23 @@ describe('the secret form and the vault footer', () => {
     await app.waitFor((s) => s.includes('github_token') && /· \d+ · values are never shown/.test(s) && !/^[› ] \/ filter/m.test(s));
     expect((app.frame().match(/_token|_webhook|_dsn/g) ?? []).length).toBe(all);
   });
+
+  it('esc on a filtered vault opened from the list clears the filter and stays; the next esc goes back', async () => {
+    const api = withWorkspaceSecrets();
+    const app = renderApp({ api });
+    await app.waitFor('sleeper');
+    await app.press(':');
+    await app.type('vault');
+    await app.press('enter');
+    await app.waitFor('github_token');
+    await app.press('/');
+    await app.type('slack');
+    await app.press('enter');
+    await app.waitFor((s) => /· 1 of \d+ · values are never shown/.test(s));
+    await app.press('esc');
+    const f = await app.waitFor((s) => s.includes('github_token') && /· \d+ · values are never shown/.test(s));
+    expect(f).not.toMatch(/1 of \d+/);
+    await app.press('esc');
+    await app.waitFor((s) => s.includes('sleeper') && !s.includes('values are never shown'));
+  });
 });

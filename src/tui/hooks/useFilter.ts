@@ -5,7 +5,8 @@
  * drops what is applied.
  */
 import type { Key } from 'ink';
-import { useState } from 'react';
+import { useLayoutEffect, useState } from 'react';
+import { useTui } from '../context.js';
 import { useRemembered } from './useRemembered.js';
 import { matches } from '../keymap.js';
 import { sanitize } from '../../text.js';
@@ -49,5 +50,11 @@ export function useFilter(opts: { live?: boolean; onApply?: (text: string) => vo
     setApplied('');
     opts.onApply?.('');
   };
+  // esc on a filtered list clears the filter (the screen's handler), and does not also go back.
+  const { claimCancel } = useTui();
+  useLayoutEffect(() => {
+    claimCancel(applied !== '');
+    return () => claimCancel(false);
+  }, [claimCancel, applied]);
   return { text, applied, editing, start: () => setEditing(true), onChange, handleKey, clear, shown: editing || applied !== '' };
 }
