@@ -12,7 +12,7 @@ function session(profile: string, label: string, names: string[]): TuiSession {
   const api = new FakeApi();
   api.keyInfo = { ...api.keyInfo, label };
   api.interns = api.interns.slice(0, names.length).map((i, n) => ({ ...i, name: names[n]! }));
-  return { api, profile, host: `${profile}.example`, sandbox: false, warnings: [] };
+  return { api, profile, host: `${profile}.example`, sandbox: false, warnings: [], features: [{ name: `${profile} digest`, requires: ['github'] }], scrollback: 500 };
 }
 
 describe('profiles in the TUI', () => {
@@ -99,6 +99,10 @@ describe('profiles in the TUI', () => {
     expect(f).toContain('home.example');
     expect(f).toContain('Interns  1 ');
     expect(asked).toEqual(['nope', 'home']);
+    // The profile's own features come with it: the connections screen checks home's, not work's.
+    await app.press('c');
+    const c = await app.waitFor('home digest');
+    expect(c).not.toContain('Release notes');
   });
 
   it(':login shows the sign-in URL, waits, and then uses the signed-in session; esc cancels', async () => {

@@ -26,6 +26,9 @@ export async function openSession(flags: Flags, deps: SessionDeps): Promise<TuiS
     host: new URL(r.baseUrl).host,
     sandbox: false,
     warnings: r.warnings,
+    // A profile's own settings go with it: the connections screen's features, attach's scrollback.
+    features: r.features,
+    scrollback: r.scrollback,
   };
 }
 
