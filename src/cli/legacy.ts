@@ -10,6 +10,8 @@ import { sanitize } from '../text.js';
 import { codeCacheDir, configPath, resolveConfig, type Flags, usesEmbeddedSandbox, warnTo } from './settings.js';
 import type { RunContext } from './context.js';
 import type * as TuiCommand from './tuiCommand.js';
+import { EXIT } from './exit.js';
+import { onTerminalGone } from '../tui/terminal.js';
 
 /** Defined by scripts/build.mjs in the bundle, where the TUI command is dist/tui.cjs. */
 declare const __INTERN_TUI_CJS__: boolean | undefined;
@@ -151,12 +153,14 @@ async function runSandbox(options: SandboxFlags): Promise<number> {
   // Stopped by ctrl+c, SIGTERM or SIGHUP (its terminal closed). The listeners stay while it
   // closes: a second signal (a process group's, a supervisor's retry) met none and ended the
   // process half way, its temporary database and workspaces left behind.
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+  // The reader of its output gone (`| head`, a `| tee` ended by ctrl+c: EPIPE) or its terminal
+  // (EIO) ends it too, closed the same way: that write error was unhandled and crashed it, its
+  // temporary folders left behind.
+  const ending = await new Promise<NodeJS.Signals | 'pipe'>((resolve) => {
     for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, () => resolve(s));
+    onTerminalGone([process.stdout, process.stderr], (how) => resolve(how === 'pipe' ? 'pipe' : 'SIGHUP'));
   });
-  // After a hangup the terminal may be gone: a line that cannot be written must not end the close.
-  if (signal === 'SIGHUP') process.stderr.on('error', () => undefined);
   process.stderr.write('sandbox: stopping\n');
   await sandbox.close();
-  return 0;
+  return ending === 'pipe' ? EXIT.closedPipe : 0;
 }

@@ -117,6 +117,18 @@ describe('intern-tui sandbox', () => {
     expect(out.stderr).toContain('sandbox: stopping');
   });
 
+  it('the reader of its log gone (a `| tee` ended by ctrl+c): it closes, exits 141 and leaves no temporary data behind', async () => {
+    const own = mkdtempSync(join(tmpdir(), 'e2e-sandbox-tmp-'));
+    dirs.push(own);
+    const { child, manifest, exited } = await startSandbox({ ...process.env, TMPDIR: own });
+    child.stderr!.destroy();
+    // Its next log line meets the closed pipe.
+    const res = await request(`${manifest.base_url}/interns`, { headers: { authorization: `Bearer ${manifest.credentials.api_key!}` } }).catch(() => undefined);
+    await res?.body.dump();
+    expect(await exited).toBe(141);
+    expect(readdirSync(own)).toEqual([]);
+  });
+
   for (const signals of [['SIGTERM', 'SIGTERM'], ['SIGINT', 'SIGTERM'], ['SIGHUP']] as const) {
     it(`${signals.join(' then ')} while it stops: it still closes, exits 0 and leaves no temporary data behind`, async () => {
       // A temporary directory of its own, to see what it leaves there.
