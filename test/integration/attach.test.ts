@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import WebSocket from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FLOW, SUBPROTOCOL, encodeControl } from '../../src/attach/protocol.js';
+import { FLOW, SUBPROTOCOL, decodeFrame, encodeControl, encodeInput } from '../../src/attach/protocol.js';
 import { WebSocketTransport, type TransportHandlers } from '../../src/attach/transport.js';
 import { createDaemonHub } from '../../src/sandbox/daemon/index.js';
 import type { DaemonHub } from '../../src/sandbox/daemon/types.js';
@@ -79,6 +79,25 @@ describe('daemon terminals', () => {
     t.send('exit 3\n');
     await until('exit', () => state.exit !== null);
     expect(state.exit).toMatchObject({ code: 3 });
+  });
+
+  it('when the program ends: the exit (no signal for a program that exited by itself), then the daemon closes with 1000', async () => {
+    const access = await start('/bin/sh');
+    const seen = await new Promise<{ exit: unknown; code: number }>((resolve) => {
+      let exit: unknown;
+      const ws = new WebSocket(`${access.origin.replace('http', 'ws')}/terminal`, [SUBPROTOCOL], { headers: { authorization: `Bearer ${access.token}` } });
+      ws.on('open', () => {
+        ws.send(encodeControl({ type: 'hello', resume_from: null, cols: 80, rows: 24 }));
+        ws.send(encodeInput('exit 3\n'));
+      });
+      ws.on('message', (raw: Buffer) => {
+        const frame = decodeFrame(raw);
+        if (frame.channel === 'control' && frame.message.type === 'exit') exit = frame.message;
+        else if (frame.channel === 'output') ws.send(encodeControl({ type: 'ack', offset: frame.offset + frame.data.length }));
+      });
+      ws.on('close', (code) => resolve({ exit, code }));
+    });
+    expect(seen).toEqual({ exit: { type: 'exit', code: 3, signal: null }, code: 1000 });
   });
 
   it('passes output through as bytes, UTF-8 or not, and keeps the terminal in UTF-8 line editing', async () => {

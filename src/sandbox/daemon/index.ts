@@ -156,7 +156,8 @@ class Terminal {
       if (this.proc !== proc) return;
       this.proc = undefined;
       this.paused = false;
-      this.exited = { code: exitCode, signal: signal ?? null };
+      // node-pty reports signal 0 for a program that exited by itself: that is no signal.
+      this.exited = { code: exitCode, signal: signal ? signal : null };
       // Each client hears of the exit after the last byte of output it is owed.
       this.send();
     });
@@ -225,6 +226,8 @@ class Terminal {
     if (this.exited && !c.toldExit && c.sent >= this.replay.end) {
       c.toldExit = true;
       c.ws.send(encodeControl({ type: 'exit', ...this.exited }));
+      // Nothing more will come: closed as the protocol says (a client that comes back is told again).
+      c.ws.close(1000, 'program exited');
     }
   }
 
