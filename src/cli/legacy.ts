@@ -141,6 +141,8 @@ async function runSandbox(options: SandboxFlags): Promise<number> {
     stepMs: options.stepMs,
     log: (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`),
   }).catch(async (e: unknown) => {
+    // By name: the sandbox module is loaded lazily, so its class is not at hand here.
+    if ((e as Error).name === 'SandboxOptionsError') throw new UsageError((e as Error).message);
     // It could not listen there (a host that is not this machine's, a port in use or not allowed).
     const code = (e as { code?: unknown }).code;
     if (typeof code !== 'string' || (e as { syscall?: unknown }).syscall === undefined) throw e;

@@ -124,6 +124,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   };
 }
 
+/** Options that cannot work together (a command line's mistake, exit 2 from the CLI), found once their folders are looked at. */
+export class SandboxOptionsError extends Error {
+  override readonly name = 'SandboxOptionsError';
+}
+
 /**
  * The interns' workspaces live outside the data folder (issue 13): a program in an intern starts
  * in `<workspaces>/<intern id>`, with no path from there down into the database or secret.key.
@@ -134,6 +139,6 @@ function openWorkspaces(dataDir: string, given: string | undefined): { dir: stri
   const rel = relative(realpathSync(dataDir), realpathSync(resolve(given)));
   const inside = rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
   const around = !relative(realpathSync(resolve(given)), realpathSync(dataDir)).startsWith('..');
-  if (inside || around) throw new Error('the workspaces folder must not be inside the data folder (or contain it)');
+  if (inside || around) throw new SandboxOptionsError('the workspaces folder must not be inside the data folder (or contain it)');
   return { dir: realpathSync(resolve(given)), temporary: false };
 }

@@ -70,6 +70,10 @@ describe('intern-tui sandbox', () => {
     const taken = await runToEnd(['--port', port]);
     expect(taken.code).toBe(2);
     expect(taken.stderr).toContain(`cannot listen on 127.0.0.1:${port}: EADDRINUSE (the port is in use)`);
+    // Folders that cannot work together are the command line's mistake too.
+    const nested = await runToEnd(['--port', '0', '--data-dir', join(dir, 'data'), '--workspaces-dir', join(dir, 'data', 'ws')]);
+    expect(nested.code).toBe(2);
+    expect(nested.stderr).toContain('the workspaces folder must not be inside the data folder');
   });
 
 
