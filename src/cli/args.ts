@@ -116,6 +116,12 @@ export function parseCommand(argv: string[]): Command {
     scrollback: int('scrollback', values.scrollback as string | undefined, 0, 1_000_000),
     noColor: values['no-color'] === true ? true : undefined,
   };
+  // Like every command, login and config take no key on the command line (other users can read
+  // it there): login reads it from stdin or a prompt, and config only says where keys come from.
+  if (isSub) {
+    const given = (['api-key', 'management-key', 'oauth-token'] as const).find((f) => values[f] !== undefined);
+    if (given) throw new UsageError(`${first} takes no --${given}: keys come from the environment or intern-tui login${first === 'login' ? ' --with-token (stdin)' : ''}, never the command line; see intern-tui ${first} --help`);
+  }
   if (first === 'login') {
     if (positionals.length > 0) throw new UsageError('login takes no arguments besides flags');
     return { kind: 'login', flags };

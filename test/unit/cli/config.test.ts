@@ -142,6 +142,8 @@ describe('arguments', () => {
     [['config', 'use'], /usage: intern-tui config use PROFILE/],
     [['config', 'show', 'extra'], /config show takes no arguments besides flags/],
     [['config', 'show', '--sandbox'], /^config takes no --sandbox: the built-in sandbox is made afresh by each command/],
+    [['config', 'show', '--api-key', 'sk-or-v1-x'], /^config takes no --api-key: keys come from the environment or intern-tui login, never the command line/],
+    [['login', '--management-key', 'sk-or-v1-x'], /^login takes no --management-key: keys come from the environment or intern-tui login --with-token \(stdin\)/],
     [['--scrollback', '-1'], /--scrollback needs a value; one that starts with "-" goes as --scrollback=VALUE/],
     [['sandbox', '--port', '-1'], /--port needs a value; one that starts with "-" goes as --port=VALUE/],
     [['--api-key', 'k', 'interns', 'list'], /a command comes first, before any flag: intern-tui interns list \[flags\]/],
