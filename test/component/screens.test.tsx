@@ -136,6 +136,26 @@ describe('the intern list while the service is down', () => {
   });
 });
 
+describe('keys typed ahead', () => {
+  it('back from the details, the list shows the rows it had at once: `q j enter` typed together opens the next intern', async () => {
+    const api = new FakeApi();
+    const app = renderApp({ api });
+    await app.waitFor(/^›.*runner /m);
+    await app.press('enter');
+    await app.waitFor(IDS.runner);
+    // The list's reload is slow now: the keys arrive before its answer.
+    const list = api.listInterns.bind(api);
+    api.listInterns = async (...args) => {
+      await new Promise((r) => setTimeout(r, 300));
+      return list(...args);
+    };
+    await app.press('q', 'j', 'enter');
+    // The row under runner, the list's first.
+    const f = await app.waitFor(IDS.builder);
+    expect(f).not.toContain(IDS.runner);
+  });
+});
+
 describe('intern list paging', () => {
   it('loads the next page with the cursor as the selection nears the end', async () => {
     const api = new FakeApi();
@@ -939,7 +959,8 @@ describe('an intern that is gone', () => {
     const listed = api.callsOf('listInterns').length;
     // The service finishes: the intern is no more.
     api.interns = api.interns.filter((i) => i.id !== IDS.runner);
-    const f = await app.waitFor((s) => s.includes('deleted runner') && s.includes('sleeper'));
+    // The list's last rows show at once, refreshing under them; once refreshed, runner is gone.
+    const f = await app.waitFor((s) => s.includes('deleted runner') && s.includes('sleeper') && !s.includes('refreshing'));
     expect(f).not.toContain('Keeps CI green.');
     expect(f.split('\n').filter((l) => l.includes('runner') && !l.includes('deleted runner'))).toEqual([]);
     expect(api.callsOf('listInterns').length).toBeGreaterThan(listed);

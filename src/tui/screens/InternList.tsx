@@ -42,10 +42,13 @@ export function InternList() {
   const copy = useClipboard();
   // The first page, when the CLI's early request has already brought it: drawn in the first frame.
   const [first] = useState(() => (api === options.api ? options.takeFirstPage?.() : undefined));
-  const [items, setItems] = useState<Intern[]>(first?.data ?? []);
-  // The last rows loaded, remembered while the list is in the stack: back from a screen above while
-  // the service is down, the list shows them with the error under it, not an empty list.
+  // The last rows loaded, remembered while the list is in the stack: back from a screen above, the
+  // list shows them at once (refreshing under them), so keys typed ahead (`q j enter` from the
+  // details) act on rows, and while the service is down it shows them with the error under it.
   const [lastLoaded, setLastLoaded] = useRemembered<{ status: string | null; rows: Intern[] }>('lastLoaded', { status: null, rows: first?.data ?? [] });
+  const [statusIdx, setStatusIdx] = useRemembered('status', 0);
+  const status = STATUS_FILTERS[statusIdx] ?? null;
+  const [items, setItems] = useState<Intern[]>(() => first?.data ?? (lastLoaded.status === status ? lastLoaded.rows : []));
   const lastLoadedRef = useRef(lastLoaded);
   lastLoadedRef.current = lastLoaded;
   const [cursor, setCursorToken] = useState<string | undefined>(first?.next_cursor ?? undefined);
@@ -56,7 +59,6 @@ export function InternList() {
   const filterField = useFilter({ live: true });
   const filter = filterField.applied;
   const filtering = filterField.editing;
-  const [statusIdx, setStatusIdx] = useRemembered('status', 0);
   const loadingMore = useRef(false);
   // Bumped whenever the loaded rows and their cursor are replaced (a reload, a refresh of a short
   // list): a next page asked for before that belongs to the old list, and is dropped.
@@ -64,8 +66,6 @@ export function InternList() {
   // G (bottom) with pages still to load: load them all and keep the cursor on the last row, as a
   // list that had them all would; any other move stops it.
   const [toEnd, setToEnd] = useState(false);
-  const status = STATUS_FILTERS[statusIdx] ?? null;
-
 
   const loadFirst = useCallback(
     async (limit = PAGE) => {
