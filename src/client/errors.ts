@@ -114,9 +114,17 @@ export class NetworkError extends Error {
     readonly cause_: string,
     readonly timedOut: boolean,
     readonly host?: string,
+    /** True when the service had begun to answer (its status and headers came) and the connection broke in its body: the request reached it. */
+    readonly midAnswer = false,
   ) {
     const where = host ?? 'the service';
-    super(timedOut ? `${route} to ${where} timed out: ${cause_}` : `${route} could not reach ${where}: ${explainCode(cause_)}`);
+    super(
+      timedOut
+        ? `${route} to ${where} timed out: ${cause_}`
+        : midAnswer
+          ? `${route}: the connection to ${where} was lost in the middle of its answer (${explainCode(cause_)}); the request reached the service, so it may have been done`
+          : `${route} could not reach ${where}: ${explainCode(cause_)}`,
+    );
   }
 }
 

@@ -40,10 +40,10 @@ export interface RawResponse {
  * A failed exchange as a NetworkError carrying only the code (the socket's, such as ECONNREFUSED):
  * error objects can hold the request, headers included, so nothing else crosses over.
  */
-function networkError(e: unknown, label: string, host: string): NetworkError {
+function networkError(e: unknown, label: string, host: string, midAnswer = false): NetworkError {
   const err = e as { code?: unknown; cause?: { code?: unknown } };
   const code = typeof err.cause?.code === 'string' ? err.cause.code : err.code;
-  return new NetworkError(label, typeof code === 'string' ? code : 'connection failed', false, host);
+  return new NetworkError(label, typeof code === 'string' ? code : midAnswer ? 'connection lost' : 'connection failed', false, host, midAnswer);
 }
 
 /**
@@ -252,16 +252,18 @@ export class HttpCore {
   ): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    let answered = false;
     try {
       const res = await exchange(url, { method, headers, body: payload, signal: combined }, label);
+      answered = true;
       const body = await readBody(res, maxBytes, label);
       return { status: res.status, headers: res.headers, body };
     } catch (e) {
       if (e instanceof ResponseTooLargeError) throw e;
       if (signal?.aborted) throw new NetworkError(label, 'aborted', false);
       if (timeout.aborted) throw new NetworkError(label, `no answer within ${this.timeoutMs} ms`, true, url.host);
-      // A body cut off mid-read fails like the exchange itself.
-      throw e instanceof NetworkError ? e : networkError(e, label, url.host);
+      // A body cut off mid-read: the request got there, which a write must not be told it did not.
+      throw e instanceof NetworkError ? e : networkError(e, label, url.host, answered);
     }
   }
 

@@ -87,6 +87,9 @@ export function explain(error: unknown): Explained {
     // The host and what happened, first: on one line at 80 columns the route template pushed them off.
     const where = error.host ?? 'the service';
     const what = error.timedOut ? `${where} did not answer in time (${error.route})` : `${where}: ${explainCode(error.cause_)} (${error.route})`;
+    if (error.midAnswer) {
+      return { title: 'Connection lost mid-answer', message: sanitize(what), reason: null, hint: 'The request reached the service and may have been done: look before doing it again.', retryable: true };
+    }
     return { title: 'Cannot reach the service', message: sanitize(what), reason: null, hint: 'Check the base URL and the network.', retryable: true };
   }
   if (error instanceof ResponseShapeError) {

@@ -219,6 +219,18 @@ describe('retries', () => {
     expect([seen.length, last.message]).toEqual([3, 'Rate limited; try again in 1 s']);
   });
 
+  it('a connection lost in the middle of the answer says the request reached the service, not that it could not be reached', async () => {
+    replies.push((_r, res) => {
+      res.writeHead(202, { 'content-type': 'application/json', 'content-length': '40' });
+      res.write('{"provis', () => res.socket?.destroy());
+    });
+    const e = (await client().provisionIntern('i').catch((x: unknown) => x)) as NetworkError;
+    expect(e).toBeInstanceOf(NetworkError);
+    expect(e.midAnswer).toBe(true);
+    expect(e.message).toMatch(/the connection to 127\.0\.0\.1:\d+ was lost in the middle of its answer .*the request reached the service, so it may have been done/);
+    expect(seen).toHaveLength(1);
+  });
+
   it('retries a connection reset on GET but not on PATCH', async () => {
     const reset: Reply = (req, res) => res.socket?.destroy();
     replies.push(reset, json(200, internBody()));

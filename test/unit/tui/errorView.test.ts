@@ -34,6 +34,8 @@ describe('ErrorView says what to do once', () => {
       expect(shown.hint, shown.title).not.toMatch(/\bpress\b/i);
       expect(shown.retryable, shown.title).toBe(true);
     }
+    const lost = explain(new NetworkError('POST /interns/{internId}/provision', 'ECONNRESET', false, '127.0.0.1:9', true));
+    expect([lost.title, lost.hint]).toEqual(['Connection lost mid-answer', 'The request reached the service and may have been done: look before doing it again.']);
     const limited = explain(Object.assign(new ApiError(429, 429, 'rate_limited', true, 'Rate limited', 'GET /interns'), { retryAfterMs: 45_000 }));
     expect([limited.title, limited.hint]).toEqual(['Rate limited', 'The service asks for fewer requests: wait 45 s.']);
     // Nothing to add to "try again": no hint line at all.
