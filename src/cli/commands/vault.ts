@@ -71,7 +71,9 @@ put.jsonFields = SECRET_FIELDS;
 
 export async function remove(ctx: RunContext): Promise<number> {
   const name = ctx.positionals[0]!;
-  refuseBadNames([name]);
+  // Not the naming rule of a new secret: one the service lists (an older one, named before the
+  // rule) must be deletable by the name it has, as the TUI's D deletes it. The service judges.
+  if (name.trim() === '') throw usageError('the secret to delete is empty');
   const api = await ctx.api();
   const internRef = ctx.text('intern');
   const intern = internRef ? await resolveIntern(api, internRef, ctx.signal) : undefined;
