@@ -310,6 +310,28 @@ describe('chat', () => {
     push('END');
   });
 
+  it('a turn whose stream broke stays marked in the transcript after the next prompt', async () => {
+    const api = new FakeApi();
+    const original = api.chat.bind(api);
+    let calls = 0;
+    api.chat = async (internId: string, body: ChatRequest, opts?: { signal?: AbortSignal }): Promise<ChatStart> => {
+      if (++calls > 1) return original(internId, body, opts);
+      async function* events(): AsyncGenerator<ChatChunk> {
+        yield chunk({ role: 'assistant', content: 'first part' });
+        throw new ApiError(502, 502, 'stream_severed', true, 'the connection was lost', 'POST /interns/{internId}/chat/completions');
+      }
+      return { kind: 'stream', events: events() };
+    };
+    const app = await openChat(api);
+    await app.type('go');
+    await app.press('enter');
+    await app.waitFor('first part');
+    await app.type('again');
+    await app.press('enter');
+    // The second turn answered (the fake echoes it), the first still marked above it.
+    await app.waitFor((s) => s.includes('first part') && s.includes('did not finish: the answer above may be incomplete') && s.includes('Echo') && !s.includes('streaming'));
+  });
+
   it('busy counts down its Retry-After and retries by itself', async () => {
     const api = new FakeApi();
     const original = api.chat.bind(api);

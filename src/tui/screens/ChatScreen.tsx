@@ -408,6 +408,9 @@ export function transcriptRows(turns: Turn[], width: number, folded: boolean, hy
     if (t.answer) rows.push(...renderMarkdown(t.answer, { width, hyperlinks }));
     for (const n of t.notes) rows.push(...wrapSegments([{ text: sanitize(n, { multiline: true }), color: theme.muted }], width, '  '));
     if (t.streamError) rows.push(...wrapSegments([{ text: `✖ ${sanitize(t.streamError)}`, color: theme.error }], width, '  '));
+    // A turn that failed outside its stream (a dropped connection) says so where it stands: the
+    // error box under the transcript is the last turn's only, and a later prompt takes its place.
+    else if (t.status === 'failed') rows.push(...wrapSegments([{ text: '✖ did not finish: the answer above may be incomplete', color: theme.error }], width, '  '));
     const tail =
       t.status === 'running' ? `… streaming (${keyLabel('chatCancel')} cancels)` : t.status === 'cancelled' ? '(cancelled)' : t.status === 'waiting' ? '… waiting for your answer' : '';
     if (t.usage) rows.push([{ text: `${tail ? `${tail} · ` : ''}${usageLine(t.usage)}`, dim: true }]);
