@@ -131,7 +131,7 @@ export const COMMANDS: CommandSpec[] = [
     positionals: [0, 0],
     summary: 'list interns',
     flags: {
-      status: { type: 'string', multiple: true, value: 'STATUS', description: 'only interns with this status (repeatable)', nonEmpty: true },
+      status: { type: 'string', multiple: true, value: 'STATUS', description: 'only interns with this status (repeatable, or comma-separated: running,failed)', nonEmpty: true },
       limit: { type: 'string', value: 'N', description: 'at most N interns (default: all, fetched page by page)' },
     },
     details: 'Example:\n  intern-tui interns list --json id,name,status | jq .',

@@ -57,7 +57,8 @@ export async function list(ctx: RunContext): Promise<number> {
     if (!/^\d+$/.test(limitText) || Number(limitText) < 1) throw usageError(`--limit must be a whole number of at least 1, not "${limitText.slice(0, 20)}"`);
     max = Number(limitText);
   }
-  const status = ctx.values.status as string[] | undefined;
+  // Repeated or comma-separated, as the service's own query takes them (`status=running,failed`).
+  const status = (ctx.values.status as string[] | undefined)?.flatMap((s) => s.split(',').map((one) => one.trim()).filter(Boolean));
   // The statuses are an open enum, so one this version does not know is sent as given; but a typo
   // would list nothing and exit 0, so it says so.
   const unknown = (status ?? []).filter((s) => !(INTERN_STATUSES as readonly string[]).includes(s));

@@ -783,6 +783,10 @@ describe('what commands refuse or strip', () => {
     expect(r.stderr).not.toContain('"running"');
     const ok = await runWithFake(['interns', 'list', '--status', 'running'], api);
     expect(ok.stderr).toBe('');
+    // Comma-separated, as the service's query takes them: each one checked, all of them sent.
+    const both = await runWithFake(['interns', 'list', '--status', 'running, failed'], api);
+    expect(both.stderr).toBe('');
+    expect(api.callsOf('listInterns').at(-1)![0]).toMatchObject({ status: ['running', 'failed'] });
   });
 
   it('refuses an empty filter or target before anything is sent, rather than acting on all or elsewhere (exit 2)', () => {
