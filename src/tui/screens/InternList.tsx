@@ -227,9 +227,8 @@ export function InternList() {
         <Text bold>Interns</Text>
         <Text color={theme.muted}>
           {'  '}
-          {visible.length}
-          {filter ? ` of ${items.length}` : ''}
-          {hasMore ? '+' : ''} · status: {status ?? 'all'} (f)
+          {/* No count before the first rows arrive: a failed load is not "0 interns". */}
+          {error && items.length === 0 ? '' : `${visible.length}${filter ? ` of ${items.length}` : ''}${hasMore ? '+' : ''} · `}status: {status ?? 'all'} (f)
           {moving ? ' · auto-refresh' : ''}
           {visible.some((i) => i.created_by_you) ? ' · ★ yours' : ''}
         </Text>
