@@ -73,12 +73,12 @@ async function answerPermission(ctx: RunContext, req: PermissionRequest): Promis
   if (ctx.values.approve || ctx.values.deny) {
     const choice = pickOption(req.options, ctx.values.approve === true);
     if (!choice) throw new CliError(EXIT.failed, `the intern asks permission for ${what}, and offers no ${ctx.values.approve ? 'allow' : 'reject'} option (${req.options.map((o) => sanitize(o)).join(', ')})`);
-    ctx.out.note(`intern-tui: permission for ${what}: ${optionLabel(choice)}`);
+    ctx.out.note(`intern-tui: permission for ${what}: ${sanitize(optionLabel(choice))}`);
     return choice;
   }
   if (!interactive(ctx)) throw new Unanswerable(`the intern asks permission for ${what}: pass --approve or --deny (there is no terminal to ask on); the request was cancelled`);
   ctx.out.note(`\nThe intern asks permission for ${what}:`);
-  req.options.forEach((o, i) => ctx.out.note(`  ${i + 1}) ${optionLabel(o)}`));
+  req.options.forEach((o, i) => ctx.out.note(`  ${i + 1}) ${sanitize(optionLabel(o))}`));
   for (;;) {
     const a = (await ask(ctx, `choose 1-${req.options.length} (empty cancels): `)).trim();
     if (a === '') return 'cancel';
@@ -133,7 +133,7 @@ async function startRun(ctx: RunContext, api: InternApi, intern: { id: string; n
   ctx.out.note(
     run.status === 'steered'
       ? `intern-tui: the session's turn was still running; the prompt was added to it`
-      : `intern-tui: ${intern.name} started a self-drive run; add to its session with --no-wait --session ${id}`,
+      : `intern-tui: ${sanitize(intern.name)} started a self-drive run; add to its session with --no-wait --session ${id}`,
   );
   return EXIT.ok;
 }
@@ -151,7 +151,7 @@ async function converse(ctx: RunContext, api: InternApi, intern: { id: string; n
   // starts a session under it, as the TUI's chat does) keeps a turn stopped half way in it.
   const session: Session = { id: ctx.text('session') ?? randomUUID() };
   const named = ctx.values.session !== undefined;
-  ctx.out.note(`Chatting with ${intern.name}${named ? ` in session ${session.id}` : ''}; ctrl+d or exit ends.`);
+  ctx.out.note(`Chatting with ${sanitize(intern.name)}${named ? ` in session ${sanitize(session.id)}` : ''}; ctrl+d or exit ends.`);
   for (;;) {
     const line = await askPrompt(ctx.io, 'prompt> ', ctx.signal);
     if (line === null || ENDS_CONVERSATION.test(line)) break;
@@ -193,7 +193,9 @@ interface Session {
 /** The last line on stderr: how to go on in the session (its id is the service's: sanitised). */
 function tellSession(ctx: RunContext, session: Session): void {
   if (!session.id) return;
-  ctx.out.note(`session: ${session.id} (continue with --session ${session.id})`);
+  // One line each: a session id is the service's word, and a line break in it would fake another line.
+  const id = sanitize(session.id);
+  ctx.out.note(`session: ${id} (continue with --session ${id})`);
 }
 
 /** One prompt's turn, its permission requests and questions answered. */
@@ -208,7 +210,7 @@ async function turn(ctx: RunContext, api: InternApi, intern: { id: string; name:
     );
     if (start.kind === 'steered') {
       if (ctx.out.json) ctx.out.ndjson({ session_id: start.session_id, status: 'steered' });
-      ctx.out.note(`intern-tui: the session ${start.session_id} was already running; the prompt was added to its turn`);
+      ctx.out.note(`intern-tui: the session ${sanitize(start.session_id)} was already running; the prompt was added to its turn`);
       session.id = start.session_id;
       return;
     }

@@ -388,14 +388,15 @@ describe('commands against the fake API', () => {
 
   it('chat strips control characters from the session id the service names, on every line that shows it', async () => {
     const api = new FakeApi();
-    const evil = 'sess-\x1b]0;pwned\x07-9';
+    const evil = 'sess-\x1b]0;pwned\x07-9\nsession: fake';
     const r = await runWithFake(['chat', 'runner', 'hello', '--session', evil], api);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('session: sess--9 (continue with --session sess--9)');
+    expect(r.stderr).toContain('session: sess--9 session: fake (continue with --session sess--9 session: fake)');
+    expect(r.stderr).not.toMatch(/^session: fake/m);
     expect(r.stderr).not.toContain('\x1b');
     api.steerNext = true;
     const steered = await runWithFake(['chat', 'runner', 'again', '--session', evil], api);
-    expect(steered.stderr).toContain('the session sess--9 was already running');
+    expect(steered.stderr).toContain('the session sess--9 session: fake was already running');
     expect(steered.stderr).not.toContain('\x1b');
   });
 
