@@ -104,7 +104,7 @@ export const KEYMAP = [
   { id: 'create', keys: ['ctrl+s'], label: '^s', help: 'create', scope: 'formCreate' },
   { id: 'editor', keys: ['ctrl+e'], label: '^e', help: 'edit the field in $EDITOR', footer: '$EDITOR', scope: 'longField' },
   { id: 'formCancel', keys: ['escape'], label: 'esc', help: 'cancel (asks before discarding edits)', scope: 'form' },
-  { id: 'rotate', keys: ['ctrl+r'], label: '^r', help: 'rotate the key', footer: 'rotate key', scope: 'byokEdit' },
+  { id: 'rotate', keys: ['ctrl+r'], label: '^r', help: 'rotate or keep the key', footer: 'key rotation', scope: 'byokEdit' },
   { id: 'toggle', keys: ['space', 'return'], label: 'space', help: 'toggle / next choice', footer: 'toggle', scope: 'choice' },
   { id: 'choicePrev', keys: ['left'], label: '←/→', help: 'previous / next choice', footer: 'choose', scope: 'choice' },
   { id: 'choiceNext', keys: ['right'], label: '', help: '', scope: 'choice' },
