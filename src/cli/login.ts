@@ -187,13 +187,15 @@ async function withToken(opts: LoginOptions, deps: LoginDeps, t: ReturnType<type
   value = value.trim();
   if (!value) throw usageError(`no ${CREDENTIAL_SOURCES[kind].label} on stdin (pipe it in: intern-tui login --with-token < file)`);
   if (NOT_IN_A_KEY.test(value)) throw usageError(`the ${CREDENTIAL_SOURCES[kind].label} on stdin holds a space or a control character; give one key`);
-  // An API key is checked before it is kept (as `gh auth login --with-token` does): a key the service
+  // A key is checked before it is kept (as `gh auth login --with-token` does): one the service
   // refuses is not saved. One that cannot be checked now (the service unreachable) is, with a note.
+  // An API key is asked about with GET /key, a management key with the first BYOK credential's page;
+  // an OAuth token has no route of its own to ask (its one route needs an intern), so it is kept as given.
   let label: string | undefined;
-  if (kind === 'api_key') {
-    const checked = await checkApiKey(t.baseUrl, value);
-    if (checked.refused) throw new CliError(EXIT.auth, `${t.baseUrl} refuses this API key (${checked.refused}); it was not saved`);
-    if (checked.unchecked) io.stderr.write(`intern-tui: note: could not check the API key with ${t.baseUrl} (${checked.unchecked}); saving it anyway\n`);
+  if (kind !== 'oauth_token') {
+    const checked = kind === 'api_key' ? await checkApiKey(t.baseUrl, value) : await checkManagementKey(t.baseUrl, value);
+    if (checked.refused) throw new CliError(EXIT.auth, `${t.baseUrl} refuses this ${CREDENTIAL_SOURCES[kind].label} (${checked.refused}); it was not saved`);
+    if (checked.unchecked) io.stderr.write(`intern-tui: note: could not check the ${CREDENTIAL_SOURCES[kind].label} with ${t.baseUrl} (${checked.unchecked}); saving it anyway\n`);
     label = checked.label;
   }
   const stored = await saveProfile({ path: deps.path }, t.name, { [kind]: value }, t.fields, deps.keychain);
@@ -206,11 +208,24 @@ export async function labelOf(baseUrl: string, key: string): Promise<string | un
   return (await checkApiKey(baseUrl, key)).label;
 }
 
+type KeyCheck = { label?: string; refused?: number; unchecked?: string };
+
 /** GET /key with the key: its label; or the status the service refused it with; or why it could not be asked. */
-async function checkApiKey(baseUrl: string, key: string): Promise<{ label?: string; refused?: number; unchecked?: string }> {
+function checkApiKey(baseUrl: string, key: string): Promise<KeyCheck> {
+  return askWith(async () => ({ label: sanitize((await createClient({ baseUrl, credentials: { api_key: key }, maxAttempts: 1, timeoutMs: 10_000 }).getKeyInfo()).label) }));
+}
+
+/** The first BYOK credential's page with the management key, as auth status asks. */
+function checkManagementKey(baseUrl: string, key: string): Promise<KeyCheck> {
+  return askWith(async () => {
+    await createClient({ baseUrl, credentials: { management_key: key }, maxAttempts: 1, timeoutMs: 10_000 }).listByok({ limit: 1 });
+    return {};
+  });
+}
+
+async function askWith(ask: () => Promise<KeyCheck>): Promise<KeyCheck> {
   try {
-    const info = await createClient({ baseUrl, credentials: { api_key: key }, maxAttempts: 1, timeoutMs: 10_000 }).getKeyInfo();
-    return { label: sanitize(info.label) };
+    return await ask();
   } catch (e) {
     if (e instanceof ApiError && (e.status === 401 || e.status === 403)) return { refused: e.status };
     return { unchecked: e instanceof NetworkError ? 'unreachable' : e instanceof ApiError ? `it answered ${e.status}` : 'no usable answer' };

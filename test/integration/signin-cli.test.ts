@@ -254,6 +254,13 @@ describe('login --with-token', () => {
     expect(read(path).profiles.default!.api_key).toBe('sk-or-v1-offline-key');
   });
 
+  it('does not save a management key the service refuses (an API key given as one, say)', async () => {
+    const path = join(cfgDir(), 'config.json');
+    const wrongKind = login({ withToken: true, kind: 'management_key', baseUrl: sb.baseUrl }, { io: makeIo(`${sb.manifest.credentials.api_key!}\n`), path, keychain: null });
+    await expect(wrongKind).rejects.toThrow(/refuses this management key \(40[13]\); it was not saved/);
+    expect(existsSync(path)).toBe(false);
+  });
+
   it('refuses an empty stdin and a bad kind', async () => {
     const path = join(cfgDir(), 'config.json');
     await expect(login({ withToken: true }, { io: makeIo(''), path, keychain: null })).rejects.toThrow(/no API key on stdin/);
