@@ -15,7 +15,7 @@ import { authorizationUrl, createPkce, discoverOAuth, exchangeOAuthCode, signInU
 import { BASE_URL_ENV, CREDENTIAL_SOURCES, DEFAULT_BASE_URL, NOT_IN_A_KEY, type CredentialKind } from '../contract/routes.js';
 import { sanitize } from '../text.js';
 import { type Profile, readConfig } from './config.js';
-import { noSuchProfile, warnTo } from './settings.js';
+import { holdsStoredSecrets, noSuchProfile, originOf, profileOrigin, warnTo } from './settings.js';
 import type { Io } from './context.js';
 import { CliError, EXIT, usageError } from './exit.js';
 import { maskedPrompt, readAll } from './input.js';
@@ -68,7 +68,13 @@ function target(opts: LoginOptions, deps: LoginDeps) {
   } catch {
     throw usageError(`the base URL is not a URL: ${baseUrl.slice(0, 200)}`);
   }
-  // A base URL from a flag or the environment is saved, so later commands need neither.
+  // A base URL from a flag or the environment is saved, so later commands need neither. Not over a
+  // profile that keeps keys for another origin: its other keys would then be sent to this one.
+  if (given && file.profiles[name] && holdsStoredSecrets(profile) && originOf(baseUrl) !== profileOrigin(profile)) {
+    throw usageError(
+      `profile "${name}" keeps keys for ${profileOrigin(profile)}, not ${originOf(baseUrl)}: sign in to it as another profile (--profile NAME), or run intern-tui logout --profile ${name} first`,
+    );
+  }
   const fields: Partial<Profile> = given ? { base_url: baseUrl } : {};
   return { name, profile, baseUrl, fields };
 }

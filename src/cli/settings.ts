@@ -12,6 +12,7 @@ import type { RunningSandbox } from '../sandbox/index.js';
 import type { ThreadSandboxOptions } from '../sandbox/thread.js';
 import type { FeatureSpec } from '../tui/types.js';
 import type { ConfigFile, Profile } from './config.js';
+import { SECRET_NAMES } from './auth/store.js';
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -92,8 +93,8 @@ export function resolveConfig(flags: Flags, env: NodeJS.ProcessEnv, file: Config
   const explicitBase = flags.baseUrl || env[BASE_URL_ENV] || profile.base_url;
   const baseUrl = explicitBase || DEFAULT_BASE_URL;
   const url = parseBaseUrl(baseUrl);
-  const profileOrigin = originOf(profile.base_url || DEFAULT_BASE_URL);
-  const storedWithheldFor = profileName !== null && url.origin !== profileOrigin && holdsStoredSecrets(profile) ? profileOrigin : null;
+  const ownOrigin = profileOrigin(profile);
+  const storedWithheldFor = profileName !== null && url.origin !== ownOrigin && holdsStoredSecrets(profile) ? ownOrigin : null;
   const credentials: Credentials = {};
   const sources: Resolved['sources'] = {};
   for (const kind of Object.keys(CREDENTIAL_SOURCES) as CredentialKind[]) {
@@ -151,7 +152,7 @@ function parseBaseUrl(baseUrl: string): URL {
 }
 
 /** A profile's base URL was checked when the config file was read; an unreadable one matches nothing. */
-function originOf(baseUrl: string): string {
+export function originOf(baseUrl: string): string {
   try {
     return new URL(baseUrl).origin;
   } catch {
@@ -160,9 +161,12 @@ function originOf(baseUrl: string): string {
 }
 
 /** Whether a profile keeps any key or token: in the file, or (by its marker) in the keychain. */
-function holdsStoredSecrets(profile: Profile): boolean {
-  return Boolean(profile.api_key || profile.management_key || profile.oauth_token || profile.oauth_refresh_token || profile.credential_store === 'keychain');
+export function holdsStoredSecrets(profile: Profile): boolean {
+  return SECRET_NAMES.some((name) => profile[name]) || profile.credential_store === 'keychain';
 }
+
+/** The origin a profile's stored keys belong to: its base URL's, else the default service's. */
+export const profileOrigin = (profile: Profile): string => originOf(profile.base_url || DEFAULT_BASE_URL);
 
 /** Examples for the connections screen's feature check; a profile's own features come first. */
 export const BUILTIN_FEATURES: FeatureSpec[] = [

@@ -254,6 +254,18 @@ describe('login --with-token', () => {
     expect(read(path).profiles.default!.api_key).toBe('sk-or-v1-offline-key');
   });
 
+  it("does not move a profile that keeps keys to another host: its other keys would go there too", async () => {
+    const path = join(cfgDir(), 'config.json');
+    await login({ withToken: true, kind: 'management_key', baseUrl: sb.baseUrl }, { io: makeIo(`${sb.manifest.credentials.management_key!}\n`), path, keychain: null });
+    const before = readFileSync(path, 'utf8');
+    const moved = login({ withToken: true, baseUrl: 'http://127.0.0.1:9/api/v1' }, { io: makeIo('sk-or-v1-elsewhere\n'), path, keychain: null });
+    await expect(moved).rejects.toThrow(new RegExp(`profile "default" keeps keys for ${new URL(sb.baseUrl).origin}, not http://127\\.0\\.0\\.1:9: sign in to it as another profile`));
+    expect(readFileSync(path, 'utf8')).toBe(before);
+    // Another profile for that host is the way.
+    expect(await login({ withToken: true, baseUrl: 'http://127.0.0.1:9/api/v1', profile: 'local' }, { io: makeIo('sk-or-v1-elsewhere\n'), path, keychain: null })).toBe(0);
+    expect(read(path).profiles.local).toMatchObject({ base_url: 'http://127.0.0.1:9/api/v1', api_key: 'sk-or-v1-elsewhere' });
+  });
+
   it('does not save a management key the service refuses (an API key given as one, say)', async () => {
     const path = join(cfgDir(), 'config.json');
     const wrongKind = login({ withToken: true, kind: 'management_key', baseUrl: sb.baseUrl }, { io: makeIo(`${sb.manifest.credentials.api_key!}\n`), path, keychain: null });
