@@ -195,9 +195,35 @@ describe('intern list paging', () => {
       expect(f).toMatch(new RegExp(`Interns {2}${total} ·`));
       expect(f).not.toContain('looking through the rest');
       expect(walked()).toBe(pages);
+      // A new intern at the top (newest first) pushes a row past the first page: it is kept.
+      api.interns.unshift(intern({ id: 'cccccccc-0000-4000-8000-000000000001', name: 'newcomer', status: 'queued' }));
+      await vi.advanceTimersByTimeAsync(20_000);
+      const g = await app.waitFor((s) => new RegExp(`Interns {2}${total + 1} ·`).test(s));
+      expect(g).toMatch(/^›.*bulk-1200 /m);
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('G pressed while the list reloads loads every page after the reload, none missing', async () => {
+    const api = new FakeApi();
+    for (let n = 1; n <= 300; n++) api.interns.push(intern({ id: `bbbbbbbb-0000-4000-8000-${String(n).padStart(12, '0')}`, name: `bulk-${n}` }));
+    const total = api.interns.length;
+    const app = renderApp({ api });
+    await app.waitFor('more below: scroll to load');
+    // Two pages loaded, then a slow reload with G pressed under it.
+    for (let i = 0; i < 3; i++) await app.press('\x1b[6~');
+    await app.waitFor((s) => /Interns {2}(1\d\d|[5-9]\d)\+ ·/.test(s));
+    // The reload answers before a next page asked for under it, which follows the old rows' cursor.
+    const list = api.listInterns.bind(api);
+    api.listInterns = async (query) => {
+      await new Promise((r) => setTimeout(r, query?.starting_after ? 300 : 100));
+      return list(query);
+    };
+    await app.press('r');
+    await app.press('G');
+    const f = await app.waitFor(/^›.*bulk-300 /m);
+    expect(f).toMatch(new RegExp(`Interns {2}${total} ·`));
   });
 
   it('a filter looks through every page, not the loaded one alone', async () => {

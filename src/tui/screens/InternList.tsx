@@ -1,7 +1,7 @@
 /** The intern list: pages by cursor as you scroll, filters, and refreshes itself while interns move. */
 import { Box } from 'ink';
 import { Text } from '../components/Text.js';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { FIRST_INTERN_PAGE } from '../../client/prefetch.js';
 import { INTERN_PAGE } from '../../client/pages.js';
 import { INTERN_STATUSES, NO_MODEL, TRANSITIONAL_STATUSES, type Intern } from '../../contract/intern.js';
@@ -63,6 +63,7 @@ export function InternList() {
   // Bumped whenever the loaded rows and their cursor are replaced (a reload, a refresh of a short
   // list): a next page asked for before that belongs to the old list, and is dropped.
   const generation = useRef(0);
+  const [staleAsks, setStaleAsks] = useState(0);
   // G (bottom) with pages still to load: load them all and keep the cursor on the last row, as a
   // list that had them all would; any other move stops it.
   const [toEnd, setToEnd] = useState(false);
@@ -122,13 +123,15 @@ export function InternList() {
   // applied, every page: the service cannot search by name, and a filter over the first page alone
   // said "Nothing matches" of an intern on the second.
   useEffect(() => {
-    if (!hasMore || !cursor || loadingMore.current || (filter === '' && !toEnd && list.index < items.length - 10)) return;
+    // Not while the list reloads: a page asked for now would follow the old rows' cursor.
+    if (loading || !hasMore || !cursor || loadingMore.current || (filter === '' && !toEnd && list.index < items.length - 10)) return;
     loadingMore.current = true;
     const asked = generation.current;
     api.listInterns({ limit: PAGE, starting_after: cursor, status: status ? [status] : undefined }).then(
       (page) => {
         loadingMore.current = false;
-        if (asked !== generation.current) return;
+        // The rows it followed were replaced meanwhile: asked again, after the new rows' cursor.
+        if (asked !== generation.current) return setStaleAsks((n) => n + 1);
         setItems((prev) => {
           const known = new Set(prev.map((x) => x.id));
           return [...prev, ...page.data.filter((p) => !known.has(p.id))];
@@ -141,8 +144,24 @@ export function InternList() {
         if (asked === generation.current) setPollError(e);
       },
     );
-  }, [list.index, items.length, hasMore, cursor, api, status, filter, toEnd]);
+  }, [loading, list.index, items.length, hasMore, cursor, api, status, filter, toEnd, staleAsks]);
   const { setIndex } = list;
+  // The cursor stays on its intern when the rows change under it (a refresh put a new intern
+  // above it, one above it was deleted): enter opens the intern that was selected, not its
+  // neighbour. A move of the cursor itself is not undone (the rows are the same then).
+  const anchor = useRef<{ rows: Intern[]; id: string | undefined }>({ rows: visible, id: undefined });
+  useLayoutEffect(() => {
+    const was = anchor.current;
+    if (!toEnd && was.rows !== visible && was.id !== undefined && visible[list.index]?.id !== was.id) {
+      const at = visible.findIndex((i) => i.id === was.id);
+      if (at >= 0) {
+        anchor.current = { rows: visible, id: was.id };
+        setIndex(at);
+        return;
+      }
+    }
+    anchor.current = { rows: visible, id: visible[list.index]?.id };
+  }, [visible, list.index, toEnd, setIndex]);
   useEffect(() => {
     if (!toEnd) return;
     setIndex(visible.length - 1);
@@ -169,8 +188,11 @@ export function InternList() {
         setHasMore(page.has_more);
       } else {
         setItems((prev) => {
+          // The rows after the refreshed ones: from where the last of them was, so that a row a new
+          // intern pushed past the first page (newest first) is kept, and one deleted is not.
           const ids = new Set(fresh.map((i) => i.id));
-          return [...fresh, ...prev.slice(INTERN_PAGE).filter((i) => !ids.has(i.id))];
+          const last = fresh.length > 0 ? prev.findIndex((i) => i.id === fresh[fresh.length - 1]!.id) : -1;
+          return [...fresh, ...prev.slice(last >= 0 ? last + 1 : INTERN_PAGE).filter((i) => !ids.has(i.id))];
         });
       }
       setPollError(undefined);
