@@ -5,6 +5,12 @@
 import type { CredentialKind, RouteCredential } from '../contract/routes.js';
 import { CREDENTIAL_SOURCES, credentialOfRoute } from '../contract/routes.js';
 
+/** The longest `Retry-After` the client waits out by itself; asked to wait longer, it says so and stops. */
+export const RETRY_AFTER_MAX_MS = 30_000;
+
+/** A wait in whole seconds for people ("try again in 45 s"), at least 1. */
+export const waitSeconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
+
 /** A service error from either envelope, mapped to one shape. */
 export class ApiError extends Error {
   override readonly name = 'ApiError';

@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import { AnyErrorEnvelopeSchema, RETRYABLE_REASONS, describeIssues } from '../contract/errors.js';
 import { type RouteSpec, fillPath, routeLabel } from '../contract/routes.js';
 import { USER_AGENT } from '../version.js';
-import { ApiError, MissingCredentialError, NetworkError, ResponseShapeError, ResponseTooLargeError } from './errors.js';
+import { ApiError, MissingCredentialError, NetworkError, RETRY_AFTER_MAX_MS, ResponseShapeError, ResponseTooLargeError, waitSeconds } from './errors.js';
 import type { CallOptions, ClientOptions, Credentials } from './types.js';
 import type * as Https from 'node:https';
 import { importExternal } from '../importExternal.js';
@@ -71,7 +71,6 @@ export async function exchange(url: URL | string, init: { method: string; header
   for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
   return { status: res.statusCode ?? 0, headers: flat, body: Readable.toWeb(res) as ReadableStream<Uint8Array> };
 }
-const MAX_RETRY_AFTER_MS = 30_000;
 
 export class HttpCore {
   readonly baseUrl: string;
@@ -186,7 +185,7 @@ export class HttpCore {
     const body = await readBody(res, spec.maxBytes ?? this.maxResponseBytes, label);
     const error = this.toApiError(res.status, body, label);
     error.retryAfterMs = parseRetryAfter(res.headers['retry-after']);
-    throw error;
+    throw withWait(error);
   }
 
   /** Sends the request and answers the raw success response (status, headers, body bytes). */
@@ -219,10 +218,10 @@ export class HttpCore {
       }
       // Out of attempts, or asked to wait longer than a command should hang without a word: said
       // at once, with the wait.
-      const tooLong = retryAfterMs !== undefined && retryAfterMs > MAX_RETRY_AFTER_MS;
+      const tooLong = retryAfterMs !== undefined && retryAfterMs > RETRY_AFTER_MAX_MS;
       if (attempt >= this.maxAttempts || opts.signal?.aborted || tooLong) throw failure instanceof ApiError ? withWait(failure) : failure;
       const backoff = Math.random() * this.backoffBaseMs * 2 ** (attempt - 1);
-      await this.sleep(Math.min(retryAfterMs ?? backoff, MAX_RETRY_AFTER_MS), opts.signal);
+      await this.sleep(Math.min(retryAfterMs ?? backoff, RETRY_AFTER_MAX_MS), opts.signal);
     }
   }
 
@@ -336,8 +335,7 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 /** An error the service said to wait after: its message says how long (once), for a person to know when to try again. */
 function withWait(error: ApiError): ApiError {
   if (error.retryAfterMs === undefined || error.message.includes('try again in')) return error;
-  const seconds = Math.max(1, Math.ceil(error.retryAfterMs / 1000));
-  error.message = `${error.message}; try again in ${seconds} s`;
+  error.message = `${error.message}; try again in ${waitSeconds(error.retryAfterMs)} s`;
   return error;
 }
 

@@ -332,6 +332,33 @@ describe('chat', () => {
     await app.waitFor((s) => s.includes('first part') && s.includes('did not finish: the answer above may be incomplete') && s.includes('Echo') && !s.includes('streaming'));
   });
 
+  it('a steer that became a turn of its own and whose stream broke fails that turn, without ending the TUI', async () => {
+    const { api, app } = await longTurn();
+    api.chat = async (): Promise<ChatStart> => ({
+      kind: 'stream',
+      events: (async function* () {
+        yield chunk({ role: 'assistant', content: 'steered part' });
+        throw new ApiError(502, 502, 'stream_severed', true, 'nothing came for 90 s', 'POST /interns/{internId}/chat/completions');
+      })(),
+    });
+    await app.type('and also this');
+    await app.press('enter');
+    await app.waitFor((s) => s.includes('steered part') && s.includes('did not finish: the answer above may be incomplete'));
+  });
+
+  it('asked to wait longer than the client waits (an hour), says so and gives the prompt back instead of hanging', async () => {
+    const api = new FakeApi();
+    api.chat = () => Promise.reject(Object.assign(new ApiError(429, 429, 'rate_limited', true, 'Rate limited; try again in 3600 s', 'POST /interns/{internId}/chat/completions'), { retryAfterMs: 3_600_000 }));
+    const app = await openChat(api);
+    await app.type('hello');
+    await app.press('enter');
+    const f = await app.waitFor((s) => s.includes('Rate limited') && /^› {1,2}hello/m.test(s));
+    expect(f).toContain('try again in 3600 s');
+    expect(f).not.toMatch(/retrying in/i);
+    // Nothing reached the service: no partial answer to warn of.
+    expect(f).not.toContain('did not finish');
+  });
+
   it('busy counts down its Retry-After and retries by itself', async () => {
     const api = new FakeApi();
     const original = api.chat.bind(api);

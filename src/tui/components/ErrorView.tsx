@@ -1,7 +1,7 @@
 /** One component renders every service error: the message, the reason, and what to do. */
 import { Box } from 'ink';
 import { Text } from './Text.js';
-import { ApiError, MissingCredentialError, NetworkError, ResponseShapeError, explainCode } from '../../client/errors.js';
+import { ApiError, MissingCredentialError, NetworkError, ResponseShapeError, explainCode, waitSeconds } from '../../client/errors.js';
 import { CREDENTIAL_SOURCES, loginCommand } from '../../contract/routes.js';
 import { type BindingId, keyLabel } from '../keymap.js';
 import { sanitize } from '../../text.js';
@@ -64,7 +64,7 @@ export function explain(error: unknown): Explained {
         return {
           ...base,
           title: 'Rate limited',
-          hint: `The service asks for fewer requests${error.retryAfterMs !== undefined ? `: wait ${Math.max(1, Math.ceil(error.retryAfterMs / 1000))} s` : ''}.`,
+          hint: `The service asks for fewer requests${error.retryAfterMs !== undefined ? `: wait ${waitSeconds(error.retryAfterMs)} s` : ''}.`,
           retryable: true,
         };
       case error.status === 408:

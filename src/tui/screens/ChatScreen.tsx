@@ -11,7 +11,7 @@ import { Box } from 'ink';
 import { Hyperlink } from '../components/Hyperlink.js';
 import { Text } from '../components/Text.js';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { ApiError } from '../../client/errors.js';
+import { ApiError, RETRY_AFTER_MAX_MS } from '../../client/errors.js';
 import type { ChatStart } from '../../client/types.js';
 import { type ChatMessage, type ChatRequest, type ElicitationField, type ElicitationRequest, answerMessages, parseProvideInput, promptTooLong } from '../../contract/chat.js';
 import type { Intern } from '../../contract/intern.js';
@@ -35,8 +35,13 @@ import { type Turn, applyChunk, conversationOf, newTurn, optionText, usageLine }
 const WAIT_REASONS = ['busy', 'rate_limited'];
 const DEFAULT_RETRY_MS = 2000;
 
+/**
+ * An answer to wait out and retry by itself (busy, rate limited), within the client's longest wait:
+ * asked for longer (an hour), it is an error that says how long, as a command's is, rather than a
+ * prompt that hangs silently.
+ */
 export function isWaitError(e: unknown): e is ApiError {
-  return e instanceof ApiError && (WAIT_REASONS.includes(e.reason ?? '') || e.status === 429);
+  return e instanceof ApiError && (WAIT_REASONS.includes(e.reason ?? '') || e.status === 429) && (e.retryAfterMs ?? 0) <= RETRY_AFTER_MAX_MS;
 }
 
 export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
@@ -130,6 +135,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
       convo.sessionId = start.session_id;
       return;
     }
+    setLast({ ...convo.turns[convo.turns.length - 1]!, started: true });
     try {
       for await (const chunk of start.events) {
         const { turn, sessionId } = applyChunk(convo.turns[convo.turns.length - 1]!, chunk);
@@ -178,16 +184,22 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
             setLast({ ...t, notes: [...t.notes, `↪ steered: ${prompt}`] });
           } else {
             // The turn ended before the prompt arrived: it is a turn of its own.
-            convo.turns.push(newTurn(prompt));
+            convo.turns.push({ ...newTurn(prompt), started: true });
             bump();
             void (async () => {
-              for await (const chunk of start.events) {
-                const { turn, sessionId } = applyChunk(convo.turns[convo.turns.length - 1]!, chunk);
-                if (sessionId) convo.sessionId = sessionId;
-                setLast(turn);
+              try {
+                for await (const chunk of start.events) {
+                  const { turn, sessionId } = applyChunk(convo.turns[convo.turns.length - 1]!, chunk);
+                  if (sessionId) convo.sessionId = sessionId;
+                  setLast(turn);
+                }
+                const l = convo.turns[convo.turns.length - 1]!;
+                setLast({ ...l, status: l.interaction ? 'waiting' : l.streamError ? 'failed' : 'done' });
+              } catch (e) {
+                // A stream that breaks (or goes silent) fails its turn, as stream()'s does: unhandled,
+                // the rejection ended the process with the terminal still in raw mode.
+                setLast({ ...convo.turns[convo.turns.length - 1]!, status: 'failed', error: e });
               }
-              const l = convo.turns[convo.turns.length - 1]!;
-              setLast({ ...l, status: l.interaction ? 'waiting' : 'done' });
             })();
           }
         },
@@ -410,7 +422,7 @@ export function transcriptRows(turns: Turn[], width: number, folded: boolean, hy
     if (t.streamError) rows.push(...wrapSegments([{ text: `✖ ${sanitize(t.streamError)}`, color: theme.error }], width, '  '));
     // A turn that failed outside its stream (a dropped connection) says so where it stands: the
     // error box under the transcript is the last turn's only, and a later prompt takes its place.
-    else if (t.status === 'failed') rows.push(...wrapSegments([{ text: '✖ did not finish: the answer above may be incomplete', color: theme.error }], width, '  '));
+    else if (t.status === 'failed' && t.started) rows.push(...wrapSegments([{ text: '✖ did not finish: the answer above may be incomplete', color: theme.error }], width, '  '));
     const tail =
       t.status === 'running' ? `… streaming (${keyLabel('chatCancel')} cancels)` : t.status === 'cancelled' ? '(cancelled)' : t.status === 'waiting' ? '… waiting for your answer' : '';
     if (t.usage) rows.push([{ text: `${tail ? `${tail} · ` : ''}${usageLine(t.usage)}`, dim: true }]);

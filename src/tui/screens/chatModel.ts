@@ -34,6 +34,8 @@ export interface Turn {
   /** A stream error (from the final chunk's `error`), already a sentence. */
   streamError?: string;
   status: 'running' | 'waiting' | 'done' | 'cancelled' | 'failed';
+  /** The service took the prompt and began to answer: a failure after this leaves a partial answer. */
+  started?: boolean;
 }
 
 export interface Conversation {
