@@ -120,6 +120,7 @@ async function* chunks(body: ReadableStream<Uint8Array>, { label, maxEventBytes,
         const error = parsed.data.error;
         if (error) {
           error.message = redact(error.message);
+          if (typeof error.code === 'string') error.code = redact(error.code);
           if (error.metadata) error.metadata.reason = redact(error.metadata.reason);
         }
         if (parsed.data.choices.some((c) => c.finish_reason !== null)) finished = true;

@@ -107,12 +107,12 @@ describe('chat', () => {
   it("an in-stream error that echoes the key is shown without it, as an error response's is", async () => {
     script = (res) => {
       sse(res);
-      const error = { code: 502, message: 'bad key Bearer sk-or-v1-test-key-000000', metadata: { reason: 'r-sk-or-v1-test-key-000000', retryable: false } };
+      const error = { code: 'c-sk-or-v1-test-key-000000', message: 'bad key Bearer sk-or-v1-test-key-000000', metadata: { reason: 'r-sk-or-v1-test-key-000000', retryable: false } };
       res.end(`data: ${chunk({}, 'error', { error })}\n\ndata: [DONE]\n\n`);
     };
     const start = (await api().chat('i-1', body)) as { events: AsyncIterable<ChatChunk> };
     const [only] = await collect(start.events);
-    expect(only!.error).toEqual({ code: 502, message: 'bad key Bearer [redacted]', metadata: { reason: 'r-[redacted]', retryable: false } });
+    expect(only!.error).toEqual({ code: 'c-[redacted]', message: 'bad key Bearer [redacted]', metadata: { reason: 'r-[redacted]', retryable: false } });
   });
 
   it('skips named events, takes a role or an error code it does not know, and a turn that finished without [DONE] is whole', async () => {
