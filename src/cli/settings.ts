@@ -63,6 +63,8 @@ export interface Resolved {
    * renewal) belong to that origin and are not sent elsewhere, as gh keys its tokens by host.
    */
   storedWithheldFor: string | null;
+  /** The profile keeps keys (in the file, or by its marker in the keychain), whether or not they could be read now. */
+  profileHoldsKeys: boolean;
   credentials: Credentials;
   /** Where each credential came from (a keychain lookup, async, is added by cli/auth/credentials.ts). */
   sources: Partial<Record<CredentialKind, CredentialSource>>;
@@ -128,6 +130,7 @@ export function resolveConfig(flags: Flags, env: NodeJS.ProcessEnv, file: Config
     baseUrl,
     baseUrlConfigured: Boolean(explicitBase),
     storedWithheldFor,
+    profileHoldsKeys: profileName !== null && holdsStoredSecrets(profile),
     credentials,
     sources,
     scrollback: flags.scrollback ?? profile.scrollback ?? 10_000,
@@ -177,10 +180,11 @@ export const BUILTIN_FEATURES: FeatureSpec[] = [
 
 /**
  * Whether the TUI runs on its embedded sandbox: when asked (`--sandbox`), or when nothing points it
- * anywhere (no credential and no base URL from a flag, the environment or a profile).
+ * anywhere (no credential and no base URL from a flag, the environment or a profile, and no profile
+ * that keeps keys: one whose keychain is locked, or not read yet, still names the service).
  */
-export function usesEmbeddedSandbox(forceSandbox: boolean, resolved: Pick<Resolved, 'credentials' | 'baseUrlConfigured'>): boolean {
-  return forceSandbox || (!Object.values(resolved.credentials).some(Boolean) && !resolved.baseUrlConfigured);
+export function usesEmbeddedSandbox(forceSandbox: boolean, resolved: Pick<Resolved, 'credentials' | 'baseUrlConfigured' | 'profileHoldsKeys'>): boolean {
+  return forceSandbox || (!Object.values(resolved.credentials).some(Boolean) && !resolved.baseUrlConfigured && !resolved.profileHoldsKeys);
 }
 
 /** Where the embedded sandbox's worker keeps V8's code cache (src/sandbox/compiled.ts). */

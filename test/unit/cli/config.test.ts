@@ -171,4 +171,8 @@ describe('the embedded sandbox', () => {
     const file = { default_profile: 'work', profiles: { work: { base_url: 'https://example.test/api/v1' } } };
     expect(usesEmbeddedSandbox(false, resolveConfig({}, {}, file))).toBe(false);
   });
+  it('does not run for a profile that keeps its keys in the keychain, read or not (a locked keychain is not "nothing configured")', () => {
+    const file = { default_profile: 'work', profiles: { work: { credential_store: 'keychain' as const } } };
+    expect(usesEmbeddedSandbox(false, resolveConfig({}, {}, file))).toBe(false);
+  });
 });
