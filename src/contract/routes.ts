@@ -89,11 +89,15 @@ export function credentialOfRoute(label: string): RouteCredential | undefined {
   return BY_LABEL.get(label)?.credential;
 }
 
-/** Fills a path template; every parameter is URI-encoded. */
+/**
+ * Fills a path template; every parameter is URI-encoded. `.` and `..` are refused: encoded or not,
+ * a URL parser takes them as the path's own segments (`DELETE /vault/secrets/..` is another route).
+ */
 export function fillPath(template: string, params: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name];
     if (value === undefined) throw new Error(`missing path parameter ${name}`);
+    if (value === '.' || value === '..') throw new Error(`"${value}" cannot be sent as ${name}: a URL takes it as a step in the path, not a name`);
     return encodeURIComponent(value);
   });
 }

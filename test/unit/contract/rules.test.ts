@@ -165,6 +165,9 @@ describe('helpers', () => {
   it('fills and encodes path parameters', () => {
     expect(fillPath('/interns/{internId}/icon', { internId: 'a/b c' })).toBe('/interns/a%2Fb%20c/icon');
     expect(() => fillPath('/interns/{internId}', {})).toThrow(/internId/);
+    // A dot segment would be taken as a step in the path (DELETE /vault/secrets/.. is another route).
+    for (const dots of ['.', '..']) expect(() => fillPath('/vault/secrets/{name}', { name: dots })).toThrow(/cannot be sent as name: a URL takes it as a step in the path/);
+    expect(fillPath('/vault/secrets/{name}', { name: '...' })).toBe('/vault/secrets/...');
   });
   it.each([
     ['eu.openrouter.ai', true],
