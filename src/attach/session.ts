@@ -300,7 +300,11 @@ export class AttachSession {
     if (this.disposed || this.exited !== null) return;
     if (this.state === 'reconnecting') {
       this.noticeShown = true;
-      this.opts.write(`\x1b7\x1b[1;1H\x1b[0;7m${this.status()}\x1b[0m\x1b8`);
+      // Back to the emulator's cursor afterwards, not by DECSC/DECRC: that would take the
+      // terminal's one saved-cursor slot from the remote program (its own ESC 8 would then land on
+      // the notice's).
+      const c = this.model.cursor;
+      this.opts.write(`\x1b[1;1H\x1b[0;7m${this.status()}\x1b[0m\x1b[${c.y + 1};${c.x + 1}H`);
     } else if (this.state === 'open' && this.noticeShown) {
       this.noticeShown = false;
       if (this.pending === 0) this.repaint();
@@ -331,7 +335,7 @@ export class AttachSession {
           // The reason is the daemon's words, drawn in the status bar: no escape sequence of its own.
           const how = info.reason !== undefined ? sanitize(info.reason) || 'ended by the service' : (info.signal ? `killed by signal ${info.signal}` : `exited with code ${info.code ?? '?'}`);
           this.exited = how;
-          if (this.opts.passthrough) this.opts.passthrough.onExit(how, Boolean(info.reason));
+          if (this.opts.passthrough) this.opts.passthrough.onExit(how, info.reason !== undefined);
           else this.schedule();
         },
       },

@@ -293,6 +293,9 @@ describe('attach session passthrough (attach NAME)', () => {
     const other = passthrough();
     other.transport.handlers.exit({ code: null, signal: null, reason: 'The sandbox is shutting down\x1b]0;pwned\x07' });
     expect(other.exits).toEqual(['The sandbox is shutting down (by the service)']);
+    const empty = passthrough();
+    empty.transport.handlers.exit({ code: null, signal: null, reason: '' });
+    expect(empty.exits).toEqual(['ended by the service (by the service)']);
   });
 
   it('draws a notice over the top row while the connection is lost, and repaints the screen from the emulator once back', async () => {
@@ -302,8 +305,9 @@ describe('attach session passthrough (attach NAME)', () => {
     written.length = 0;
     transport.handlers.state('reconnecting', 'connection lost');
     const notice = written.join('');
-    // Over row 1, the cursor saved and restored around it, so typing after it lands where it was.
-    expect(notice).toMatch(/^\x1b7\x1b\[1;1H.*reconnecting… \(connection lost\).*\x1b8$/);
+    // Over row 1, then the cursor back where the emulator has it, so typing after it lands where it was.
+    expect(notice).toMatch(/^\x1b\[1;1H.*reconnecting… \(connection lost\).*\x1b\[2;7H$/);
+    expect(notice).not.toMatch(/\x1b[78]/);
     // A retry says so again, with its own reason.
     transport.handlers.state('reconnecting', 'daemon access failed: HTTP 503');
     expect(written.join('')).toContain('reconnecting… (daemon access failed: HTTP 503)');
