@@ -79,7 +79,7 @@ const inkNoDevtools = {
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
 /**
- * The hoisted string-width (8, used by Ink, cli-truncate, widest-line and sanitize.ts) becomes
+ * The hoisted string-width (8, used by Ink, cli-truncate, widest-line and src/text.ts) becomes
  * scripts/string-width-fast.mjs, whose table of simple characters is generated here from that same
  * string-width (why: see that file). wrap-ansi's own string-width 7 is left as it is.
  */

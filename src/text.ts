@@ -24,14 +24,17 @@ export function sanitize(value: string | null | undefined, opts: { multiline?: b
   if (value === null || value === undefined) return '';
   const noEsc = value.replace(ESCAPES, '').replace(HIDDEN, '');
   if (opts.multiline) {
-    const text = noEsc.replace(/\r\n?|[\u2028\u2029]/g, '\n').replace(CONTROLS, '');
+    const text = noEsc.replace(/\r\n?/g, '\n').replace(SEPARATORS, '\n').replace(CONTROLS, '');
     return text.includes('\t') && !opts.tabs ? text.split('\n').map(expandTabs).join('\n') : text;
   }
   return noEsc.replace(/[\t\n\r]/g, ' ').replace(SEPARATORS, ' ').replace(CONTROLS_NO_NEWLINE, '');
 }
 
-/** What JSON.stringify leaves as it is but a terminal would act on or not show: DEL, C1 controls (an 8-bit CSI or OSC), bidi overrides, zero-width characters, line separators. */
-const UNSEEN = /[\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200b-\u200f\u061c\u2028\u2029\u2060-\u2064\ufeff]/g;
+/**
+ * What JSON.stringify leaves as it is but a terminal would act on or not show: DEL, C1 controls (an
+ * 8-bit CSI or OSC), and what sanitize drops as hidden or takes as a line break, and the joiners.
+ */
+const UNSEEN = new RegExp(`[\\x7f-\\x9f\\u200c\\u200d]|${HIDDEN.source}|${SEPARATORS.source}`, 'g');
 const escapeUnseen = (json: string) => json.replace(UNSEEN, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /**

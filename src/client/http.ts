@@ -254,7 +254,8 @@ export class HttpCore {
     let answered = false;
     try {
       const res = await exchange(url, { method, headers, body: payload, signal: combined }, label);
-      answered = true;
+      // A yes whose body was cut: done, perhaps. An error's cut body says nothing of the sort.
+      answered = res.status >= 200 && res.status < 300;
       const body = await readBody(res, maxBytes, label);
       return { status: res.status, headers: res.headers, body };
     } catch (e) {

@@ -59,6 +59,8 @@ export async function list(ctx: RunContext): Promise<number> {
   }
   // Repeated or comma-separated, as the service's own query takes them (`status=running,failed`).
   const status = (ctx.values.status as string[] | undefined)?.flatMap((s) => s.split(',').map((one) => one.trim()).filter(Boolean));
+  // Only commas (`--status ,`) would send no filter and list every intern.
+  if (status !== undefined && status.length === 0) throw usageError('--status names no status: give STATUS, or leave the flag out');
   // The statuses are an open enum, so one this version does not know is sent as given; but a typo
   // would list nothing and exit 0, so it says so.
   const unknown = (status ?? []).filter((s) => !(INTERN_STATUSES as readonly string[]).includes(s));

@@ -1,6 +1,6 @@
 /**
  * The one table: columns are declared once and give both the header and the
- * cells. Widths are display cells measured with string-width (sanitize.ts's
+ * cells. Widths are display cells measured with string-width (src/text.ts's
  * `pad`), so a CJK or emoji name keeps the columns aligned. A column is fixed
  * (`width`), as wide as its widest cell up to `width` (`fit`), or takes a
  * share of what is left (`grow`, at least `min`). The

@@ -376,7 +376,7 @@ function Line({ text, cursorAt, room }: { text: string; cursorAt: number; room: 
 const CURSOR_AFTER = 20;
 const CURSOR_BEFORE = 10;
 
-// Made on first use, as in sanitize.ts: creating a segmenter loads ICU's break rules.
+// Made on first use, as in src/text.ts: creating a segmenter loads ICU's break rules.
 let graphemes: Intl.Segmenter | undefined;
 
 const printableAscii = (c: number) => c >= 0x20 && c < 0x7f;

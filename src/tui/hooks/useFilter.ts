@@ -18,7 +18,11 @@ export function filterRows<T>(rows: T[], filter: string, fields: (row: T) => str
   return rows.filter((r) => fields(r).some((v) => sanitize(v).toLowerCase().includes(f)));
 }
 
-export function useFilter(opts: { live?: boolean; onApply?: (text: string) => void; name?: string } = {}) {
+/**
+ * `claims`: whether the screen's own handler takes esc now to clear an applied filter (a screen that
+ * ignores keys while it works says false then, and esc goes back as elsewhere).
+ */
+export function useFilter(opts: { live?: boolean; onApply?: (text: string) => void; name?: string; claims?: boolean } = {}) {
   // What was typed and applied stays when the screen comes back (useRemembered); editing does not.
   const [text, setText] = useRemembered(`${opts.name ?? 'filter'}.text`, '');
   const [applied, setApplied] = useRemembered(`${opts.name ?? 'filter'}.applied`, '');
@@ -52,9 +56,10 @@ export function useFilter(opts: { live?: boolean; onApply?: (text: string) => vo
   };
   // esc on a filtered list clears the filter (the screen's handler), and does not also go back.
   const { claimCancel } = useTui();
+  const claims = applied !== '' && (opts.claims ?? true);
   useLayoutEffect(() => {
-    claimCancel(applied !== '');
+    claimCancel(claims);
     return () => claimCancel(false);
-  }, [claimCancel, applied]);
+  }, [claimCancel, claims]);
   return { text, applied, editing, start: () => setEditing(true), onChange, handleKey, clear, shown: editing || applied !== '' };
 }

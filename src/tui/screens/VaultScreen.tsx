@@ -71,7 +71,7 @@ export function VaultScreen({ internId }: { internId?: string }) {
   // The last list stays while the same list reloads, never while another tab loads.
   const loadedRows = useMemo(() => (res.data?.key === listKey ? res.data.rows : []), [res.data, listKey]);
   // `/` filters by name or host as you type (esc clears it), as the intern list does.
-  const filter = useFilter({ live: true, name: `vault.${internId ?? 'workspace'}` });
+  const filter = useFilter({ live: true, name: `vault.${internId ?? 'workspace'}`, claims: mode.kind === 'list' && !busy });
   const rows = useMemo(() => shownOf(loadedRows, filter.applied), [loadedRows, filter.applied]);
   const scopeLabel = internId ? (intern.data ? intern.data.name : 'this intern') : 'workspace';
   const question = mode.kind === 'delete' ? `Delete ${sanitize(mode.row.name)} from ${sanitize(scopeLabel)}? Programs there lose it.` : '';

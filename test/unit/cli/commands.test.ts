@@ -788,6 +788,9 @@ describe('what commands refuse or strip', () => {
     const both = await runWithFake(['interns', 'list', '--status', 'running, failed'], api);
     expect(both.stderr).toBe('');
     expect(api.callsOf('listInterns').at(-1)![0]).toMatchObject({ status: ['running', 'failed'] });
+    // Commas alone name nothing: refused, not a list of every intern.
+    const commas = await runWithFake(['interns', 'list', '--status', ','], api);
+    expect([commas.code, commas.stderr]).toEqual([2, 'intern-tui: --status names no status: give STATUS, or leave the flag out\n']);
   });
 
   it('refuses an empty filter or target before anything is sent, rather than acting on all or elsewhere (exit 2)', () => {

@@ -229,6 +229,13 @@ describe('retries', () => {
     expect(e.midAnswer).toBe(true);
     expect(e.message).toMatch(/the connection to 127\.0\.0\.1:\d+ was lost in the middle of its answer .*the request reached the service, so it may have been done/);
     expect(seen).toHaveLength(1);
+    // An error whose body was cut says nothing of the request being done.
+    replies.push((_r, res) => {
+      res.writeHead(503, { 'content-type': 'application/json', 'content-length': '40' });
+      res.write('{"err', () => res.socket?.destroy());
+    });
+    const cut = (await client().provisionIntern('i').catch((x: unknown) => x)) as NetworkError;
+    expect(cut.midAnswer).toBe(false);
   });
 
   it('retries a connection reset on GET but not on PATCH', async () => {
