@@ -59,6 +59,42 @@ describe('intern list', () => {
     expect(app.api.callsOf('listInterns').some(([q]) => JSON.stringify(q).includes('running'))).toBe(true);
   });
 
+  it('the cursor stays on its intern when a reload puts another above it, and when a filter is cleared', async () => {
+    const api = new FakeApi();
+    const app = renderApp({ api });
+    await app.waitFor(/^›.*runner /m);
+    await app.press('j', 'j');
+    const selected = /^›[★ ] ([\w-]+) /m.exec(await app.waitFor(/^›[★ ] (?!runner )/m))![1]!;
+    api.interns.unshift(intern({ id: 'cccccccc-0000-4000-8000-000000000009', name: 'newcomer' }));
+    await app.press('r');
+    let f = await app.waitFor((s) => s.includes('newcomer') && !s.includes('refreshing'));
+    expect(/^›[★ ] ([\w-]+) /m.exec(f)![1]).toBe(selected);
+    // Filtered down to peer-bot and back: still on peer-bot, not on the row it had in the filter.
+    await app.press('/');
+    await app.type('peer');
+    await app.press('enter');
+    await app.waitFor(/^›[★ ] peer-bot /m);
+    await app.press('esc');
+    f = await app.waitFor((s) => s.includes('newcomer') && s.includes('sleeper'));
+    expect(f).toMatch(/^›[★ ] peer-bot /m);
+  });
+
+  it('f drops the rows of the old status at once: enter pressed before the new page comes opens nothing of the old filter', async () => {
+    const api = new FakeApi();
+    const app = renderApp({ api });
+    await app.waitFor(/^›.*runner /m);
+    const list = api.listInterns.bind(api);
+    api.listInterns = async (query) => {
+      await new Promise((r) => setTimeout(r, 200));
+      return list(query);
+    };
+    await app.press('f', 'enter');
+    const f = await app.waitFor((s) => /status: (?!all)\S+/.test(s) && !s.includes('Loading'));
+    // Still the list: enter met no row of the old status.
+    expect(f).toMatch(/^Interns/m);
+    expect(f).not.toContain(IDS.runner);
+  });
+
   it('while the filter is typed the footer lists its keys; esc on the filtered list clears it', async () => {
     const app = renderApp();
     await app.waitFor('sleeper');

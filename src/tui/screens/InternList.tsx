@@ -25,6 +25,7 @@ import { sanitize } from '../../text.js';
 import { theme } from '../theme.js';
 
 const PAGE: number = FIRST_INTERN_PAGE.limit;
+const NO_ROWS: Intern[] = [];
 const STATUS_FILTERS: (string | null)[] = [null, ...INTERN_STATUSES];
 const COLUMNS: Column<Intern>[] = [
   { header: '', width: 1, tight: true, cell: (i) => (i.created_by_you ? '★' : ' ') },
@@ -48,7 +49,13 @@ export function InternList() {
   const [lastLoaded, setLastLoaded] = useRemembered<{ status: string | null; rows: Intern[] }>('lastLoaded', { status: null, rows: first?.data ?? [] });
   const [statusIdx, setStatusIdx] = useRemembered('status', 0);
   const status = STATUS_FILTERS[statusIdx] ?? null;
-  const [items, setItems] = useState<Intern[]>(() => first?.data ?? (lastLoaded.status === status ? lastLoaded.rows : []));
+  const [loadedItems, setItems] = useState<Intern[]>(() => first?.data ?? (lastLoaded.status === status ? lastLoaded.rows : []));
+  // The status filter the rows were loaded for: once f changes it, they are not shown (nor acted
+  // on: y, enter or p pressed before the new page came took a row of the old filter).
+  const [rowsFor, setRowsFor] = useState(status);
+  const items = rowsFor === status ? loadedItems : NO_ROWS;
+  const rowsForRef = useRef(rowsFor);
+  rowsForRef.current = rowsFor;
   const lastLoadedRef = useRef(lastLoaded);
   lastLoadedRef.current = lastLoaded;
   const [cursor, setCursorToken] = useState<string | undefined>(first?.next_cursor ?? undefined);
@@ -82,6 +89,7 @@ export function InternList() {
     loadFirst().then(
       (page) => {
         setItems(page.data);
+        setRowsFor(status);
         setLastLoaded({ status, rows: page.data });
         setCursorToken(page.next_cursor);
         setHasMore(page.has_more);
@@ -92,7 +100,10 @@ export function InternList() {
       (e: unknown) => {
         setError(e);
         // Only rows of this status filter: another's would be shown under the wrong name.
-        setItems((shown) => (shown.length > 0 || lastLoadedRef.current.status !== status ? shown : lastLoadedRef.current.rows));
+        if (lastLoadedRef.current.status === status) {
+          setItems((shown) => (rowsForRef.current === status && shown.length > 0 ? shown : lastLoadedRef.current.rows));
+          setRowsFor(status);
+        }
         setLoading(false);
       },
     );
@@ -175,7 +186,10 @@ export function InternList() {
   const moving = items.some((i) => TRANSITIONAL_STATUSES.includes(i.status));
   usePolling(moving, async () => {
     try {
+      const asked = generation.current;
       const page = await loadFirst(items.length);
+      // A reload (r, f) began meanwhile: its rows win.
+      if (asked !== generation.current) return false;
       const fresh = page.data;
       const whole = items.length <= INTERN_PAGE;
       const key = (list: Intern[]) => JSON.stringify(list.map((i) => [i.id, i.status, i.updated_at, i.progress]));
