@@ -262,12 +262,25 @@ describe('chat', () => {
     let f = await app.waitFor('not sent (your text is back in the field)');
     expect(f).toMatch(/^› +hello there/m);
     expect(f).toContain('The intern is stopped');
+    // Not in the transcript (it was never sent), no session named for it, and the advice fits a stopped intern.
+    expect(f).not.toMatch(/you › hello there/);
+    expect(f).not.toContain('· session ');
+    expect(f).toContain('runner is stopped: a prompt needs it running (p provisions it on the details screen).');
     await app.press('\x15'); // ctrl+u
     await app.waitFor(/^› +a prompt/m);
-    await app.press(pasteChunk('x'.repeat(32_001)));
-    await app.waitFor(/^› …x+/m);
-    await app.press('enter');
-    f = await app.waitFor('the prompt is 32001 characters; the service takes at most 32000: nothing was sent');
+    // One on its way is not told to provision (p does nothing for it).
+    api.interns.find((i) => i.id === IDS.runner)!.status = 'provisioning';
+    cleanup();
+    const starting = await openChat(api);
+    await starting.waitFor('runner is provisioning: a prompt needs it running (it is on its way: wait until it runs).');
+    cleanup();
+    api.interns.find((i) => i.id === IDS.runner)!.status = 'stopped';
+    const again = await openChat(api);
+    await again.waitFor('Chat with runner');
+    await again.press(pasteChunk('x'.repeat(32_001)));
+    await again.waitFor(/^› …x+/m);
+    await again.press('enter');
+    f = await again.waitFor('the prompt is 32001 characters; the service takes at most 32000: nothing was sent');
     expect(api.callsOf('chat')).toHaveLength(1);
     expect(f).not.toMatch(/^› +a prompt/m);
   });

@@ -14,7 +14,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, RETRY_AFTER_MAX_MS } from '../../client/errors.js';
 import type { ChatStart } from '../../client/types.js';
 import { type ChatMessage, type ChatRequest, type ElicitationField, type ElicitationRequest, answerMessages, parseProvideInput, promptTooLong } from '../../contract/chat.js';
-import type { Intern } from '../../contract/intern.js';
+import { PROVISIONABLE_STATUSES, STARTING_STATUSES, type Intern } from '../../contract/intern.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { TextField } from '../components/TextField.js';
 import { useTui } from '../context.js';
@@ -126,7 +126,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
         return;
       }
       const t = convo.turns[convo.turns.length - 1]!;
-      setLast({ ...t, status: 'failed', error: e });
+      setLast({ ...t, status: 'failed', error: e, unsent: prompt !== undefined });
       if (prompt !== undefined) giveBack(prompt, 'not sent');
       return;
     }
@@ -210,6 +210,8 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
     if (interaction) return nav.flash(`answer the question first (or ${keyLabel('chatCancel')} to cancel it)`, 'error');
     // The service names a new session only in a turn's last chunk; a session id of our own (an
     // unknown id starts a session under it) lets a prompt sent while the first turn runs steer it.
+    // A prompt the service refused is in the field again, not in the conversation.
+    for (let i = convo.turns.length - 1; i >= 0; i--) if (convo.turns[i]!.unsent) convo.turns.splice(i, 1);
     convo.sessionId ??= randomUUID();
     convo.turns.push(newTurn(prompt));
     bump();
@@ -295,7 +297,12 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
   const ruled = pane.rows - otherRows >= 6;
   const transcriptHeight = Math.max(1, pane.rows - 1 - (ruled ? 3 : 1) - otherRows);
   const rule = <Text color={permission || question ? theme.muted : theme.accent}>{'─'.repeat(Math.max(1, pane.columns))}</Text>;
-  const rows = transcriptRows(convo.turns, width, folded, hyperlinks);
+  const rows = transcriptRows(
+    convo.turns.filter((t) => !t.unsent),
+    width,
+    folded,
+    hyperlinks,
+  );
   // `scroll` counts rows up from the end: scrolled back while a turn streams, the rows it adds would
   // move the text under the reader's eyes, so the offset grows with them (React's "adjust state
   // while rendering": the render restarts at once with it).
@@ -318,14 +325,20 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
         <Text color={convo.mode === 'manual' ? theme.warning : theme.accent}>{convo.mode}</Text>
         <Text color={theme.muted}>
           {' '}({keyLabel('approval')}) · reasoning {folded ? 'folded' : 'shown'} ({keyLabel('reasoning')})
-          {convo.sessionId ? ` · session ${sanitize(convo.sessionId).slice(0, 12)}` : ''}
+          {convo.sessionId && convo.turns.some((t) => t.started) ? ` · session ${sanitize(convo.sessionId).slice(0, 12)}` : ''}
         </Text>
       </Text>
       <Box flexDirection="column" height={transcriptHeight} overflow="hidden">
         {rows.length === 0 ? (
           <Text color={theme.muted}>
             {intern.data && intern.data.status !== 'running'
-              ? `${name} is ${sanitize(intern.data.status)}: a prompt needs it running (p provisions it on the details screen).`
+              ? `${name} is ${sanitize(intern.data.status)}: a prompt needs it running (${
+                  PROVISIONABLE_STATUSES.includes(intern.data.status)
+                    ? `${keyLabel('provision')} provisions it on the details screen`
+                    : STARTING_STATUSES.includes(intern.data.status)
+                      ? 'it is on its way: wait until it runs'
+                      : 'it cannot run now'
+                }).`
               : `Type a prompt and press ${keyLabel('send')}. Markdown answers are rendered; ${keyLabel('chatCancel')} cancels a running turn.`}
           </Text>
         ) : (

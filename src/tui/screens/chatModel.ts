@@ -36,6 +36,8 @@ export interface Turn {
   status: 'running' | 'waiting' | 'done' | 'cancelled' | 'failed';
   /** The service took the prompt and began to answer: a failure after this leaves a partial answer. */
   started?: boolean;
+  /** The service refused the prompt (it is back in the field): not drawn in the transcript, dropped at the next prompt. */
+  unsent?: boolean;
 }
 
 export interface Conversation {
