@@ -143,7 +143,10 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
 
   useKeys((input, key) => {
     if (matches('interrupt', input, key)) return exit();
-    if (matches('toShell', input, key)) return terminal.suspend ? terminal.suspend() : nav.flash('suspending needs a terminal with job control', 'error');
+    if (matches('toShell', input, key)) {
+      if (terminal.suspend?.()) return;
+      return nav.flash('no shell to return to: ctrl+z works when intern-tui runs from an interactive shell (fg brings it back)', 'error');
+    }
     if (signin) {
       if (matches('dismiss', input, key)) signin.abort.abort();
       return;

@@ -1,4 +1,5 @@
 /** `runTui`: renders the app in the alternate screen and resolves with the exit code. */
+import { readFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { render, useStdout } from 'ink';
 import { useEffect } from 'react';
@@ -30,6 +31,22 @@ function Repainter(): null {
     };
   }, [write]);
   return null;
+}
+
+/**
+ * Whether this process's group is its session's own (the session leader's: a program a terminal
+ * or tmux ran directly), which no shell's job control stops and resumes. Linux's /proc says; where
+ * it cannot be read, the stop is tried.
+ */
+function orphanedProcessGroup(): boolean {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    // After the command name's closing parenthesis: state, ppid, pgrp, session.
+    const [, , pgrp, session] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return pgrp !== undefined && pgrp === session;
+  } catch {
+    return false;
+  }
 }
 
 export async function runTui(options: TuiOptions): Promise<number> {
@@ -68,14 +85,19 @@ export async function runTui(options: TuiOptions): Promise<number> {
   screen.suspend =
     process.platform === 'win32'
       ? null
-      : () =>
-          lendTerminal(() => {
+      : () => {
+          // The kernel discards a stop sent to an orphaned process group (one a terminal or tmux
+          // started directly, not a shell): the screen would only flicker. Said instead.
+          if (orphanedProcessGroup()) return false;
+          return lendTerminal(() => {
             try {
               process.kill(0, 'SIGTSTP');
             } catch {
               // No process group to stop: straight back.
             }
+            return true;
           });
+        };
   const instance = render(
     <KeysProvider>
       <Repainter />

@@ -54,7 +54,8 @@ export class GatedOutput extends EventEmitter {
 export const screen: {
   gate: GatedOutput | null;
   keys: { attached: ((chunk: string) => void) | null; setRawMode(mode: boolean): unknown } | null;
-  suspend: (() => void) | null;
+  /** Stops the process group for the shell's `fg`; false (and nothing done) where no shell's job control can resume it. */
+  suspend: (() => boolean) | null;
   /** Writes Ink's last frame again, whole (set by runTui once the app is mounted). */
   repaint: () => void;
 } = {

@@ -197,6 +197,15 @@ describe('the embedded sandbox', () => {
     }
   });
 
+  it('ctrl+z with no shell to return to (started directly, a session of its own) says so and stays', async () => {
+    t = new Tui();
+    await t.waitFor(demoList, 30_000);
+    await t.press('\x1a');
+    const f = await t.waitFor('no shell to return to');
+    expect(t.term.buffer.active.type).toBe('alternate');
+    expect(f).toContain('translator');
+  });
+
   it('--sandbox uses the embedded sandbox even when a service is configured', async () => {
     t = new Tui({ args: ['--sandbox'], env: { OPENROUTER_BASE_URL: 'http://127.0.0.1:9/api/v1', OPENROUTER_API_KEY: 'sk-or-v1-not-used-here' } });
     const list = await t.waitFor(demoList, 30_000);
