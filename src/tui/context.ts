@@ -1,6 +1,7 @@
 import { createContext, useContext } from 'react';
 import type { InternApi } from '../client/types.js';
 import type { Intern } from '../contract/intern.js';
+import type { ByokCredential } from '../contract/byok.js';
 import type { Scope } from './keymap.js';
 import type { TuiOptions } from './types.js';
 
@@ -11,7 +12,7 @@ export type Route =
    * list's suspend or delete, opened with its confirmation (asked once: not again on coming back).
    */
   | { name: 'intern'; id: string; seed?: Intern; ask?: 'suspend' | 'delete' }
-  | { name: 'settings'; id: string }
+  | { name: 'settings'; id: string; seed?: Intern }
   | { name: 'create' }
   /** Without `internId`: the workspace's secrets. */
   | { name: 'vault'; internId?: string }
@@ -21,7 +22,7 @@ export type Route =
   | { name: 'byok' }
   /** `ask`: the list's delete, opened with its question (asked once). */
   | { name: 'byokDetails'; id: string; ask?: 'delete' }
-  | { name: 'byokForm'; id?: string };
+  | { name: 'byokForm'; id?: string; seed?: ByokCredential };
 
 export interface Nav {
   push: (route: Route) => void;

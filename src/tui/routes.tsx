@@ -35,7 +35,7 @@ export interface ScreenDef<N extends Route['name']> {
 export const SCREENS: { [N in Route['name']]: ScreenDef<N> } = {
   interns: { title: 'Interns', render: () => <InternList /> },
   intern: { title: 'Intern', render: (r) => <InternDetails key={r.id} id={r.id} seed={r.seed} ask={r.ask} /> },
-  settings: { title: 'Settings', render: (r) => <InternSettings id={r.id} /> },
+  settings: { title: 'Settings', render: (r) => <InternSettings id={r.id} seed={r.seed} /> },
   connections: { title: 'Connections', render: (r) => <Connections id={r.id} /> },
   create: { title: 'New intern', render: () => <CreateIntern /> },
   vault: { title: 'Vault secrets', render: (r) => <VaultScreen key={r.internId ?? 'workspace'} internId={r.internId} /> },
@@ -43,7 +43,7 @@ export const SCREENS: { [N in Route['name']]: ScreenDef<N> } = {
   attach: { title: 'Attach', render: (r) => <AttachRoute intern={r.intern} />, fullScreen: true },
   byok: { title: 'BYOK credentials', render: () => <ByokList /> },
   byokDetails: { title: 'Credential', render: (r) => <ByokDetails key={r.id} id={r.id} ask={r.ask} /> },
-  byokForm: { title: (r) => (r.id ? 'Edit credential' : 'New credential'), render: (r) => <ByokForm id={r.id} /> },
+  byokForm: { title: (r) => (r.id ? 'Edit credential' : 'New credential'), render: (r) => <ByokForm id={r.id} seed={r.seed} /> },
 };
 
 /** The screen's definition for a route. */

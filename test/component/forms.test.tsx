@@ -33,6 +33,39 @@ describe('form hook', () => {
     expect(api.callsOf('updateIntern')).toHaveLength(0);
   });
 
+  it('keys typed straight after e land in the form, drawn from the intern at hand; the fresh copy updates only the fields not edited', async () => {
+    const api = new FakeApi();
+    const app = renderApp({ api });
+    await app.waitFor(/^›.*runner /m);
+    // The service has a newer description than the list showed, and answers slowly.
+    api.interns.find((i) => i.id === IDS.runner)!.description = 'Changed elsewhere.';
+    const get = api.getIntern.bind(api);
+    api.getIntern = async (id) => {
+      await new Promise((r) => setTimeout(r, 200));
+      return get(id);
+    };
+    await app.press('e', '-', 'x');
+    const f = await app.waitFor((s) => s.includes('runner-x') && s.includes('Changed elsewhere.'));
+    expect(f).toContain('unsaved changes');
+    await app.press('\x13'); // ^s
+    await app.waitFor(() => api.callsOf('updateIntern').length === 1);
+    // Only the edit is sent: the description came from the service, not from the user.
+    expect(api.callsOf('updateIntern')[0]![1]).toEqual({ name: 'runner-x' });
+  });
+
+  it('the BYOK edit form takes keys typed straight after e too', async () => {
+    const api = new FakeApi();
+    const app = renderApp({ api, initial: { name: 'byok' } });
+    await app.waitFor(/^›.*Production OpenAI/m);
+    const get = api.getByok.bind(api);
+    api.getByok = async (id) => {
+      await new Promise((r) => setTimeout(r, 200));
+      return get(id);
+    };
+    await app.press('e', 'Z', 'Z');
+    await app.waitFor((s) => s.includes('Production OpenAIZZ') && s.includes('unsaved changes'));
+  });
+
   it('tab cycles the fields both ways, and a refused submit focuses the first marked field', async () => {
     const api = new FakeApi();
     const app = renderApp({ api, initial: { name: 'settings', id: IDS.runner } });

@@ -9,7 +9,11 @@ import { useMemo, useRef, useState } from 'react';
 import { matches } from '../keymap.js';
 
 export interface FormOptions<V, F extends string> {
-  /** The values to start from; null while they load (they are taken once, when first non-null). */
+  /**
+   * The values to start from; null while they load. Taken when first non-null; values that arrive
+   * later (a fresh copy of what the form was drawn from) replace the fields not edited yet, and
+   * become the original the edits are compared with.
+   */
   initial: V | null;
   /** The fields in tab order (may change between renders; the focus is kept in range). */
   fields: readonly F[];
@@ -89,10 +93,22 @@ export function useForm<V, F extends string>(opts: FormOptions<V, F>): Form<V, F
   const latest = useRef(values);
   latest.current = values;
 
-  // Loaded values arrive once: taken during render, so the first drawn frame already has them.
+  // Loaded values are taken during render, so the first drawn frame already has them.
+  const seen = useRef(opts.initial === null ? null : JSON.stringify(opts.initial));
   if (values === null && opts.initial !== null) {
+    seen.current = JSON.stringify(opts.initial);
     setValuesState(opts.initial);
     setOriginal(opts.initial);
+  } else if (values !== null && original !== null && opts.initial !== null && JSON.stringify(opts.initial) !== seen.current) {
+    // Fresher values than the form was drawn from: each field still as it was drawn takes the
+    // fresh one; an edited field keeps the edit, now compared with the fresh value.
+    seen.current = JSON.stringify(opts.initial);
+    const fresh = opts.initial;
+    const next = { ...values } as Record<string, unknown>;
+    for (const k of Object.keys(fresh as object)) if (sameJson(valueOf(values, k), valueOf(original, k))) next[k] = valueOf(fresh, k);
+    latest.current = next as V;
+    setValuesState(next as V);
+    setOriginal(fresh);
   }
 
   const { fields } = opts;

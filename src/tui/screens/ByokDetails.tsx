@@ -53,7 +53,7 @@ export function ByokDetails({ id, ask }: { id: string; ask?: 'delete' }) {
   useKeys((input, key) => {
     if (matches('refresh', input, key)) return res.reload();
     if (matches('new', input, key)) return nav.push({ name: 'byokForm' });
-    if (matches('byokEdit', input, key)) return nav.push({ name: 'byokForm', id });
+    if (matches('byokEdit', input, key)) return nav.push({ name: 'byokForm', id, seed: res.data });
     if (matches('byokDelete', input, key)) return setConfirm(true);
     if (matches('byokCopyId', input, key) && res.data) return copy(id, `the id of the ${sanitize(res.data.provider)} credential`);
   }, active && !busy && !confirm);

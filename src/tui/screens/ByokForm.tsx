@@ -2,6 +2,7 @@
 import { Box } from 'ink';
 import { Text } from '../components/Text.js';
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { ByokCredential } from '../../contract/byok.js';
 import { PROVIDERS } from '../../contract/providers.js';
 import { REGIONS } from '../../contract/rules.js';
 import { Confirm } from '../components/Confirm.js';
@@ -49,10 +50,11 @@ const FLAG_HELP: Record<string, string> = {
   is_required: 'the allowed models run only on your keys',
 };
 
-export function ByokForm({ id }: { id?: string }) {
+/** `seed`: the credential as the screen that opened the form had it, drawn at once (see InternSettings). */
+export function ByokForm({ id, seed }: { id?: string; seed?: ByokCredential }) {
   const { api, nav, active, pane } = useTui();
   const create = id === undefined;
-  const res = useResource(async (signal) => (id ? api.getByok(id, { signal }) : null), id ?? 'new');
+  const res = useResource<ByokCredential | null>(async (signal) => (id ? api.getByok(id, { signal }) : null), id ?? 'new', seed);
   const [rotating, setRotating] = useState(false);
   const [pick, setPick] = useState(0);
   const [flagNote, setFlagNote] = useState<string | null>(null);

@@ -63,7 +63,7 @@ export function ByokList() {
     const selected = rows[list.index];
     if (!selected) return;
     if (matches('open', input, key)) return nav.push({ name: 'byokDetails', id: selected.id });
-    if (matches('byokEdit', input, key)) return nav.push({ name: 'byokForm', id: selected.id });
+    if (matches('byokEdit', input, key)) return nav.push({ name: 'byokForm', id: selected.id, seed: selected });
     if (matches('byokCopyId', input, key)) return copy(selected.id, `the id of the ${sanitize(selected.provider)} credential`);
     if (matches('byokDelete', input, key)) return nav.push({ name: 'byokDetails', id: selected.id, ask: 'delete' });
   }, active);

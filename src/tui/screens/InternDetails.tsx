@@ -115,7 +115,7 @@ export function InternDetails({ id, note, seed, ask }: { id: string; note?: stri
       return res.reload();
     }
     if (!intern || busy || gone) return;
-    if (matches('edit', input, key)) return nav.push({ name: 'settings', id });
+    if (matches('edit', input, key)) return nav.push({ name: 'settings', id, seed: intern });
     if (matches('connections', input, key)) return nav.push({ name: 'connections', id });
     if (matches('attach', input, key)) return nav.push({ name: 'attach', intern });
     if (matches('chat', input, key)) return nav.push({ name: 'chat', id, seed: intern });

@@ -230,7 +230,7 @@ export function InternList() {
     if (matches('chat', input, key)) return nav.push({ name: 'chat', id: selected.id, seed: selected });
     if (matches('vault', input, key)) return nav.push({ name: 'vault', internId: selected.id });
     if (matches('open', input, key)) return nav.push({ name: 'intern', id: selected.id, seed: selected });
-    if (matches('edit', input, key)) return nav.push({ name: 'settings', id: selected.id });
+    if (matches('edit', input, key)) return nav.push({ name: 'settings', id: selected.id, seed: selected });
     if (matches('connections', input, key)) return nav.push({ name: 'connections', id: selected.id });
     if (matches('attach', input, key)) return nav.push({ name: 'attach', intern: selected });
     if (matches('copyId', input, key)) return copy(selected.id, `the id of ${sanitize(selected.name)}`);

@@ -4,7 +4,7 @@ import { Text } from '../components/Text.js';
 import { useEffect, useState } from 'react';
 import { ApiError } from '../../client/errors.js';
 import { contextSize, type Model, perMillion } from '../../contract/catalog.js';
-import { NO_MODEL } from '../../contract/intern.js';
+import { NO_MODEL, type Intern } from '../../contract/intern.js';
 import { LIMITS } from '../../contract/limits.js';
 import { checkModel } from '../../contract/rules.js';
 import { Confirm } from '../components/Confirm.js';
@@ -45,7 +45,12 @@ export function modelItems(models: Model[]): PickerItem[] {
   ];
 }
 
-export function InternSettings({ id }: { id: string }) {
+/**
+ * `seed`: the intern as the screen that opened the form had it: the form is drawn from it at once,
+ * so that keys typed straight after `e` land in it (they were lost while it loaded), and the fresh
+ * copy the form still asks for updates the fields nobody has edited yet (useForm).
+ */
+export function InternSettings({ id, seed }: { id: string; seed?: Intern }) {
   const { api, nav, active, size, pane } = useTui();
   const [picking, setPicking] = useState(false);
   const [models, setModels] = useState<Model[] | null>(null);
@@ -61,7 +66,7 @@ export function InternSettings({ id }: { id: string }) {
     });
     return () => ctl.abort();
   }, [picking, models, api]);
-  const res = useResource((signal) => api.getIntern(id, { signal }), id);
+  const res = useResource((signal) => api.getIntern(id, { signal }), id, seed);
   const [nameTaken, setNameTaken] = useState<string | null>(null);
   const editField = useFieldEditor(SETTINGS_KINDS);
   const form = useForm({
