@@ -58,9 +58,13 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
   };
 
   // Navigating ends the text capture of the screen being left; the next screen claims its own on mount.
+  // A flash is about the screen it was said on (a refusal, a copy): it does not follow the user to
+  // the next one. One said while going there ("saved", "deleted runner") comes after this and stays.
   const go = useCallback((next: (s: Route[]) => Route[]) => {
     captureRef.current = false;
     cancelClaimRef.current = false;
+    clearTimeout(flashTimer.current);
+    setFlash(null);
     setStack(next);
   }, []);
   const nav: Nav = useMemo(

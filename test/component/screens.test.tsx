@@ -79,6 +79,16 @@ describe('intern list', () => {
     expect(f).toMatch(/^›[★ ] peer-bot /m);
   });
 
+  it("a flash stays with the screen it was said on: the list's 'copied' does not follow enter to the details", async () => {
+    const app = renderApp();
+    await app.waitFor(/^›.*runner /m);
+    await app.press('y');
+    await app.waitFor('copied the id of runner');
+    await app.press('enter');
+    const f = await app.waitFor('Keeps CI green.');
+    expect(f).not.toContain('copied the id');
+  });
+
   it('f drops the rows of the old status at once: enter pressed before the new page comes opens nothing of the old filter', async () => {
     const api = new FakeApi();
     const app = renderApp({ api });

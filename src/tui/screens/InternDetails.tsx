@@ -92,8 +92,8 @@ export function InternDetails({ id, note, seed, ask }: { id: string; note?: stri
   // back to the list, which loads afresh without it.
   useEffect(() => {
     if (!gone || !intern || (!deleteSent.current && intern.status !== 'destroying')) return;
-    nav.flash(`deleted ${sanitize(intern.name)}`);
     nav.returnTo({ name: 'interns' });
+    nav.flash(`deleted ${sanitize(intern.name)}`);
   }, [gone, intern, nav]);
 
 
