@@ -643,7 +643,7 @@ describe('help overlay', () => {
     const app = renderApp({ initial: { name: 'byok' } });
     app.resize({ columns: 80 });
     const f = await app.waitFor((s) => s.includes('sk-...WXYZ') && (s.split('\n')[1] ?? '').length === 80 && s.includes('←/→ pages'));
-    expect(footerOf(f)).toMatch(/^n new {2}e edit {2}D delete {2}←\/→ pages {2}j\/k move/);
+    expect(footerOf(f)).toMatch(/^n new {2}e edit {2}D delete {2}\/ provider {2}←\/→ pages/);
     expect(f).not.toContain('· n new');
   });
 
@@ -705,7 +705,7 @@ describe('help overlay', () => {
     await app.press('?');
     const byok = await app.waitFor('Keys (esc or ? to close');
     expect(byok).toContain('▸ BYOK credentials');
-    expect(byok).toContain('▸ Lists fetched page by page');
+    expect(byok).toContain('▸ The BYOK list');
     expect(byok).not.toContain('▸ On an intern');
   });
 

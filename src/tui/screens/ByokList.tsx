@@ -57,7 +57,7 @@ export function ByokList() {
     if (matches('cancel', input, key) && filter.applied !== '') return filter.clear();
     if (list.handle(input, key)) return;
     if (paged.handleKey(input, key)) return;
-    if (matches('filter', input, key)) return filter.start();
+    if (matches('byokFilter', input, key)) return filter.start();
     if (matches('refresh', input, key)) return paged.reload();
     if (matches('new', input, key)) return nav.push({ name: 'byokForm' });
     const selected = rows[list.index];
