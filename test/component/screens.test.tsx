@@ -272,6 +272,49 @@ describe('intern list paging', () => {
     expect(f).toMatch(new RegExp(`Interns {2}${total} ·`));
   });
 
+  it('f with pages loaded pages the new status from its own start, never from the old status\'s cursor', async () => {
+    const api = new FakeApi();
+    for (let n = 1; n <= 60; n++) api.interns.unshift(intern({ id: `ffffffff-0000-4000-8000-${String(n).padStart(12, '0')}`, name: `bulk-f-${n}`, status: 'failed' }));
+    for (let n = 1; n <= 60; n++) api.interns.unshift(intern({ id: `eeeeeeee-0000-4000-8000-${String(n).padStart(12, '0')}`, name: `bulk-s-${n}`, status: 'stopped' }));
+    // Cursors are places in the whole list, newest first, as the sandbox's are: one taken from
+    // another status's page still pages, from the wrong place.
+    api.listInterns = async (query) => {
+      api.calls.push({ method: 'listInterns', args: [query] });
+      const all = api.interns;
+      const from = query?.starting_after ? all.findIndex((i) => i.id === query.starting_after) + 1 : 0;
+      const matching = all.slice(from).filter((i) => !query?.status?.length || query.status.includes(i.status));
+      const data = matching.slice(0, query?.limit ?? 50);
+      const has_more = matching.length > data.length;
+      return has_more ? { data, has_more, next_cursor: data.at(-1)!.id } : { data, has_more };
+    };
+    const app = renderApp({ api });
+    await app.waitFor(/^›/m);
+    for (let i = 0; i < 5; i++) await app.press('f');
+    await app.waitFor((s) => s.includes('status: failed') && s.includes('bulk-f-'));
+    await app.press('f');
+    await app.waitFor((s) => s.includes('status: stopped') && s.includes('bulk-s-'));
+    // No page of the new status followed the old status's cursor.
+    const failedIds = new Set(api.interns.filter((i) => i.status === 'failed').map((i) => i.id));
+    expect(api.callsOf('listInterns').filter(([q]) => (q as { starting_after?: string; status?: string[] }).status?.includes('stopped') && failedIds.has((q as { starting_after?: string }).starting_after ?? ''))).toEqual([]);
+    await app.press('G');
+    const stopped = api.interns.filter((i) => i.status === 'stopped').length;
+    const f = await app.waitFor(new RegExp(`Interns {2}${stopped} · status: stopped`));
+    expect(f).not.toContain('bulk-f-');
+  });
+
+  it('back from the details of an intern past the first page, the cursor is on it again once its page is loaded', async () => {
+    const api = new FakeApi();
+    for (let n = 1; n <= 200; n++) api.interns.push(intern({ id: `bbbbbbbb-0000-4000-8000-${String(n).padStart(12, '0')}`, name: `bulk-${n}` }));
+    const app = renderApp({ api });
+    await app.waitFor('more below: scroll to load');
+    for (let i = 0; i < 6; i++) await app.press('\x1b[6~');
+    const at = /^›[★ ] (bulk-\d+) /m.exec(await app.waitFor(/^›[★ ] bulk-(\d{3}|[6-9]\d) /m))![1]!;
+    await app.press('enter');
+    await app.waitFor('id ');
+    await app.press('q');
+    await app.waitFor(new RegExp(`^›[★ ] ${at} `, 'm'));
+  });
+
   it('a filter looks through every page, not the loaded one alone', async () => {
     const api = new FakeApi();
     for (let n = 1; n <= 120; n++) api.interns.push(intern({ id: `bbbbbbbb-0000-4000-8000-${String(n).padStart(12, '0')}`, name: `bulk-${n}` }));

@@ -22,7 +22,9 @@ export function useListCursor(length: number, pageSize: number, name = 'cursor')
     else return false;
     return true;
   };
-  return { index, setIndex, handle };
+  // Clamped: the remembered row is past what is loaded yet (back from the details before the later
+  // pages came again); the cursor waits on the last row for it.
+  return { index, setIndex, handle, clamped: raw !== index };
 }
 
 /** The window of rows to draw so the cursor stays visible. */

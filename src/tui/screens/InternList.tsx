@@ -83,11 +83,23 @@ export function InternList() {
     [api, status],
   );
 
+  // Set as a reload starts and ends, read by the next-page effect and the refresh, which must not
+  // act on the rows a reload is replacing (state set now would reach them a render too late).
+  const reloading = useRef(false);
   const reload = useCallback(() => {
     setLoading(true);
-    generation.current++;
+    reloading.current = true;
+    const gen = ++generation.current;
+    if (rowsForRef.current !== status) {
+      // Another status's cursor would page this one from the wrong place.
+      setCursorToken(undefined);
+      setHasMore(false);
+    }
     loadFirst().then(
       (page) => {
+        // A later reload (f pressed again, r) is under way: its answer is the one to show.
+        if (gen !== generation.current) return;
+        reloading.current = false;
         setItems(page.data);
         setRowsFor(status);
         setLastLoaded({ status, rows: page.data });
@@ -98,6 +110,8 @@ export function InternList() {
         setLoading(false);
       },
       (e: unknown) => {
+        if (gen !== generation.current) return;
+        reloading.current = false;
         setError(e);
         // Only rows of this status filter: another's would be shown under the wrong name.
         if (lastLoadedRef.current.status === status) {
@@ -134,8 +148,9 @@ export function InternList() {
   // applied, every page: the service cannot search by name, and a filter over the first page alone
   // said "Nothing matches" of an intern on the second.
   useEffect(() => {
-    // Not while the list reloads: a page asked for now would follow the old rows' cursor.
-    if (loading || !hasMore || !cursor || loadingMore.current || (filter === '' && !toEnd && list.index < items.length - 10)) return;
+    // Not while the list reloads, nor for rows of another status: a page asked for now would
+    // follow the old rows' cursor.
+    if (reloading.current || rowsFor !== status || loading || !hasMore || !cursor || loadingMore.current || (filter === '' && !toEnd && list.index < items.length - 10)) return;
     loadingMore.current = true;
     const asked = generation.current;
     api.listInterns({ limit: PAGE, starting_after: cursor, status: status ? [status] : undefined }).then(
@@ -155,7 +170,7 @@ export function InternList() {
         if (asked === generation.current) setPollError(e);
       },
     );
-  }, [loading, list.index, items.length, hasMore, cursor, api, status, filter, toEnd, staleAsks]);
+  }, [loading, rowsFor, list.index, items.length, hasMore, cursor, api, status, filter, toEnd, staleAsks]);
   const { setIndex } = list;
   // The cursor stays on its intern when the rows change under it (a refresh put a new intern
   // above it, one above it was deleted): enter opens the intern that was selected, not its
@@ -163,6 +178,12 @@ export function InternList() {
   const anchor = useRef<{ rows: Intern[]; id: string | undefined }>({ rows: visible, id: undefined });
   useLayoutEffect(() => {
     const was = anchor.current;
+    // A cursor waiting for its row to be loaded again (past the rows there are, with pages to
+    // come) anchors nothing: the row it shows is not the one it is on.
+    if (list.clamped && hasMore) {
+      anchor.current = { rows: visible, id: undefined };
+      return;
+    }
     if (!toEnd && was.rows !== visible && was.id !== undefined && visible[list.index]?.id !== was.id) {
       const at = visible.findIndex((i) => i.id === was.id);
       if (at >= 0) {
@@ -172,7 +193,7 @@ export function InternList() {
       }
     }
     anchor.current = { rows: visible, id: visible[list.index]?.id };
-  }, [visible, list.index, toEnd, setIndex]);
+  }, [visible, list.index, list.clamped, hasMore, toEnd, setIndex]);
   useEffect(() => {
     if (!toEnd) return;
     setIndex(visible.length - 1);
@@ -186,20 +207,25 @@ export function InternList() {
   const moving = items.some((i) => TRANSITIONAL_STATUSES.includes(i.status));
   usePolling(moving, async () => {
     try {
+      if (reloading.current) return false;
       const asked = generation.current;
       const page = await loadFirst(items.length);
       // A reload (r, f) began meanwhile: its rows win.
-      if (asked !== generation.current) return false;
+      if (asked !== generation.current || reloading.current) return false;
       const fresh = page.data;
       const whole = items.length <= INTERN_PAGE;
       const key = (list: Intern[]) => JSON.stringify(list.map((i) => [i.id, i.status, i.updated_at, i.progress]));
       const before = key(items.slice(0, whole ? items.length : INTERN_PAGE));
       const after = key(fresh);
       if (whole) {
-        generation.current++;
-        setItems(fresh);
-        setCursorToken(page.next_cursor);
-        setHasMore(page.has_more);
+        // Replaced only when something changed: a next page in flight follows the same cursor,
+        // and throwing it away at every refresh could ask it again for ever on a slow service.
+        if (before !== after || page.next_cursor !== cursor || page.has_more !== hasMore) {
+          generation.current++;
+          setItems(fresh);
+          setCursorToken(page.next_cursor);
+          setHasMore(page.has_more);
+        }
       } else {
         setItems((prev) => {
           // The rows after the refreshed ones: from where the last of them was, so that a row a new
