@@ -98,6 +98,7 @@ export function fillPath(template: string, params: Record<string, string>): stri
     const value = params[name];
     if (value === undefined) throw new Error(`missing path parameter ${name}`);
     if (value === '.' || value === '..') throw new Error(`"${value}" cannot be sent as ${name}: a URL takes it as a step in the path, not a name`);
+    if (value === '') throw new Error(`an empty ${name} cannot be sent: the path would name the collection, not one of it`);
     return encodeURIComponent(value);
   });
 }

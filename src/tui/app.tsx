@@ -148,7 +148,8 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
   useKeys((input, key) => {
     if (matches('interrupt', input, key)) return exit();
     if (matches('toShell', input, key)) {
-      if (terminal.suspend?.()) return;
+      if (!terminal.suspend) return nav.flash('suspending needs a terminal with job control (not on Windows)', 'error');
+      if (terminal.suspend()) return;
       return nav.flash('no shell to return to: ctrl+z works when intern-tui runs from an interactive shell (fg brings it back)', 'error');
     }
     if (signin) {

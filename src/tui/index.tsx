@@ -92,10 +92,11 @@ export async function runTui(options: TuiOptions): Promise<number> {
           return lendTerminal(() => {
             try {
               process.kill(0, 'SIGTSTP');
+              return true;
             } catch {
-              // No process group to stop: straight back.
+              // No process group to stop: straight back, and said.
+              return false;
             }
-            return true;
           });
         };
   const instance = render(

@@ -359,6 +359,25 @@ describe('chat', () => {
     await app.waitFor((s) => s.includes('steered part') && s.includes('did not finish: the answer above may be incomplete'));
   });
 
+  it('a steer that became a turn of its own is cancelled by esc like any running turn', async () => {
+    const { api, app } = await longTurn();
+    let aborted = false;
+    api.chat = async (_id: string, _body: ChatRequest, opts?: { signal?: AbortSignal }): Promise<ChatStart> => ({
+      kind: 'stream',
+      events: (async function* () {
+        yield chunk({ role: 'assistant', content: 'own turn part' });
+        await new Promise<void>((res) => opts?.signal?.addEventListener('abort', () => res()));
+        aborted = true;
+      })(),
+    });
+    await app.type('and also this');
+    await app.press('enter');
+    await app.waitFor('own turn part');
+    await app.press('esc');
+    await app.waitFor(/own turn part\n\(cancelled\)/);
+    await expect.poll(() => aborted).toBe(true);
+  });
+
   it('asked to wait longer than the client waits (an hour), says so and gives the prompt back instead of hanging', async () => {
     const api = new FakeApi();
     api.chat = () => Promise.reject(Object.assign(new ApiError(429, 429, 'rate_limited', true, 'Rate limited; try again in 3600 s', 'POST /interns/{internId}/chat/completions'), { retryAfterMs: 3_600_000 }));

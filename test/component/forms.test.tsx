@@ -53,6 +53,19 @@ describe('form hook', () => {
     expect(api.callsOf('updateIntern')[0]![1]).toEqual({ name: 'runner-x' });
   });
 
+  it('a form drawn from the list whose fresh copy cannot be read says so under it', async () => {
+    const api = new FakeApi();
+    const app = renderApp({ api });
+    await app.waitFor(/^›.*runner /m);
+    api.getIntern = async () => {
+      throw new ApiError(404, 404, 'not_found', false, 'Intern not found', 'GET /interns/{internId}');
+    };
+    await app.press('e');
+    const f = await app.waitFor('the latest copy could not be read');
+    expect(f).toContain('Settings of runner');
+    expect(f).toContain('Intern not found');
+  });
+
   it('the BYOK edit form takes keys typed straight after e too', async () => {
     const api = new FakeApi();
     const app = renderApp({ api, initial: { name: 'byok' } });

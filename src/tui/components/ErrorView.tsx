@@ -130,3 +130,16 @@ export function ErrorView({ error, compact = false, retry = 'refresh' }: { error
     </Box>
   );
 }
+
+/**
+ * One line under a form drawn from what the previous screen had, when the fresh copy it asked for
+ * could not be read (deleted meanwhile, a key revoked, the service down): the values may be old.
+ */
+export function StaleNote({ error }: { error: unknown }) {
+  const e = explain(error);
+  return (
+    <Text color={theme.warning} wrap="truncate-end">
+      ✖ the latest copy could not be read ({e.title}: {e.message}); these values are the ones the previous screen showed
+    </Text>
+  );
+}

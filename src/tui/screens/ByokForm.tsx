@@ -6,7 +6,7 @@ import type { ByokCredential } from '../../contract/byok.js';
 import { PROVIDERS } from '../../contract/providers.js';
 import { REGIONS } from '../../contract/rules.js';
 import { Confirm } from '../components/Confirm.js';
-import { ErrorView, errorViewRows } from '../components/ErrorView.js';
+import { ErrorView, StaleNote, errorViewRows } from '../components/ErrorView.js';
 import { FieldWindow } from '../components/FieldWindow.js';
 import { Spinner } from '../components/Spinner.js';
 import { TextField, textFieldRows, type TextFieldProps } from '../components/TextField.js';
@@ -282,6 +282,8 @@ export function ByokForm({ id, seed }: { id?: string; seed?: ByokCredential }) {
       {flagNote ? <Text color={theme.warning}>{flagNote}</Text> : null}
       {form.submitting ? <Spinner label={create ? 'Creating' : 'Saving'} /> : null}
       {form.serverError ? <ErrorView error={form.serverError} retry="save" /> : null}
+      {/* Drawn from what the previous screen had: a fresh copy that could not be read is said. */}
+      {res.error && !form.serverError ? <StaleNote error={res.error} /> : null}
       <Confirm open={form.confirmingDiscard} question="Discard your changes?" onAnswer={form.answerDiscard} active={active} />
     </Box>
   );

@@ -29,7 +29,7 @@ import { type Row, wrapSegments } from '../wrap.js';
 import { pad, sanitize, widthOf } from '../../text.js';
 import { theme } from '../theme.js';
 import { counted } from '../format.js';
-import { type Turn, applyChunk, conversationOf, newTurn, optionText, usageLine } from './chatModel.js';
+import { type Turn, applyChunk, conversationOf, endedStatus, newTurn, optionText, usageLine } from './chatModel.js';
 
 /** Reasons the service answers while the intern cannot take a prompt yet; retried after Retry-After. */
 const WAIT_REASONS = ['busy', 'rate_limited'];
@@ -144,7 +144,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
       }
       const t = convo.turns[convo.turns.length - 1]!;
       if (ctl.signal.aborted) setLast({ ...t, status: 'cancelled' });
-      else setLast({ ...t, status: t.interaction && !t.interaction.answered ? 'waiting' : t.streamError ? 'failed' : 'done' });
+      else setLast({ ...t, status: endedStatus(t) });
     } catch (e) {
       const t = convo.turns[convo.turns.length - 1]!;
       setLast(ctl.signal.aborted ? { ...t, status: 'cancelled' } : { ...t, status: 'failed', error: e });
@@ -176,29 +176,40 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
     if (isRunning) {
       // Steering: the running turn takes the prompt; its stream carries the rest. The transcript
       // says so once the service has taken it; refused, the text goes back into the field.
-      void api.chat(id, request([{ role: 'user', content: prompt }])).then(
+      // Its own controller: should the prompt become a turn of its own, esc cancels that turn's stream.
+      const steerCtl = new AbortController();
+      void api.chat(id, request([{ role: 'user', content: prompt }]), { signal: steerCtl.signal }).then(
         (start) => {
           if (start.kind === 'steered') {
             convo.sessionId = start.session_id;
             const t = convo.turns[convo.turns.length - 1]!;
             setLast({ ...t, notes: [...t.notes, `↪ steered: ${prompt}`] });
           } else {
-            // The turn ended before the prompt arrived: it is a turn of its own.
+            // The turn ended before the prompt arrived: it is a turn of its own, streamed as
+            // stream() streams one (the running one, cancelled by esc, and only into its own turn).
             convo.turns.push({ ...newTurn(prompt), started: true });
+            const at = convo.turns.length - 1;
+            const setTurn = (turn: Turn) => {
+              convo.turns[at] = turn;
+              bump();
+            };
+            running.current = steerCtl;
             bump();
             void (async () => {
               try {
                 for await (const chunk of start.events) {
-                  const { turn, sessionId } = applyChunk(convo.turns[convo.turns.length - 1]!, chunk);
+                  const { turn, sessionId } = applyChunk(convo.turns[at]!, chunk);
                   if (sessionId) convo.sessionId = sessionId;
-                  setLast(turn);
+                  setTurn(turn);
                 }
-                const l = convo.turns[convo.turns.length - 1]!;
-                setLast({ ...l, status: l.interaction ? 'waiting' : l.streamError ? 'failed' : 'done' });
+                const l = convo.turns[at]!;
+                setTurn({ ...l, status: steerCtl.signal.aborted ? 'cancelled' : endedStatus(l) });
               } catch (e) {
-                // A stream that breaks (or goes silent) fails its turn, as stream()'s does: unhandled,
-                // the rejection ended the process with the terminal still in raw mode.
-                setLast({ ...convo.turns[convo.turns.length - 1]!, status: 'failed', error: e });
+                // A stream that breaks (or goes silent) fails its turn: unhandled, the rejection
+                // ended the process with the terminal still in raw mode.
+                setTurn({ ...convo.turns[at]!, ...(steerCtl.signal.aborted ? { status: 'cancelled' as const } : { status: 'failed' as const, error: e }) });
+              } finally {
+                if (running.current === steerCtl) running.current = null;
               }
             })();
           }

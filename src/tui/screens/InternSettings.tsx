@@ -8,7 +8,7 @@ import { NO_MODEL, type Intern } from '../../contract/intern.js';
 import { LIMITS } from '../../contract/limits.js';
 import { checkModel } from '../../contract/rules.js';
 import { Confirm } from '../components/Confirm.js';
-import { ErrorView, errorViewRows } from '../components/ErrorView.js';
+import { ErrorView, StaleNote, errorViewRows } from '../components/ErrorView.js';
 import { FieldWindow, windowedTextField, type WindowedField } from '../components/FieldWindow.js';
 import { Picker, type PickerItem } from '../components/Picker.js';
 import { Spinner } from '../components/Spinner.js';
@@ -166,6 +166,8 @@ export function InternSettings({ id, seed }: { id: string; seed?: Intern }) {
       ) : null}
       {form.submitting ? <Spinner label="Saving" /> : null}
       {form.serverError ? <ErrorView error={form.serverError} retry="save" /> : null}
+      {/* Drawn from what the previous screen had: a fresh copy that could not be read is said. */}
+      {res.error && !form.serverError ? <StaleNote error={res.error} /> : null}
       <Confirm open={form.confirmingDiscard} question="Discard your changes?" onAnswer={form.answerDiscard} active={active} />
       <Text color={theme.muted}>
         {form.dirty ? `will send: ${Object.keys(patch).join(', ')}` : 'no changes yet'}

@@ -106,3 +106,8 @@ export function optionText(kind: string): string {
   const words = kind.replace(/_/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
+
+/** How a turn whose stream ended stands: waiting on an unanswered question, failed in its stream, or done. */
+export function endedStatus(t: Turn): Turn['status'] {
+  return t.interaction && !t.interaction.answered ? 'waiting' : t.streamError ? 'failed' : 'done';
+}

@@ -168,6 +168,7 @@ describe('helpers', () => {
     // A dot segment would be taken as a step in the path (DELETE /vault/secrets/.. is another route).
     for (const dots of ['.', '..']) expect(() => fillPath('/vault/secrets/{name}', { name: dots })).toThrow(/cannot be sent as name: a URL takes it as a step in the path/);
     expect(fillPath('/vault/secrets/{name}', { name: '...' })).toBe('/vault/secrets/...');
+    expect(() => fillPath('/vault/secrets/{name}', { name: '' })).toThrow(/an empty name cannot be sent/);
   });
   it.each([
     ['eu.openrouter.ai', true],
