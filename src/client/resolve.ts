@@ -10,8 +10,12 @@ import { ApiError } from './errors.js';
 import { INTERN_PAGE, byokPages, internPages } from './pages.js';
 import type { InternApi } from './types.js';
 
-/** The shortest start of an id taken for the whole id. */
-export const ID_PREFIX_MIN = 4;
+/**
+ * The shortest start of an id taken for the whole id: what the lists show of an id (shortIdLength).
+ * Shorter starts read as names: with 4, a cleanup script run twice found its deleted intern's name
+ * ("feac") at the start of another intern's id, and deleted that one.
+ */
+export const ID_PREFIX_MIN = 8;
 
 export interface Matches<T> {
   /** What the reference names: the id's; else the only one with it as its name; else the only one whose id starts with it; null when none or several. */
@@ -119,7 +123,7 @@ export async function matchByok(api: Pick<InternApi, 'listByok' | 'getByok'>, re
  * How many characters of each id tell these apart, `least` at fewest (git's short hashes): what a
  * table shows of a 36-character id, so that what is shown can be typed back.
  */
-export function shortIdLength(ids: string[], least = 8): number {
+export function shortIdLength(ids: string[], least = ID_PREFIX_MIN): number {
   const sorted = ids.map((id) => id.toLowerCase()).sort();
   let n = least;
   for (let i = 1; i < sorted.length; i++) {

@@ -532,7 +532,7 @@ describe('intern details', () => {
     await app.press('enter');
     await app.waitFor((s) => s.includes(IDS.runner) && s.includes('Watch main.'));
     await app.press(':');
-    await app.type('open 5eeb12');
+    await app.type('open 5eeb1234');
     await app.press('enter');
     await app.waitFor('5eeb1234-0000-4000-8000-00000000000e');
     // A name that names no intern stays in the palette, with why, to be corrected.

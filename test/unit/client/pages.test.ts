@@ -56,13 +56,14 @@ describe('matchInterns', () => {
     expect(api.callsOf('getIntern')).toEqual([['bbbbbbbb-0000-4000-8000-00000000000f']]);
   });
 
-  it('takes the start of an id (four characters or more) when no intern has the reference as its name', async () => {
+  it('takes the start of an id (eight characters or more, as lists show ids) when no intern has the reference as its name', async () => {
     const api = new FakeApi();
     api.interns[0]!.id = '3f0c1a2b-0000-4000-8000-00000000000a';
-    const start = '3f0c1a';
+    const start = '3f0c1a2b';
     expect((await matchInterns(api, start)).one?.name).toBe('runner');
     expect((await matchInterns(api, start.toUpperCase())).one?.name).toBe('runner');
-    expect((await matchInterns(api, '3f0')).one).toBeNull();
+    // Shorter, it is a name: a deleted intern's name ("3f0c1a") names no other intern by its id.
+    expect((await matchInterns(api, '3f0c1a')).one).toBeNull();
     // The fake's other ids share their first 35 characters: a start they share names none.
     const shared = await matchInterns(api, IDS.builder.slice(0, 8));
     expect(shared.one).toBeNull();
@@ -122,17 +123,20 @@ describe('matchByok', () => {
     expect(api.callsOf('listByok')).toEqual([]);
   });
 
-  it('takes a unique name, or a unique start of an id of four characters or more, in any case', async () => {
+  it('takes a unique name, or a unique start of an id of eight characters or more, in any case', async () => {
     const api = keys();
     expect((await matchByok(api, 'ci')).one?.id).toBe(ID_A);
-    expect((await matchByok(api, '3F0C1')).one?.id).toBe(ID_A);
-    expect((await matchByok(api, '3f0c9')).one?.id).toBe(ID_B);
+    expect((await matchByok(api, '3F0C1A2B')).one?.id).toBe(ID_A);
+    expect((await matchByok(api, '3f0c9999')).one?.id).toBe(ID_B);
+    expect((await matchByok(api, '3f0c1a2')).one).toBeNull();
   });
 
-  it('names nothing when the reference fits several, or is a start shorter than four characters', async () => {
+  it('names nothing when the reference fits several, or is a start shorter than eight characters', async () => {
     const api = keys();
     expect(severalOf(await matchByok(api, 'team')).map((b) => b.provider)).toEqual(['anthropic', 'groq']);
-    expect(severalOf(await matchByok(api, '3f0c'))).toHaveLength(2);
+    api.byok[1]!.id = '3f0c1a2b-9999-4000-8000-00000000000b';
+    expect(severalOf(await matchByok(api, '3f0c1a2b'))).toHaveLength(2);
+    api.byok[1]!.id = ID_B;
     expect(await matchByok(api, '3f0')).toEqual({ one: null, byName: [], byPrefix: [], near: null, startOf: [] });
     expect(await matchByok(api, 'nope')).toEqual({ one: null, byName: [], byPrefix: [], near: null, startOf: [] });
     // The start of names, typed for one: which names start so (and no "did you mean").
