@@ -25,8 +25,8 @@ export function endBy(signal: EndingSignal): void {
   process.kill(process.pid, signal);
 }
 
-/** Why a command is ended from outside: a signal, or the reader of its output gone (a closed pipe). */
-export type Ending = EndingSignal | 'pipe';
+/** Why a command is ended from outside: a signal, the reader of its output gone (a closed pipe), or its output that cannot be written (a full disk). */
+export type Ending = EndingSignal | 'pipe' | 'write';
 
 /**
  * Watches for SIGHUP, SIGTERM and a terminal or pipe gone (EIO or EPIPE on `streams`). On the
@@ -38,18 +38,34 @@ export type Ending = EndingSignal | 'pipe';
  */
 export function endOnSignals(abort: (ending: Ending) => void, cleanup: () => Promise<void>, streams: NodeJS.EventEmitter[]): () => void {
   let ending = false;
-  const end = (how: Ending) => {
+  const end = (how: Ending, why?: string) => {
     if (ending) return;
     ending = true;
     abort(how);
     const deadline = new Promise<void>((resolve) => setTimeout(resolve, CLEANUP_MS));
-    void Promise.race([cleanup().catch(() => undefined), deadline]).then(() => (how === 'pipe' ? process.exit(EXIT.closedPipe) : endBy(how)));
+    void Promise.race([cleanup().catch(() => undefined), deadline]).then(() => {
+      if (how === 'pipe') return process.exit(EXIT.closedPipe);
+      if (how === 'write') {
+        // One line, not the stack of the write that failed (stderr may be the stream that failed).
+        try {
+          process.stderr.write(`intern-tui: cannot write the output: ${why}\n`);
+        } catch {
+          // Nowhere to say it.
+        }
+        return process.exit(EXIT.failed);
+      }
+      endBy(how);
+    });
   };
   const onHangup = () => end('SIGHUP');
   const onTerm = () => end('SIGTERM');
   process.on('SIGHUP', onHangup);
   process.on('SIGTERM', onTerm);
-  onTerminalGone(streams, (how) => end(how === 'pipe' ? 'pipe' : 'SIGHUP'));
+  onTerminalGone(
+    streams,
+    (how) => end(how === 'pipe' ? 'pipe' : 'SIGHUP'),
+    (e) => end('write', e.code === 'ENOSPC' ? 'ENOSPC (no space left on the device)' : (e.code ?? e.message)),
+  );
   return () => {
     if (ending) return;
     process.off('SIGHUP', onHangup);

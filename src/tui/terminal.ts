@@ -30,11 +30,15 @@ export type EndingSignal = 'SIGHUP' | 'SIGTERM';
  * Calls `gone` when an error on one of the terminal's `streams` means the other end went away:
  * `hangup` when the terminal did (its window closed, an ssh connection dropped: EIO), which is
  * what SIGHUP means; `pipe` when the reader of a pipe left (EPIPE: `| head` had its lines), which
- * is what SIGPIPE means to other programs. Any other error is thrown on, as if nobody listened.
+ * is what SIGPIPE means to other programs. Any other error (a full disk under `> file`: ENOSPC)
+ * goes to `failed` when given, else is thrown on, as if nobody listened.
  */
-export function onTerminalGone(streams: NodeJS.EventEmitter[], gone: (how: 'hangup' | 'pipe') => void): void {
+export function onTerminalGone(streams: NodeJS.EventEmitter[], gone: (how: 'hangup' | 'pipe') => void, failed?: (e: NodeJS.ErrnoException) => void): void {
   const onError = (e: NodeJS.ErrnoException) => {
-    if (e.code !== 'EIO' && e.code !== 'EPIPE') throw e;
+    if (e.code !== 'EIO' && e.code !== 'EPIPE') {
+      if (failed) return failed(e);
+      throw e;
+    }
     gone(e.code === 'EPIPE' ? 'pipe' : 'hangup');
   };
   for (const s of streams) s.on('error', onError);

@@ -3,7 +3,7 @@
  * 127.0.0.1. Output is parsed as JSON; exit codes are checked one by one; no secret reaches an output.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -406,6 +406,21 @@ describe('intern-tui commands without a TTY', () => {
     expect(ended.child.signalCode).toBe('SIGTERM');
     expect(ended.stderr).toContain('session: e2e-term-session (continue with --session e2e-term-session)');
   }, 90_000);
+
+  it('output that cannot be written (a full disk) is one line and exit 1, and the built-in sandbox is cleaned up', async () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'e2e-full-'));
+    onTestFinished(() => rmSync(scratch, { recursive: true, force: true }));
+    const full = openSync('/dev/full', 'w');
+    const child = spawn(process.execPath, [CLI, 'interns', 'list', '--json'], { env: cleanEnv({ TMPDIR: scratch }), stdio: ['ignore', full, 'pipe'] });
+    closeSync(full);
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toContain('intern-tui: cannot write the output: ENOSPC (no space left on the device)');
+    expect(stderr).not.toMatch(/\n\s+at /);
+    expect(readdirSync(scratch)).toEqual([]);
+  });
 
   it('config use PROFILE sets the default profile, and refuses one the file does not have', async () => {
     const env = cleanEnv({});
