@@ -1,4 +1,5 @@
 /** `interns list|get|create|update|delete|provision|suspend|wait` and `connections NAME`. */
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError, NetworkError } from '../../client/errors.js';
 import { ConnectionListSchema, FAILED_STATUSES, INTERN_STATUSES, InternSchema, NO_MODEL, type Intern, type InternCreate, type InternUpdate } from '../../contract/intern.js';
@@ -120,7 +121,9 @@ export async function create(ctx: RunContext): Promise<number> {
     [instructionsFlag(ctx), checkInstructions(body.instructions ?? null)],
   ]);
   const api = await ctx.api();
-  const created = await api.createIntern(body, { signal: ctx.signal });
+  // One key for this command's attempts: a retry after a 503 or a timeout whose first try went
+  // through answers that intern, not 409 name_taken (the TUI sends one the same way).
+  const created = await api.createIntern(body, { signal: ctx.signal, idempotencyKey: randomUUID() });
   // With --wait, what is printed is the intern once running.
   const intern = timeout ? ((await untilStatus(ctx, api, created, 'running', timeout)) ?? created) : created;
   if (!ctx.out.printJson(intern)) ctx.out.object(intern, DETAIL);

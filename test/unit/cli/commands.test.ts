@@ -755,6 +755,14 @@ describe('what commands refuse or strip', () => {
     expect(api.calls.filter((c) => /Secret/.test(c.method))).toEqual([]);
   });
 
+  it('interns create sends an Idempotency-Key, so a retry of its POST answers the intern it made', async () => {
+    const api = new FakeApi();
+    const r = await runWithFake(['interns', 'create', 'newbie', '--json', 'name'], api);
+    expect(r.code, r.stderr).toBe(0);
+    const [[, key]] = api.callsOf('createIntern') as [unknown, string][];
+    expect(key).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
   it('vault delete takes the name a secret has, even one from before the naming rule, which the service lists', async () => {
     const api = new FakeApi();
     await api.putVaultSecret('LEGACY_Token', { value: 'v', hosts: ['a.example.com'] });
