@@ -300,19 +300,25 @@ async function untilStatus(ctx: RunContext, api: InternApi, first: Intern, targe
     await sleep(Math.min(delay, timeout.ms - elapsed), undefined, { signal: ctx.signal });
     delay = Math.min(POLL_MAX_MS, delay * 1.5);
     try {
-      intern = await api.getIntern(intern.id, { signal: ctx.signal });
+      // No request outlives --timeout (the client's own 15 s would).
+      intern = await api.getIntern(intern.id, { signal: untilDeadline(ctx, timeout.ms - (performance.now() - started)) });
       unreachable = false;
     } catch (e) {
       if (target === DELETED && e instanceof ApiError && e.status === 404) return null;
       // A wait of minutes outlives a service restart or a dropped connection: said once, and
       // tried again until the timeout, as the status itself is.
-      const passing = !ctx.signal.aborted && (e instanceof NetworkError || (e instanceof ApiError && e.retryable));
-      if (!passing) throw e;
+      if (!passing(ctx, e)) throw e;
       if (!unreachable) ctx.warn(`could not ask about ${name} (${sanitize((e as Error).message)}); trying again until ${timeout.text} have passed`);
       unreachable = true;
     }
   }
 }
+
+/** The command's signal, ended too when `ms` have passed: a wait's requests end at its --timeout. */
+const untilDeadline = (ctx: RunContext, ms: number): AbortSignal => AbortSignal.any([ctx.signal, AbortSignal.timeout(Math.max(1, Math.ceil(ms)))]);
+
+/** What a wait asks again about rather than fails on: the service not reached, or an answer it marks retryable. */
+const passing = (ctx: RunContext, e: unknown) => !ctx.signal.aborted && (e instanceof NetworkError || (e instanceof ApiError && e.retryable));
 
 /** "runner is running (after 5s)." */
 const reached = (intern: Intern, target: string, started: number) => `${sanitize(intern.name)} is ${sanitize(target)} (after ${Math.round((performance.now() - started) / 1000)}s).`;
@@ -328,15 +334,27 @@ export async function wait(ctx: RunContext): Promise<number> {
   const timeout = timeoutOf(ctx);
   const api = await ctx.api();
   const started = performance.now();
-  let intern: Intern;
-  try {
-    intern = await resolveIntern(api, ctx.positionals[0]!, ctx.signal);
-  } catch (e) {
-    if (target !== DELETED || !(e instanceof CliError) || e.exitCode !== EXIT.failed) throw e;
-    ctx.out.done(`No intern "${sanitize(ctx.positionals[0]!).slice(0, 80)}": it is deleted, or never was.`, { name: ctx.positionals[0], deleted: true });
-    return EXIT.ok;
+  const ref = ctx.positionals[0]!;
+  let intern: Intern | undefined;
+  // The intern is looked up as its status is asked: a service not up yet (started in the same
+  // script) is asked again until --timeout, and no request outlives it.
+  for (let told = false; intern === undefined; ) {
+    const left = timeout.ms - (performance.now() - started);
+    try {
+      intern = await resolveIntern(api, ref, untilDeadline(ctx, left));
+    } catch (e) {
+      if (target === DELETED && e instanceof CliError && e.exitCode === EXIT.failed) {
+        ctx.out.done(`No intern "${sanitize(ref).slice(0, 80)}": it is deleted, or never was.`, { name: ref, deleted: true });
+        return EXIT.ok;
+      }
+      if (!passing(ctx, e)) throw e;
+      if (performance.now() - started >= timeout.ms) throw new CliError(EXIT.failed, `gave up after ${timeout.text}: could not look up ${sanitize(ref).slice(0, 80)} (${sanitize((e as Error).message)})`);
+      if (!told) ctx.warn(`could not look up ${sanitize(ref).slice(0, 80)} (${sanitize((e as Error).message)}); trying again until ${timeout.text} have passed`);
+      told = true;
+      await sleep(Math.min(POLL_FIRST_MS, Math.max(0, timeout.ms - (performance.now() - started))), undefined, { signal: ctx.signal });
+    }
   }
-  const end = await untilStatus(ctx, api, intern, target, timeout);
+  const end = await untilStatus(ctx, api, intern, target, { text: timeout.text, ms: Math.max(1, timeout.ms - (performance.now() - started)) });
   if (end === null) ctx.out.done(reached(intern, DELETED, started), { id: intern.id, name: intern.name, deleted: true });
   else ctx.out.done(reached(end, target, started), end);
   return EXIT.ok;

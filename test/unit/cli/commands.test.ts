@@ -498,6 +498,28 @@ describe('commands against the fake API', () => {
     expect(polls).toBe(2);
   }, 15_000);
 
+  it('interns wait looks the intern up again while the service cannot be reached, and no request outlives --timeout', async () => {
+    const api = new FakeApi();
+    const list = api.listInterns.bind(api);
+    let lookups = 0;
+    api.listInterns = async (query) => {
+      if (++lookups === 1) throw new NetworkError('GET /interns', 'ECONNREFUSED', false, '127.0.0.1:9');
+      return list(query);
+    };
+    const up = await runWithFake(['interns', 'wait', 'runner', '--timeout', '30s'], api);
+    expect(up.code, up.stderr).toBe(0);
+    expect(up.stderr).toMatch(/could not look up runner \(.*ECONNREFUSED.*\); trying again until 30s have passed/);
+    // A service that takes the connection and never answers: given up at --timeout, not at the client's 15 s.
+    const silent = new FakeApi();
+    silent.listInterns = ((_query: unknown, opts?: { signal?: AbortSignal }) =>
+      new Promise((_, reject) => opts?.signal?.addEventListener('abort', () => reject(new NetworkError('GET /interns', 'aborted', false))))) as FakeApi['listInterns'];
+    const started = Date.now();
+    const gone = await runWithFake(['interns', 'wait', 'runner', '--timeout', '1s'], silent);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toContain('gave up after 1s: could not look up runner');
+    expect(Date.now() - started).toBeLessThan(5_000);
+  }, 15_000);
+
   it('chat --no-wait starts a run through invoke and prints only its session id on stdout', async () => {
     const api = new FakeApi();
     const r = await runWithFake(['chat', 'runner', 'nightly report', '--no-wait'], api);
@@ -759,7 +781,7 @@ describe('what commands refuse or strip', () => {
     const api = new FakeApi();
     const r = await runWithFake(['interns', 'create', 'newbie', '--json', 'name'], api);
     expect(r.code, r.stderr).toBe(0);
-    const [[, key]] = api.callsOf('createIntern') as [unknown, string][];
+    const key = (api.callsOf('createIntern')[0] as [unknown, string])[1];
     expect(key).toMatch(/^[0-9a-f-]{36}$/);
   });
 
