@@ -28,7 +28,8 @@ function theOne<T extends { id: string }>(m: Matches<T>, ref: string, what: stri
     : m.startOf.length > 0
       ? ` (${someOf(m.startOf, 4)} ${m.startOf.length === 1 ? 'starts' : 'start'} so: type more of it)`
       : '';
-  throw new CliError(EXIT.failed, `no ${what} with the id or name ${shown}${short}${near}`);
+  // reason not_found under --json, as a 404 of the service carries: a script tells absent from down.
+  throw new CliError(EXIT.failed, `no ${what} with the id or name ${shown}${short}${near}`, false, { reason: 'not_found' });
 }
 
 /** An empty reference (`interns get ""`, a variable unset in a script) is a mistake on the command line, not a lookup. */

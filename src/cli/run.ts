@@ -49,7 +49,7 @@ function refusedHint(e: ApiError | CliError, profile: string | undefined): strin
  * that to guess.
  */
 function baseUrlHint(e: unknown): string {
-  return e instanceof ApiError && e.status === 404 && !e.route.includes('{') ? ' (does the base URL end in /api/v1?)' : '';
+  return e instanceof ApiError && e.status === 404 && !e.route.includes('{') ? ' (does the base URL end in /api/v1? if it does, this key may not reach this route)' : '';
 }
 
 export async function runCommand(spec: CommandSpec, rest: string[], parsed: Parsed, io: Io, open?: () => Promise<InternApi>): Promise<number> {

@@ -350,6 +350,9 @@ describe('commands against the fake API', () => {
     expect(r.stdout).toContain(`Intern ${name} (${api.interns[0]!.id}) is being deleted already.`);
     expect(api.callsOf('deleteIntern')).toHaveLength(0);
     // An empty reference is a usage error, not a lookup.
+    // Under --json the error says not_found, as the service's own 404 does: absent, not down.
+    const absent = await runWithFake(['interns', 'get', 'nobody-here', '--json', 'name'], api);
+    expect(JSON.parse(absent.stderr)).toMatchObject({ error: { exit: 1, reason: 'not_found' } });
     const empty = await runWithFake(['interns', 'get', ''], api);
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain('the intern to act on is empty');
@@ -585,7 +588,7 @@ describe('commands against the fake API', () => {
     const api = new FakeApi();
     api.listModels = () => Promise.reject(new ApiError(404, 404, 'not_found', false, 'No route for GET /models', 'GET /models'));
     const wrongBase = await runWithFake(['models'], api);
-    expect([wrongBase.code, wrongBase.stderr]).toEqual([1, 'intern-tui: No route for GET /models (does the base URL end in /api/v1?)\n']);
+    expect([wrongBase.code, wrongBase.stderr]).toEqual([1, 'intern-tui: No route for GET /models (does the base URL end in /api/v1? if it does, this key may not reach this route)\n']);
     api.suspendIntern = () => Promise.reject(new ApiError(404, 404, 'not_found', false, 'Intern not found', 'POST /interns/{internId}/suspend'));
     const gone = await runWithFake(['interns', 'suspend', 'runner'], api);
     expect(gone.stderr).not.toContain('/api/v1');
