@@ -56,6 +56,9 @@ export async function runCommand(spec: CommandSpec, rest: string[], parsed: Pars
   const controller = new AbortController();
   let interrupted = false;
   let closedPipe = false;
+  // Ended from outside (SIGTERM, SIGHUP, output that cannot be written): the process ends by that,
+  // and the abort it caused is no error of the command's to print.
+  let endedFromOutside = false;
   // A command may take ctrl+c itself for a while (RunContext.interrupts).
   const interrupts: RunContext['interrupts'] = { handler: null };
   const onSigint = () => {
@@ -80,6 +83,7 @@ export async function runCommand(spec: CommandSpec, rest: string[], parsed: Pars
     : endOnSignals(
         (how) => {
           if (how === 'pipe') closedPipe = true;
+          else endedFromOutside = true;
           controller.abort(new Error(how === 'SIGHUP' ? 'the terminal went away' : how === 'pipe' ? 'the reader of the output went away' : 'terminated'));
         },
         closeAll,
@@ -95,6 +99,7 @@ export async function runCommand(spec: CommandSpec, rest: string[], parsed: Pars
   } catch (e) {
     // `| head` had what it wanted: nothing to say about it (the rest goes nowhere), as other programs end.
     if (closedPipe) return EXIT.closedPipe;
+    if (endedFromOutside) return EXIT.failed;
     const code = exitCodeOf(e, interrupted);
     // The whole error for a bug report, its stack included; what the service put in it is sanitised as everywhere else.
     if (io.env.INTERN_TUI_DEBUG === '1') io.stderr.write(sanitize(inspect(e, { depth: 4 }), { multiline: true, tabs: true }) + '\n');

@@ -407,6 +407,21 @@ describe('intern-tui commands without a TTY', () => {
     expect(ended.stderr).toContain('session: e2e-term-session (continue with --session e2e-term-session)');
   }, 90_000);
 
+  it('SIGTERM on the built-in sandbox ends by the signal without a false network error', async () => {
+    const term = start(['chat', 'runner', 'run: sleep 20', '--approve'], { env: cleanEnv({}) });
+    let err = '';
+    term.child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    const until = Date.now() + 30_000;
+    while (!err.includes('Allow once')) {
+      if (Date.now() > until) throw new Error(`the command never started: ${err}`);
+      await new Promise((r) => setTimeout(r, 15));
+    }
+    term.child.kill('SIGTERM');
+    const ended = await term.done;
+    expect(ended.child.signalCode).toBe('SIGTERM');
+    expect(ended.stderr).not.toMatch(/could not reach|aborted/);
+  }, 60_000);
+
   it('output that cannot be written (a full disk) is one line and exit 1, and the built-in sandbox is cleaned up', async () => {
     const scratch = mkdtempSync(join(tmpdir(), 'e2e-full-'));
     onTestFinished(() => rmSync(scratch, { recursive: true, force: true }));
