@@ -75,10 +75,14 @@ export function createContext(
   return ctx;
 }
 
-/** Why a credential is missing and how to fix it: the variable, or `login`. */
-export function missingCredentialMessage(command: string, kind: CredentialKind, resolved: Pick<Resolved, 'baseUrl' | 'profile'>): string {
+/**
+ * Why a credential is missing and how to fix it: the variable, or `login`; for a base URL the
+ * profile keeps no keys for, `login` as another profile (login refuses to move this one).
+ */
+export function missingCredentialMessage(command: string, kind: CredentialKind, resolved: Pick<Resolved, 'baseUrl' | 'profile' | 'storedWithheldFor'>): string {
   const s = CREDENTIAL_SOURCES[kind];
-  return `${command} needs ${s.aLabel} for ${resolved.baseUrl}: set ${s.env}, or run \`${loginCommand(kind, resolved.profile)}\``;
+  const login = resolved.storedWithheldFor ? `${loginCommand(kind)} --base-url ${resolved.baseUrl} --profile NAME` : loginCommand(kind, resolved.profile);
+  return `${command} needs ${s.aLabel} for ${resolved.baseUrl}: set ${s.env}, or run \`${login}\``;
 }
 
 async function openApi(ctx: RunContext): Promise<InternApi> {

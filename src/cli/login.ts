@@ -15,7 +15,7 @@ import { authorizationUrl, createPkce, discoverOAuth, exchangeOAuthCode, signInU
 import { BASE_URL_ENV, CREDENTIAL_SOURCES, DEFAULT_BASE_URL, NOT_IN_A_KEY, type CredentialKind } from '../contract/routes.js';
 import { sanitize } from '../text.js';
 import { type Profile, readConfig } from './config.js';
-import { holdsStoredSecrets, noSuchProfile, originOf, profileOrigin, warnTo } from './settings.js';
+import { holdsStoredSecrets, noSuchProfile, originOf, profileFromEnv, profileOrigin, warnTo } from './settings.js';
 import type { Io } from './context.js';
 import { CliError, EXIT, usageError } from './exit.js';
 import { maskedPrompt, readAll } from './input.js';
@@ -59,7 +59,7 @@ const KINDS = Object.keys(CREDENTIAL_SOURCES) as CredentialKind[];
 
 function target(opts: LoginOptions, deps: LoginDeps) {
   const file = readConfig(deps.path, warnTo(deps.io.stderr));
-  const name = opts.profile ?? deps.io.env.INTERN_TUI_PROFILE ?? file.default_profile ?? 'default';
+  const name = opts.profile ?? profileFromEnv(deps.io.env) ?? file.default_profile ?? 'default';
   const profile: Profile = file.profiles[name] ?? {};
   const given = opts.baseUrl || deps.io.env[BASE_URL_ENV];
   const baseUrl = (given || profile.base_url || DEFAULT_BASE_URL).replace(/\/+$/, '');
@@ -253,12 +253,12 @@ export async function login(opts: LoginOptions, deps: LoginDeps): Promise<number
 
 export async function logout(opts: { profile?: string }, deps: Omit<LoginDeps, 'keychain'> & { keychain: Keychain | null }): Promise<number> {
   const file = readConfig(deps.path, warnTo(deps.io.stderr));
-  const name = opts.profile ?? deps.io.env.INTERN_TUI_PROFILE ?? file.default_profile ?? 'default';
+  const name = opts.profile ?? profileFromEnv(deps.io.env) ?? file.default_profile ?? 'default';
   const removed = await forgetProfileSecrets({ path: deps.path }, name, deps.keychain);
   // A profile named (flag or environment) that the file lacks is a typo, as for every other command
   // (exit 2), unless the keychain still held its secrets: the file lost the profile and logout
   // cleans up after it, which is why the keychain is asked first.
-  const named = opts.profile !== undefined || deps.io.env.INTERN_TUI_PROFILE !== undefined;
+  const named = opts.profile !== undefined || profileFromEnv(deps.io.env) !== undefined;
   if (removed.length === 0 && named && !file.profiles[name]) throw noSuchProfile(name, file);
   if (removed.length === 0) {
     deps.io.stdout.write(`Profile "${name}" holds no stored credentials.\n`);

@@ -75,6 +75,9 @@ export interface Resolved {
 
 const FLAG_OF: Record<CredentialKind, keyof Flags> = { api_key: 'apiKey', management_key: 'managementKey', oauth_token: 'oauthToken' };
 
+/** INTERN_TUI_PROFILE, an empty one being unset, as an empty OPENROUTER_API_KEY is. */
+export const profileFromEnv = (env: NodeJS.ProcessEnv): string | undefined => env.INTERN_TUI_PROFILE || undefined;
+
 /** A profile named by --profile or INTERN_TUI_PROFILE that the config file lacks: the words every command uses. */
 export function noSuchProfile(name: string, file: ConfigFile): ConfigError {
   const known = Object.keys(file.profiles);
@@ -82,12 +85,12 @@ export function noSuchProfile(name: string, file: ConfigFile): ConfigError {
 }
 
 export function resolveConfig(flags: Flags, env: NodeJS.ProcessEnv, file: ConfigFile): Resolved {
-  const profileName = flags.profile ?? env.INTERN_TUI_PROFILE ?? file.default_profile ?? null;
+  const profileName = flags.profile ?? profileFromEnv(env) ?? file.default_profile ?? null;
   let profile: Profile = {};
   if (profileName !== null) {
     const found = file.profiles[profileName];
     if (!found) {
-      if (flags.profile !== undefined || env.INTERN_TUI_PROFILE !== undefined) throw noSuchProfile(profileName, file);
+      if (flags.profile !== undefined || profileFromEnv(env) !== undefined) throw noSuchProfile(profileName, file);
       throw new ConfigError(`default_profile "${profileName}" is not among the profiles of the config file`);
     }
     profile = found;
@@ -117,7 +120,11 @@ export function resolveConfig(flags: Flags, env: NodeJS.ProcessEnv, file: Config
     }
   }
   const warnings: string[] = [];
-  if (storedWithheldFor) {
+  // Said when it matters: a kind the profile keeps that no flag or variable gives for this host
+  // (a CI job that sets every key for it needs no warning on every command).
+  const kept = (kind: CredentialKind) => profile.credential_store === 'keychain' || Boolean(profile[kind]) || (kind === 'oauth_token' && Boolean(profile.oauth_refresh_token));
+  const missed = (Object.keys(CREDENTIAL_SOURCES) as CredentialKind[]).some((kind) => kept(kind) && !credentials[kind]);
+  if (storedWithheldFor && missed) {
     const from = flags.baseUrl ? '--base-url' : BASE_URL_ENV;
     warnings.push(
       `profile "${profileName}" keeps keys for ${storedWithheldFor}, not sent to ${url.origin} (from ${from}): give keys for it by flag or environment, or sign in to it as another profile (${loginCommand('api_key')} --base-url URL --profile NAME)`,

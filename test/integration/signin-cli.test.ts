@@ -161,7 +161,7 @@ describe('login (PKCE)', () => {
     expect(refused.status.credentials.management_key.check).toBe('refused');
     expect(refused.status.credentials.api_key.check).toBe('ok');
     const shown = formatStatus(refused.status) + JSON.stringify(refused.status);
-    expect(shown).toContain('management key: set, from the environment; the service refuses it (run intern-tui login --with-token --kind management_key)');
+    expect(shown).toContain('management key: set, from the environment; the service refuses it (check OPENROUTER_MANAGEMENT_KEY)');
     expect(shown).not.toContain(wrong);
     expect(shown).not.toContain(c.api_key!);
     const away = await authStatus({}, { env: { OPENROUTER_BASE_URL: 'http://127.0.0.1:9/api/v1', OPENROUTER_API_KEY: c.api_key! }, path: join(cfgDir(), 'none.json'), keychain: memoryKeychain() });

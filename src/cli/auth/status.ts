@@ -107,7 +107,8 @@ export function formatStatus(s: AuthStatus, now = Date.now()): string {
     }
     let line = `  ${label}: set, from ${SOURCE_TEXT[c.source ?? 'file']}`;
     if (c.check === 'ok') line += kind === 'api_key' ? `; signed in as ${c.label}` : '; the service takes it';
-    else if (c.check === 'refused') line += `; the service refuses it (run ${loginCommand(kind, s.profile)})`;
+    // Set again where it came from: a key from the environment wins over a login's.
+    else if (c.check === 'refused') line += `; the service refuses it (${c.source === 'env' ? `check ${c.env}` : c.source === 'flag' ? `check ${CREDENTIAL_SOURCES[kind].flag}` : `run ${loginCommand(kind, s.profile)}`})`;
     else if (c.check === 'unreachable') line += '; the service could not be reached to check it';
     if (kind === 'oauth_token') {
       if (c.expires_at) {

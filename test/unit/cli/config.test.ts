@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError, parseCommand } from '../../../src/cli/args.js';
 import { readConfig, writeConfig } from '../../../src/cli/config.js';
+import { missingCredentialMessage } from '../../../src/cli/context.js';
 import { ConfigError, cacheDir, configPath, resolveConfig, usesEmbeddedSandbox } from '../../../src/cli/settings.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'intern-tui-cfg-'));
@@ -37,8 +38,20 @@ describe('precedence', () => {
     // A profile with no base URL is the default service's; one with no stored key withholds nothing.
     expect(resolveConfig({ profile: 'home', baseUrl: 'https://openrouter.ai/api/v1' }, {}, file).credentials).toEqual({ api_key: 'h-api' });
     expect(resolveConfig({ profile: 'home', baseUrl: 'https://evil.example/api/v1' }, {}, file).warnings[0]).toMatch(/profile "home" keeps keys for https:\/\/openrouter\.ai, not sent to https:\/\/evil\.example \(from --base-url\)/);
+    // The environment giving every kind the profile keeps, for that host: no warning (nothing is missed).
+    const given = resolveConfig({}, { OPENROUTER_BASE_URL: 'http://127.0.0.1:9/api/v1', OPENROUTER_API_KEY: 'e-api', OPENROUTER_MANAGEMENT_KEY: 'e-m', OPENROUTER_OAUTH_TOKEN: 'e-o' }, file);
+    expect([given.storedWithheldFor, given.warnings]).toEqual(['https://work.example', []]);
+    // An empty INTERN_TUI_PROFILE is unset, as an empty key is.
+    expect(resolveConfig({}, { INTERN_TUI_PROFILE: '' }, file).profile).toBe('work');
     const bare = resolveConfig({ baseUrl: 'https://evil.example/api/v1' }, {}, { profiles: { x: { scrollback: 5 } }, default_profile: 'x' });
     expect([bare.storedWithheldFor, bare.warnings]).toEqual([null, []]);
+  });
+  it('a missing key for a host the profile keeps no keys for points to signing in as another profile', () => {
+    const r = resolveConfig({}, { OPENROUTER_BASE_URL: 'http://127.0.0.1:9/api/v1' }, file);
+    expect(missingCredentialMessage('intern-tui interns list', 'api_key', r)).toBe(
+      'intern-tui interns list needs an API key for http://127.0.0.1:9/api/v1: set OPENROUTER_API_KEY, or run `intern-tui login --base-url http://127.0.0.1:9/api/v1 --profile NAME`',
+    );
+    expect(missingCredentialMessage('intern-tui interns list', 'api_key', resolveConfig({ profile: 'home' }, {}, { profiles: { home: {} } }))).toContain('run `intern-tui login --profile home`');
   });
   it('knows when nothing is configured (the sandbox case)', () => {
     const r = resolveConfig({}, {}, { profiles: {} });
