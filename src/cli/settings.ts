@@ -153,11 +153,18 @@ function parseBaseUrl(baseUrl: string): URL {
     url = new URL(baseUrl);
   } catch {
     // Shown without anything that looks like a user name and password.
-    throw new ConfigError(`the base URL is not a URL: ${baseUrl.replace(/^([^/]*\/\/)[^/]*@/, '$1…@').slice(0, 200)}`);
+    const shown = baseUrl.replace(/^([^/]*\/\/)[^/]*@/, '$1…@').slice(0, 200);
+    throw new ConfigError(`the base URL is not a URL: ${shown}${/^[a-z][a-z0-9+.-]*:\/\//i.test(baseUrl) ? '' : ` (with its scheme: http://${shown} or https://${shown})`}`);
   }
   // A password in the URL would be shown wherever the base URL is (status, errors); the service takes bearer keys.
   if (url.username || url.password) throw new ConfigError(`the base URL must not hold a user name or password: give ${url.protocol}//${url.host}${url.pathname} and the credentials by ${CREDENTIAL_SOURCES.api_key.env} or ${loginCommand('api_key')}`);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`the base URL must be http or https, not ${url.protocol.slice(0, 20)}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    // `127.0.0.1:8080/api/v1` parses with "127.0.0.1:" as its scheme.
+    const hint = /^[a-z][a-z0-9+.-]*:\/\//i.test(baseUrl) ? '' : ` (with its scheme: http://${baseUrl.slice(0, 200)})`;
+    throw new ConfigError(`the base URL must be http or https, not ${url.protocol.slice(0, 20)}${hint}`);
+  }
+  // Paths are added to it: a query or a fragment would end up in the middle of every one.
+  if (url.search || url.hash) throw new ConfigError(`the base URL must not hold a query or a fragment: give ${url.origin}${url.pathname}`);
   return url;
 }
 

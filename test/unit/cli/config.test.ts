@@ -69,6 +69,8 @@ describe('precedence', () => {
       expect(() => resolveConfig(source.flags, source.env, { profiles: {} })).not.toThrow(/hunter2/);
     }
     expect(() => resolveConfig({ baseUrl: 'ftp://example.com/api/v1' }, {}, { profiles: {} })).toThrow(/must be http or https/);
+    expect(() => resolveConfig({ baseUrl: 'http://127.0.0.1:9/api/v1?x=1' }, {}, { profiles: {} })).toThrow(/must not hold a query or a fragment: give http:\/\/127\.0\.0\.1:9\/api\/v1$/);
+    expect(() => resolveConfig({ baseUrl: '127.0.0.1:9/api/v1' }, {}, { profiles: {} })).toThrow(/with its scheme: http:\/\/127\.0\.0\.1:9\/api\/v1/);
     expect(() => resolveConfig({ baseUrl: 'not a url://me:hunter2@x' }, {}, { profiles: {} })).toThrow(/not a URL/);
     expect(() => resolveConfig({ baseUrl: 'not a url://me:hunter2@x' }, {}, { profiles: {} })).not.toThrow(/hunter2/);
   });
