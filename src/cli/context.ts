@@ -93,6 +93,7 @@ async function openApi(ctx: RunContext): Promise<InternApi> {
   if (usesEmbeddedSandbox(ctx.values.sandbox === true, resolved)) {
     const { startSandbox } = await import('../sandbox/index.js');
     if (ctx.values.sandbox !== true) ctx.warn('no service configured: using a temporary built-in sandbox with demo data (changes are lost on exit); see intern-tui --help');
+    else if (ctx.flags.baseUrl) ctx.warn('--sandbox uses the built-in sandbox: --base-url is not used');
     const sandbox = await startSandbox(EMBEDDED_SANDBOX);
     ctx.cleanup.push(() => sandbox.close());
     return createClient(embeddedClientOptions(sandbox));

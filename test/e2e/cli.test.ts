@@ -407,6 +407,12 @@ describe('intern-tui commands without a TTY', () => {
     expect(ended.stderr).toContain('session: e2e-term-session (continue with --session e2e-term-session)');
   }, 90_000);
 
+  it('--sandbox with --base-url says the base URL is not used', async () => {
+    const r = await run(['interns', 'list', '--sandbox', '--base-url', 'http://127.0.0.1:9/api/v1', '--json', 'name'], { env: cleanEnv({}) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('--sandbox uses the built-in sandbox: --base-url is not used');
+  });
+
   it('SIGTERM on the built-in sandbox ends by the signal without a false network error', async () => {
     const term = start(['chat', 'runner', 'run: sleep 20', '--approve'], { env: cleanEnv({}) });
     let err = '';
