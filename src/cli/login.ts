@@ -15,7 +15,7 @@ import { authorizationUrl, createPkce, discoverOAuth, exchangeOAuthCode, signInU
 import { BASE_URL_ENV, CREDENTIAL_SOURCES, DEFAULT_BASE_URL, NOT_IN_A_KEY, type CredentialKind } from '../contract/routes.js';
 import { sanitize } from '../text.js';
 import { type Profile, readConfig } from './config.js';
-import { holdsStoredSecrets, noSuchProfile, originOf, profileFromEnv, profileOrigin, warnTo } from './settings.js';
+import { holdsStoredSecrets, noSuchProfile, originOf, parseBaseUrl, profileFromEnv, profileOrigin, warnTo } from './settings.js';
 import type { Io } from './context.js';
 import { CliError, EXIT, usageError } from './exit.js';
 import { maskedPrompt, readAll } from './input.js';
@@ -63,10 +63,11 @@ function target(opts: LoginOptions, deps: LoginDeps) {
   const profile: Profile = file.profiles[name] ?? {};
   const given = opts.baseUrl || deps.io.env[BASE_URL_ENV];
   const baseUrl = (given || profile.base_url || DEFAULT_BASE_URL).replace(/\/+$/, '');
+  // The one rule for a base URL, and its messages (no password or query shown).
   try {
-    new URL(baseUrl);
-  } catch {
-    throw usageError(`the base URL is not a URL: ${baseUrl.slice(0, 200)}`);
+    parseBaseUrl(baseUrl);
+  } catch (e) {
+    throw usageError((e as Error).message);
   }
   // A base URL from a flag or the environment is saved, so later commands need neither. Not over a
   // profile that keeps keys for another origin: its other keys would then be sent to this one.

@@ -147,25 +147,33 @@ export function resolveConfig(flags: Flags, env: NodeJS.ProcessEnv, file: Config
 }
 
 /** Checks a base URL: a URL, http(s), no user name or password. */
-function parseBaseUrl(baseUrl: string): URL {
+export function parseBaseUrl(baseUrl: string): URL {
+  const hasScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(baseUrl);
   let url: URL;
   try {
     url = new URL(baseUrl);
   } catch {
-    // Shown without anything that looks like a user name and password.
-    const shown = baseUrl.replace(/^([^/]*\/\/)[^/]*@/, '$1…@').slice(0, 200);
-    throw new ConfigError(`the base URL is not a URL: ${shown}${/^[a-z][a-z0-9+.-]*:\/\//i.test(baseUrl) ? '' : ` (with its scheme: http://${shown} or https://${shown})`}`);
+    throw new ConfigError(`the base URL is not a URL: ${shownUrl(baseUrl)}${hasScheme ? '' : schemeHint(baseUrl)}`);
   }
+  // `localhost:8080/api/v1` parses, with "localhost:" as its scheme.
+  if (!hasScheme) throw new ConfigError(`the base URL has no http:// or https://${schemeHint(baseUrl)}`);
   // A password in the URL would be shown wherever the base URL is (status, errors); the service takes bearer keys.
   if (url.username || url.password) throw new ConfigError(`the base URL must not hold a user name or password: give ${url.protocol}//${url.host}${url.pathname} and the credentials by ${CREDENTIAL_SOURCES.api_key.env} or ${loginCommand('api_key')}`);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    // `127.0.0.1:8080/api/v1` parses with "127.0.0.1:" as its scheme.
-    const hint = /^[a-z][a-z0-9+.-]*:\/\//i.test(baseUrl) ? '' : ` (with its scheme: http://${baseUrl.slice(0, 200)})`;
-    throw new ConfigError(`the base URL must be http or https, not ${url.protocol.slice(0, 20)}${hint}`);
-  }
-  // Paths are added to it: a query or a fragment would end up in the middle of every one.
-  if (url.search || url.hash) throw new ConfigError(`the base URL must not hold a query or a fragment: give ${url.origin}${url.pathname}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`the base URL must be http or https, not ${url.protocol.slice(0, 20)}`);
+  // Paths are added to it: a query or a fragment (even an empty one: a bare ? or #) would end up in the middle of every one.
+  if (/[?#]/.test(baseUrl)) throw new ConfigError(`the base URL must not hold a query or a fragment: give ${url.origin}${url.pathname}`);
   return url;
+}
+
+/** A base URL as an error may show it: no user name or password (whatever precedes an @), no query or fragment (a token may ride there), 200 characters at most. */
+function shownUrl(baseUrl: string): string {
+  return baseUrl.replace(/^([^/]*\/\/)?[^/]*@/, (_, scheme: string | undefined) => `${scheme ?? ''}…@`).replace(/[?#].*$/, '').slice(0, 200);
+}
+
+/** " (with its scheme: http://host/path)", from the part that is shown. */
+function schemeHint(baseUrl: string): string {
+  const bare = shownUrl(baseUrl).replace(/^…@/, '');
+  return ` (with its scheme: http://${bare} or https://${bare})`;
 }
 
 /** A profile's base URL was checked when the config file was read; an unreadable one matches nothing. */

@@ -71,6 +71,14 @@ describe('precedence', () => {
     expect(() => resolveConfig({ baseUrl: 'ftp://example.com/api/v1' }, {}, { profiles: {} })).toThrow(/must be http or https/);
     expect(() => resolveConfig({ baseUrl: 'http://127.0.0.1:9/api/v1?x=1' }, {}, { profiles: {} })).toThrow(/must not hold a query or a fragment: give http:\/\/127\.0\.0\.1:9\/api\/v1$/);
     expect(() => resolveConfig({ baseUrl: '127.0.0.1:9/api/v1' }, {}, { profiles: {} })).toThrow(/with its scheme: http:\/\/127\.0\.0\.1:9\/api\/v1/);
+    expect(() => resolveConfig({ baseUrl: 'localhost:9/api/v1' }, {}, { profiles: {} })).toThrow(/has no http:\/\/ or https:\/\/ \(with its scheme: http:\/\/localhost:9\/api\/v1/);
+    // A bare ? or # too: the client would build /api/v1?/interns.
+    for (const tail of ['?', '#']) expect(() => resolveConfig({ baseUrl: `http://127.0.0.1:9/api/v1${tail}` }, {}, { profiles: {} })).toThrow(/must not hold a query or a fragment/);
+    // Without a scheme, still no password and no query in the message.
+    for (const bad of ['me:hunter2@example.com/api/v1', 'example.com:8443/api/v1?token=hunter2', 'no scheme@x?token=hunter2 with spaces']) {
+      expect(() => resolveConfig({ baseUrl: bad }, {}, { profiles: {} })).toThrow(ConfigError);
+      expect(() => resolveConfig({ baseUrl: bad }, {}, { profiles: {} })).not.toThrow(/hunter2/);
+    }
     expect(() => resolveConfig({ baseUrl: 'not a url://me:hunter2@x' }, {}, { profiles: {} })).toThrow(/not a URL/);
     expect(() => resolveConfig({ baseUrl: 'not a url://me:hunter2@x' }, {}, { profiles: {} })).not.toThrow(/hunter2/);
   });
