@@ -96,6 +96,12 @@ async function openApi(ctx: RunContext): Promise<InternApi> {
     else if (ctx.flags.baseUrl) ctx.warn('--sandbox uses the built-in sandbox: --base-url is not used');
     const sandbox = await startSandbox(EMBEDDED_SANDBOX);
     ctx.cleanup.push(() => sandbox.close());
+    // Ended while it started (a signal, output that cannot be written): the cleanup has run
+    // already, without it; closed now, or its folders stay in TMPDIR.
+    if (ctx.signal.aborted) {
+      await sandbox.close();
+      throw ctx.signal.reason instanceof Error ? ctx.signal.reason : new Error('ended');
+    }
     return createClient(embeddedClientOptions(sandbox));
   }
   for (const kind of ctx.spec.needs) {

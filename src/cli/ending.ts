@@ -29,10 +29,11 @@ export function endBy(signal: EndingSignal): void {
 export type Ending = EndingSignal | 'pipe' | 'write';
 
 /**
- * Watches for SIGHUP, SIGTERM and a terminal or pipe gone (EIO or EPIPE on `streams`). On the
- * first, calls `abort`, awaits `cleanup`, then ends the process by the signal, or, for a closed
- * pipe, with EXIT.closedPipe (Node ignores SIGPIPE, so it cannot end by it); later ones wait for
- * that. Answers a function that stops watching the signals, for when the command has ended on its
+ * Watches for SIGHUP, SIGTERM, a terminal or pipe gone (EIO or EPIPE on `streams`) and output
+ * that cannot be written (another error on `streams[0]`, the output: a full disk). On the first,
+ * calls `abort`, awaits `cleanup`, then ends the process by the signal, or, for a closed pipe,
+ * with EXIT.closedPipe (Node ignores SIGPIPE, so it cannot end by it), or, for output that
+ * cannot be written, with one line on stderr and EXIT.failed; later ones wait for that. Answers a function that stops watching the signals, for when the command has ended on its
  * own; the streams stay watched, since the last words (an error message, the final flush) can
  * still meet a terminal that went away, and an unhandled EIO crashed the process there.
  */
@@ -64,7 +65,11 @@ export function endOnSignals(abort: (ending: Ending) => void, cleanup: () => Pro
   onTerminalGone(
     streams,
     (how) => end(how === 'pipe' ? 'pipe' : 'SIGHUP'),
-    (e) => end('write', e.code === 'ENOSPC' ? 'ENOSPC (no space left on the device)' : (e.code ?? e.message)),
+    // Only the output (the first stream) ends the command: a note that cannot reach stderr, or
+    // stdin opened the wrong way, leaves the data on stdout to be written.
+    (e, stream) => {
+      if (stream === streams[0]) end('write', e.code === 'ENOSPC' ? 'ENOSPC (no space left on the device)' : (e.code ?? e.message));
+    },
   );
   return () => {
     if (ending) return;

@@ -71,12 +71,21 @@ export async function runCommand(spec: CommandSpec, rest: string[], parsed: Pars
   };
   if (!spec.raw) process.on('SIGINT', onSigint);
   const ctx = createContext(spec, rest, parsed, io, controller.signal, open, interrupts);
-  // What the command opened, closed once, whether it ends on its own or by a signal.
-  let closing: Promise<void> | undefined;
+  // What the command opened, each closed once, whether it ends on its own or by a signal; every
+  // caller waits for every close begun before (the command's own end and a signal's may race).
+  let closing = Promise.resolve();
   const closeAll = () =>
-    (closing ??= (async () => {
+    (closing = closing.then(async () => {
       for (const c of ctx.cleanup.splice(0)) await c().catch(() => undefined);
-    })());
+    }));
+  // Ended from outside, the command is given a moment to settle first: what it was opening then
+  // (the built-in sandbox starting) is registered, or closed by itself, before the process ends.
+  let settle: () => void = () => undefined;
+  const settled = new Promise<void>((resolve) => (settle = resolve));
+  const closeOnEnding = async () => {
+    await Promise.race([settled, new Promise<void>((r) => setTimeout(r, 2000).unref())]);
+    await closeAll();
+  };
   // The raw commands (config, sandbox) handle their own signals.
   const stopWatching = spec.raw
     ? () => undefined
@@ -86,7 +95,7 @@ export async function runCommand(spec: CommandSpec, rest: string[], parsed: Pars
           else endedFromOutside = true;
           controller.abort(new Error(how === 'SIGHUP' ? 'the terminal went away' : how === 'pipe' ? 'the reader of the output went away' : 'terminated'));
         },
-        closeAll,
+        closeOnEnding,
         // The command's own streams (the process's, but for tests); stdin too: attach and chat
         // read the terminal, where a hangup can show first.
         [io.stdout, io.stderr, io.stdin],
@@ -123,6 +132,7 @@ export async function runCommand(spec: CommandSpec, rest: string[], parsed: Pars
     ctx.out.error(message, extra);
     return code;
   } finally {
+    settle();
     process.off('SIGINT', onSigint);
     // Signals are watched until all is closed: a second SIGHUP (a hangup sends more than one) must
     // not end the process with the sandbox half closed.

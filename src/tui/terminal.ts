@@ -33,15 +33,20 @@ export type EndingSignal = 'SIGHUP' | 'SIGTERM';
  * is what SIGPIPE means to other programs. Any other error (a full disk under `> file`: ENOSPC)
  * goes to `failed` when given, else is thrown on, as if nobody listened.
  */
-export function onTerminalGone(streams: NodeJS.EventEmitter[], gone: (how: 'hangup' | 'pipe') => void, failed?: (e: NodeJS.ErrnoException) => void): void {
-  const onError = (e: NodeJS.ErrnoException) => {
-    if (e.code !== 'EIO' && e.code !== 'EPIPE') {
-      if (failed) return failed(e);
-      throw e;
-    }
-    gone(e.code === 'EPIPE' ? 'pipe' : 'hangup');
-  };
-  for (const s of streams) s.on('error', onError);
+export function onTerminalGone(
+  streams: NodeJS.EventEmitter[],
+  gone: (how: 'hangup' | 'pipe') => void,
+  failed?: (e: NodeJS.ErrnoException, stream: NodeJS.EventEmitter) => void,
+): void {
+  for (const s of streams) {
+    s.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EIO' && e.code !== 'EPIPE') {
+        if (failed) return failed(e, s);
+        throw e;
+      }
+      gone(e.code === 'EPIPE' ? 'pipe' : 'hangup');
+    });
+  }
 }
 
 /**

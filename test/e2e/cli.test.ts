@@ -441,6 +441,15 @@ describe('intern-tui commands without a TTY', () => {
     expect(stderr).toContain('intern-tui: cannot write the output: ENOSPC (no space left on the device)');
     expect(stderr).not.toMatch(/\n\s+at /);
     expect(readdirSync(scratch)).toEqual([]);
+    // Only stderr full: the notes are lost, the data is written, and nothing is left behind.
+    const fullErr = openSync('/dev/full', 'w');
+    const quiet = spawn(process.execPath, [CLI, 'interns', 'list', '--json', 'name'], { env: cleanEnv({ TMPDIR: scratch }), stdio: ['ignore', 'pipe', fullErr] });
+    closeSync(fullErr);
+    let stdout = '';
+    quiet.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    expect(await new Promise<number | null>((resolve) => quiet.on('close', resolve))).toBe(0);
+    expect(JSON.parse(stdout)).toEqual(expect.arrayContaining([{ name: 'runner' }]));
+    expect(readdirSync(scratch)).toEqual([]);
   });
 
   it('config use PROFILE sets the default profile, and refuses one the file does not have', async () => {
