@@ -4,8 +4,8 @@
  * when nothing at all is configured). Loaded only once a command runs.
  */
 import type { InternApi } from '../client/types.js';
-import { CREDENTIAL_SOURCES, loginCommand, type CredentialKind } from '../contract/routes.js';
-import { configPath, EMBEDDED_SANDBOX, embeddedClientOptions, type Flags, type Resolved, usesEmbeddedSandbox, warnTo } from './settings.js';
+import { CREDENTIAL_SOURCES, type CredentialKind } from '../contract/routes.js';
+import { configPath, EMBEDDED_SANDBOX, embeddedClientOptions, type Flags, loginHint, type Resolved, usesEmbeddedSandbox, warnTo } from './settings.js';
 import { CliError, EXIT } from './exit.js';
 import { Output } from './output.js';
 import type { Parsed } from './parse.js';
@@ -81,8 +81,7 @@ export function createContext(
  */
 export function missingCredentialMessage(command: string, kind: CredentialKind, resolved: Pick<Resolved, 'baseUrl' | 'profile' | 'storedWithheldFor'>): string {
   const s = CREDENTIAL_SOURCES[kind];
-  const login = resolved.storedWithheldFor ? `${loginCommand(kind)} --base-url ${resolved.baseUrl} --profile NAME` : loginCommand(kind, resolved.profile);
-  return `${command} needs ${s.aLabel} for ${resolved.baseUrl}: set ${s.env}, or run \`${login}\``;
+  return `${command} needs ${s.aLabel} for ${resolved.baseUrl}: set ${s.env}, or run \`${loginHint(kind, resolved)}\``;
 }
 
 async function openApi(ctx: RunContext): Promise<InternApi> {

@@ -190,6 +190,14 @@ export function holdsStoredSecrets(profile: Profile): boolean {
   return SECRET_NAMES.some((name) => profile[name]) || profile.credential_store === 'keychain';
 }
 
+/**
+ * The `login` that stores a credential of `kind` for where commands go now: the profile's own, or,
+ * for a base URL it keeps no keys for (login would refuse to move it), another profile for it.
+ */
+export function loginHint(kind: CredentialKind, at: { profile: string | null; baseUrl: string; storedWithheldFor: string | null }): string {
+  return at.storedWithheldFor ? `${loginCommand(kind)} --base-url ${at.baseUrl} --profile NAME` : loginCommand(kind, at.profile);
+}
+
 /** The origin a profile's stored keys belong to: its base URL's, else the default service's. */
 export const profileOrigin = (profile: Profile): string => originOf(profile.base_url || DEFAULT_BASE_URL);
 

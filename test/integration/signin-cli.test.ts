@@ -121,6 +121,8 @@ describe('login (PKCE)', () => {
     expect([elsewhere.credentials, elsewhere.sources, elsewhere.storedWithheldFor]).toEqual([{}, {}, new URL(sb.baseUrl).origin]);
     const shownElsewhere = formatStatus((await authStatus({ profile: 'work' }, { env: { OPENROUTER_BASE_URL: 'http://127.0.0.1:9/api/v1' }, path, keychain })).status);
     expect(shownElsewhere).toContain(`stored keys: not sent to this host; profile "work" keeps them for ${new URL(sb.baseUrl).origin}`);
+    // And the way to a key for this host is a profile of its own: login would refuse to move "work".
+    expect(shownElsewhere).toContain('API key: not set (set OPENROUTER_API_KEY, or run intern-tui login --base-url http://127.0.0.1:9/api/v1 --profile NAME)');
 
     const out = makeIo();
     await logout({ profile: 'work' }, { io: out, path, keychain });

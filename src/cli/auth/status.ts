@@ -9,7 +9,7 @@ import { ApiError } from '../../client/errors.js';
 import { CREDENTIAL_SOURCES, loginCommand, type CredentialKind } from '../../contract/routes.js';
 import { sanitize } from '../../text.js';
 import { readConfig } from '../config.js';
-import { type Flags, usesEmbeddedSandbox } from '../settings.js';
+import { type Flags, loginHint, usesEmbeddedSandbox } from '../settings.js';
 import { EXIT } from '../exit.js';
 import { type AuthDeps, resolveSignedIn } from './credentials.js';
 
@@ -96,19 +96,20 @@ export async function authStatus(flags: Flags, deps: AuthDeps & { now?: () => nu
 }
 
 export function formatStatus(s: AuthStatus, now = Date.now()): string {
+  const at = { profile: s.profile, baseUrl: s.base_url, storedWithheldFor: s.stored_keys_for };
   const lines = [`${sanitize(s.base_url)}`, `  profile: ${s.profile ? sanitize(s.profile) : '(none)'} (${s.config_file})`];
   if (s.stored_keys_for) lines.push(`  stored keys: not sent to this host; profile ${s.profile ? `"${sanitize(s.profile)}" ` : ''}keeps them for ${sanitize(s.stored_keys_for)}`);
   for (const kind of Object.keys(s.credentials) as CredentialKind[]) {
     const c = s.credentials[kind];
     const label = CREDENTIAL_SOURCES[kind].label;
     if (!c.set) {
-      lines.push(`  ${label}: not set (set ${c.env}, or run ${loginCommand(kind, s.profile)})`);
+      lines.push(`  ${label}: not set (set ${c.env}, or run ${loginHint(kind, at)})`);
       continue;
     }
     let line = `  ${label}: set, from ${SOURCE_TEXT[c.source ?? 'file']}`;
     if (c.check === 'ok') line += kind === 'api_key' ? `; signed in as ${c.label}` : '; the service takes it';
     // Set again where it came from: a key from the environment wins over a login's.
-    else if (c.check === 'refused') line += `; the service refuses it (${c.source === 'env' ? `check ${c.env}` : c.source === 'flag' ? `check ${CREDENTIAL_SOURCES[kind].flag}` : `run ${loginCommand(kind, s.profile)}`})`;
+    else if (c.check === 'refused') line += `; the service refuses it (${c.source === 'env' ? `check ${c.env}` : c.source === 'flag' ? `check ${CREDENTIAL_SOURCES[kind].flag}` : `run ${loginHint(kind, at)}`})`;
     else if (c.check === 'unreachable') line += '; the service could not be reached to check it';
     if (kind === 'oauth_token') {
       if (c.expires_at) {
