@@ -296,20 +296,23 @@ async function untilStatus(ctx: RunContext, api: InternApi, first: Intern, targe
       throw new CliError(EXIT.failed, `${name} is ${intern.status}${why}; it will not become ${target}`);
     }
     const elapsed = performance.now() - started;
-    if (elapsed >= timeout.ms) throw new CliError(EXIT.failed, `gave up after ${timeout.text}: ${name} is still ${now}, not ${target}`);
+    if (elapsed >= timeout.ms) throw new CliError(EXIT.failed, `gave up after ${timeout.text}: ${name} is still ${now}, not ${target}`, false, { reason: 'timeout' });
     await sleep(Math.min(delay, timeout.ms - elapsed), undefined, { signal: ctx.signal });
     delay = Math.min(POLL_MAX_MS, delay * 1.5);
+    // No request outlives --timeout (the client's own 15 s would).
+    const deadline = untilDeadline(ctx, timeout.ms - (performance.now() - started));
     try {
-      // No request outlives --timeout (the client's own 15 s would).
-      intern = await api.getIntern(intern.id, { signal: untilDeadline(ctx, timeout.ms - (performance.now() - started)) });
+      intern = await api.getIntern(intern.id, { signal: deadline });
       unreachable = false;
     } catch (e) {
       if (target === DELETED && e instanceof ApiError && e.status === 404) return null;
+      if (deadline.aborted && !ctx.signal.aborted) throw new CliError(EXIT.failed, `gave up after ${timeout.text}: no answer about ${name} in time (last seen ${sanitize(now)}, not ${target})`, false, { reason: 'timeout' });
       // A wait of minutes outlives a service restart or a dropped connection: said once, and
-      // tried again until the timeout, as the status itself is.
+      // tried again until the timeout, as the status itself is (no sooner than it asks to be).
       if (!passing(ctx, e)) throw e;
       if (!unreachable) ctx.warn(`could not ask about ${name} (${sanitize((e as Error).message)}); trying again until ${timeout.text} have passed`);
       unreachable = true;
+      if (e instanceof ApiError && e.retryAfterMs !== undefined) delay = Math.max(delay, e.retryAfterMs);
     }
   }
 }
@@ -338,20 +341,22 @@ export async function wait(ctx: RunContext): Promise<number> {
   let intern: Intern | undefined;
   // The intern is looked up as its status is asked: a service not up yet (started in the same
   // script) is asked again until --timeout, and no request outlives it.
-  for (let told = false; intern === undefined; ) {
-    const left = timeout.ms - (performance.now() - started);
+  for (let told = false, delay = POLL_FIRST_MS; intern === undefined; delay = Math.min(POLL_MAX_MS, delay * 1.5)) {
+    const deadline = untilDeadline(ctx, timeout.ms - (performance.now() - started));
     try {
-      intern = await resolveIntern(api, ref, untilDeadline(ctx, left));
+      intern = await resolveIntern(api, ref, deadline);
     } catch (e) {
       if (target === DELETED && e instanceof CliError && e.exitCode === EXIT.failed) {
         ctx.out.done(`No intern "${sanitize(ref).slice(0, 80)}": it is deleted, or never was.`, { name: ref, deleted: true });
         return EXIT.ok;
       }
+      const late = (deadline.aborted && !ctx.signal.aborted) || performance.now() - started >= timeout.ms;
+      if (late) throw new CliError(EXIT.failed, `gave up after ${timeout.text}: could not look up ${sanitize(ref).slice(0, 80)} in time`, false, { reason: 'timeout' });
       if (!passing(ctx, e)) throw e;
-      if (performance.now() - started >= timeout.ms) throw new CliError(EXIT.failed, `gave up after ${timeout.text}: could not look up ${sanitize(ref).slice(0, 80)} (${sanitize((e as Error).message)})`);
       if (!told) ctx.warn(`could not look up ${sanitize(ref).slice(0, 80)} (${sanitize((e as Error).message)}); trying again until ${timeout.text} have passed`);
       told = true;
-      await sleep(Math.min(POLL_FIRST_MS, Math.max(0, timeout.ms - (performance.now() - started))), undefined, { signal: ctx.signal });
+      const wait = e instanceof ApiError && e.retryAfterMs !== undefined ? Math.max(delay, e.retryAfterMs) : delay;
+      await sleep(Math.min(wait, Math.max(0, timeout.ms - (performance.now() - started))), undefined, { signal: ctx.signal });
     }
   }
   const end = await untilStatus(ctx, api, intern, target, { text: timeout.text, ms: Math.max(1, timeout.ms - (performance.now() - started)) });

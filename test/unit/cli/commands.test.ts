@@ -519,8 +519,16 @@ describe('commands against the fake API', () => {
     const started = Date.now();
     const gone = await runWithFake(['interns', 'wait', 'runner', '--timeout', '1s'], silent);
     expect(gone.code).toBe(1);
-    expect(gone.stderr).toContain('gave up after 1s: could not look up runner');
+    expect(gone.stderr).toContain('gave up after 1s: could not look up runner in time');
     expect(Date.now() - started).toBeLessThan(5_000);
+    // Found, then its status never answered: given up at --timeout with reason timeout, no "trying again".
+    const mute = new FakeApi();
+    mute.getIntern = ((_id: string, opts?: { signal?: AbortSignal }) =>
+      new Promise((_, reject) => opts?.signal?.addEventListener('abort', () => reject(new NetworkError('GET /interns/{internId}', 'aborted', false))))) as FakeApi['getIntern'];
+    const stuck = await runWithFake(['interns', 'wait', 'sleeper', '--timeout', '2s', '--json', 'status'], mute);
+    expect(stuck.code).toBe(1);
+    expect(stuck.stderr).not.toContain('trying again');
+    expect(JSON.parse(stuck.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: { reason: 'timeout', message: expect.stringContaining('gave up after 2s: no answer about sleeper in time (last seen stopped, not running)') } });
   }, 15_000);
 
   it('chat --no-wait starts a run through invoke and prints only its session id on stdout', async () => {
