@@ -296,9 +296,12 @@ async function untilStatus(ctx: RunContext, api: InternApi, first: Intern, targe
       throw new CliError(EXIT.failed, `${name} is ${intern.status}${why}; it will not become ${target}`);
     }
     const elapsed = performance.now() - started;
-    if (elapsed >= timeout.ms) throw new CliError(EXIT.failed, `gave up after ${timeout.text}: ${name} is still ${now}, not ${target}`, false, { reason: 'timeout' });
+    const gaveUp = (more = '') => new CliError(EXIT.failed, `gave up after ${timeout.text}: ${name} is still ${now}, not ${target}${more}`, false, { reason: 'timeout' });
+    if (elapsed >= timeout.ms) throw gaveUp();
     await sleep(Math.min(delay, timeout.ms - elapsed), undefined, { signal: ctx.signal });
     delay = Math.min(POLL_MAX_MS, delay * 1.5);
+    // Slept to the deadline: nothing left to ask in.
+    if (performance.now() - started >= timeout.ms - 1) throw gaveUp();
     // No request outlives --timeout (the client's own 15 s would).
     const deadline = untilDeadline(ctx, timeout.ms - (performance.now() - started));
     try {
@@ -306,7 +309,7 @@ async function untilStatus(ctx: RunContext, api: InternApi, first: Intern, targe
       unreachable = false;
     } catch (e) {
       if (target === DELETED && e instanceof ApiError && e.status === 404) return null;
-      if (deadline.aborted && !ctx.signal.aborted) throw new CliError(EXIT.failed, `gave up after ${timeout.text}: no answer about ${name} in time (last seen ${sanitize(now)}, not ${target})`, false, { reason: 'timeout' });
+      if (deadline.aborted && !ctx.signal.aborted) throw gaveUp(' (the service did not answer in time)');
       // A wait of minutes outlives a service restart or a dropped connection: said once, and
       // tried again until the timeout, as the status itself is (no sooner than it asks to be).
       if (!passing(ctx, e)) throw e;

@@ -528,7 +528,7 @@ describe('commands against the fake API', () => {
     const stuck = await runWithFake(['interns', 'wait', 'sleeper', '--timeout', '2s', '--json', 'status'], mute);
     expect(stuck.code).toBe(1);
     expect(stuck.stderr).not.toContain('trying again');
-    expect(JSON.parse(stuck.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: { reason: 'timeout', message: expect.stringContaining('gave up after 2s: no answer about sleeper in time (last seen stopped, not running)') } });
+    expect(JSON.parse(stuck.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: { reason: 'timeout', message: expect.stringContaining('gave up after 2s: sleeper is still stopped, not running (the service did not answer in time)') } });
   }, 15_000);
 
   it('chat --no-wait starts a run through invoke and prints only its session id on stdout', async () => {
