@@ -327,6 +327,13 @@ export class AttachSession {
         replayed: (live) => {
           this.replayEnd = live;
         },
+        restarted: (start) => {
+          // Offsets start over with the new stream: what is consumed and acknowledged too.
+          this.consumed = start;
+          this.acked = start;
+          this.model.write(`\r\n\x1b[0;33m[intern-tui: the intern's terminal was started again: what follows is a new session]\x1b[0m\r\n`);
+          this.schedule();
+        },
         gap: (missed) => {
           this.model.write(`\r\n\x1b[0;33m[intern-tui: ${missed} bytes of output were lost while disconnected: more than the daemon keeps]\x1b[0m\r\n`);
           this.schedule();

@@ -20,6 +20,11 @@ export interface TransportHandlers {
   gap(missed: number): void;
   /** Output before `live` is a replay of what was written before this connection (when the daemon says). */
   replayed?(live: number): void;
+  /**
+   * The daemon's stream is shorter than what this client has (it answered a resume with a start
+   * before it): a new terminal (the service restarted it); its output follows from `start`.
+   */
+  restarted?(start: number): void;
   exit(info: { code: number | null; signal: number | null; reason?: string }): void;
 }
 
@@ -93,7 +98,9 @@ export class WebSocketTransport implements TerminalTransport {
     const ws = new WebSocket(url, [SUBPROTOCOL], { headers: { authorization: `Bearer ${access.token}` }, handshakeTimeout: 10_000, perMessageDeflate: false });
     this.ws = ws;
     ws.binaryType = 'nodebuffer';
+    let opened = false;
     ws.on('open', () => {
+      opened = true;
       this.attempt = 0;
       this.lastPong = Date.now();
       ws.send(encodeControl({ type: 'hello', resume_from: this.received, cols: this.cols, rows: this.rows }));
@@ -124,7 +131,10 @@ export class WebSocketTransport implements TerminalTransport {
       this.stopPing();
       if (this.ws === ws) this.ws = undefined;
       if (this.closedByUs || this.exited) return this.setState('closed');
-      this.retry('connection lost');
+      // Not even opened: the daemon may have moved (the service restarted it elsewhere), so the
+      // next attempt asks for access afresh rather than knocking at the old address for ever.
+      if (!opened) this.needFreshAccess = true;
+      this.retry(opened ? 'connection lost' : 'cannot connect to the daemon');
     });
   }
 
@@ -148,6 +158,12 @@ export class WebSocketTransport implements TerminalTransport {
     const m = frame.message;
     if (m.type === 'welcome') {
       if (m.missed > 0) this.opts.handlers.gap(m.missed);
+      // A resume is answered from where the client is, or later: an earlier start is another
+      // stream (its bytes would be taken for ones already had, and dropped).
+      if (this.received !== null && m.start < this.received) {
+        this.received = m.start;
+        this.opts.handlers.restarted?.(m.start);
+      }
       if (m.live !== undefined) this.opts.handlers.replayed?.(m.live);
       if (this.received === null || m.start > this.received) this.received = m.start;
     } else if (m.type === 'exit') {

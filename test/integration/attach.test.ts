@@ -100,6 +100,62 @@ describe('daemon terminals', () => {
     expect(seen).toEqual({ exit: { type: 'exit', code: 3, signal: null }, code: 1000 });
   });
 
+  it('a daemon started again elsewhere (a service restarted) is asked for afresh, and its new, shorter stream is taken, not dropped as bytes already had', async () => {
+    const first = await start('/bin/sh');
+    const other = createDaemonHub({ host: '127.0.0.1', command: '/bin/sh', scratchRoot: mkdtempSync(join(tmpdir(), 'daemon-')) });
+    // What the client kept (its last access) until it asks afresh, and what the service answers then.
+    let kept: { origin: string; token: string } = first;
+    let current = first;
+    let restartedAt: number | null = null;
+    let freshAsks = 0;
+    const state = { text: '', bytes: 0 };
+    const handlers: TransportHandlers = {
+      output: (data, offset) => {
+        state.text += data.toString('latin1');
+        state.bytes = offset + data.length;
+        t.ack(state.bytes);
+      },
+      state: () => undefined,
+      gap: () => undefined,
+      exit: () => undefined,
+      restarted: (at) => (restartedAt = at),
+    };
+    const t: WebSocketTransport = new WebSocketTransport({
+      access: async (fresh) => {
+        if (!fresh) return kept;
+        freshAsks++;
+        return (kept = current);
+      },
+      cols: 80,
+      rows: 24,
+      handlers,
+      backoff: { baseMs: 20, maxMs: 100 },
+    });
+    transports.push(t);
+    t.connect();
+    await until('open', () => t.state === 'open');
+    // More output on the first terminal than the second will have written when it is reached.
+    t.send(`printf '%0${5000}d\\n' 0\n`);
+    await until('the first output', () => state.bytes > 5000);
+    const had = state.bytes;
+    // The first daemon goes without a word (its address answers nothing now); the service starts
+    // the terminal again elsewhere.
+    const { origin } = await other.start({ id: 'i1', name: 'one' });
+    current = { origin, token: other.issueToken('i1') };
+    kept = { origin: 'http://127.0.0.1:1', token: first.token };
+    const asksBefore = freshAsks;
+    t.socket!.terminate();
+    try {
+      await until('reconnected after asking afresh', () => t.state === 'open' && freshAsks > asksBefore && restartedAt !== null, 15_000);
+      expect(restartedAt!).toBeLessThan(had);
+      t.send('echo after-$((20+22))\n');
+      await until('the new terminal\'s output', () => state.text.includes('after-42'), 15_000);
+    } finally {
+      t.close();
+      await other.close();
+    }
+  });
+
   it('passes output through as bytes, UTF-8 or not, and keeps the terminal in UTF-8 line editing', async () => {
     const access = await start('/bin/sh');
     const { t, state } = connect(access);
