@@ -13,7 +13,7 @@ import { Text } from '../components/Text.js';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, RETRY_AFTER_MAX_MS } from '../../client/errors.js';
 import type { ChatStart } from '../../client/types.js';
-import { type ChatMessage, type ChatRequest, type ElicitationField, type ElicitationRequest, answerMessages, parseProvideInput, promptTooLong } from '../../contract/chat.js';
+import { type ChatChunk, type ChatMessage, type ChatRequest, type ElicitationField, type ElicitationRequest, answerMessages, parseProvideInput, promptTooLong } from '../../contract/chat.js';
 import { PROVISIONABLE_STATUSES, STARTING_STATUSES, type Intern } from '../../contract/intern.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { TextField } from '../components/TextField.js';
@@ -136,18 +136,30 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
       return;
     }
     setLast({ ...convo.turns[convo.turns.length - 1]!, started: true });
+    await consume(start.events, ctl, convo.turns.length - 1);
+  };
+
+  /**
+   * Streams `events` into the turn at `at` (the one they answer, whatever is added after it), and
+   * ends it waiting, done, failed or, once `ctl` is aborted, cancelled. An error (a severed or
+   * silent stream) fails the turn: unhandled, it ended the process with the terminal in raw mode.
+   */
+  const consume = async (events: AsyncIterable<ChatChunk>, ctl: AbortController, at: number): Promise<void> => {
+    const setTurn = (turn: Turn) => {
+      convo.turns[at] = turn;
+      bump();
+    };
     try {
-      for await (const chunk of start.events) {
-        const { turn, sessionId } = applyChunk(convo.turns[convo.turns.length - 1]!, chunk);
+      for await (const chunk of events) {
+        const { turn, sessionId } = applyChunk(convo.turns[at]!, chunk);
         if (sessionId) convo.sessionId = sessionId;
-        setLast(turn);
+        setTurn(turn);
       }
-      const t = convo.turns[convo.turns.length - 1]!;
-      if (ctl.signal.aborted) setLast({ ...t, status: 'cancelled' });
-      else setLast({ ...t, status: endedStatus(t) });
+      const t = convo.turns[at]!;
+      setTurn({ ...t, status: ctl.signal.aborted ? 'cancelled' : endedStatus(t) });
     } catch (e) {
-      const t = convo.turns[convo.turns.length - 1]!;
-      setLast(ctl.signal.aborted ? { ...t, status: 'cancelled' } : { ...t, status: 'failed', error: e });
+      const t = convo.turns[at]!;
+      setTurn(ctl.signal.aborted ? { ...t, status: 'cancelled' } : { ...t, status: 'failed', error: e });
     } finally {
       if (running.current === ctl) running.current = null;
     }
@@ -188,30 +200,9 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
             // The turn ended before the prompt arrived: it is a turn of its own, streamed as
             // stream() streams one (the running one, cancelled by esc, and only into its own turn).
             convo.turns.push({ ...newTurn(prompt), started: true });
-            const at = convo.turns.length - 1;
-            const setTurn = (turn: Turn) => {
-              convo.turns[at] = turn;
-              bump();
-            };
             running.current = steerCtl;
             bump();
-            void (async () => {
-              try {
-                for await (const chunk of start.events) {
-                  const { turn, sessionId } = applyChunk(convo.turns[at]!, chunk);
-                  if (sessionId) convo.sessionId = sessionId;
-                  setTurn(turn);
-                }
-                const l = convo.turns[at]!;
-                setTurn({ ...l, status: steerCtl.signal.aborted ? 'cancelled' : endedStatus(l) });
-              } catch (e) {
-                // A stream that breaks (or goes silent) fails its turn: unhandled, the rejection
-                // ended the process with the terminal still in raw mode.
-                setTurn({ ...convo.turns[at]!, ...(steerCtl.signal.aborted ? { status: 'cancelled' as const } : { status: 'failed' as const, error: e }) });
-              } finally {
-                if (running.current === steerCtl) running.current = null;
-              }
-            })();
+            void consume(start.events, steerCtl, convo.turns.length - 1);
           }
         },
         (e: unknown) => giveBack(prompt, 'steering failed', sanitize((e as Error).message)),
