@@ -341,28 +341,29 @@ export async function wait(ctx: RunContext): Promise<number> {
   const api = await ctx.api();
   const started = performance.now();
   const ref = ctx.positionals[0]!;
+  const shown = sanitize(ref).slice(0, 80);
+  const left = () => timeout.ms - (performance.now() - started);
   let intern: Intern | undefined;
   // The intern is looked up as its status is asked: a service not up yet (started in the same
   // script) is asked again until --timeout, and no request outlives it.
   for (let told = false, delay = POLL_FIRST_MS; intern === undefined; delay = Math.min(POLL_MAX_MS, delay * 1.5)) {
-    const deadline = untilDeadline(ctx, timeout.ms - (performance.now() - started));
+    const deadline = untilDeadline(ctx, left());
     try {
       intern = await resolveIntern(api, ref, deadline);
     } catch (e) {
       if (target === DELETED && e instanceof CliError && e.exitCode === EXIT.failed) {
-        ctx.out.done(`No intern "${sanitize(ref).slice(0, 80)}": it is deleted, or never was.`, { name: ref, deleted: true });
+        ctx.out.done(`No intern "${shown}": it is deleted, or never was.`, { name: ref, deleted: true });
         return EXIT.ok;
       }
-      const late = (deadline.aborted && !ctx.signal.aborted) || performance.now() - started >= timeout.ms;
-      if (late) throw new CliError(EXIT.failed, `gave up after ${timeout.text}: could not look up ${sanitize(ref).slice(0, 80)} in time`, false, { reason: 'timeout' });
+      if ((deadline.aborted && !ctx.signal.aborted) || left() <= 0) throw new CliError(EXIT.failed, `gave up after ${timeout.text}: could not look up ${shown} in time`, false, { reason: 'timeout' });
       if (!passing(ctx, e)) throw e;
-      if (!told) ctx.warn(`could not look up ${sanitize(ref).slice(0, 80)} (${sanitize((e as Error).message)}); trying again until ${timeout.text} have passed`);
+      if (!told) ctx.warn(`could not look up ${shown} (${sanitize((e as Error).message)}); trying again until ${timeout.text} have passed`);
       told = true;
       const wait = e instanceof ApiError && e.retryAfterMs !== undefined ? Math.max(delay, e.retryAfterMs) : delay;
-      await sleep(Math.min(wait, Math.max(0, timeout.ms - (performance.now() - started))), undefined, { signal: ctx.signal });
+      await sleep(Math.min(wait, Math.max(0, left())), undefined, { signal: ctx.signal });
     }
   }
-  const end = await untilStatus(ctx, api, intern, target, { text: timeout.text, ms: Math.max(1, timeout.ms - (performance.now() - started)) });
+  const end = await untilStatus(ctx, api, intern, target, { text: timeout.text, ms: Math.max(1, left()) });
   if (end === null) ctx.out.done(reached(intern, DELETED, started), { id: intern.id, name: intern.name, deleted: true });
   else ctx.out.done(reached(end, target, started), end);
   return EXIT.ok;
