@@ -33,7 +33,8 @@ export type Ending = EndingSignal | 'pipe' | 'write';
  * that cannot be written (another error on `streams[0]`, the output: a full disk). On the first,
  * calls `abort`, awaits `cleanup`, then ends the process by the signal, or, for a closed pipe,
  * with EXIT.closedPipe (Node ignores SIGPIPE, so it cannot end by it), or, for output that
- * cannot be written, with one line on stderr and EXIT.failed; later ones wait for that. Answers a function that stops watching the signals, for when the command has ended on its
+ * cannot be written, with one line on stderr and EXIT.failed; later ones wait for that. Answers
+ * a function that stops watching the signals, for when the command has ended on its
  * own; the streams stay watched, since the last words (an error message, the final flush) can
  * still meet a terminal that went away, and an unhandled EIO crashed the process there.
  */
@@ -47,12 +48,9 @@ export function endOnSignals(abort: (ending: Ending) => void, cleanup: () => Pro
     void Promise.race([cleanup().catch(() => undefined), deadline]).then(() => {
       if (how === 'pipe') return process.exit(EXIT.closedPipe);
       if (how === 'write') {
-        // One line, not the stack of the write that failed (stderr may be the stream that failed).
-        try {
-          process.stderr.write(`intern-tui: cannot write the output: ${why}\n`);
-        } catch {
-          // Nowhere to say it.
-        }
+        // One line, not the stack of the write that failed (an error on stderr, were it full too,
+        // is an event the watch below takes, not a throw).
+        process.stderr.write(`intern-tui: cannot write the output: ${why}\n`);
         return process.exit(EXIT.failed);
       }
       endBy(how);
