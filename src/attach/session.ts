@@ -291,9 +291,15 @@ export class AttachSession {
     this.renderer.frame(this.model);
   }
 
+  /** Passthrough: repaints the screen from the emulator now, or once it has parsed what it was given. */
+  private repaintWhenParsed(): void {
+    if (this.pending === 0) this.repaint();
+    else this.awaitingRepaint = true;
+  }
+
   /**
    * Passthrough has no status bar: while the connection is lost, the bar's text goes over the top
-   * row (the cursor saved and restored around it), and once it is open again the screen is
+   * row (the cursor put back where the emulator has it), and once it is open again the screen is
    * repainted from the emulator, which the notice never touched.
    */
   private connectionNotice(): void {
@@ -307,8 +313,7 @@ export class AttachSession {
       this.opts.write(`\x1b[1;1H\x1b[0;7m${this.status()}\x1b[0m\x1b[${c.y + 1};${c.x + 1}H`);
     } else if (this.state === 'open' && this.noticeShown) {
       this.noticeShown = false;
-      if (this.pending === 0) this.repaint();
-      else this.awaitingRepaint = true;
+      this.repaintWhenParsed();
     }
   }
 
@@ -406,8 +411,7 @@ export class AttachSession {
     this.transport?.resize(cols, this.remoteRows());
     if (this.opts.passthrough) {
       // Hold output until the model has parsed all it was given, then repaint from it.
-      if (this.pending === 0) this.repaint();
-      else this.awaitingRepaint = true;
+      this.repaintWhenParsed();
       return;
     }
     this.opts.write('\x1b[2J');
