@@ -76,7 +76,7 @@ function parse(args: string[], options: Options, command: string): { values: Rec
     const r = parseArgs({ args, options, strict: true, allowPositionals: true });
     return { values: r.values as Record<string, string | boolean | undefined>, positionals: r.positionals };
   } catch (e) {
-    throw new UsageError(`${argsErrorMessage(e, Object.keys(options))}; see ${['intern-tui', command].filter(Boolean).join(' ')} --help`);
+    throw new UsageError(`${argsErrorMessage(e, Object.keys(options), command || 'the TUI')}; see ${['intern-tui', command].filter(Boolean).join(' ')} --help`);
   }
 }
 

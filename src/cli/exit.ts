@@ -66,11 +66,19 @@ export function refuseWrong(checks: [string, string | null][]): void {
   if (wrong.length > 0) throw usageError(wrong.map(([what, error]) => `${what}: ${error}`).join('; '));
 }
 
+/** Where what a command without --json says is found as JSON. */
+const NO_JSON_INSTEAD: Record<string, string> = {
+  config: '; intern-tui auth status --json gives the profile, the base URL and where each credential comes from',
+  logout: '; its exit status says whether it worked, and intern-tui auth status --json what is left',
+};
+
 /**
  * node:util parseArgs's complaint as one line for people. Its "argument is ambiguous" (a value
  * that starts with a dash, `--limit -1`) says how to give such a value only on later lines.
+ * `command` (`config`, `logout`) names whose flags these are: a --json it does not take says so,
+ * and where that is found as JSON.
  */
-export function argsErrorMessage(e: unknown, flags: readonly string[] = []): string {
+export function argsErrorMessage(e: unknown, flags: readonly string[] = [], command = 'this command'): string {
   const message = e instanceof Error ? e.message : '';
   const ambiguous = /^Option '(-[\w-]+)[^']*' argument is ambiguous/.exec(message);
   if (ambiguous) return `${ambiguous[1]} needs a value; one that starts with "-" goes as ${ambiguous[1]}=VALUE`;
@@ -81,6 +89,7 @@ export function argsErrorMessage(e: unknown, flags: readonly string[] = []): str
   const unknown = /^Unknown option '(-{1,2})([^']*)'/.exec(message);
   if (unknown) {
     const [, dashes, name] = unknown as unknown as [string, string, string];
+    if (dashes === '--' && (name === 'json' || name.startsWith('json='))) return `${command} prints no JSON${NO_JSON_INSTEAD[command.split(' ')[0]!] ?? ''}`;
     const near = dashes === '--' ? closest(name, flags) : null;
     return `unknown flag ${dashes}${name.slice(0, 40)}${near ? ` (did you mean --${near}?)` : ''}`;
   }

@@ -65,7 +65,8 @@ export function parseFor(spec: CommandSpec, rest: string[]): Parsed {
   try {
     r = parseArgs({ args, options, strict: true, allowPositionals: true, tokens: true });
   } catch (e) {
-    throw usageError(`${argsErrorMessage(e, Object.keys(options))}; see intern-tui ${[spec.noun, spec.verb].filter(Boolean).join(' ')} --help`);
+    const name = [spec.noun, spec.verb].filter(Boolean).join(' ');
+    throw usageError(`${argsErrorMessage(e, Object.keys(options), name)}; see intern-tui ${name} --help`);
   }
   const values = { ...r.values } as Parsed['values'];
   if (spec.noSandbox && values.sandbox && !values.help) {

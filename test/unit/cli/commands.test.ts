@@ -144,6 +144,9 @@ describe('a mistyped command or flag', () => {
   it('a registry command names the flag it does not know, and the one it probably is', () => {
     expect(() => parseFor(spec('interns', 'list'), ['--stauts', 'running'])).toThrow(/^unknown flag --stauts \(did you mean --status\?\); see intern-tui interns list --help$/);
     expect(() => parseFor(spec('interns', 'list'), ['--wat'])).toThrow(/^unknown flag --wat; see intern-tui interns list --help$/);
+    // --json on a command without JSON output says so, and where the same is found as JSON.
+    expect(() => parseFor(spec('logout'), ['--json'])).toThrow(/^logout prints no JSON; its exit status says whether it worked, and intern-tui auth status --json what is left; see intern-tui logout --help$/);
+    expect(() => parseFor(spec('attach'), ['x', '--json=name'])).toThrow(/^attach prints no JSON; see intern-tui attach --help$/);
     // A flag whose value never came says so in its own words, not the parser's ("Option '--status <value>' argument missing").
     expect(() => parseFor(spec('interns', 'list'), ['--status'])).toThrow(/^--status needs a value; see intern-tui interns list --help$/);
     // --no-color is every command's, as NO_COLOR is.

@@ -154,7 +154,8 @@ describe('arguments', () => {
   });
   it.each([
     [['--bogus'], /^unknown flag --bogus; see intern-tui --help$/],
-    [['config', 'show', '--json'], /^unknown flag --json; see intern-tui config --help$/],
+    [['config', 'show', '--json'], /^config prints no JSON; intern-tui auth status --json gives the profile, the base URL and where each credential comes from; see intern-tui config --help$/],
+    [['--json'], /^the TUI prints no JSON; see intern-tui --help$/],
     [['sandbox', '--bogus'], /^unknown flag --bogus; see intern-tui sandbox --help$/],
     [['--scrolback', '5'], /^unknown flag --scrolback \(did you mean --scrollback\?\); see intern-tui --help$/],
     [['frobnicate'], /unknown command/],
