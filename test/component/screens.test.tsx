@@ -57,6 +57,13 @@ describe('intern list', () => {
     expect(f2).not.toContain('sleeper');
     expect(f2).toContain('runner');
     expect(app.api.callsOf('listInterns').some(([q]) => JSON.stringify(q).includes('running'))).toBe(true);
+    // F goes back the other way: from "running" to the filter before it, and f returns.
+    await app.press('F');
+    const back = statusOf(await app.waitFor((s) => statusOf(s) !== 'running'));
+    await app.press('f');
+    await app.waitFor('status: running');
+    await app.press('F');
+    await app.waitFor(`status: ${back}`);
   });
 
   it('the cursor stays on its intern when a reload puts another above it, and when a filter is cleared', async () => {

@@ -250,6 +250,7 @@ export function InternList() {
     const selected = visible[list.index];
     if (matches('filter', input, key)) return filterField.start();
     if (matches('statusFilter', input, key)) return setStatusIdx((i) => (i + 1) % STATUS_FILTERS.length);
+    if (matches('statusFilterBack', input, key)) return setStatusIdx((i) => (i + STATUS_FILTERS.length - 1) % STATUS_FILTERS.length);
     if (matches('refresh', input, key)) return reload();
     if (matches('newIntern', input, key)) return nav.push({ name: 'create' });
     if (!selected) return;

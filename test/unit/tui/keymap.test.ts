@@ -74,7 +74,7 @@ describe('the footer line', () => {
       // In the keymap's order, the screen's own scopes first: what is cut is the tail.
       expect(text(shown)).toEqual(text(footerLine(['list', 'internList', 'intern', 'global'], 400).shown).slice(0, shown.length));
     }
-    expect(text(footerLine(['list', 'internList', 'intern', 'global'], 100).shown)).toEqual(['j/k move', 'enter open', '/ filter', 'f status', 'n new intern', 'e edit', 't chat', 'v vault']);
+    expect(text(footerLine(['list', 'internList', 'intern', 'global'], 100).shown)).toEqual(['j/k move', 'enter open', '/ filter', 'f/F status', 'n new intern', 'e edit', 't chat', 'v vault']);
     // f cycles the intern list's status filter; the BYOK list filters by provider with / alone.
     expect(text(footerLine(['byok', 'paged', 'list', 'global'], 400).shown).some((t) => t.startsWith('f '))).toBe(false);
   });
