@@ -93,13 +93,18 @@ export function useForm<V, F extends string>(opts: FormOptions<V, F>): Form<V, F
   const latest = useRef(values);
   latest.current = values;
 
-  // Loaded values are taken during render, so the first drawn frame already has them.
+  // Loaded values are taken during render, so the first drawn frame already has them. `initial`
+  // is compared by its JSON only when it is another object than last render's (callers memoise
+  // it on what it is made from), not serialised at every render and keystroke.
   const seen = useRef(opts.initial === null ? null : JSON.stringify(opts.initial));
+  const lastInitial = useRef(opts.initial);
+  const freshInitial = opts.initial !== lastInitial.current;
+  lastInitial.current = opts.initial;
   if (values === null && opts.initial !== null) {
     seen.current = JSON.stringify(opts.initial);
     setValuesState(opts.initial);
     setOriginal(opts.initial);
-  } else if (values !== null && original !== null && opts.initial !== null && JSON.stringify(opts.initial) !== seen.current) {
+  } else if (freshInitial && values !== null && original !== null && opts.initial !== null && JSON.stringify(opts.initial) !== seen.current) {
     // Fresher values than the form was drawn from: each field still as it was drawn takes the
     // fresh one; an edited field keeps the edit, now compared with the fresh value.
     seen.current = JSON.stringify(opts.initial);

@@ -86,11 +86,12 @@ export function ByokForm({ id, seed }: { id?: string; seed?: ByokCredential }) {
     'is_fallback',
     'is_required',
   ];
-  const stored = create || !res.data ? undefined : formOf(res.data).declared_region;
-  const validate = useCallback((v: ByokFormValues) => validateByok(v, { create, rotating, stored }), [create, rotating, stored]);
   const [empty] = useState(emptyByokForm);
+  const initial = useMemo(() => (create ? empty : res.data ? formOf(res.data) : null), [create, empty, res.data]);
+  const stored = create ? undefined : initial?.declared_region;
+  const validate = useCallback((v: ByokFormValues) => validateByok(v, { create, rotating, stored }), [create, rotating, stored]);
   const form = useForm({
-    initial: create ? empty : res.data ? formOf(res.data) : null,
+    initial,
     fields,
     validate,
     isDirty: (o, v) => JSON.stringify(o) !== JSON.stringify(v) || rotating,

@@ -1,7 +1,7 @@
 /** The settings form: validated as you type, sends only what changed, loses nothing on an error. */
 import { Box } from 'ink';
 import { Text } from '../components/Text.js';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { ApiError } from '../../client/errors.js';
 import { contextSize, type Model, perMillion } from '../../contract/catalog.js';
 import { NO_MODEL, type Intern } from '../../contract/intern.js';
@@ -69,8 +69,9 @@ export function InternSettings({ id, seed }: { id: string; seed?: Intern }) {
   const res = useResource((signal) => api.getIntern(id, { signal }), id, seed);
   const [nameTaken, setNameTaken] = useState<string | null>(null);
   const editField = useFieldEditor(SETTINGS_KINDS);
+  const initial = useMemo(() => (res.data ? valuesOf(res.data) : null), [res.data]);
   const form = useForm({
-    initial: res.data ? valuesOf(res.data) : null,
+    initial,
     fields: SETTINGS_FIELDS,
     validate: validateSettings,
     onLeave: nav.pop,
