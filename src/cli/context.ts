@@ -32,6 +32,11 @@ export interface RunContext extends Parsed {
   /** The client, opened once; exits 4 (CliError) when a credential the command needs is missing. */
   api(): Promise<InternApi>;
   warn(message: string): void;
+  /**
+   * Where the client's credentials came from, once `api()` opened it on the configured service
+   * (not on the built-in sandbox): a refused key's hint names the variable, or the login, it came from.
+   */
+  signedIn?: Pick<Resolved, 'profile' | 'baseUrl' | 'storedWithheldFor' | 'sources'>;
   /** Called on exit: stops an embedded sandbox. */
   cleanup: (() => Promise<void>)[];
   /**
@@ -106,5 +111,6 @@ async function openApi(ctx: RunContext): Promise<InternApi> {
   for (const kind of ctx.spec.needs) {
     if (!resolved.credentials[kind] && !(kind === 'oauth_token' && resolved.renewOAuthToken)) throw new CliError(EXIT.auth, missingCredentialMessage(`intern-tui ${commandTitle(ctx.spec)}`, kind, resolved));
   }
+  ctx.signedIn = resolved;
   return createClient({ baseUrl: resolved.baseUrl, credentials: resolved.credentials, renewOAuthToken: resolved.renewOAuthToken });
 }

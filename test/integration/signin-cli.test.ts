@@ -3,7 +3,7 @@
  * the keychain and its file fallback, logout, auth status, and the OAuth token renewing itself.
  * A fake browser follows the printed URL the way a browser would.
  */
-import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -15,6 +15,10 @@ import { authStatus, formatStatus } from '../../src/cli/auth/status.js';
 import { availableKeychain, memoryKeychain, type Keychain } from '../../src/cli/auth/store.js';
 import type { Io } from '../../src/cli/context.js';
 import { login, logout } from '../../src/cli/login.js';
+import { writeConfig } from '../../src/cli/config.js';
+import { parseFor } from '../../src/cli/parse.js';
+import { COMMANDS } from '../../src/cli/registry.js';
+import { runCommand } from '../../src/cli/run.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { raw, sandbox } from '../support/sandbox.js';
 
@@ -279,6 +283,34 @@ describe('login --with-token', () => {
     const path = join(cfgDir(), 'config.json');
     await expect(login({ withToken: true }, { io: makeIo(''), path, keychain: null })).rejects.toThrow(/no API key on stdin/);
     await expect(login({ withToken: true, kind: 'password' }, { io: makeIo('x'), path, keychain: null })).rejects.toThrow(/--kind must be/);
+  });
+});
+
+describe('a key the service refuses', () => {
+  const listInterns = COMMANDS.find((c) => c.noun === 'interns' && c.verb === 'list')!;
+  const run = async (env: NodeJS.ProcessEnv, rest: string[] = []) => {
+    const io = makeIo();
+    io.env = env;
+    const code = await runCommand(listInterns, rest, parseFor(listInterns, rest), io);
+    return { code, text: io.text() };
+  };
+
+  it('is named with where it came from: the login that stored it, or the variable that set it', async () => {
+    const home = cfgDir();
+    mkdirSync(join(home, 'intern-tui'));
+    writeConfig(join(home, 'intern-tui', 'config.json'), { profiles: { work: { base_url: sb.baseUrl, api_key: 'sk-or-v1-stale-key-refused-0000', credential_store: 'file' } } });
+    const stored = await run({ XDG_CONFIG_HOME: home }, ['--profile', 'work']);
+    expect(stored.code).toBe(4);
+    expect(stored.text).toContain('(the service refused the API key: run `intern-tui login --profile work`)');
+    expect(stored.text).not.toContain('OPENROUTER_API_KEY');
+    const fromEnv = await run({ XDG_CONFIG_HOME: home, OPENROUTER_API_KEY: 'sk-or-v1-wrong-env-key-refused-0' }, ['--profile', 'work']);
+    expect(fromEnv.code).toBe(4);
+    expect(fromEnv.text).toContain('(the service refused the API key: check OPENROUTER_API_KEY)');
+    // The profile's keys are for its own host: a key set for another is fixed by a profile of its own.
+    const elsewhere = await run({ XDG_CONFIG_HOME: home, OPENROUTER_BASE_URL: sb.baseUrl.replace('127.0.0.1', 'localhost') }, ['--profile', 'work']);
+    expect(elsewhere.code).toBe(4);
+    expect(elsewhere.text).toMatch(/needs an API key for http:\/\/localhost:\d+\/api\/v1: set OPENROUTER_API_KEY, or run `intern-tui login --base-url http:\/\/localhost:\d+\/api\/v1 --profile NAME`/);
+    for (const r of [stored, fromEnv, elsewhere]) expect(r.text).not.toMatch(/stale-key|wrong-env-key/);
   });
 });
 
