@@ -1005,16 +1005,97 @@ describe('errors and safety', () => {
   it('attach to an intern on its way up says to wait; to one going away, neither wait nor provision', async () => {
     const api = new FakeApi();
     const starting = renderApp({ api, initial: { name: 'attach', intern: intern({ id: IDS.builder, name: 'builder', status: 'running' }) } });
-    const f = await starting.waitFor('is not running');
-    expect(f).toContain('Wait until it is running, then attach again.');
+    const f = await starting.waitFor('is not running yet');
+    expect(f).toContain('Attaching once it is running');
     expect(f).not.toContain('p provisions it');
     starting.unmount();
     api.interns.find((i) => i.id === IDS.builder)!.status = 'destroying';
     const leaving = renderApp({ api, initial: { name: 'attach', intern: intern({ id: IDS.builder, name: 'builder', status: 'running' }) } });
     const g = await leaving.waitFor('is not running');
     expect(g).toContain('destroying');
-    expect(g).not.toContain('Wait until');
+    expect(g).not.toContain('Attaching once');
     expect(g).not.toContain('p provisions it');
+    // p does nothing there: only a stopped or failed intern is provisioned from here.
+    await leaving.press('p');
+    expect(api.callsOf('provisionIntern')).toHaveLength(0);
+  });
+
+  it('attach to a starting intern reads it again until it runs, then asks for daemon access; one that fails instead says why', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const api = new FakeApi();
+      // Daemon access is refused once it runs, so the test sees the attach begin without a terminal of its own.
+      const access = api.getDaemonAccess.bind(api);
+      api.getDaemonAccess = async (id: string) => {
+        await access(id);
+        throw new ApiError(503, 503, null, true, 'Service unavailable', 'GET /interns/{internId}/daemon');
+      };
+      const app = renderApp({ api, initial: { name: 'attach', intern: intern({ id: IDS.builder, name: 'builder', status: 'running' }) } });
+      await app.waitFor('Attaching once it is running');
+      const reads = api.callsOf('getIntern').length;
+      await vi.advanceTimersByTimeAsync(1_100);
+      await app.waitFor(() => api.callsOf('getIntern').length > reads);
+      expect(app.frame()).toContain('Attaching once it is running');
+      api.interns.find((i) => i.id === IDS.builder)!.status = 'running';
+      await vi.advanceTimersByTimeAsync(5_100);
+      await app.waitFor('Service unavailable');
+      expect(api.callsOf('getDaemonAccess')).toHaveLength(2);
+      app.unmount();
+
+      api.interns.find((i) => i.id === IDS.builder)!.status = 'provisioning';
+      const failing = renderApp({ api, initial: { name: 'attach', intern: intern({ id: IDS.builder, name: 'builder', status: 'running' }) } });
+      await failing.waitFor('Attaching once it is running');
+      Object.assign(api.interns.find((i) => i.id === IDS.builder)!, { status: 'failed', last_failure_message: 'image pull failed' });
+      await vi.advanceTimersByTimeAsync(5_100);
+      const f = await failing.waitFor('is not running:');
+      expect(f).toContain('image pull failed');
+      expect(f).toContain('p provisions it, and attaches once it is running');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('p on a stopped intern provisions it and attaches once it runs; a refused provision is shown, and r asks again', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const api = new FakeApi();
+      const access = api.getDaemonAccess.bind(api);
+      api.getDaemonAccess = async (id: string) => {
+        await access(id);
+        throw new ApiError(503, 503, null, true, 'Service unavailable', 'GET /interns/{internId}/daemon');
+      };
+      // The service starts it in the background: still stopped when first read after the provision.
+      let provisions = 0;
+      api.provisionIntern = async () => {
+        provisions++;
+      };
+      const app = renderApp({ api, initial: { name: 'attach', intern: intern({ id: IDS.sleeper, name: 'sleeper', status: 'stopped' }) } });
+      await app.waitFor('p provisions it');
+      await app.press('p');
+      await app.waitFor('Attaching once it is running');
+      expect(provisions).toBe(1);
+      await vi.advanceTimersByTimeAsync(1_100);
+      await app.waitFor(() => api.callsOf('getIntern').length >= 2);
+      // Still stopped just after its provision: waited on, not offered again.
+      expect(app.frame()).toContain('Attaching once it is running');
+      api.interns.find((i) => i.id === IDS.sleeper)!.status = 'running';
+      await vi.advanceTimersByTimeAsync(5_100);
+      await app.waitFor('Service unavailable');
+      app.unmount();
+
+      api.interns.find((i) => i.id === IDS.sleeper)!.status = 'stopped';
+      api.provisionIntern = async () => {
+        throw new ApiError(409, 409, 'intern_busy', false, 'The intern is busy: wait for it to settle', 'POST /interns/{internId}/provision');
+      };
+      const refused = renderApp({ api, initial: { name: 'attach', intern: intern({ id: IDS.sleeper, name: 'sleeper', status: 'stopped' }) } });
+      await refused.waitFor('p provisions it');
+      await refused.press('p');
+      await refused.waitFor('wait for it to settle');
+      await refused.press('r');
+      await refused.waitFor('p provisions it');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('attach to a running intern does not read the intern again before asking for daemon access', async () => {

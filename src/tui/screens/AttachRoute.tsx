@@ -1,4 +1,4 @@
-/** The attach route: the attach screen wired to the shell (detach goes back to the intern; provision from here). */
+/** The attach route: the attach screen wired to the shell (detach goes back to the intern; provision from here, then attached once it runs). */
 import { useTui } from '../context.js';
 import type { Intern } from '../../contract/intern.js';
 import { sanitize } from '../../text.js';
@@ -13,13 +13,8 @@ export function AttachRoute({ intern }: { intern: Intern }) {
       scrollback={options.scrollback}
       // Back to the details it was opened from (not a second copy of them above), else in its place.
       onDetach={() => nav.returnTo({ name: 'intern', id: intern.id, seed: intern })}
-      onProvision={() => {
-        void api.provisionIntern(intern.id).then(
-          () => nav.flash(`provisioning ${sanitize(intern.name)}`),
-          (e: unknown) => nav.flash(sanitize((e as Error).message), 'error'),
-        );
-        nav.returnTo({ name: 'intern', id: intern.id });
-      }}
+      // Provisioned from here, the screen waits for it to run and attaches.
+      onProvision={() => api.provisionIntern(intern.id).then(() => nav.flash(`provisioning ${sanitize(intern.name)}`))}
     />
   );
 }

@@ -17,6 +17,7 @@ import { ErrorView } from '../components/ErrorView.js';
 import { Spinner } from '../components/Spinner.js';
 import { StatusBadge } from '../components/StatusBadge.js';
 import { useKeys } from '../hooks/useKeys.js';
+import { usePolling } from '../hooks/usePolling.js';
 import { keyLabel, matches } from '../keymap.js';
 import { screen } from '../output.js';
 import { sanitize } from '../../text.js';
@@ -29,16 +30,33 @@ export interface AttachScreenProps {
   scrollback: number;
   /** Back to the intern's details (the detach key, or any key after the remote exited). */
   onDetach: () => void;
-  /** Offered when the intern is not running. */
-  onProvision?: () => void;
+  /** Offered when the intern is stopped or failed: provisions it (throws what the service refused). */
+  onProvision?: () => Promise<void>;
 }
 
 type Phase =
   | { kind: 'checking' }
   | { kind: 'no-oauth' }
   | { kind: 'not-running'; intern: Intern }
+  /** On its way up (or just provisioned from here): read again until it runs, then attached. */
+  | { kind: 'waiting'; intern: Intern; provisioned: boolean }
   | { kind: 'error'; error: unknown }
   | { kind: 'attached' };
+
+/** How soon a starting intern is read again, at first and at most (it backs off while nothing changes). */
+const WAIT_POLL_MS = 1000;
+const WAIT_POLL_MAX_MS = 5000;
+
+/**
+ * Where an intern read while waiting leaves the screen: running, attach; on its way up, or still
+ * stopped just after a provision from here (the service starts it in the background), wait on;
+ * anything else (failed, going away) is said as the not-running state is.
+ */
+export function afterWaiting(fresh: Intern, provisioned: boolean): Phase {
+  if (fresh.status === 'running') return { kind: 'checking' };
+  if (STARTING_STATUSES.includes(fresh.status) || (provisioned && fresh.status === 'stopped')) return { kind: 'waiting', intern: fresh, provisioned };
+  return { kind: 'not-running', intern: fresh };
+}
 
 export function AttachScreen({ api, intern, scrollback, onDetach, onProvision }: AttachScreenProps) {
   const { internal_eventEmitter: inputEvents, setRawMode, isRawModeSupported } = useStdin();
@@ -58,7 +76,7 @@ export function AttachScreen({ api, intern, scrollback, onDetach, onProvision }:
       } catch (error) {
         if (!(error instanceof ApiError && error.reason === REASONS.intern_not_running)) throw error;
         const fresh = await api.getIntern(intern.id);
-        if (fresh.status !== 'running') return live && setPhase({ kind: 'not-running', intern: fresh });
+        if (fresh.status !== 'running') return live && setPhase(afterWaiting(fresh, false));
         access.current = await api.getDaemonAccess(intern.id); // it has started since
       }
       if (live) setPhase({ kind: 'attached' });
@@ -128,9 +146,31 @@ export function AttachScreen({ api, intern, scrollback, onDetach, onProvision }:
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [phase.kind]);
 
+  // A starting intern is read again until it runs, and then attached: pressing `a` on one just
+  // provisioned opens its terminal once it is up, as `interns provision --wait` waits.
+  const waiting = phase.kind === 'waiting' ? phase : null;
+  usePolling(
+    waiting !== null,
+    async () => {
+      if (!waiting) return false;
+      const next = afterWaiting(await api.getIntern(intern.id), waiting.provisioned);
+      const changed = next.kind !== 'waiting' || next.intern.status !== waiting.intern.status;
+      setPhase((now) => (now.kind === 'waiting' ? next : now));
+      return changed;
+    },
+    WAIT_POLL_MS,
+    WAIT_POLL_MAX_MS,
+  );
+
+  const provision = (current: Intern) => {
+    if (!onProvision) return;
+    setPhase({ kind: 'waiting', intern: current, provisioned: true });
+    onProvision().catch((error: unknown) => setPhase({ kind: 'error', error }));
+  };
+
   useKeys((input, key) => {
     if (matches('detach', input, key)) return onDetach();
-    if (phase.kind === 'not-running' && matches('attachProvision', input, key) && onProvision) return onProvision();
+    if (phase.kind === 'not-running' && PROVISIONABLE_STATUSES.includes(phase.intern.status) && matches('attachProvision', input, key)) return provision(phase.intern);
     if (phase.kind === 'error' && matches('attachRetry', input, key)) return setPhase({ kind: 'checking' });
   }, phase.kind !== 'attached' && phase.kind !== 'checking');
 
@@ -154,12 +194,19 @@ export function AttachScreen({ api, intern, scrollback, onDetach, onProvision }:
         <Box flexDirection="column">
           <Text>
             {sanitize(phase.intern.name)} is not running: <StatusBadge status={phase.intern.status} />
+            {phase.intern.status === 'failed' && phase.intern.last_failure_message ? ` (${sanitize(phase.intern.last_failure_message)})` : ''}
           </Text>
           {PROVISIONABLE_STATUSES.includes(phase.intern.status) && onProvision ? (
-            <Text color={theme.accent}>{keyLabel('attachProvision')} provisions it; attach again once it is running.</Text>
-          ) : STARTING_STATUSES.includes(phase.intern.status) ? (
-            <Text color={theme.muted}>Wait until it is running, then attach again.</Text>
+            <Text color={theme.accent}>{keyLabel('attachProvision')} provisions it, and attaches once it is running.</Text>
           ) : null}
+        </Box>
+      ) : null}
+      {phase.kind === 'waiting' ? (
+        <Box flexDirection="column">
+          <Text>
+            {sanitize(phase.intern.name)} is not running yet: <StatusBadge status={phase.intern.status} />
+          </Text>
+          <Spinner label="Attaching once it is running" />
         </Box>
       ) : null}
       {phase.kind === 'error' ? <ErrorView error={phase.error} /> : null}
