@@ -163,7 +163,7 @@ export const KEYMAP = [
   { id: 'yes', keys: ['y'], label: 'y', help: 'confirm', scope: 'confirm' },
   { id: 'no', keys: ['n', 'escape'], label: 'n', help: 'cancel', scope: 'confirm' },
   { id: 'detach', keys: [DETACH_NAME, 'escape', 'q'], label: '^]', help: 'detach (esc, q too until attached)', scope: 'attach' },
-  { id: 'attachProvision', keys: ['p'], label: 'p', help: 'provision a stopped intern, then attach', footer: 'provision', scope: 'attach' },
+  { id: 'attachProvision', keys: ['p'], label: 'p', help: 'provision it, then attach', footer: 'provision', scope: 'attach' },
   { id: 'attachRetry', keys: ['r'], label: 'r', help: 'retry', scope: 'attach' },
 ] as const satisfies readonly Binding[];
 
