@@ -273,6 +273,9 @@ describe('chat', () => {
     cleanup();
     const starting = await openChat(api);
     await starting.waitFor('runner is provisioning: a prompt needs it running (it is on its way: wait until it runs).');
+    // Read again while it starts: once it runs, the screen invites a prompt.
+    api.interns.find((i) => i.id === IDS.runner)!.status = 'running';
+    await starting.waitFor('Type a prompt and press');
     cleanup();
     api.interns.find((i) => i.id === IDS.runner)!.status = 'stopped';
     const again = await openChat(api);

@@ -22,6 +22,7 @@ import { useClipboard } from '../hooks/useClipboard.js';
 import { useExternalEditor } from '../hooks/useExternalEditor.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useResource } from '../hooks/useResource.js';
+import { usePolling } from '../hooks/usePolling.js';
 import { useScreen } from '../hooks/useScreen.js';
 import { keyLabel, matches } from '../keymap.js';
 import { renderMarkdown, supportsHyperlinks } from '../markdown.js';
@@ -48,6 +49,14 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
   const { api, nav, active, size, pane } = useTui();
   const copy = useClipboard();
   const intern = useResource((signal) => api.getIntern(id, { signal }), id, seed);
+  // One on its way up is read again until it settles, so the hint that it cannot take a prompt yet
+  // goes once it can (it said "wait until it runs" for as long as the screen was open).
+  usePolling(Boolean(intern.data && STARTING_STATUSES.includes(intern.data.status)), async () => {
+    const fresh = await api.getIntern(id);
+    const changed = fresh.status !== intern.data?.status;
+    intern.set(fresh);
+    return changed;
+  }, 1000, 5000);
   const convo = useMemo(() => conversationOf(api, id), [api, id]);
   const [, setVersion] = useState(0);
   const bump = useCallback(() => setVersion((v) => v + 1), []);
