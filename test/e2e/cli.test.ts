@@ -187,7 +187,7 @@ describe('intern-tui commands without a TTY', () => {
     }
     // An unknown flag under --json is a JSON error with where the help is, for every command.
     for (const [args, help] of [
-      [['config', 'show', '--json'], 'config'],
+      [['config', 'show', '--bogus', '--json'], 'config'],
       [['interns', 'list', '--bogus', '--json'], 'interns list'],
       [['sandbox', '--bogus', '--json'], 'sandbox'],
     ] as const) {
@@ -195,6 +195,10 @@ describe('intern-tui commands without a TTY', () => {
       expect(r.code, args.join(' ')).toBe(2);
       expect(JSON.parse(r.stderr), args.join(' ')).toMatchObject({ error: { message: expect.stringMatching(new RegExp(`^unknown flag --\\w+; see intern-tui ${help} --help$`)), exit: 2 } });
     }
+    // --json on a command that prints none says so, in JSON, and where the same facts are.
+    const noJson = await run(['config', 'show', '--json']);
+    expect(noJson.code).toBe(2);
+    expect(JSON.parse(noJson.stderr)).toMatchObject({ error: { message: expect.stringMatching(/^config prints no JSON; intern-tui auth status --json gives/), exit: 2 } });
     // A typo is named with what it probably was.
     const typo = await run(['intrens', 'lsit']);
     expect(typo.code).toBe(2);
