@@ -38,8 +38,11 @@ type Phase =
   | { kind: 'checking' }
   | { kind: 'no-oauth' }
   | { kind: 'not-running'; intern: Intern }
-  /** On its way up (or just provisioned from here): read again until it runs, then attached. */
-  | { kind: 'waiting'; intern: Intern; provisioned: boolean }
+  /**
+   * On its way up, or just provisioned from here: read again until it runs, then attached. `from`
+   * is the status a provision from here was sent in, until the intern is seen to leave it.
+   */
+  | { kind: 'waiting'; intern: Intern; from: string | null }
   | { kind: 'error'; error: unknown }
   | { kind: 'attached' };
 
@@ -48,13 +51,14 @@ const WAIT_POLL_MS = 1000;
 const WAIT_POLL_MAX_MS = 5000;
 
 /**
- * Where an intern read while waiting leaves the screen: running, attach; on its way up, or still
- * stopped just after a provision from here (the service starts it in the background), wait on;
- * anything else (failed, going away) is said as the not-running state is.
+ * Where an intern read while waiting leaves the screen: running, attach; on its way up, wait on;
+ * still in the status a provision from here was sent in (the service starts it in the background),
+ * wait on; anything else (failed after starting, going away) is said as the not-running state is.
  */
-export function afterWaiting(fresh: Intern, provisioned: boolean): Phase {
+function afterWaiting(fresh: Intern, from: string | null): Phase {
   if (fresh.status === 'running') return { kind: 'checking' };
-  if (STARTING_STATUSES.includes(fresh.status) || (provisioned && fresh.status === 'stopped')) return { kind: 'waiting', intern: fresh, provisioned };
+  if (STARTING_STATUSES.includes(fresh.status)) return { kind: 'waiting', intern: fresh, from: null };
+  if (fresh.status === from) return { kind: 'waiting', intern: fresh, from };
   return { kind: 'not-running', intern: fresh };
 }
 
@@ -76,7 +80,7 @@ export function AttachScreen({ api, intern, scrollback, onDetach, onProvision }:
       } catch (error) {
         if (!(error instanceof ApiError && error.reason === REASONS.intern_not_running)) throw error;
         const fresh = await api.getIntern(intern.id);
-        if (fresh.status !== 'running') return live && setPhase(afterWaiting(fresh, false));
+        if (fresh.status !== 'running') return live && setPhase(afterWaiting(fresh, null));
         access.current = await api.getDaemonAccess(intern.id); // it has started since
       }
       if (live) setPhase({ kind: 'attached' });
@@ -153,7 +157,7 @@ export function AttachScreen({ api, intern, scrollback, onDetach, onProvision }:
     waiting !== null,
     async () => {
       if (!waiting) return false;
-      const next = afterWaiting(await api.getIntern(intern.id), waiting.provisioned);
+      const next = afterWaiting(await api.getIntern(intern.id), waiting.from);
       const changed = next.kind !== 'waiting' || next.intern.status !== waiting.intern.status;
       setPhase((now) => (now.kind === 'waiting' ? next : now));
       return changed;
@@ -164,7 +168,7 @@ export function AttachScreen({ api, intern, scrollback, onDetach, onProvision }:
 
   const provision = (current: Intern) => {
     if (!onProvision) return;
-    setPhase({ kind: 'waiting', intern: current, provisioned: true });
+    setPhase({ kind: 'waiting', intern: current, from: current.status });
     onProvision().catch((error: unknown) => setPhase({ kind: 'error', error }));
   };
 
