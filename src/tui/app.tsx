@@ -181,7 +181,7 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
     claimCancel,
     setScopes,
     size,
-    pane: { columns: size.columns, rows: paneRows },
+    pane: { columns: size.columns, rows: paneRows, covered: overlay === 'palette' || signin !== null },
   };
 
   const drawn = (

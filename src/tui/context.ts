@@ -50,8 +50,12 @@ export interface TuiContextValue {
   /** Screens declare the key scopes the footer lists. */
   setScopes: (scopes: Scope[]) => void;
   size: { columns: number; rows: number };
-  /** The screen's pane (the terminal less the header and footer), handed down by the shell. */
-  pane: { columns: number; rows: number };
+  /**
+   * The screen's pane (the terminal less the header and footer), handed down by the shell.
+   * `covered`: something is drawn below the screen, over the pane's last rows (the command
+   * palette, a sign-in box), and the shell clips the screen above it.
+   */
+  pane: { columns: number; rows: number; covered: boolean };
 }
 
 export const TuiContext = createContext<TuiContextValue | null>(null);

@@ -310,7 +310,7 @@ export const SCOPE_TITLES: Record<Scope, string> = {
   always: 'Always',
   global: 'Everywhere',
   overlay: 'In the help',
-  cursor: 'Lists and the help (moving)',
+  cursor: 'Lists, the help, long details (moving)',
   list: 'The intern and BYOK lists',
   paged: 'The BYOK list',
   intern: 'On an intern',

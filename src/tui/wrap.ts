@@ -3,6 +3,7 @@
  * code point). Its own module, with no Markdown parser behind it: the form fields wrap their
  * errors with it, and importing it from markdown.ts put marked into every start of the TUI.
  */
+import { truncate } from '../text.js';
 
 export interface Segment {
   text: string;
@@ -72,4 +73,13 @@ export function wrapSegments(segments: Segment[], width: number, indent = '', fi
 /** Plain text wrapped to `width` (as wrapSegments), each line as a string without trailing spaces. */
 export function wrapText(text: string, width: number, indent = '', firstIndent = indent): string[] {
   return wrapSegments([{ text }], width, indent, firstIndent).map((row) => row.map((segment) => segment.text).join('').trimEnd());
+}
+
+/** The first `max` of wrapped `lines` (at least one); when some are left out, the last one kept ends in "…" within `width` cells. */
+export function firstLines(lines: readonly string[], max: number, width: number): string[] {
+  const n = Math.max(1, max);
+  if (lines.length <= n) return [...lines];
+  const kept = lines.slice(0, n);
+  kept[n - 1] = truncate(`${kept[n - 1]}…`, width);
+  return kept;
 }

@@ -354,6 +354,70 @@ describe('intern list paging', () => {
   });
 });
 
+describe('details on a short terminal', () => {
+  it("a credential's facts scroll with j/k and G, say how many lines are left out, and its delete question stays on screen", async () => {
+    const app = renderApp({ initial: { name: 'byokDetails', id: 'c1' } });
+    app.resize({ columns: 60, rows: 15 });
+    let f = await app.waitFor(/↓ \d+ more lines \(j\/k scroll\)/);
+    expect(f).not.toContain('allowed key hashes');
+    await app.press('G');
+    f = await app.waitFor((s) => s.includes('allowed key hashes') && /↑ \d+ more lines/.test(s));
+    expect(f).toContain('The raw key is write-only');
+    await app.press('k');
+    await app.waitFor(/↑ \d+ ↓ 1 more lines/);
+    await app.press('D');
+    f = await app.waitFor('Its key material is wiped');
+    expect(f).toMatch(/\(y\/n\)/);
+    // The question takes every key: j is no scroll while it is asked.
+    await app.press('n');
+    await app.waitFor((s) => !s.includes('Its key material is wiped'));
+    // Tall enough for everything: no line about more.
+    app.resize({ columns: 100, rows: 40 });
+    f = await app.waitFor((s) => s.includes('allowed key hashes') && s.includes('id  '));
+    expect(f).not.toContain('more lines');
+  });
+
+  it("a failed intern's long failure gives up rows to the typed-name delete question, which stays on screen", async () => {
+    const api = new FakeApi();
+    Object.assign(api.interns.find((i) => i.id === IDS.sleeper)!, { status: 'failed', last_failure_message: `the machine image ${'registry.example.internal/interns/base-image:2025.01.01-sha256-0123456789abcdef '.repeat(4)}could not be pulled` });
+    const app = renderApp({ api, initial: { name: 'intern', id: IDS.sleeper } });
+    app.resize({ columns: 40, rows: 12 });
+    let f = await app.waitFor('✖ the machine');
+    await app.press('D');
+    f = await app.waitFor('Type its name');
+    expect(f).toContain('This cannot be undone');
+    expect(f).not.toContain('could not be pulled');
+    // Two rows of the failure under the question, the second cut with "…".
+    expect(f.split('\n').filter((l) => l.includes('…') && /\S…\s*$/.test(l)).length).toBeGreaterThan(0);
+    await app.type('sleeper');
+    f = await app.waitFor(/Type its name +sleeper/);
+  });
+
+  it('the connections and the feature check scroll on a short terminal', async () => {
+    const app = renderApp({ initial: { name: 'connections', id: IDS.runner } });
+    app.resize({ columns: 40, rows: 12 });
+    let f = await app.waitFor(/↓ \d+ more lines/);
+    expect(f).not.toContain('Features come from');
+    await app.press('G');
+    f = await app.waitFor('Features come from');
+    expect(f).toContain('Connections of runner');
+  });
+
+  it("an intern's fields scroll when the pane is too short for them, instead of being cut unseen", async () => {
+    const app = renderApp({ initial: { name: 'intern', id: IDS.runner } });
+    app.resize({ columns: 60, rows: 15 });
+    let f = await app.waitFor(/↓ \d+ more lines \(j\/k scroll\)/);
+    expect(f).not.toContain('description');
+    await app.press('G');
+    f = await app.waitFor('description');
+    expect(f).toMatch(/↑ \d+ more lines/);
+    // The palette opened over it is drawn whole: the body is not clipped over it (Ink clips to the innermost box).
+    await app.press(':');
+    await app.type('open runner');
+    f = await app.waitFor(/│ › : open runner +│/);
+  });
+});
+
 describe('intern details', () => {
   it('shows every field with full ids', async () => {
     const app = renderApp({ initial: { name: 'intern', id: IDS.runner } });

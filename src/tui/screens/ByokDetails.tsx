@@ -2,6 +2,7 @@
 import { Box } from 'ink';
 import { Text } from '../components/Text.js';
 import { useState } from 'react';
+import { ScrollBody } from '../components/ScrollBody.js';
 import { Confirm } from '../components/Confirm.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { Spinner } from '../components/Spinner.js';
@@ -60,27 +61,33 @@ export function ByokDetails({ id, ask }: { id: string; ask?: 'delete' }) {
 
   const c = res.data;
   if (!c) return res.error ? <ErrorView error={res.error} /> : <Spinner label="Loading the credential" />;
+  // The pane's height: the facts scroll inside what the title and a question leave them, and the
+  // question (above them) is never pushed off a short terminal.
   return (
-    <Box flexDirection="column">
-      <Text bold>
-        {sanitize(c.provider)} credential{c.name ? ` · ${sanitize(c.name)}` : ''}
-      </Text>
-      {byokFacts(c).map((f) => (
-        <Box key={f.label}>
-          <Box width={LABEL_WIDTH} flexShrink={0}>
-            <Text color={theme.muted}>{f.label}</Text>
+    <Box flexDirection="column" height={pane.rows}>
+      <Box flexDirection="column" flexShrink={0}>
+        <Text bold wrap="truncate-end">
+          {sanitize(c.provider)} credential{c.name ? ` · ${sanitize(c.name)}` : ''}
+        </Text>
+        {busy ? <Spinner label="Deleting" /> : null}
+        {error ? <ErrorView error={error} /> : null}
+        <Confirm open={confirm} question={`Delete the ${sanitize(c.provider)} credential ${c.name ? `"${sanitize(c.name)}" ` : ''}(${sanitize(c.label)})? Its key material is wiped.`} tone="error" onAnswer={answer} active={active && !busy} />
+      </Box>
+      <ScrollBody active={active && !busy && !confirm}>
+        {byokFacts(c).map((f) => (
+          <Box key={f.label}>
+            <Box width={LABEL_WIDTH} flexShrink={0}>
+              <Text color={theme.muted}>{f.label}</Text>
+            </Box>
+            {f.value === null ? (
+              <Text color={theme.muted}>{f.ifNone ?? '—'}</Text>
+            ) : (
+              <Text wrap="wrap">{f.items?.length ? listWithin(f.items.map((i) => sanitize(i)), listWidth, LIST_LINES) : sanitize(f.time ? timeAndAge(f.value) : f.value)}</Text>
+            )}
           </Box>
-          {f.value === null ? (
-            <Text color={theme.muted}>{f.ifNone ?? '—'}</Text>
-          ) : (
-            <Text wrap="wrap">{f.items?.length ? listWithin(f.items.map((i) => sanitize(i)), listWidth, LIST_LINES) : sanitize(f.time ? timeAndAge(f.value) : f.value)}</Text>
-          )}
-        </Box>
-      ))}
-      <Text color={theme.muted}>The raw key is write-only: the service never returns it.</Text>
-      {busy ? <Spinner label="Deleting" /> : null}
-      {error ? <ErrorView error={error} /> : null}
-      <Confirm open={confirm} question={`Delete the ${sanitize(c.provider)} credential ${c.name ? `"${sanitize(c.name)}" ` : ''}(${sanitize(c.label)})? Its key material is wiped.`} tone="error" onAnswer={answer} active={active && !busy} />
+        ))}
+        <Text color={theme.muted}>The raw key is write-only: the service never returns it.</Text>
+      </ScrollBody>
     </Box>
   );
 }

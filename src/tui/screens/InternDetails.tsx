@@ -25,7 +25,8 @@ import { internScopes, lifecycleRefusal } from '../lifecycle.js';
 import { type BindingId, keyLabel, matches } from '../keymap.js';
 import { sanitize } from '../../text.js';
 import { theme } from '../theme.js';
-import { wrapText } from '../wrap.js';
+import { firstLines, wrapText } from '../wrap.js';
+import { ScrollBody } from '../components/ScrollBody.js';
 
 type Pending = { kind: 'suspend' } | { kind: 'delete'; typed: string; mismatch?: boolean } | null;
 
@@ -158,7 +159,9 @@ export function InternDetails({ id, note, seed, ask }: { id: string; note?: stri
     );
   }
   const headerWidth = Math.max(10, pane.columns - ICON.cols - 2);
-  const failure = intern.status === 'failed' && intern.last_failure_message ? wrapText(`✖ ${sanitize(intern.last_failure_message)}`, headerWidth) : [];
+  // A long failure gives up rows first: two under a question (a delete is asked of failed interns
+  // most), a quarter of the pane otherwise; the last row shown ends in "…" when cut.
+  const failure = intern.status === 'failed' && intern.last_failure_message ? firstLines(wrapText(`✖ ${sanitize(intern.last_failure_message)}`, headerWidth), pending ? 2 : Math.max(2, Math.floor(pane.rows / 4)), headerWidth) : [];
   const noteLines = note ? wrapText(note, pane.columns) : [];
   const suspendQuestion = `Suspend ${sanitize(intern.name)}? Its terminal sessions end.`;
   const deleteQuestion = wrapText(`Delete ${sanitize(intern.name)} and its workspace data? This cannot be undone.`, pane.columns - 4);
@@ -199,9 +202,11 @@ export function InternDetails({ id, note, seed, ask }: { id: string; note?: stri
     ['description', intern.description ?? '—', !intern.description],
   ];
   const shown = instructionsShown(pane.rows, above, fields.length, instructionLines.length);
+  // The pane's height: what is above the fields keeps its rows (a question first of all), and the
+  // fields scroll in what is left when they do not fit (ScrollBody), instead of being cut unseen.
   return (
-    <Box flexDirection="column" flexGrow={1}>
-      <Box>
+    <Box flexDirection="column" height={pane.rows}>
+      <Box flexShrink={0}>
         <IconView api={api} internId={intern.id} sha={intern.icon_sha256} cacheDir={options.iconCacheDir} cols={ICON.cols} rows={ICON.rows} />
         <Box flexDirection="column" marginLeft={2}>
           <Text bold>
@@ -216,45 +221,49 @@ export function InternDetails({ id, note, seed, ask }: { id: string; note?: stri
           ))}
         </Box>
       </Box>
-      {noteLines.map((line, i) => (
-        <Text key={i} color={theme.warning}>
-          {line}
-        </Text>
-      ))}
-      {/* Prompts, progress of an action and its errors come first, so a short terminal never clips them. */}
-      {busy ? <Spinner label={busy} /> : null}
-      {actionError ? <ErrorView error={actionError} retry={retry} /> : null}
-      {loadError ? <ErrorView error={loadError} compact /> : null}
-      <Confirm open={pending?.kind === 'suspend'} question={suspendQuestion} onAnswer={answerSuspend} active={active} />
-      {deleteField ? (
-        <Box flexDirection="column" borderStyle="round" borderColor={theme.error} paddingX={1}>
-          {deleteQuestion.map((line, i) => (
-            <Text key={i} color={theme.error}>
-              {line}
-            </Text>
-          ))}
-          <TextField {...deleteField} />
-        </Box>
-      ) : null}
-      <Box flexDirection="column" marginTop={1}>
-        {fields.map(([label, value, muted]) => (
-          <Field key={label} label={label} value={value} muted={muted} />
+      <Box flexDirection="column" flexShrink={0}>
+        {noteLines.map((line, i) => (
+          <Text key={i} color={theme.warning}>
+            {line}
+          </Text>
         ))}
-        <InstructionsLabel count={instructionLines.length} shown={shown} />
-        {shown > 0 ? (
-          <Box borderStyle="single" borderColor={theme.muted} paddingX={1} flexDirection="column">
-            {instructionLines.length > 0 ? (
-              instructionLines.slice(0, shown).map((line, i) => (
-                <Text key={i} wrap="truncate-end">
-                  {line || ' '}
-                </Text>
-              ))
-            ) : (
-              <Text color={theme.muted}>none</Text>
-            )}
+        {/* Prompts, progress of an action and its errors come first, so a short terminal never clips them. */}
+        {busy ? <Spinner label={busy} /> : null}
+        {actionError ? <ErrorView error={actionError} retry={retry} /> : null}
+        {loadError ? <ErrorView error={loadError} compact /> : null}
+        <Confirm open={pending?.kind === 'suspend'} question={suspendQuestion} onAnswer={answerSuspend} active={active} />
+        {deleteField ? (
+          <Box flexDirection="column" borderStyle="round" borderColor={theme.error} paddingX={1}>
+            {deleteQuestion.map((line, i) => (
+              <Text key={i} color={theme.error}>
+                {line}
+              </Text>
+            ))}
+            <TextField {...deleteField} />
           </Box>
         ) : null}
       </Box>
+      <ScrollBody active={active && pending === null}>
+        <Box flexDirection="column" marginTop={1}>
+          {fields.map(([label, value, muted]) => (
+            <Field key={label} label={label} value={value} muted={muted} />
+          ))}
+          <InstructionsLabel count={instructionLines.length} shown={shown} />
+          {shown > 0 ? (
+            <Box borderStyle="single" borderColor={theme.muted} paddingX={1} flexDirection="column">
+              {instructionLines.length > 0 ? (
+                instructionLines.slice(0, shown).map((line, i) => (
+                  <Text key={i} wrap="truncate-end">
+                    {line || ' '}
+                  </Text>
+                ))
+              ) : (
+                <Text color={theme.muted}>none</Text>
+              )}
+            </Box>
+          ) : null}
+        </Box>
+      </ScrollBody>
     </Box>
   );
 }

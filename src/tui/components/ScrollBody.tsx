@@ -1,0 +1,72 @@
+/**
+ * The part of a screen that may outgrow the pane (a details screen's facts, a feature check):
+ * it takes the rows its screen leaves it (it grows and shrinks inside a screen drawn at the
+ * pane's height), is clipped there, and when cut says so on its last row and scrolls with the
+ * keys lists move with (j/k, pgdn/pgup, g/G). A screen keeps its prompts and errors outside it,
+ * above, so a short terminal never hides a question being asked.
+ *
+ * Its size is Ink's layout, read after each frame (`measureElement`): no screen counts its rows
+ * by hand for it, and text that wraps on a narrow terminal counts as the rows it takes.
+ */
+import { Box, measureElement, type DOMElement } from 'ink';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Text } from './Text.js';
+import { useTui } from '../context.js';
+import { useKeys } from '../hooks/useKeys.js';
+import { keyLabel, matches } from '../keymap.js';
+import { theme } from '../theme.js';
+
+/** How far a body is scrolled, given its rows, the rows it is shown in, and a wanted offset: never past its end. */
+export function clampScroll(contentRows: number, viewRows: number, wanted: number): number {
+  return Math.max(0, Math.min(wanted, contentRows - viewRows));
+}
+
+export function ScrollBody({ active, children }: { active: boolean; children: ReactNode }) {
+  const outer = useRef<DOMElement>(null);
+  const content = useRef<DOMElement>(null);
+  const [sizes, setSizes] = useState({ outer: 0, content: 0 });
+  const [wanted, setWanted] = useState(0);
+  // After every commit (Ink lays out synchronously as it commits): what the body was given and
+  // what it holds, stored only when they change, so this settles after one more render.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  useEffect(() => {
+    const o = outer.current ? measureElement(outer.current).height : 0;
+    const c = content.current ? measureElement(content.current).height : 0;
+    if (o !== sizes.outer || c !== sizes.content) setSizes({ outer: o, content: c });
+  });
+  // Ink clips a box's children to the innermost clipping box only, not to the ones around it: a
+  // body that clipped itself would draw over the command palette (or a sign-in box), which the
+  // shell makes room for by clipping the screen above it. So it clips only while cut and nothing
+  // covers the pane; covered, it is drawn from its top and the shell's clip cuts it.
+  const { pane } = useTui();
+  const cut = !pane.covered && sizes.outer > 1 && sizes.content > sizes.outer;
+  // The last row says what is left out, so the body shows one row less than it is given.
+  const view = cut ? sizes.outer - 1 : sizes.outer;
+  const scroll = cut ? clampScroll(sizes.content, view, wanted) : 0;
+  useKeys((input, key) => {
+    const to = (n: number) => setWanted(clampScroll(sizes.content, view, n));
+    if (matches('down', input, key)) return to(scroll + 1);
+    if (matches('up', input, key)) return to(scroll - 1);
+    if (matches('pageDown', input, key)) return to(scroll + Math.max(1, view - 1));
+    if (matches('pageUp', input, key)) return to(scroll - Math.max(1, view - 1));
+    if (matches('top', input, key)) return to(0);
+    if (matches('bottom', input, key)) return to(sizes.content);
+  }, active && cut);
+  const below = sizes.content - scroll - view;
+  return (
+    <Box ref={outer} flexDirection="column" flexGrow={1} flexShrink={1} overflowY={cut ? 'hidden' : 'visible'}>
+      <Box flexDirection="column" flexShrink={cut ? 1 : 0} overflowY={cut ? 'hidden' : 'visible'} height={cut ? view : undefined}>
+        <Box ref={content} flexDirection="column" flexShrink={0} marginTop={-scroll}>
+          {children}
+        </Box>
+      </Box>
+      {cut ? (
+        <Text color={theme.muted} wrap="truncate-end">
+          {scroll > 0 ? `↑ ${scroll} ` : ''}
+          {below > 0 ? `↓ ${below} ` : ''}
+          {`more lines (${keyLabel('down')} scroll)`}
+        </Text>
+      ) : null}
+    </Box>
+  );
+}
