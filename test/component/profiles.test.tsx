@@ -64,6 +64,9 @@ describe('profiles in the TUI', () => {
     let line = await header(80);
     expect(line).toMatch(/^intern-tui SANDBOX {2}127\.0\.0\.1:9 · profile work › Interns +api✓ mgmt✓ oauth✓$/);
     expect(line).toHaveLength(80);
+    // Narrower, the host goes before the profile, and the profile is cut last of the context.
+    expect(await header(62)).toMatch(/^intern-tui SANDBOX {2}profile work › Interns +api✓ mgmt✓ oauth✓$/);
+    expect(await header(57)).toMatch(/^intern-tui SANDBOX {2}profile … › Interns +api✓ mgmt✓ oauth✓$/);
     // 47: no context; 45: the title cut; 40: no title; 30: the product is cut, the credential kinds are whole.
     expect(await header(47)).toBe('intern-tui SANDBOX  › Interns api✓ mgmt✓ oauth✓');
     expect(await header(45)).toBe('intern-tui SANDBOX  › Inte… api✓ mgmt✓ oauth✓');

@@ -12,7 +12,8 @@ const PRODUCT = 'intern-tui';
 /**
  * Product, the SANDBOX badge, host, profile, who it is signed in as, where you are, and which
  * credential kinds are set: never their values. On a narrow terminal the context (host, profile,
- * signed in as) is cut first, then the title; the product and the credential kinds stay whole.
+ * signed in as) is cut first, the profile last of it, then the title; the product and the
+ * credential kinds stay whole.
  * The widths are worked out here: Yoga takes a shortfall from every shrinkable box at once, and
  * stops none at nothing to give the rest to the next.
  */
@@ -26,12 +27,14 @@ export function Header({ options, title, width }: { options: Pick<TuiOptions, 'a
   // A part cut to fewer cells than ' › ab…' says nothing: then it goes; the context goes first.
   const fit = (want: number, cells: number) => (cells >= Math.min(want, 6) ? Math.min(want, cells) : 0);
   const whereWidth = fit(widthOf(where), room);
-  // The host (cut if need be), then the profile and who it is signed in as, each whole or not at
-  // all: "· signed in as …" cut to nothing said nothing.
-  let context = ` ${sanitize(options.host)}`;
-  for (const part of [options.profile ? ` · profile ${sanitize(options.profile)}` : '', signedInAs ? ` · signed in as ${signedInAs}` : '']) {
-    if (part && widthOf(context + part) <= room - whereWidth) context += part;
-  }
+  // The profile says whose keys a D deletes with: it outlasts the rest of the context. Who it is
+  // signed in as goes first, then the host; the profile alone is cut last. Without a profile, the
+  // host (cut if need be), and who it is signed in as whole or not at all.
+  const host = ` ${sanitize(options.host)}`;
+  const profile = options.profile ? ` profile ${sanitize(options.profile)}` : '';
+  const signed = signedInAs ? ` · signed in as ${signedInAs}` : '';
+  const tries = profile ? [`${host} ·${profile}${signed}`, `${host} ·${profile}`, profile] : [`${host}${signed}`, host];
+  const context = tries.find((t) => widthOf(t) <= room - whereWidth) ?? tries.at(-1)!;
   const contextWidth = whereWidth < widthOf(where) ? 0 : fit(widthOf(context), room - whereWidth);
   return (
     <Box flexShrink={0} width={width}>
