@@ -342,6 +342,21 @@ describe('lifecycle', () => {
     await waitFor(() => c.getIntern(made.id).then(() => 'still', (e: ApiError) => e.status), (s) => s === 404, 5000, 'removal');
   });
 
+  it('suspend, like provision, takes no body: a body with any field is 400 and suspends nothing', async () => {
+    const c = userClient(sb);
+    const made = await c.createIntern({ name: 'no-body-suspend' });
+    await control('POST', `/interns/${made.id}/status`, { status: 'running' });
+    const json = { 'content-type': 'application/json' };
+    const refused = await raw(sb, 'POST', `/interns/${made.id}/suspend`, { token: role('api_key'), body: '{"x":1}', headers: json });
+    expect(refused.status).toBe(400);
+    expect(InternErrorEnvelopeSchema.parse(refused.json).error).toMatchObject({ message: expect.stringMatching(/suspend takes no body fields; got x/), metadata: { reason: 'invalid_body' } });
+    expect((await raw(sb, 'POST', `/interns/${made.id}/suspend`, { token: role('api_key'), body: 'x', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
+    expect((await c.getIntern(made.id)).status).toBe('running');
+    // No body, or an empty object, suspends as before.
+    expect((await raw(sb, 'POST', `/interns/${made.id}/suspend`, { token: role('api_key'), body: '{}', headers: json })).status).toBe(200);
+    expect((await c.getIntern(made.id)).status).toBe('stopped');
+  });
+
   it('the control API sets a status; fixture interns keep theirs', async () => {
     await control('POST', `/interns/${id('queued')}/status`, { status: 'failed', last_failure_message: 'set by a test' });
     const i = await userClient(sb).getIntern(id('queued'));

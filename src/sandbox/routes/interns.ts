@@ -192,9 +192,7 @@ export function registerInternRoutes(app: FastifyInstance, ctx: HttpContext, dep
     const c = caller(req);
     const row = visible(c, param(req, 'internId'));
     writable();
-    const body = jsonBody(req, { strictMediaType: true, allowEmpty: true });
-    const fields = Object.keys(body);
-    if (fields.length > 0) throw badBody(`provision takes no body fields; got ${fields.slice(0, 3).join(', ')}`);
+    noBody(req, 'provision');
     if (!PROVISIONABLE_STATUSES.includes(row.status)) throw busy(row, `only a ${PROVISIONABLE_STATUSES.join(' or ')} intern can be provisioned`);
     lifecycle.provision(row);
     return { status: 202, body: { provisioning: true } };
@@ -204,6 +202,7 @@ export function registerInternRoutes(app: FastifyInstance, ctx: HttpContext, dep
     const c = caller(req);
     const row = visible(c, param(req, 'internId'));
     writable();
+    noBody(req, 'suspend');
     if (!SUSPENDABLE_STATUSES.includes(row.status)) throw busy(row, `only a ${SUSPENDABLE_STATUSES.join(' or ')} intern can be suspended`);
     await lifecycle.suspend(row);
     return { status: 200, body: { suspended: true } };
@@ -243,6 +242,16 @@ export function registerInternRoutes(app: FastifyInstance, ctx: HttpContext, dep
       .map((x) => ({ key: x.key }));
     return { status: 200, body: { data } };
   });
+}
+
+/**
+ * Provision and suspend take no body (public notes; the official SDK: "A body carrying any field is
+ * refused with 400 rather than ignored"): an empty body or `{}` is fine, anything with a field is 400,
+ * and a non-empty body without application/json is 415, as for the other intern writes.
+ */
+function noBody(req: FastifyRequest, action: 'provision' | 'suspend'): void {
+  const fields = Object.keys(jsonBody(req, { strictMediaType: true, allowEmpty: true }));
+  if (fields.length > 0) throw badBody(`${action} takes no body fields; got ${fields.slice(0, 3).join(', ')}`);
 }
 
 function busy(row: InternRow, why: string): HttpError {
