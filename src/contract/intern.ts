@@ -108,6 +108,18 @@ export type InternCreate = z.infer<typeof InternCreateSchema>;
 
 export const InternDeleteSchema = z.strictObject({ acknowledge_workspace_loss: z.boolean().optional() });
 
+/** What a `destroy_failed` intern's `last_failure_message` names when its workspace was not backed up. */
+export const WORKSPACE_ARCHIVE_FAILED = 'workspace_archive_failed';
+
+/**
+ * Whether deleting this intern discards a workspace that has no archive, which the service refuses
+ * unless the delete sends `acknowledge_workspace_loss: true` (the official SDK: the flag "defaults to
+ * false, which refuses the teardown when a workspace archive is missing").
+ */
+export function losesWorkspace(intern: { status: string; last_failure_message: string | null }): boolean {
+  return intern.status === 'destroy_failed' && (intern.last_failure_message ?? '').includes(WORKSPACE_ARCHIVE_FAILED);
+}
+
 /** The lifecycle actions' acknowledgements (the sandbox's answers are tested against them; the client reads only their 2xx). */
 export const DeleteAcceptedSchema = z.object({ deleting: z.literal(true) });
 export const ProvisionAcceptedSchema = z.object({ provisioning: z.literal(true) });

@@ -357,6 +357,30 @@ describe('lifecycle', () => {
     expect((await c.getIntern(made.id)).status).toBe('stopped');
   });
 
+  it('delete refuses a destroy_failed intern whose workspace archive failed unless acknowledge_workspace_loss is true', async () => {
+    const c = userClient(sb);
+    const json = { 'content-type': 'application/json' };
+    const del = (internId: string, body?: string) => raw(sb, 'DELETE', `/interns/${internId}`, { token: role('api_key'), body, headers: body === undefined ? {} : json });
+    const lost = await c.createIntern({ name: 'no-archive' });
+    await control('POST', `/interns/${lost.id}/status`, { status: 'destroy_failed', last_failure_message: 'Teardown stopped: workspace_archive_failed (the snapshot upload timed out)' });
+    for (const body of [undefined, '{}', '{"acknowledge_workspace_loss":false}']) {
+      const refused = await del(lost.id, body);
+      expect(refused.status, body).toBe(409);
+      const env = InternErrorEnvelopeSchema.parse(refused.json);
+      expect(env.error.code).toBe(409);
+      expect(env.error.metadata).toBeUndefined();
+      expect(env.error.message).toMatch(/acknowledge_workspace_loss": true/);
+    }
+    expect((await c.getIntern(lost.id)).status).toBe('destroy_failed');
+    // The flag (the project's client always sends it) lets the teardown go on.
+    await c.deleteIntern(lost.id);
+    expect((await c.getIntern(lost.id)).status).toBe('destroying');
+    // A destroy_failed intern for another reason, and any other intern, need no flag.
+    const other = await c.createIntern({ name: 'other-failure' });
+    await control('POST', `/interns/${other.id}/status`, { status: 'destroy_failed', last_failure_message: 'Its vault is still attached to another intern' });
+    expect((await del(other.id)).status).toBe(202);
+  });
+
   it('the control API sets a status; fixture interns keep theirs', async () => {
     await control('POST', `/interns/${id('queued')}/status`, { status: 'failed', last_failure_message: 'set by a test' });
     const i = await userClient(sb).getIntern(id('queued'));

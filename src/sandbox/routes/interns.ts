@@ -10,6 +10,8 @@ import {
   InternUpdateSchema,
   PROVISIONABLE_STATUSES,
   SUSPENDABLE_STATUSES,
+  WORKSPACE_ARCHIVE_FAILED,
+  losesWorkspace,
 } from '../../contract/intern.js';
 import { ROUTES } from '../../contract/routes.js';
 import { type Caller, authorizeIntern } from '../auth.js';
@@ -184,6 +186,15 @@ export function registerInternRoutes(app: FastifyInstance, ctx: HttpContext, dep
     const parsed = InternDeleteSchema.safeParse(jsonBody(req, { strictMediaType: true, allowEmpty: true }));
     if (!parsed.success) throw badBody(describeIssues(parsed.error));
     if (row.status === 'destroying') throw busy(row, 'it is already being deleted');
+    if (losesWorkspace(row) && parsed.data.acknowledge_workspace_loss !== true) {
+      // No reason of the intern table fits (intern_busy says "wait", and waiting changes nothing):
+      // the bare conflict envelope, with what to send in its message.
+      throw new HttpError(
+        409,
+        null,
+        `The intern's workspace was not archived (${WORKSPACE_ARCHIVE_FAILED}): deleting it discards the workspace; send {"acknowledge_workspace_loss": true} to delete it anyway`,
+      );
+    }
     await lifecycle.destroy(row);
     return { status: 202, body: { deleting: true } };
   });
