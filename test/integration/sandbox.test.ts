@@ -432,6 +432,27 @@ describe('BYOK', () => {
     expect((await apiError(noDefault.createByok({ provider: 'groq', key: 'k' }))).message).toMatch(/workspace_id/);
   });
 
+  it('lists the default workspace, or the workspace_id given; with the default deleted, or a workspace_id not of the account, it is 400', async () => {
+    const made = await mgmt().createByok({ provider: 'mistral', key: 'mistral-list-scope-0001' });
+    expect((await mgmt().listByok({ provider: 'mistral' })).data.map((x) => x.id)).toContain(made.id);
+    expect((await mgmt().listByok({ provider: 'mistral', workspace_id: made.workspace_id! })).data.map((x) => x.id)).toContain(made.id);
+    // A credential of the account's other workspace is listed with its workspace_id only.
+    const w2 = (await clientAs(sb, { api_key: 'api_key_other_workspace' }).getKeyInfo()).workspace_id!;
+    const elsewhere = await mgmt().createByok({ provider: 'mistral', key: 'mistral-list-scope-0002', workspace_id: w2 });
+    expect((await mgmt().listByok({ provider: 'mistral' })).data.map((x) => x.id)).not.toContain(elsewhere.id);
+    expect((await mgmt().listByok({ provider: 'mistral', workspace_id: w2 })).data.map((x) => x.id)).toEqual([elsewhere.id]);
+    const list = async (r: string, query: string) => {
+      const res = await raw(sb, 'GET', `/byok${query}`, { token: role(r) });
+      return { status: res.status, message: ByokErrorEnvelopeSchema.safeParse(res.json).data?.error.message };
+    };
+    expect(await list('management_key_no_default_workspace', '')).toEqual({ status: 400, message: 'The default workspace was deleted: pass workspace_id' });
+    const notOurs = { status: 400, message: 'workspace_id: not a workspace of this account' };
+    expect(await list('management_key_no_default_workspace', '?workspace_id=not-a-uuid')).toEqual(notOurs);
+    expect(await list('management_key_no_default_workspace', `?workspace_id=${made.workspace_id}`)).toEqual(notOurs);
+    expect(await list('management_key', '?workspace_id=550e8400-e29b-41d4-a716-446655440000')).toEqual(notOurs);
+    expect(await list('management_key', '?workspace_id=')).toEqual(notOurs);
+  });
+
   it('updates on the merged state, rotates keys with a new label, and 404s an unknown id', async () => {
     const c = mgmt();
     const made = await c.createByok({ provider: 'fireworks', key: '{"api_key":"fw-first-key-0001","region":"us"}', is_fallback: true });

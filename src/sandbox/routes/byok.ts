@@ -75,13 +75,30 @@ export function registerByokRoutes(app: FastifyInstance, ctx: HttpContext, deps:
     }
   };
   const id = (req: FastifyRequest) => (req.params as Record<string, string>).id ?? '';
+  /**
+   * The workspace a create or a list is scoped to: `workspace_id` when given, which must be a live
+   * workspace of the caller's account (anything else, a string that is not a UUID included, names
+   * none); else the account's default, and when that was deleted the caller must pass one (spec 4.6;
+   * the OpenAPI document says the same of GET /byok).
+   */
+  const scope = (c: Caller, workspaceId: string | undefined): string => {
+    if (workspaceId === undefined) {
+      const account = store.account(c.key.account_id);
+      const ws = account?.default_workspace_id ? store.workspace(account.default_workspace_id) : undefined;
+      if (!ws || ws.deleted) throw badBody('The default workspace was deleted: pass workspace_id');
+      return ws.id;
+    }
+    const ws = store.workspace(workspaceId);
+    if (!ws || ws.deleted || ws.account_id !== c.key.account_id) throw badBody('workspace_id: not a workspace of this account');
+    return ws.id;
+  };
 
   route(app, ctx, ROUTES.listByok, (req) => {
     const c = caller(req);
     const q = ByokListQuerySchema.safeParse(req.query);
     if (!q.success) throw badBody(describeIssues(q.error));
     const { rows, total } = store.byokPage(c.key.account_id, {
-      workspaceId: q.data.workspace_id,
+      workspaceId: scope(c, q.data.workspace_id),
       provider: q.data.provider,
       offset: q.data.offset ?? 0,
       limit: q.data.limit ?? LIMITS.byokList.defaultLimit,
@@ -101,16 +118,7 @@ export function registerByokRoutes(app: FastifyInstance, ctx: HttpContext, deps:
     const b = parsed.data;
     const slugProblem = checkProviderSlug(b.provider) ?? checkKnownProvider(b.provider);
     if (slugProblem) throw badBody(`provider: ${slugProblem}`);
-    let workspaceId = b.workspace_id;
-    if (workspaceId === undefined) {
-      const account = store.account(c.key.account_id);
-      const ws = account?.default_workspace_id ? store.workspace(account.default_workspace_id) : undefined;
-      if (!ws || ws.deleted) throw badBody('The default workspace was deleted: pass workspace_id');
-      workspaceId = ws.id;
-    } else {
-      const ws = store.workspace(workspaceId);
-      if (!ws || ws.deleted || ws.account_id !== c.key.account_id) throw badBody('workspace_id: not a workspace of this account');
-    }
+    const workspaceId = scope(c, b.workspace_id);
     checkHashes(c, b.allowed_api_key_hashes);
     const region = resolveDeclaredRegion(b.provider, b.declared_region, b.key);
     if ('error' in region) throw badBody(region.error);
