@@ -53,6 +53,16 @@ export const checkApiKeyHash: RuleCheck<string> = (hash) =>
 export const checkByokName: RuleCheck<string | null> = (name) =>
   name !== null && name.length > LIMITS.byokName.max ? `must be at most ${LIMITS.byokName.max} characters` : null;
 
+/**
+ * An unpaired UTF-16 surrogate (with the `u` flag a pair is one code point and does not match): what
+ * a JSON `"\ud800"` escape makes. It is not Unicode text: stored as UTF-8 it becomes U+FFFD, which
+ * changes a secret's value and makes a string longer than the limit it was checked against.
+ */
+const UNPAIRED_SURROGATE = /[\uD800-\uDFFF]/u;
+
+/** Whether a string is well-formed Unicode: no unpaired surrogate. */
+export const isWellFormedText = (s: string): boolean => !UNPAIRED_SURROGATE.test(s);
+
 /** C0 controls other than tab, line feed and carriage return. */
 const SECRET_CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f]/;
 

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LIMITS } from '../contract/limits.js';
+import { isWellFormedText } from '../contract/rules.js';
 import { type RouteSpec, routeLabel } from '../contract/routes.js';
 import { HttpError, badBody, envelope } from './errors.js';
 import type { Reason } from '../contract/errors.js';
@@ -81,8 +82,50 @@ export function jsonBody(req: FastifyRequest, opts: { strictMediaType: boolean; 
     throw unreadable(`The body is not valid JSON: ${(e as Error).message.slice(0, 120)}`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw unreadable('The body must be a JSON object');
+  // Valid UTF-8 can still carry "\ud800" escapes: JSON.parse makes them lone surrogates.
+  if (SURROGATE_ESCAPE.test(text)) {
+    const at = unpairedSurrogateAt(value);
+    if (at !== undefined) throw unreadable(at === null ? 'the body holds an unpaired surrogate: not valid Unicode' : `${at}: holds an unpaired surrogate: not valid Unicode`);
+  }
   // JSON.parse makes `__proto__` an own property; copy into a null-prototype object so it is just an (unknown) field.
   return Object.assign(Object.create(null) as Record<string, unknown>, value);
+}
+
+/** A `\uD800`-`\uDFFF` escape somewhere in a JSON text: only then can the parsed value hold a lone surrogate. */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+/**
+ * Where a parsed JSON value holds a string that is not well-formed Unicode: its field's path
+ * (`hosts.0`, as describeIssues names fields), null when it is in a field's name, or undefined when
+ * there is none. Iterative, as a 1 MiB body can nest half a million deep.
+ */
+function unpairedSurrogateAt(root: unknown): string | null | undefined {
+  type Node = { value: unknown; key: string | number | undefined; parent: Node | undefined };
+  const pathOf = (node: Node): string => {
+    const parts: string[] = [];
+    for (let n: Node | undefined = node; n?.key !== undefined; n = n.parent) parts.push(String(n.key));
+    const path = parts
+      .reverse()
+      .slice(0, 40)
+      .map((k) => k.replace(/[^\x20-\x7e]/g, '?').slice(0, 40))
+      .join('.');
+    return path.length > 120 ? `${path.slice(0, 120)}...` : path;
+  };
+  const stack: Node[] = [{ value: root, key: undefined, parent: undefined }];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const v = node.value;
+    if (typeof v === 'string') {
+      if (!isWellFormedText(v)) return node.key === undefined ? null : pathOf(node);
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], key: i, parent: node });
+    } else if (typeof v === 'object' && v !== null) {
+      const keys = Object.keys(v);
+      if (keys.some((k) => !isWellFormedText(k))) return null;
+      for (let i = keys.length - 1; i >= 0; i--) stack.push({ value: (v as Record<string, unknown>)[keys[i]!], key: keys[i]!, parent: node });
+    }
+  }
+  return undefined;
 }
 
 type Handler = (req: FastifyRequest) => Promise<Result> | Result;

@@ -103,6 +103,46 @@ describe('hostile bodies', () => {
     );
   });
 
+  it('a body with an unpaired surrogate escape is 400 on every route, naming the field; a pair is text', async () => {
+    const m = sb.manifest;
+    const key = m.credentials.api_key!;
+    const mgmt = m.credentials.management_key!;
+    const send = (method: string, path: string, token: string, body: unknown) =>
+      raw(sb, method, path, { token, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    const lone = '\ud800';
+    expect(JSON.stringify(lone)).toBe('"\\ud800"');
+    const intern = `/interns/${m.interns.no_icon}`;
+    const before = (await raw(sb, 'GET', intern, { token: key })).json as { description: string | null };
+    const cases: [string, string, string, unknown, 'intern' | 'byok', string, string | null][] = [
+      // A 2000-character description of lone surrogates was stored as 6000 U+FFFD.
+      ['PATCH', intern, key, { description: lone.repeat(2000) }, 'intern', 'invalid_body', 'description'],
+      ['PATCH', intern, key, { description: `ok ${'\udfff'} ok` }, 'intern', 'invalid_body', 'description'],
+      ['POST', '/interns', key, { name: 'lone-surrogate', instructions: lone }, 'intern', 'invalid_body', 'instructions'],
+      ['PUT', '/vault/secrets/lone_value', key, { value: `secret${lone}`, hosts: ['api.example.com'] }, 'intern', 'invalid_body', 'value'],
+      ['PUT', '/vault/secrets/lone_host', key, { value: 'v', hosts: ['api.example.com', `x${lone}.example.com`] }, 'intern', 'invalid_body', 'hosts.1'],
+      ['POST', '/byok', mgmt, { provider: 'groq', key: `gsk-${lone}` }, 'byok', '', 'key'],
+      ['POST', `/interns/${m.interns.running}/chat/completions`, key, { stream: true, messages: [{ role: 'user', content: [{ type: 'text', text: lone }] }] }, 'intern', 'bad_request', 'messages.0.content.0.text'],
+      // In a field's name: no field to name.
+      ['PATCH', intern, key, { [`x${lone}`]: 1 }, 'intern', 'invalid_body', null],
+    ];
+    for (const [method, path, token, body, family, reason, field] of cases) {
+      const res = await send(method, path, token, body);
+      const what = `${method} ${path} ${field}`;
+      expect(res.status, what).toBe(400);
+      const error = family === 'byok' ? ByokErrorEnvelopeSchema.parse(res.json).error : InternErrorEnvelopeSchema.parse(res.json).error;
+      if (family === 'intern') expect((error as { metadata?: { reason: string } }).metadata?.reason, what).toBe(reason);
+      expect(error.message, what).toBe(field === null ? 'the body holds an unpaired surrogate: not valid Unicode' : `${field}: holds an unpaired surrogate: not valid Unicode`);
+    }
+    expect(((await raw(sb, 'GET', intern, { token: key })).json as { description: string | null }).description).toBe(before.description);
+    expect((await raw(sb, 'GET', '/vault/secrets', { token: key })).text).not.toContain('lone_');
+    // A surrogate pair is an ordinary character (an emoji), escaped or not.
+    const paired = await send('PATCH', intern, key, { description: 'rocket \ud83d\ude80' });
+    expect(paired.status).toBe(200);
+    expect((paired.json as { description: string }).description).toBe('rocket 🚀');
+    const escapedText = await raw(sb, 'PATCH', intern, { token: key, body: '{"description":"rocket \\ud83d\\ude80 and a \\\\ud800 that is text"}', headers: { 'content-type': 'application/json' } });
+    expect([escapedText.status, (escapedText.json as { description: string }).description]).toEqual([200, 'rocket 🚀 and a \\ud800 that is text']);
+  });
+
   it('the service still answers afterwards', async () => {
     const res = await raw(sb, 'GET', `/interns/${sb.manifest.interns.running}`, { token: sb.manifest.credentials.api_key });
     expect(res.status).toBe(200);
