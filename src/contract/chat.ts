@@ -4,6 +4,7 @@
  * validates requests with these schemas; the client parses the stream with them.
  */
 import * as z from 'zod';
+import { describeIssues } from './errors.js';
 import { LIMITS } from './limits.js';
 import type { RuleCheck } from './rules.js';
 
@@ -149,6 +150,49 @@ export const ElicitationAnswerSchema = z.object({
   content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
 });
 export type ElicitationAnswer = z.infer<typeof ElicitationAnswerSchema>;
+
+/** The answer that cancels an interaction of either kind: a permission's content, or a question's action. */
+export const CANCEL_ANSWER = 'cancel';
+
+/**
+ * A question's answer as a tool message carries it: the JSON string of an ElicitationAnswer, or why
+ * it is not one.
+ */
+export function parseElicitationAnswer(content: string): { answer: ElicitationAnswer } | { error: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(content);
+  } catch {
+    return { error: 'the answer to a question must be JSON: {"action":"accept"|"decline"|"cancel","content":{...}}' };
+  }
+  const r = ElicitationAnswerSchema.safeParse(value);
+  if (!r.success) return { error: `the answer to a question must be {"action":"accept"|"decline"|"cancel","content":{...}}: ${describeIssues(r.error)}` };
+  return { answer: r.data };
+}
+
+/**
+ * What is wrong with `content` as the answer to the interaction `args` asked, or null. A permission
+ * takes one of the option kinds it offered, or `cancel`; a question an ElicitationAnswer whose
+ * choice fields hold one of their offered options. (Both the sandbox, which refuses anything else
+ * with 400 and keeps the interaction waiting, and the clients, which only offer these, follow it.)
+ */
+export function checkInteractionAnswer(args: ProvideInputArgs, content: string): string | null {
+  if (args.kind === 'permission') {
+    if (content === CANCEL_ANSWER || args.options.includes(content)) return null;
+    return `the answer to a permission request must be one of its options (${args.options.join(', ')}) or ${CANCEL_ANSWER}; got ${JSON.stringify(content.slice(0, 40))}`;
+  }
+  const parsed = parseElicitationAnswer(content);
+  if ('error' in parsed) return parsed.error;
+  if (parsed.answer.action !== 'accept') return null;
+  for (const field of args.fields) {
+    const value = parsed.answer.content?.[field.name];
+    if (field.type !== 'choice' || !field.options?.length || value === undefined) continue;
+    if (typeof value !== 'string' || !field.options.includes(value)) {
+      return `${field.name}: ${JSON.stringify(typeof value === 'string' ? value.slice(0, 40) : value)} is not one of the offered options (${field.options.join(', ')})`;
+    }
+  }
+  return null;
+}
 
 /** The interaction a streamed tool call asks for, or null when it is not a well-formed provide_input call. */
 export function parseProvideInput(call: { id?: string; function: { name: string; arguments: string } }): ProvideInputArgs | null {

@@ -176,6 +176,38 @@ describe('interactions', () => {
     expect(declined.content).toContain('declined');
   });
 
+  it('refuses with 400 bad_request an answer the interaction did not offer, and keeps it waiting for a valid one', async () => {
+    const answer = (call: NonNullable<Turn['toolCall']>, content: string, sid: string) => api.chat(running(), { messages: answerMessages(call, content), stream: true, session_id: sid });
+    const ask = await turn(api.chat(running(), prompt('run: echo AFTER-A-TYPO', { approval_mode: 'manual' })));
+    const sid = ask.final.session_id!;
+    for (const typo of ['alow_once', 'yes', '', '{"action":"accept"}']) {
+      const e = await apiError(answer(ask.toolCall!, typo, sid));
+      expect([e.status, e.reason], typo).toEqual([400, 'bad_request']);
+      expect(e.message).toContain('allow_once, allow_always, reject_once, reject_always');
+    }
+    // Still pending: the typo was not taken as a rejection.
+    const allowed = await turn(answer(ask.toolCall!, 'allow_once', sid));
+    expect(allowed.content).toContain('AFTER-A-TYPO');
+
+    const q = await turn(api.chat(running(), prompt('ask: Which release?', { session_id: sid })));
+    const refused: [string, RegExp][] = [
+      ['Bluebird', /must be JSON/],
+      ['"accept"', /action/],
+      ['{"action":"maybe"}', /action/],
+      [elicitationAnswer({ action: 'accept', content: { answer: 'Bluebird', confidence: 'certain' } }), /confidence: "certain" is not one of the offered options \(sure, fairly sure, guessing\)/],
+      [elicitationAnswer({ action: 'accept', content: { answer: 'Bluebird', confidence: 1 } }), /confidence: 1 is not one of the offered options/],
+    ];
+    for (const [content, message] of refused) {
+      const e = await apiError(answer(q.toolCall!, content, sid));
+      expect([e.status, e.reason], content).toEqual([400, 'bad_request']);
+      expect(e.message, content).toMatch(message);
+    }
+    const done = await turn(answer(q.toolCall!, elicitationAnswer({ action: 'accept', content: { answer: 'Bluebird', confidence: 'fairly sure' } }), sid));
+    expect(done.content).toContain('You answered "Bluebird" (fairly sure)');
+    // Answered, it is no longer pending.
+    expect((await apiError(answer(q.toolCall!, elicitationAnswer({ action: 'cancel' }), sid))).reason).toBe('interaction_not_pending');
+  });
+
   it('refuses an answer nobody asked for, and an unknown interaction', async () => {
     const t = await turn(api.chat(running(), prompt('hi')));
     const sid = t.final.session_id!;

@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ChatChunk, ChatUsage, ElicitationAnswer, ProvideInputArgs } from '../../contract/chat.js';
-import { ElicitationAnswerSchema, PERMISSION_OPTIONS, PROVIDE_INPUT_TOOL } from '../../contract/chat.js';
+import { CANCEL_ANSWER, PERMISSION_OPTIONS, PROVIDE_INPUT_TOOL, checkInteractionAnswer, parseElicitationAnswer } from '../../contract/chat.js';
 import { type Reason, RETRYABLE_REASONS } from '../../contract/errors.js';
 import { LIMITS } from '../../contract/limits.js';
 import { MODELS } from '../catalog/models.js';
@@ -171,6 +171,10 @@ export class AgentService {
       throw new HttpError(409, 'interaction_not_pending', 'No interaction of this session is waiting for an answer (it was answered, cancelled or timed out)');
     }
     if (pending.id !== req.toolCallId) throw new HttpError(404, 'interaction_unknown', `No interaction ${req.toolCallId.slice(0, 40)} is waiting in this session`);
+    // An answer the interaction did not offer is refused and leaves it waiting (its deadline
+    // unchanged), so a typo does not use it up as a rejection or an empty answer.
+    const problem = checkInteractionAnswer(pending.args, req.content);
+    if (problem) throw new HttpError(400, 'bad_request', problem);
     const run = session.run;
     run.pending = null;
     clearTimeout(pending.timer);
@@ -349,7 +353,7 @@ export class AgentService {
       if (choice === 'allow_always') run.session.allowed.add(op);
       if (choice === 'reject_always') run.session.rejected.add(op);
       if (choice !== 'allow_once' && choice !== 'allow_always') {
-        const why = choice === 'cancel' ? 'You cancelled' : choice === 'reject_always' ? 'Shell commands are rejected for this session' : 'You rejected it';
+        const why = choice === CANCEL_ANSWER ? 'You cancelled' : choice === 'reject_always' ? 'Shell commands are rejected for this session' : 'You rejected it';
         await this.say(run, `${why}, so I did not run \`${clip(command, 80)}\`.`);
         return this.finish(run);
       }
@@ -385,15 +389,10 @@ export class AgentService {
       ],
     });
     if (raw === null || run.abort.signal.aborted) return;
-    let parsed: ElicitationAnswer | undefined;
-    try {
-      const r = ElicitationAnswerSchema.safeParse(JSON.parse(raw));
-      if (r.success) parsed = r.data;
-    } catch {
-      parsed = undefined;
-    }
-    if (!parsed) await this.say(run, 'I could not read that answer (expected {"action": "accept", "content": {...}}), so I will carry on without it.');
-    else if (parsed.action === 'accept') {
+    // answer() let through only an answer checkInteractionAnswer takes.
+    const read = parseElicitationAnswer(raw);
+    const parsed: ElicitationAnswer = 'answer' in read ? read.answer : { action: 'cancel' };
+    if (parsed.action === 'accept') {
       const c = parsed.content ?? {};
       await this.say(run, `Thanks. You answered "${clip(String(c.answer ?? ''), 200)}" (${String(c.confidence ?? 'no confidence given')}) to: ${clip(question, 120)}`);
     } else await this.say(run, parsed.action === 'decline' ? 'You declined to answer; fine.' : 'You cancelled the question.');
