@@ -9,7 +9,7 @@
  * Secrets go to the system keychain when one answers, else the profile in the config file (0600).
  * No secret is ever printed, logged or put in a URL or argument list.
  */
-import { createClient } from '../client/index.js';
+import { askManagementKey, createClient } from '../client/index.js';
 import { ApiError, NetworkError } from '../client/errors.js';
 import { authorizationUrl, createPkce, discoverOAuth, exchangeOAuthCode, signInUrl } from '../client/auth.js';
 import { BASE_URL_ENV, CREDENTIAL_SOURCES, DEFAULT_BASE_URL, NOT_IN_A_KEY, type CredentialKind } from '../contract/routes.js';
@@ -225,7 +225,7 @@ function checkApiKey(baseUrl: string, key: string): Promise<KeyCheck> {
 /** The first BYOK credential's page with the management key, as auth status asks. */
 function checkManagementKey(baseUrl: string, key: string): Promise<KeyCheck> {
   return askWith(async () => {
-    await createClient({ baseUrl, credentials: { management_key: key }, maxAttempts: 1, timeoutMs: 10_000 }).listByok({ limit: 1 });
+    await askManagementKey(createClient({ baseUrl, credentials: { management_key: key }, maxAttempts: 1, timeoutMs: 10_000 }));
     return {};
   });
 }

@@ -272,7 +272,7 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'list BYOK provider keys (labels only, never the keys)',
     flags: {
       provider: { type: 'string', value: 'SLUG', description: 'only this provider', nonEmpty: true },
-      workspace: { type: 'string', value: 'ID', description: 'only this workspace', sets: 'workspace_id', nonEmpty: true },
+      workspace: { type: 'string', value: 'ID', description: "this workspace's keys (without it, the account's default workspace's)", sets: 'workspace_id', nonEmpty: true },
     },
     details: 'Example:\n  intern-tui byok list --provider openai --json id,label',
     needs: ['management_key'],

@@ -7,8 +7,9 @@ import {
   type ByokUpdate,
 } from '../contract/byok.js';
 import { ROUTES } from '../contract/routes.js';
+import { ApiError } from './errors.js';
 import type { HttpCore } from './http.js';
-import type { CallOptions } from './types.js';
+import type { CallOptions, InternApi } from './types.js';
 
 export function byokRoutes(http: HttpCore) {
   return {
@@ -25,4 +26,18 @@ export function byokRoutes(http: HttpCore) {
       await http.send({ route: ROUTES.deleteByok, params: { id } }, opts);
     },
   };
+}
+
+/**
+ * Whether the service takes the client's management key, asked as `auth status` and `login` ask it:
+ * the first BYOK page. A 400 is a yes: the key was taken and the list refused for its workspace (an
+ * account whose default workspace was deleted must name one, whichever of its keys asks).
+ */
+export async function askManagementKey(api: Pick<InternApi, 'listByok'>, opts?: CallOptions): Promise<void> {
+  try {
+    await api.listByok({ limit: 1 }, opts);
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 400) return;
+    throw e;
+  }
 }

@@ -12,6 +12,7 @@ import { vaultRoutes } from './vault.js';
 export * from './errors.js';
 export { authorizationUrl, createPkce, discoverOAuth, exchangeOAuthCode, refreshOAuthToken, signInUrl, siteOf, type Pkce } from './auth.js';
 export type * from './types.js';
+export { askManagementKey } from './byok.js';
 
 export function createClient(options: ClientOptions): InternApi {
   const http = new HttpCore(options);

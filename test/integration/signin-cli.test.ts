@@ -170,6 +170,13 @@ describe('login (PKCE)', () => {
     expect(shown).toContain('management key: set, from the environment; the service refuses it (check OPENROUTER_MANAGEMENT_KEY)');
     expect(shown).not.toContain(wrong);
     expect(shown).not.toContain(c.api_key!);
+    // An account whose default workspace was deleted: its key is taken, though the list asks for a workspace (400).
+    const noDefault = await at({ OPENROUTER_API_KEY: c.api_key!, OPENROUTER_MANAGEMENT_KEY: c.management_key_no_default_workspace! });
+    expect(noDefault.exit).toBe(0);
+    expect(noDefault.status.credentials.management_key.check).toBe('ok');
+    const path = join(cfgDir(), 'config.json');
+    expect(await login({ withToken: true, kind: 'management_key', baseUrl: sb.baseUrl }, { io: makeIo(`${c.management_key_no_default_workspace!}\n`), path, keychain: null })).toBe(0);
+    expect(read(path).profiles.default).toMatchObject({ management_key: c.management_key_no_default_workspace });
     const away = await authStatus({}, { env: { OPENROUTER_BASE_URL: 'http://127.0.0.1:9/api/v1', OPENROUTER_API_KEY: c.api_key! }, path: join(cfgDir(), 'none.json'), keychain: memoryKeychain() });
     expect(away.exit).toBe(1);
     expect(formatStatus(away.status)).toContain('API key: set, from the environment; the service could not be reached to check it');

@@ -4,7 +4,7 @@
  * takes the API key (its label from `GET /key`: "signed in as") and the management key, and the
  * OAuth token's expiry and renewal. Never a secret.
  */
-import { createClient } from '../../client/index.js';
+import { askManagementKey, createClient } from '../../client/index.js';
 import { ApiError } from '../../client/errors.js';
 import { CREDENTIAL_SOURCES, loginCommand, type CredentialKind } from '../../contract/routes.js';
 import { sanitize } from '../../text.js';
@@ -76,7 +76,7 @@ export async function authStatus(flags: Flags, deps: AuthDeps & { now?: () => nu
   };
   await Promise.all([
     check('api_key', async () => (credentials.api_key.label = sanitize((await client.getKeyInfo()).label))),
-    check('management_key', () => client.listByok({ limit: 1 })),
+    check('management_key', () => askManagementKey(client)),
   ]);
   const checks = [credentials.api_key.check, credentials.management_key.check];
   let exit: number = checks.includes('refused') ? EXIT.auth : checks.includes('unreachable') ? EXIT.failed : EXIT.ok;

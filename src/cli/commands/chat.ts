@@ -6,7 +6,7 @@
  * instead and prints its session id (for cron jobs and scripts that do not wait for the answer).
  */
 import { randomUUID } from 'node:crypto';
-import { ChatChunkSchema, InvokeResultSchema, checkSessionId, SteeredSchema, answerMessages, elicitationAnswer, optionLabel, parseProvideInput, promptTooLong, type ChatChunk, type ChatMessage, type ChatToolCall, type ElicitationRequest, type PermissionRequest } from '../../contract/chat.js';
+import { CANCEL_ANSWER, ChatChunkSchema, InvokeResultSchema, checkSessionId, SteeredSchema, answerMessages, elicitationAnswer, optionLabel, parseProvideInput, promptTooLong, type ChatChunk, type ChatMessage, type ChatToolCall, type ElicitationRequest, type PermissionRequest } from '../../contract/chat.js';
 import { sanitize } from '../../text.js';
 import type { InternApi } from '../../client/types.js';
 import type { RunContext } from '../context.js';
@@ -29,7 +29,7 @@ class Unanswerable extends CliError {
  */
 async function cancelInteraction(api: InternApi, internId: string, sessionId: string, call: ChatToolCall, kind: 'permission' | 'elicitation', signal: AbortSignal, stop = false): Promise<void> {
   try {
-    const content = kind === 'permission' ? 'cancel' : elicitationAnswer({ action: 'cancel' });
+    const content = kind === 'permission' ? CANCEL_ANSWER : elicitationAnswer({ action: CANCEL_ANSWER });
     const closing = new AbortController();
     const start = await api.chat(internId, { messages: answerMessages(call, content), stream: true, session_id: sessionId }, { signal: AbortSignal.any([signal, closing.signal]) });
     // Aborted, the stream's first read cancels its body unread.
@@ -81,7 +81,7 @@ async function answerPermission(ctx: RunContext, req: PermissionRequest): Promis
   req.options.forEach((o, i) => ctx.out.note(`  ${i + 1}) ${sanitize(optionLabel(o))}`));
   for (;;) {
     const a = (await ask(ctx, `choose 1-${req.options.length} (empty cancels): `)).trim();
-    if (a === '') return 'cancel';
+    if (a === '') return CANCEL_ANSWER;
     const n = Number(a);
     if (Number.isInteger(n) && n >= 1 && n <= req.options.length) return req.options[n - 1]!;
   }

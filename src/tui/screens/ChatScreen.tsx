@@ -13,7 +13,7 @@ import { Text } from '../components/Text.js';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, RETRY_AFTER_MAX_MS } from '../../client/errors.js';
 import type { ChatStart } from '../../client/types.js';
-import { type ChatChunk, type ChatMessage, type ChatRequest, type ElicitationField, type ElicitationRequest, answerMessages, parseProvideInput, promptTooLong } from '../../contract/chat.js';
+import { CANCEL_ANSWER, type ChatChunk, type ChatMessage, type ChatRequest, type ElicitationField, type ElicitationRequest, answerMessages, parseProvideInput, promptTooLong } from '../../contract/chat.js';
 import { PROVISIONABLE_STATUSES, STARTING_STATUSES, type Intern } from '../../contract/intern.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { TextField } from '../components/TextField.js';
@@ -267,8 +267,8 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
         const t = convo.turns[convo.turns.length - 1]!;
         return setLast({ ...t, status: 'cancelled' });
       }
-      if (permission) return answer('cancel', '✖ cancelled the request');
-      if (question) return answer(JSON.stringify({ action: 'cancel' }), '✖ cancelled the question');
+      if (permission) return answer(CANCEL_ANSWER, '✖ cancelled the request');
+      if (question) return answer(JSON.stringify({ action: CANCEL_ANSWER }), '✖ cancelled the question');
       return nav.pop();
     }
     if (permission) {
