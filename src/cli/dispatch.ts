@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { VERSION } from '../version.js';
 import { HELP, parseCommand } from './args.js';
 import { endBy } from './ending.js';
+import { tuiTerminalProblem } from '../tui/terminal.js';
 import { closest } from '../client/closest.js';
 import { CliError, EXIT } from './exit.js';
 import type { EarlySandbox } from './legacy.js';
@@ -41,7 +42,7 @@ function hoistGlobalFlags(argv: string[]): string[] {
  * file) cannot decide otherwise. Anything else waits for legacy.ts.
  */
 async function earlySandbox(argv: string[]): Promise<EarlySandbox | undefined> {
-  if (!process.stdin.isTTY || !process.stdout.isTTY) return undefined;
+  if (tuiTerminalProblem(process.stdin, process.stdout, process.env)) return undefined;
   // Loaded here, not statically: only the TUI's path needs it.
   const { codeCacheDir, configPath, EMBEDDED_SANDBOX, noConfigFile, resolveConfig, usesEmbeddedSandbox } = await import('./settings.js');
   try {

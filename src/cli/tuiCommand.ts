@@ -13,6 +13,7 @@ import type { InternApi } from '../client/types.js';
 import type { RunningSandbox } from '../sandbox/index.js';
 import { startSandboxThread } from '../sandbox/thread.js';
 import { noColorFromEnv } from '../tui/theme.js';
+import { tuiTerminalProblem } from '../tui/terminal.js';
 import { resolveSignedIn } from './auth/credentials.js';
 import { tuiSessionHooks } from './auth/session.js';
 import type { EarlySandbox } from './legacy.js';
@@ -24,8 +25,9 @@ const warn = warnTo(process.stderr);
 export { usedScreens } from '../tui/components/onFirstUse.js';
 
 export async function tuiCommand(flags: Flags, forceSandbox: boolean, early?: EarlySandbox): Promise<number> {
-  if (!process.stdin.isTTY || !process.stdout.isTTY) {
-    process.stderr.write('intern-tui: the TUI needs an interactive terminal (stdin and stdout must be a TTY); see intern-tui --help for commands\n');
+  const problem = tuiTerminalProblem(process.stdin, process.stdout, process.env);
+  if (problem) {
+    process.stderr.write(`intern-tui: ${problem}; see intern-tui --help for commands\n`);
     return 2;
   }
   // The TUI and (below) the sandbox load only now; the TUI's import runs beside the config read.

@@ -24,6 +24,19 @@ export function osc52(text: string): string {
 export const AFTER_ATTACH = RESET_ATTRIBUTES + CLEAR_SCREEN + SHOW_CURSOR + BRACKETED_PASTE_ON;
 
 /** The signals a program is told to end by: its terminal went away (SIGHUP), or SIGTERM. */
+/**
+ * Why the TUI cannot run on this terminal, or null: it needs stdin and stdout to be a TTY, and a
+ * terminal that moves its cursor and shows inverse text. TERM=dumb (an editor's shell buffer, a
+ * serial console) does neither: Ink's frames would be drawn on top of each other, and with no
+ * styles at all (chalk draws none there) a text field's cursor and the selected tab vanish.
+ * k9s and lazygit refuse such a terminal too; the commands still work there.
+ */
+export function tuiTerminalProblem(stdin: { isTTY?: boolean }, stdout: { isTTY?: boolean }, env: NodeJS.ProcessEnv): string | null {
+  if (!stdin.isTTY || !stdout.isTTY) return 'the TUI needs an interactive terminal (stdin and stdout must be a TTY)';
+  if (env.TERM === 'dumb') return 'the TUI needs a terminal that can move its cursor, and TERM=dumb says this one cannot (run it in a terminal emulator, or set TERM to what yours is)';
+  return null;
+}
+
 export type EndingSignal = 'SIGHUP' | 'SIGTERM';
 
 /**

@@ -95,7 +95,8 @@ export class PtyScreen {
 
   constructor(file: string, args: string[], opts: { cols: number; rows: number; cwd: string; env: Record<string, string> }) {
     this.term = new xterm.Terminal({ allowProposedApi: true, cols: opts.cols, rows: opts.rows, scrollback: 0 });
-    this.proc = pty.spawn(file, args, { name: 'xterm-256color', cols: opts.cols, rows: opts.rows, cwd: opts.cwd, env: opts.env });
+    // node-pty sets TERM from `name`: the env's own TERM (a test's TERM=dumb) wins.
+    this.proc = pty.spawn(file, args, { name: opts.env.TERM ?? 'xterm-256color', cols: opts.cols, rows: opts.rows, cwd: opts.cwd, env: opts.env });
     this.proc.onData((d) => {
       if (this.keepOutput) this.output += d;
       this.onRaw?.(d);

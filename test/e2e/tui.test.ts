@@ -233,4 +233,16 @@ describe('the TUI', () => {
     expect(res.stderr.trim().split('\n')).toHaveLength(1);
     expect(res.stderr).toMatch(/needs an interactive terminal/);
   });
+
+  it('exits 2 with one line on a terminal that says it cannot move its cursor (TERM=dumb), and starts no sandbox', async () => {
+    const t = new Tui({ env: { TERM: 'dumb' } });
+    try {
+      expect(await t.waitForExit()).toBe(2);
+      const screen = await t.waitFor('TERM=dumb');
+      expect(screen).toMatch(/intern-tui: the TUI needs a terminal that can move its cursor, and TERM=dumb says this one cannot/);
+      expect(screen).not.toContain('intern-tui SANDBOX');
+    } finally {
+      await t.close();
+    }
+  });
 });
