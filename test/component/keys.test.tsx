@@ -1,7 +1,7 @@
 /** Keys through the whole pipeline as the app sees them: pastes, code points, masked fields. */
 import { describe, expect, it } from 'vitest';
 import { pasteChunk } from '../../src/tui/keyParse.js';
-import { FakeApi } from './fakeApi.js';
+import { FakeApi, intern } from './fakeApi.js';
 import { footerOf, renderApp } from './render.js';
 
 describe('pastes and text fields', () => {
@@ -73,7 +73,7 @@ describe('the command palette', () => {
     await app.press('tab');
     // The space tab added is there ("attach b"); builder and broken share only the "b", so the line
     // stays and the palette lists them in place of the commands, sorted as a shell lists them.
-    await app.waitFor((s) => /› : attach b +│/.test(s) && /│ broken {3}builder/.test(s) && !s.includes('profile PROFILE'));
+    await app.waitFor((s) => /› : attach b +│/.test(s) && /│ broken, builder/.test(s) && !s.includes('profile PROFILE'));
     await app.type('r');
     await app.press('tab');
     await app.waitFor(/› : attach broken +│/);
@@ -86,6 +86,25 @@ describe('the command palette', () => {
     await app.type('b');
     await app.press('tab');
     await app.waitFor(/› : byok +│/);
+  });
+
+  it('lists as many names as two lines hold, and how many more there are', async () => {
+    const api = new FakeApi();
+    for (let n = 1; n <= 40; n++) api.interns.push(intern({ id: `bbbbbbbb-0000-4000-8000-${String(n).padStart(12, '0')}`, name: `bulk-${n}` }));
+    const app = renderApp({ api });
+    app.resize({ columns: 60, rows: 24 });
+    await app.waitFor('sleeper');
+    await app.press(':');
+    await app.type('open ');
+    await app.press('tab');
+    const f = await app.waitFor(/\+\d+ more/);
+    const more = Number(/\+(\d+) more/.exec(f)![1]);
+    const shown = f.split('\n').filter((l) => /^│ .*(bulk|runner|sleeper)/.test(l));
+    expect(shown.length).toBeLessThanOrEqual(2);
+    expect(more).toBeGreaterThan(20);
+    // Typing narrows them: all of the few left are listed.
+    await app.type('bulk-3');
+    await app.waitFor((s) => s.includes('bulk-3, bulk-30') && !/\+\d+ more/.test(s));
   });
 
 

@@ -10,13 +10,17 @@ import { INTERN_PAGE } from '../../client/pages.js';
 import { checkName } from '../../contract/rules.js';
 import { COMMANDS, completeLine, findIntern, resolveCommand, suggest, usage, wantsName, type ResolvedCommand } from '../commands.js';
 import { useTui } from '../context.js';
+import { listWithin } from '../format.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { matches } from '../keymap.js';
 import { theme } from '../theme.js';
 import { TextField } from './TextField.js';
 
+/** The names offered for a NAME take at most this many lines, then say how many more there are (typing narrows them). */
+const NAME_LINES = 2;
+
 export function CommandPalette({ onRun, onClose }: { onRun: (c: ResolvedCommand) => void; onClose: () => void }) {
-  const { api } = useTui();
+  const { api, size } = useTui();
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   // The interns' names, once asked for (null: not yet); a tab pressed before they came completes when they do.
@@ -85,7 +89,7 @@ export function CommandPalette({ onRun, onClose }: { onRun: (c: ResolvedCommand)
       <Text color={theme.muted}>
         {nameHints
           ? nameHints.length > 0
-            ? nameHints.slice(0, 20).join('   ')
+            ? listWithin(nameHints, Math.max(10, size.columns - 4), NAME_LINES)
             : `no match among ${names?.length ?? 0} interns`
           : (suggestions.length > 0 ? suggestions : COMMANDS).map((c) => usage(c).replaceAll(' ', '\u00a0')).join('   ')}
       </Text>
