@@ -7,6 +7,7 @@
  */
 import { jsonText, sanitize, truncate, widthOf } from '../text.js';
 import { wrapText } from '../tui/wrap.js';
+import { backgroundFromEnv, noColorFromEnv } from '../tui/theme.js';
 import type { Io } from './context.js';
 import { CliError, EXIT } from './exit.js';
 
@@ -44,6 +45,8 @@ const SGR: Record<Tone, [string, string]> = {
   dim: ['\x1b[2m', '\x1b[22m'],
   bold: ['\x1b[1m', '\x1b[22m'],
 };
+/** On a light background yellow is unreadable: what it says (on its way, going away) is drawn magenta, as the TUI's light theme does. */
+const LIGHT_SGR: Record<Tone, [string, string]> = { ...SGR, yellow: ['\x1b[35m', '\x1b[39m'] };
 
 const text = (c: Cell): string => (c === null || c === undefined ? '' : sanitize(String(c)));
 
@@ -103,6 +106,8 @@ export function fitColumns(widths: number[], keep: boolean[], screen: number): {
 export class Output {
   readonly tty: boolean;
   readonly color: boolean;
+  /** The escapes each tone is drawn with: for a light background or a dark one (backgroundFromEnv). */
+  private readonly sgr: Record<Tone, [string, string]>;
 
   constructor(
     private readonly io: Io,
@@ -112,8 +117,8 @@ export class Output {
     noColorFlag = false,
   ) {
     this.tty = Boolean(io.stdout.isTTY);
-    const noColor = noColorFlag || (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '');
-    this.color = this.tty && !noColor;
+    this.color = this.tty && !(noColorFlag || noColorFromEnv(io.env));
+    this.sgr = backgroundFromEnv(io.env) === 'light' ? LIGHT_SGR : SGR;
   }
 
   get json(): boolean {
@@ -122,7 +127,7 @@ export class Output {
 
   paint(s: string, tone: Tone | undefined): string {
     if (!this.color || !tone || s === '') return s;
-    const [on, off] = SGR[tone];
+    const [on, off] = this.sgr[tone];
     return on + s + off;
   }
 

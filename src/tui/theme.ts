@@ -15,21 +15,42 @@ const COLOURS = {
   /** Text on the badge's background. */
   onBadge: 'black',
   key: 'cyan',
-  /** An unknown status. */
-  neutral: 'white',
-} as const;
+  /** An unknown status: the terminal's own colour (white was invisible on a light background). */
+  neutral: undefined,
+} as const satisfies Record<string, string | undefined>;
+
+/**
+ * For a light background: yellow and cyan on white are 1.5:1 and 1.9:1 against it, unreadable, so
+ * what they meant goes to colours that keep their contrast there (xterm's blue and magenta).
+ */
+const LIGHT: Record<Token, string | undefined> = { ...COLOURS, accent: 'blue', warning: 'magenta', key: 'blue', onBadge: 'white' };
 
 export type Token = keyof typeof COLOURS;
+
+/** Which background the colours are picked for. */
+export type Background = 'dark' | 'light';
+
+/**
+ * INTERN_TUI_THEME (`light` or `dark`), else what the terminal says in COLORFGBG ("fg;bg", the
+ * background last: 7 or 15, white, is light; rxvt, Konsole and iTerm2 set it), else dark.
+ */
+export function backgroundFromEnv(env: NodeJS.ProcessEnv): Background {
+  const asked = env.INTERN_TUI_THEME?.trim().toLowerCase();
+  if (asked === 'light' || asked === 'dark') return asked;
+  const bg = env.COLORFGBG?.split(';').at(-1)?.trim();
+  return bg === '7' || bg === '15' ? 'light' : 'dark';
+}
 
 /** The active theme: read at render time, so it follows `chooseTheme`. */
 export const theme: Record<Token, string | undefined> = { ...COLOURS };
 
 let colour = true;
 
-/** Picks the colour or the no-colour theme; the TUI's entry calls it once before the first render. */
-export function chooseTheme(opts: { noColor: boolean }): void {
+/** Picks the colour (for a dark or a light background) or the no-colour theme; the TUI's entry calls it once before the first render. */
+export function chooseTheme(opts: { noColor: boolean; background?: Background }): void {
   colour = !opts.noColor;
-  for (const k of Object.keys(COLOURS) as Token[]) theme[k] = colour ? COLOURS[k] : undefined;
+  const palette = opts.background === 'light' ? LIGHT : COLOURS;
+  for (const k of Object.keys(COLOURS) as Token[]) theme[k] = colour ? palette[k] : undefined;
 }
 
 /** False under the no-colour theme (a component that draws colour itself, such as an icon, stands aside). */

@@ -54,4 +54,16 @@ describe('the no-colour theme', () => {
     // Styles stay, as under NO_COLOR: the selection in inverse (chalk read the flag as "no styles").
     expect(t.output).toMatch(/\x1b\[7m/);
   });
+
+  it('INTERN_TUI_THEME=light draws no yellow, cyan or white text (unreadable on white), and still draws colour', async () => {
+    const t = open({ env: { INTERN_TUI_THEME: 'light' } });
+    await t.ready();
+    // The demo's list has interns on their way up and going away, drawn in the warning colour.
+    await t.waitFor('◐ provisioning');
+    await t.press('?');
+    await t.waitFor('Keys (esc');
+    const fg = (codes: number[]) => colourEscapes(t.output).filter((e) => e.slice(2, -1).split(';').map(Number).some((p) => codes.includes(p)));
+    expect(fg([33, 36, 37])).toEqual([]);
+    expect(fg([34, 35]).length).toBeGreaterThan(0);
+  });
 });

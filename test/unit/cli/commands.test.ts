@@ -176,6 +176,16 @@ describe('Output', () => {
     expect(lines[2]).toBe('evillink    failed');
   });
 
+  it('on a light background (INTERN_TUI_THEME, COLORFGBG) draws yellow as magenta: yellow on white is unreadable', () => {
+    const moving = [{ header: 'STATUS', get: (r: { status: string }) => r.status, tone: () => 'yellow' as const }];
+    const rowsOf = [{ status: 'provisioning' }];
+    expect(new Output(io({ tty: true }).io, null).table(rowsOf, moving)).toContain('\x1b[33mprovisioning');
+    expect(new Output(io({ tty: true, env: { INTERN_TUI_THEME: 'light' } }).io, null).table(rowsOf, moving)).toContain('\x1b[35mprovisioning');
+    expect(new Output(io({ tty: true, env: { COLORFGBG: '0;15' } }).io, null).table(rowsOf, moving)).toContain('\x1b[35mprovisioning');
+    // The variable wins over what the terminal says.
+    expect(new Output(io({ tty: true, env: { COLORFGBG: '0;15', INTERN_TUI_THEME: 'dark' } }).io, null).table(rowsOf, moving)).toContain('\x1b[33mprovisioning');
+  });
+
   it('draws an empty cell as a dim dash on a terminal, and leaves it empty when piped', () => {
     const cols = [
       { header: 'NAME', get: (r: { name: string; model: string }) => r.name },
