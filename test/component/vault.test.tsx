@@ -212,6 +212,22 @@ describe('vault secrets', () => {
   });
 });
 
+describe('a secret with a long name', () => {
+  it('keeps the replace form\'s title to one row, so a small terminal still shows the fields', async () => {
+    const api = new FakeApi();
+    const name = `very_long_secret_name_${'x'.repeat(150)}`;
+    void api.putVaultSecret(name, { value: 'v', hosts: ['api.example.com'] });
+    api.calls = [];
+    const app = renderApp({ api, initial: { name: 'vault' } });
+    app.resize({ columns: 40, rows: 12 });
+    await app.waitFor('very_long_secret');
+    await app.press('e');
+    const f = await app.waitFor(/Replace very_long/);
+    expect(f.split('\n').filter((l) => l.includes('xxxx'))).toHaveLength(1);
+    expect(f).toMatch(/value/);
+  });
+});
+
 describe('the secret form and the vault footer', () => {
   it('esc with edits asks before discarding (the value never in the question); without edits it leaves at once', async () => {
     const app = renderApp({ initial: { name: 'vault' } });

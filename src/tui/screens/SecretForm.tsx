@@ -210,7 +210,8 @@ export function SecretForm({ scopeLabel, existing, taken = [], onSave, onClose }
   const around = 4 + (error ? 1 : 0) + (saving ? 1 : 0) + (discard.confirmingDiscard ? 1 : 0) + (replacing ? confirmRows(replaceQuestion, pane.columns - 4) : 0);
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.accent} paddingX={1} flexShrink={0}>
-      <Text bold color={theme.accent}>
+      {/* One row, as `around` counts it: a long secret name wrapped it over every field of a small terminal. */}
+      <Text bold color={theme.accent} wrap="truncate-end">
         {existing ? `Replace ${sanitize(existing.name)}` : 'Add a secret'} <Text color={theme.muted}>{existing ? 'in' : 'to'} {sanitize(scopeLabel)}</Text>
       </Text>
       {error ? <ErrorView error={error} compact retry="save" /> : null}
