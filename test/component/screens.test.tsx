@@ -1038,6 +1038,18 @@ describe('BYOK', () => {
 });
 
 describe('errors and safety', () => {
+  it('a message of a whole page gives up its end, not the key that tries again', async () => {
+    const api = new FakeApi();
+    api.listByok = async () => {
+      throw new ApiError(503, 503, null, true, `Upstream unavailable: ${'see https://status.example.com/incidents/2026-11-27/organisation/policies '.repeat(12)}end`, 'GET /byok');
+    };
+    const app = renderApp({ api, initial: { name: 'byok' } });
+    app.resize({ columns: 60, rows: 16 });
+    const f = await app.waitFor((s) => s.includes('r: try again') && s.includes('Upstream unavailable'));
+    expect(f).not.toContain('end');
+    expect(f).toMatch(/…/);
+  });
+
   it('a 401 names the credential and the environment variable', async () => {
     const api = new FakeApi();
     api.listInterns = async () => {

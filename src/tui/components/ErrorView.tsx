@@ -6,6 +6,8 @@ import { CREDENTIAL_SOURCES, loginCommand } from '../../contract/routes.js';
 import { type BindingId, keyLabel } from '../keymap.js';
 import { sanitize } from '../../text.js';
 import { theme } from '../theme.js';
+import { useTui } from '../context.js';
+import { firstLines, wrapText } from '../wrap.js';
 
 export interface Explained {
   title: string;
@@ -98,6 +100,9 @@ export function explain(error: unknown): Explained {
   return { title: 'Something went wrong', message: sanitize(error instanceof Error ? error.message : String(error)), reason: null, hint: '', retryable: true };
 }
 
+/** The most rows an error's message takes in ErrorView (a third of the pane); the last one shown ends in "…" when it is cut. */
+const messageLines = (paneRows: number) => Math.max(2, Math.floor(paneRows / 3));
+
 /** The rows ErrorView takes (its border, title, message, reason, hint and retry line), its lines unwrapped. */
 export function errorViewRows(error: unknown): number {
   const e = explain(error);
@@ -109,6 +114,7 @@ export function errorViewRows(error: unknown): number {
  * loads, save in a form, where r is a letter typed into a field.
  */
 export function ErrorView({ error, compact = false, retry = 'refresh' }: { error: unknown; compact?: boolean; retry?: BindingId }) {
+  const { pane } = useTui();
   const e = explain(error);
   if (compact) {
     return (
@@ -122,7 +128,8 @@ export function ErrorView({ error, compact = false, retry = 'refresh' }: { error
       <Text color={theme.error} bold>
         ✖ {e.title}
       </Text>
-      <Text>{e.message}</Text>
+      {/* A message of a whole page gives up its end, not the reason, the hint and the key to try again. */}
+      <Text>{firstLines(wrapText(e.message, Math.max(10, pane.columns - 4)), messageLines(pane.rows), Math.max(10, pane.columns - 4)).join('\n')}</Text>
       {e.reason ? <Text color={theme.muted}>reason: {e.reason}</Text> : null}
       {e.hint ? <Text color={theme.warning}>{e.hint}</Text> : null}
       {/* The one place that names the key that tries again: the hints do not. */}
