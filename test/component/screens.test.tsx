@@ -773,6 +773,16 @@ describe('help overlay', () => {
     expect(f).toMatch(/: {9}command palette \(commands below\)/);
   });
 
+  it('keeps its box whole on a 40x12 terminal, showing the lines its height holds', async () => {
+    const app = renderApp();
+    app.resize({ columns: 40, rows: 12 });
+    await app.waitFor((s) => s.includes('sleeper') && (s.split('\n')[1] ?? '').length === 40);
+    await app.press('?');
+    const f = await app.waitFor('Keys (esc');
+    expect(f).toMatch(/^╰─+╯$/m);
+    expect(f).toMatch(/1-\d+ of \d+/);
+  });
+
   it('says whole, at 80 columns, which keys an attached terminal keeps', async () => {
     const app = renderApp();
     app.resize({ columns: 80, rows: 30 });

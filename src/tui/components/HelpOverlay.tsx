@@ -70,8 +70,8 @@ export function HelpOverlay({ width, height, scopes }: { width: number; height: 
   const title = (shown: string) => `Keys (esc or ? to close; ${HERE_MARK} this screen's first${shown ? `; ${scrollKeys} scroll, ${shown}` : ''})`;
   // The lines the height leaves: less the border, the last line and the title as it wraps (two rows
   // at 80 columns once it says how to scroll: counted as if the range were the widest it can be).
-  const fits = Math.max(3, height - 3 - wrapText(title(''), width - 4).length) >= longest;
-  const room = Math.max(3, height - 3 - wrapText(title(fits ? '' : `${longest}-${longest} of ${longest}`), width - 4).length);
+  const fits = Math.max(1, height - 3 - wrapText(title(''), width - 4).length) >= longest;
+  const room = Math.max(1, height - 3 - wrapText(title(fits ? '' : `${longest}-${longest} of ${longest}`), width - 4).length);
   // The cursor is the first line shown: one position per line the overlay can scroll by.
   const cursor = useListCursor(Math.max(0, longest - room) + 1, room, 'helpScroll');
   useKeys((input, key) => void cursor.handle(input, key));
