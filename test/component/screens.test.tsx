@@ -120,9 +120,11 @@ describe('intern list', () => {
     expect(footerOf(f)).not.toContain('j/k move');
     await app.type('zzz');
     await app.press('enter');
-    f = await app.waitFor((s) => s.includes('Nothing matches "zzz"') && footerOf(s).startsWith('j/k move'));
+    // Nothing to move over or open: the footer offers neither.
+    f = await app.waitFor((s) => s.includes('Nothing matches "zzz"') && footerOf(s).startsWith('/ filter'));
+    expect(footerOf(f)).not.toMatch(/j\/k move|enter open/);
     await app.press('esc');
-    f = await app.waitFor((s) => s.includes('sleeper') && s.includes('runner'));
+    f = await app.waitFor((s) => s.includes('sleeper') && s.includes('runner') && footerOf(s).startsWith('j/k move'));
     expect(f).not.toContain('zzz');
   });
 
@@ -869,6 +871,9 @@ describe('BYOK', () => {
     const app = renderApp({ api, initial: { name: 'byok' } });
     const f = await app.waitFor('No credentials. Press n to add one.');
     expect(f).toContain('BYOK credentials · none · provider: all');
+    // Nothing to move over or open.
+    expect(footerOf(f)).toMatch(/^n new/);
+    expect(footerOf(f)).not.toMatch(/j\/k move|enter open/);
   });
 
   it('y copies the id of the selected intern or credential with OSC 52, and says whose', async () => {

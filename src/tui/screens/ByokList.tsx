@@ -50,7 +50,8 @@ export function ByokList() {
   // The pane less the title, the table's header, and the filter's and an error's lines when shown.
   const height = Math.max(3, pane.rows - 2 - (filter.shown ? 1 : 0) - (paged.error && rows.length > 0 ? 1 : 0));
   const list = useListCursor(rows.length, height);
-  useScreen(filter.editing ? ['prompt', 'text'] : ['byok', 'paged', 'list', 'global'], filter.editing);
+  // With no row (none yet, a failed load), no moving and opening offered.
+  useScreen(filter.editing ? ['prompt', 'text'] : ['byok', 'paged', ...(rows.length > 0 ? (['list'] as const) : []), 'global'], filter.editing);
 
   useKeys((input, key) => {
     if (filter.handleKey(input, key)) return;

@@ -140,9 +140,9 @@ export function InternList() {
   const list = useListCursor(visible.length, listHeight);
   // While the filter is typed into, its keys are the ones that work; else the list's, and the
   // selected intern's as its status allows (p on a stopped one, s on a running one); with no row
-  // selected (an empty list, a failed load), none of an intern's.
+  // selected (an empty list, a failed load), none of an intern's, nor moving and opening.
   const selectedRow = visible[list.index];
-  useScreen(filtering ? ['prompt', 'text'] : ['list', 'internList', ...(selectedRow ? internScopes(selectedRow) : []), 'global'], filtering);
+  useScreen(filtering ? ['prompt', 'text'] : [...(selectedRow ? (['list'] as const) : []), 'internList', ...(selectedRow ? internScopes(selectedRow) : []), 'global'], filtering);
 
   // Load the next page when the cursor nears the end of what is loaded, and while a filter is
   // applied, every page: the service cannot search by name, and a filter over the first page alone
