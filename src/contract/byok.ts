@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { LIMITS } from './limits.js';
 import { absentAsNull } from './read.js';
 import { API_KEY_HASH_PATTERN, REGIONS, checkApiKeyHash, checkByokFlags, checkModel, type RuleCheck } from './rules.js';
+import { queryInteger } from './query.js';
 
 export const ByokCredentialSchema = z.object({
   id: z.string().min(1),
@@ -30,8 +31,8 @@ export type ByokList = z.output<typeof ByokListSchema>;
 export const ByokDeletedSchema = z.object({ deleted: z.literal(true) });
 
 export const ByokListQuerySchema = z.strictObject({
-  offset: z.coerce.number().int().min(0).optional(),
-  limit: z.coerce.number().int().min(LIMITS.byokList.minLimit).max(LIMITS.byokList.maxLimit).optional(),
+  offset: queryInteger(0).optional(),
+  limit: queryInteger(LIMITS.byokList.minLimit, LIMITS.byokList.maxLimit).optional(),
   workspace_id: z.string().optional(),
   provider: z.string().optional(),
 });

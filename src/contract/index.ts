@@ -10,3 +10,4 @@ export * from './catalog.js';
 export * from './auth.js';
 export * from './chat.js';
 export * from './auth.js';
+export * from './query.js';

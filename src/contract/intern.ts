@@ -7,6 +7,7 @@ import * as z from 'zod';
 import { LIMITS } from './limits.js';
 import { absentAsNull } from './read.js';
 import { checkDescription, checkInstructions, checkModel, checkName } from './rules.js';
+import { queryInteger } from './query.js';
 
 /** The statuses the spec lists. `status` is an open enum: anything else is shown as it comes. */
 export const INTERN_STATUSES = [
@@ -81,7 +82,7 @@ export const InternListSchema = z.object({
 export type InternList = z.infer<typeof InternListSchema>;
 
 export const InternListQuerySchema = z.strictObject({
-  limit: z.coerce.number().int().min(LIMITS.internList.minLimit).max(LIMITS.internList.maxLimit).optional(),
+  limit: queryInteger(LIMITS.internList.minLimit, LIMITS.internList.maxLimit).optional(),
   status: z.string().optional(),
   starting_after: z.string().optional(),
   workspace_id: z.string().optional(),

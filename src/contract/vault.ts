@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import { LIMITS } from './limits.js';
 import { checkSecretText, type RuleCheck } from './rules.js';
+import { queryInteger } from './query.js';
 
 /** Lowercase letters, digits and single underscores; starts with a letter, does not end with `_`. */
 export const SECRET_NAME_PATTERN = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
@@ -120,7 +121,7 @@ export const VaultSecretCopySchema = z.strictObject({
 });
 
 export const VaultListQuerySchema = z.strictObject({
-  limit: z.coerce.number().int().min(LIMITS.vaultList.minLimit).max(LIMITS.vaultList.maxLimit).optional(),
-  offset: z.coerce.number().int().min(0).max(LIMITS.vaultList.maxOffset).optional(),
+  limit: queryInteger(LIMITS.vaultList.minLimit, LIMITS.vaultList.maxLimit).optional(),
+  offset: queryInteger(0, LIMITS.vaultList.maxOffset).optional(),
 });
 export type VaultListQuery = { limit?: number; offset?: number };

@@ -125,6 +125,25 @@ describe('interns', () => {
     expect((await raw(sb, 'GET', '/interns?limit=501', { token: role('api_key') })).status).toBe(400);
   });
 
+  // Number() (zod's coerce) read all of these as 3 (or 100); a list route takes plain decimal digits only.
+  const NOT_DECIMAL = ['0x3', '0b11', '0o3', '1e2', '+3', '3.0', '%203%20', '%2B3', '', '-0'];
+  it.each([
+    ['/interns', 'limit', 'api_key'],
+    ['/byok', 'limit', 'management_key'],
+    ['/byok', 'offset', 'management_key'],
+    ['/vault/secrets', 'limit', 'api_key'],
+    ['/vault/secrets', 'offset', 'api_key'],
+  ])('GET %s refuses a %s that is not plain decimal digits', async (path, param, r) => {
+    for (const value of NOT_DECIMAL) {
+      const res = await raw(sb, 'GET', `${path}?${param}=${value}`, { token: role(r) });
+      expect(res.status, `${param}=${value}`).toBe(400);
+      expect((res.json as { error: { message: string } }).error.message, `${param}=${value}`).toContain(param);
+    }
+    expect((await raw(sb, 'GET', `${path}?${param}=3&${param}=4`, { token: role(r) })).status, 'given twice').toBe(400);
+    expect((await raw(sb, 'GET', `${path}?${param}=3`, { token: role(r) })).status).toBe(200);
+    expect((await raw(sb, 'GET', `${path}?${param}=003`, { token: role(r) })).status).toBe(200);
+  });
+
   it('reads every field of 2.1 with nulls present', async () => {
     const res = await raw(sb, 'GET', `/interns/${id('provisioning')}`, { token: role('api_key') });
     const body = res.json as Record<string, unknown>;
