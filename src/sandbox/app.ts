@@ -125,6 +125,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         store: deps.store,
         hub: deps.hub,
         lifecycle: deps.lifecycle,
+        secrets: deps.secrets,
         writesEnabled: () => writesEnabled,
       });
       registerByokRoutes(api, deps.ctx, { store: deps.store, secrets: deps.secrets });

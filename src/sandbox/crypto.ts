@@ -34,6 +34,15 @@ export class SecretBox {
     return `sha256:${createHmac('sha256', scopeKey).update(value, 'utf8').digest('hex')}`;
   }
 
+  /**
+   * A short HMAC-SHA-256 tag of `text` under a key derived for `purpose`: what makes a value the
+   * sandbox hands out (a list cursor) one only it can have made.
+   */
+  tag(purpose: string, text: string, bytes = 16): string {
+    const purposeKey = createHmac('sha256', this.key).update(`tag\0${purpose}`).digest();
+    return createHmac('sha256', purposeKey).update(text, 'utf8').digest().subarray(0, bytes).toString('base64url');
+  }
+
   open(sealed: Buffer): string {
     const decipher = createDecipheriv('aes-256-gcm', this.key, sealed.subarray(0, 12));
     decipher.setAuthTag(sealed.subarray(12, 28));

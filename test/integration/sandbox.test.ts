@@ -125,6 +125,33 @@ describe('interns', () => {
     expect((await raw(sb, 'GET', '/interns?limit=501', { token: role('api_key') })).status).toBe(400);
   });
 
+  it('refuses a well-formed cursor it never issued, or one issued for another workspace; a cursor outlives its intern', async () => {
+    const list = (query: string, r = 'api_key') => raw(sb, 'GET', `/interns?${query}`, { token: role(r) });
+    for (const forged of ['seq:99999', 'seq:1', 'seq:0']) {
+      const res = await list(`limit=1&starting_after=${Buffer.from(forged).toString('base64url')}`);
+      expect(res.status, forged).toBe(400);
+      const env = InternErrorEnvelopeSchema.parse(res.json);
+      expect(env.error.message).toMatch(/^starting_after: not a cursor this service issued for this list/);
+      expect(env.error.metadata).toEqual({ reason: 'invalid_body', retryable: false });
+    }
+    const first = (await list('limit=1')).json as { data: { id: string }[]; next_cursor: string };
+    expect((await list(`limit=1&starting_after=${first.next_cursor}`)).status).toBe(200);
+    // The same position, under another tag, or in another workspace's list: not this list's cursor.
+    expect((await list(`limit=1&starting_after=${first.next_cursor.replace(/\.[^.]+$/, '.AAAAAAAAAAAAAAAAAAAAAA')}`)).status).toBe(400);
+    expect((await list(`limit=1&starting_after=${first.next_cursor}`, 'api_key_other_workspace')).status).toBe(400);
+
+    // A cursor that stopped at an intern still pages on after that intern is deleted.
+    const c = userClient(sb);
+    const made = await c.createIntern({ name: 'cursor-mark' });
+    const page = await c.listInterns({ limit: 1 });
+    expect(page.data[0]!.id).toBe(made.id);
+    await c.deleteIntern(made.id);
+    await waitFor(() => raw(sb, 'GET', `/interns/${made.id}`, { token: role('api_key') }), (r) => r.status === 404, 5000, 'the delete');
+    const after = await list(`limit=1&starting_after=${page.next_cursor}`);
+    expect(after.status).toBe(200);
+    expect((after.json as { data: { id: string }[] }).data[0]!.id).toBe(first.data[0]!.id);
+  });
+
   // Number() (zod's coerce) read all of these as 3 (or 100); a list route takes plain decimal digits only.
   const NOT_DECIMAL = ['0x3', '0b11', '0o3', '1e2', '+3', '3.0', '%203%20', '%2B3', '', '-0'];
   it.each([

@@ -15,6 +15,7 @@ import {
 } from '../../contract/intern.js';
 import { ROUTES } from '../../contract/routes.js';
 import { type Caller, authorizeIntern } from '../auth.js';
+import { type SecretBox, secretsEqual } from '../crypto.js';
 import type { DaemonHub } from '../daemon/types.js';
 import { HttpError, badBody, notFound } from '../errors.js';
 import { type HttpContext, type Result, jsonBody, route } from '../http.js';
@@ -25,6 +26,8 @@ export interface InternDeps {
   store: Store;
   hub: DaemonHub;
   lifecycle: Lifecycle;
+  /** Signs the list's cursors, so that only a cursor this sandbox issued names a position. */
+  secrets: SecretBox;
   /** Lifecycle writes can be switched off through the control API. */
   writesEnabled: () => boolean;
 }
@@ -68,7 +71,7 @@ function nameTaken(name: string): HttpError {
 }
 
 export function registerInternRoutes(app: FastifyInstance, ctx: HttpContext, deps: InternDeps): void {
-  const { store, hub, lifecycle } = deps;
+  const { store, hub, lifecycle, secrets } = deps;
 
   const caller = (req: FastifyRequest, needs = ROUTES.getIntern.credential) =>
     authorizeIntern(store, req.headers.authorization, req.headers.host, needs);
@@ -92,8 +95,10 @@ export function registerInternRoutes(app: FastifyInstance, ctx: HttpContext, dep
     }
     let beforeSeq: number | undefined;
     if (q.data.starting_after !== undefined) {
-      beforeSeq = decodeCursor(q.data.starting_after);
-      if (beforeSeq === undefined) throw badBody('starting_after is not a cursor this service issued');
+      beforeSeq = decodeCursor(secrets, c.key.workspace_id!, q.data.starting_after);
+      if (beforeSeq === undefined) {
+        throw badBody('starting_after: not a cursor this service issued for this list; pass the next_cursor of the previous page, or leave it out for the first page');
+      }
     }
     const limit = q.data.limit ?? 50;
     const statuses = q.data.status?.split(',').map((s) => s.trim()).filter(Boolean);
@@ -101,7 +106,7 @@ export function registerInternRoutes(app: FastifyInstance, ctx: HttpContext, dep
     const page = rows.slice(0, limit);
     const hasMore = rows.length > limit;
     const body: Record<string, unknown> = { data: page.map((r) => toIntern(r, c)), has_more: hasMore };
-    if (hasMore) body.next_cursor = encodeCursor(page[page.length - 1]!.seq);
+    if (hasMore) body.next_cursor = encodeCursor(secrets, c.key.workspace_id!, page[page.length - 1]!.seq);
     return { status: 200, body };
   });
 
@@ -269,10 +274,24 @@ function busy(row: InternRow, why: string): HttpError {
   return new HttpError(409, 'intern_busy', `The intern is ${row.status}: ${why}`);
 }
 
-export function encodeCursor(seq: number): string {
-  return Buffer.from(`seq:${seq}`).toString('base64url');
+/**
+ * The list's cursors are opaque and the service's own (public notes: "cursor from the previous page"):
+ * a position (the last intern's seq) and a tag over the workspace and that position. A well-formed
+ * cursor the sandbox never issued, or one issued for another workspace's list, names no position of
+ * this list and is refused, instead of being read as "from the top" (a made-up `seq:99999` was page 1).
+ * A cursor stays good when the intern it stopped at is deleted: the position is still a position.
+ */
+const CURSOR_PURPOSE = 'intern-list-cursor';
+const cursorTag = (secrets: SecretBox, workspaceId: string, seq: number) => secrets.tag(CURSOR_PURPOSE, `${workspaceId}\0${seq}`);
+
+export function encodeCursor(secrets: SecretBox, workspaceId: string, seq: number): string {
+  return `${Buffer.from(`seq:${seq}`).toString('base64url')}.${cursorTag(secrets, workspaceId, seq)}`;
 }
-export function decodeCursor(cursor: string): number | undefined {
-  const m = /^seq:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  return m ? Number(m[1]) : undefined;
+export function decodeCursor(secrets: SecretBox, workspaceId: string, cursor: string): number | undefined {
+  const [position, tag, ...rest] = cursor.split('.');
+  if (position === undefined || tag === undefined || rest.length > 0) return undefined;
+  const m = /^seq:(\d{1,15})$/.exec(Buffer.from(position, 'base64url').toString('utf8'));
+  if (!m) return undefined;
+  const seq = Number(m[1]);
+  return secretsEqual(tag, cursorTag(secrets, workspaceId, seq)) ? seq : undefined;
 }
