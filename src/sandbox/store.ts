@@ -318,14 +318,19 @@ export class Store {
   secret(scope: string, name: string): SecretRow | undefined {
     return this.db.prepare('SELECT * FROM vault_secrets WHERE scope = ? AND name = ?').get(scope, name) as SecretRow | undefined;
   }
-  /** Creates or replaces. A replaced value is overwritten on disk (secure_delete) before the new row lands. */
-  putSecret(row: SecretRow): void {
-    this.db
+  /**
+   * Creates or replaces, and answers the stored row. A replaced value is overwritten on disk
+   * (secure_delete) before the new row lands; a replaced secret keeps its `created_at` (it was
+   * created once; the row's `created_at` is used only when the name is new in the scope).
+   */
+  putSecret(row: SecretRow): SecretRow {
+    return this.db
       .prepare(
         `INSERT INTO vault_secrets (scope, name, hosts, value_sealed, fingerprint, created_at) VALUES (@scope, @name, @hosts, @value_sealed, @fingerprint, @created_at)
-         ON CONFLICT (scope, name) DO UPDATE SET hosts = excluded.hosts, value_sealed = excluded.value_sealed, fingerprint = excluded.fingerprint, created_at = excluded.created_at`,
+         ON CONFLICT (scope, name) DO UPDATE SET hosts = excluded.hosts, value_sealed = excluded.value_sealed, fingerprint = excluded.fingerprint
+         RETURNING *`,
       )
-      .run(row);
+      .get(row) as SecretRow;
   }
   deleteSecret(scope: string, name: string): boolean {
     this.db.prepare('UPDATE vault_secrets SET value_sealed = zeroblob(length(value_sealed)) WHERE scope = ? AND name = ?').run(scope, name);

@@ -56,6 +56,31 @@ describe('workspace secrets', () => {
     expect((await api.listVaultSecrets()).data.map((s) => s.name)).toEqual(['zeta_token']);
   });
 
+  it('replacing a secret (PUT in either scope, or a copy over an intern secret) keeps its created_at; deleting and writing again does not', async () => {
+    const tick = () => new Promise((r) => setTimeout(r, 15));
+    const internId = sb.manifest.interns.no_icon!;
+    const first = keep(await api.putVaultSecret('kept_token', { value: 'kept-value-1', hosts: ['k.example.com'] }));
+    const firstOwn = keep(await api.putInternSecret(internId, 'kept_token', { value: 'own-value-1', hosts: ['k.example.com'] }));
+    await tick();
+    const again = keep(await api.putVaultSecret('kept_token', { value: 'kept-value-2', hosts: ['k2.example.com'] }));
+    expect(again).toMatchObject({ hosts: ['k2.example.com'], created_at: first.created_at });
+    expect(again.fingerprint).not.toBe(first.fingerprint);
+    expect(Object.keys(again).sort()).toEqual(['created_at', 'fingerprint', 'hosts', 'name']);
+    const listed = (await api.listVaultSecrets()).data.find((s) => s.name === 'kept_token');
+    expect(listed?.created_at).toBe(first.created_at);
+    const ownAgain = keep(await api.putInternSecret(internId, 'kept_token', { value: 'own-value-2', hosts: ['k.example.com'] }));
+    expect(ownAgain.created_at).toBe(firstOwn.created_at);
+    const [copied] = keep(await api.copySecretsToIntern(internId, ['kept_token']));
+    expect(copied).toMatchObject({ name: 'kept_token', hosts: ['k2.example.com'], created_at: firstOwn.created_at });
+
+    await api.deleteVaultSecret('kept_token');
+    await tick();
+    const fresh = keep(await api.putVaultSecret('kept_token', { value: 'kept-value-3', hosts: ['k.example.com'] }));
+    expect(Date.parse(fresh.created_at)).toBeGreaterThan(Date.parse(first.created_at));
+    await api.deleteVaultSecret('kept_token');
+    await api.deleteInternSecret(internId, 'kept_token');
+  });
+
   it.each([
     ['a scheme', { value: 'v', hosts: ['https://api.example.com'] }, /scheme/],
     ['a port', { value: 'v', hosts: ['api.example.com:443'] }, /port/],

@@ -76,8 +76,7 @@ export function registerVaultRoutes(app: FastifyInstance, ctx: HttpContext, deps
       fingerprint: secrets.fingerprint(scope, parsed.data.value),
       created_at: now(),
     };
-    store.putSecret(row);
-    return toSecret(row);
+    return toSecret(store.putSecret(row));
   };
   const list = (scope: string, req: FastifyRequest) => {
     const { rows, hasMore } = store.secrets(scope, page(req));
@@ -140,8 +139,7 @@ export function registerVaultRoutes(app: FastifyInstance, ctx: HttpContext, deps
           fingerprint: secrets.fingerprint(to, value),
           created_at: now(),
         };
-        store.putSecret(copy);
-        return toSecret(copy);
+        return toSecret(store.putSecret(copy));
       }),
     )();
     return { status: 200, body: { data: copies } };
