@@ -249,6 +249,24 @@ describe('interns', () => {
     expect(renamed.name).toBe(sb.manifest.names.peer_taken);
   });
 
+  it("name_taken says whose intern holds the name: the caller's own, or the renamed intern's creator's", async () => {
+    const a = userClient(sb);
+    const own = await apiError(a.createIntern({ name: sb.manifest.names.taken }));
+    expect(own.status).toBe(409);
+    expect(own.message).toContain('already used by one of your interns');
+    // A renames B's intern to a name another of B's interns has: the holder is B's, not A's.
+    const b = clientAs(sb, { api_key: 'api_key_peer' });
+    const second = await b.createIntern({ name: 'peer-second' });
+    const peers = await apiError(a.updateIntern(id('peer'), { name: 'peer-second' }));
+    expect(peers.status).toBe(409);
+    expect(peers.reason).toBe('name_taken');
+    expect(peers.message).not.toMatch(/\byour\b/);
+    expect(peers.message).toContain("another intern of this intern's creator");
+    // B renaming their own intern to it hears it is one of theirs.
+    expect((await apiError(b.updateIntern(id('peer'), { name: 'peer-second' }))).message).toContain('one of your interns');
+    await b.deleteIntern(second.id);
+  });
+
   it('answers 408 with the deadline in the message when a route passes it, and injected faults', async () => {
     await control('POST', '/faults', { match: 'GET /interns/{internId}', delay_ms: 1000 });
     const slow = await apiError(userClient(sb).getIntern(id('running')));

@@ -66,8 +66,14 @@ export function visibleIntern(store: Store, c: Caller, id: string): InternRow {
 const creatorOf = (caller: Caller) => caller.key.user_id ?? `org:${caller.key.workspace_id}`;
 const isUniqueViolation = (e: unknown) => (e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
 
-function nameTaken(name: string): HttpError {
-  return new HttpError(409, 'name_taken', `The name "${name}" is already used by one of your interns in this workspace`);
+/**
+ * Names are unique per creator within a workspace (spec 2.1, 4.2). The conflict is with an intern of
+ * the creator of the intern being named: the caller on create, but on a rename of another user's
+ * intern that user, so "one of your interns" would send the caller looking for an intern they never made.
+ */
+function nameTaken(name: string, creatorIsCaller: boolean): HttpError {
+  const holder = creatorIsCaller ? 'one of your interns' : "another intern of this intern's creator";
+  return new HttpError(409, 'name_taken', `The name "${name}" is already used by ${holder} in this workspace (names are unique per creator)`);
 }
 
 export function registerInternRoutes(app: FastifyInstance, ctx: HttpContext, deps: InternDeps): void {
@@ -133,7 +139,7 @@ export function registerInternRoutes(app: FastifyInstance, ctx: HttpContext, dep
       try {
         store.updateIntern(row.id, fields);
       } catch (e) {
-        if (isUniqueViolation(e)) throw nameTaken(patch.name ?? row.name);
+        if (isUniqueViolation(e)) throw nameTaken(patch.name ?? row.name, row.creator_id === creatorOf(c));
         throw e;
       }
     }
@@ -176,7 +182,7 @@ export function registerInternRoutes(app: FastifyInstance, ctx: HttpContext, dep
         }),
       );
     } catch (e) {
-      if (isUniqueViolation(e)) throw nameTaken(body.name);
+      if (isUniqueViolation(e)) throw nameTaken(body.name, true);
       throw e;
     }
     if (typeof idemKey === 'string' && idemKey.length > 0) store.rememberIdempotent(idemKey, c.principal, id);
