@@ -62,6 +62,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: false,
     forceCloseConnections: false,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // Node answers an HTTP/1.1 request without a Host header with a bare 400 of its own (no body, and
+    // no hook sees it, so it went unlogged); the sandbox refuses it itself, below, in its envelope.
+    http: { requireHostHeader: false },
     // Errors fastify answers before routing (bad percent-encoding, an over-long id): our envelope.
     frameworkErrors: (err: FastifyError, req, reply) => {
       let e: HttpError;
@@ -112,6 +115,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       log(`${req.method} ${template} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
     });
   }
+
+  // RFC 9112 3.2: a server must answer 400 to an HTTP/1.1 request without a Host header. Refused
+  // here rather than by Node, so that it gets the envelope of its path's family and a log line.
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.raw.httpVersionMajor === 1 && req.raw.httpVersionMinor === 1 && req.raw.headers.host === undefined) {
+      return sendError(reply, familyOf(req.url), new HttpError(400, null, 'An HTTP/1.1 request needs a Host header'));
+    }
+  });
 
   app.setErrorHandler((err, req, reply) => sendError(reply, familyOf(req.url), err));
   app.setNotFoundHandler((req, reply) => sendError(reply, familyOf(req.url), notFound(`No route for ${req.method} ${echoPath(req.url)}`)));

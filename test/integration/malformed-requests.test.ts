@@ -72,6 +72,8 @@ const cases: { name: string; request: () => string; status: number; family: 'int
   { name: 'a malformed request line', request: () => `GARBAGE ${LONG_ID}\r\n\r\n`, status: 400, family: 'intern' },
   { name: 'an unknown HTTP version', request: () => `GET /api/v1/interns HTTP/9.9\r\nHost: x\r\n\r\n`, status: 400, family: 'intern' },
   { name: 'a header line with a control byte', request: () => `GET /api/v1/interns HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0001b\r\n\r\n`, status: 400, family: 'intern' },
+  { name: 'an HTTP/1.1 request without a Host header', request: () => `GET /api/v1/interns HTTP/1.1\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`, status: 400, family: 'intern' },
+  { name: 'an HTTP/1.1 BYOK request without a Host header', request: () => `GET /api/v1/byok HTTP/1.1\r\nAuthorization: Bearer ${mgmt}\r\nConnection: close\r\n\r\n`, status: 400, family: 'byok' },
   { name: 'headers over the size limit', request: () => get('/api/v1/interns', [`Authorization: Bearer ${key}`, `X-Big: ${'h'.repeat(20_000)}`]), status: 431, family: 'intern' },
   { name: 'a request line over the size limit', request: () => get(`/api/v1/byok/${'q'.repeat(20_000)}`), status: 431, family: 'intern' },
 ];
@@ -100,6 +102,11 @@ describe('malformed requests (issue 13, defect 8)', () => {
       expect(line).not.toContain(key);
       expect(line).not.toContain(mgmt);
     }
+  });
+
+  it('an HTTP/1.0 request needs no Host header', async () => {
+    const answer = await rawRequest(`GET /api/v1/interns?limit=1 HTTP/1.0\r\nAuthorization: Bearer ${key}\r\n\r\n`);
+    expect(answer.status).toBe(200);
   });
 
   it('the sandbox still serves a good request afterwards', async () => {
