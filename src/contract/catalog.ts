@@ -4,6 +4,8 @@
  * Response schemas read what a client needs and tolerate the rest.
  */
 import * as z from 'zod';
+import { LIMITS } from './limits.js';
+import { queryInteger } from './query.js';
 
 export const CatalogModelSchema = z.object({
   id: z.string(),
@@ -29,6 +31,51 @@ export const CatalogModelSchema = z.object({
 });
 export type Model = z.infer<typeof CatalogModelSchema>;
 export const ModelListSchema = z.object({ data: z.array(CatalogModelSchema) });
+
+/** `category` of GET /models, as the public OpenAPI document enumerates it. */
+export const MODEL_CATEGORIES = [
+  'programming',
+  'roleplay',
+  'marketing',
+  'marketing/seo',
+  'technology',
+  'science',
+  'translation',
+  'legal',
+  'finance',
+  'health',
+  'trivia',
+  'academia',
+] as const;
+/** `output_modalities` of GET /models: a comma-separated list of these, or `all`; `text` when absent. */
+export const OUTPUT_MODALITIES = ['text', 'image', 'audio', 'embeddings'] as const;
+export const ALL_MODALITIES = 'all';
+
+/** Comma-separated items, trimmed; empty items dropped. */
+const commaList = (s: string) => s.split(',').map((x) => x.trim()).filter((x) => x.length > 0);
+
+/**
+ * The query of GET /models that the public OpenAPI document defines and a catalogue can answer from
+ * a model's own fields: paging (`offset`, `limit`; the full list when both are absent), and the
+ * `category`, `supported_parameters` and `output_modalities` filters. Other documented parameters
+ * (`sort`, `q`, prices, benchmarks...) are not read; an unknown parameter is not an error.
+ */
+export const ModelListQuerySchema = z.object({
+  offset: queryInteger(0).optional(),
+  limit: queryInteger(LIMITS.modelList.minLimit, LIMITS.modelList.maxLimit).optional(),
+  category: z.enum(MODEL_CATEGORIES, { error: `must be one of ${MODEL_CATEGORIES.join(', ')}` }).optional(),
+  /** Models that support every one of these parameters. */
+  supported_parameters: z.string().transform(commaList).optional(),
+  /** Models with any of these output modalities; `all` for every model. */
+  output_modalities: z
+    .string()
+    .transform(commaList)
+    .refine((items) => items.length > 0 && items.every((m) => m === ALL_MODALITIES || (OUTPUT_MODALITIES as readonly string[]).includes(m)), {
+      error: `must be a comma-separated list of ${OUTPUT_MODALITIES.join(', ')}, or ${ALL_MODALITIES}`,
+    })
+    .optional(),
+});
+export type ModelListQuery = z.output<typeof ModelListQuerySchema>;
 
 export const ProviderInfoSchema = z.object({
   name: z.string(),

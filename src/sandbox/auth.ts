@@ -42,6 +42,20 @@ export function authorizeIntern(store: Store, authorization: string | undefined,
   return caller;
 }
 
+/**
+ * Catalogue routes (`GET /models`, `GET /providers`): the public OpenAPI document gives them its global
+ * security, a bearer API key, with no narrower requirement: any known key of the service, a
+ * management key included, and 401 without one. They are not intern or vault routes, so neither the
+ * programme (spec 1, 5.8) nor the regional-host rule (spec 1) applies; a key whose owner lost access
+ * is still 403 (spec 5.7).
+ */
+export function authorizeCatalogue(store: Store, authorization: string | undefined): Caller {
+  const caller = resolveCaller(store, authorization);
+  if (!caller) throw unauthorized('Missing or unknown API key');
+  if (caller.key.lost_access) throw forbidden('The owner of this key no longer has access');
+  return caller;
+}
+
 /** BYOK routes: 401 without a known key, 403 for anything but a management key. */
 export function authorizeManagement(store: Store, authorization: string | undefined): Caller {
   const caller = resolveCaller(store, authorization);

@@ -35,7 +35,10 @@ const parses = (schema: { safeParse: (v: unknown) => { success: boolean; error?:
 };
 
 describe('the official SDK parses', () => {
-  it('GET /models', async () => parses(sdk.ModelsListResponse$inboundSchema, await get('/models')));
+  it('GET /models, whole and paged (links.next a URL), for an API key and a management key', async () => {
+    parses(sdk.ModelsListResponse$inboundSchema, await get('/models'));
+    parses(sdk.ModelsListResponse$inboundSchema, await get('/models?limit=5&supported_parameters=tools', 'management_key'));
+  });
   it('GET /providers', async () => parses(ops.ListProvidersResponse$inboundSchema, await get('/providers')));
   it('GET /key, for an API key and a management key', async () => {
     parses(ops.GetKeyResponse$inboundSchema, await get('/key'));

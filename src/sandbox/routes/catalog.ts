@@ -1,11 +1,13 @@
 /** Catalogues and identity: `GET /models`, `GET /providers`, `GET /key` (public notes, "More operations"). */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { KeyInfo, ProviderInfo } from '../../contract/catalog.js';
+import { ALL_MODALITIES, type KeyInfo, type Model, type ModelListQuery, ModelListQuerySchema, type ProviderInfo } from '../../contract/catalog.js';
+import { describeIssues } from '../../contract/errors.js';
+import { LIMITS } from '../../contract/limits.js';
 import { PROVIDERS } from '../../contract/providers.js';
 import { ROUTES } from '../../contract/routes.js';
-import { authorizeIntern, resolveCaller } from '../auth.js';
+import { authorizeCatalogue, resolveCaller } from '../auth.js';
 import { MODELS } from '../catalog/models.js';
-import { unauthorized } from '../errors.js';
+import { badBody, unauthorized } from '../errors.js';
 import { type HttpContext, route } from '../http.js';
 import type { Store } from '../store.js';
 
@@ -48,11 +50,27 @@ export const PROVIDER_INFO: readonly ProviderInfo[] = PROVIDERS.map((p) => ({
 
 export function registerCatalogRoutes(app: FastifyInstance, ctx: HttpContext, deps: { store: Store }): void {
   const { store } = deps;
-  const caller = (req: FastifyRequest) => authorizeIntern(store, req.headers.authorization, req.headers.host, ROUTES.listModels.credential);
+  const caller = (req: FastifyRequest) => authorizeCatalogue(store, req.headers.authorization);
 
   route(app, ctx, ROUTES.listModels, (req) => {
     caller(req);
-    return { status: 200, body: { data: MODELS, total_count: MODELS.length, links: { next: null } } };
+    const q = ModelListQuerySchema.safeParse(req.query);
+    if (!q.success) throw badBody(describeIssues(q.error));
+    const matching = MODELS.filter((m) => modelMatches(m, q.data));
+    // The OpenAPI document: "When both offset and limit are omitted, the full list is returned".
+    if (q.data.offset === undefined && q.data.limit === undefined) {
+      return { status: 200, body: { data: matching, total_count: matching.length, links: { next: null } } };
+    }
+    const offset = q.data.offset ?? 0;
+    const limit = q.data.limit ?? LIMITS.modelList.defaultLimit;
+    let next: string | null = null;
+    if (offset + limit < matching.length) {
+      const url = new URL(req.url, 'http://sandbox.invalid');
+      url.searchParams.set('offset', String(offset + limit));
+      url.searchParams.set('limit', String(limit));
+      next = `${url.pathname}${url.search}`;
+    }
+    return { status: 200, body: { data: matching.slice(offset, offset + limit), total_count: matching.length, links: { next } } };
   });
   route(app, ctx, ROUTES.listProviders, (req) => {
     caller(req);
@@ -92,4 +110,16 @@ export function registerCatalogRoutes(app: FastifyInstance, ctx: HttpContext, de
     };
     return { status: 200, body: { data } };
   });
+}
+
+/**
+ * Whether a model passes GET /models' filters, on the catalogue's own fields: every parameter of
+ * `supported_parameters`, any modality of `output_modalities` (`text` when absent, as the OpenAPI
+ * document says; `all` for every model). `category` is checked against the document's list but
+ * narrows nothing: the bundled catalogue records no use-case category for any model.
+ */
+export function modelMatches(model: Model, q: ModelListQuery): boolean {
+  const wanted = q.output_modalities ?? ['text'];
+  if (!wanted.includes(ALL_MODALITIES) && !model.architecture.output_modalities.some((m) => wanted.includes(m))) return false;
+  return (q.supported_parameters ?? []).every((p) => model.supported_parameters.includes(p));
 }
