@@ -124,7 +124,7 @@ export function InternSettings({ id, seed }: { id: string; seed?: Intern }) {
   // rules, the status line), six lines at most. On a pane too short even for one line of them, the
   // fields scroll with the focus (FieldWindow), so the field being edited is always on screen.
   const instructionLines = Math.max(1, Math.min(6, pane.rows - 8));
-  const nameError = nameErrorOf(errors, values.name, nameTaken);
+  const nameError = nameErrorOf(errors, values.name, nameTaken, res.data?.created_by_you !== false);
   const fields: WindowedField[] = [
     windowedTextField('name', { label: 'name', value: values.name, onChange: set('name'), focused: focused('name'), error: nameError, note: `${LIMITS.name.min}-${LIMITS.name.max} chars, a-z 0-9 -` }, pane.columns),
     windowedTextField('description', { label: 'description', value: values.description, onChange: set('description'), focused: focused('description'), error: errors.description, note: `${values.description.length}/${LIMITS.description.max}`, placeholder: 'none' }, pane.columns),

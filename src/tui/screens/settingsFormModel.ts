@@ -42,9 +42,15 @@ export function validateSettings(v: SettingsValues): SettingsErrors {
   return errors;
 }
 
-/** The name error to show: the rule's, else "taken" while the name is still the one the service refused. */
-export function nameErrorOf(errors: { name?: string }, name: string, takenName: string | null): string | null {
-  return errors.name ?? (takenName !== null && name === takenName ? 'already used by another of your interns here' : null);
+/**
+ * The name error to show: the rule's, else "taken" while the name is still the one the service
+ * refused. Names are unique per creator: renaming another user's intern (`yours` false) clashes with
+ * that user's interns, not the caller's.
+ */
+export function nameErrorOf(errors: { name?: string }, name: string, takenName: string | null, yours = true): string | null {
+  if (errors.name) return errors.name;
+  if (takenName === null || name !== takenName) return null;
+  return yours ? 'already used by another of your interns here' : "already used by another intern of this intern's creator here";
 }
 
 /** The flash after a save: a model change only applies at the next provision. */

@@ -31,6 +31,9 @@ describe('settings form model', () => {
   it('marks the name as taken only while it is still the refused one', () => {
     expect(nameErrorOf({}, 'broken', 'broken')).toMatch(/already used/);
     expect(nameErrorOf({}, 'broken-2', 'broken')).toBeNull();
+    // Names are unique per creator: another user's intern clashes with that user's interns.
+    expect(nameErrorOf({}, 'broken', 'broken')).toBe('already used by another of your interns here');
+    expect(nameErrorOf({}, 'broken', 'broken', false)).toBe("already used by another intern of this intern's creator here");
     expect(nameErrorOf({ name: 'too short' }, 'b', 'b')).toBe('too short');
   });
 
