@@ -1176,14 +1176,52 @@ describe('errors and safety', () => {
 
       api.interns.find((i) => i.id === IDS.sleeper)!.status = 'stopped';
       api.provisionIntern = async () => {
-        throw new ApiError(409, 409, 'intern_busy', false, 'The intern is busy: wait for it to settle', 'POST /interns/{internId}/provision');
+        throw new ApiError(403, 403, null, false, 'This key may not provision interns', 'POST /interns/{internId}/provision');
       };
       const refused = renderApp({ api, initial: { name: 'attach', intern: intern({ id: IDS.sleeper, name: 'sleeper', status: 'stopped' }) } });
       await refused.waitFor('p provisions it');
       await refused.press('p');
-      await refused.waitFor('wait for it to settle');
+      await refused.waitFor('may not provision interns');
       await refused.press('r');
       await refused.waitFor('p provisions it');
+      refused.unmount();
+
+      // Busy: provisioned by someone else at the same moment. The wait goes on and reads what it became.
+      api.provisionIntern = async () => {
+        api.interns.find((i) => i.id === IDS.sleeper)!.status = 'queued';
+        throw new ApiError(409, 409, 'intern_busy', false, 'The intern is busy: wait for it to settle', 'POST /interns/{internId}/provision');
+      };
+      api.interns.find((i) => i.id === IDS.sleeper)!.status = 'stopped';
+      const busy = renderApp({ api, initial: { name: 'attach', intern: intern({ id: IDS.sleeper, name: 'sleeper', status: 'stopped' }) } });
+      await busy.waitFor('p provisions it');
+      await busy.press('p');
+      await vi.advanceTimersByTimeAsync(1_100);
+      const f = await busy.waitFor('◌ queued');
+      expect(f).toContain('Attaching once it is running');
+      expect(f).not.toContain('wait for it to settle');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a failed intern provisioned from attach that fails again between two reads says so, not waits on', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const api = new FakeApi();
+      const broken = api.interns.find((i) => i.id === IDS.sleeper)!;
+      Object.assign(broken, { status: 'failed', last_failure_message: 'image pull failed', updated_at: '2026-11-27T10:00:00.000Z' });
+      // It goes up and fails again before the screen reads it: the same status, a later change.
+      api.provisionIntern = async () => {
+        Object.assign(broken, { status: 'failed', last_failure_message: 'image pull failed again', updated_at: '2026-11-27T10:00:05.000Z' });
+      };
+      const app = renderApp({ api, initial: { name: 'attach', intern: intern({ id: IDS.sleeper, name: 'sleeper', status: 'running' }) } });
+      await app.waitFor('p provisions it');
+      await app.press('p');
+      await app.waitFor('Attaching once it is running');
+      await vi.advanceTimersByTimeAsync(1_100);
+      const f = await app.waitFor('image pull failed again');
+      expect(f).toContain('p provisions it');
+      expect(f).not.toContain('Attaching once');
     } finally {
       vi.useRealTimers();
     }

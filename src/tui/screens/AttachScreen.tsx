@@ -40,25 +40,31 @@ type Phase =
   | { kind: 'not-running'; intern: Intern }
   /**
    * On its way up, or just provisioned from here: read again until it runs, then attached. `from`
-   * is the status a provision from here was sent in, until the intern is seen to leave it.
+   * is the intern as a provision from here was sent (its status and last change, and when), until
+   * it is seen to leave that status or change.
    */
-  | { kind: 'waiting'; intern: Intern; from: string | null }
+  | { kind: 'waiting'; intern: Intern; from: ProvisionedFrom | null }
   | { kind: 'error'; error: unknown }
   | { kind: 'attached' };
+
+type ProvisionedFrom = { status: string; updated_at: string; at: number };
 
 /** How soon a starting intern is read again, at first and at most (it backs off while nothing changes). */
 const WAIT_POLL_MS = 1000;
 const WAIT_POLL_MAX_MS = 5000;
+/** How long an intern provisioned from here may stay as it was before the wait says how it is. */
+const UNMOVED_MAX_MS = 30_000;
 
 /**
  * Where an intern read while waiting leaves the screen: running, attach; on its way up, wait on;
- * still in the status a provision from here was sent in (the service starts it in the background),
- * wait on; anything else (failed after starting, going away) is said as the not-running state is.
+ * just provisioned from here and not changed since (the service starts it in the background), wait
+ * on, for a while; anything else is said as the not-running state is: failed again (a status it
+ * was provisioned from, but a later change: it went up and failed between two reads), going away.
  */
-function afterWaiting(fresh: Intern, from: string | null): Phase {
+function afterWaiting(fresh: Intern, from: ProvisionedFrom | null, now = Date.now()): Phase {
   if (fresh.status === 'running') return { kind: 'checking' };
   if (STARTING_STATUSES.includes(fresh.status)) return { kind: 'waiting', intern: fresh, from: null };
-  if (fresh.status === from) return { kind: 'waiting', intern: fresh, from };
+  if (from && fresh.status === from.status && fresh.updated_at === from.updated_at && now - from.at < UNMOVED_MAX_MS) return { kind: 'waiting', intern: fresh, from };
   return { kind: 'not-running', intern: fresh };
 }
 
@@ -168,8 +174,14 @@ export function AttachScreen({ api, intern, scrollback, onDetach, onProvision }:
 
   const provision = (current: Intern) => {
     if (!onProvision) return;
-    setPhase({ kind: 'waiting', intern: current, from: current.status });
-    onProvision().catch((error: unknown) => setPhase({ kind: 'error', error }));
+    setPhase({ kind: 'waiting', intern: current, from: { status: current.status, updated_at: current.updated_at, at: Date.now() } });
+    // Refused, it is said, unless the wait has moved on meanwhile (a slow refusal must not end a
+    // session that attached). Refused as busy (provisioned by someone else at the same moment),
+    // the wait goes on and reads what it became.
+    onProvision().catch((error: unknown) => {
+      const busy = error instanceof ApiError && error.reason === REASONS.intern_busy;
+      setPhase((now) => (now.kind !== 'waiting' ? now : busy ? { ...now, from: null } : { kind: 'error', error }));
+    });
   };
 
   useKeys((input, key) => {
