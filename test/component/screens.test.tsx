@@ -360,7 +360,7 @@ describe('details on a short terminal', () => {
   it("a credential's facts scroll with j/k and G, say how many lines are left out, and its delete question stays on screen", async () => {
     const app = renderApp({ initial: { name: 'byokDetails', id: 'c1' } });
     app.resize({ columns: 60, rows: 15 });
-    let f = await app.waitFor(/↓ \d+ more lines \(j\/k scroll\)/);
+    let f = await app.waitFor((s) => /↓ \d+ more lines \(j\/k scroll\)/.test(s) && footerOf(s).includes('j/k move'));
     expect(f).not.toContain('allowed key hashes');
     await app.press('G');
     f = await app.waitFor((s) => s.includes('allowed key hashes') && /↑ \d+ more lines/.test(s));
@@ -371,11 +371,14 @@ describe('details on a short terminal', () => {
     f = await app.waitFor('Its key material is wiped');
     expect(f).toMatch(/\(y\/n\)/);
     // The question takes every key: j is no scroll while it is asked.
+    const at = /↑ (\d+)/.exec(f)?.[1];
+    await app.press('j');
     await app.press('n');
-    await app.waitFor((s) => !s.includes('Its key material is wiped'));
-    // Tall enough for everything: no line about more.
+    f = await app.waitFor((s) => !s.includes('Its key material is wiped'));
+    expect(/↑ (\d+)/.exec(f)?.[1]).toBe(at);
+    // Tall enough for everything: no line about more, and no scroll keys in the footer.
     app.resize({ columns: 100, rows: 40 });
-    f = await app.waitFor((s) => s.includes('allowed key hashes') && s.includes('id  '));
+    f = await app.waitFor((s) => s.includes('allowed key hashes') && s.includes('id  ') && !footerOf(s).includes('j/k move'));
     expect(f).not.toContain('more lines');
   });
 

@@ -21,7 +21,11 @@ export function clampScroll(contentRows: number, viewRows: number, wanted: numbe
   return Math.max(0, Math.min(wanted, contentRows - viewRows));
 }
 
-export function ScrollBody({ active, children }: { active: boolean; children: ReactNode }) {
+/**
+ * `onCut` hears whether the body is cut now: the screen then lists the keys that scroll it (the
+ * `cursor` scope) in its footer and help, as every key that works is listed.
+ */
+export function ScrollBody({ active, onCut, children }: { active: boolean; onCut?: (cut: boolean) => void; children: ReactNode }) {
   const outer = useRef<DOMElement>(null);
   const content = useRef<DOMElement>(null);
   const [sizes, setSizes] = useState({ outer: 0, content: 0 });
@@ -43,6 +47,7 @@ export function ScrollBody({ active, children }: { active: boolean; children: Re
   // The last row says what is left out, so the body shows one row less than it is given.
   const view = cut ? sizes.outer - 1 : sizes.outer;
   const scroll = cut ? clampScroll(sizes.content, view, wanted) : 0;
+  useEffect(() => onCut?.(cut), [cut, onCut]);
   useKeys((input, key) => {
     const to = (n: number) => setWanted(clampScroll(sizes.content, view, n));
     if (matches('down', input, key)) return to(scroll + 1);

@@ -34,7 +34,9 @@ export function ByokDetails({ id, ask }: { id: string; ask?: 'delete' }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
   // The confirmation takes every key: a key that is not its answer must not act on the screen behind it.
-  useScreen(confirm ? ['confirm'] : ['byok', 'global'], confirm);
+  // The facts' scroll keys while they are cut (ScrollBody).
+  const [cut, setCut] = useState(false);
+  useScreen(confirm ? ['confirm'] : ['byok', ...(cut ? (['cursor'] as const) : []), 'global'], confirm);
   const answer = (yes: boolean) => {
     setConfirm(false);
     if (!yes) return;
@@ -73,7 +75,7 @@ export function ByokDetails({ id, ask }: { id: string; ask?: 'delete' }) {
         {error ? <ErrorView error={error} /> : null}
         <Confirm open={confirm} question={`Delete the ${sanitize(c.provider)} credential ${c.name ? `"${sanitize(c.name)}" ` : ''}(${sanitize(c.label)})? Its key material is wiped.`} tone="error" onAnswer={answer} active={active && !busy} />
       </Box>
-      <ScrollBody active={active && !busy && !confirm}>
+      <ScrollBody active={active && !busy && !confirm} onCut={setCut}>
         {byokFacts(c).map((f) => (
           <Box key={f.label}>
             <Box width={LABEL_WIDTH} flexShrink={0}>

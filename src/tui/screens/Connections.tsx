@@ -1,5 +1,6 @@
 /** Connection keys grouped by kind, and a feature check against them. */
 import { Box } from 'ink';
+import { useState } from 'react';
 import { Text } from '../components/Text.js';
 import { connectionKind, type ConnectionKind } from '../../contract/intern.js';
 import type { FeatureSpec } from '../types.js';
@@ -31,7 +32,9 @@ export function Connections({ id }: { id: string }) {
     const [intern, conns] = await Promise.all([api.getIntern(id, { signal }), api.listConnections(id, { signal })]);
     return { intern, keys: conns.data.map((c) => c.key) };
   }, id);
-  useScreen(['global']);
+  // The scroll keys while the groups and the feature check are cut (ScrollBody).
+  const [cut, setCut] = useState(false);
+  useScreen([...(cut ? (['cursor'] as const) : []), 'global']);
   useKeys((input, key) => {
     if (matches('refresh', input, key)) res.reload();
   }, active);
@@ -52,7 +55,7 @@ export function Connections({ id }: { id: string }) {
         </Box>
       ) : null}
       {/* The groups and the feature check scroll when the pane is too short for them. */}
-      <ScrollBody active={active}>
+      <ScrollBody active={active} onCut={setCut}>
         {/* Side by side while they fit; on a narrow terminal the next group goes under, not squeezed. */}
         <Box flexWrap="wrap">
           {GROUPS.map((g) => {

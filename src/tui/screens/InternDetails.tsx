@@ -71,7 +71,9 @@ export function InternDetails({ id, note, seed, ask }: { id: string; note?: stri
 
   // The typed-name confirmation explains its own keys; a y/n one lists them in the footer.
   // Any confirmation takes every key: a key that is not its answer must not act on the screen behind it.
-  useScreen(pending ? (pending.kind === 'delete' ? ['prompt'] : ['confirm']) : gone ? ['global'] : [...internScopes(intern), 'global'], pending !== null);
+  // The fields' scroll keys while they are cut (ScrollBody).
+  const [cut, setCut] = useState(false);
+  useScreen(pending ? (pending.kind === 'delete' ? ['prompt'] : ['confirm']) : gone ? ['global'] : [...internScopes(intern), ...(cut ? (['cursor'] as const) : []), 'global'], pending !== null);
 
   // Read again while it is shown: often while it moves on its own, now and then once settled (it
   // may be changed or deleted elsewhere: a screen that never looked again offered p on a deleted intern).
@@ -243,7 +245,7 @@ export function InternDetails({ id, note, seed, ask }: { id: string; note?: stri
           </Box>
         ) : null}
       </Box>
-      <ScrollBody active={active && pending === null}>
+      <ScrollBody active={active && pending === null} onCut={setCut}>
         <Box flexDirection="column" marginTop={1}>
           {fields.map(([label, value, muted]) => (
             <Field key={label} label={label} value={value} muted={muted} />
