@@ -22,6 +22,8 @@ export type Row = Segment[];
 
 /** Splits segments at newlines into rows, then wraps each row to `width` cells (one per code point). */
 export function wrapSegments(segments: Segment[], width: number, indent = '', firstIndent = indent): Row[] {
+  // A width that is no whole number of cells (NaN from a size not known yet) would never fill a row.
+  width = Number.isFinite(width) ? Math.max(1, Math.floor(width)) : 1;
   const rows: Row[] = [];
   const lines: Segment[][] = [[]];
   for (const s of segments) {

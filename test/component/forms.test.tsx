@@ -98,6 +98,23 @@ describe('form hook', () => {
 });
 
 describe('a failed save', () => {
+  it('on a short terminal keeps the error box whole, its key to try again included, however long the message', async () => {
+    const api = new FakeApi();
+    api.updateIntern = async () => {
+      throw new ApiError(503, 503, null, true, `Upstream unavailable: ${'the settings store answered with a page of its own '.repeat(12)}end`, 'PATCH /interns/{internId}');
+    };
+    const app = renderApp({ api, initial: { name: 'settings', id: IDS.runner } });
+    app.resize({ columns: 80, rows: 16 });
+    await app.waitFor('Settings of runner');
+    await app.type('-x');
+    await app.press('ctrl+s');
+    const f = await app.waitFor('Upstream unavailable');
+    expect(f).toContain('^s: try again');
+    expect(f).toMatch(/^╰─+╯$/m);
+    // The field being edited is still on screen.
+    expect(f).toContain('runner-x');
+  });
+
   it('r retries a form\'s failed load, on the settings and the BYOK form alike, and is typed once there is a field', async () => {
     for (const [route, method, loaded] of [
       [{ name: 'settings', id: IDS.runner }, 'getIntern', 'Settings of runner'],

@@ -103,17 +103,32 @@ export function explain(error: unknown): Explained {
 /** The most rows an error's message takes in ErrorView (a third of the pane); the last one shown ends in "…" when it is cut. */
 const messageLines = (paneRows: number) => Math.max(2, Math.floor(paneRows / 3));
 
-/** The rows ErrorView takes (its border, title, message, reason, hint and retry line), its lines unwrapped. */
-export function errorViewRows(error: unknown): number {
+/**
+ * ErrorView's lines, wrapped as it draws them inside its border at `width` cells: the message cut
+ * to `messageLines`, the reason and the hint whole. Drawn and counted from this one layout.
+ */
+function layout(e: Explained, width: number, paneRows: number): { message: string[]; reason: string[]; hint: string[] } {
+  const inner = Math.max(10, width - 4);
+  return {
+    message: firstLines(wrapText(e.message, inner), messageLines(paneRows), inner),
+    reason: e.reason ? wrapText(`reason: ${e.reason}`, inner) : [],
+    hint: e.hint ? wrapText(e.hint, inner) : [],
+  };
+}
+
+/** The rows ErrorView takes at `width` cells on a pane of `paneRows`: its border, title, message, reason, hint and retry line, wrapped. */
+export function errorViewRows(error: unknown, width: number, paneRows: number): number {
   const e = explain(error);
-  return 4 + (e.reason ? 1 : 0) + (e.hint ? 1 : 0) + (e.retryable ? 1 : 0);
+  const l = layout(e, width, paneRows);
+  return 3 + l.message.length + l.reason.length + l.hint.length + (e.retryable ? 1 : 0);
 }
 
 /**
  * `retry` is the binding that tries again where the error is shown: refresh on a screen that
- * loads, save in a form, where r is a letter typed into a field.
+ * loads, save in a form, where r is a letter typed into a field. `width`: the cells it is drawn in
+ * (the pane's, unless it sits inside a padding).
  */
-export function ErrorView({ error, compact = false, retry = 'refresh' }: { error: unknown; compact?: boolean; retry?: BindingId }) {
+export function ErrorView({ error, compact = false, retry = 'refresh', width }: { error: unknown; compact?: boolean; retry?: BindingId; width?: number }) {
   const { pane } = useTui();
   const e = explain(error);
   if (compact) {
@@ -123,15 +138,16 @@ export function ErrorView({ error, compact = false, retry = 'refresh' }: { error
       </Text>
     );
   }
+  // A message of a whole page gives up its end, not the reason, the hint and the key to try again.
+  const l = layout(e, width ?? pane.columns, pane.rows);
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.error} paddingX={1}>
-      <Text color={theme.error} bold>
+      <Text color={theme.error} bold wrap="truncate-end">
         ✖ {e.title}
       </Text>
-      {/* A message of a whole page gives up its end, not the reason, the hint and the key to try again. */}
-      <Text>{firstLines(wrapText(e.message, Math.max(10, pane.columns - 4)), messageLines(pane.rows), Math.max(10, pane.columns - 4)).join('\n')}</Text>
-      {e.reason ? <Text color={theme.muted}>reason: {e.reason}</Text> : null}
-      {e.hint ? <Text color={theme.warning}>{e.hint}</Text> : null}
+      <Text>{l.message.join('\n')}</Text>
+      {l.reason.length > 0 ? <Text color={theme.muted}>{l.reason.join('\n')}</Text> : null}
+      {l.hint.length > 0 ? <Text color={theme.warning}>{l.hint.join('\n')}</Text> : null}
       {/* The one place that names the key that tries again: the hints do not. */}
       {e.retryable ? <Text color={theme.muted}>{keyLabel(retry)}: try again</Text> : null}
     </Box>

@@ -225,7 +225,7 @@ export function AttachScreen({ api, intern, scrollback, onDetach, onProvision }:
           <Spinner label="Attaching once it is running" />
         </Box>
       ) : null}
-      {phase.kind === 'error' ? <ErrorView error={phase.error} /> : null}
+      {phase.kind === 'error' ? <ErrorView error={phase.error} width={(stdout.columns || 80) - 2} /> : null}
       <Text color={theme.muted}>
         esc back{phase.kind === 'error' ? ` · ${keyLabel('attachRetry')} retry` : ''}
       </Text>

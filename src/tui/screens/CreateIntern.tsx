@@ -175,7 +175,7 @@ export function CreateIntern() {
     vaultField,
   ];
   // The title, and whatever shows above the fields. (The keys are the footer's.)
-  const around = 1 + (serverError ? (short ? 1 : errorViewRows(serverError)) : 0) + (form.submitting ? 1 : 0) + (confirmDiscard ? 1 : 0);
+  const around = 1 + (serverError ? (short ? 1 : errorViewRows(serverError, pane.columns, pane.rows)) : 0) + (form.submitting ? 1 : 0) + (confirmDiscard ? 1 : 0);
   return (
     <Box flexDirection="column" flexGrow={1}>
       <Text bold>New intern</Text>

@@ -185,7 +185,7 @@ export function InternDetails({ id, note, seed, ask }: { id: string; note?: stri
     Math.max(ICON.rows, 2 + (intern.progress ? 1 : 0) + failure.length) +
     noteLines.length +
     (busy ? 1 : 0) +
-    (actionError ? errorViewRows(actionError) : 0) +
+    (actionError ? errorViewRows(actionError, pane.columns, pane.rows) : 0) +
     (loadError ? 1 : 0) +
     (pending?.kind === 'suspend' ? confirmRows(suspendQuestion, pane.columns) : 0) +
     (deleteField ? 2 + deleteQuestion.length + textFieldRows(deleteField, pane.columns - 4) : 0);

@@ -140,7 +140,7 @@ export function InternSettings({ id, seed }: { id: string; seed?: Intern }) {
     ),
   ];
   // The title and the status line, and whatever shows below the fields.
-  const around = 2 + (form.submitting ? 1 : 0) + (form.serverError ? errorViewRows(form.serverError) : 0) + (form.confirmingDiscard ? 1 : 0);
+  const around = 2 + (form.submitting ? 1 : 0) + (form.serverError ? errorViewRows(form.serverError, pane.columns, pane.rows) : 0) + (form.confirmingDiscard ? 1 : 0);
   return (
     <Box flexDirection="column" flexGrow={1}>
       <Text bold>

@@ -40,8 +40,12 @@ describe('ErrorView says what to do once', () => {
     expect([limited.title, limited.hint]).toEqual(['Rate limited', 'The service asks for fewer requests: wait 45 s.']);
     // Nothing to add to "try again": no hint line at all.
     expect(explain(new Error('boom')).hint).toBe('');
-    expect(errorViewRows(new Error('boom'))).toBe(5);
-    expect(errorViewRows(new NetworkError('GET /interns', 'ECONNREFUSED', false))).toBe(6);
+    expect(errorViewRows(new Error('boom'), 80, 20)).toBe(5);
+    expect(errorViewRows(new NetworkError('GET /interns', 'ECONNREFUSED', false), 80, 20)).toBe(6);
+    // Counted as drawn: the message and the hint wrapped at the width, the message cut to a third of the pane.
+    const long = new ApiError(400, 400, 'invalid_body', false, 'x '.repeat(200), 'PATCH /interns/{internId}');
+    expect(errorViewRows(long, 40, 12)).toBe(3 + 4 + 1 + 1);
+    expect(errorViewRows(long, 40, 30)).toBe(3 + 10 + 1 + 1);
   });
 });
 

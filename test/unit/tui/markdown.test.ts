@@ -24,6 +24,9 @@ describe('renderMarkdown', () => {
     const rows = renderMarkdown('alpha beta gamma delta epsilon', { width: 12, hyperlinks: false });
     expect(text(rows)).toEqual(['alpha beta ', 'gamma delta ', 'epsilon']);
     expect(text(wrapSegments([{ text: 'x'.repeat(25) }], 10))).toEqual(['x'.repeat(10), 'x'.repeat(10), 'x'.repeat(5)]);
+    // A width not known yet (NaN) or under a cell wraps a cell a row rather than never ending.
+    expect(text(wrapSegments([{ text: 'abc' }], Number.NaN))).toEqual(['a', 'b', 'c']);
+    expect(text(wrapSegments([{ text: 'ab' }], 0))).toEqual(['a', 'b']);
   });
 
   it('shows links as OSC 8 targets when supported, else with the address after the text', () => {
