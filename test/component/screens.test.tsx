@@ -1207,6 +1207,40 @@ describe('errors and safety', () => {
     }
   });
 
+  it('a wait ends with the error when the intern is gone (404) or cannot be read three times in a row, and r starts again', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const api = new FakeApi();
+      const read = api.getIntern.bind(api);
+      let answer: 'ok' | 'gone' | 'down' = 'ok';
+      api.getIntern = async (id: string) => {
+        if (answer === 'gone') throw new ApiError(404, 404, 'not_found', false, 'Intern not found', 'GET /interns/{internId}');
+        if (answer === 'down') throw new ApiError(503, 503, null, true, 'Upstream unavailable', 'GET /interns/{internId}');
+        return read(id);
+      };
+      const app = renderApp({ api, initial: { name: 'attach', intern: intern({ id: IDS.builder, name: 'builder', status: 'running' }) } });
+      await app.waitFor('Attaching once it is running');
+      answer = 'gone';
+      await vi.advanceTimersByTimeAsync(1_100);
+      let f = await app.waitFor('Intern not found');
+      expect(f).not.toContain('Attaching once');
+      answer = 'down';
+      await app.press('r');
+      // r asks for daemon access again: not running, so the intern is read, and that fails.
+      await vi.advanceTimersByTimeAsync(100);
+      f = await app.waitFor('Upstream unavailable');
+      answer = 'ok';
+      await app.press('r');
+      await app.waitFor('Attaching once it is running');
+      answer = 'down';
+      for (let i = 0; i < 3; i++) await vi.advanceTimersByTimeAsync(6_000);
+      f = await app.waitFor('Upstream unavailable');
+      expect(f).toContain('r: try again');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('a failed intern provisioned from attach that fails again between two reads says so, not waits on', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
     try {

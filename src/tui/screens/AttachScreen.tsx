@@ -14,6 +14,7 @@ import { PROVISIONABLE_STATUSES, STARTING_STATUSES, type DaemonAccess, type Inte
 import { REASONS } from '../../contract/errors.js';
 import { CREDENTIAL_SOURCES, loginCommand } from '../../contract/routes.js';
 import { ErrorView } from '../components/ErrorView.js';
+import { ProgressBar } from '../components/ProgressBar.js';
 import { Spinner } from '../components/Spinner.js';
 import { StatusBadge } from '../components/StatusBadge.js';
 import { useKeys } from '../hooks/useKeys.js';
@@ -52,6 +53,8 @@ type ProvisionedFrom = { status: string; updated_at: string; at: number };
 /** How soon a starting intern is read again, at first and at most (it backs off while nothing changes). */
 const WAIT_POLL_MS = 1000;
 const WAIT_POLL_MAX_MS = 5000;
+/** Failed reads in a row that end a wait with the last one's error. */
+const WAIT_READ_FAILURES = 3;
 /** How long an intern provisioned from here may stay as it was before the wait says how it is. */
 const UNMOVED_MAX_MS = 30_000;
 
@@ -158,12 +161,27 @@ export function AttachScreen({ api, intern, scrollback, onDetach, onProvision }:
 
   // A starting intern is read again until it runs, and then attached: pressing `a` on one just
   // provisioned opens its terminal once it is up, as `interns provision --wait` waits.
+  // A read that fails ends the wait with its error when it says the intern is gone (404), or after
+  // three failures in a row; r asks again from the start.
   const waiting = phase.kind === 'waiting' ? phase : null;
+  const failedReads = useRef(0);
   usePolling(
     waiting !== null,
     async () => {
       if (!waiting) return false;
-      const next = afterWaiting(await api.getIntern(intern.id), waiting.from);
+      let fresh: Intern;
+      try {
+        fresh = await api.getIntern(intern.id);
+        failedReads.current = 0;
+      } catch (error) {
+        failedReads.current++;
+        if ((error instanceof ApiError && error.status === 404) || failedReads.current >= WAIT_READ_FAILURES) {
+          failedReads.current = 0;
+          setPhase((now) => (now.kind === 'waiting' ? { kind: 'error', error } : now));
+        }
+        throw error;
+      }
+      const next = afterWaiting(fresh, waiting.from);
       const changed = next.kind !== 'waiting' || next.intern.status !== waiting.intern.status;
       setPhase((now) => (now.kind === 'waiting' ? next : now));
       return changed;
@@ -222,6 +240,7 @@ export function AttachScreen({ api, intern, scrollback, onDetach, onProvision }:
           <Text>
             {sanitize(phase.intern.name)} is not running yet: <StatusBadge status={phase.intern.status} />
           </Text>
+          {phase.intern.progress ? <ProgressBar progress={phase.intern.progress} /> : null}
           <Spinner label="Attaching once it is running" />
         </Box>
       ) : null}
