@@ -1056,6 +1056,18 @@ describe('BYOK', () => {
 });
 
 describe('errors and safety', () => {
+  it('on a 40x12 terminal an error drops its box, not its key to try again', async () => {
+    const api = new FakeApi();
+    api.listInterns = async () => {
+      throw new ApiError(500, 500, 'internal_error', true, 'short', 'GET /interns');
+    };
+    const app = renderApp({ api });
+    app.resize({ columns: 40, rows: 12 });
+    const f = await app.waitFor((s) => s.includes('r: try again') && (s.split('\n')[1] ?? '').length === 40);
+    expect(f).toMatch(/✖ .+ \(internal_error\)/);
+    expect(f).not.toContain('╭');
+  });
+
   it('a message of a whole page gives up its end, not the key that tries again', async () => {
     const api = new FakeApi();
     api.listByok = async () => {

@@ -107,20 +107,27 @@ const messageLines = (paneRows: number) => Math.max(2, Math.floor(paneRows / 3))
  * ErrorView's lines, wrapped as it draws them inside its border at `width` cells: the message cut
  * to `messageLines`, the reason and the hint whole. Drawn and counted from this one layout.
  */
-function layout(e: Explained, width: number, paneRows: number): { message: string[]; reason: string[]; hint: string[] } {
-  const inner = Math.max(10, width - 4);
+function layout(e: Explained, width: number, paneRows: number): { dense: boolean; message: string[]; reason: string[]; hint: string[] } {
+  // On a pane too short for a box (a 40x12 terminal), no border, and the reason on the title's row:
+  // three rows that the key to try again would have given up.
+  const dense = paneRows < DENSE_BELOW_ROWS;
+  const inner = Math.max(10, dense ? width : width - 4);
   return {
+    dense,
     message: firstLines(wrapText(e.message, inner), messageLines(paneRows), inner),
-    reason: e.reason ? wrapText(`reason: ${e.reason}`, inner) : [],
+    reason: e.reason && !dense ? wrapText(`reason: ${e.reason}`, inner) : [],
     hint: e.hint ? wrapText(e.hint, inner) : [],
   };
 }
+
+/** A pane shorter than this draws an error without its box. */
+const DENSE_BELOW_ROWS = 12;
 
 /** The rows ErrorView takes at `width` cells on a pane of `paneRows`: its border, title, message, reason, hint and retry line, wrapped. */
 export function errorViewRows(error: unknown, width: number, paneRows: number): number {
   const e = explain(error);
   const l = layout(e, width, paneRows);
-  return 3 + l.message.length + l.reason.length + l.hint.length + (e.retryable ? 1 : 0);
+  return (l.dense ? 1 : 3) + l.message.length + l.reason.length + l.hint.length + (e.retryable ? 1 : 0);
 }
 
 /**
@@ -141,9 +148,10 @@ export function ErrorView({ error, compact = false, retry = 'refresh', width }: 
   // A message of a whole page gives up its end, not the reason, the hint and the key to try again.
   const l = layout(e, width ?? pane.columns, pane.rows);
   return (
-    <Box flexDirection="column" borderStyle="round" borderColor={theme.error} paddingX={1}>
+    <Box flexDirection="column" flexShrink={0} {...(l.dense ? {} : { borderStyle: 'round' as const, borderColor: theme.error, paddingX: 1 })}>
       <Text color={theme.error} bold wrap="truncate-end">
         ✖ {e.title}
+        {l.dense && e.reason ? <Text color={theme.muted}> ({e.reason})</Text> : null}
       </Text>
       <Text>{l.message.join('\n')}</Text>
       {l.reason.length > 0 ? <Text color={theme.muted}>{l.reason.join('\n')}</Text> : null}
