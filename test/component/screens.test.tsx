@@ -382,20 +382,29 @@ describe('details on a short terminal', () => {
     expect(f).not.toContain('more lines');
   });
 
-  it("a failed intern's long failure gives up rows to the typed-name delete question, which stays on screen", async () => {
+  it("a failed intern's long failure gives up rows to the typed-name delete question, which stays whole on screen", async () => {
     const api = new FakeApi();
     Object.assign(api.interns.find((i) => i.id === IDS.sleeper)!, { status: 'failed', last_failure_message: `the machine image ${'registry.example.internal/interns/base-image:2025.01.01-sha256-0123456789abcdef '.repeat(4)}could not be pulled` });
     const app = renderApp({ api, initial: { name: 'intern', id: IDS.sleeper } });
-    app.resize({ columns: 40, rows: 12 });
+    app.resize({ columns: 60, rows: 20 });
     let f = await app.waitFor('✖ the machine');
+    // The header cuts it with "…"; the body has it whole (scrolled to).
+    expect(f.split('\n').filter((l) => /\S…\s*$/.test(l)).length).toBeGreaterThan(0);
+    await app.press('G');
+    f = await app.waitFor('not be pulled');
+    await app.press('g');
+    app.resize({ columns: 40, rows: 12 });
+    await app.waitFor((s) => (s.split('\n')[1] ?? '').length === 40);
     await app.press('D');
+    // Asked above the name, without the icon: the box whole, its note and a wrong name's error too.
     f = await app.waitFor('Type its name');
     expect(f).toContain('This cannot be undone');
-    expect(f).not.toContain('could not be pulled');
-    // Two rows of the failure under the question, the second cut with "…".
-    expect(f.split('\n').filter((l) => l.includes('…') && /\S…\s*$/.test(l)).length).toBeGreaterThan(0);
-    await app.type('sleeper');
-    f = await app.waitFor(/Type its name +sleeper/);
+    expect(f).toMatch(/^╰─+╯$/m);
+    await app.type('sleepe');
+    await app.press('enter');
+    f = await app.waitFor('that is not "sleeper": nothing');
+    expect(f).toMatch(/^╰─+╯$/m);
+    expect(api.callsOf('deleteIntern')).toHaveLength(0);
   });
 
   it('the connections and the feature check scroll on a short terminal', async () => {
@@ -442,41 +451,41 @@ describe('intern details', () => {
     expect(f).not.toContain('Press');
   });
 
-  it('the instructions get the rows the pane has left: how many are not shown, and where to read them', async () => {
+  it('the instructions are drawn whole in the details, which scroll to them; past a hundred lines the label says how many more', async () => {
     const api = new FakeApi();
     api.interns[0]!.instructions = Array.from({ length: 30 }, (_, i) => `rule ${i + 1}`).join('\n');
     const app = renderApp({ api, initial: { name: 'intern', id: IDS.runner } });
     app.resize({ columns: 100, rows: 40 });
-    // 40 rows: a pane of 36, less the header (4), its gap, ten fields, the label and the box's rules.
-    let f = await app.waitFor('instructions (30 lines, the first 18 below; e shows them all):');
-    expect(f).toContain('rule 18');
-    expect(f).not.toContain('rule 19');
-    app.resize({ rows: 24 });
-    f = await app.waitFor('the first 2 below');
-    expect(f).toContain('rule 2');
-    expect(f).not.toContain('rule 3');
-    // The box's bottom rule is drawn above the footer: nothing is cut off the pane.
-    expect(f.split('\n').slice(-3, -1).join('\n')).toMatch(/└─+┘/);
-    api.interns[0]!.instructions = 'one\ntwo';
-    await app.press('r');
-    f = await app.waitFor((s) => s.includes('instructions:') && s.includes('two'));
-    expect(f).not.toContain('lines, the first');
+    let f = await app.waitFor((s) => s.includes('rule 18') && /↓ \d+ more lines/.test(s));
+    expect(f).toContain('instructions:');
+    expect(f).not.toContain('rule 30');
+    await app.press('G');
+    f = await app.waitFor('rule 30');
+    // The box's bottom rule is drawn above the line about more: nothing is cut off the pane.
+    expect(f).toMatch(/└─+┘\n.*↑ \d+ more lines/);
+    app.unmount();
+    api.interns[0]!.instructions = Array.from({ length: 150 }, (_, i) => `rule ${i + 1}`).join('\n');
+    const long = renderApp({ api, initial: { name: 'intern', id: IDS.runner } });
+    long.resize({ columns: 100, rows: 40 });
+    await long.waitFor('instructions (150 lines, the first 100 below; e shows them all):');
+    await long.press('G');
+    f = await long.waitFor('rule 100');
+    expect(f).not.toContain('rule 101');
   });
 
-  it('on 24 rows the delete prompt takes the box\'s rows, and the label says how many lines there are', async () => {
+  it('on 24 rows the delete prompt is asked above the name, and the facts scroll under it', async () => {
     const app = renderApp({ initial: { name: 'intern', id: IDS.runner } });
     app.resize({ columns: 80, rows: 24 });
     await app.waitFor('Watch main.');
     await app.press('D');
     const f = await app.waitFor('Type its name');
-    expect(f).toContain('instructions: 2 lines (e shows them all)');
-    expect(f).not.toContain('Watch main.');
-    // Every field is still on the pane, above the footer.
-    expect(f).toMatch(/description +Keeps CI green\./);
+    expect(f.indexOf('Type its name')).toBeLessThan(f.indexOf('● running'));
+    expect(f).toMatch(/↓ \d+ more lines/);
     expect(footerOf(f)).toContain('esc');
     await app.press('esc');
     await app.waitFor((s) => s.includes('Watch main.') && !s.includes('Type its name'));
   });
+
 
   it('draws the progress of a provisioning intern and the failure of a failed one', async () => {
     const app = renderApp({ initial: { name: 'intern', id: IDS.builder } });

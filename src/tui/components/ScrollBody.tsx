@@ -69,7 +69,8 @@ export function ScrollBody({ active, onCut, children }: { active: boolean; onCut
         <Text color={theme.muted} wrap="truncate-end">
           {scroll > 0 ? `↑ ${scroll} ` : ''}
           {below > 0 ? `↓ ${below} ` : ''}
-          {`more lines (${keyLabel('down')} scroll)`}
+          {/* The keys only while they scroll it (a question asked above takes them). */}
+          {active ? `more lines (${keyLabel('down')} scroll)` : 'more lines'}
         </Text>
       ) : null}
     </Box>

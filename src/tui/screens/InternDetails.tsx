@@ -4,16 +4,16 @@ import { Text } from '../components/Text.js';
 import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../client/errors.js';
 import { NO_MODEL, TRANSITIONAL_STATUSES, type Intern } from '../../contract/intern.js';
-import { Confirm, confirmRows } from '../components/Confirm.js';
-import { ErrorView, errorViewRows } from '../components/ErrorView.js';
+import { Confirm } from '../components/Confirm.js';
+import { ErrorView } from '../components/ErrorView.js';
 import { IconView } from '../components/IconView.js';
 import { ProgressBar } from '../components/ProgressBar.js';
 import { Spinner } from '../components/Spinner.js';
 import { StatusBadge } from '../components/StatusBadge.js';
-import { TextField, textFieldRows, type TextFieldProps } from '../components/TextField.js';
+import { TextField, type TextFieldProps } from '../components/TextField.js';
 import { useTui } from '../context.js';
 import { useTick } from '../hooks/useTick.js';
-import { counted, timeAndAge } from '../format.js';
+import { timeAndAge } from '../format.js';
 import { useAction } from '../hooks/useAction.js';
 import { useClipboard } from '../hooks/useClipboard.js';
 import { useKeys } from '../hooks/useKeys.js';
@@ -35,15 +35,11 @@ const notFound = (e: unknown) => e instanceof ApiError && e.status === 404;
 /** The icon beside the name, in cells. */
 const ICON = { cols: 8, rows: 4 };
 /**
- * How many of the instructions' lines the box shows: the rows the pane has left under everything
- * above the fields (counted by the caller, as drawn) less the fields (a row each), the gap above
- * them, the label and the box's rules; as many as there are, at most. Zero leaves the box out,
- * and the label says how many there are.
+ * The instructions' lines the details draw, at most: the body scrolls (ScrollBody), so they need no
+ * room counted out of the pane, but Ink lays out every line drawn at every frame (the ages tick).
+ * Past it the label says how many more there are, and `e` shows them all.
  */
-export function instructionsShown(paneRows: number, above: number, fieldRows: number, lineCount: number): number {
-  const room = paneRows - above - 1 - fieldRows - 1 - 2;
-  return Math.max(0, Math.min(room, Math.max(1, lineCount)));
-}
+const INSTRUCTION_LINES_MAX = 100;
 
 export function InternDetails({ id, note, seed, ask }: { id: string; note?: string; seed?: Intern; ask?: 'suspend' | 'delete' }) {
   const { api, nav, active, options, pane } = useTui();
@@ -163,7 +159,10 @@ export function InternDetails({ id, note, seed, ask }: { id: string; note?: stri
   const headerWidth = Math.max(10, pane.columns - ICON.cols - 2);
   // A long failure gives up rows first: two under a question (a delete is asked of failed interns
   // most), a quarter of the pane otherwise; the last row shown ends in "…" when cut.
-  const failure = intern.status === 'failed' && intern.last_failure_message ? firstLines(wrapText(`✖ ${sanitize(intern.last_failure_message)}`, headerWidth), pending ? 2 : Math.max(2, Math.floor(pane.rows / 4)), headerWidth) : [];
+  const failureLines = intern.status === 'failed' && intern.last_failure_message ? wrapText(`✖ ${sanitize(intern.last_failure_message)}`, headerWidth) : [];
+  const failure = firstLines(failureLines, pending ? 2 : Math.max(2, Math.floor(pane.rows / 4)), headerWidth);
+  // A question on a short pane takes the icon's rows: its box is what must show whole.
+  const iconShown = !(pending && pane.rows < 16);
   const noteLines = note ? wrapText(note, pane.columns) : [];
   const suspendQuestion = `Suspend ${sanitize(intern.name)}? Its terminal sessions end.`;
   const deleteQuestion = wrapText(`Delete ${sanitize(intern.name)} and its workspace data? This cannot be undone.`, pane.columns - 4);
@@ -179,18 +178,8 @@ export function InternDetails({ id, note, seed, ask }: { id: string; note?: stri
           note: `${keyLabel('accept')} deletes · ${keyLabel('dismiss')} cancels`,
         }
       : null;
-  // Everything above the fields, as drawn: the instructions' box gets what the pane has left, so
-  // a prompt that opens on a short terminal shrinks the box rather than pushing it off the pane.
-  const above =
-    Math.max(ICON.rows, 2 + (intern.progress ? 1 : 0) + failure.length) +
-    noteLines.length +
-    (busy ? 1 : 0) +
-    (actionError ? errorViewRows(actionError, pane.columns, pane.rows) : 0) +
-    (loadError ? 1 : 0) +
-    (pending?.kind === 'suspend' ? confirmRows(suspendQuestion, pane.columns) : 0) +
-    (deleteField ? 2 + deleteQuestion.length + textFieldRows(deleteField, pane.columns - 4) : 0);
   const instructionLines = intern.instructions ? sanitize(intern.instructions, { multiline: true }).split('\n') : [];
-  // One row each (cut at the pane's edge), counted from the list that draws them.
+  // One row each, cut at the pane's edge.
   const fields: [label: string, value: string, muted: boolean][] = [
     ['id', intern.id, false],
     ['model', intern.model ?? NO_MODEL, !intern.model],
@@ -201,67 +190,70 @@ export function InternDetails({ id, note, seed, ask }: { id: string; note?: stri
     ['created', timeAndAge(intern.created_at), false],
     ['updated', timeAndAge(intern.updated_at), false],
     ['icon sha256', intern.icon_sha256 ?? '— (no icon)', !intern.icon_sha256],
-    ['description', intern.description ?? '—', !intern.description],
   ];
-  const shown = instructionsShown(pane.rows, above, fields.length, instructionLines.length);
-  // The pane's height: what is above the fields keeps its rows (a question first of all), and the
-  // fields scroll in what is left when they do not fit (ScrollBody), instead of being cut unseen.
-  return (
-    <Box flexDirection="column" height={pane.rows}>
-      <Box flexShrink={0}>
-        <IconView api={api} internId={intern.id} sha={intern.icon_sha256} cacheDir={options.iconCacheDir} cols={ICON.cols} rows={ICON.rows} />
-        <Box flexDirection="column" marginLeft={2}>
-          <Text bold>
-            {sanitize(intern.name)} {intern.created_by_you ? <Text color={theme.accent}>★ yours</Text> : null}
-          </Text>
-          <StatusBadge status={intern.status} />
-          {intern.progress ? <ProgressBar progress={intern.progress} /> : null}
-          {failure.map((line, i) => (
-            <Text key={i} color={theme.error} bold>
-              {line}
-            </Text>
-          ))}
-        </Box>
-      </Box>
-      <Box flexDirection="column" flexShrink={0}>
-        {noteLines.map((line, i) => (
-          <Text key={i} color={theme.warning}>
+  const shown = Math.min(instructionLines.length, INSTRUCTION_LINES_MAX);
+  const header = (
+    <Box flexShrink={0}>
+      {iconShown ? <IconView api={api} internId={intern.id} sha={intern.icon_sha256} cacheDir={options.iconCacheDir} cols={ICON.cols} rows={ICON.rows} /> : null}
+      <Box flexDirection="column" marginLeft={iconShown ? 2 : 0}>
+        <Text bold>
+          {sanitize(intern.name)} {intern.created_by_you ? <Text color={theme.accent}>★ yours</Text> : null}
+        </Text>
+        <StatusBadge status={intern.status} />
+        {intern.progress ? <ProgressBar progress={intern.progress} /> : null}
+        {failure.map((line, i) => (
+          <Text key={i} color={theme.error} bold>
             {line}
           </Text>
         ))}
-        {/* Prompts, progress of an action and its errors come first, so a short terminal never clips them. */}
-        {busy ? <Spinner label={busy} /> : null}
-        {actionError ? <ErrorView error={actionError} retry={retry} /> : null}
-        {loadError ? <ErrorView error={loadError} compact /> : null}
-        <Confirm open={pending?.kind === 'suspend'} question={suspendQuestion} onAnswer={answerSuspend} active={active} />
-        {deleteField ? (
-          <Box flexDirection="column" borderStyle="round" borderColor={theme.error} paddingX={1}>
-            {deleteQuestion.map((line, i) => (
-              <Text key={i} color={theme.error}>
-                {line}
-              </Text>
-            ))}
-            <TextField {...deleteField} />
-          </Box>
-        ) : null}
       </Box>
+    </Box>
+  );
+  const prompts = (
+    <Box flexDirection="column" flexShrink={0}>
+      {noteLines.map((line, i) => (
+        <Text key={i} color={theme.warning}>
+          {line}
+        </Text>
+      ))}
+      {busy ? <Spinner label={busy} /> : null}
+      {actionError ? <ErrorView error={actionError} retry={retry} /> : null}
+      {loadError ? <ErrorView error={loadError} compact /> : null}
+      <Confirm open={pending?.kind === 'suspend'} question={suspendQuestion} onAnswer={answerSuspend} active={active} />
+      {deleteField ? (
+        <Box flexDirection="column" borderStyle="round" borderColor={theme.error} paddingX={1}>
+          {deleteQuestion.map((line, i) => (
+            <Text key={i} color={theme.error}>
+              {line}
+            </Text>
+          ))}
+          <TextField {...deleteField} />
+        </Box>
+      ) : null}
+    </Box>
+  );
+  // The pane's height: the name and what is asked keep their rows (a question above the name, so
+  // that a short pane cuts the name before it), and the facts scroll in what is left (ScrollBody),
+  // every one of them whole: the failure that the header cut, the description, the instructions.
+  return (
+    <Box flexDirection="column" height={pane.rows}>
+      {pending ? prompts : header}
+      {pending ? header : prompts}
       <ScrollBody active={active && pending === null} onCut={setCut}>
         <Box flexDirection="column" marginTop={1}>
           {fields.map(([label, value, muted]) => (
             <Field key={label} label={label} value={value} muted={muted} />
           ))}
+          <Field label="description" value={intern.description ?? '—'} muted={!intern.description} wrap />
+          {failure.length < failureLines.length ? <Field label="last failure" value={sanitize(intern.last_failure_message)} wrap /> : null}
           <InstructionsLabel count={instructionLines.length} shown={shown} />
           {shown > 0 ? (
             <Box borderStyle="single" borderColor={theme.muted} paddingX={1} flexDirection="column">
-              {instructionLines.length > 0 ? (
-                instructionLines.slice(0, shown).map((line, i) => (
-                  <Text key={i} wrap="truncate-end">
-                    {line || ' '}
-                  </Text>
-                ))
-              ) : (
-                <Text color={theme.muted}>none</Text>
-              )}
+              {instructionLines.slice(0, shown).map((line, i) => (
+                <Text key={i} wrap="truncate-end">
+                  {line || ' '}
+                </Text>
+              ))}
             </Box>
           ) : null}
         </Box>
@@ -270,13 +262,14 @@ export function InternDetails({ id, note, seed, ask }: { id: string; note?: stri
   );
 }
 
-function Field({ label, value, muted = false }: { label: string; value: string; muted?: boolean }) {
+/** A fact on a row: cut at the pane's edge, or (`wrap`: prose) wrapped under its own start. */
+function Field({ label, value, muted = false, wrap = false }: { label: string; value: string; muted?: boolean; wrap?: boolean }) {
   return (
     <Box>
       <Box width={16} flexShrink={0}>
         <Text color={theme.muted}>{label}</Text>
       </Box>
-      <Text color={muted ? theme.muted : undefined} wrap="truncate-end">
+      <Text color={muted ? theme.muted : undefined} wrap={wrap ? 'wrap' : 'truncate-end'}>
         {sanitize(value)}
       </Text>
     </Box>
@@ -291,10 +284,7 @@ export type { Intern };
  */
 function InstructionsLabel({ count, shown }: { count: number; shown: number }) {
   const all = `${keyLabel('edit')} shows them all`;
-  const text =
-    shown === 0
-      ? `instructions: ${count === 0 ? 'none' : `${counted(count, 'line')} (${all})`}`
-      : `instructions${count > shown ? ` (${count} lines, the first ${shown} below; ${all})` : ''}:`;
+  const text = count === 0 ? 'instructions: none' : `instructions${count > shown ? ` (${count} lines, the first ${shown} below; ${all})` : ''}:`;
   return (
     <Text color={theme.muted} wrap="truncate-end">
       {text}
