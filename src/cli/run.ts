@@ -1,7 +1,7 @@
 /** Runs one registry command: context, the command's module, and errors mapped to exit codes. */
 import { ApiError, MissingCredentialError, NetworkError } from '../client/errors.js';
-import { CREDENTIAL_SOURCES, type CredentialKind, loginCommand } from '../contract/routes.js';
-import { ConfigError, loginHint } from './settings.js';
+import { CREDENTIAL_SOURCES } from '../contract/routes.js';
+import { ConfigError, loginHint, refusedFix } from './settings.js';
 import { createContext, type Io, type RunContext } from './context.js';
 import { endOnSignals } from './ending.js';
 import { CliError, EXIT } from './exit.js';
@@ -32,24 +32,19 @@ export function withFlagNames(message: string, spec: CommandSpec): string {
   return named.length === 0 ? message : `${message} (${named.map(([flag, f]) => `${f.sets}: --${flag}`).join(', ')})`;
 }
 
-/** The login that stores a `kind` for where this command went (a profile whose keys are for another host: a new profile's). */
-function loginFor(kind: CredentialKind, ctx: RunContext): string {
-  return ctx.signedIn ? loginHint(kind, ctx.signedIn) : loginCommand(kind, ctx.flags.profile);
-}
+/** Where this command's credentials were resolved: once the client was opened, else the profile flag alone. */
+const signedInAt = (ctx: RunContext) => ctx.signedIn ?? { profile: ctx.flags.profile ?? null, baseUrl: '', storedWithheldFor: null };
 
 /**
  * After a 401, which credential the service refused and how to fix it: its words ("Missing
  * authentication") do not say which key the route took, and a command may take either. Where the
- * key came from is known once the client was opened (`signedIn`): the variable that set it, else
- * the login that stored it, as `auth status` says it; otherwise both.
+ * key came from is known once the client was opened (`signedIn`): refusedFix says it as `auth
+ * status` does.
  */
 function refusedHint(e: ApiError | CliError, ctx: RunContext): string {
   const kind = e instanceof ApiError && e.status === 401 ? e.credential : undefined;
   if (!kind || kind === 'none') return '';
-  const source = CREDENTIAL_SOURCES[kind];
-  const from = ctx.signedIn?.sources[kind];
-  const fix = from === 'env' ? `check ${source.env}` : from === 'flag' ? `check ${source.flag}` : from ? `run \`${loginFor(kind, ctx)}\`` : `check ${source.env}, or run \`${loginFor(kind, ctx)}\``;
-  return ` (the service refused the ${source.label}: ${fix})`;
+  return ` (the service refused the ${CREDENTIAL_SOURCES[kind].label}: ${refusedFix(kind, ctx.signedIn?.sources[kind], signedInAt(ctx), (c) => `\`${c}\``)})`;
 }
 
 /**
@@ -128,7 +123,7 @@ export async function runCommand(spec: CommandSpec, rest: string[], parsed: Pars
     // Commands take no credential flags, so the hint is the variable or `login`, not the client's `--api-key`.
     const message =
       e instanceof MissingCredentialError
-        ? `${e.route} needs ${CREDENTIAL_SOURCES[e.kind].aLabel}: set ${e.env}, or run \`${loginFor(e.kind, ctx)}\``
+        ? `${e.route} needs ${CREDENTIAL_SOURCES[e.kind].aLabel}: set ${e.env}, or run \`${loginHint(e.kind, signedInAt(ctx))}\``
         : e instanceof ApiError || (e instanceof CliError && !e.aboutOutput)
           ? withFlagNames(e.message, spec) + refusedHint(e, ctx) + baseUrlHint(e)
           : e instanceof Error

@@ -198,6 +198,18 @@ export function loginHint(kind: CredentialKind, at: { profile: string | null; ba
   return at.storedWithheldFor ? `${loginCommand(kind)} --base-url ${at.baseUrl} --profile NAME` : loginCommand(kind, at.profile);
 }
 
+/**
+ * How to mend a credential the service refused, by where it came from: the variable or flag that
+ * set it, else the login that stored it (`loginHint`); not known, both. `code` marks a command up
+ * (a message's backticks). `auth status` and every command's refusal say it alike.
+ */
+export function refusedFix(kind: CredentialKind, source: CredentialSource | null | undefined, at: { profile: string | null; baseUrl: string; storedWithheldFor: string | null }, code: (command: string) => string = (c) => c): string {
+  if (source === 'env') return `check ${CREDENTIAL_SOURCES[kind].env}`;
+  if (source === 'flag') return `check ${CREDENTIAL_SOURCES[kind].flag}`;
+  const login = code(loginHint(kind, at));
+  return source ? `run ${login}` : `check ${CREDENTIAL_SOURCES[kind].env}, or run ${login}`;
+}
+
 /** The origin a profile's stored keys belong to: its base URL's, else the default service's. */
 export const profileOrigin = (profile: Profile): string => originOf(profile.base_url || DEFAULT_BASE_URL);
 

@@ -38,7 +38,10 @@ export function internRoutes(http: HttpCore) {
     // more than the 2xx it comes with: its body is not read, so a 204, or a body worded otherwise,
     // is the yes it is.
     deleteIntern: async (internId: string, opts?: CallOptions) => {
-      // The official SDK always acknowledges the workspace loss; so do we.
+      // The official SDK always sends the flag, false unless asked; this client sends true: every
+      // delete it makes was confirmed first (the TUI's typed name, the CLI's question or --yes), in
+      // words that say the workspace's data goes, which covers one that was never archived. A
+      // service that keeps the archive check reads no consent in a missing flag.
       await http.send({ route: ROUTES.deleteIntern, params: { internId }, body: { acknowledge_workspace_loss: true } }, opts);
     },
     provisionIntern: async (internId: string, opts?: CallOptions) => {

@@ -23,7 +23,6 @@ export function osc52(text: string): string {
 /** After the attach session drew the screen itself: a clean slate for Ink. */
 export const AFTER_ATTACH = RESET_ATTRIBUTES + CLEAR_SCREEN + SHOW_CURSOR + BRACKETED_PASTE_ON;
 
-/** The signals a program is told to end by: its terminal went away (SIGHUP), or SIGTERM. */
 /**
  * Why the TUI cannot run on this terminal, or null: it needs stdin and stdout to be a TTY, and a
  * terminal that moves its cursor and shows inverse text. TERM=dumb (an editor's shell buffer, a
@@ -37,6 +36,7 @@ export function tuiTerminalProblem(stdin: { isTTY?: boolean }, stdout: { isTTY?:
   return null;
 }
 
+/** The signals a program is told to end by: its terminal went away (SIGHUP), or SIGTERM. */
 export type EndingSignal = 'SIGHUP' | 'SIGTERM';
 
 /**

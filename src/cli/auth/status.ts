@@ -9,7 +9,7 @@ import { ApiError } from '../../client/errors.js';
 import { CREDENTIAL_SOURCES, loginCommand, type CredentialKind } from '../../contract/routes.js';
 import { sanitize } from '../../text.js';
 import { readConfig } from '../config.js';
-import { type Flags, loginHint, usesEmbeddedSandbox } from '../settings.js';
+import { type Flags, loginHint, refusedFix, usesEmbeddedSandbox } from '../settings.js';
 import { EXIT } from '../exit.js';
 import { type AuthDeps, resolveSignedIn } from './credentials.js';
 
@@ -109,7 +109,7 @@ export function formatStatus(s: AuthStatus, now = Date.now()): string {
     let line = `  ${label}: set, from ${SOURCE_TEXT[c.source ?? 'file']}`;
     if (c.check === 'ok') line += kind === 'api_key' ? `; signed in as ${c.label}` : '; the service takes it';
     // Set again where it came from: a key from the environment wins over a login's.
-    else if (c.check === 'refused') line += `; the service refuses it (${c.source === 'env' ? `check ${c.env}` : c.source === 'flag' ? `check ${CREDENTIAL_SOURCES[kind].flag}` : `run ${loginHint(kind, at)}`})`;
+    else if (c.check === 'refused') line += `; the service refuses it (${refusedFix(kind, c.source, at)})`;
     else if (c.check === 'unreachable') line += '; the service could not be reached to check it';
     if (kind === 'oauth_token') {
       if (c.expires_at) {

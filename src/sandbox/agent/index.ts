@@ -391,7 +391,7 @@ export class AgentService {
     if (raw === null || run.abort.signal.aborted) return;
     // answer() let through only an answer checkInteractionAnswer takes.
     const read = parseElicitationAnswer(raw);
-    const parsed: ElicitationAnswer = 'answer' in read ? read.answer : { action: 'cancel' };
+    const parsed: ElicitationAnswer = 'answer' in read ? read.answer : { action: CANCEL_ANSWER };
     if (parsed.action === 'accept') {
       const c = parsed.content ?? {};
       await this.say(run, `Thanks. You answered "${clip(String(c.answer ?? ''), 200)}" (${String(c.confidence ?? 'no confidence given')}) to: ${clip(question, 120)}`);

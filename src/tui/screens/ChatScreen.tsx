@@ -13,7 +13,7 @@ import { Text } from '../components/Text.js';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, RETRY_AFTER_MAX_MS } from '../../client/errors.js';
 import type { ChatStart } from '../../client/types.js';
-import { CANCEL_ANSWER, type ChatChunk, type ChatMessage, type ChatRequest, type ElicitationField, type ElicitationRequest, answerMessages, parseProvideInput, promptTooLong } from '../../contract/chat.js';
+import { CANCEL_ANSWER, elicitationAnswer, type ChatChunk, type ChatMessage, type ChatRequest, type ElicitationField, type ElicitationRequest, answerMessages, parseProvideInput, promptTooLong } from '../../contract/chat.js';
 import { PROVISIONABLE_STATUSES, STARTING_STATUSES, type Intern } from '../../contract/intern.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { TextField } from '../components/TextField.js';
@@ -268,7 +268,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
         return setLast({ ...t, status: 'cancelled' });
       }
       if (permission) return answer(CANCEL_ANSWER, '✖ cancelled the request');
-      if (question) return answer(JSON.stringify({ action: CANCEL_ANSWER }), '✖ cancelled the question');
+      if (question) return answer(elicitationAnswer({ action: CANCEL_ANSWER }), '✖ cancelled the question');
       return nav.pop();
     }
     if (permission) {
@@ -481,7 +481,7 @@ function QuestionForm({ request, onAnswer }: { request: ElicitationRequest; onAn
       } else if (typeof v === 'string' && v === '' && f.required) return setError(`${labelOf(f)} is required`);
       else if (v !== undefined) content[f.name] = v;
     }
-    onAnswer(JSON.stringify({ action: 'accept', content }), `→ answered ${counted(Object.keys(content).length, 'field')}`);
+    onAnswer(elicitationAnswer({ action: 'accept', content }), `→ answered ${counted(Object.keys(content).length, 'field')}`);
   };
 
   useKeys((input, key) => {
@@ -489,7 +489,7 @@ function QuestionForm({ request, onAnswer }: { request: ElicitationRequest; onAn
     if (matches('questionNext', input, key)) return setFocus((f) => (f + 1) % count);
     if (matches('questionPrev', input, key)) return setFocus((f) => (f + count - 1) % count);
     if (matches('questionSubmit', input, key)) return submit();
-    if (matches('questionDecline', input, key)) return onAnswer(JSON.stringify({ action: 'decline' }), '✖ declined the question');
+    if (matches('questionDecline', input, key)) return onAnswer(elicitationAnswer({ action: 'decline' }), '✖ declined the question');
     if (!field) {
       if (matches('questionEnter', input, key)) submit();
       return;
