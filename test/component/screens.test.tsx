@@ -787,14 +787,19 @@ describe('help overlay', () => {
     expect(f).toMatch(/: {9}command palette \(commands below\)/);
   });
 
-  it('keeps its box whole on a 40x12 terminal, showing the lines its height holds', async () => {
+  it('keeps its box whole on a 40x12 terminal and shorter ones, showing the lines its height holds', async () => {
     const app = renderApp();
     app.resize({ columns: 40, rows: 12 });
     await app.waitFor((s) => s.includes('sleeper') && (s.split('\n')[1] ?? '').length === 40);
     await app.press('?');
-    const f = await app.waitFor('Keys (esc');
+    let f = await app.waitFor('Keys (esc');
     expect(f).toMatch(/^╰─+╯$/m);
     expect(f).toMatch(/1-\d+ of \d+/);
+    for (const [columns, rows] of [[40, 10], [30, 8]] as const) {
+      app.resize({ columns, rows });
+      f = await app.waitFor((s) => (s.split('\n')[1] ?? '').length === columns && s.includes('Keys (esc'));
+      expect(f, `${columns}x${rows}`).toMatch(/^╰─+╯$/m);
+    }
   });
 
   it('says whole, at 80 columns, which keys an attached terminal keeps', async () => {

@@ -61,24 +61,34 @@ export function helpColumns(count: number, here: readonly Scope[] = []): Line[][
  * (j/k, g/G, page up and down), through the same hook a list uses; it opens at
  * the top each time.
  */
+/** A pane shorter than this gets the overlay's title on one row. */
+const SHORT_BELOW_ROWS = 12;
+
 export function HelpOverlay({ width, height, scopes }: { width: number; height: number; scopes: readonly Scope[] }) {
   // Inside the border (2) and the padding (2).
   const layout = helpLayout(width - 4);
   const columns = helpColumns(layout.count, scopes);
   const longest = Math.max(...columns.map((c) => c.length));
   const scrollKeys = `${keyLabel('down')} ${keyLabel('top')} ${keyLabel('pageDown')}/${keyLabel('pageUp')}`;
-  const title = (shown: string) => `Keys (esc or ? to close; ${HERE_MARK} this screen's first${shown ? `; ${scrollKeys} scroll, ${shown}` : ''})`;
+  const short = height < SHORT_BELOW_ROWS;
+  // Short, the title keeps what it must say on one row: how to close it, and where in the list it is.
+  const title = (shown: string) =>
+    short ? `Keys (esc or ? to close${shown ? `; ${shown}` : ''})` : `Keys (esc or ? to close; ${HERE_MARK} this screen's first${shown ? `; ${scrollKeys} scroll, ${shown}` : ''})`;
   // The lines the height leaves: less the border, the last line and the title as it wraps (two rows
   // at 80 columns once it says how to scroll: counted as if the range were the widest it can be).
-  const fits = Math.max(1, height - 3 - wrapText(title(''), width - 4).length) >= longest;
-  const room = Math.max(1, height - 3 - wrapText(title(fits ? '' : `${longest}-${longest} of ${longest}`), width - 4).length);
+  // On a pane too short for that (under 12 rows), the title is one row, cut.
+  const titleRows = (t: string) => (short ? 1 : wrapText(t, width - 4).length);
+  // (Short, the line about attached keys goes too: the keymap's own lines come first.)
+  const chrome = short ? 2 : 3;
+  const fits = Math.max(1, height - chrome - titleRows(title(''))) >= longest;
+  const room = Math.max(1, height - chrome - titleRows(title(fits ? '' : `${longest}-${longest} of ${longest}`)));
   // The cursor is the first line shown: one position per line the overlay can scroll by.
   const cursor = useListCursor(Math.max(0, longest - room) + 1, room, 'helpScroll');
   useKeys((input, key) => void cursor.handle(input, key));
   const from = cursor.index;
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.accent} paddingX={1}>
-      <Text bold color={theme.accent}>
+      <Text bold color={theme.accent} wrap={short ? 'truncate-end' : 'wrap'}>
         {title(longest > room ? `${from + 1}-${Math.min(longest, from + room)} of ${longest}` : '')}
       </Text>
       <Box>
@@ -99,9 +109,11 @@ export function HelpOverlay({ width, height, scopes }: { width: number; height: 
           </Box>
         ))}
       </Box>
-      <Text color={theme.muted} wrap="truncate-end">
-        Attached: {keyLabel('detach')} detach, shift+pgup/pgdn history; other keys go to the intern.
-      </Text>
+      {short ? null : (
+        <Text color={theme.muted} wrap="truncate-end">
+          Attached: {keyLabel('detach')} detach, shift+pgup/pgdn history; other keys go to the intern.
+        </Text>
+      )}
     </Box>
   );
 }
