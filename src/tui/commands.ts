@@ -8,7 +8,7 @@ import { matchInterns, severalOf } from '../client/resolve.js';
 import type { InternApi } from '../client/types.js';
 import type { Intern } from '../contract/intern.js';
 import type { Nav } from './context.js';
-import { sanitize } from '../text.js';
+import { sanitize, truncate } from '../text.js';
 import { someOf } from './format.js';
 import { keyLabel } from './keymap.js';
 
@@ -32,6 +32,9 @@ export interface Command {
   run: (env: CommandEnv, arg: string, intern?: Intern) => void | Promise<void>;
 }
 
+/** The most cells of a failed look-up's reason the palette shows. */
+const LOOKUP_ERROR_MAX = 120;
+
 /**
  * The one intern a NAME names (by id, or by a name only one intern has), or what to say instead.
  * The palette asks before it closes, so a name that names no intern stays there to be corrected.
@@ -48,7 +51,8 @@ export async function findIntern(api: InternApi, name: string, verb: string): Pr
     }
     return { error: `no intern with the name or id "${sanitize(name)}"${found.near ? ` (did you mean ${sanitize(found.near)}?)` : ''}` };
   } catch (e) {
-    return { error: `could not look up ${sanitize(name)}: ${sanitize((e as Error).message)}` };
+    // One line or two under the palette's field: a page of a proxy's words pushed the palette off the screen.
+    return { error: `could not look up ${truncate(sanitize(name), 40)}: ${truncate(sanitize((e as Error).message), LOOKUP_ERROR_MAX)}` };
   }
 }
 

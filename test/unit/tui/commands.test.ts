@@ -57,3 +57,17 @@ describe('the route registry', () => {
     expect(Object.entries(SCREENS).filter(([, s]) => s.fullScreen).map(([n]) => n)).toEqual(['attach']);
   });
 });
+
+describe('findIntern', () => {
+  it('says a failed look-up in a line or two, however long the reason (a proxy page)', async () => {
+    const { findIntern } = await import('../../../src/tui/commands.js');
+    const api = {
+      listInterns: async () => {
+        throw new Error(`upstream failure ${'word '.repeat(500)}end`);
+      },
+    };
+    const r = await findIntern(api as never, 'abc', 'open');
+    expect('error' in r && r.error).toMatch(/^could not look up abc: upstream failure word .*…$/);
+    expect('error' in r && r.error.length).toBeLessThanOrEqual(160);
+  });
+});
