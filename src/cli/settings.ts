@@ -7,6 +7,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { BASE_URL_ENV, CREDENTIAL_SOURCES, DEFAULT_BASE_URL, NOT_IN_A_KEY, loginCommand, type CredentialKind } from '../contract/routes.js';
 import { isRegionalHost } from '../contract/rules.js';
+import { themeWarning } from '../tui/theme.js';
 import type { ClientOptions, Credentials } from '../client/types.js';
 import type { RunningSandbox } from '../sandbox/index.js';
 import type { ThreadSandboxOptions } from '../sandbox/thread.js';
@@ -131,6 +132,8 @@ export function resolveConfig(flags: Flags, env: NodeJS.ProcessEnv, file: Config
     );
   }
   const host = url.host;
+  const theme = themeWarning(env);
+  if (theme) warnings.push(theme);
   if (isRegionalHost(host)) warnings.push(`${host} is a regional host: the service refuses intern routes on regional hosts; use the global host`);
   return {
     profile: profileName,

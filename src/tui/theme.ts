@@ -34,6 +34,13 @@ export type Background = 'dark' | 'light';
  * INTERN_TUI_THEME (`light` or `dark`), else what the terminal says in COLORFGBG ("fg;bg", the
  * background last: 7 or 15, white, is light; rxvt, Konsole and iTerm2 set it), else dark.
  */
+/** What to warn of INTERN_TUI_THEME set to something that is neither `light` nor `dark` (then ignored), or null. */
+export function themeWarning(env: NodeJS.ProcessEnv): string | null {
+  const asked = env.INTERN_TUI_THEME?.trim().toLowerCase();
+  if (!asked || asked === 'light' || asked === 'dark') return null;
+  return `INTERN_TUI_THEME is "${env.INTERN_TUI_THEME!.slice(0, 20).replace(/[^\x20-\x7e]/g, '?')}": it takes light or dark; the colours follow the terminal (COLORFGBG), else dark`;
+}
+
 export function backgroundFromEnv(env: NodeJS.ProcessEnv): Background {
   const asked = env.INTERN_TUI_THEME?.trim().toLowerCase();
   if (asked === 'light' || asked === 'dark') return asked;

@@ -29,6 +29,10 @@ describe('precedence', () => {
     expect(r.credentials).toEqual(credentials);
     expect(r.baseUrl).toBe(baseUrl);
   });
+  it('says of a theme it does not know that it is not taken, rather than silently drawing for a dark background', () => {
+    expect(resolveConfig({}, { INTERN_TUI_THEME: 'solarized' }, file).warnings).toContain('INTERN_TUI_THEME is "solarized": it takes light or dark; the colours follow the terminal (COLORFGBG), else dark');
+    expect(resolveConfig({}, { INTERN_TUI_THEME: 'Light' }, file).warnings.join()).not.toContain('INTERN_TUI_THEME');
+  });
   it('sends no stored key to a base URL on another origin than the profile\'s, and says why', () => {
     const r = resolveConfig({}, { OPENROUTER_BASE_URL: 'http://127.0.0.1:9/api/v1' }, file);
     expect(r.credentials).toEqual({});
