@@ -332,6 +332,9 @@ describe('errors', () => {
     const e = await apiError(api.chat(sb.manifest.interns.stopped!, prompt('hi')));
     expect([e.status, e.reason, e.retryable]).toEqual([409, 'intern_not_ready', false]);
     expect((await apiError(api.invoke(sb.manifest.interns.stopped!, { input: 'hi' }))).reason).toBe('intern_not_ready');
+    // Its words say what to do: provision a stopped one; wait for one on its way up.
+    expect(e.message).toMatch(/is stopped: provision it before chatting/);
+    expect((await apiError(api.chat(sb.manifest.interns.queued!, prompt('hi')))).message).toMatch(/is queued: it is on its way up; chat once it runs/);
     expect((await apiError(api.chat('00000000-0000-4000-8000-000000000000', prompt('hi')))).status).toBe(404);
   });
 

@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ChatChunk, ChatRequestSchema, InvokeRequestSchema, contentText } from '../../contract/chat.js';
 import { describeIssues } from '../../contract/errors.js';
 import { LIMITS } from '../../contract/limits.js';
+import { PROVISIONABLE_STATUSES, STARTING_STATUSES } from '../../contract/intern.js';
 import { ROUTES, routeLabel } from '../../contract/routes.js';
 import type { AgentService, InternInfo, Sink } from '../agent/index.js';
 import { type Caller, authorizeIntern } from '../auth.js';
@@ -97,7 +98,11 @@ export function registerChatRoutes(app: FastifyInstance, ctx: HttpContext, deps:
 
   const ready = (c: Caller, internId: string): InternRow => {
     const row = visibleIntern(store, c, internId);
-    if (row.status !== 'running') throw new HttpError(409, 'intern_not_ready', `${row.name} is ${row.status}: provision it before chatting`);
+    if (row.status !== 'running') {
+      // What to do depends on where it is: one on its way up needs only time.
+      const todo = STARTING_STATUSES.includes(row.status) ? 'it is on its way up; chat once it runs' : PROVISIONABLE_STATUSES.includes(row.status) ? 'provision it before chatting' : 'it cannot run now';
+      throw new HttpError(409, 'intern_not_ready', `${row.name} is ${row.status}: ${todo}`);
+    }
     return row;
   };
 
