@@ -95,7 +95,11 @@ const IDN = 'NAME is an intern\'s name, its id, or the start of its id that inte
 /** How long `--wait` and `interns wait` wait unless `--timeout` says otherwise. */
 export const WAIT_DEFAULT = '10m';
 const WAIT_TIMEOUT: FlagSpec = { type: 'string', value: 'DURATION', description: `with --wait: give up after this long (default ${WAIT_DEFAULT})` };
-const KEYN = 'ID is a key\'s id, the start of it that byok list shows, or its name';
+const KEYN = 'ID is a key\'s id, the start of it that byok list shows, or its name (a name or the start of an id among\nthe default workspace\'s keys, or --workspace\'s)';
+/** get, update and delete: where a name or the start of an id is looked up. */
+const KEY_WORKSPACE = {
+  workspace: { type: 'string', value: 'ID', description: "look a name up among this workspace's keys (a whole id is found in any)", sets: 'workspace_id', nonEmpty: true },
+} as const satisfies Record<string, FlagSpec>;
 
 /** The API field each BYOK settings flag sets: the flags' `sets` below, and the body `byok create` and `update` build. */
 export const BYOK_FLAG_FIELDS = {
@@ -285,6 +289,7 @@ export const COMMANDS: CommandSpec[] = [
     args: 'ID',
     positionals: [1, 1],
     summary: 'show one BYOK key',
+    flags: { ...KEY_WORKSPACE },
     details: `${KEYN}.\nExample:\n  intern-tui byok get 3f0c1a2b --json`,
     needs: ['management_key'],
     json: true,
@@ -317,6 +322,7 @@ export const COMMANDS: CommandSpec[] = [
       'key-stdin': { type: 'boolean', description: 'replace the key with one read from stdin' },
       'key-file': { type: 'string', value: 'FILE', description: 'replace the key with one read from FILE' },
       ...BYOK_SETTINGS,
+      ...KEY_WORKSPACE,
     },
     details: `${KEYN}.\nExample:\n  intern-tui byok update 3f0c1a2b --disabled true`,
     needs: ['management_key'],
@@ -329,7 +335,7 @@ export const COMMANDS: CommandSpec[] = [
     args: 'ID',
     positionals: [1, 1],
     summary: 'delete a BYOK key',
-    flags: { yes: { type: 'boolean', short: 'y', description: 'do not ask (required without a TTY)' } },
+    flags: { yes: { type: 'boolean', short: 'y', description: 'do not ask (required without a TTY)' }, ...KEY_WORKSPACE },
     details: `${KEYN}.\nExample:\n  intern-tui byok delete 3f0c1a2b --yes`,
     needs: ['management_key'],
     json: true,

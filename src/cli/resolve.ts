@@ -12,7 +12,7 @@ import { CliError, EXIT } from './exit.js';
  * What a reference names, or the error: several (exit 2, listing their ids, the first five) or
  * none (exit 1). `what` names the kind ("intern", "BYOK key"); `describe` tells one apart.
  */
-function theOne<T extends { id: string }>(m: Matches<T>, ref: string, what: string, describe: (item: T) => string): T {
+function theOne<T extends { id: string }>(m: Matches<T>, ref: string, what: string, describe: (item: T) => string, whereLooked = ''): T {
   if (m.one) return m.one;
   const shown = quoted(ref);
   const several = severalOf(m);
@@ -29,7 +29,7 @@ function theOne<T extends { id: string }>(m: Matches<T>, ref: string, what: stri
       ? ` (${someOf(m.startOf, 4)} ${m.startOf.length === 1 ? 'starts' : 'start'} so: type more of it)`
       : '';
   // reason not_found under --json, as a 404 of the service carries: a script tells absent from down.
-  throw new CliError(EXIT.failed, `no ${what} with the id or name ${shown}${short}${near}`, false, { reason: 'not_found' });
+  throw new CliError(EXIT.failed, `no ${what} with the id or name ${shown}${short}${near}${whereLooked}`, false, { reason: 'not_found' });
 }
 
 /** An empty reference (`interns get ""`, a variable unset in a script) is a mistake on the command line, not a lookup. */
@@ -43,10 +43,14 @@ export async function resolveIntern(api: InternApi, ref: string, signal?: AbortS
   return theOne(await matchInterns(api, ref, { signal }), ref, 'intern', (i) => `${sanitize(i.name)}, ${sanitize(i.status)}`);
 }
 
-/** A BYOK key by its id, its name or the start of its id. */
-export async function resolveByok(api: InternApi, ref: string, signal?: AbortSignal): Promise<ByokCredential> {
+/**
+ * A BYOK key by its id (in any workspace), or its name or the start of its id among the keys of
+ * `workspaceId` (`--workspace`; the default workspace's without it, as the service lists them).
+ */
+export async function resolveByok(api: InternApi, ref: string, signal?: AbortSignal, workspaceId?: string): Promise<ByokCredential> {
   named(ref, 'BYOK key');
-  return theOne(await matchByok(api, ref, { signal }), ref, 'BYOK key', (b) => `${sanitize(b.provider)}${b.name ? ` "${sanitize(b.name)}"` : ''}`);
+  const whereLooked = workspaceId ? ` in workspace ${quoted(workspaceId)}` : " among the default workspace's keys (--workspace ID looks in another)";
+  return theOne(await matchByok(api, ref, { signal, workspaceId }), ref, 'BYOK key', (b) => `${sanitize(b.provider)}${b.name ? ` "${sanitize(b.name)}"` : ''}`, whereLooked);
 }
 
 /**

@@ -98,10 +98,11 @@ export async function matchInterns(
 }
 
 /**
- * A key's id is asked for directly (a 404 leaves the reference to be a name); otherwise every key
- * is listed, and the reference is a name or the start of an id.
+ * A key's id is asked for directly (a 404 leaves the reference to be a name), in whatever workspace
+ * it is; otherwise every key of `workspaceId` (the default workspace without it) is listed, and the
+ * reference is a name or the start of an id.
  */
-export async function matchByok(api: Pick<InternApi, 'listByok' | 'getByok'>, ref: string, opts: { signal?: AbortSignal } = {}): Promise<Matches<ByokCredential>> {
+export async function matchByok(api: Pick<InternApi, 'listByok' | 'getByok'>, ref: string, opts: { signal?: AbortSignal; workspaceId?: string } = {}): Promise<Matches<ByokCredential>> {
   const found = new Sorter<ByokCredential>(ref);
   if (ID_SHAPE.test(ref)) {
     try {
@@ -110,7 +111,8 @@ export async function matchByok(api: Pick<InternApi, 'listByok' | 'getByok'>, re
       if (!(e instanceof ApiError && e.status === 404)) throw e;
     }
   }
-  for await (const data of byokPages(api, {}, opts.signal)) {
+  // Listed without a workspace, the service gives the default workspace's keys only.
+  for await (const data of byokPages(api, opts.workspaceId ? { workspace_id: opts.workspaceId } : {}, opts.signal)) {
     for (const b of data) {
       if (b.id === ref) return found.result(b);
       found.add(b);

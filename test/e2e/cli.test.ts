@@ -103,6 +103,19 @@ describe('intern-tui commands without a TTY', () => {
     expect(deleted).toEqual({ id: created.id, name: 'cli-alpha', deleting: true });
   }, 60_000);
 
+  it("finds a BYOK key by name in the default workspace's keys, or --workspace's; a whole id in any", async () => {
+    // The account's other workspace, as a key of it says (GET /key).
+    const key = await fetch(`${sandbox.manifest.base_url}/key`, { headers: { authorization: `Bearer ${sandbox.manifest.credentials.api_key_other_workspace}` } });
+    const w2 = ((await key.json()) as { data: { workspace_id: string } }).data.workspace_id;
+    const made = await json<{ id: string }>(['byok', 'create', '--provider', 'mistral', '--name', 'e2e-elsewhere', '--workspace', w2, '--key-stdin', '--json'], { stdin: 'mistral-e2e-elsewhere-0001\n' });
+    const missed = await run(['byok', 'get', 'e2e-elsewhere']);
+    expect(missed.code).toBe(1);
+    expect(missed.stderr).toContain(`no BYOK key with the id or name "e2e-elsewhere" among the default workspace's keys (--workspace ID looks in another)`);
+    expect(await json(['byok', 'get', 'e2e-elsewhere', '--workspace', w2, '--json', 'id'])).toEqual({ id: made.id });
+    expect(await json(['byok', 'get', made.id, '--json', 'id'])).toEqual({ id: made.id });
+    expect(await json(['byok', 'delete', 'e2e-elsewhere', '--workspace', w2, '--yes', '--json'])).toEqual({ id: made.id, deleted: true });
+  });
+
   it('puts a secret read from stdin and never prints it; a value given as an argument is refused', async () => {
     const value = 'e2e-vault-value-never-printed-5678';
     const put = await run(['vault', 'put', 'e2e_token', '--host', 'api.example.com', '--value-stdin', '--json'], { stdin: `${value}\n` });

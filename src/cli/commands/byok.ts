@@ -119,7 +119,7 @@ list.jsonFields = BYOK_FIELDS;
 
 export async function get(ctx: RunContext): Promise<number> {
   const api = await ctx.api();
-  const b = await resolveByok(api, ctx.positionals[0]!, ctx.signal);
+  const b = await resolveByok(api, ctx.positionals[0]!, ctx.signal, ctx.text('workspace'));
   ctx.out.object(b, detail(b));
   return EXIT.ok;
 }
@@ -144,7 +144,7 @@ export async function update(ctx: RunContext): Promise<number> {
   }
   if (Object.keys(body).length === 0) throw usageError('nothing to change; see intern-tui byok update --help');
   const api = await ctx.api();
-  const { id } = await resolveByok(api, ctx.positionals[0]!, ctx.signal);
+  const { id } = await resolveByok(api, ctx.positionals[0]!, ctx.signal, ctx.text('workspace'));
   const updated = await api.updateByok(id, body, { signal: ctx.signal });
   ctx.out.object(updated, detail(updated));
   return EXIT.ok;
@@ -154,7 +154,7 @@ update.jsonFields = BYOK_FIELDS;
 export async function remove(ctx: RunContext): Promise<number> {
   if (!ctx.values.yes && !ctx.out.canAsk) throw usageError('pass --yes to delete a BYOK key (there is no terminal to ask on)');
   const api = await ctx.api();
-  const b = await resolveByok(api, ctx.positionals[0]!, ctx.signal);
+  const b = await resolveByok(api, ctx.positionals[0]!, ctx.signal, ctx.text('workspace'));
   const id = b.id;
   if (!ctx.values.yes && !(await confirm(ctx.io, `Delete the ${b.provider} key ${b.label}${b.name ? ` ("${b.name}")` : ''}?`, ctx.signal))) throw new CliError(EXIT.failed, 'not deleted');
   await api.deleteByok(id, { signal: ctx.signal });
