@@ -95,7 +95,7 @@ const IDN = 'NAME is an intern\'s name, its id, or the start of its id that inte
 /** How long `--wait` and `interns wait` wait unless `--timeout` says otherwise. */
 export const WAIT_DEFAULT = '10m';
 const WAIT_TIMEOUT: FlagSpec = { type: 'string', value: 'DURATION', description: `with --wait: give up after this long (default ${WAIT_DEFAULT})` };
-const KEYN = 'ID is a key\'s id, the start of it that byok list shows, or its name (a name or the start of an id among\nthe default workspace\'s keys, or --workspace\'s)';
+const KEYN = 'ID is a key\'s id, the start of it that byok list shows, or its name (a name or the start of an\nid is looked up among the default workspace\'s keys, or --workspace\'s)';
 /** get, update and delete: where a name or the start of an id is looked up. */
 const KEY_WORKSPACE = {
   workspace: { type: 'string', value: 'ID', description: "look a name up among this workspace's keys (a whole id is found in any)", sets: 'workspace_id', nonEmpty: true },
