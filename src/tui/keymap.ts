@@ -84,6 +84,7 @@ export const KEYMAP = [
   { id: 'statusFilter', keys: ['f'], label: 'f/F', help: 'next / previous status filter', footer: 'status', scope: 'internList' },
   { id: 'statusFilterBack', keys: ['F'], label: '', help: '', scope: 'internList' },
   { id: 'byokFilter', keys: ['/'], label: '/', help: 'filter by provider', footer: 'provider', scope: 'paged' },
+  { id: 'byokWorkspace', keys: ['w'], label: 'w', help: "a workspace's keys", footer: 'workspace', scope: 'paged' },
   { id: 'prevPage', keys: ['left'], label: '←/→', help: 'previous / next page', footer: 'pages', scope: 'paged' },
   { id: 'nextPage', keys: ['right'], label: '', help: '', scope: 'paged' },
   { id: 'newIntern', keys: ['n'], label: 'n', help: 'new intern', scope: 'internList' },

@@ -771,8 +771,34 @@ describe('help overlay', () => {
     const app = renderApp({ initial: { name: 'byok' } });
     app.resize({ columns: 80 });
     const f = await app.waitFor((s) => s.includes('sk-...WXYZ') && (s.split('\n')[1] ?? '').length === 80 && s.includes('←/→ pages'));
-    expect(footerOf(f)).toMatch(/^n new {2}e edit {2}D delete {2}\/ provider {2}←\/→ pages/);
+    expect(footerOf(f)).toMatch(/^n new {2}e edit {2}D delete {2}\/ provider {2}w workspace {2}←\/→ pages/);
     expect(f).not.toContain('· n new');
+  });
+
+  it("lists another workspace's keys after w and its id, the default one's after w and an empty line; an account without a default workspace is told of w", async () => {
+    const api = new FakeApi();
+    const listed: unknown[] = [];
+    const list = api.listByok.bind(api);
+    api.listByok = async (query?: Parameters<FakeApi['listByok']>[0] & { workspace_id?: string }) => {
+      listed.push(query?.workspace_id);
+      if (!query?.workspace_id) throw new ApiError(400, 400, null, false, 'The default workspace was deleted: pass workspace_id', 'GET /byok');
+      return list(query);
+    };
+    const app = renderApp({ api, initial: { name: 'byok' } });
+    let f = await app.waitFor('The default workspace was deleted');
+    expect(f).toContain("w: list a workspace's keys by its id");
+    await app.press('w');
+    await app.type('11111111-2222-4333-8444-555555555555');
+    await app.press('enter');
+    f = await app.waitFor((s) => s.includes('sk-...WXYZ') && s.includes('workspace: 11111111-222… (w)'));
+    expect(f).not.toContain("w: list a workspace's keys");
+    expect(listed.at(-1)).toBe('11111111-2222-4333-8444-555555555555');
+    // esc clears the provider, not the workspace; an empty line after w goes back to the default.
+    await app.press('w');
+    for (let i = 0; i < 36; i++) await app.press('backspace');
+    await app.press('enter');
+    await app.waitFor((s) => s.includes('workspace: default (w)') && s.includes('The default workspace was deleted'));
+    expect(listed.at(-1)).toBeUndefined();
   });
 
   it('cuts no binding or group title at 100 columns', async () => {

@@ -106,7 +106,9 @@ export function ByokForm({ id, seed }: { id?: string; seed?: ByokCredential }) {
       try {
         const saved = create ? await api.createByok(request as Parameters<typeof api.createByok>[0]) : await api.updateByok(id!, request);
         nav.returnTo({ name: 'byokDetails', id: saved.id });
-        nav.flash(create ? 'credential created' : rotating ? 'saved; the key was rotated' : 'saved');
+        // The list shows one workspace's keys: one made in a named workspace is found with w there.
+        const where = create && values.workspace_id.trim() ? ` in workspace ${sanitize(values.workspace_id.trim())} (the list's ${keyLabel('byokWorkspace')} shows its keys)` : '';
+        nav.flash(create ? `credential created${where}` : rotating ? 'saved; the key was rotated' : 'saved');
       } catch (e) {
         if (create || rotating) nav.flash('not saved; the key is never kept, so enter it again', 'error');
         throw e;

@@ -1,10 +1,11 @@
-/** BYOK credentials: a page at a time, with a provider filter. */
+/** BYOK credentials: a page at a time of one workspace's (the default one's, or w's), with a provider filter. */
 import { Box } from 'ink';
 import { Text } from '../components/Text.js';
 import type { ByokCredential } from '../../contract/byok.js';
 import { LIMITS } from '../../contract/limits.js';
 import { PROVIDERS, findProvider, providerOf, slugsStartingWith } from '../../contract/providers.js';
 import { closest } from '../../client/closest.js';
+import { ApiError } from '../../client/errors.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { type Column, Table } from '../components/Table.js';
 import { TextField } from '../components/TextField.js';
@@ -18,7 +19,7 @@ import { useListCursor } from '../hooks/useListCursor.js';
 import { usePaged } from '../hooks/usePaged.js';
 import { useScreen } from '../hooks/useScreen.js';
 import { keyLabel, matches } from '../keymap.js';
-import { sanitize } from '../../text.js';
+import { sanitize, truncate } from '../../text.js';
 import { theme } from '../theme.js';
 
 const PAGE = LIMITS.byokList.defaultLimit;
@@ -45,20 +46,32 @@ export function ByokList() {
   const unknown = provider !== '' && findProvider(provider) === undefined;
   // The start of several slugs ("ope": open-inference, openai) is not a typo: it says which.
   const startOf = unknown ? slugsStartingWith(provider) : [];
-  const paged = usePaged((page, slug, signal) => api.listByok({ ...page, provider: slug || undefined }, { signal }), provider, PAGE);
+  // The service lists one workspace's keys: the default one's, or the one typed after w (an empty
+  // line goes back to the default). esc clears the provider, not this.
+  const workspace = useFilter({ name: 'workspace', claims: false });
+  const paged = usePaged(
+    (page, q, signal) => api.listByok({ ...page, provider: q.provider || undefined, workspace_id: q.workspace || undefined }, { signal }),
+    { provider, workspace: workspace.applied },
+    PAGE,
+  );
   const { rows, total, offset } = paged;
   // The pane less the title, the table's header, and the filter's and an error's lines when shown.
-  const height = Math.max(3, pane.rows - 2 - (filter.shown ? 1 : 0) - (paged.error && rows.length > 0 ? 1 : 0));
+  // An account whose default workspace was deleted lists nothing without one (400): w is the way.
+  const needsWorkspace = !workspace.applied && paged.error instanceof ApiError && paged.error.status === 400;
+  const height = Math.max(3, pane.rows - 2 - (filter.shown ? 1 : 0) - (workspace.editing ? 1 : 0) - (needsWorkspace ? 1 : 0) - (paged.error && rows.length > 0 ? 1 : 0));
   const list = useListCursor(rows.length, height);
   // With no row (none yet, a failed load), no moving and opening offered.
-  useScreen(filter.editing ? ['prompt', 'text'] : ['byok', 'paged', ...(rows.length > 0 ? (['list'] as const) : []), 'global'], filter.editing);
+  const typing = filter.editing || workspace.editing;
+  useScreen(typing ? ['prompt', 'text'] : ['byok', 'paged', ...(rows.length > 0 ? (['list'] as const) : []), 'global'], typing);
 
   useKeys((input, key) => {
     if (filter.handleKey(input, key)) return;
+    if (workspace.handleKey(input, key)) return;
     if (matches('cancel', input, key) && filter.applied !== '') return filter.clear();
     if (list.handle(input, key)) return;
     if (paged.handleKey(input, key)) return;
     if (matches('byokFilter', input, key)) return filter.start();
+    if (matches('byokWorkspace', input, key)) return workspace.start();
     if (matches('refresh', input, key)) return paged.reload();
     if (matches('new', input, key)) return nav.push({ name: 'byokForm' });
     const selected = rows[list.index];
@@ -74,12 +87,17 @@ export function ByokList() {
       <Text bold wrap="truncate-end">
         BYOK credentials{' '}
         <Text color={theme.muted}>
-          · {total === 0 ? 'none' : `${offset + 1}-${offset + rows.length} of ${total}`} · provider: {sanitize(provider) || 'all'} (/)
+          · {total === 0 ? 'none' : `${offset + 1}-${offset + rows.length} of ${total}`} · provider: {sanitize(provider) || 'all'} (/) · workspace:{' '}
+          {workspace.applied ? truncate(sanitize(workspace.applied), 13) : 'default'} ({keyLabel('byokWorkspace')})
         </Text>
       </Text>
       {filter.shown ? (
         <TextField label="provider" value={filter.text} onChange={filter.onChange} focused={filter.editing} placeholder={`slug or its start, e.g. openai (${keyLabel('accept')} applies)`} labelWidth={11} />
       ) : null}
+      {workspace.editing ? (
+        <TextField label="workspace" value={workspace.text} onChange={workspace.onChange} focused placeholder={`a workspace id; empty: the default one (${keyLabel('accept')} applies)`} labelWidth={11} />
+      ) : null}
+      {needsWorkspace ? <Text color={theme.warning} wrap="truncate-end">{`${keyLabel('byokWorkspace')}: list a workspace's keys by its id (the service lists the default workspace's without one)`}</Text> : null}
       <Table
         columns={COLUMNS}
         rows={rows}
