@@ -8,6 +8,25 @@ import { NetworkError } from '../../src/client/errors.js';
 import { pasteChunk } from '../../src/tui/keyParse.js';
 import { AGE_TICK_MS } from '../../src/tui/hooks/useTick.js';
 
+/** Runs `body` on a fake setTimeout clock that still moves with real time (polling and backoff advanced by hand), and puts the real one back. */
+async function onFakeClock(body: () => Promise<void>): Promise<void> {
+  vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
+  try {
+    await body();
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
+/** Daemon access answers as the service does until the intern runs, then 503: a test sees the attach begin without a terminal of its own. */
+function refuseAccessOnceRunning(api: FakeApi): void {
+  const access = api.getDaemonAccess.bind(api);
+  api.getDaemonAccess = async (id: string) => {
+    await access(id);
+    throw new ApiError(503, 503, null, true, 'Service unavailable', 'GET /interns/{internId}/daemon');
+  };
+}
+
 afterEach(() => cleanup());
 
 describe('intern list', () => {
@@ -229,8 +248,7 @@ describe('intern list paging', () => {
   });
 
   it('past one page of the service, a refresh while something moves keeps the rows loaded after it and walks no page again', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
-    try {
+    await onFakeClock(async () => {
       const api = new FakeApi();
       // The demo's interns come first, some of them moving (queued, provisioning): the list polls.
       for (let n = 1; n <= 1200; n++) api.interns.push(intern({ id: `bbbbbbbb-0000-4000-8000-${String(n).padStart(12, '0')}`, name: `bulk-${n}` }));
@@ -255,9 +273,7 @@ describe('intern list paging', () => {
       await vi.advanceTimersByTimeAsync(20_000);
       const g = await app.waitFor((s) => new RegExp(`Interns {2}${total + 1} ·`).test(s));
       expect(g).toMatch(/^›.*bulk-1200 /m);
-    } finally {
-      vi.useRealTimers();
-    }
+    });
   });
 
   it('G pressed while the list reloads loads every page after the reload, none missing', async () => {
@@ -1167,15 +1183,9 @@ describe('errors and safety', () => {
   });
 
   it('attach to a starting intern reads it again until it runs, then asks for daemon access; one that fails instead says why', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
-    try {
+    await onFakeClock(async () => {
       const api = new FakeApi();
-      // Daemon access is refused once it runs, so the test sees the attach begin without a terminal of its own.
-      const access = api.getDaemonAccess.bind(api);
-      api.getDaemonAccess = async (id: string) => {
-        await access(id);
-        throw new ApiError(503, 503, null, true, 'Service unavailable', 'GET /interns/{internId}/daemon');
-      };
+      refuseAccessOnceRunning(api);
       const app = renderApp({ api, initial: { name: 'attach', intern: intern({ id: IDS.builder, name: 'builder', status: 'running' }) } });
       await app.waitFor('Attaching once it is running');
       const reads = api.callsOf('getIntern').length;
@@ -1196,20 +1206,13 @@ describe('errors and safety', () => {
       const f = await failing.waitFor('is not running:');
       expect(f).toContain('image pull failed');
       expect(f).toContain('p provisions it, and attaches once it is running');
-    } finally {
-      vi.useRealTimers();
-    }
+    });
   });
 
   it('p on a stopped intern provisions it and attaches once it runs; a refused provision is shown, and r asks again', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
-    try {
+    await onFakeClock(async () => {
       const api = new FakeApi();
-      const access = api.getDaemonAccess.bind(api);
-      api.getDaemonAccess = async (id: string) => {
-        await access(id);
-        throw new ApiError(503, 503, null, true, 'Service unavailable', 'GET /interns/{internId}/daemon');
-      };
+      refuseAccessOnceRunning(api);
       // The service starts it in the background: still stopped when first read after the provision.
       let provisions = 0;
       api.provisionIntern = async () => {
@@ -1254,14 +1257,11 @@ describe('errors and safety', () => {
       const f = await busy.waitFor('◌ queued');
       expect(f).toContain('Attaching once it is running');
       expect(f).not.toContain('wait for it to settle');
-    } finally {
-      vi.useRealTimers();
-    }
+    });
   });
 
   it('a wait ends with the error when the intern is gone (404) or cannot be read three times in a row, and r starts again', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
-    try {
+    await onFakeClock(async () => {
       const api = new FakeApi();
       const read = api.getIntern.bind(api);
       let answer: 'ok' | 'gone' | 'down' = 'ok';
@@ -1288,14 +1288,11 @@ describe('errors and safety', () => {
       for (let i = 0; i < 3; i++) await vi.advanceTimersByTimeAsync(6_000);
       f = await app.waitFor('Upstream unavailable');
       expect(f).toContain('r: try again');
-    } finally {
-      vi.useRealTimers();
-    }
+    });
   });
 
   it('a failed intern provisioned from attach that fails again between two reads says so, not waits on', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
-    try {
+    await onFakeClock(async () => {
       const api = new FakeApi();
       const broken = api.interns.find((i) => i.id === IDS.sleeper)!;
       Object.assign(broken, { status: 'failed', last_failure_message: 'image pull failed', updated_at: '2026-11-27T10:00:00.000Z' });
@@ -1311,9 +1308,7 @@ describe('errors and safety', () => {
       const f = await app.waitFor('image pull failed again');
       expect(f).toContain('p provisions it');
       expect(f).not.toContain('Attaching once');
-    } finally {
-      vi.useRealTimers();
-    }
+    });
   });
 
   it('attach to a running intern does not read the intern again before asking for daemon access', async () => {
@@ -1353,8 +1348,7 @@ describe('errors and safety', () => {
 
 describe('an intern that is gone', () => {
   it('a settled intern deleted elsewhere: its details look again now and then, and say it is gone', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
-    try {
+    await onFakeClock(async () => {
       const api = new FakeApi();
       const app = renderApp({ api, initial: { name: 'intern', id: IDS.sleeper } });
       const f = await app.waitFor(IDS.sleeper);
@@ -1363,9 +1357,7 @@ describe('an intern that is gone', () => {
       await vi.advanceTimersByTimeAsync(10_000);
       const g = await app.waitFor('was deleted, or this key can no longer see it');
       expect(footerOf(g)).not.toContain('p provision');
-    } finally {
-      vi.useRealTimers();
-    }
+    });
   });
 
   it('deleted from its details: the 404 that ends the deletion says so and goes back to the list, fetched afresh', async () => {
