@@ -213,6 +213,13 @@ export function refusedFix(kind: CredentialKind, source: CredentialSource | null
   return source ? `run ${login}` : `check ${CREDENTIAL_SOURCES[kind].env}, or run ${login}`;
 }
 
+/** refusedFix for each credential that is set, as the TUI's "Not authenticated" says it. */
+export function refusedFixes(r: Pick<Resolved, 'sources' | 'profile' | 'baseUrl' | 'storedWithheldFor'>): Partial<Record<CredentialKind, string>> {
+  const out: Partial<Record<CredentialKind, string>> = {};
+  for (const kind of Object.keys(r.sources) as CredentialKind[]) out[kind] = refusedFix(kind, r.sources[kind], r);
+  return out;
+}
+
 /** The origin a profile's stored keys belong to: its base URL's, else the default service's. */
 export const profileOrigin = (profile: Profile): string => originOf(profile.base_url || DEFAULT_BASE_URL);
 

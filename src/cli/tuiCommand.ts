@@ -17,7 +17,7 @@ import { tuiTerminalProblem } from '../tui/terminal.js';
 import { resolveSignedIn } from './auth/credentials.js';
 import { tuiSessionHooks } from './auth/session.js';
 import type { EarlySandbox } from './legacy.js';
-import { cacheDir, codeCacheDir, configPath, EMBEDDED_SANDBOX, embeddedClientOptions, type Flags, usesEmbeddedSandbox, warnTo } from './settings.js';
+import { cacheDir, codeCacheDir, configPath, EMBEDDED_SANDBOX, embeddedClientOptions, type Flags, refusedFixes, usesEmbeddedSandbox, warnTo } from './settings.js';
 
 const warn = warnTo(process.stderr);
 
@@ -64,6 +64,7 @@ export async function tuiCommand(flags: Flags, forceSandbox: boolean, early?: Ea
       iconCacheDir: join(cacheDir(), 'icons'),
       scrollback: resolved.scrollback,
       warnings: sandbox ? [] : resolved.warnings,
+      refusedFix: sandbox ? undefined : refusedFixes(resolved),
       noColor: flags.noColor === true || noColorFromEnv(process.env),
       ...(sandbox ? {} : tuiSessionHooks(flags, { env: process.env, path: configPath(), warn }, resolved.profile)),
     });

@@ -1,6 +1,7 @@
 /** What the CLI hands the TUI. The TUI knows the service only through `api`. */
 import type { InternApi } from '../client/types.js';
 import type { InternList } from '../contract/intern.js';
+import type { CredentialKind } from '../contract/routes.js';
 
 export interface FeatureSpec {
   name: string;
@@ -22,6 +23,11 @@ export interface TuiOptions {
   scrollback: number;
   /** Warnings to show once at start (e.g. a regional base URL). */
   warnings: string[];
+  /**
+   * How to mend each credential the service refuses, by where it came from (the variable that set
+   * it, or the login that stored it): "Not authenticated" says that, not every place a key may be.
+   */
+  refusedFix?: Partial<Record<CredentialKind, string>>;
   /** `:profile NAME`: opens another profile of the config file without restarting. Absent: not offered. */
   switchProfile?: (name: string) => Promise<TuiSession>;
   /**
@@ -39,4 +45,4 @@ export interface TuiOptions {
 }
 
 /** What changes when the profile changes. */
-export type TuiSession = Pick<TuiOptions, 'api' | 'profile' | 'host' | 'sandbox' | 'warnings' | 'features' | 'scrollback'>;
+export type TuiSession = Pick<TuiOptions, 'api' | 'profile' | 'host' | 'sandbox' | 'warnings' | 'features' | 'scrollback' | 'refusedFix'>;

@@ -1146,6 +1146,17 @@ describe('errors and safety', () => {
     expect(f).toContain('OPENROUTER_API_KEY');
   });
 
+  it('a 401 says how to mend the key where it came from, when the CLI knows (a stored key: its login)', async () => {
+    const api = new FakeApi();
+    api.listInterns = async () => {
+      throw new ApiError(401, 401, null, false, 'Missing Authentication header', 'GET /interns');
+    };
+    const app = renderApp({ api, options: { refusedFix: { api_key: 'run intern-tui login --profile work' } } });
+    const f = await app.waitFor('Not authenticated');
+    expect(f).toContain('The service refused the API key: run intern-tui login --profile work.');
+    expect(f).not.toContain('OPENROUTER_API_KEY');
+  });
+
   it('attach with no OAuth token explains how to provide one', async () => {
     const api = new FakeApi();
     api.configured = { api_key: true, management_key: true, oauth_token: false };

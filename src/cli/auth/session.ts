@@ -6,7 +6,7 @@
 import { PassThrough } from 'node:stream';
 import { createClient } from '../../client/index.js';
 import type { TuiSession } from '../../tui/types.js';
-import type { Flags } from '../settings.js';
+import { type Flags, refusedFixes } from '../settings.js';
 import { login } from '../login.js';
 import { resolveSignedIn } from './credentials.js';
 import { availableKeychain } from './store.js';
@@ -26,6 +26,7 @@ export async function openSession(flags: Flags, deps: SessionDeps): Promise<TuiS
     host: new URL(r.baseUrl).host,
     sandbox: false,
     warnings: r.warnings,
+    refusedFix: refusedFixes(r),
     // A profile's own settings go with it: the connections screen's features, attach's scrollback.
     features: r.features,
     scrollback: r.scrollback,

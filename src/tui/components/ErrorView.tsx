@@ -2,7 +2,7 @@
 import { Box } from 'ink';
 import { Text } from './Text.js';
 import { ApiError, MissingCredentialError, NetworkError, ResponseShapeError, explainCode, waitSeconds } from '../../client/errors.js';
-import { CREDENTIAL_SOURCES, loginCommand } from '../../contract/routes.js';
+import { CREDENTIAL_SOURCES, type CredentialKind, loginCommand } from '../../contract/routes.js';
 import { type BindingId, keyLabel } from '../keymap.js';
 import { sanitize } from '../../text.js';
 import { theme } from '../theme.js';
@@ -100,6 +100,13 @@ export function explain(error: unknown): Explained {
   return { title: 'Something went wrong', message: sanitize(error instanceof Error ? error.message : String(error)), reason: null, hint: '', retryable: true };
 }
 
+/** A refused key's hint, said as where that key came from, when the CLI that started the TUI knows. */
+function withRefusedFix(e: Explained, error: unknown, fixes: Partial<Record<CredentialKind, string>> | undefined): Explained {
+  const kind = error instanceof ApiError && error.status === 401 ? error.credential : undefined;
+  const fix = kind && kind !== 'none' ? fixes?.[kind] : undefined;
+  return fix && kind && kind !== 'none' ? { ...e, hint: `The service refused the ${CREDENTIAL_SOURCES[kind].label}: ${fix}.` } : e;
+}
+
 /** The most rows an error's message takes in ErrorView (a third of the pane); the last one shown ends in "…" when it is cut. */
 const messageLines = (paneRows: number) => Math.max(2, Math.floor(paneRows / 3));
 
@@ -124,8 +131,8 @@ function layout(e: Explained, width: number, paneRows: number): { dense: boolean
 const DENSE_BELOW_ROWS = 12;
 
 /** The rows ErrorView takes at `width` cells on a pane of `paneRows`: its border, title, message, reason, hint and retry line, wrapped. */
-export function errorViewRows(error: unknown, width: number, paneRows: number): number {
-  const e = explain(error);
+export function errorViewRows(error: unknown, width: number, paneRows: number, fixes?: Partial<Record<CredentialKind, string>>): number {
+  const e = withRefusedFix(explain(error), error, fixes);
   const l = layout(e, width, paneRows);
   return (l.dense ? 1 : 3) + l.message.length + l.reason.length + l.hint.length + (e.retryable ? 1 : 0);
 }
@@ -136,8 +143,8 @@ export function errorViewRows(error: unknown, width: number, paneRows: number): 
  * (the pane's, unless it sits inside a padding).
  */
 export function ErrorView({ error, compact = false, retry = 'refresh', width }: { error: unknown; compact?: boolean; retry?: BindingId; width?: number }) {
-  const { pane } = useTui();
-  const e = explain(error);
+  const { pane, options } = useTui();
+  const e = withRefusedFix(explain(error), error, options.refusedFix);
   if (compact) {
     return (
       <Text color={theme.error} wrap="truncate-end">

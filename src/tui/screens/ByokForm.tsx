@@ -52,7 +52,7 @@ const FLAG_HELP: Record<string, string> = {
 
 /** `seed`: the credential as the screen that opened the form had it, drawn at once (see InternSettings). */
 export function ByokForm({ id, seed }: { id?: string; seed?: ByokCredential }) {
-  const { api, nav, active, pane } = useTui();
+  const { api, nav, active, pane, options } = useTui();
   const create = id === undefined;
   const res = useResource<ByokCredential | null>(async (signal) => (id ? api.getByok(id, { signal }) : null), id ?? 'new', seed);
   const [rotating, setRotating] = useState(false);
@@ -174,7 +174,7 @@ export function ByokForm({ id, seed }: { id?: string; seed?: ByokCredential }) {
   // title, the provider's line when editing, the note, and whatever shows below. (The keys are the
   // footer's: the form writes no line of them.)
   const around =
-    1 + (create ? 0 : 1) + (flagNote ? wrapText(flagNote, pane.columns).length : 0) + (form.submitting ? 1 : 0) + (form.serverError ? errorViewRows(form.serverError, pane.columns, pane.rows) : 0) + (form.confirmingDiscard ? 1 : 0);
+    1 + (create ? 0 : 1) + (flagNote ? wrapText(flagNote, pane.columns).length : 0) + (form.submitting ? 1 : 0) + (form.serverError ? errorViewRows(form.serverError, pane.columns, pane.rows, options.refusedFix) : 0) + (form.confirmingDiscard ? 1 : 0);
   /** A choice's or a flag's value as drawn, and the help beside it. */
   const choiceOf = (f: ByokField) => ({
     value: f === 'declared_region' ? values.declared_region : f === 'declared_zdr' ? values.declared_zdr : (values[f] as boolean) ? '[x]' : '[ ]',

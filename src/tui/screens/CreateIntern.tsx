@@ -68,7 +68,7 @@ const EMPTY: CreateValues = { name: '', description: '', instructions: '', provi
 const isDirty = (_original: CreateValues, v: CreateValues) => v.name !== '' || v.description !== '' || v.instructions !== '' || v.vault !== null;
 
 export function CreateIntern() {
-  const { api, nav, active, size, pane } = useTui();
+  const { api, nav, active, size, pane, options } = useTui();
   const [picking, setPicking] = useState(false);
   const [vaults, setVaults] = useState<Intern[] | null>(null);
   const [vaultsError, setVaultsError] = useState<unknown>(undefined);
@@ -175,7 +175,7 @@ export function CreateIntern() {
     vaultField,
   ];
   // The title, and whatever shows above the fields. (The keys are the footer's.)
-  const around = 1 + (serverError ? (short ? 1 : errorViewRows(serverError, pane.columns, pane.rows)) : 0) + (form.submitting ? 1 : 0) + (confirmDiscard ? 1 : 0);
+  const around = 1 + (serverError ? (short ? 1 : errorViewRows(serverError, pane.columns, pane.rows, options.refusedFix)) : 0) + (form.submitting ? 1 : 0) + (confirmDiscard ? 1 : 0);
   return (
     <Box flexDirection="column" flexGrow={1}>
       <Text bold>New intern</Text>

@@ -51,7 +51,7 @@ export function modelItems(models: Model[]): PickerItem[] {
  * copy the form still asks for updates the fields nobody has edited yet (useForm).
  */
 export function InternSettings({ id, seed }: { id: string; seed?: Intern }) {
-  const { api, nav, active, size, pane } = useTui();
+  const { api, nav, active, size, pane, options } = useTui();
   const [picking, setPicking] = useState(false);
   const [models, setModels] = useState<Model[] | null>(null);
   const [modelsError, setModelsError] = useState<string | null>(null);
@@ -140,7 +140,7 @@ export function InternSettings({ id, seed }: { id: string; seed?: Intern }) {
     ),
   ];
   // The title and the status line, and whatever shows below the fields.
-  const around = 2 + (form.submitting ? 1 : 0) + (form.serverError ? errorViewRows(form.serverError, pane.columns, pane.rows) : 0) + (form.confirmingDiscard ? 1 : 0);
+  const around = 2 + (form.submitting ? 1 : 0) + (form.serverError ? errorViewRows(form.serverError, pane.columns, pane.rows, options.refusedFix) : 0) + (form.confirmingDiscard ? 1 : 0);
   return (
     <Box flexDirection="column" flexGrow={1}>
       <Text bold>

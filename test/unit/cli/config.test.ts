@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { UsageError, parseCommand } from '../../../src/cli/args.js';
 import { readConfig, writeConfig } from '../../../src/cli/config.js';
 import { missingCredentialMessage } from '../../../src/cli/context.js';
-import { ConfigError, cacheDir, configPath, resolveConfig, usesEmbeddedSandbox } from '../../../src/cli/settings.js';
+import { ConfigError, cacheDir, configPath, refusedFixes, resolveConfig, usesEmbeddedSandbox } from '../../../src/cli/settings.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'intern-tui-cfg-'));
 
@@ -29,6 +29,11 @@ describe('precedence', () => {
     expect(r.credentials).toEqual(credentials);
     expect(r.baseUrl).toBe(baseUrl);
   });
+  it('says how to mend each set key the service may refuse, by where it came from', () => {
+    const r = resolveConfig({ profile: 'home' }, { OPENROUTER_MANAGEMENT_KEY: 'env-mgmt' }, file);
+    expect(refusedFixes(r)).toEqual({ api_key: 'run intern-tui login --profile home', management_key: 'check OPENROUTER_MANAGEMENT_KEY' });
+  });
+
   it('says of a theme it does not know that it is not taken, rather than silently drawing for a dark background', () => {
     expect(resolveConfig({}, { INTERN_TUI_THEME: 'solarized' }, file).warnings).toContain('INTERN_TUI_THEME is "solarized": it takes light or dark; the colours follow the terminal (COLORFGBG), else dark');
     expect(resolveConfig({}, { INTERN_TUI_THEME: 'Light' }, file).warnings.join()).not.toContain('INTERN_TUI_THEME');
