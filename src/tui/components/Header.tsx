@@ -12,8 +12,8 @@ const PRODUCT = 'intern-tui';
 /**
  * Product, the SANDBOX badge, host, profile, who it is signed in as, where you are, and which
  * credential kinds are set: never their values. On a narrow terminal the context (host, profile,
- * signed in as) is cut first, the profile last of it, then the title; the product and the
- * credential kinds stay whole.
+ * signed in as) is cut first, the profile last of it, then the title; a profile that fits whole
+ * outlasts the title; the product and the credential kinds stay whole.
  * The widths are worked out here: Yoga takes a shortfall from every shrinkable box at once, and
  * stops none at nothing to give the rest to the next.
  */
@@ -26,7 +26,7 @@ export function Header({ options, title, width }: { options: Pick<TuiOptions, 'a
   const room = Math.max(0, width - PRODUCT.length - badge.length - widthOf(flags.join('')));
   // A part cut to fewer cells than ' › ab…' says nothing: then it goes; the context goes first.
   const fit = (want: number, cells: number) => (cells >= Math.min(want, 6) ? Math.min(want, cells) : 0);
-  const whereWidth = fit(widthOf(where), room);
+  let whereWidth = fit(widthOf(where), room);
   // The profile says whose keys a D deletes with: it outlasts the rest of the context. Who it is
   // signed in as goes first, then the host; the profile alone is cut last. Without a profile, the
   // host (cut if need be), and who it is signed in as whole or not at all.
@@ -34,8 +34,15 @@ export function Header({ options, title, width }: { options: Pick<TuiOptions, 'a
   const profile = options.profile ? ` profile ${sanitize(options.profile)}` : '';
   const signed = signedInAs ? ` · signed in as ${signedInAs}` : '';
   const tries = profile ? [`${host} ·${profile}${signed}`, `${host} ·${profile}`, profile] : [`${host}${signed}`, host];
-  const context = tries.find((t) => widthOf(t) <= room - whereWidth) ?? tries.at(-1)!;
-  const contextWidth = whereWidth < widthOf(where) ? 0 : fit(widthOf(context), room - whereWidth);
+  let context = tries.find((t) => widthOf(t) <= room - whereWidth) ?? tries.at(-1)!;
+  let contextWidth = whereWidth < widthOf(where) ? 0 : fit(widthOf(context), room - whereWidth);
+  // Whole, the profile outlasts the title too: every screen names itself under the header, and
+  // nothing else on it says whose keys these are.
+  if (profile && contextWidth < widthOf(profile) && widthOf(profile) <= room) {
+    context = profile;
+    contextWidth = widthOf(profile);
+    whereWidth = fit(widthOf(where), room - contextWidth);
+  }
   return (
     <Box flexShrink={0} width={width}>
       {/* Narrower than the product and the flags (under 40 columns), the product is cut. */}
