@@ -423,6 +423,32 @@ describe('details on a short terminal', () => {
     expect(api.callsOf('deleteIntern')).toHaveLength(0);
   });
 
+  it('settles at every height: the body is measured at its own height even when its pane leaves it a row or two', async () => {
+    const api = new FakeApi();
+    Object.assign(api.interns.find((i) => i.id === IDS.sleeper)!, {
+      status: 'failed',
+      description: 'A description long enough to wrap over several rows of a narrow terminal, '.repeat(3),
+      instructions: Array.from({ length: 130 }, (_, i) => `rule ${i + 1}`).join('\n'),
+      last_failure_message: `Provisioning failed at step 3 of 4 (Installing tools): ${'the package mirror answered 503 '.repeat(6)}END-OF-FAILURE`,
+    });
+    for (const [columns, rows] of [[80, 10], [60, 15], [45, 15], [40, 11], [100, 10]] as const) {
+      const app = renderApp({ api, initial: { name: 'intern', id: IDS.sleeper } });
+      app.resize({ columns, rows });
+      await app.waitFor((s) => /↓ \d+ more lines/.test(s) && (s.split('\n')[1] ?? '').length === columns);
+      // Still alive and scrolling (a render loop ends the app with React's "Maximum update depth").
+      await app.press('G');
+      let f = await app.waitFor((s) => /↑ \d+ more lines/.test(s) || /Maximum update depth/.test(s));
+      expect(f, `${columns}x${rows}`).not.toMatch(/Maximum update depth/);
+      await app.press('D');
+      await app.waitFor('Type its name');
+      await app.press('esc');
+      await app.press('g');
+      f = await app.waitFor((s) => (!s.includes('Type its name') && /↓ \d+ more lines/.test(s)) || /Maximum update depth/.test(s));
+      expect(f, `${columns}x${rows} after the question`).not.toMatch(/Maximum update depth/);
+      app.unmount();
+    }
+  });
+
   it('the connections and the feature check scroll on a short terminal', async () => {
     const app = renderApp({ initial: { name: 'connections', id: IDS.runner } });
     app.resize({ columns: 40, rows: 12 });

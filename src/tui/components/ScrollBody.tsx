@@ -60,8 +60,11 @@ export function ScrollBody({ active, onCut, children }: { active: boolean; onCut
   const below = sizes.content - scroll - view;
   return (
     <Box ref={outer} flexDirection="column" flexGrow={1} flexShrink={1} overflowY={cut ? 'hidden' : 'visible'}>
-      <Box flexDirection="column" flexShrink={cut ? 1 : 0} overflowY={cut ? 'hidden' : 'visible'} height={cut ? view : undefined}>
-        <Box ref={content} flexDirection="column" flexShrink={0} marginTop={-scroll}>
+      <Box flexDirection="column" flexShrink={0} overflowY={cut ? 'hidden' : 'visible'} height={cut ? view : undefined}>
+        {/* Cut, the content is laid out out of the flow (absolute): in the flow, Yoga sized it at most
+            the window's height (its boxes shrink), so it measured short, the body was no longer cut,
+            measured tall again, and React gave up the loop ("Maximum update depth") at 10 rows. */}
+        <Box ref={content} flexDirection="column" flexShrink={0} marginTop={-scroll} position={cut ? 'absolute' : 'relative'} width="100%">
           {children}
         </Box>
       </Box>
