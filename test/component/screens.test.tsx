@@ -843,6 +843,24 @@ describe('help overlay', () => {
     expect(listed.at(-1)).toBeUndefined();
   });
 
+  it("a workspace the service refuses leaves none of the last workspace's keys on the list to open", async () => {
+    const api = new FakeApi();
+    const list = api.listByok.bind(api);
+    api.listByok = async (query?: Parameters<FakeApi['listByok']>[0] & { workspace_id?: string }) => {
+      if (query?.workspace_id) throw new ApiError(400, 400, null, false, 'workspace_id: not a workspace of this account', 'GET /byok');
+      return list(query);
+    };
+    const app = renderApp({ api, initial: { name: 'byok' } });
+    await app.waitFor('sk-...WXYZ');
+    await app.press('w');
+    await app.type('00000000-0000-4000-8000-000000000000');
+    await app.press('enter');
+    const f = await app.waitFor('not a workspace of this account');
+    expect(f).not.toContain('sk-...WXYZ');
+    await app.press('enter');
+    expect(app.frame()).not.toContain('Production OpenAI');
+  });
+
   it('cuts no binding or group title at 100 columns', async () => {
     const app = renderApp();
     app.resize({ columns: 100, rows: 120 });

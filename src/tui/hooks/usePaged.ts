@@ -19,11 +19,15 @@ export function usePaged<T, Q>(
   const [at, setAt] = useRemembered('page', { offset: 0, queryKey });
   // A new query starts at the first page.
   const offset = at.queryKey === queryKey ? at.offset : 0;
-  const res = useResource((signal) => load({ offset, limit: pageSize }, query, signal), `${offset}:${queryKey}`);
-  const rows = res.data?.data ?? [];
-  const total = res.data?.total_count ?? 0;
+  const res = useResource(async (signal) => ({ ...(await load({ offset, limit: pageSize }, query, signal)), queryKey }), `${offset}:${queryKey}`);
+  // The rows of another query are not this one's: kept while the next page of the same query loads
+  // (no flicker), gone once the query changed, so that a row of the old one (another workspace's
+  // keys, when the new one was refused) cannot be opened, edited or deleted under the new title.
+  const current = res.data?.queryKey === queryKey ? res.data : undefined;
+  const rows = current?.data ?? [];
+  const total = current?.total_count ?? 0;
   // A page emptied from under it (its last row deleted, here or elsewhere) gives way to the last page.
-  const emptied = res.data !== undefined && rows.length === 0 && offset > 0 && total > 0;
+  const emptied = current !== undefined && rows.length === 0 && offset > 0 && total > 0;
   useEffect(() => {
     if (emptied) setAt({ offset: Math.floor((total - 1) / pageSize) * pageSize, queryKey });
   }, [emptied, total, pageSize, queryKey, setAt]);
