@@ -408,6 +408,8 @@ describe('details on a short terminal', () => {
     expect(f.split('\n').filter((l) => /\S…\s*$/.test(l)).length).toBeGreaterThan(0);
     await app.press('G');
     f = await app.waitFor('not be pulled');
+    // Wrapped by words, no row of it starts with the space it broke at.
+    expect(f.split('\n').filter((l) => /^ {16} \S/.test(l))).toEqual([]);
     await app.press('g');
     app.resize({ columns: 40, rows: 12 });
     await app.waitFor((s) => (s.split('\n')[1] ?? '').length === 40);
@@ -495,7 +497,7 @@ describe('intern details', () => {
 
   it('the instructions are drawn whole in the details, which scroll to them; past a hundred lines the label says how many more', async () => {
     const api = new FakeApi();
-    api.interns[0]!.instructions = Array.from({ length: 30 }, (_, i) => `rule ${i + 1}`).join('\n');
+    api.interns[0]!.instructions = Array.from({ length: 30 }, (_, i) => `rule ${i + 1}`).join('\n') + '\n';
     const app = renderApp({ api, initial: { name: 'intern', id: IDS.runner } });
     app.resize({ columns: 100, rows: 40 });
     let f = await app.waitFor((s) => s.includes('rule 18') && /↓ \d+ more lines/.test(s));
@@ -506,7 +508,8 @@ describe('intern details', () => {
     // The box's bottom rule is drawn above the line about more: nothing is cut off the pane.
     expect(f).toMatch(/└─+┘\n.*↑ \d+ more lines/);
     app.unmount();
-    api.interns[0]!.instructions = Array.from({ length: 150 }, (_, i) => `rule ${i + 1}`).join('\n');
+    // (A final line break starts no line of its own: 150 lines, not 151.)
+    api.interns[0]!.instructions = Array.from({ length: 150 }, (_, i) => `rule ${i + 1}`).join('\n') + '\n';
     const long = renderApp({ api, initial: { name: 'intern', id: IDS.runner } });
     long.resize({ columns: 100, rows: 40 });
     await long.waitFor('instructions (150 lines, the first 100 below; e shows them all):');
@@ -1166,6 +1169,9 @@ describe('errors and safety', () => {
     const f = await app.waitFor((s) => s.includes('r: try again') && (s.split('\n')[1] ?? '').length === 40);
     expect(f).toMatch(/✖ .+ \(internal_error\)/);
     expect(f).not.toContain('╭');
+    // Narrower still, the hint gives up its rows before the key does.
+    app.resize({ columns: 35, rows: 10 });
+    await app.waitFor((s) => s.includes('r: try again') && (s.split('\n')[1] ?? '').length === 35);
   });
 
   it('a message of a whole page gives up its end, not the key that tries again', async () => {

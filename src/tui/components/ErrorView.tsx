@@ -162,9 +162,11 @@ export function ErrorView({ error, compact = false, retry = 'refresh', width }: 
       </Text>
       <Text>{l.message.join('\n')}</Text>
       {l.reason.length > 0 ? <Text color={theme.muted}>{l.reason.join('\n')}</Text> : null}
+      {/* The one place that names the key that tries again: the hints do not. Without the box (a
+          short pane) it comes before the hint, which gives up its rows first. */}
+      {l.dense && e.retryable ? <Text color={theme.muted}>{keyLabel(retry)}: try again</Text> : null}
       {l.hint.length > 0 ? <Text color={theme.warning}>{l.hint.join('\n')}</Text> : null}
-      {/* The one place that names the key that tries again: the hints do not. */}
-      {e.retryable ? <Text color={theme.muted}>{keyLabel(retry)}: try again</Text> : null}
+      {!l.dense && e.retryable ? <Text color={theme.muted}>{keyLabel(retry)}: try again</Text> : null}
     </Box>
   );
 }

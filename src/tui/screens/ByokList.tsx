@@ -92,10 +92,10 @@ export function ByokList() {
         </Text>
       </Text>
       {filter.shown ? (
-        <TextField label="provider" value={filter.text} onChange={filter.onChange} focused={filter.editing} placeholder={`slug or its start, e.g. openai (${keyLabel('accept')} applies)`} labelWidth={11} />
+        <TextField label="provider" value={filter.text} onChange={filter.onChange} focused={filter.editing} placeholder={`slug or its start, e.g. openai (${keyLabel('accept')} applies)`} labelWidth={12} />
       ) : null}
       {workspace.editing ? (
-        <TextField label="workspace" value={workspace.text} onChange={workspace.onChange} focused placeholder={`a workspace id; empty: the default one (${keyLabel('accept')} applies)`} labelWidth={11} />
+        <TextField label="workspace" value={workspace.text} onChange={workspace.onChange} focused placeholder={`a workspace id; empty: the default one (${keyLabel('accept')} applies)`} labelWidth={12} />
       ) : null}
       {needsWorkspace ? <Text color={theme.warning} wrap="truncate-end">{`${keyLabel('byokWorkspace')}: list a workspace's keys by its id (the service lists the default workspace's without one)`}</Text> : null}
       <Table

@@ -178,7 +178,8 @@ export function InternDetails({ id, note, seed, ask }: { id: string; note?: stri
           note: `${keyLabel('accept')} deletes · ${keyLabel('dismiss')} cancels`,
         }
       : null;
-  const instructionLines = intern.instructions ? sanitize(intern.instructions, { multiline: true }).split('\n') : [];
+  // A final line break ends the last line; it starts no line of its own.
+  const instructionLines = intern.instructions ? sanitize(intern.instructions, { multiline: true }).replace(/\n$/, '').split('\n') : [];
   // One row each, cut at the pane's edge.
   const fields: [label: string, value: string, muted: boolean][] = [
     ['id', intern.id, false],
@@ -244,8 +245,8 @@ export function InternDetails({ id, note, seed, ask }: { id: string; note?: stri
           {fields.map(([label, value, muted]) => (
             <Field key={label} label={label} value={value} muted={muted} />
           ))}
-          <Field label="description" value={intern.description ?? '—'} muted={!intern.description} wrap />
-          {failure.length < failureLines.length ? <Field label="last failure" value={sanitize(intern.last_failure_message)} wrap /> : null}
+          <Field label="description" value={intern.description ?? '—'} muted={!intern.description} wrapAt={pane.columns} />
+          {failure.length < failureLines.length ? <Field label="last failure" value={sanitize(intern.last_failure_message)} wrapAt={pane.columns} /> : null}
           <InstructionsLabel count={instructionLines.length} shown={shown} />
           {shown > 0 ? (
             <Box borderStyle="single" borderColor={theme.muted} paddingX={1} flexDirection="column">
@@ -262,15 +263,18 @@ export function InternDetails({ id, note, seed, ask }: { id: string; note?: stri
   );
 }
 
-/** A fact on a row: cut at the pane's edge, or (`wrap`: prose) wrapped under its own start. */
-function Field({ label, value, muted = false, wrap = false }: { label: string; value: string; muted?: boolean; wrap?: boolean }) {
+/**
+ * A fact on a row: cut at the pane's edge, or (`wrapAt`: prose, the pane's width) wrapped under its
+ * own start by words, each row trimmed (Ink's own wrapping starts a row with the space it broke at).
+ */
+function Field({ label, value, muted = false, wrapAt }: { label: string; value: string; muted?: boolean; wrapAt?: number }) {
   return (
     <Box>
       <Box width={16} flexShrink={0}>
         <Text color={theme.muted}>{label}</Text>
       </Box>
-      <Text color={muted ? theme.muted : undefined} wrap={wrap ? 'wrap' : 'truncate-end'}>
-        {sanitize(value)}
+      <Text color={muted ? theme.muted : undefined} wrap="truncate-end">
+        {wrapAt === undefined ? sanitize(value) : wrapText(sanitize(value), Math.max(10, wrapAt - 16)).join('\n')}
       </Text>
     </Box>
   );
