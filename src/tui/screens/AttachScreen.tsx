@@ -13,7 +13,7 @@ import type { InternApi } from '../../client/types.js';
 import { PROVISIONABLE_STATUSES, STARTING_STATUSES, type DaemonAccess, type Intern } from '../../contract/intern.js';
 import { REASONS } from '../../contract/errors.js';
 import { CREDENTIAL_SOURCES, loginCommand } from '../../contract/routes.js';
-import { ErrorView } from '../components/ErrorView.js';
+import { ErrorView, explain } from '../components/ErrorView.js';
 import { ProgressBar } from '../components/ProgressBar.js';
 import { Spinner } from '../components/Spinner.js';
 import { StatusBadge } from '../components/StatusBadge.js';
@@ -244,9 +244,10 @@ export function AttachScreen({ api, intern, scrollback, onDetach, onProvision }:
           <Spinner label="Attaching once it is running" />
         </Box>
       ) : null}
-      {phase.kind === 'error' ? <ErrorView error={phase.error} width={(stdout.columns || 80) - 2} /> : null}
+      {phase.kind === 'error' ? <ErrorView error={phase.error} retry="attachRetry" width={(stdout.columns || 80) - 2} /> : null}
       <Text color={theme.muted}>
-        esc back{phase.kind === 'error' ? ` · ${keyLabel('attachRetry')} retry` : ''}
+        {/* r asks again after any error; the error view names it only for one that trying again may mend. */}
+        esc back{phase.kind === 'error' && !explain(phase.error).retryable ? ` · ${keyLabel('attachRetry')} retry` : ''}
       </Text>
     </Box>
   );
