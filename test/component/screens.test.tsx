@@ -846,6 +846,16 @@ describe('help overlay', () => {
     expect(listed.at(-1)).toBeUndefined();
   });
 
+  it('a 400 about something else than the workspace does not send the user to w', async () => {
+    const api = new FakeApi();
+    api.listByok = async () => {
+      throw new ApiError(400, 400, null, false, 'provider: not a provider slug', 'GET /byok');
+    };
+    const app = renderApp({ api, initial: { name: 'byok' } });
+    const f = await app.waitFor('not a provider slug');
+    expect(f).not.toContain("list a workspace's keys");
+  });
+
   it("a workspace the service refuses leaves none of the last workspace's keys on the list to open", async () => {
     const api = new FakeApi();
     const list = api.listByok.bind(api);

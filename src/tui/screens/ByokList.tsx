@@ -57,7 +57,7 @@ export function ByokList() {
   const { rows, total, offset } = paged;
   // The pane less the title, the table's header, and the filter's and an error's lines when shown.
   // An account whose default workspace was deleted lists nothing without one (400): w is the way.
-  const needsWorkspace = !workspace.applied && paged.error instanceof ApiError && paged.error.status === 400;
+  const needsWorkspace = !workspace.applied && paged.error instanceof ApiError && paged.error.status === 400 && /workspace/i.test(paged.error.message);
   const height = Math.max(3, pane.rows - 2 - (filter.shown ? 1 : 0) - (workspace.editing ? 1 : 0) - (needsWorkspace ? 1 : 0) - (paged.error && rows.length > 0 ? 1 : 0));
   const list = useListCursor(rows.length, height);
   // With no row (none yet, a failed load), no moving and opening offered.
