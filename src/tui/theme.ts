@@ -30,19 +30,26 @@ export type Token = keyof typeof COLOURS;
 /** Which background the colours are picked for. */
 export type Background = 'dark' | 'light';
 
+/** INTERN_TUI_THEME as asked: a background, or `unknown` for a value that is neither (then ignored), or null when unset. */
+function askedBackground(env: NodeJS.ProcessEnv): Background | 'unknown' | null {
+  const asked = env.INTERN_TUI_THEME?.trim().toLowerCase();
+  return !asked ? null : asked === 'light' || asked === 'dark' ? asked : 'unknown';
+}
+
+/** What to warn of INTERN_TUI_THEME set to something that is neither `light` nor `dark`, or null. */
+export function themeWarning(env: NodeJS.ProcessEnv): string | null {
+  if (askedBackground(env) !== 'unknown') return null;
+  // Printable ASCII only, without the text module: this module stays a leaf (settings.ts reads it
+  // on the embedded sandbox's early start, before string-width is wanted).
+  return `INTERN_TUI_THEME is "${env.INTERN_TUI_THEME!.slice(0, 20).replace(/[^\x20-\x7e]/g, '?')}": it takes light or dark; the colours follow the terminal (COLORFGBG), else dark`;
+}
+
 /**
  * INTERN_TUI_THEME (`light` or `dark`), else what the terminal says in COLORFGBG ("fg;bg", the
  * background last: 7 or 15, white, is light; rxvt, Konsole and iTerm2 set it), else dark.
  */
-/** What to warn of INTERN_TUI_THEME set to something that is neither `light` nor `dark` (then ignored), or null. */
-export function themeWarning(env: NodeJS.ProcessEnv): string | null {
-  const asked = env.INTERN_TUI_THEME?.trim().toLowerCase();
-  if (!asked || asked === 'light' || asked === 'dark') return null;
-  return `INTERN_TUI_THEME is "${env.INTERN_TUI_THEME!.slice(0, 20).replace(/[^\x20-\x7e]/g, '?')}": it takes light or dark; the colours follow the terminal (COLORFGBG), else dark`;
-}
-
 export function backgroundFromEnv(env: NodeJS.ProcessEnv): Background {
-  const asked = env.INTERN_TUI_THEME?.trim().toLowerCase();
+  const asked = askedBackground(env);
   if (asked === 'light' || asked === 'dark') return asked;
   const bg = env.COLORFGBG?.split(';').at(-1)?.trim();
   return bg === '7' || bg === '15' ? 'light' : 'dark';
