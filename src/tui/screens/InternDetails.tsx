@@ -246,7 +246,7 @@ export function InternDetails({ id, note, seed, ask }: { id: string; note?: stri
             <Field key={label} label={label} value={value} muted={muted} />
           ))}
           <Field label="description" value={intern.description ?? '—'} muted={!intern.description} wrapAt={pane.columns} />
-          {failure.length < failureLines.length ? <Field label="last failure" value={sanitize(intern.last_failure_message)} wrapAt={pane.columns} /> : null}
+          {failure.length < failureLines.length ? <Field label="last failure" value={intern.last_failure_message ?? ''} wrapAt={pane.columns} /> : null}
           <InstructionsLabel count={instructionLines.length} shown={shown} />
           {shown > 0 ? (
             <Box borderStyle="single" borderColor={theme.muted} paddingX={1} flexDirection="column">
