@@ -175,6 +175,10 @@ export class Store {
     const { expires_at: _e, ...key } = row;
     return key;
   }
+  /** When a key expires (ms since the epoch), or undefined for one that does not. */
+  keyExpiry(hash: string): number | undefined {
+    return (this.db.prepare('SELECT expires_at FROM key_expiry WHERE secret_hash = ?').get(hash) as { expires_at: number } | undefined)?.expires_at;
+  }
   setKeyExpiry(hash: string, expiresAt: number): void {
     this.db.prepare('INSERT OR REPLACE INTO key_expiry VALUES (?, ?)').run(hash, expiresAt);
   }

@@ -11,6 +11,9 @@ import { badBody, unauthorized } from '../errors.js';
 import { type HttpContext, route } from '../http.js';
 import type { Store } from '../store.js';
 
+/** Requests a day to free models that an account with credits may make (the service's published allowance). */
+const FREE_MODEL_DAILY_REQUESTS = 1000;
+
 /** Company names for the slugs whose name is not just the slug in title case. */
 const NAMES: Record<string, string> = {
   ai21: 'AI21',
@@ -76,12 +79,14 @@ export function registerCatalogRoutes(app: FastifyInstance, ctx: HttpContext, de
     caller(req);
     return { status: 200, body: { data: PROVIDER_INFO } };
   });
-  // Any known key may describe itself, a management key included.
+  // Any known key may describe itself, a management key included. Every field the OpenAPI document's
+  // `GET /key` and the official SDK's `getCurrentKeyMetadata` require, each true of the calling key.
   route(app, ctx, ROUTES.getKeyInfo, (req) => {
     const c = resolveCaller(store, req.headers.authorization);
     if (!c) throw unauthorized('Missing, unknown or unusable API key');
     const k = c.key;
     const who = k.user_id ?? (k.intern_id ? `intern ${k.intern_id.slice(0, 8)}` : `workspace ${k.workspace_id?.slice(0, 8) ?? ''}`);
+    const expires = store.keyExpiry(k.secret_hash);
     const data: KeyInfo & Record<string, unknown> = {
       label: k.label,
       name: `${k.kind.replace('_', ' ')} of ${who}`,
@@ -89,9 +94,19 @@ export function registerCatalogRoutes(app: FastifyInstance, ctx: HttpContext, de
       // A management key is the account's: its default workspace (a string, as the SDK's schema wants).
       workspace_id: k.workspace_id ?? store.account(k.account_id)?.default_workspace_id ?? '',
       is_management_key: k.kind === 'management_key',
+      // The document's deprecated name for a management key: the same answer.
+      is_provisioning_key: k.kind === 'management_key',
+      // Only an organization's own key belongs to an organization; a user's key (and the intern's, and
+      // an OAuth token) is the user's.
+      organization_id: k.kind === 'org_key' ? k.account_id : null,
       creator_user_id: k.user_id,
       external_user: null,
       disabled: false,
+      // A sandbox account is a paid one with no restriction: not the free tier, every data region, and
+      // the paid accounts' daily allowance of free-model requests, none used (it bills nothing).
+      is_free_tier: false,
+      allowed_data_regions: ['global', 'europe', 'us'],
+      free_model_daily_requests: { limit: FREE_MODEL_DAILY_REQUESTS, remaining: FREE_MODEL_DAILY_REQUESTS, used: 0 },
       limit: null,
       limit_remaining: null,
       limit_reset: null,
@@ -104,9 +119,12 @@ export function registerCatalogRoutes(app: FastifyInstance, ctx: HttpContext, de
       byok_usage_daily: 0,
       byok_usage_weekly: 0,
       byok_usage_monthly: 0,
+      // Deprecated, and "will always return -1" (the document).
+      rate_limit: { requests: -1, interval: '10s', note: 'This field is deprecated and safe to ignore.' },
       created_at: '2026-01-01T00:00:00.000Z',
       updated_at: null,
-      expires_at: null,
+      // An OAuth access token expires (an hour); keys do not.
+      expires_at: expires === undefined ? null : new Date(expires).toISOString(),
     };
     return { status: 200, body: { data } };
   });
