@@ -76,7 +76,7 @@ function verifierRefusal(code: Code, verifier: string | undefined): string | nul
 /** An OAuth error of RFC 6749 section 5.2: 400, or 401 for a client that tried to authenticate. */
 class OAuthError extends Error {
   constructor(
-    readonly error: 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope',
+    readonly error: 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unsupported_grant_type' | 'server_error',
     description: string,
     readonly status = error === 'invalid_client' ? 401 : 400,
     /** RFC 6749 5.2: a client that authenticated with the Authorization header is answered with its scheme. */
@@ -128,12 +128,16 @@ function tokenParams(req: FastifyRequest): Record<string, string> {
   throw new OAuthError('invalid_request', 'The parameters must be sent form-encoded (Content-Type: application/x-www-form-urlencoded)');
 }
 
-/** Anything thrown on an OAuth endpoint, as RFC 6749 section 5.2 says to answer it (413 keeps its status). */
+/**
+ * Anything thrown on an OAuth endpoint, as RFC 6749 section 5.2 says to answer it: a request that
+ * cannot be read is `invalid_request` (413 keeps its status); a failure of the sandbox's own is 500
+ * `server_error` (the code RFC 6749 4.1.2.1 names for it).
+ */
 function toOAuthError(e: unknown): OAuthError {
   if (e instanceof OAuthError) return e;
   const http = toHttpError(e);
   if (http.status === 413) return new OAuthError('invalid_request', http.message, 413);
-  if (http.status >= 500) throw e;
+  if (http.status >= 500) return new OAuthError('server_error', http.message, 500);
   return new OAuthError('invalid_request', http.message);
 }
 
