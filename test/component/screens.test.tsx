@@ -65,8 +65,15 @@ describe('intern list', () => {
     for (let i = 0; i < 4; i++) await app.press('backspace');
     await app.press('enter');
     await app.waitFor('runner');
-    // f cycles through the statuses; the list asks the service for the chosen one.
+    // f cycles through the statuses, running first, then failed; the list asks the service for the chosen one.
     const statusOf = (s: string) => /status: (\S+)/.exec(s)?.[1];
+    expect(statusOf(app.frame())).toBe('all');
+    await app.press('f');
+    await app.waitFor('status: running');
+    await app.press('f');
+    await app.waitFor('status: failed');
+    await app.press('F');
+    await app.waitFor('status: running');
     for (let i = 0; i < 20 && statusOf(app.frame()) !== 'running'; i++) {
       const before = statusOf(app.frame());
       await app.press('f');
@@ -314,9 +321,10 @@ describe('intern list paging', () => {
     };
     const app = renderApp({ api });
     await app.waitFor(/^›/m);
-    for (let i = 0; i < 5; i++) await app.press('f');
+    // all → running → failed, then on past destroy_failed to stopped.
+    for (let i = 0; i < 2; i++) await app.press('f');
     await app.waitFor((s) => s.includes('status: failed') && s.includes('bulk-f-'));
-    await app.press('f');
+    await app.press('f', 'f');
     await app.waitFor((s) => s.includes('status: stopped') && s.includes('bulk-s-'));
     // No page of the new status followed the old status's cursor.
     const failedIds = new Set(api.interns.filter((i) => i.status === 'failed').map((i) => i.id));
