@@ -9,6 +9,7 @@ import type { KeyInfo, Model, ProviderInfo } from '../contract/catalog.js';
 import type { ChatChunk, ChatRequest, InvokeResult } from '../contract/chat.js';
 import type { CredentialKind } from '../contract/routes.js';
 import type { EffectiveSecretList, VaultListQuery, VaultSecret, VaultSecretList, VaultSecretWrite } from '../contract/vault.js';
+import type { Workspace, WorkspaceList, WorkspaceListQuery } from '../contract/workspace.js';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -69,6 +70,9 @@ export interface InternApi {
 
   listByok(query?: ByokListQuery, opts?: CallOptions): Promise<ByokList>;
   getByok(id: string, opts?: CallOptions): Promise<ByokCredential>;
+  /** The account's workspaces (offset paging), for the BYOK list's workspace picker. */
+  listWorkspaces(query?: WorkspaceListQuery, opts?: CallOptions): Promise<WorkspaceList>;
+  getWorkspace(id: string, opts?: CallOptions): Promise<Workspace>;
   createByok(body: ByokCreate, opts?: CallOptions): Promise<ByokCredential>;
   updateByok(id: string, body: ByokUpdate, opts?: CallOptions): Promise<ByokCredential>;
   deleteByok(id: string, opts?: CallOptions): Promise<void>;

@@ -14,6 +14,8 @@ export const LIMITS = {
   allowedUserIds: { max: 100 },
   internList: { minLimit: 1, maxLimit: 500 },
   byokList: { minLimit: 1, maxLimit: 100, defaultLimit: 50 },
+  /** GET /workspaces (the public OpenAPI document): offset from 0, limit 1..100, 50 by default. */
+  workspaceList: { minLimit: 1, maxLimit: 100, defaultLimit: 50 },
   /** GET /models (the public OpenAPI document): offset from 0, limit 1..1000, 500 when paging without one. */
   modelList: { minLimit: 1, maxLimit: 1000, defaultLimit: 500 },
   /** Vault secrets (public notes, "More operations"). */

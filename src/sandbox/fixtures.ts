@@ -24,10 +24,11 @@ export function seedFixtures(store: Store, secrets: SecretBox, seed: 'demo' | 'e
     store.db.prepare('INSERT INTO accounts VALUES (?, ?)').run('acct_a', W);
     store.db.prepare('INSERT INTO accounts VALUES (?, ?)').run('acct_b', null);
     store.db.prepare('INSERT INTO accounts VALUES (?, ?)').run('acct_c', WC);
-    const ws = store.db.prepare('INSERT INTO workspaces (id, account_id, name, deleted) VALUES (?, ?, ?, ?)');
-    ws.run(W, 'acct_a', 'Main', 0);
-    ws.run(W2, 'acct_a', 'Side projects', 0);
-    ws.run(WC, 'acct_c', 'Gone', 1);
+    const ws = store.db.prepare('INSERT INTO workspaces (id, account_id, name, deleted, created_at) VALUES (?, ?, ?, ?, ?)');
+    const made = new Date().toISOString();
+    ws.run(W, 'acct_a', 'Main', 0, made);
+    ws.run(W2, 'acct_a', 'Side projects', 0, made);
+    ws.run(WC, 'acct_c', 'Gone', 1, made);
 
     const interns: Record<string, string> = {};
     const credentials: Record<string, string> = {};

@@ -119,10 +119,20 @@ export interface ConnectionRow {
   last_test_ok: number | null;
 }
 
+export interface WorkspaceRow {
+  id: string;
+  account_id: string;
+  name: string;
+  deleted: number;
+  default_model: string | null;
+  /** Absent in a database made before the column was. */
+  created_at?: string | null;
+}
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS accounts (id TEXT PRIMARY KEY, default_workspace_id TEXT);
-CREATE TABLE IF NOT EXISTS workspaces (id TEXT PRIMARY KEY, account_id TEXT NOT NULL, name TEXT NOT NULL, deleted INTEGER NOT NULL DEFAULT 0, default_model TEXT);
+CREATE TABLE IF NOT EXISTS workspaces (id TEXT PRIMARY KEY, account_id TEXT NOT NULL, name TEXT NOT NULL, deleted INTEGER NOT NULL DEFAULT 0, default_model TEXT, created_at TEXT);
 CREATE TABLE IF NOT EXISTS keys (
   secret_hash TEXT PRIMARY KEY, kind TEXT NOT NULL, user_id TEXT, account_id TEXT NOT NULL,
   workspace_id TEXT, intern_id TEXT, in_programme INTEGER NOT NULL DEFAULT 1, lost_access INTEGER NOT NULL DEFAULT 0,
@@ -251,8 +261,14 @@ export class Store {
     return this.db.prepare('SELECT 1 FROM account_key_hashes WHERE hash = ? AND account_id = ?').get(hash, accountId) !== undefined;
   }
 
-  workspace(id: string): { id: string; account_id: string; deleted: number; default_model: string | null } | undefined {
+  workspace(id: string): WorkspaceRow | undefined {
     return this.db.prepare('SELECT * FROM workspaces WHERE id = ?').get(id) as never;
+  }
+  /** An account's live workspaces, oldest first (a database from before `created_at` has none: null). */
+  workspacesPage(accountId: string, opts: { offset: number; limit: number }): { rows: WorkspaceRow[]; total: number } {
+    const total = (this.db.prepare('SELECT COUNT(*) AS n FROM workspaces WHERE account_id = ? AND deleted = 0').get(accountId) as { n: number }).n;
+    const rows = this.db.prepare('SELECT * FROM workspaces WHERE account_id = ? AND deleted = 0 ORDER BY rowid LIMIT ? OFFSET ?').all(accountId, opts.limit, opts.offset) as WorkspaceRow[];
+    return { rows, total };
   }
   /**
    * The model an intern runs when provisioned now: its own, else its workspace's default. Kept as

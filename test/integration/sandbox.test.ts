@@ -158,6 +158,8 @@ describe('interns', () => {
     ['/interns', 'limit', 'api_key'],
     ['/byok', 'limit', 'management_key'],
     ['/byok', 'offset', 'management_key'],
+    ['/workspaces', 'limit', 'management_key'],
+    ['/workspaces', 'offset', 'management_key'],
     ['/vault/secrets', 'limit', 'api_key'],
     ['/vault/secrets', 'offset', 'api_key'],
   ])('GET %s refuses a %s that is not plain decimal digits', async (path, param, r) => {

@@ -55,6 +55,12 @@ describe('the official SDK parses', () => {
     parses(ops.GetCurrentKeyResponse$inboundSchema, await get('/key', 'intern_key'));
     parses(ops.GetCurrentKeyResponse$inboundSchema, await get('/key', 'oauth_token'));
   });
+  it('GET /workspaces and GET /workspaces/{id}, for a management key', async () => {
+    const list = await get('/workspaces', 'management_key');
+    parses(sdk.ListWorkspacesResponse$inboundSchema, list);
+    const first = (list as { data: { id: string }[] }).data[0]!;
+    parses(sdk.GetWorkspaceResponse$inboundSchema, await get(`/workspaces/${first.id}`, 'management_key'));
+  });
   it('the vault routes', async () => {
     const intern = sb.manifest.interns.running!;
     parses(sdk.VaultSecretResponse$inboundSchema, await send('PUT', '/vault/secrets/sdk_check', { value: 'v-1', hosts: ['a.example.com'] }));

@@ -37,6 +37,8 @@ export interface PickerProps {
    * picker never hands the form a value the form then marks wrong.
    */
   allowTyped?: (typed: string) => string | null;
+  /** What the row of the typed text says of it: where the value was not found. */
+  typedDetail?: string;
   multi?: boolean;
   /** The value the field holds now: its row is marked, and the cursor opens on it. */
   current?: string | null;
@@ -77,7 +79,7 @@ export function Picker(props: PickerProps) {
   // takes it; if not, a line under the rows says why.
   const typedError = allowTyped && typed && !matched.some((m) => m.value === typed) ? allowTyped(typed) : null;
   const shown = allowTyped && typed && typedError === null && !matched.some((m) => m.value === typed)
-    ? [...matched, { value: typed, label: `keep "${typed}" as typed`, detail: 'not in the catalogue' }]
+    ? [...matched, { value: typed, label: `keep "${typed}" as typed`, detail: props.typedDetail ?? 'not in the catalogue' }]
     : matched;
   const height = Math.max(3, props.height ?? 8);
   const isCurrent = (item: PickerItem) => current !== undefined && item.value === current;

@@ -26,7 +26,12 @@ import { theme } from '../theme.js';
 
 const PAGE: number = FIRST_INTERN_PAGE.limit;
 const NO_ROWS: Intern[] = [];
-const STATUS_FILTERS: (string | null)[] = [null, ...INTERN_STATUSES];
+/**
+ * What `f` steps through: all, then the statuses a person looks for most (running, then the
+ * failures), then the rest in the spec's order.
+ */
+const FIRST_FILTERS: readonly string[] = ['running', 'failed', 'destroy_failed', 'stopped'];
+const STATUS_FILTERS: (string | null)[] = [null, ...FIRST_FILTERS, ...INTERN_STATUSES.filter((s) => !FIRST_FILTERS.includes(s))];
 const COLUMNS: Column<Intern>[] = [
   { header: '', width: 1, tight: true, cell: (i) => (i.created_by_you ? '★' : ' ') },
   { header: 'NAME', width: 18, fit: true, cell: (i) => sanitize(i.name) },
@@ -303,6 +308,7 @@ export function InternList() {
       <Table
         columns={COLUMNS}
         rows={visible}
+        fitRows={items}
         rowKey={(i) => i.id}
         selected={list.index}
         height={listHeight}

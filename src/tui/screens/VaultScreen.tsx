@@ -227,6 +227,7 @@ export function VaultScreen({ internId }: { internId?: string }) {
           <Table
             columns={columns}
             rows={rows}
+            fitRows={loadedRows}
             rowKey={(r) => `${r.scope ?? ''}:${r.name}`}
             selected={list.index}
             height={listHeight}
