@@ -107,13 +107,17 @@ export class FrameRenderer {
     this.previous = [];
   }
 
-  /** Draws a frame; answers how many rows were written. With an overlay, every row is looked at. */
-  frame(model: TerminalModel, overlay?: Overlay): number {
+  /**
+   * Draws a frame; answers how many rows were written. With an overlay, every row is looked at.
+   * `maxRows` cuts the frame to the rows the region has (a recording taller than the terminal).
+   */
+  frame(model: TerminalModel, overlay?: Overlay, maxRows = model.rows): number {
     let out = '\x1b[?25l';
     let changed = 0;
     const changedRows = model.takeChangedRows();
     const { from, to } = overlay ? { from: 0, to: Number.POSITIVE_INFINITY } : changedRows;
-    for (let y = 0; y < model.rows; y++) {
+    const rows = Math.min(model.rows, maxRows);
+    for (let y = 0; y < rows; y++) {
       if ((y < from || y > to) && this.previous[y] !== undefined) continue;
       const row = model.rowAnsi(y, overlay?.marks(y));
       if (this.previous[y] === row) continue;
@@ -121,10 +125,10 @@ export class FrameRenderer {
       out += `\x1b[${this.top + y};1H\x1b[0m${row}\x1b[0m\x1b[K`;
       changed++;
     }
-    this.previous.length = model.rows;
+    this.previous.length = rows;
     const c = overlay?.cursor ?? model.cursor;
-    out += `\x1b[${this.top + c.y};${c.x + 1}H`;
-    if (overlay?.cursor || model.cursor.visible) out += '\x1b[?25h';
+    out += `\x1b[${this.top + Math.min(c.y, rows - 1)};${c.x + 1}H`;
+    if ((overlay?.cursor || model.cursor.visible) && c.y < rows) out += '\x1b[?25h';
     this.write(out);
     return changed;
   }

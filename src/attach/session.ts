@@ -11,13 +11,16 @@
  * serves repaints on resize.
  */
 import { ECHO_WINDOW_MS, OutputFlow, PASSTHROUGH_HOLD_BYTES, STREAM_HOLD_BYTES } from './flow.js';
-import { DETACH, DETACH_NAME } from './detach.js';
-import { decodeInput, encodeKey, scrollOf } from './keys.js';
+import { CopyMode, type CopyAction } from './copyMode.js';
+import { DETACH } from './detach.js';
+import { decodeInput, encodeKey, scrollOf, type KeyEvent } from './keys.js';
 import { isScreenSwitch, withoutScreenSwitches } from './screens.js';
 import { FrameRenderer } from './painter.js';
+import type { Recorder } from './recorder.js';
 import { TerminalModel } from './terminal.js';
 import type { ConnectionState, TerminalTransport, TransportHandlers } from './transport.js';
-import { pad, sanitize, truncate, widthOf } from '../text.js';
+import { statusLine } from './statusBar.js';
+import { sanitize } from '../text.js';
 
 export const FRAME_INTERVAL_MS = 1000 / 60;
 /** The alternate screen, which passthrough keeps the terminal on (see screens.ts). */
@@ -50,6 +53,16 @@ export interface AttachSessionOptions {
   passthrough?: { writeRaw: (data: Uint8Array | string) => void; onExit: (how: string, byService: boolean) => void };
   makeTransport: (handlers: TransportHandlers, size: { cols: number; rows: number }) => TerminalTransport;
   onDetach: () => void;
+  /**
+   * Records the session (recorder.ts): the daemon's output as received, resizes, typed input if
+   * the recorder takes it, and markers at attach, resume, exit and detach. The caller closes it.
+   */
+  recorder?: Pick<Recorder, 'output' | 'input' | 'resize' | 'marker' | 'restarted'>;
+  /**
+   * History mode's copy mode (copyMode.ts; not in passthrough): `action` is the keymap's word for
+   * a key there, `copy` puts text on the clipboard (OSC 52), `hint` names the keys in the status bar.
+   */
+  history?: { action: (event: KeyEvent) => CopyAction | undefined; copy: (text: string) => void; hint: string };
 }
 
 export class AttachSession {
@@ -78,6 +91,8 @@ export class AttachSession {
   private awaitingRepaint = false;
   /** Passthrough: the remote switched screens (see screens.ts): the terminal is repainted from the model. */
   private screenSwitched = false;
+  /** History mode's copy mode, while it is on. */
+  private copy: CopyMode | null = null;
   /** A key is going through the emulator (its onData is the user's, not an answer to a query). */
   private typing = false;
 
@@ -193,8 +208,12 @@ export class AttachSession {
     this.opts.write(`\x1b[2J\x1b[H${OUTER_PASTE_ON}`);
     this.transport = this.opts.makeTransport(
       {
-        output: (data, offset) => this.flow.output(data, offset),
+        output: (data, offset) => {
+          this.opts.recorder?.output(data, offset);
+          this.flow.output(data, offset);
+        },
         state: (s, detail) => {
+          if (s === 'open' && this.state === 'reconnecting') this.opts.recorder?.marker('resume');
           this.state = s;
           // A detail can hold the daemon's or the service's words (an error message).
           this.detail = sanitize(detail);
@@ -206,6 +225,7 @@ export class AttachSession {
         },
         restarted: (start) => {
           this.flow.restarted(start);
+          this.opts.recorder?.restarted(start);
           this.model.write(`\r\n\x1b[0;33m[intern-tui: the intern's terminal was started again: what follows is a new session]\x1b[0m\r\n`);
           this.schedule();
         },
@@ -217,12 +237,14 @@ export class AttachSession {
           // The reason is the daemon's words, drawn in the status bar: no escape sequence of its own.
           const how = info.reason !== undefined ? sanitize(info.reason) || 'ended by the service' : (info.signal ? `killed by signal ${info.signal}` : `exited with code ${info.code ?? '?'}`);
           this.exited = how;
+          this.opts.recorder?.marker(`exit: ${how}`);
           if (this.opts.passthrough) this.opts.passthrough.onExit(how, info.reason !== undefined);
           else this.schedule();
         },
       },
       { cols: this.cols, rows: this.remoteRows() },
     );
+    this.opts.recorder?.marker('attach');
     this.transport.connect();
     if (!this.opts.passthrough) this.draw();
   }
@@ -249,16 +271,20 @@ export class AttachSession {
       const scroll = this.opts.passthrough ? 0 : scrollOf(event);
       if (scroll !== 0) {
         this.model.scroll(scroll * Math.max(1, this.rows - 2));
+        this.historyScrolled();
         this.schedule();
         continue;
       }
-      if (this.model.scrolledBack > 0) {
+      if (this.copy && this.copyKey(event)) continue;
+      if (this.model.scrolledBack > 0 || this.copy) {
+        this.copy = null;
         this.model.scrollToBottom();
         this.schedule();
       }
       const bytes = encodeKey(event, this.model.modes);
       if (bytes) {
         this.keyAt = performance.now();
+        this.opts.recorder?.input(bytes);
         // Through the emulator (its onData sends it on), so the echo is parsed as soon as it arrives.
         if (this.opts.passthrough) this.transport?.send(bytes);
         else {
@@ -273,12 +299,42 @@ export class AttachSession {
     }
   }
 
+  /** History mode: copy mode starts with it and ends at the live screen; its cursor stays in view. */
+  private historyScrolled(): void {
+    if (!this.opts.history) return;
+    if (this.model.scrolledBack === 0) {
+      this.copy = null;
+      return;
+    }
+    this.copy ??= new CopyMode(this.model.term);
+    const top = this.model.term.buffer.active.viewportY;
+    const c = this.copy.cursor;
+    c.line = Math.max(top, Math.min(top + this.model.rows - 1, c.line));
+  }
+
+  /** A key in copy mode: true when copy mode took it (else it ends, and the key is the remote's). */
+  private copyKey(event: KeyEvent): boolean {
+    const copy = this.copy!;
+    const result = copy.key(event, this.opts.history?.action(event));
+    if (result === 'ignored') return false;
+    if (result === 'done') {
+      this.model.term.scrollToLine(copy.viewTop());
+    } else {
+      if (typeof result === 'object') this.opts.history?.copy(result.copy);
+      this.copy = null;
+      this.model.scrollToBottom();
+    }
+    this.schedule();
+    return true;
+  }
+
   resize(cols: number, rows: number): void {
     this.flow.release();
     this.cols = cols;
     this.rows = rows;
     this.model.resize(cols, this.remoteRows());
     this.transport?.resize(cols, this.remoteRows());
+    this.opts.recorder?.resize(cols, this.remoteRows());
     if (this.opts.passthrough) {
       // Hold output until the model has parsed all it was given, then repaint from it.
       this.repaintWhenParsed();
@@ -317,34 +373,22 @@ export class AttachSession {
       this.statusLine = status;
       this.opts.write(`\x1b[?25l\x1b[1;1H\x1b[0;7m${status}\x1b[0m\x1b[K`);
     }
-    this.renderer.frame(this.model);
+    const copy = this.copy;
+    if (!copy) return void this.renderer.frame(this.model);
+    const top = this.model.term.buffer.active.viewportY;
+    this.renderer.frame(this.model, { marks: (y) => copy.marks(y, top), cursor: { x: copy.cursor.col, y: copy.cursor.line - top } });
   }
 
-  /**
-   * The status bar: ` title │ state │ hint `, exactly `cols` cells. When it does not fit, the state
-   * is cut first (an exit reason can be long), so the hint (how to detach, or to return) stays.
-   */
   private status(): string {
-    const exited = this.exited !== null;
-    const state = exited
-      ? this.exited!
-      : this.state === 'open'
-        ? 'connected'
-        : this.state === 'reconnecting'
-          ? `reconnecting… (${this.detail})`
-          : this.state;
-    const scrolled = this.model.scrolledBack > 0 ? ` │ history: ${this.model.scrolledBack} lines up (shift+pgdn)` : '';
-    const hint = exited ? 'press any key to return' : `${DETACH_NAME} detach`;
-    const head = ` ${this.opts.title} │ `;
-    const tail = ` │ ${hint} `;
-    const room = this.cols - widthOf(head) - widthOf(tail);
-    const middle = state + scrolled;
-    const text = room >= Math.min(6, widthOf(middle)) ? head + truncate(middle, room) + tail : ` ${hint} │ ${this.opts.title} │ ${middle}`;
-    return pad(text, this.cols);
+    const { title } = this.opts;
+    return statusLine({ title, cols: this.cols, state: this.state, detail: this.detail, exited: this.exited, scrolledBack: this.model.scrolledBack, copy: this.copy, copyHint: this.opts.history?.hint });
   }
 
   dispose(): void {
-    if (!this.disposed) this.opts.write(OUTER_PASTE_OFF);
+    if (!this.disposed) {
+      this.opts.write(OUTER_PASTE_OFF);
+      this.opts.recorder?.marker('detach');
+    }
     this.disposed = true;
     clearTimeout(this.frameTimer);
     this.flow.dispose();
