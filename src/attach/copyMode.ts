@@ -80,7 +80,11 @@ export class CopyMode {
       case 'left': c.col--; break;
       case 'right': c.col++; break;
       case 'lineStart': c.col = 0; break;
-      case 'lineEnd': c.col = Math.max(0, rowText(this.term, c.line).text.trimEnd().length - 1); break;
+      case 'lineEnd': {
+        const { text, cols } = rowText(this.term, c.line);
+        c.col = cols[text.trimEnd().length - 1] ?? 0;
+        break;
+      }
       case 'pageUp': c.line -= rows - 1; break;
       case 'pageDown': c.line += rows - 1; break;
       case 'top': c.line = 0; break;
