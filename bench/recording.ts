@@ -52,8 +52,15 @@ async function attachName(s: RecordingSetup, record: boolean): Promise<{ a: PtyS
   });
   a.keepOutput = false;
   await a.whenParsed(() => a.term.buffer.active.type === 'alternate', 30_000, 'attach NAME to take the terminal');
-  a.write('\x03');
-  await a.whenParsed(() => a.cursorLine().startsWith('$') || a.cursorLine().startsWith('#'), 30_000, 'the prompt in attach NAME');
+  // A prompt (a fresh shell's, or the last row's); else something still runs there: ctrl+c. Not
+  // at once: one that reached a shell still starting ended it, and text typed just after one is
+  // thrown away by the line discipline.
+  const atPrompt = () => /^[$#]/.test(a.cursorLine());
+  const prompt = await a.whenParsed(atPrompt, 5_000, 'a prompt').then(() => true, () => false);
+  if (!prompt) {
+    a.write('\x03');
+    await a.whenParsed(atPrompt, 30_000, 'the prompt in attach NAME after ctrl+c');
+  }
   a.write(`${setPromptCommand()}\r`);
   await a.whenParsed(() => a.cursorLine() === PROMPT_LINE, 10_000, 'the bench prompt');
   a.write('clear\r');
@@ -61,12 +68,14 @@ async function attachName(s: RecordingSetup, record: boolean): Promise<{ a: PtyS
   return { a, cast, home };
 }
 
-/** Ends the attach with ctrl+] and waits for it to exit (the recorder's last batch written). */
-async function detach(a: PtyScreen, home: string): Promise<void> {
+/** Ends the attach with ctrl+] and waits for it to exit (the recorder's last batch written); the recording's size in MB. */
+async function detach(a: PtyScreen, home: string, cast?: string): Promise<number> {
   a.write('\x1d');
   await a.waitForExit(30_000);
   await a.close();
+  const size = cast ? sizeMb(cast) : 0;
   rmSync(home, { recursive: true, force: true });
+  return size;
 }
 
 /** One flood through attach NAME, watched in the raw bytes as row 5 does; MB/s, and the recording's size. */
@@ -87,8 +96,7 @@ async function flood(s: RecordingSetup, record: boolean): Promise<{ rate: number
   await seen;
   const rate = s.mb / ((performance.now() - start) / 1000);
   a.parse = true;
-  await detach(a, home);
-  const castMb = cast ? sizeMb(cast) : 0;
+  const castMb = await detach(a, home, cast);
   return { rate, castMb };
 }
 
