@@ -25,6 +25,8 @@ export const ProfileSchema = z.strictObject({
   /** Where `login` put this profile's secrets: the system keychain, or this file (0600). */
   credential_store: z.enum(['keychain', 'file']).optional(),
   scrollback: z.number().int().min(0).max(1_000_000).optional(),
+  /** Whether attaching records the session (asciicast v2 under the state folder's recordings/). */
+  record: z.enum(['off', 'always']).optional(),
   features: z.array(FeatureSchema).max(100).optional(),
 });
 export type Profile = z.infer<typeof ProfileSchema>;

@@ -36,7 +36,7 @@ export interface RunContext extends Parsed {
    * Where the client's credentials came from, once `api()` opened it on the configured service
    * (not on the built-in sandbox): a refused key's hint names the variable, or the login, it came from.
    */
-  signedIn?: Pick<Resolved, 'profile' | 'baseUrl' | 'storedWithheldFor' | 'sources'>;
+  signedIn?: Pick<Resolved, 'profile' | 'baseUrl' | 'storedWithheldFor' | 'sources' | 'record'>;
   /** Called on exit: stops an embedded sandbox. */
   cleanup: (() => Promise<void>)[];
   /**

@@ -17,7 +17,9 @@ import { tuiTerminalProblem } from '../tui/terminal.js';
 import { resolveSignedIn } from './auth/credentials.js';
 import { tuiSessionHooks } from './auth/session.js';
 import type { EarlySandbox } from './legacy.js';
-import { cacheDir, codeCacheDir, configPath, EMBEDDED_SANDBOX, embeddedClientOptions, type Flags, refusedFixes, usesEmbeddedSandbox, warnTo } from './settings.js';
+import { cacheDir, codeCacheDir, configPath, EMBEDDED_SANDBOX, embeddedClientOptions, type Flags, refusedFixes, stateDir, usesEmbeddedSandbox, warnTo } from './settings.js';
+import { recordingsDir } from '../tui/state/recordings.js';
+
 
 const warn = warnTo(process.stderr);
 
@@ -63,6 +65,8 @@ export async function tuiCommand(flags: Flags, forceSandbox: boolean, early?: Ea
       features: resolved.features,
       iconCacheDir: join(cacheDir(), 'icons'),
       scrollback: resolved.scrollback,
+      record: sandbox ? 'off' : resolved.record,
+      recordingsDir: recordingsDir(stateDir()),
       warnings: sandbox ? [] : resolved.warnings,
       refusedFix: sandbox ? undefined : refusedFixes(resolved),
       noColor: flags.noColor === true || noColorFromEnv(process.env),

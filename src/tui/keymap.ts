@@ -32,6 +32,9 @@ export type Scope =
   | 'palette'
   | 'confirm'
   | 'attach'
+  | 'history'
+  | 'replay'
+  | 'recordings'
   | 'internList'
   | 'pickField'
   | 'chooser'
@@ -166,6 +169,28 @@ export const KEYMAP = [
   { id: 'detach', keys: [DETACH_NAME, 'escape', 'q'], label: '^]', help: 'detach (esc, q too until attached)', scope: 'attach' },
   { id: 'attachProvision', keys: ['p'], label: 'p', help: 'provision it, then attach', footer: 'provision', scope: 'attach' },
   { id: 'attachRetry', keys: ['r'], label: 'r', help: 'retry', scope: 'attach' },
+  { id: 'historySearch', keys: ['/'], label: '/', help: 'search forward (plain text; a capital letter makes it match case)', footer: 'search', scope: 'history' },
+  { id: 'historySearchBack', keys: ['?'], label: '?', help: 'search backward', scope: 'history' },
+  { id: 'historyNext', keys: ['n'], label: 'n/N', help: 'next / previous match', footer: 'next', scope: 'history' },
+  { id: 'historyPrevious', keys: ['N'], label: '', help: '', scope: 'history' },
+  { id: 'historySelect', keys: ['v'], label: 'v', help: 'start (or drop) a selection; moving extends it', footer: 'select', scope: 'history' },
+  { id: 'historyCopy', keys: ['y'], label: 'y', help: 'copy the selection (else the line) with OSC 52, back to live', footer: 'copy', scope: 'history' },
+  { id: 'historyUp', keys: ['k', 'up'], label: 'hjkl', help: 'move the cursor (arrows too)', footer: 'move', scope: 'history' },
+  { id: 'historyDown', keys: ['j', 'down'], label: '', help: '', scope: 'history' },
+  { id: 'historyLeft', keys: ['h', 'left'], label: '', help: '', scope: 'history' },
+  { id: 'historyRight', keys: ['l', 'right'], label: '', help: '', scope: 'history' },
+  { id: 'historyLineStart', keys: ['0', 'home'], label: '0/$', help: 'start / end of the line', footer: false, scope: 'history' },
+  { id: 'historyLineEnd', keys: ['$', 'end'], label: '', help: '', scope: 'history' },
+  { id: 'historyTop', keys: ['g'], label: 'g/G', help: 'top of the history / the live screen\'s last row', footer: false, scope: 'history' },
+  { id: 'historyBottom', keys: ['G'], label: '', help: '', scope: 'history' },
+  { id: 'historyPageUp', keys: ['ctrl+b', 'pageup'], label: '^b/^f', help: 'page up / down', footer: false, scope: 'history' },
+  { id: 'historyPageDown', keys: ['ctrl+f', 'pagedown'], label: '', help: '', scope: 'history' },
+  { id: 'historyExit', keys: ['q', 'escape'], label: 'q', help: 'back to the live terminal (any other key too, and is typed)', footer: 'live', scope: 'history' },
+  { id: 'replayPause', keys: ['space'], label: 'space', help: 'pause / play', footer: 'pause', scope: 'replay' },
+  { id: 'replayBack', keys: ['left'], label: '←/→', help: 'back / on 5 seconds', footer: 'seek', scope: 'replay' },
+  { id: 'replayForward', keys: ['right'], label: '', help: '', scope: 'replay' },
+  { id: 'replayQuit', keys: ['q', 'escape'], label: 'q', help: 'stop playing', footer: 'quit', scope: 'replay' },
+  { id: 'recordingDelete', keys: ['D'], label: 'D', help: 'delete the recording (asks first)', footer: 'delete', scope: 'recordings' },
 ] as const satisfies readonly Binding[];
 
 /**
@@ -203,6 +228,9 @@ export const SCOPES_TOGETHER: Scope[][] = [
   ['always', 'palette', 'prompt', 'text'],
   ['always', 'confirm'],
   ['always', 'attach'],
+  ['always', 'history'],
+  ['always', 'replay'],
+  ['always', 'global', 'cursor', 'list', 'recordings'],
   ['always', 'global', 'cursor', 'list', 'internList', 'intern', 'provisionable', 'suspendable'],
   ['always', 'chooser', 'text'],
   ['always', 'chooser', 'chooserMulti', 'text'],
@@ -331,6 +359,9 @@ export const SCOPE_TITLES: Record<Scope, string> = {
   palette: 'The command palette (:)',
   confirm: 'Questions',
   attach: 'Attach',
+  history: 'Attach history (shift+pgup; shift+pgdn back)',
+  replay: 'Playing a recording',
+  recordings: 'Recordings (:replay)',
   internList: 'The intern list',
   pickField: 'A field with a picker',
   chooser: 'Pickers (models, vaults, secrets)',

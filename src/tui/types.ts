@@ -21,6 +21,10 @@ export interface TuiOptions {
   iconCacheDir: string;
   /** Attach scrollback lines; default 10000. */
   scrollback: number;
+  /** The profile's `record` setting: `always` records every attach. */
+  record?: 'off' | 'always';
+  /** Where attach recordings go and `:replay` lists them from; null: nowhere (no HOME). */
+  recordingsDir?: string | null;
   /** Warnings to show once at start (e.g. a regional base URL). */
   warnings: string[];
   /**
@@ -45,4 +49,4 @@ export interface TuiOptions {
 }
 
 /** What changes when the profile changes. */
-export type TuiSession = Pick<TuiOptions, 'api' | 'profile' | 'host' | 'sandbox' | 'warnings' | 'features' | 'scrollback' | 'refusedFix'>;
+export type TuiSession = Pick<TuiOptions, 'api' | 'profile' | 'host' | 'sandbox' | 'warnings' | 'features' | 'scrollback' | 'record' | 'refusedFix'>;
