@@ -39,8 +39,8 @@ describe('create an intern', () => {
     await app.waitFor(/› model/);
     await app.press('enter');
     await app.waitFor('openai/o4-mini');
-    await app.type('o4');
-    await app.waitFor((f) => !f.includes('gpt-4.1'));
+    await app.type('o4-mini');
+    await app.waitFor((f) => /› ?\S* ?openai\/o4-mini/.test(f));
     await app.press('enter');
     await app.waitFor((f) => /model +openai\/o4-mini/.test(f) && !f.includes('per M'));
     await app.press('ctrl+s');

@@ -12,6 +12,8 @@ import { Box } from 'ink';
 import { useMemo } from 'react';
 import { windowOf } from '../hooks/useListCursor.js';
 import { pad, widthOf } from '../../text.js';
+import type { CellMark } from '../fuzzy.js';
+import { MarkedCell } from './MarkedCell.js';
 import { theme } from '../theme.js';
 import { ErrorView } from './ErrorView.js';
 import { Spinner } from './Spinner.js';
@@ -101,6 +103,8 @@ export interface TableProps<T> {
    * loaded, so that a filter does not make the columns jump as it narrows what is shown.
    */
   fitRows?: readonly T[];
+  /** What a filter matched in a row's cells, by column header: those characters are drawn marked. */
+  marks?: (row: T) => ReadonlyMap<string, CellMark> | undefined;
 }
 
 /** The columns with each `fit` one's width brought down to what its header and cells need. */
@@ -113,7 +117,7 @@ export function fitted<T>(columns: readonly Column<T>[], rows: readonly T[]): Co
   });
 }
 
-export function Table<T>({ columns: declared, rows, rowKey, selected, height, width, loading, loadingLabel = 'Loading', error, empty, fitRows }: TableProps<T>) {
+export function Table<T>({ columns: declared, rows, rowKey, selected, height, width, loading, loadingLabel = 'Loading', error, empty, fitRows, marks }: TableProps<T>) {
   // Fitting reads every loaded row's cells: once per list, not on every cursor move.
   const sizedBy = fitRows ?? rows;
   const columns = useMemo(() => fitted(declared, sizedBy), [declared, sizedBy]);
@@ -131,6 +135,7 @@ export function Table<T>({ columns: declared, rows, rowKey, selected, height, wi
       {!loading && !error && rows.length === 0 ? <Text color={theme.muted}>{empty}</Text> : null}
       {rows.slice(start, end).map((row, n) => {
         const isSelected = start + n === selected;
+        const marked = marks?.(row);
         return (
           <Box key={rowKey(row)}>
             <Text inverse={isSelected} color={isSelected ? theme.selection : undefined}>
@@ -138,12 +143,12 @@ export function Table<T>({ columns: declared, rows, rowKey, selected, height, wi
             </Text>
             {columns.map((c, i) => {
               if (widths[i] === 0) return null;
-              const v = c.cell(row);
+              const mark = marked?.get(c.header);
               return (
                 <Box key={c.header || i} flexShrink={0}>
                   {gap(i) ? <Text inverse={isSelected}> </Text> : null}
                   <Text bold={isSelected} inverse={isSelected} color={c.color?.(row)}>
-                    {pad(v, widths[i]!)}
+                    <MarkedCell text={mark?.text ?? c.cell(row)} positions={mark?.positions} width={widths[i]!} />
                   </Text>
                 </Box>
               );
