@@ -134,7 +134,8 @@ async function echoes(s: RecordingSetup, record: boolean): Promise<number[]> {
   return times.sort((x, y) => x - y);
 }
 
-export async function recordingRows(s: RecordingSetup): Promise<RecordingLine[]> {
+/** Measures rows 6 and 7, handing each line to `report` as soon as it is measured. */
+export async function recordingRows(s: RecordingSetup, report: (line: RecordingLine) => void): Promise<void> {
   const off: number[] = [];
   const on: number[] = [];
   const castSizes: number[] = [];
@@ -151,6 +152,7 @@ export async function recordingRows(s: RecordingSetup): Promise<RecordingLine[]>
     budget: `≥ ×${RECORDING_BUDGET.throughputShare} of recording off`,
     ok: onRate >= offRate * RECORDING_BUDGET.throughputShare,
   };
+  report(throughput);
   const echoOff = await echoes(s, false);
   const echoOn = await echoes(s, true);
   const p = (xs: number[], q: number) => percentile(xs, q).toFixed(2);
@@ -161,5 +163,5 @@ export async function recordingRows(s: RecordingSetup): Promise<RecordingLine[]>
     budget: `p50 and p99 ≤ ×${RECORDING_BUDGET.echoRatio} of recording off, or + ${RECORDING_BUDGET.echoNoiseMs} ms (${s.echoSamples} samples each)`,
     ok: within(50) && within(99),
   };
-  return [throughput, echo];
+  report(echo);
 }

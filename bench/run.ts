@@ -570,7 +570,7 @@ async function main(): Promise<void> {
   // Rows 6 and 7 (bench/recording.ts): attach NAME with the recorder on against off.
   const recording = async () => {
     stage = '6-7. recording';
-    for (const line of await recordingRows({ sb, dir, shellEnv, file, mb, lastLine, rounds: ROUNDS, echoSamples: ECHO_SAMPLES, keyGapMs: KEY_GAP_MS, cols: COLS, rows: ROWS })) report(line);
+    await recordingRows({ sb, dir, shellEnv, file, mb, lastLine, rounds: ROUNDS, echoSamples: ECHO_SAMPLES, keyGapMs: KEY_GAP_MS, cols: COLS, rows: ROWS }, report);
   };
   if (ONLY === 'record') return recording();
   const emu = emulatorAlone(file);

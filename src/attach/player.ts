@@ -121,7 +121,8 @@ export class Player {
   seek(seconds: number): void {
     const target = Math.min(this.length, Math.max(0, this.at + seconds));
     clearTimeout(this.timer);
-    if (target < this.position || (this.ended && seconds < 0)) {
+    // Back: the emulator cannot go back, so it starts afresh and plays up to the target.
+    if (seconds < 0) {
       this.model.dispose();
       this.model = this.freshModel();
       this.renderer.invalidate();

@@ -29,7 +29,8 @@ export function statusLine(f: StatusFacts): string {
   let scrolled = f.scrolledBack > 0 ? ` │ history: ${f.scrolledBack} lines up (shift+pgdn)` : '';
   if (f.copy) {
     const c = f.copy;
-    const search = c.prompt !== null ? `${c.forward ? '/' : '?'}${c.prompt}▏ (enter searches, esc drops it)` : c.note || (c.query ? `"${c.query}": n/N next/previous` : '');
+    const found = c.query ? `"${c.query}": n/N next/previous` : '';
+    const search = c.prompt !== null ? `${c.forward ? '/' : '?'}${c.prompt}▏ (enter searches, esc drops it)` : [found, c.note].filter(Boolean).join(' · ');
     scrolled = ` │ history${f.scrolledBack > 0 ? `: ${f.scrolledBack} lines up` : ''}${c.anchor ? ' │ selecting' : ''}${search ? ` │ ${search}` : ''}${c.prompt === null && f.copyHint ? ` │ ${f.copyHint}` : ''}`;
   }
   const hint = exited ? 'press any key to return' : `${DETACH_NAME} detach`;

@@ -75,12 +75,12 @@ export const COMMANDS: readonly Command[] = [
     name: 'attach',
     arg: 'NAME',
     flags: ['--record'],
-    help: 'open its terminal (name or id; --record records it)',
+    help: 'its terminal (--record records it)',
     run: (env, _name, found, flags) => {
       if (found) env.nav.push({ name: 'attach', intern: found, ...(flags?.includes('--record') ? { record: true } : {}) });
     },
   },
-  { name: 'replay', aliases: ['recordings'], help: 'the attach recordings: play or delete', run: ({ nav }) => nav.push({ name: 'replay' }) },
+  { name: 'replay', aliases: ['recordings'], help: 'recordings: play or delete', run: ({ nav }) => nav.push({ name: 'replay' }) },
   {
     name: 'chat',
     arg: 'NAME',

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { parseCast } from '../../src/attach/asciicast.js';
+import { attachAndRun, openIntern } from './harness.js';
 import { e2eSuite } from './suite.js';
 
 const { open } = e2eSuite();
@@ -74,6 +75,44 @@ describe('attach --record and replay', () => {
     await exited(again);
     expect(again.exitCode).toBe(1);
     expect(again.output).toContain('the file exists: give another name, or remove it first');
+  });
+
+  it('records from the TUI with :attach NAME --record, lists it in :replay and plays it there', async () => {
+    const state = join(dir, 'tui-state');
+    const t = open({ env: { XDG_STATE_HOME: state } });
+    await t.ready();
+    await t.press(':');
+    await t.type('attach runner --record');
+    await t.press('enter');
+    await t.waitFor('connected');
+    await t.type('echo tui-rec-$((6*7))');
+    await t.press('enter');
+    await t.waitFor('tui-rec-42');
+    await t.press('ctrl+]');
+    await t.waitFor(/recorded to .*recordings\/runner-/);
+    await t.press(':');
+    await t.type('replay');
+    await t.press('enter');
+    await t.waitFor(/runner\s+\d{4}-\d\d-\d\d \d\d:\d\d\s+0:\d\d/);
+    await t.press('enter');
+    await t.waitFor('tui-rec-42');
+    await t.waitFor('intern runner │');
+    await t.press('q');
+    await t.waitFor('Recordings');
+    await t.waitForGone('intern runner │');
+  });
+
+  it('searches the history and copies a match with OSC 52 in the TUI', async () => {
+    const t = open({ args: ['--scrollback', '500'] });
+    await openIntern(t, 'runner');
+    await attachAndRun(t, 'seq 1 200; echo copy-$((6*7))-me', 'copy-42-me');
+    await t.press('shift+pageup');
+    await t.waitFor('history: ');
+    for (const key of ['/', ...'copy-42', 'enter']) await t.press(key);
+    await t.waitFor('"copy-42": n/N next/previous');
+    for (const key of ['v', ...'llllllllll', 'y']) await t.press(key);
+    await t.waitForGone('history');
+    expect(t.output).toContain(`\x1b]52;c;${Buffer.from('copy-42-me').toString('base64')}\x07`);
   });
 
   it('says in one line that a file is not asciicast v2', async () => {

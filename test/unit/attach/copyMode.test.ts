@@ -172,3 +172,30 @@ describe('history mode in the attach session', () => {
     expect(transport().sent).toEqual(['x']);
   });
 });
+
+describe('recording in the attach session', () => {
+  it('hands the recorder the output as received, resizes, typed bytes, and markers at attach, resume, exit and detach', async () => {
+    let transport!: FakeTransport;
+    const calls: string[] = [];
+    const recorder = {
+      output: (d: Uint8Array, offset: number) => void calls.push(`o ${offset} ${Buffer.from(d).toString()}`),
+      input: (d: string) => void calls.push(`i ${d}`),
+      resize: (c: number, r: number) => void calls.push(`r ${c}x${r}`),
+      marker: (m: string) => void calls.push(`m ${m}`),
+      restarted: (start: number) => void calls.push(`restarted ${start}`),
+    };
+    const s = new AttachSession({ title: 't', cols: 40, rows: 10, scrollback: 10, write: () => undefined, makeTransport: (h) => (transport = new FakeTransport(h)), onDetach: () => undefined, recorder });
+    s.start();
+    transport.handlers.state('open');
+    transport.handlers.output(Buffer.from('$ '), 0);
+    transport.handlers.state('reconnecting', 'connection lost');
+    transport.handlers.state('open');
+    transport.handlers.output(Buffer.from('ls'), 2);
+    s.input('l');
+    s.resize(50, 12);
+    transport.handlers.restarted?.(0);
+    transport.handlers.exit({ code: 0, signal: null });
+    s.dispose();
+    expect(calls).toEqual(['m attach', 'o 0 $ ', 'm resume', 'o 2 ls', 'i l', 'r 50x11', 'restarted 0', 'm exit: exited with code 0', 'm detach']);
+  });
+});

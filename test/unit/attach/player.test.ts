@@ -62,4 +62,16 @@ describe('the player', () => {
     expect(p.at).toBeCloseTo(5, 1);
     p.dispose();
   });
+
+  it('seeks back while playing to what the recording showed then, however long it has played', async () => {
+    const events = [ev(0, 'first'), ev(0.3, '\x1b[2J\x1b[Hsecond'), ev(30, 'third')];
+    const { p, out, clear } = player(events);
+    p.start();
+    await until(() => out().includes('second'), 'the second event');
+    clear();
+    p.seek(-5);
+    await until(() => out().includes('first'), 'the first screen again');
+    expect(out()).not.toContain('second');
+    p.dispose();
+  });
 });
