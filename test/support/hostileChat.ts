@@ -11,7 +11,11 @@ import type { AddressInfo } from 'node:net';
 export const HOSTILE_INTERN_ID = '0b6f3c2a-4d5e-4f60-8a71-92b3c4d5e6f7';
 export const HOSTILE_API_KEY = 'sk-or-v1-' + 'ab'.repeat(32);
 
-export type HostileMode = { kind: 'endless'; chunkChars?: number } | { kind: 'keepalive'; everyMs: number } | { kind: 'session'; sessionId: string; text?: string };
+export type HostileMode =
+  | { kind: 'endless'; chunkChars?: number }
+  /** Keepalive comments only, after `first` (answer text) when given, until `finish` is called. */
+  | { kind: 'keepalive'; everyMs: number; first?: string }
+  | { kind: 'session'; sessionId: string; text?: string };
 
 export interface HostileChat {
   /** With /api/v1, for OPENROUTER_BASE_URL. */
@@ -24,6 +28,8 @@ export interface HostileChat {
   chats: unknown[];
   /** How many chat streams are still open. */
   open(): number;
+  /** Ends every open keepalive stream with `text`, a last chunk naming `sessionId`, and [DONE]. */
+  finish(text: string, sessionId: string): void;
   close(): Promise<void>;
 }
 
@@ -49,6 +55,8 @@ function intern() {
     icon_sha256: null,
   };
 }
+
+const lastChunk = (sessionId: string) => `data: ${JSON.stringify({ id: 'gen-hostile', object: 'chat.completion.chunk', created: 1, model: 'm/x', choices: [], session_id: sessionId, usage: null })}\n\n`;
 
 const chunk = (delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}) =>
   `data: ${JSON.stringify({ id: 'gen-hostile', object: 'chat.completion.chunk', created: 1, model: 'm/x', choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
@@ -104,7 +112,7 @@ export async function startHostileChat(mode: HostileMode): Promise<HostileChat> 
       });
       if (mode.kind === 'endless') return endless(res, mode.chunkChars ?? 16_384);
       if (mode.kind === 'keepalive') {
-        res.write(chunk({ role: 'assistant' }));
+        res.write(chunk({ role: 'assistant', ...(mode.first ? { content: mode.first } : {}) }));
         const timer = setInterval(() => res.write(': keepalive\n\n'), mode.everyMs);
         timers.add(timer);
         res.on('close', () => {
@@ -113,7 +121,7 @@ export async function startHostileChat(mode: HostileMode): Promise<HostileChat> 
         });
         return;
       }
-      res.end(chunk({ content: mode.text ?? 'done\n' }, 'stop') + `data: ${JSON.stringify({ id: 'gen-hostile', object: 'chat.completion.chunk', created: 1, model: 'm/x', choices: [], session_id: mode.sessionId, usage: null })}\n\n` + 'data: [DONE]\n\n');
+      res.end(chunk({ content: mode.text ?? 'done\n' }, 'stop') + lastChunk(mode.sessionId) + 'data: [DONE]\n\n');
     });
   });
   server.on('connection', (s) => s.setNoDelay(true));
@@ -125,6 +133,11 @@ export async function startHostileChat(mode: HostileMode): Promise<HostileChat> 
     blockedSince: () => blocked,
     chats,
     open: () => open,
+    finish: (text, sessionId) => {
+      for (const t of timers) clearInterval(t);
+      timers.clear();
+      for (const res of streams) res.end(chunk({ content: text }, 'stop') + lastChunk(sessionId) + 'data: [DONE]\n\n');
+    },
     close: async () => {
       for (const t of timers) clearInterval(t);
       for (const s of streams) s.destroy();
