@@ -54,24 +54,27 @@ const LIGHT_SGR: Record<Tone, [string, string]> = { ...SGR, yellow: ['\x1b[35m',
  * The one way a command's output is written: `text` to `stream`, resolving once the stream takes
  * more: at once while what it holds is under its high-water mark, else on `drain`. A stream that
  * closes or fails meanwhile resolves it too (the ending watch, ending.ts, reports why and ends the
- * command). A command that writes piece after piece awaits each, so what its reader has not taken
+ * command), and so does `signal` (ctrl+c, SIGTERM: the command then sees its abort, not a reader
+ * that never reads). A command that writes piece after piece awaits each, so what its reader has not taken
  * yet stays in the pipe and the socket behind it, not in this process: without it, `chat` against
  * an endless stream with a stalled reader grew by tens of MB a second (bench/README.md, issue 43).
  */
-export function writeOut(stream: NodeJS.WritableStream, text: string): Promise<void> {
+export function writeOut(stream: NodeJS.WritableStream, text: string, signal?: AbortSignal): Promise<void> {
   const s = stream as NodeJS.WritableStream & { destroyed?: boolean; writableEnded?: boolean };
   if (s.destroyed || s.writableEnded) return Promise.resolve();
-  if (stream.write(text)) return Promise.resolve();
+  if (stream.write(text) || signal?.aborted) return Promise.resolve();
   return new Promise<void>((resolve) => {
     const done = () => {
       stream.off('drain', done);
       stream.off('close', done);
       stream.off('error', done);
+      signal?.removeEventListener('abort', done);
       resolve();
     };
     stream.on('drain', done);
     stream.on('close', done);
     stream.on('error', done);
+    signal?.addEventListener('abort', done);
   });
 }
 
@@ -162,6 +165,8 @@ export class Output {
     readonly jsonFields: string[] | null,
     /** --no-color: as NO_COLOR does. */
     noColorFlag = false,
+    /** The command's cancel signal: a write waiting for the reader stops waiting on it. */
+    private readonly signal?: AbortSignal,
   ) {
     this.tty = Boolean(io.stdout.isTTY);
     this.color = this.tty && !(noColorFlag || noColorFromEnv(io.env));
@@ -332,7 +337,7 @@ export class Output {
     this.clearStatus();
     // On a terminal stdout and stderr move one cursor.
     if (this.tty && (stream === this.io.stdout || this.io.stderr.isTTY)) this.column = columnAfter(this.column, text);
-    const written = writeOut(stream, text);
+    const written = writeOut(stream, text, this.signal);
     if (stream !== this.io.stdout) return written;
     this.lastOutputAt = performance.now();
     this.waiting++;

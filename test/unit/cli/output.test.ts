@@ -77,6 +77,20 @@ describe('writeOut and Output.say', () => {
     failed.destroy(new Error('EPIPE'));
     await pending;
   });
+
+  it('stops waiting when the command is cancelled (ctrl+c, SIGTERM), the reader never reading', async () => {
+    const stdout = new Stalled();
+    const cancel = new AbortController();
+    const out = new Output(ioOf(stdout, new Sink(false)), null, false, cancel.signal);
+    const waiting = out.say('x'.repeat(100));
+    let done = false;
+    void waiting.then(() => (done = true));
+    await new Promise((r) => setImmediate(r));
+    expect(done).toBe(false);
+    cancel.abort();
+    await waiting;
+    await out.say('more');
+  });
 });
 
 describe('Output.status', () => {
