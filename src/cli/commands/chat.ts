@@ -199,10 +199,14 @@ interface Session {
 
 /**
  * `--session ID` for a command the user is told to run, ID quoted for the shell; a session id the
- * service named goes in only when it is a plain id (isPlainId): else `why` says so instead.
+ * service named goes in only when it is a plain id (isPlainId), and one typed with control
+ * characters not at all (a line break would fake another line): else `why` says so instead.
  */
 function sessionFlag(session: { id: string; fromService: boolean }): { ok: true; flag: string } | { ok: false; why: string } {
-  if (session.fromService && !isPlainId(session.id)) return { ok: false, why: `the service named a session id that is not a plain id (${quoted(session.id, 60)}), so no command to paste is given` };
+  if (!isPlainId(session.id)) {
+    if (session.fromService) return { ok: false, why: `the service named a session id that is not a plain id (${quoted(session.id, 60)}), so no command to paste is given` };
+    if (sanitize(session.id) !== session.id) return { ok: false, why: `the session id holds control characters (${quoted(session.id, 60)}), so no command to paste is given` };
+  }
   return { ok: true, flag: `--session ${shellQuote(session.id)}` };
 }
 

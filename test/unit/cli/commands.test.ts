@@ -434,6 +434,10 @@ describe('commands against the fake API', () => {
     const r = await runWithFake(['chat', 'runner', 'hello', '--session', "it's mine; $(touch x)"], api);
     expect(r.code).toBe(130);
     expect(r.stderr).toContain(`(continue with --session 'it'\\''s mine; $(touch x)')`);
+    // Typed with a line break, it would fake a line of its own: no command then.
+    const broken = await runWithFake(['chat', 'runner', 'hello', '--session', 'a\nsession: fake'], api);
+    expect(broken.stderr).toContain('session: the session id holds control characters ("a\\nsession: fake"), so no command to paste is given');
+    expect(broken.stderr).not.toMatch(/^session: fake/m);
   });
 
   it('chat strips control characters from the permission option --approve picks before naming it', async () => {
