@@ -37,6 +37,8 @@ export interface ClientOptions {
   maxIconBytes?: number;
   /** A chat stream silent this long is given up as severed; default CHAT_SILENCE_MS (the service's keepalive comes every 30 s). */
   chatSilenceMs?: number;
+  /** The most one chat stream may carry; default CHAT_STREAM_MAX_BYTES (64 MiB). Past it: StreamTooLongError. */
+  chatStreamMaxBytes?: number;
   /**
    * Renews the OAuth access token (a refresh-token grant) when the service answers 401 to an OAuth
    * route; the request is then sent once more with the new token. Absent: a 401 is final.

@@ -8,6 +8,7 @@ import { AttachSession } from '../../attach/session.js';
 import { WebSocketTransport } from '../../attach/transport.js';
 import { PROVISIONABLE_STATUSES, STARTING_STATUSES, type DaemonAccess, type Intern } from '../../contract/intern.js';
 import { checkName } from '../../contract/rules.js';
+import { isPlainId } from '../quote.js';
 import { sanitize } from '../../text.js';
 import { holdWarnings } from '../../tui/terminal.js';
 import type { RunContext } from '../context.js';
@@ -28,7 +29,9 @@ const LEAVE = '\x1b[0m\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1l\x1b>\
 export function notRunning(intern: Intern): string {
   const name = sanitize(intern.name);
   const status = sanitize(intern.status);
-  const ref = checkName(intern.name) === null ? intern.name : sanitize(intern.id);
+  // Into a command to paste goes a name by the service's rule, or an id that is a plain id (quote.ts).
+  const ref = checkName(intern.name) === null ? intern.name : isPlainId(intern.id) ? intern.id : null;
+  if (ref === null) return `${name} is not running (${status}); the service named an intern id that is not a plain id, so no command to paste is given`;
   if (PROVISIONABLE_STATUSES.includes(intern.status)) return `${name} is not running (${status}): provision it first, with \`intern-tui interns provision ${ref} --wait\``;
   if (STARTING_STATUSES.includes(intern.status)) return `${name} is not running yet (${status}): \`intern-tui interns wait ${ref}\` returns once it is`;
   return `${name} is not running (${status})`;
