@@ -1,15 +1,20 @@
 // Bundles the CLI into ESM for fast start: code splitting keeps each command's code out of start-up. Native modules stay
 // external. The TUI command and the embedded sandbox's worker are each bundled as one CommonJS file, for V8's code
 // cache (src/codeCache.ts; at the end).
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { build } from 'esbuild';
 import { simpleWidthRuns } from './string-width-core.mjs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** Left to node_modules: native modules, and `open` (which ships its own xdg-open). */
-const NATIVE = ['better-sqlite3', '@lydell/node-pty', '@napi-rs/keyring', 'open'];
+/**
+ * Left to node_modules: the native modules. These, and what the bundled code loads with
+ * importExternal, are package.json's `dependencies`, and nothing else is: the bundle holds the
+ * rest (checked at the end, `checkDependencies`).
+ */
+const NATIVE = ['libsql', '@lydell/node-pty', '@napi-rs/keyring'];
 
 /**
  * Ink's `yoga-layout` becomes scripts/yoga-sync.mjs, which instantiates the same wasm synchronously
@@ -210,3 +215,52 @@ await build({
   outfile: 'dist/sandbox-worker.cjs',
 }).then(keepMeta);
 writeFileSync(root + 'dist/meta.json', JSON.stringify(meta));
+// `open` (bundled) runs the xdg-open it ships from beside its own file, the system's when there is
+// none there: beside the chunk that holds it (the CLI's) and beside dist/tui.cjs (the TUI's).
+for (const dir of ['dist/', 'dist/chunks/']) {
+  copyFileSync(root + 'node_modules/open/xdg-open', root + dir + 'xdg-open');
+  chmodSync(root + dir + 'xdg-open', 0o755);
+}
+checkDependencies();
+
+/** The package a bare specifier names: `@scope/name` or `name` (`name/sub/path` too). */
+function packageOf(specifier) {
+  return specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+}
+
+/**
+ * What an installed intern-tui loads from node_modules at run time must be its `dependencies`, and
+ * they must be nothing more (the install pulls each with its tree; the bundle holds the rest):
+ * every bare specifier the bundle requires or imports (esbuild's metafile: what it left external),
+ * and every `importExternal('...')` in the sources bundled (packages loaded at run time by name).
+ * A bundled package's optional peer (ws's bufferutil, required inside a try) is no need.
+ */
+function checkDependencies() {
+  const pkg = JSON.parse(readFileSync(root + 'package.json', 'utf8'));
+  const declared = new Set(Object.keys(pkg.dependencies ?? {}));
+  const needed = new Map();
+  const need = (specifier, by) => {
+    if (isBuiltin(specifier) || specifier.startsWith('.') || specifier.startsWith('/')) return;
+    needed.set(packageOf(specifier), by);
+  };
+  for (const [file, output] of Object.entries(meta.outputs)) for (const i of output.imports) if (i.external) need(i.path, file);
+  const optionalPeers = new Set();
+  for (const input of Object.keys(meta.inputs)) {
+    const m = /^(?:.*\/)?node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
+    if (m) {
+      const meta_ = JSON.parse(readFileSync(root + input.slice(0, m.index + m[0].length) + 'package.json', 'utf8'));
+      for (const [peer, how] of Object.entries(meta_.peerDependenciesMeta ?? {})) if (how.optional) optionalPeers.add(peer);
+    } else if (input.startsWith('src/')) {
+      const source = readFileSync(root + input, 'utf8');
+      for (const [, specifier] of source.matchAll(/importExternal\s*(?:<[\s\S]*?>)?\(\s*['"]([^'"]+)['"]/g)) need(specifier, input);
+    }
+  }
+  for (const peer of optionalPeers) if (!declared.has(peer)) needed.delete(peer);
+  const problems = [];
+  for (const [name, by] of needed) if (!declared.has(name)) problems.push(`the bundle loads ${name} at run time (${by}), which package.json's dependencies lacks`);
+  for (const name of declared) if (!needed.has(name)) problems.push(`package.json's dependencies lists ${name}, which the bundle does not load from node_modules: move it to devDependencies`);
+  if (problems.length > 0) {
+    for (const p of problems) console.error(`build: ${p}`);
+    process.exit(1);
+  }
+}
