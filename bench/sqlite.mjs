@@ -10,7 +10,9 @@
  * schema), then 1,000 interns inserted (each an autocommit transaction, as the routes write),
  * 1,000 read by id, 200 pages of 50, 500 vault secrets put (RETURNING) and read back.
  * `node:sqlite` runs through a shim of the better-sqlite3 calls the store makes, where the Node
- * running it has the module (22.13+); elsewhere it is skipped.
+ * running it has the module (22.13+); elsewhere it is skipped. better-sqlite3 is no dependency any
+ * more: `npm install --no-save better-sqlite3@12` first to compare it (a binding not installed is
+ * skipped, and one built for another Node's ABI says so).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -84,7 +86,17 @@ if (values.child) {
   writeFileSync(join(dir, 'node-sqlite-shim.cjs'), NODE_SQLITE_SHIM);
   const drivers = { 'better-sqlite3': 'better-sqlite3', libsql: 'libsql', 'node:sqlite': join(dir, 'node-sqlite-shim.cjs') };
   const bundles = {};
+  const require = (await import('node:module')).createRequire(join(ROOT, 'package.json'));
   for (const [name, target] of Object.entries(drivers)) {
+    if (!target.startsWith('/')) {
+      try {
+        require.resolve(target);
+      } catch {
+        console.log(`${name}: not installed, skipped`);
+        delete drivers[name];
+        continue;
+      }
+    }
     bundles[name] = join(dir, `store-${name.replace(':', '-')}.cjs`);
     await build({ absWorkingDir: ROOT, entryPoints: ['src/sandbox/store.ts'], outfile: bundles[name], bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['better-sqlite3', 'libsql', 'node:sqlite'], alias: { 'better-sqlite3': target }, nodePaths: [join(ROOT, 'node_modules')], logLevel: 'warning' });
   }
