@@ -98,7 +98,7 @@ if (values.child) {
       }
     }
     bundles[name] = join(dir, `store-${name.replace(':', '-')}.cjs`);
-    await build({ absWorkingDir: ROOT, entryPoints: ['src/sandbox/store.ts'], outfile: bundles[name], bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['better-sqlite3', 'libsql', 'node:sqlite'], alias: { 'better-sqlite3': target }, nodePaths: [join(ROOT, 'node_modules')], logLevel: 'warning' });
+    await build({ absWorkingDir: ROOT, entryPoints: ['src/sandbox/store.ts'], outfile: bundles[name], bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['better-sqlite3', 'libsql', 'node:sqlite'], alias: { libsql: target }, nodePaths: [join(ROOT, 'node_modules')], logLevel: 'warning' });
   }
   const nodes = [process.execPath, ...values.node];
   const results = {};
