@@ -10,11 +10,40 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 /**
- * Left to node_modules: the native modules. These, and what the bundled code loads with
- * importExternal, are package.json's `dependencies`, and nothing else is: the bundle holds the
- * rest (checked at the end, `checkDependencies`).
+ * Left to node_modules: the native modules (libsql's JavaScript is bundled, its binary, one
+ * `@libsql/<platform>` package, is not: see libsqlTarget). These, and what the bundled code loads
+ * with importExternal, are package.json's `dependencies`, and nothing else is: the bundle holds
+ * the rest (checked at the end, `checkDependencies`).
  */
-const NATIVE = ['libsql', '@lydell/node-pty', '@napi-rs/keyring'];
+const NATIVE = ['@libsql/*', '@lydell/node-pty', '@napi-rs/keyring'];
+/** Dependencies the bundle holds the JavaScript of, whose binary packages (their optionalDependencies) it loads by a name made at run time. */
+const BINARIES_OF = ['libsql'];
+
+/**
+ * libsql, bundled (into the sandbox's worker, and so into V8's code cache with it), picks its
+ * binary package with @neon-rs/load's `currentTarget()`, which on Linux takes a whole diagnostic
+ * report (`process.report.getReport()`, a quarter of loading libsql in the worker's profile) to
+ * tell glibc from musl, and then asks detect-libc (which reads ldd, cheaply) the same question. The
+ * bundle asks detect-libc first and takes the report only when it has no answer; its
+ * `require(\`@libsql/${target}\`)` stays a run-time require, resolved from dist/ (where npm puts
+ * libsql's platform packages beside intern-tui's). A libsql release that changes that code fails
+ * the build here.
+ */
+const libsqlTarget = {
+  name: 'libsql-target',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/]libsql[\\/]index\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const from = 'let target = currentTarget();';
+      const native = 'return require(`@libsql/${target}`);';
+      if (source.split(from).length !== 2 || source.split(native).length !== 2) throw new Error("libsql-target: libsql's index.js changed; this build cannot pick its binary without the diagnostic report");
+      const to =
+        "const family = process.platform === 'linux' && (process.arch === 'x64' || process.arch === 'arm64') ? familySync() : null;\n" +
+        '  let target = family === GLIBC ? `linux-${process.arch}-gnu` : family === MUSL ? `linux-${process.arch}-musl` : currentTarget();';
+      return { loader: 'js', contents: source.replace(from, to) };
+    });
+  },
+};
 
 /**
  * Ink's `yoga-layout` becomes scripts/yoga-sync.mjs, which instantiates the same wasm synchronously
@@ -148,11 +177,12 @@ const common = {
   external: NATIVE,
   logLevel: 'warning',
   metafile: true,
+  plugins: [libsqlTarget],
 };
 /** What every bundle holding the TUI shares: the replacements above, and no React devtools. */
 const tui = {
   alias: { 'react-devtools-core': './scripts/react-devtools-stub.mjs' },
-  plugins: [yogaSync, stringWidthFast, ansiTokenizeFast, inkNoDevtools],
+  plugins: [libsqlTarget, yogaSync, stringWidthFast, ansiTokenizeFast, inkNoDevtools],
 };
 // React's production builds: the development ones (the default without this) check every render and run several times slower.
 const production = { 'process.env.NODE_ENV': '"production"' };
@@ -256,6 +286,15 @@ function checkDependencies() {
     }
   }
   for (const peer of optionalPeers) if (!declared.has(peer)) needed.delete(peer);
+  // A bundled package's binary packages come with it: the package is what to depend on.
+  for (const name of BINARIES_OF) {
+    const prefix = `@${name}/`;
+    const binaries = [...needed.keys()].filter((n) => n.startsWith(prefix));
+    if (binaries.length > 0 || Object.keys(meta.inputs).some((i) => i.includes(`node_modules/${name}/`))) {
+      for (const n of binaries) needed.delete(n);
+      needed.set(name, 'its binary package, loaded by the bundled ' + name);
+    }
+  }
   const problems = [];
   for (const [name, by] of needed) if (!declared.has(name)) problems.push(`the bundle loads ${name} at run time (${by}), which package.json's dependencies lacks`);
   for (const name of declared) if (!needed.has(name)) problems.push(`package.json's dependencies lists ${name}, which the bundle does not load from node_modules: move it to devDependencies`);
