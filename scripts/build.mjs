@@ -1,15 +1,49 @@
 // Bundles the CLI into ESM for fast start: code splitting keeps each command's code out of start-up. Native modules stay
 // external. The TUI command and the embedded sandbox's worker are each bundled as one CommonJS file, for V8's code
 // cache (src/codeCache.ts; at the end).
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { build } from 'esbuild';
 import { simpleWidthRuns } from './string-width-core.mjs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** Left to node_modules: native modules, and `open` (which ships its own xdg-open). */
-const NATIVE = ['better-sqlite3', '@lydell/node-pty', '@napi-rs/keyring', 'open'];
+/**
+ * Left to node_modules: the native modules (libsql's JavaScript is bundled, its binary, one
+ * `@libsql/<platform>` package, is not: see libsqlTarget). These, and what the bundled code loads
+ * with importExternal, are package.json's `dependencies`, and nothing else is: the bundle holds
+ * the rest (checked at the end, `checkDependencies`).
+ */
+const NATIVE = ['@libsql/*', '@lydell/node-pty', '@napi-rs/keyring'];
+/** Dependencies the bundle holds the JavaScript of, whose binary packages (their optionalDependencies) it loads by a name made at run time. */
+const BINARIES_OF = ['libsql'];
+
+/**
+ * libsql, bundled (into the sandbox's worker, and so into V8's code cache with it), picks its
+ * binary package with @neon-rs/load's `currentTarget()`, which on Linux takes a whole diagnostic
+ * report (`process.report.getReport()`, a quarter of loading libsql in the worker's profile) to
+ * tell glibc from musl, and then asks detect-libc (which reads ldd, cheaply) the same question. The
+ * bundle asks detect-libc first and takes the report only when it has no answer; its
+ * `require(\`@libsql/${target}\`)` stays a run-time require, resolved from dist/ (where npm puts
+ * libsql's platform packages beside intern-tui's). A libsql release that changes that code fails
+ * the build here.
+ */
+const libsqlTarget = {
+  name: 'libsql-target',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/]libsql[\\/]index\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const from = 'let target = currentTarget();';
+      const native = 'return require(`@libsql/${target}`);';
+      if (source.split(from).length !== 2 || source.split(native).length !== 2) throw new Error("libsql-target: libsql's index.js changed; this build cannot pick its binary without the diagnostic report");
+      const to =
+        "const family = process.platform === 'linux' && (process.arch === 'x64' || process.arch === 'arm64') ? familySync() : null;\n" +
+        '  let target = family === GLIBC ? `linux-${process.arch}-gnu` : family === MUSL ? `linux-${process.arch}-musl` : currentTarget();';
+      return { loader: 'js', contents: source.replace(from, to) };
+    });
+  },
+};
 
 /**
  * Ink's `yoga-layout` becomes scripts/yoga-sync.mjs, which instantiates the same wasm synchronously
@@ -143,11 +177,12 @@ const common = {
   external: NATIVE,
   logLevel: 'warning',
   metafile: true,
+  plugins: [libsqlTarget],
 };
 /** What every bundle holding the TUI shares: the replacements above, and no React devtools. */
 const tui = {
   alias: { 'react-devtools-core': './scripts/react-devtools-stub.mjs' },
-  plugins: [yogaSync, stringWidthFast, ansiTokenizeFast, inkNoDevtools],
+  plugins: [libsqlTarget, yogaSync, stringWidthFast, ansiTokenizeFast, inkNoDevtools],
 };
 // React's production builds: the development ones (the default without this) check every render and run several times slower.
 const production = { 'process.env.NODE_ENV': '"production"' };
@@ -210,3 +245,61 @@ await build({
   outfile: 'dist/sandbox-worker.cjs',
 }).then(keepMeta);
 writeFileSync(root + 'dist/meta.json', JSON.stringify(meta));
+// `open` (bundled) runs the xdg-open it ships from beside its own file, the system's when there is
+// none there: beside the chunk that holds it (the CLI's) and beside dist/tui.cjs (the TUI's).
+for (const dir of ['dist/', 'dist/chunks/']) {
+  copyFileSync(root + 'node_modules/open/xdg-open', root + dir + 'xdg-open');
+  chmodSync(root + dir + 'xdg-open', 0o755);
+}
+checkDependencies();
+
+/** The package a bare specifier names: `@scope/name` or `name` (`name/sub/path` too). */
+function packageOf(specifier) {
+  return specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+}
+
+/**
+ * What an installed intern-tui loads from node_modules at run time must be its `dependencies`, and
+ * they must be nothing more (the install pulls each with its tree; the bundle holds the rest):
+ * every bare specifier the bundle requires or imports (esbuild's metafile: what it left external),
+ * and every `importExternal('...')` in the sources bundled (packages loaded at run time by name).
+ * A bundled package's optional peer (ws's bufferutil, required inside a try) is no need.
+ */
+function checkDependencies() {
+  const pkg = JSON.parse(readFileSync(root + 'package.json', 'utf8'));
+  const declared = new Set(Object.keys(pkg.dependencies ?? {}));
+  const needed = new Map();
+  const need = (specifier, by) => {
+    if (isBuiltin(specifier) || specifier.startsWith('.') || specifier.startsWith('/')) return;
+    needed.set(packageOf(specifier), by);
+  };
+  for (const [file, output] of Object.entries(meta.outputs)) for (const i of output.imports) if (i.external) need(i.path, file);
+  const optionalPeers = new Set();
+  for (const input of Object.keys(meta.inputs)) {
+    const m = /^(?:.*\/)?node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
+    if (m) {
+      const meta_ = JSON.parse(readFileSync(root + input.slice(0, m.index + m[0].length) + 'package.json', 'utf8'));
+      for (const [peer, how] of Object.entries(meta_.peerDependenciesMeta ?? {})) if (how.optional) optionalPeers.add(peer);
+    } else if (input.startsWith('src/')) {
+      const source = readFileSync(root + input, 'utf8');
+      for (const [, specifier] of source.matchAll(/importExternal\s*(?:<[\s\S]*?>)?\(\s*['"]([^'"]+)['"]/g)) need(specifier, input);
+    }
+  }
+  for (const peer of optionalPeers) if (!declared.has(peer)) needed.delete(peer);
+  // A bundled package's binary packages come with it: the package is what to depend on.
+  for (const name of BINARIES_OF) {
+    const prefix = `@${name}/`;
+    const binaries = [...needed.keys()].filter((n) => n.startsWith(prefix));
+    if (binaries.length > 0 || Object.keys(meta.inputs).some((i) => i.includes(`node_modules/${name}/`))) {
+      for (const n of binaries) needed.delete(n);
+      needed.set(name, 'its binary package, loaded by the bundled ' + name);
+    }
+  }
+  const problems = [];
+  for (const [name, by] of needed) if (!declared.has(name)) problems.push(`the bundle loads ${name} at run time (${by}), which package.json's dependencies lacks`);
+  for (const name of declared) if (!needed.has(name)) problems.push(`package.json's dependencies lists ${name}, which the bundle does not load from node_modules: move it to devDependencies`);
+  if (problems.length > 0) {
+    for (const p of problems) console.error(`build: ${p}`);
+    process.exit(1);
+  }
+}

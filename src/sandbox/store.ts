@@ -1,8 +1,10 @@
 /**
  * The sandbox's state in SQLite (WAL). Name uniqueness per creator within a
  * workspace is a UNIQUE index, so the database, not the handler, decides races.
+ * The binding is libsql (better-sqlite3's API, its binaries npm packages: why, in
+ * docs/architecture.md, "The SQLite binding").
  */
-import Database from 'better-sqlite3';
+import Database from 'libsql';
 import type { Progress } from '../contract/intern.js';
 
 export type KeyKind = 'api_key' | 'org_key' | 'intern_key' | 'management_key' | 'oauth_token';
@@ -180,6 +182,9 @@ export class Store {
   constructor(file: string) {
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
+    // A commit is on disk (the OS's) when it returns, so a killed process loses none; no fsync per
+    // commit, which only a power cut needs. better-sqlite3 was built with this as its default.
+    this.db.pragma('synchronous = NORMAL');
     this.db.pragma('foreign_keys = ON');
     // Deleted BYOK key material is overwritten on disk, not left in free pages.
     this.db.pragma('secure_delete = ON');
