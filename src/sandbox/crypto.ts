@@ -1,17 +1,95 @@
-/** AES-256-GCM for raw BYOK keys at rest; the key comes from INTERN_SANDBOX_SECRET or a 0600 file. */
+/**
+ * AES-256-GCM for raw BYOK keys at rest. The key comes from a secret file or file descriptor, from
+ * INTERN_SANDBOX_SECRET (read once, then removed from the environment), or from `<dataDir>/secret.key`.
+ */
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
+/** The variable that holds the secret itself: kept working, but any process of the same user reads it in /proc. */
+export const SECRET_ENV = 'INTERN_SANDBOX_SECRET';
+/** The variable that names a file holding the secret (what --secret-file gives). */
+export const SECRET_FILE_ENV = 'INTERN_SANDBOX_SECRET_FILE';
+
+/**
+ * Where the sandbox's secret comes from. A file or a descriptor holds the same text the variable
+ * would (any string, hashed to 32 bytes; a final line break is not part of it), so moving from
+ * INTERN_SANDBOX_SECRET to a file keeps the data folder's sealed state readable.
+ */
+export type SecretSource = { file: string } | { fd: number } | { text: string };
+
+/** A secret that cannot be read (a missing, unreadable or empty file, a closed descriptor): one line, exit 2 from the CLI. */
+export class SecretSourceError extends Error {
+  override readonly name = 'SecretSourceError';
+}
+
+/** The one-line note for a secret given in the environment. */
+export const SECRET_ENV_NOTE = `${SECRET_ENV} is readable by this user's processes in /proc/PID/environ; pass --secret-file FILE (or --secret-fd N) instead`;
+
+/**
+ * The secret's source as the environment gives it, taken once: INTERN_SANDBOX_SECRET_FILE, else
+ * INTERN_SANDBOX_SECRET. Both are removed from `env`, so no process started after this inherits
+ * them (/proc/PID/environ still shows the process's first environment: hence the note).
+ */
+export function takeSecretFromEnv(env: NodeJS.ProcessEnv = process.env): { source?: SecretSource; note?: string } {
+  const text = env[SECRET_ENV];
+  const file = env[SECRET_FILE_ENV];
+  delete env[SECRET_ENV];
+  delete env[SECRET_FILE_ENV];
+  const note = text ? SECRET_ENV_NOTE : undefined;
+  if (file) return { source: { file }, note };
+  return { source: text ? { text } : undefined, note };
+}
+
+/** Reads a source's text: a file's or a descriptor's whole content (the descriptor is closed), without its final line break. */
+export function readSecret(source: SecretSource): string {
+  let raw: string;
+  if ('text' in source) raw = source.text;
+  else if ('file' in source) {
+    try {
+      raw = readFileSync(source.file, 'utf8');
+    } catch (e) {
+      throw new SecretSourceError(`the secret file ${source.file} cannot be read: ${describeFsError(e)}`);
+    }
+  } else {
+    try {
+      raw = readFileSync(source.fd, 'utf8');
+    } catch (e) {
+      throw new SecretSourceError(`the secret file descriptor ${source.fd} cannot be read: ${describeFsError(e)}`);
+    } finally {
+      // Not left open for the programs the sandbox starts to inherit.
+      try {
+        closeSync(source.fd);
+      } catch {
+        /* it was not open */
+      }
+    }
+  }
+  const text = raw.replace(/[\r\n]+$/, '');
+  if (text === '') throw new SecretSourceError(`${'file' in source ? `the secret file ${source.file}` : 'fd' in source ? `the secret file descriptor ${source.fd}` : SECRET_ENV} is empty`);
+  return text;
+}
+
+const FS_ERRORS: Record<string, string> = {
+  ENOENT: 'it does not exist',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'it is a folder',
+  EBADF: 'it is not open',
+};
+const describeFsError = (e: unknown): string => {
+  const code = (e as { code?: unknown }).code;
+  return (typeof code === 'string' && FS_ERRORS[code]) || (typeof code === 'string' ? code : 'unreadable');
+};
 
 export class SecretBox {
   constructor(private readonly key: Buffer) {
     if (key.length !== 32) throw new Error('the sandbox secret must be 32 bytes');
   }
 
-  /** INTERN_SANDBOX_SECRET (any string, hashed to 32 bytes), else `<dataDir>/secret.key` (created 0600), else random. */
-  static load(dataDir: string | undefined, env = process.env): SecretBox {
-    const fromEnv = env.INTERN_SANDBOX_SECRET;
-    if (fromEnv) return new SecretBox(createHash('sha256').update(fromEnv).digest());
+  /** The given source (its text hashed to 32 bytes), else `<dataDir>/secret.key` (created 0600), else random. */
+  static load(dataDir: string | undefined, source?: SecretSource): SecretBox {
+    if (source) return new SecretBox(createHash('sha256').update(readSecret(source)).digest());
     if (!dataDir) return new SecretBox(randomBytes(32));
     const file = join(dataDir, 'secret.key');
     if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
