@@ -3,7 +3,7 @@
  * INTERN_SANDBOX_SECRET (read once, then removed from the environment), or from `<dataDir>/secret.key`.
  */
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { closeSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The variable that holds the secret itself: kept working, but any process of the same user reads it in /proc. */
@@ -52,22 +52,44 @@ export function readSecret(source: SecretSource): string {
       throw new SecretSourceError(`the secret file ${source.file} cannot be read: ${describeFsError(e)}`);
     }
   } else {
+    const refused = unusableFd(source.fd);
+    if (refused) throw new SecretSourceError(`the secret file descriptor ${source.fd} cannot be read: ${refused}`);
     try {
       raw = readFileSync(source.fd, 'utf8');
     } catch (e) {
       throw new SecretSourceError(`the secret file descriptor ${source.fd} cannot be read: ${describeFsError(e)}`);
-    } finally {
-      // Not left open for the programs the sandbox starts to inherit.
-      try {
-        closeSync(source.fd);
-      } catch {
-        /* it was not open */
-      }
     }
+    // Read: closed, not left open for the programs the sandbox starts.
+    closeSync(source.fd);
   }
   const text = raw.replace(/[\r\n]+$/, '');
   if (text === '') throw new SecretSourceError(`${'file' in source ? `the secret file ${source.file}` : 'fd' in source ? `the secret file descriptor ${source.fd}` : SECRET_ENV} is empty`);
   return text;
+}
+
+/**
+ * Why descriptor `fd` cannot be the secret's: not open, not a file, pipe or socket (the runtime's
+ * own event descriptors), or, on Linux, a pipe this process holds both ends of (the runtime's own:
+ * reading it would wait for ever). A pipe or file handed down (`3<file`, `3< <(cmd)`) passes.
+ */
+function unusableFd(fd: number): string | undefined {
+  let stat;
+  try {
+    stat = fstatSync(fd);
+  } catch (e) {
+    return describeFsError(e);
+  }
+  if (!stat.isFile() && !stat.isFIFO() && !stat.isSocket()) return 'it is not a file or a pipe';
+  const link = (n: string | number) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${n}`);
+    } catch {
+      return undefined;
+    }
+  };
+  const target = link(fd);
+  if (target?.startsWith('pipe:') && readdirSync('/proc/self/fd').some((n) => Number(n) !== fd && link(n) === target)) return 'it is one of this process\'s own';
+  return undefined;
 }
 
 const FS_ERRORS: Record<string, string> = {

@@ -5,7 +5,7 @@
  * the sandbox says so in one line at start.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -138,5 +138,24 @@ describe("the intern's shell and the sandbox's secrets (issue 43)", () => {
     const out = await inShell(sb, `printf 'CW%sD=%s\\n' '' "$(pwd -P)"; ${PROBE([join(dataDir, 'secret.key'), dataDir])}`);
     expect(out).toContain(`CWD=${join(workspacesDir, sb.manifest.interns.running!)}`);
     await expectConfined(sb, notes, out, [key, 'SQLite format']);
+  });
+
+  it('a data folder sealed with a secret file opens again with it; another secret is a one-line error, and an unreadable one stops the start before anything is made', async () => {
+    const dataDir = scratch('data');
+    const secretFile = join(scratch('secret'), 's');
+    writeFileSync(secretFile, 'first secret\n', { mode: 0o600 });
+    sb = await sandbox({ dataDir, secret: { file: secretFile }, seed: 'demo' });
+    const token = sb.manifest.control_token;
+    await sb.close();
+    // The same text from the variable opens it too: moving from INTERN_SANDBOX_SECRET to a file loses nothing.
+    sb = await sandbox({ dataDir, secret: { text: 'first secret' }, seed: 'demo', notice: () => undefined });
+    expect(sb.manifest.control_token).toBe(token);
+    await sb.close();
+    sb = undefined;
+    writeFileSync(secretFile, 'another secret\n');
+    await expect(sandbox({ dataDir, secret: { file: secretFile } })).rejects.toThrow(/^the secret does not open the state sealed in .* \(it was made with another secret\)$/);
+    const fresh = join(scratch('fresh'), 'data');
+    await expect(sandbox({ dataDir: fresh, secret: { file: join(fresh, 'nope') } })).rejects.toThrow(/^the secret file .*nope cannot be read: it does not exist$/);
+    expect(existsSync(fresh)).toBe(false);
   });
 });

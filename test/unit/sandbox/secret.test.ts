@@ -1,6 +1,6 @@
 /** The sandbox's secret: from a file, a descriptor or (noted) the environment, never passed on (issue 43). */
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdtempSync, openSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -58,6 +58,16 @@ describe('readSecret', () => {
     const fd = openSync(file, 'r');
     expect(readSecret({ fd })).toBe('from-fd');
     expect(() => closeSync(fd)).toThrow(expect.objectContaining({ code: 'EBADF' }));
+  });
+
+  it("refuses this process's own descriptors (its event loop's, its own pipes) and leaves them open", () => {
+    const fds = readdirSync('/proc/self/fd').map((n) => ({ fd: Number(n), link: (() => { try { return readlinkSync(`/proc/self/fd/${n}`); } catch { return ''; } })() }));
+    const anon = fds.find((f) => f.link.startsWith('anon_inode:'));
+    const pipe = fds.find((f) => f.link.startsWith('pipe:') && fds.some((g) => g.fd !== f.fd && g.link === f.link));
+    expect(anon && pipe).toBeTruthy();
+    expect(() => readSecret({ fd: anon!.fd })).toThrow(/^the secret file descriptor \d+ cannot be read: it is not a file or a pipe$/);
+    expect(() => readSecret({ fd: pipe!.fd })).toThrow(/^the secret file descriptor \d+ cannot be read: it is one of this process's own$/);
+    for (const f of [anon!, pipe!]) expect(() => fstatSync(f.fd)).not.toThrow();
   });
 
   it('a missing, unreadable or empty secret is a clear one-line error', () => {
