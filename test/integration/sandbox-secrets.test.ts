@@ -86,7 +86,7 @@ async function expectConfined(s: RunningSandbox, notes: string[], out: string, s
   for (const line of procs) expect(line).not.toMatch(/node|vitest/);
   for (const secret of secrets) expect(out, `the shell read ${secret.slice(0, 12)}…`).not.toContain(secret);
   // Each private folder lists as empty; a private file lists as its own name only (it is /dev/null).
-  const listed = [...out.matchAll(/LS=(.*?)=/g)].map((x) => x[1]);
+  const listed = [...out.matchAll(/LS=(.*?)=/g)].map((x) => x[1] ?? '');
   expect(listed.length).toBeGreaterThan(0);
   for (const l of listed) expect(l === '' || /^\/[^,]*,$/.test(l), `listed: ${l}`).toBe(true);
 }
