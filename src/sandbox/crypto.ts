@@ -1,45 +1,14 @@
 /**
  * AES-256-GCM for raw BYOK keys at rest. The key comes from a secret file or file descriptor, from
- * INTERN_SANDBOX_SECRET (read once, then removed from the environment), or from `<dataDir>/secret.key`.
+ * INTERN_SANDBOX_SECRET (secretSource.ts: read once, then removed from the environment), or from
+ * `<dataDir>/secret.key`.
  */
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { closeSync, existsSync, fstatSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SECRET_ENV, SecretSourceError, type SecretSource } from './secretSource.js';
 
-/** The variable that holds the secret itself: kept working, but any process of the same user reads it in /proc. */
-export const SECRET_ENV = 'INTERN_SANDBOX_SECRET';
-/** The variable that names a file holding the secret (what --secret-file gives). */
-export const SECRET_FILE_ENV = 'INTERN_SANDBOX_SECRET_FILE';
-
-/**
- * Where the sandbox's secret comes from. A file or a descriptor holds the same text the variable
- * would (any string, hashed to 32 bytes; a final line break is not part of it), so moving from
- * INTERN_SANDBOX_SECRET to a file keeps the data folder's sealed state readable.
- */
-export type SecretSource = { file: string } | { fd: number } | { text: string };
-
-/** A secret that cannot be read (a missing, unreadable or empty file, a closed descriptor): one line, exit 2 from the CLI. */
-export class SecretSourceError extends Error {
-  override readonly name = 'SecretSourceError';
-}
-
-/** The one-line note for a secret given in the environment. */
-export const SECRET_ENV_NOTE = `${SECRET_ENV} is readable by this user's processes in /proc/PID/environ; pass --secret-file FILE (or --secret-fd N) instead`;
-
-/**
- * The secret's source as the environment gives it, taken once: INTERN_SANDBOX_SECRET_FILE, else
- * INTERN_SANDBOX_SECRET. Both are removed from `env`, so no process started after this inherits
- * them (/proc/PID/environ still shows the process's first environment: hence the note).
- */
-export function takeSecretFromEnv(env: NodeJS.ProcessEnv = process.env): { source?: SecretSource; note?: string } {
-  const text = env[SECRET_ENV];
-  const file = env[SECRET_FILE_ENV];
-  delete env[SECRET_ENV];
-  delete env[SECRET_FILE_ENV];
-  const note = text ? SECRET_ENV_NOTE : undefined;
-  if (file) return { source: { file }, note };
-  return { source: text ? { text } : undefined, note };
-}
+export { SECRET_ENV_NOTE, SecretSourceError, takeSecretFromEnv, type SecretSource } from './secretSource.js';
 
 /** Reads a source's text: a file's or a descriptor's whole content (the descriptor is closed), without its final line break. */
 export function readSecret(source: SecretSource): string {

@@ -2,12 +2,12 @@
  * `startSandbox` in a worker thread: the same sandbox, started on another core. The TUI's
  * embedded sandbox runs here, so loading fastify and SQLite, seeding the demo data and
  * spawning terminals do not hold up the first frame on a 2-core machine. This file is light
- * (node:worker_threads only); the sandbox itself loads inside the worker.
+ * (node:worker_threads, and secretSource.ts, which imports nothing); the sandbox itself loads inside the worker.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { takeSecretFromEnv } from './crypto.js';
+import { takeSecretFromEnv } from './secretSource.js';
 import type { RunningSandbox, SandboxOptions } from './types.js';
 
 export type ToWorker = { type: 'close' };

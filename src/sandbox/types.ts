@@ -1,6 +1,6 @@
 /** The sandbox's entry point contract, as the CLI and the test harnesses use it. */
 import type { AgentOptions } from './agent/index.js';
-import type { SecretSource } from './crypto.js';
+import type { SecretSource } from './secretSource.js';
 import type { SignInOptions } from './routes/signin.js';
 
 export interface SandboxOptions {
