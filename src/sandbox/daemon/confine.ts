@@ -60,13 +60,13 @@ export const STTY_EXEC = 'stty iutf8 2>/dev/null; exec "$@"';
 export const FOREGROUND = ['perl', '-MPOSIX', '-e', '$SIG{TTOU}="IGNORE"; setpgid(0,0); tcsetpgrp(0,$$); $SIG{TTOU}="DEFAULT"; exec {$ARGV[0]} @ARGV or exit 127', '--'] as const;
 
 /**
- * Run by /bin/sh in the outer namespace as `sh -c HIDE_SCRIPT intern-confine INNER PATH... -- PROGRAM...`:
+ * Run by /bin/sh in the outer namespace as `sh -c HIDE_SCRIPT intern-confine PATH... -- PROGRAM...`:
  * covers each path (failing closed: a path it could not cover ends the terminal, exit 126), then
  * execs the inner namespace running what follows `--` (FOREGROUND when it is used, STTY_EXEC, the
  * program). Paths are arguments, never part of the script.
  */
 export const HIDE_SCRIPT = [
-    'while [ "$1" != -- ]; do',
+  'while [ "$1" != -- ]; do',
   '  if [ -d "$1" ]; then mount -t tmpfs -o ro,mode=000,size=4k intern-hidden "$1"; else mount --bind -o ro /dev/null "$1"; fi ||',
   '    { echo "intern-tui: could not hide $1 from this terminal" >&2; exit 126; }',
   '  shift',
