@@ -28,8 +28,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const secretSource = options.secret ?? fromEnv.source;
   // Read first: a secret that cannot be read (SecretSourceError) stops the start before anything is made.
   const given = secretSource ? SecretBox.load(undefined, secretSource) : undefined;
-  // Whether the terminals can be confined: asked at once, answered while the rest starts.
+  // Whether the terminals can be confined: asked at once and not waited for (under load the probe
+  // took 0.5-0.7 s, as long as the whole start); the first terminal waits for it, and the note
+  // comes as soon as the answer does.
   const confinement = probeConfinement();
+  void confinement.then((c) => {
+    const note = confinementNote(c);
+    if (note) notice(note);
+  });
   const host = options.host ?? '127.0.0.1';
   const ephemeral = options.dataDir === undefined;
   const dir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'intern-sandbox-'));
@@ -137,9 +143,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   if (options.manifestPath) {
     writeFileAtomic(options.manifestPath, JSON.stringify(manifest, null, 2) + '\n');
   }
-  const confined = await confinement;
-  const note = confinementNote(confined);
-  if (note) notice(note);
 
   let closing: Promise<void> | undefined;
   return {
@@ -147,7 +150,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     origin,
     manifest,
     workspacesDir: workspaces.dir,
-    confined: confined.kind !== 'none',
     close() {
       closing ??= shutdown();
       return closing;

@@ -12,7 +12,7 @@ import type { RunningSandbox, SandboxOptions } from './types.js';
 
 export type ToWorker = { type: 'close' };
 export type FromWorker =
-  | ({ type: 'ready' } & Pick<RunningSandbox, 'baseUrl' | 'origin' | 'manifest' | 'workspacesDir' | 'confined'>)
+  | ({ type: 'ready' } & Pick<RunningSandbox, 'baseUrl' | 'origin' | 'manifest' | 'workspacesDir'>)
   | { type: 'error'; message: string }
   | { type: 'closed'; error?: string }
   /** A warning of the worker's process (a deprecation, say), to be emitted by the main thread's. */

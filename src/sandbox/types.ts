@@ -67,8 +67,6 @@ export interface RunningSandbox {
   manifest: Manifest;
   /** The folder of the interns' workspaces (outside the data folder). */
   workspacesDir: string;
-  /** The interns' terminals run confined (daemon/confine.ts); when not, the sandbox said so at start. */
-  confined: boolean;
   /** Finishes in-flight requests, closes terminals and the database. */
   close(): Promise<void>;
 }

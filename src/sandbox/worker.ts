@@ -35,7 +35,7 @@ const notice = (line: string) => post({ type: 'warning', name: 'SandboxNotice', 
 
 startSandbox({ ...(workerData as WorkerInput).options, notice }).then(
   (sandbox) => {
-    post({ type: 'ready', baseUrl: sandbox.baseUrl, origin: sandbox.origin, manifest: sandbox.manifest, workspacesDir: sandbox.workspacesDir, confined: sandbox.confined });
+    post({ type: 'ready', baseUrl: sandbox.baseUrl, origin: sandbox.origin, manifest: sandbox.manifest, workspacesDir: sandbox.workspacesDir });
     setTimeout(warm, WARM_MS).unref();
     port.on('message', (m: ToWorker) => {
       if (m.type !== 'close') return;
