@@ -23,6 +23,8 @@ export interface SandboxFlags {
   deadlineMs?: number;
   daemonCommand?: string;
   stepMs?: number;
+  /** --secret-file or --secret-fd: where the sealing key's text is (never the text itself, which /proc would show). */
+  secret?: { file: string } | { fd: number };
 }
 
 export class UsageError extends Error {
@@ -57,6 +59,8 @@ export const SANDBOX_OPTIONS = {
   'deadline-ms': { type: 'string' },
   'daemon-command': { type: 'string' },
   'step-ms': { type: 'string' },
+  'secret-file': { type: 'string' },
+  'secret-fd': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -88,6 +92,11 @@ export function parseCommand(argv: string[]): Command {
     if (positionals.length > 0) throw new UsageError(`sandbox takes no arguments besides flags, got "${positionals[0]}"`);
     const seed = (values.seed as string | undefined) ?? 'demo';
     if (!(SEEDS as readonly string[]).includes(seed)) throw new UsageError(`--seed must be ${SEEDS.join(' or ')}, not "${seed.slice(0, 40)}"`);
+    const secretFile = values['secret-file'] as string | undefined;
+    // 0-2 are stdin, stdout and stderr; past 2^20 no process has a descriptor.
+    const secretFd = int('secret-fd', values['secret-fd'] as string | undefined, 3, 1 << 20);
+    if (secretFile !== undefined && secretFd !== undefined) throw new UsageError('--secret-file and --secret-fd cannot be used together: give the secret one way');
+    if (secretFile === '') throw new UsageError('--secret-file needs a file name');
     return {
       kind: 'sandbox',
       options: {
@@ -100,6 +109,7 @@ export function parseCommand(argv: string[]): Command {
         deadlineMs: int('deadline-ms', values['deadline-ms'] as string | undefined, 1, 3_600_000),
         daemonCommand: values['daemon-command'] as string | undefined,
         stepMs: int('step-ms', values['step-ms'] as string | undefined, 1, 600_000),
+        ...(secretFile !== undefined ? { secret: { file: secretFile } } : secretFd !== undefined ? { secret: { fd: secretFd } } : {}),
       },
     };
   }
@@ -204,6 +214,14 @@ Flags:
   --deadline-ms N         a route's deadline; past it a request answers 408 (default 10000)
   --daemon-command CMD    the program behind each terminal, run as /bin/sh -c CMD (default $SHELL)
   --step-ms N             the time of one lifecycle step (default 800)
+  --secret-file FILE      the sealing key's secret: FILE's text (or INTERN_SANDBOX_SECRET_FILE);
+                          default DIR/secret.key with --data-dir, else a random one
+  --secret-fd N           the same, read from file descriptor N (then closed)
+
+INTERN_SANDBOX_SECRET still works, but every process of your user can read it in /proc: the
+sandbox says so in one line. Where the machine allows it (user namespaces, via unshare), each
+intern's terminal runs confined: no other process, the data folder, the manifest, the secret
+file or your config folder in its sight; where it cannot, the sandbox says so in one line.
 
 It prints its base URL and where its state lives, and stops on ctrl+c, SIGTERM or SIGHUP
 (removing its temporary folders, which a --data-dir or --workspaces-dir is not), exiting 0: a

@@ -140,10 +140,15 @@ async function runSandbox(options: SandboxFlags): Promise<number> {
     deadlineMs: options.deadlineMs,
     daemonCommand: options.daemonCommand,
     stepMs: options.stepMs,
+    secret: options.secret,
+    // The user's config folder (profiles, perhaps keys) is out of the interns' sight too.
+    privatePaths: [dirname(configPath())],
     log: (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`),
+    notice: (line) => process.stderr.write(`sandbox: ${line}\n`),
   }).catch(async (e: unknown) => {
-    // By name: the sandbox module is loaded lazily, so its class is not at hand here.
-    if ((e as Error).name === 'SandboxOptionsError') throw new UsageError((e as Error).message);
+    // By name: the sandbox module is loaded lazily, so its classes are not at hand here. A secret
+    // that cannot be read is the command line's mistake too.
+    if ((e as Error).name === 'SandboxOptionsError' || (e as Error).name === 'SecretSourceError') throw new UsageError(sanitize((e as Error).message));
     // It could not listen there (a host that is not this machine's, a port in use or not allowed).
     const code = (e as { code?: unknown }).code;
     if (typeof code !== 'string' || (e as { syscall?: unknown }).syscall === undefined) throw e;

@@ -4,7 +4,7 @@
  * it (src/cli/dispatch.ts, to start the embedded sandbox before the rest of the CLI has loaded).
  */
 import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { BASE_URL_ENV, CREDENTIAL_SOURCES, DEFAULT_BASE_URL, NOT_IN_A_KEY, loginCommand, type CredentialKind } from '../contract/routes.js';
 import { isRegionalHost } from '../contract/rules.js';
 import { themeWarning } from '../tui/theme.js';
@@ -259,8 +259,8 @@ export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(cacheDir(env), 'code-cache');
 }
 
-/** The embedded sandbox: loopback, a free port, the demo data. */
-export const EMBEDDED_SANDBOX: ThreadSandboxOptions = { host: '127.0.0.1', port: 0, seed: 'demo' };
+/** The embedded sandbox: loopback, a free port, the demo data; the config folder out of its interns' sight. */
+export const EMBEDDED_SANDBOX: ThreadSandboxOptions = { host: '127.0.0.1', port: 0, seed: 'demo', privatePaths: [dirname(configPath())] };
 
 /** The client's options for an embedded sandbox: its URL and its manifest's three credentials. */
 export function embeddedClientOptions(sandbox: Pick<RunningSandbox, 'baseUrl' | 'manifest'>): ClientOptions {

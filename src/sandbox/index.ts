@@ -1,10 +1,11 @@
 /** `startSandbox`: the whole service on loopback, with a real database and real terminals. */
 import { chmodSync, existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { buildApp } from './app.js';
 import { writeFileAtomic, makeDirs } from '../files.js';
-import { SecretBox, randomToken } from './crypto.js';
+import { SecretBox, SecretSourceError, randomToken, takeSecretFromEnv } from './crypto.js';
+import { confinementNote, probeConfinement, within } from './daemon/confine.js';
 import { createDaemonHub } from './daemon/index.js';
 import type { DaemonHub } from './daemon/types.js';
 import { AgentService } from './agent/index.js';
@@ -20,6 +21,21 @@ export type { Manifest, RunningSandbox, SandboxOptions } from './types.js';
 const MANIFEST_META = 'manifest';
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const notice = options.notice ?? ((line: string) => process.stderr.write(`sandbox: ${line}\n`));
+  // Taken from the environment even when a source was given: no program started later inherits it.
+  const fromEnv = takeSecretFromEnv();
+  if (fromEnv.note) notice(fromEnv.note);
+  const secretSource = options.secret ?? fromEnv.source;
+  // Read first: a secret that cannot be read (SecretSourceError) stops the start before anything is made.
+  const given = secretSource ? SecretBox.load(undefined, secretSource) : undefined;
+  // Whether the terminals can be confined: asked at once and not waited for (under load the probe
+  // took 0.5-0.7 s, as long as the whole start); the first terminal waits for it, and the note
+  // comes as soon as the answer does.
+  const confinement = probeConfinement();
+  void confinement.then((c) => {
+    const note = confinementNote(c);
+    if (note) notice(note);
+  });
   const host = options.host ?? '127.0.0.1';
   const ephemeral = options.dataDir === undefined;
   const dir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'intern-sandbox-'));
@@ -29,20 +45,34 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   let workspaces: { dir: string; temporary: boolean };
   try {
     workspaces = openWorkspaces(dir, options.workspacesDir);
+    for (const p of options.privatePaths ?? []) {
+      if (existsSync(p) && within(workspaces.dir, realpathSync(p))) {
+        if (workspaces.temporary) rmSync(workspaces.dir, { recursive: true, force: true });
+        throw new SandboxOptionsError(`the workspaces folder must not be inside ${p}, which the interns' programs must not see`);
+      }
+    }
   } catch (e) {
     if (ephemeral) rmSync(dir, { recursive: true, force: true });
     throw e;
   }
   const store = new Store(join(dir, 'sandbox.db'));
   for (const f of ['sandbox.db', 'sandbox.db-wal', 'sandbox.db-shm']) if (existsSync(join(dir, f))) chmodSync(join(dir, f), 0o600);
-  const secrets = SecretBox.load(ephemeral ? undefined : dir);
+  const secrets = given ?? SecretBox.load(ephemeral ? undefined : dir);
 
   // The fixtures' credentials are sealed in the database so a restart with --data-dir keeps them.
   let fixtures: Omit<Manifest, 'base_url' | 'regional_host' | 'control_token' | 'deadline_ms' | 'sign_in_url' | 'issuer'>;
   let controlToken: string;
   const sealed = store.getMeta(MANIFEST_META);
   if (sealed) {
-    const saved = JSON.parse(secrets.open(Buffer.from(sealed, 'base64'))) as typeof fixtures & { control_token: string };
+    let opened: string;
+    try {
+      opened = secrets.open(Buffer.from(sealed, 'base64'));
+    } catch {
+      store.close();
+      if (workspaces.temporary) rmSync(workspaces.dir, { recursive: true, force: true });
+      throw new SecretSourceError(`the secret does not open the state sealed in ${dir} (it was made with another secret)`);
+    }
+    const saved = JSON.parse(opened) as typeof fixtures & { control_token: string };
     ({ control_token: controlToken, ...fixtures } = saved);
   } else {
     fixtures = seedFixtures(store, secrets, options.seed ?? 'demo');
@@ -50,7 +80,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     store.setMeta(MANIFEST_META, secrets.seal(JSON.stringify({ ...fixtures, control_token: controlToken })).toString('base64'));
   }
 
-  const daemons = createDaemonHub({ host, command: options.daemonCommand, scratchRoot: workspaces.dir });
+  // What the interns' programs must not see (daemon/confine.ts): read when each terminal starts.
+  const secretFile = secretSource && 'file' in secretSource ? resolve(secretSource.file) : undefined;
+  const privatePaths = () => [dir, ...(options.manifestPath ? [resolve(options.manifestPath)] : []), ...(secretFile ? [secretFile] : []), ...(options.privatePaths ?? [])];
+  const daemons = createDaemonHub({ host, command: options.daemonCommand, scratchRoot: workspaces.dir, confinement, privatePaths });
   const agent = new AgentService(daemons, options.agent);
   // An intern that stops (suspend, delete, a status set by the control API) ends its chat runs too.
   const hub: DaemonHub = {
@@ -136,9 +169,9 @@ export class SandboxOptionsError extends Error {
 function openWorkspaces(dataDir: string, given: string | undefined): { dir: string; temporary: boolean } {
   if (given === undefined) return { dir: mkdtempSync(join(tmpdir(), 'intern-workspaces-')), temporary: true };
   makeDirs(given);
-  const rel = relative(realpathSync(dataDir), realpathSync(resolve(given)));
-  const inside = rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-  const around = !relative(realpathSync(resolve(given)), realpathSync(dataDir)).startsWith('..');
+  const real = realpathSync(resolve(given));
+  const inside = within(real, realpathSync(dataDir));
+  const around = within(realpathSync(dataDir), real);
   if (inside || around) throw new SandboxOptionsError('the workspaces folder must not be inside the data folder (or contain it)');
-  return { dir: realpathSync(resolve(given)), temporary: false };
+  return { dir: real, temporary: false };
 }

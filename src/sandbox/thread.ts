@@ -2,11 +2,12 @@
  * `startSandbox` in a worker thread: the same sandbox, started on another core. The TUI's
  * embedded sandbox runs here, so loading fastify and SQLite, seeding the demo data and
  * spawning terminals do not hold up the first frame on a 2-core machine. This file is light
- * (node:worker_threads only); the sandbox itself loads inside the worker.
+ * (node:worker_threads, and secretSource.ts, which imports nothing); the sandbox itself loads inside the worker.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { takeSecretFromEnv } from './secretSource.js';
 import type { RunningSandbox, SandboxOptions } from './types.js';
 
 export type ToWorker = { type: 'close' };
@@ -17,8 +18,8 @@ export type FromWorker =
   /** A warning of the worker's process (a deprecation, say), to be emitted by the main thread's. */
   | { type: 'warning'; name: string; message: string; code?: string };
 
-/** Options that cross the thread boundary: everything but the log function. */
-export type ThreadSandboxOptions = Omit<SandboxOptions, 'log'>;
+/** Options that cross the thread boundary: everything but the functions (the worker's notes come as warnings). */
+export type ThreadSandboxOptions = Omit<SandboxOptions, 'log' | 'notice'>;
 
 /** The worker's data: the sandbox's options, and where the bundle's worker keeps its code cache (compiled.ts). */
 export interface WorkerInput {
@@ -39,7 +40,12 @@ function workerUrl(): URL {
 }
 
 export function startSandboxThread(options: ThreadSandboxOptions = {}, cache: { codeCacheDir?: string } = {}): Promise<RunningSandbox> {
-  const worker = new Worker(workerUrl(), { workerData: { options, ...cache } satisfies WorkerInput });
+  // The secret's variables are taken here, in the main thread: the worker's environment is a copy of
+  // this one's, and a program the main thread starts later must not inherit them either.
+  const fromEnv = takeSecretFromEnv();
+  if (fromEnv.note) process.emitWarning(fromEnv.note, { type: 'SandboxNotice' });
+  const input: WorkerInput = { options: { ...options, secret: options.secret ?? fromEnv.source }, ...cache };
+  const worker = new Worker(workerUrl(), { workerData: input });
   return new Promise((resolve, reject) => {
     let settled = false;
     const fail = (message: string) => {

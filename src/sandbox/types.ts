@@ -1,5 +1,6 @@
 /** The sandbox's entry point contract, as the CLI and the test harnesses use it. */
 import type { AgentOptions } from './agent/index.js';
+import type { SecretSource } from './secretSource.js';
 import type { SignInOptions } from './routes/signin.js';
 
 export interface SandboxOptions {
@@ -29,6 +30,18 @@ export interface SandboxOptions {
   signIn?: SignInOptions;
   /** One line per request; default no logging. */
   log?: (line: string) => void;
+  /**
+   * The sealing key's source (crypto.ts). Default: INTERN_SANDBOX_SECRET_FILE or INTERN_SANDBOX_SECRET
+   * (taken from the environment once, then removed from it), else `<dataDir>/secret.key`.
+   */
+  secret?: SecretSource;
+  /**
+   * Paths the interns' shells must not see, beside the data folder, the manifest and the secret
+   * file: the CLI's config folder (daemon/confine.ts). Missing ones are skipped.
+   */
+  privatePaths?: string[];
+  /** One-line notes at start (a secret in the environment, a shell that cannot be confined); default stderr. */
+  notice?: (line: string) => void;
 }
 
 export interface Manifest {

@@ -30,7 +30,10 @@ let warm: () => void = () => undefined;
  */
 export const served = new Promise<void>((resolve) => (warm = resolve));
 
-startSandbox((workerData as WorkerInput).options).then(
+// The sandbox's notes at start (terminals that cannot be confined) are warnings of the main thread's too.
+const notice = (line: string) => post({ type: 'warning', name: 'SandboxNotice', message: line });
+
+startSandbox({ ...(workerData as WorkerInput).options, notice }).then(
   (sandbox) => {
     post({ type: 'ready', baseUrl: sandbox.baseUrl, origin: sandbox.origin, manifest: sandbox.manifest, workspacesDir: sandbox.workspacesDir });
     setTimeout(warm, WARM_MS).unref();

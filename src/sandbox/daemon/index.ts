@@ -20,6 +20,7 @@ import {
   encodeControl,
   encodeOutput,
 } from '../../attach/protocol.js';
+import { type Confinement, hiddenPaths, probeConfinement, terminalArgv, terminalEnv } from './confine.js';
 import { drainPty, ptyFd } from './drain.js';
 import { ReplayBuffer } from './replay.js';
 import { DaemonTokens } from './tokens.js';
@@ -101,6 +102,9 @@ class Terminal {
     private readonly cwd: string,
     private readonly command: string | undefined,
     replayBytes: number,
+    /** How the program runs (confine.ts), and the paths it must not see, read at each start. */
+    private readonly confinement: Confinement,
+    private readonly privatePaths: () => readonly string[],
   ) {
     this.replay = new ReplayBuffer(replayBytes);
     this.replay.keepFrom = 0;
@@ -120,24 +124,18 @@ class Terminal {
     this.exited = undefined;
     const shell = process.env.SHELL || '/bin/bash';
     const [file, args] = this.command ? ['/bin/sh', ['-c', this.command]] : [shell, [] as string[]];
-    const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(process.env)) {
-      // The sandbox's own secrets do not leak into the intern's shell.
-      if (v !== undefined && !/^(OPENROUTER_|INTERN_SANDBOX_SECRET)/.test(k)) env[k] = v;
-    }
-    env.TERM = 'xterm-256color';
-    env.COLORTERM = 'truecolor';
     // Bytes, not text (`encoding: null`): the output goes out as the program wrote it, without
     // decoding every read to a string and back (a quarter of the daemon's time in a flood) and
-    // without turning bytes that are not UTF-8 into U+FFFD. node-pty sets the terminal's IUTF8 flag
-    // (backspace erases a whole character in a cooked-mode line) only with its utf8 encoding, so
-    // `stty` sets it before the program starts.
-    const proc = this.spawn('/bin/sh', ['-c', 'stty iutf8 2>/dev/null; exec "$@"', 'intern-terminal', file, ...args], {
+    // without turning bytes that are not UTF-8 into U+FFFD (confine.ts's STTY_EXEC sets IUTF8).
+    // The program runs confined where the machine allows it (confine.ts), without the sandbox's
+    // secrets in its environment.
+    const argv = terminalArgv(this.confinement, { file, args }, hiddenPaths(this.privatePaths(), this.cwd));
+    const proc = this.spawn(argv.file, argv.args, {
       name: 'xterm-256color',
       cols: this.cols,
       rows: this.rows,
       cwd: this.cwd,
-      env,
+      env: terminalEnv(),
       encoding: null,
     });
     this.proc = proc;
@@ -332,8 +330,8 @@ export function createDaemonHub(options: DaemonHubOptions): DaemonHub {
   async function open(intern: { id: string; name: string }): Promise<Endpoint> {
     const cwd = join(options.scratchRoot, intern.id);
     makeDirs(cwd);
-    const { spawn, WebSocketServer } = await terminalModules();
-    const terminal = new Terminal(spawn, cwd, options.command, replayBytes);
+    const [{ spawn, WebSocketServer }, confinement] = await Promise.all([terminalModules(), options.confinement ?? probeConfinement()]);
+    const terminal = new Terminal(spawn, cwd, options.command, replayBytes, confinement, options.privatePaths ?? (() => []));
     const tokens = new DaemonTokens(options.tokenTtlMs ?? DAEMON_TOKEN_TTL_MS, options.now);
     const wss = new WebSocketServer({ noServer: true, maxPayload: 1 << 20, handleProtocols: (p) => (p.has(SUBPROTOCOL) ? SUBPROTOCOL : false) });
     const server = createServer((_req, res) => {

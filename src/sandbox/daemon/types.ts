@@ -28,6 +28,8 @@ export interface DaemonHub {
   close(): Promise<void>;
 }
 
+import type { Confinement } from './confine.js';
+
 export interface DaemonHubOptions {
   /** The interface the endpoints listen on (the sandbox's host). */
   host: string;
@@ -41,6 +43,10 @@ export interface DaemonHubOptions {
   tokenTtlMs?: number;
   /** The clock for token expiry; default Date.now (tests move it). */
   now?: () => number;
+  /** Whether terminals are confined (confine.ts); default the machine's answer to probeConfinement(). */
+  confinement?: Promise<Confinement>;
+  /** Paths a terminal's program must not see (confine.ts), read each time one starts; default none. */
+  privatePaths?: () => readonly string[];
 }
 
 export interface DaemonState {

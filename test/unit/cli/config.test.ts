@@ -165,6 +165,11 @@ describe('arguments', () => {
       options: { host: '127.0.0.1', port: 0, seed: 'empty', deadlineMs: 50, manifest: 'm.json', dataDir: undefined, daemonCommand: undefined, stepMs: undefined },
     });
   });
+  it("takes the sandbox's secret from a file or a descriptor, never as the secret itself (issue 43)", () => {
+    expect(parseCommand(['sandbox', '--secret-file', '/run/s'])).toMatchObject({ kind: 'sandbox', options: { secret: { file: '/run/s' } } });
+    expect(parseCommand(['sandbox', '--secret-fd', '3'])).toMatchObject({ kind: 'sandbox', options: { secret: { fd: 3 } } });
+    expect(parseCommand(['sandbox', '--help'])).toMatchObject({ text: expect.stringMatching(/--secret-file FILE[\s\S]*--secret-fd N[\s\S]*\/proc/) });
+  });
   it.each([
     [['--bogus'], /^unknown flag --bogus; see intern-tui --help$/],
     [['config', 'show', '--json'], /^config prints no JSON; intern-tui auth status --json gives the profile, the base URL and where each credential comes from; see intern-tui config --help$/],
@@ -175,6 +180,9 @@ describe('arguments', () => {
     [['--profile', 'work', 'intrens'], /unknown command "intrens" \(did you mean "interns"\?\)/],
     [['sandbox', '--port', '70000'], /--port must be a whole number from 0 to 65535/],
     [['sandbox', '--seed', 'lots'], /--seed must be demo or empty/],
+    [['sandbox', '--secret-file', 'a', '--secret-fd', '4'], /^--secret-file and --secret-fd cannot be used together/],
+    [['sandbox', '--secret-fd', '1'], /^--secret-fd must be a whole number from 3 to/],
+    [['sandbox', '--secret-file='], /^--secret-file needs a file name$/],
     [['config', 'edit'], /config path\|show\|use PROFILE/],
     [['config', 'use'], /usage: intern-tui config use PROFILE/],
     [['config', 'show', 'extra'], /config show takes no arguments besides flags/],
