@@ -61,7 +61,7 @@ export function createContext(
     profile: parsed.values.profile as string | undefined,
     baseUrl: parsed.values['base-url'] as string | undefined,
   };
-  const out = new Output(io, parsed.json, parsed.values['no-color'] === true);
+  const out = new Output(io, parsed.json, parsed.values['no-color'] === true, parsed.json !== null && !parsed.filter);
   let opened: Promise<InternApi> | undefined;
   const ctx: RunContext = {
     ...parsed,

@@ -1,8 +1,10 @@
 /**
  * Command output. For people: a table aligned by display width (string-width), coloured only
- * when stdout is a TTY and NO_COLOR is unset; tab-separated without a header otherwise, for
- * `cut` and `awk`. For programs: `--json` prints the service's objects as one JSON value,
- * `--json a,b` keeps only those fields. Errors go to stderr (as JSON under --json).
+ * when stdout is a TTY (or CLICOLOR_FORCE, FORCE_COLOR) and NO_COLOR is unset; tab-separated
+ * without a header otherwise, for `cut` and `awk`, with values as the service sent them. For
+ * programs: `--json` prints the service's objects as one JSON value, `--json a,b` keeps only
+ * those fields, `--jq`/`--template` filter that value (filter.ts). Errors go to stderr (as JSON
+ * under --json). A piped stdout carries data only: prose goes to stderr.
  * Every string from the server is sanitised before it reaches a terminal in table mode.
  */
 import { jsonText, sanitize, truncate, widthOf } from '../text.js';
@@ -10,6 +12,7 @@ import { wrapText } from '../tui/wrap.js';
 import { backgroundFromEnv, noColorFromEnv } from '../tui/theme.js';
 import type { Io } from './context.js';
 import { CliError, EXIT } from './exit.js';
+import type { JsonFilter } from './filter.js';
 
 export type Cell = string | number | boolean | null | undefined;
 export interface Column<T> {
@@ -103,21 +106,34 @@ export function fitColumns(widths: number[], keep: boolean[], screen: number): {
   return { widths: fitted, cut: fitted.some((w, i) => w < widths[i]!) };
 }
 
+/**
+ * Colour forced where stdout is no terminal: `CLICOLOR_FORCE` or `FORCE_COLOR` set to anything but
+ * empty or 0 (the conventions of BSD's ls and of chalk). NO_COLOR and --no-color win over both.
+ */
+export const forceColorFromEnv = (env: NodeJS.ProcessEnv): boolean => [env.CLICOLOR_FORCE, env.FORCE_COLOR].some((v) => v !== undefined && v !== '' && v !== '0');
+
 export class Output {
   readonly tty: boolean;
   readonly color: boolean;
   /** The escapes each tone is drawn with: for a light background or a dark one (backgroundFromEnv). */
   private readonly sgr: Record<Tone, [string, string]>;
+  /**
+   * `--jq` or `--template`, compiled (filter.ts): what JSON output would print goes through it.
+   * Set by run.ts before the command runs.
+   */
+  filter: JsonFilter | null = null;
 
   constructor(
     private readonly io: Io,
-    /** null without --json; [] for --json alone. */
+    /** null without --json (nor --jq, --template); [] for --json alone. */
     readonly jsonFields: string[] | null,
     /** --no-color: as NO_COLOR does. */
     noColorFlag = false,
+    /** Errors as JSON on stderr: --json was given (not only --jq or --template, whose reader wants text). */
+    private readonly jsonErrors = jsonFields !== null,
   ) {
     this.tty = Boolean(io.stdout.isTTY);
-    this.color = this.tty && !(noColorFlag || noColorFromEnv(io.env));
+    this.color = (this.tty || forceColorFromEnv(io.env)) && !(noColorFlag || noColorFromEnv(io.env));
     this.sgr = backgroundFromEnv(io.env) === 'light' ? LIGHT_SGR : SGR;
   }
 
@@ -135,7 +151,7 @@ export class Output {
   printJson(value: unknown): boolean {
     if (!this.json) return false;
     const v = this.jsonFields && this.jsonFields.length ? pickFields(value, this.jsonFields) : value;
-    this.io.stdout.write(jsonText(v, 2) + '\n');
+    this.io.stdout.write(this.filter ? this.filter(v) : jsonText(v, 2) + '\n');
     return true;
   }
 
@@ -147,7 +163,7 @@ export class Output {
   ndjson(value: unknown): void {
     const v = this.jsonFields && this.jsonFields.length ? pickFields(value, this.jsonFields) : value;
     if (this.jsonFields?.length && v && typeof v === 'object' && Object.keys(v).length === 0) return;
-    this.io.stdout.write(jsonText(v) + '\n');
+    this.io.stdout.write(this.filter ? this.filter(v) : jsonText(v) + '\n');
   }
 
   /** A list: JSON (the objects as sent) or a table; on a terminal, a remark when values were cut to fit it. */
@@ -212,11 +228,25 @@ export class Output {
     this.io.stdout.write(lines.join('\n') + '\n');
   }
 
-  /** A confirmation for people (stdout); under --json the given value is printed instead. */
+  /**
+   * What a command that waited or looked says it found: under --json the value; else the message
+   * for people, on stdout on a terminal and on stderr in a pipe, where stdout carries data only.
+   */
   done(message: string, jsonValue: unknown): void {
     if (this.printJson(jsonValue)) return;
-    this.io.stdout.write(sanitize(message) + '\n');
+    (this.tty ? this.io.stdout : this.io.stderr).write(sanitize(message) + '\n');
   }
+
+  /**
+   * A resource a command changed (created, provisioned, suspended, deleted): printed as `get`
+   * prints it, on stdout and nothing else there (JSON under --json, whose FIELDS are get's); what
+   * was done is a line on stderr for people, and none under --json.
+   */
+  changed<T>(message: string, value: T, rows: DetailRow<T>[]): void {
+    if (!this.json) this.note(message);
+    this.object(value, rows);
+  }
+
 
   /** A remark for a person reading a table on a terminal (stderr); none under --json or in a pipe, where no one reads it. */
   aside(message: string): void {
@@ -244,7 +274,7 @@ export class Output {
   }
 
   error(message: string, extra: { exit: number; status?: number; code?: number | string; reason?: string | null }): void {
-    if (this.json) {
+    if (this.jsonErrors) {
       this.io.stderr.write(jsonText({ error: { message: sanitize(message), ...extra } }) + '\n');
     } else {
       this.io.stderr.write(`intern-tui: ${sanitize(message)}\n`);

@@ -91,6 +91,15 @@ export const JSON_FLAG: FlagSpec = {
   description: 'print the service objects as JSON; FIELDS (a,b,c) keeps only those',
 };
 
+/** `--jq` and `--template`, on every command that prints JSON (gh's flags and short forms). */
+export const FILTER_FLAGS: Record<string, FlagSpec> = {
+  jq: { type: 'string', short: 'q', value: 'EXPR', description: 'filter the JSON output with jq (strings print raw), e.g. .[].name' },
+  template: { type: 'string', short: 't', value: 'TPL', description: "print each item by a jq string template, e.g. '\\(.name)\\t\\(.status)'" },
+};
+
+/** Every delete's: what is not there is what was asked for (kubectl's flag). */
+const IGNORE_NOT_FOUND: FlagSpec = { type: 'boolean', description: 'exit 0 when it does not exist (said on stderr)' };
+
 const IDN = 'NAME is an intern\'s name, its id, or the start of its id that interns list shows';
 /** How long `--wait` and `interns wait` wait unless `--timeout` says otherwise. */
 export const WAIT_DEFAULT = '10m';
@@ -166,6 +175,8 @@ export const COMMANDS: CommandSpec[] = [
       'instructions-file': { type: 'string', value: 'FILE', description: 'read the instructions from FILE (- for stdin)' },
       workspace: { type: 'string', value: 'ID', description: 'workspace id', sets: 'workspace_id', nonEmpty: true },
       vault: { type: 'string', value: 'ID', description: 'vault id to attach', sets: 'vault_id', nonEmpty: true },
+      model: { type: 'string', value: 'MODEL', description: "its model (default: the workspace's)" },
+      'if-not-exists': { type: 'boolean', description: 'one of yours has this name already: print it, change nothing, exit 0' },
       provision: { type: 'boolean', description: 'provision it right away' },
       wait: { type: 'boolean', description: 'with --provision: return once it is running (see interns wait)' },
       timeout: WAIT_TIMEOUT,
@@ -201,6 +212,7 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'delete an intern and its workspace',
     flags: {
       yes: { type: 'boolean', short: 'y', description: 'do not ask (required without a TTY)' },
+      'ignore-not-found': IGNORE_NOT_FOUND,
       wait: { type: 'boolean', description: 'return once it is gone (see interns wait)' },
       timeout: WAIT_TIMEOUT,
     },
@@ -335,7 +347,7 @@ export const COMMANDS: CommandSpec[] = [
     args: 'ID',
     positionals: [1, 1],
     summary: 'delete a BYOK key',
-    flags: { yes: { type: 'boolean', short: 'y', description: 'do not ask (required without a TTY)' }, ...KEY_WORKSPACE },
+    flags: { yes: { type: 'boolean', short: 'y', description: 'do not ask (required without a TTY)' }, 'ignore-not-found': IGNORE_NOT_FOUND, ...KEY_WORKSPACE },
     details: `${KEYN}.\nExample:\n  intern-tui byok delete 3f0c1a2b --yes`,
     needs: ['management_key'],
     json: true,
@@ -385,6 +397,8 @@ export const COMMANDS: CommandSpec[] = [
     flags: {
       intern: { type: 'string', value: 'NAME', description: "from the intern's own vault (id or name)", nonEmpty: true },
       yes: { type: 'boolean', short: 'y', description: 'do not ask (required without a TTY)' },
+      'ignore-not-found': IGNORE_NOT_FOUND,
+
     },
     details: 'Example:\n  intern-tui vault delete github_token --yes',
     needs: ['api_key'],
@@ -577,7 +591,7 @@ function flagLines(flags: Record<string, FlagSpec>): string[] {
 
 export function commandHelp(c: CommandSpec): string {
   const lines = [`intern-tui ${commandTitle(c)}: ${c.summary}`, '', `Usage:\n  intern-tui ${commandTitle(c)} [flags]`];
-  const own = { ...(c.flags ?? {}), ...(c.json ? { json: JSON_FLAG } : {}) };
+  const own = { ...(c.flags ?? {}), ...(c.json ? { json: JSON_FLAG, ...FILTER_FLAGS } : {}) };
   if (Object.keys(own).length) lines.push('', 'Flags:', ...flagLines(own));
   lines.push('', 'Global flags:', ...flagLines(GLOBAL_FLAGS));
   if (c.details) lines.push('', c.details);

@@ -107,6 +107,8 @@ export async function runCommand(spec: CommandSpec, rest: string[], parsed: Pars
   try {
     const run = await spec.load();
     if (spec.json) checkJsonFields(commandTitle(spec), run.jsonFields, parsed.json);
+    // Compiled before the command runs: an expression jq refuses stops a delete before it is sent.
+    if (parsed.filter) ctx.out.filter = await (await import('./filter.js')).loadFilter(parsed.filter);
     const code = await run(ctx);
     return interrupted ? EXIT.interrupted : code;
   } catch (e) {
