@@ -1,7 +1,7 @@
 /** Argument parsing: argv in, a command out. Pure, so it is tested without a process. */
 import { parseArgs } from 'node:util';
 import type { Flags } from './settings.js';
-import { EXIT_HELP, argsErrorMessage } from './exit.js';
+import { EXIT_HELP, argsErrorMessage, nearest } from './exit.js';
 import { commandList, findCommand, unknownCommand } from './registry.js';
 
 export type Command =
@@ -87,7 +87,7 @@ export function parseCommand(argv: string[]): Command {
     if (values.help) return { kind: 'help', text: SANDBOX_HELP };
     if (positionals.length > 0) throw new UsageError(`sandbox takes no arguments besides flags, got "${positionals[0]}"`);
     const seed = (values.seed as string | undefined) ?? 'demo';
-    if (!(SEEDS as readonly string[]).includes(seed)) throw new UsageError(`--seed must be ${SEEDS.join(' or ')}, not "${seed.slice(0, 40)}"`);
+    if (!(SEEDS as readonly string[]).includes(seed)) throw new UsageError(`--seed must be ${SEEDS.join(' or ')}, not "${seed.slice(0, 40)}"${nearest(seed, SEEDS)}`);
     return {
       kind: 'sandbox',
       options: {

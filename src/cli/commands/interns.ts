@@ -2,18 +2,19 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError, NetworkError } from '../../client/errors.js';
-import { ConnectionListSchema, FAILED_STATUSES, INTERN_STATUSES, InternSchema, NO_MODEL, type Intern, type InternCreate, type InternUpdate } from '../../contract/intern.js';
+import { ConnectionListSchema, FAILED_STATUSES, INTERN_STATUSES, InternSchema, NO_MODEL, STARTING_STATUSES, type Intern, type InternCreate, type InternUpdate } from '../../contract/intern.js';
 import { checkDescription, checkInstructions, checkModel, checkName } from '../../contract/rules.js';
 import type { InternApi } from '../../client/types.js';
 import type { RunContext } from '../context.js';
-import { closest } from '../../client/closest.js';
 import { WAIT_DEFAULT } from '../registry.js';
-import { CliError, EXIT, refuseWrong, usageError } from '../exit.js';
+import { parseDuration } from '../duration.js';
+import { CliError, EXIT, nearest, refuseWrong, usageError } from '../exit.js';
+import { shellQuote } from '../quote.js';
 import { confirm, readTextArg } from '../input.js';
 import { statusTone, type Column, type DetailRow } from '../output.js';
-import { sanitize } from '../../text.js';
+import { quoted, sanitize } from '../../text.js';
 import { relativeTime, timeAndAge } from '../../tui/format.js';
-import { listAllInterns, resolveIntern } from '../resolve.js';
+import { listAllInterns, resolveIntern, unlessAbsent } from '../resolve.js';
 import { shortIdLength } from '../../client/resolve.js';
 
 
@@ -62,17 +63,12 @@ export async function list(ctx: RunContext): Promise<number> {
   const status = (ctx.values.status as string[] | undefined)?.flatMap((s) => s.split(',').map((one) => one.trim()).filter(Boolean));
   // Only commas (`--status ,`) would send no filter and list every intern.
   if (status !== undefined && status.length === 0) throw usageError('--status names no status: give STATUS, or leave the flag out');
-  // The statuses are an open enum, so one this version does not know is sent as given; but a typo
-  // would list nothing and exit 0, so it says so.
+  // A status this version does not know is refused (exit 2): a typo would list nothing and exit 0,
+  // which a script takes for "none".
   const unknown = (status ?? []).filter((s) => !(INTERN_STATUSES as readonly string[]).includes(s));
   if (unknown.length > 0) {
-    const named = unknown
-      .map((s) => {
-        const near = closest(s, INTERN_STATUSES);
-        return `"${s.slice(0, 40)}"${near ? ` (did you mean ${near}?)` : ''}`;
-      })
-      .join(', ');
-    ctx.warn(`${named} ${unknown.length === 1 ? 'is not a status' : 'are not statuses'} this version knows (${INTERN_STATUSES.join(', ')}); sent as given`);
+    const named = unknown.map((s) => `${quoted(s, 40)}${nearest(s, INTERN_STATUSES)}`).join(', ');
+    throw usageError(`--status: ${named} ${unknown.length === 1 ? 'is not a status' : 'are not statuses'}; the statuses are ${INTERN_STATUSES.join(', ')}`);
   }
   const api = await ctx.api();
   const { interns, more } = await listAllInterns(api, status?.length ? { status } : {}, max, ctx.signal);
@@ -112,6 +108,9 @@ export async function create(ctx: RunContext): Promise<number> {
   if (instr !== undefined) body.instructions = instr;
   if (ctx.text('workspace') !== undefined) body.workspace_id = ctx.text('workspace');
   if (ctx.text('vault') !== undefined) body.vault_id = ctx.text('vault');
+  // The service's create takes no model: it is set by an update right after, before provisioning
+  // (a model change takes effect on the next provision), so --provision waits for it.
+  const model = ctx.text('model') || undefined;
   if (ctx.values.provision) body.provision = true;
   if (ctx.values.wait && !body.provision) throw usageError('--wait waits for the provisioning to finish: add --provision');
   const timeout = waitFlags(ctx);
@@ -119,15 +118,59 @@ export async function create(ctx: RunContext): Promise<number> {
     ['NAME', checkName(body.name)],
     ['--description', checkDescription(body.description ?? null)],
     [instructionsFlag(ctx), checkInstructions(body.instructions ?? null)],
+    ['--model', checkModel(model ?? null)],
   ]);
+  const provisionAfter = model !== undefined && body.provision === true;
+  if (provisionAfter) delete body.provision;
   const api = await ctx.api();
-  // One key for this command's attempts: a retry after a 503 or a timeout whose first try went
-  // through answers that intern, not 409 name_taken (the TUI sends one the same way).
-  const created = await api.createIntern(body, { signal: ctx.signal, idempotencyKey: randomUUID() });
+  let created: Intern;
+  try {
+    // One key for this command's attempts: a retry after a 503 or a timeout whose first try went
+    // through answers that intern, not 409 name_taken (the TUI sends one the same way).
+    created = await api.createIntern(body, { signal: ctx.signal, idempotencyKey: randomUUID() });
+  } catch (e) {
+    const mine = ctx.values['if-not-exists'] === true && e instanceof ApiError && e.reason === 'name_taken' ? await ownNamed(ctx, api, body.name) : null;
+    if (!mine) throw e;
+    // What was asked for is there: said, printed as it is, and left as it is (nothing provisioned).
+    ctx.out.note(`Intern ${mine.name} (${mine.id}) exists already (--if-not-exists); left as it is.`);
+    ctx.out.object(mine, DETAIL);
+    return EXIT.ok;
+  }
+  if (model !== undefined) created = await withModel(ctx, api, created, model, provisionAfter);
   // With --wait, what is printed is the intern once running.
   const intern = timeout ? ((await untilStatus(ctx, api, created, 'running', timeout)) ?? created) : created;
-  if (!ctx.out.printJson(intern)) ctx.out.object(intern, DETAIL);
+  ctx.out.changed(`Created intern ${intern.name} (${intern.id}).`, intern, DETAIL);
   return EXIT.ok;
+}
+
+/**
+ * `create --model`: the model set on the intern just created, then provisioning started when asked.
+ * A refusal then leaves the intern made: the error says so and how to finish (exit 1).
+ */
+async function withModel(ctx: RunContext, api: InternApi, created: Intern, model: string, provision: boolean): Promise<Intern> {
+  let step = 'setting its model';
+  try {
+    let intern = await api.updateIntern(created.id, { model }, { signal: ctx.signal });
+    if (provision) {
+      step = 'provisioning it';
+      await api.provisionIntern(created.id, { signal: ctx.signal });
+      intern = (await readAgain(api, created.id, ctx.signal)) ?? intern;
+    }
+    return intern;
+  } catch (e) {
+    // By the name as typed (the service's id goes into no command line unquoted), quoted.
+    const name = shellQuote(ctx.positionals[0]!);
+    const next = step === 'provisioning it' ? `intern-tui interns provision ${name}` : `intern-tui interns update ${name} --model ${shellQuote(model)}`;
+    const code = e instanceof ApiError && (e.status === 401 || e.status === 403) ? EXIT.auth : EXIT.failed;
+    throw new CliError(code, `created intern ${created.name} (${created.id}), but ${step} failed: ${(e as Error).message}; finish with: ${next}`);
+  }
+}
+
+/** The caller's own intern named `name` (names are unique per creator: another's may share it), or null. */
+async function ownNamed(ctx: RunContext, api: InternApi, name: string): Promise<Intern | null> {
+  const { interns } = await listAllInterns(api, {}, Number.POSITIVE_INFINITY, ctx.signal);
+  const mine = interns.filter((i) => i.name === name && i.created_by_you !== false);
+  return mine.length === 1 ? mine[0]! : null;
 }
 create.jsonFields = INTERN_FIELDS;
 
@@ -149,7 +192,7 @@ export async function update(ctx: RunContext): Promise<number> {
   const api = await ctx.api();
   const target = await resolveIntern(api, ctx.positionals[0]!, ctx.signal);
   const intern = await api.updateIntern(target.id, patch, { signal: ctx.signal });
-  ctx.out.object(intern, DETAIL);
+  ctx.out.changed(`Updated intern ${intern.name} (${intern.id}).`, intern, DETAIL);
   return EXIT.ok;
 }
 update.jsonFields = INTERN_FIELDS;
@@ -157,7 +200,9 @@ update.jsonFields = INTERN_FIELDS;
 export async function remove(ctx: RunContext): Promise<number> {
   const timeout = waitFlags(ctx);
   const api = await ctx.api();
-  const target = await resolveIntern(api, ctx.positionals[0]!, ctx.signal);
+  const ignore = ctx.values['ignore-not-found'] === true;
+  const target = await unlessAbsent(ignore, (m) => ctx.out.note(m), resolveIntern(api, ctx.positionals[0]!, ctx.signal));
+  if (target === null) return EXIT.ok;
   // An intern already on its way out is what was asked for (kubectl delete says so and exits 0);
   // the service answers 409 to a second delete, and there is nothing left to confirm.
   const already = target.status === 'destroying';
@@ -165,55 +210,84 @@ export async function remove(ctx: RunContext): Promise<number> {
     if (!ctx.out.canAsk) throw usageError('deleting an intern also deletes its workspace: pass --yes to confirm (there is no terminal to ask on)');
     if (!(await confirm(ctx.io, `Delete intern ${target.name} (${target.id}) and its workspace?`, ctx.signal))) throw new CliError(EXIT.failed, 'not deleted');
   }
-  if (!already) await api.deleteIntern(target.id, { signal: ctx.signal });
-  if (!timeout) {
-    ctx.out.done(already ? `Intern ${target.name} (${target.id}) is being deleted already.` : `Deleting intern ${target.name} (${target.id}).`, { id: target.id, name: target.name, deleting: true });
-    return EXIT.ok;
+  if (already) ctx.out.note(`Intern ${target.name} (${target.id}) is being deleted already.`);
+  else if ((await unlessAbsent(ignore, (m) => ctx.out.note(m), api.deleteIntern(target.id, { signal: ctx.signal }).then(() => true))) === null) return EXIT.ok;
+  else if (!timeout) ctx.out.note(`Deleting intern ${target.name} (${target.id}).`);
+  // Printed as it was, with the status the service gives it now (destroying), or as it was last
+  // seen once it is gone.
+  const now = already ? target : ((await readAgain(api, target.id, ctx.signal)) ?? target);
+  if (timeout) {
+    const started = performance.now();
+    if (now.status !== DELETED) await untilStatus(ctx, api, now, DELETED, timeout);
+    ctx.out.note(reached(target, DELETED, started));
   }
-  // With --wait: until the intern is gone (its status read again: it has just changed).
-  const started = performance.now();
-  let now: Intern | null;
-  try {
-    now = await api.getIntern(target.id, { signal: ctx.signal });
-  } catch (e) {
-    if (!(e instanceof ApiError && e.status === 404)) throw e;
-    now = null;
-  }
-  if (now) await untilStatus(ctx, api, now, DELETED, timeout);
-  ctx.out.done(reached(target, DELETED, started), { id: target.id, name: target.name, deleted: true });
+  ctx.out.object(now, DETAIL);
   return EXIT.ok;
 }
-remove.jsonFields = ['id', 'name', 'deleting', 'deleted'];
+remove.jsonFields = INTERN_FIELDS;
+
+/** The intern read again after a change (its status has just moved), or null once it is gone. */
+async function readAgain(api: InternApi, id: string, signal: AbortSignal): Promise<Intern | null> {
+  try {
+    return await api.getIntern(id, { signal });
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) return null;
+    throw e;
+  }
+}
+
+/**
+ * Sends a lifecycle action unless the intern is in a status it would reach anyway (`already`):
+ * then, or when the service refuses it (409) because it got there meanwhile, that is said on
+ * stderr and the command goes on (exit 0). Answers the intern as it is now.
+ */
+async function toward(ctx: RunContext, api: InternApi, target: Intern, already: readonly string[], send: () => Promise<unknown>, doing: string): Promise<Intern> {
+  const there = (i: Intern) => already.includes(i.status);
+  const say = (i: Intern) => ctx.out.note(`Intern ${i.name} (${i.id}) is ${i.status} already.`);
+  if (there(target)) {
+    say(target);
+    return target;
+  }
+  try {
+    await send();
+  } catch (e) {
+    if (!(e instanceof ApiError && e.status === 409)) throw e;
+    const now = await api.getIntern(target.id, { signal: ctx.signal });
+    if (!there(now)) throw e;
+    say(now);
+    return now;
+  }
+  ctx.out.note(`${doing} intern ${target.name} (${target.id}).`);
+  return (await readAgain(api, target.id, ctx.signal)) ?? target;
+}
 
 export async function provision(ctx: RunContext): Promise<number> {
   const timeout = waitFlags(ctx);
   const api = await ctx.api();
   const target = await resolveIntern(api, ctx.positionals[0]!, ctx.signal);
-  await api.provisionIntern(target.id, { signal: ctx.signal });
+  // Running, or on its way there: what provisioning would reach.
+  const now = await toward(ctx, api, target, ['running', ...STARTING_STATUSES], () => api.provisionIntern(target.id, { signal: ctx.signal }), 'Provisioning');
   if (!timeout) {
-    // The service answers only that provisioning started: under --json the intern is read again, so
-    // that `--json status` (a field the command lists) holds its status now, not nothing.
-    const now = ctx.out.json ? await api.getIntern(target.id, { signal: ctx.signal }) : { id: target.id, name: target.name };
-    ctx.out.done(`Provisioning intern ${target.name} (${target.id}).`, { ...now, provisioning: true });
+    ctx.out.object(now, DETAIL);
     return EXIT.ok;
   }
-  // With --wait: the intern once running (its status read again: it has just changed).
+  // With --wait: the intern once running.
   const started = performance.now();
-  const now = await api.getIntern(target.id, { signal: ctx.signal });
   const running = (await untilStatus(ctx, api, now, 'running', timeout)) ?? now;
-  ctx.out.done(reached(running, 'running', started), running);
+  ctx.out.note(reached(running, 'running', started));
+  ctx.out.object(running, DETAIL);
   return EXIT.ok;
 }
-provision.jsonFields = [...INTERN_FIELDS, 'provisioning'];
+provision.jsonFields = INTERN_FIELDS;
 
 export async function suspend(ctx: RunContext): Promise<number> {
   const api = await ctx.api();
   const target = await resolveIntern(api, ctx.positionals[0]!, ctx.signal);
-  await api.suspendIntern(target.id, { signal: ctx.signal });
-  ctx.out.done(`Suspended intern ${target.name} (${target.id}).`, { id: target.id, name: target.name, suspended: true });
+  const now = await toward(ctx, api, target, ['stopped'], () => api.suspendIntern(target.id, { signal: ctx.signal }), 'Suspended');
+  ctx.out.object(now, DETAIL);
   return EXIT.ok;
 }
-suspend.jsonFields = ['id', 'name', 'suspended'];
+suspend.jsonFields = INTERN_FIELDS;
 
 export async function connections(ctx: RunContext): Promise<number> {
   const api = await ctx.api();
@@ -232,21 +306,6 @@ export async function connections(ctx: RunContext): Promise<number> {
 }
 connections.jsonFields = Object.keys(ConnectionListSchema.shape.data.element.shape);
 
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
-
-/**
- * `90s`, `5m`, `1h`, `500ms`, seconds alone, or parts joined as Go and kubectl write them (`1h30m`,
- * `1.5m`, `2m30s`); null when it is none of these.
- */
-export function parseDuration(text: string): number | null {
-  const t = text.trim();
-  if (/^\d+$/.test(t)) return Number(t) * UNIT_MS.s;
-  if (!/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(t)) return null;
-  let total = 0;
-  for (const [, n, , unit] of t.matchAll(/(\d+(\.\d+)?)(ms|s|m|h)/g)) total += Number(n) * UNIT_MS[unit as keyof typeof UNIT_MS];
-  return Math.round(total);
-}
-
 /** What `wait` waits for besides the statuses: the intern gone. */
 const DELETED = 'deleted';
 /** How often it asks: every second at first, then less often, up to every 5 s. */
@@ -256,12 +315,10 @@ const POLL_MAX_MS = 5000;
 const describeStatus = (i: Intern) =>
   `${i.status}${i.progress ? ` (step ${i.progress.step_number} of ${i.progress.total_steps}: ${i.progress.step_label})` : ''}`;
 
-/** `--timeout` read, or the default; a usage error when it is not a duration. */
+/** `--timeout` read, or the default; a usage error when it is not a duration with its unit (`0s`: look once). */
 function timeoutOf(ctx: RunContext): { text: string; ms: number } {
   const text = ctx.text('timeout') ?? WAIT_DEFAULT;
-  const ms = parseDuration(text);
-  if (ms === null || ms < 1) throw usageError(`--timeout must be a duration such as 90s, 5m or 1h30m, not "${text.slice(0, 20)}"`);
-  return { text, ms };
+  return { text, ms: parseDuration(text, '--timeout') };
 }
 
 /** `--wait` and its `--timeout` on a command that starts provisioning: the deadline, or null without --wait. */
@@ -333,10 +390,7 @@ const reached = (intern: Intern, target: string, started: number) => `${sanitize
 export async function wait(ctx: RunContext): Promise<number> {
   const target = ctx.text('for') ?? 'running';
   const known = [...INTERN_STATUSES, DELETED];
-  if (!known.includes(target)) {
-    const near = closest(target, known);
-    throw usageError(`--for must be a status (${INTERN_STATUSES.join(', ')}) or ${DELETED}, not "${target.slice(0, 40)}"${near ? ` (did you mean ${near}?)` : ''}`);
-  }
+  if (!known.includes(target)) throw usageError(`--for must be a status (${INTERN_STATUSES.join(', ')}) or ${DELETED}, not ${quoted(target, 40)}${nearest(target, known)}`);
   const timeout = timeoutOf(ctx);
   const api = await ctx.api();
   const started = performance.now();
@@ -347,7 +401,8 @@ export async function wait(ctx: RunContext): Promise<number> {
   // The intern is looked up as its status is asked: a service not up yet (started in the same
   // script) is asked again until --timeout, and no request outlives it.
   for (let told = false, delay = POLL_FIRST_MS; intern === undefined; delay = Math.min(POLL_MAX_MS, delay * 1.5)) {
-    const deadline = untilDeadline(ctx, left());
+    // `--timeout 0s` looks once: that look is bounded by nothing but the command.
+    const deadline = timeout.ms === 0 ? ctx.signal : untilDeadline(ctx, left());
     try {
       intern = await resolveIntern(api, ref, deadline);
     } catch (e) {
