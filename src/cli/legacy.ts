@@ -11,6 +11,7 @@ import { codeCacheDir, configPath, resolveConfig, type Flags, usesEmbeddedSandbo
 import type { RunContext } from './context.js';
 import type * as TuiCommand from './tuiCommand.js';
 import { EXIT } from './exit.js';
+import { shellQuote } from './quote.js';
 import { onTerminalGone } from '../tui/terminal.js';
 
 /** Defined by scripts/build.mjs in the bundle, where the TUI command is dist/tui.cjs. */
@@ -75,7 +76,7 @@ async function useProfile(name: string): Promise<number> {
     const shown = sanitize(name).slice(0, 40);
     throw new UsageError(
       known.length === 0
-        ? `there are no profiles in ${path} yet: \`intern-tui login --profile ${shown}\` makes one`
+        ? `there are no profiles in ${path} yet: \`intern-tui login --profile ${shellQuote(name)}\` makes one`
         : `no profile "${shown}" in ${path}${near ? ` (did you mean "${near}"?)` : ''}; its profiles: ${known.join(', ')}`,
     );
   }

@@ -18,6 +18,7 @@ import { type Profile, readConfig } from './config.js';
 import { holdsStoredSecrets, noSuchProfile, originOf, parseBaseUrl, profileFromEnv, profileOrigin, warnTo } from './settings.js';
 import type { Io } from './context.js';
 import { CliError, EXIT, nearest, usageError } from './exit.js';
+import { shellQuote } from './quote.js';
 import { maskedPrompt, readAll } from './input.js';
 import { OAUTH_CLIENT_ID, forgetProfileSecrets, saveProfile } from './auth/credentials.js';
 import { openBrowser as defaultOpenBrowser } from './auth/browser.js';
@@ -73,7 +74,7 @@ function target(opts: LoginOptions, deps: LoginDeps) {
   // profile that keeps keys for another origin: its other keys would then be sent to this one.
   if (given && file.profiles[name] && holdsStoredSecrets(profile) && originOf(baseUrl) !== profileOrigin(profile)) {
     throw usageError(
-      `profile "${name}" keeps keys for ${profileOrigin(profile)}, not ${originOf(baseUrl)}: sign in to it as another profile (--profile NAME), or run intern-tui logout --profile ${name} first`,
+      `profile "${name}" keeps keys for ${profileOrigin(profile)}, not ${originOf(baseUrl)}: sign in to it as another profile (--profile NAME), or run intern-tui logout --profile ${shellQuote(name)} first`,
     );
   }
   const fields: Partial<Profile> = given ? { base_url: baseUrl } : {};

@@ -14,6 +14,7 @@ import type { ThreadSandboxOptions } from '../sandbox/thread.js';
 import type { FeatureSpec } from '../tui/types.js';
 import type { ConfigFile, Profile } from './config.js';
 import { SECRET_NAMES } from './auth/store.js';
+import { shellQuote } from './quote.js';
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -198,7 +199,8 @@ export function holdsStoredSecrets(profile: Profile): boolean {
  * for a base URL it keeps no keys for (login would refuse to move it), another profile for it.
  */
 export function loginHint(kind: CredentialKind, at: { profile: string | null; baseUrl: string; storedWithheldFor: string | null }): string {
-  return at.storedWithheldFor ? `${loginCommand(kind)} --base-url ${at.baseUrl} --profile NAME` : loginCommand(kind, at.profile);
+  // Values from the config or the command line, quoted for the shell the suggestion is pasted into.
+  return at.storedWithheldFor ? `${loginCommand(kind)} --base-url ${shellQuote(at.baseUrl)} --profile NAME` : loginCommand(kind, at.profile === null ? null : shellQuote(at.profile));
 }
 
 /**

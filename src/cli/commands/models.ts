@@ -15,8 +15,10 @@ export async function models(ctx: RunContext): Promise<number> {
       { header: 'NAME', get: (m) => m.name },
       // On a terminal the context reads as 131k or 1.05M; piped it stays the number of tokens.
       { header: 'CONTEXT', get: (m) => m.context_length ?? '', short: (n) => contextSize(Number(n)) },
-      { header: 'IN $/M', get: (m) => perMillion(m.pricing.prompt) },
-      { header: 'OUT $/M', get: (m) => perMillion(m.pricing.completion) },
+      // On a terminal dollars per million tokens; piped, the price per token as the API gives it
+      // (a decimal string), which a script can compute with.
+      { header: 'IN $/M', get: (m) => m.pricing.prompt, short: perMillion },
+      { header: 'OUT $/M', get: (m) => m.pricing.completion, short: perMillion },
     ],
     q ? 'no model matches' : 'no models',
   );

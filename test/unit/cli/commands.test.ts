@@ -670,13 +670,14 @@ describe('--json FIELDS is checked before anything is sent', () => {
     expect((await runWithFake(['interns', 'get', 'runner'], api)).stdout).toContain(`\nupdated\t${api.interns[0]!.updated_at}\n`);
   });
 
-  it('models reads the context as 200k or 1.05M and prices per million tokens on a terminal, as the TUI\'s picker does; piped, the tokens as sent', async () => {
+  it('models reads the context as 200k or 1.05M and prices per million tokens on a terminal, as the TUI\'s picker does; piped, the tokens and prices per token as sent', async () => {
     const api = new FakeApi();
     const tty = await runWithFake(['models', 'gpt-4.1'], api, { tty: true, env: { NO_COLOR: '1' } });
     expect(tty.code, tty.stderr).toBe(0);
     expect(tty.stdout.split('\n')).toEqual(['ID              NAME             CONTEXT  IN $/M  OUT $/M', 'openai/gpt-4.1  OpenAI: GPT-4.1  1.05M    $2.00   $8.00', '']);
     expect((await runWithFake(['models', 'sonnet'], api, { tty: true })).stdout).toMatch(/ 200k +\$3\.00 +\$15\.00/);
-    expect((await runWithFake(['models', 'gpt-4.1'], api)).stdout).toBe('openai/gpt-4.1\tOpenAI: GPT-4.1\t1047576\t$2.00\t$8.00\n');
+    expect((await runWithFake(['models', 'gpt-4.1'], api)).stdout).toBe('openai/gpt-4.1\tOpenAI: GPT-4.1\t1047576\t0.000002\t0.000008\n');
+    expect((await runWithFake(['models', 'free'], api, { tty: true })).stdout).toMatch(/ free +free\n/);
   });
 
   it('byok get says what each setting means as the TUI does, takes a name or a start of an id, and refuses one that fits several', async () => {
