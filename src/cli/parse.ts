@@ -43,6 +43,16 @@ function fieldList(text: string): string[] | null {
   return FIELDS.test(list) ? list.split(',') : null;
 }
 
+/** `--limit N` as typed: a whole number of at least 1, or every item (Infinity) when the flag is absent; else exit 2. */
+export function parseLimit(text: string | undefined): number {
+  if (text === undefined) return Number.POSITIVE_INFINITY;
+  if (!/^\d+$/.test(text) || Number(text) < 1) throw usageError(`--limit must be a whole number of at least 1, not "${text.slice(0, 20)}"`);
+  return Number(text);
+}
+
+/** What a list cut by --limit says on a terminal (Output.aside): nothing in a pipe or under --json. */
+export const MORE_THAN_LIMIT = (max: number) => `the first ${max} shown; there are more (a larger --limit, or none for all)`;
+
 export function parseFor(spec: CommandSpec, rest: string[]): Parsed {
   for (const arg of rest) {
     if (arg === '--') break;

@@ -97,6 +97,9 @@ export const FILTER_FLAGS: Record<string, FlagSpec> = {
   template: { type: 'string', short: 't', value: 'TPL', description: "print each item by a jq string template, e.g. '\\(.name)\\t\\(.status)'" },
 };
 
+/** Every list's `--limit`. */
+const LIMIT = (what: string): FlagSpec => ({ type: 'string', value: 'N', description: `at most N ${what} (default: all, fetched page by page)` });
+
 /** Every delete's: what is not there is what was asked for (kubectl's flag). */
 const IGNORE_NOT_FOUND: FlagSpec = { type: 'boolean', description: 'exit 0 when it does not exist (said on stderr)' };
 
@@ -145,7 +148,7 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'list interns',
     flags: {
       status: { type: 'string', multiple: true, value: 'STATUS', description: 'only interns with this status (repeatable, or comma-separated: running,failed)', nonEmpty: true },
-      limit: { type: 'string', value: 'N', description: 'at most N interns (default: all, fetched page by page)' },
+      limit: LIMIT('interns'),
     },
     details: 'Example:\n  intern-tui interns list --json id,name,status | jq .',
     needs: ['api_key'],
@@ -272,13 +275,35 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     noun: 'connections',
+    verb: 'list',
     args: 'NAME',
     positionals: [1, 1],
     summary: "list an intern's connections",
+    details: `${IDN}.\nExample:\n  intern-tui connections list reviewer --json key`,
+    needs: ['api_key'],
+    json: true,
+    load: () => import('./commands/interns.js').then((m) => m.connections),
+  },
+  {
+    noun: 'connections',
+    args: 'NAME',
+    positionals: [1, 1],
+    summary: 'the same as connections list NAME',
     details: `${IDN}.\nExample:\n  intern-tui connections reviewer --json key`,
     needs: ['api_key'],
     json: true,
     load: () => import('./commands/interns.js').then((m) => m.connections),
+  },
+  // ── providers ──
+  {
+    noun: 'providers',
+    verb: 'list',
+    positionals: [0, 0],
+    summary: 'the BYOK providers --provider takes',
+    details: 'Each slug and the regions a key of it may declare.\nExample:\n  intern-tui providers list -q \'.[].slug\'',
+    needs: [],
+    json: true,
+    load: () => import('./commands/byok.js').then((m) => m.providers),
   },
   // ── byok ──
   {
@@ -289,6 +314,7 @@ export const COMMANDS: CommandSpec[] = [
     flags: {
       provider: { type: 'string', value: 'SLUG', description: 'only this provider', nonEmpty: true },
       workspace: { type: 'string', value: 'ID', description: "this workspace's keys (without it, the account's default workspace's)", sets: 'workspace_id', nonEmpty: true },
+      limit: LIMIT('keys'),
     },
     details: 'Example:\n  intern-tui byok list --provider openai --json id,label',
     needs: ['management_key'],
@@ -362,6 +388,7 @@ export const COMMANDS: CommandSpec[] = [
     flags: {
       intern: { type: 'string', value: 'NAME', description: "the intern's own secrets (id or name)", nonEmpty: true },
       effective: { type: 'boolean', description: 'with --intern: what the intern sees (intern, attached vault, workspace)' },
+      limit: LIMIT('secrets'),
     },
     details: 'Names, hosts and fingerprints only: the service never returns a value.\nExample:\n  intern-tui vault list --intern reviewer --effective --json name,scope',
     needs: ['api_key'],
@@ -422,6 +449,7 @@ export const COMMANDS: CommandSpec[] = [
     args: '[QUERY]',
     positionals: [0, 1],
     summary: 'list the models an intern can use',
+    flags: { limit: LIMIT('models') },
     details: 'QUERY keeps the models whose id or name holds it.\nExample:\n  intern-tui models claude --json id,context_length',
     needs: ['api_key'],
     json: true,
@@ -576,10 +604,11 @@ export function findCommand(argv: string[]): { spec: CommandSpec; rest: string[]
   const [noun, verb] = argv;
   const family = COMMANDS.filter((c) => c.noun === noun);
   if (family.length === 0) return null;
+  // A verb first: `connections list NAME` is a verb of a noun that also runs alone (`connections NAME`).
+  const spec = verb === undefined ? undefined : family.find((c) => c.verb === verb);
+  if (spec) return { spec, rest: argv.slice(2) };
   const nounOnly = family.find((c) => c.verb === undefined);
   if (nounOnly) return { spec: nounOnly, rest: argv.slice(1) };
-  const spec = family.find((c) => c.verb === verb);
-  if (spec) return { spec, rest: argv.slice(2) };
   return { noun: noun!, verbs: family, given: verb };
 }
 

@@ -8,6 +8,7 @@ import { confirm, readSecret } from '../input.js';
 import type { Column, DetailRow } from '../output.js';
 import { BYOK_FLAG_FIELDS } from '../registry.js';
 import { resolveByok, unlessAbsent } from '../resolve.js';
+import { MORE_THAN_LIMIT, parseLimit } from '../parse.js';
 import { byokPages } from '../../client/pages.js';
 import { shortIdLength } from '../../client/resolve.js';
 import { byokFacts, timeAndAge } from '../../tui/format.js';
@@ -103,12 +104,23 @@ function providerFlag(ctx: RunContext): string | undefined {
 }
 
 export async function list(ctx: RunContext): Promise<number> {
+  const max = parseLimit(ctx.text('limit'));
+  const provider = providerFlag(ctx);
   const api = await ctx.api();
   const all: ByokCredential[] = [];
-  const provider = providerFlag(ctx);
   const query = { ...(provider ? { provider } : {}), ...(ctx.text('workspace') ? { workspace_id: ctx.text('workspace') } : {}) };
-  for await (const data of byokPages(api, query, ctx.signal)) all.push(...data);
-  ctx.out.list(all, columns(all), 'no BYOK keys');
+  let more = false;
+  for await (const data of byokPages(api, query, ctx.signal)) {
+    all.push(...data);
+    // One more than asked tells whether there are more; the pages stop being asked for here.
+    if (all.length > max) {
+      more = true;
+      break;
+    }
+  }
+  const shown = all.slice(0, max);
+  ctx.out.list(shown, columns(shown), 'no BYOK keys');
+  if (more) ctx.out.aside(MORE_THAN_LIMIT(max));
   return EXIT.ok;
 }
 list.jsonFields = BYOK_FIELDS;
@@ -161,3 +173,29 @@ export async function remove(ctx: RunContext): Promise<number> {
   return EXIT.ok;
 }
 remove.jsonFields = BYOK_FIELDS;
+
+/** A provider as `providers list` prints it: its slug, and the regions a key of it may declare (none is always allowed). */
+interface ProviderRow {
+  slug: string;
+  /** `global` (most), `only` (those regions), `from_key` (the key's JSON names its region; a declared one must match). */
+  region_rule: string;
+  regions: string[];
+}
+
+export async function providers(ctx: RunContext): Promise<number> {
+  const rows: ProviderRow[] = PROVIDERS.map((p) => ({
+    slug: p.slug,
+    region_rule: p.region.kind,
+    regions: p.region.kind === 'only' ? [...p.region.regions] : p.region.kind === 'from_key' ? [...REGIONS] : ['global'],
+  }));
+  ctx.out.list<ProviderRow>(
+    rows,
+    [
+      { header: 'SLUG', get: (p) => p.slug, keep: true },
+      { header: 'REGIONS', get: (p) => p.regions.join(',') + (p.region_rule === 'from_key' ? ' (from the key)' : '') },
+    ],
+    'no providers',
+  );
+  return EXIT.ok;
+}
+providers.jsonFields = ['slug', 'region_rule', 'regions'];

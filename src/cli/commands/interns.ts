@@ -10,6 +10,7 @@ import { WAIT_DEFAULT } from '../registry.js';
 import { parseDuration } from '../duration.js';
 import { CliError, EXIT, nearest, refuseWrong, usageError } from '../exit.js';
 import { shellQuote } from '../quote.js';
+import { MORE_THAN_LIMIT, parseLimit } from '../parse.js';
 import { confirm, readTextArg } from '../input.js';
 import { statusTone, type Column, type DetailRow } from '../output.js';
 import { quoted, sanitize } from '../../text.js';
@@ -53,12 +54,7 @@ const DETAIL: DetailRow<Intern>[] = [
 ];
 
 export async function list(ctx: RunContext): Promise<number> {
-  const limitText = ctx.text('limit');
-  let max = Number.POSITIVE_INFINITY;
-  if (limitText !== undefined) {
-    if (!/^\d+$/.test(limitText) || Number(limitText) < 1) throw usageError(`--limit must be a whole number of at least 1, not "${limitText.slice(0, 20)}"`);
-    max = Number(limitText);
-  }
+  const max = parseLimit(ctx.text('limit'));
   // Repeated or comma-separated, as the service's own query takes them (`status=running,failed`).
   const status = (ctx.values.status as string[] | undefined)?.flatMap((s) => s.split(',').map((one) => one.trim()).filter(Boolean));
   // Only commas (`--status ,`) would send no filter and list every intern.
@@ -73,7 +69,7 @@ export async function list(ctx: RunContext): Promise<number> {
   const api = await ctx.api();
   const { interns, more } = await listAllInterns(api, status?.length ? { status } : {}, max, ctx.signal);
   ctx.out.list(interns, columns(interns), 'no interns');
-  if (more) ctx.out.aside(`the first ${max} shown; there are more (a larger --limit, or none for all)`);
+  if (more) ctx.out.aside(MORE_THAN_LIMIT(max));
   return EXIT.ok;
 }
 list.jsonFields = INTERN_FIELDS;

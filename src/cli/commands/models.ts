@@ -2,12 +2,15 @@
 import { CatalogModelSchema, contextSize, perMillion, type Model } from '../../contract/catalog.js';
 import type { RunContext } from '../context.js';
 import { EXIT } from '../exit.js';
+import { MORE_THAN_LIMIT, parseLimit } from '../parse.js';
 
 export async function models(ctx: RunContext): Promise<number> {
+  const max = parseLimit(ctx.text('limit'));
   const api = await ctx.api();
   const all = await api.listModels({ signal: ctx.signal });
   const q = ctx.positionals[0]?.toLowerCase();
-  const rows = q ? all.filter((m) => m.id.toLowerCase().includes(q) || m.name.toLowerCase().includes(q)) : all;
+  const matching = q ? all.filter((m) => m.id.toLowerCase().includes(q) || m.name.toLowerCase().includes(q)) : all;
+  const rows = matching.slice(0, max);
   ctx.out.list<Model>(
     rows,
     [
@@ -22,6 +25,7 @@ export async function models(ctx: RunContext): Promise<number> {
     ],
     q ? 'no model matches' : 'no models',
   );
+  if (matching.length > max) ctx.out.aside(MORE_THAN_LIMIT(max));
   return EXIT.ok;
 }
 models.jsonFields = Object.keys(CatalogModelSchema.shape);

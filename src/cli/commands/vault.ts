@@ -3,7 +3,7 @@ import { EffectiveSecretSchema, VaultSecretCopySchema, VaultSecretSchema, checkS
 import type { RunContext } from '../context.js';
 import { CliError, EXIT, refuseWrong, usageError } from '../exit.js';
 import { confirm, readSecret } from '../input.js';
-import { secretRefusal } from '../parse.js';
+import { MORE_THAN_LIMIT, parseLimit, secretRefusal } from '../parse.js';
 import type { Column } from '../output.js';
 import { resolveIntern, unlessAbsent } from '../resolve.js';
 import { allVaultPages } from '../../client/pages.js';
@@ -23,20 +23,26 @@ const COLUMNS: Column<VaultSecret & { scope?: string }>[] = [
 ];
 
 export async function list(ctx: RunContext): Promise<number> {
-  const api = await ctx.api();
+  const max = parseLimit(ctx.text('limit'));
   const internRef = ctx.text('intern');
   if (ctx.values.effective && !internRef) throw usageError('--effective needs --intern NAME');
+  const api = await ctx.api();
   const opts = { signal: ctx.signal };
+  // The service's vault pages are read whole (allVaultPages); --limit cuts what is shown.
+  const show = <T extends VaultSecret>(rows: T[], columns: Column<T>[]) => {
+    ctx.out.list(rows.slice(0, max), columns, 'no secrets');
+    if (rows.length > max) ctx.out.aside(MORE_THAN_LIMIT(max));
+  };
   if (!internRef) {
-    ctx.out.list(await allVaultPages<VaultSecret>((q) => api.listVaultSecrets(q, opts)), COLUMNS, 'no secrets');
+    show(await allVaultPages<VaultSecret>((q) => api.listVaultSecrets(q, opts)), COLUMNS);
     return EXIT.ok;
   }
   const intern = await resolveIntern(api, internRef, ctx.signal);
   if (ctx.values.effective) {
     const rows = await allVaultPages<EffectiveSecret>((q) => api.listEffectiveSecrets(intern.id, q, opts));
-    ctx.out.list(rows, [COLUMNS[0]!, { header: 'SCOPE', get: (s) => s.scope, keep: true }, ...COLUMNS.slice(1)], 'no secrets');
+    show(rows, [COLUMNS[0]!, { header: 'SCOPE', get: (s) => s.scope, keep: true }, ...COLUMNS.slice(1)]);
   } else {
-    ctx.out.list(await allVaultPages<VaultSecret>((q): Promise<VaultSecretList> => api.listInternSecrets(intern.id, q, opts)), COLUMNS, 'no secrets');
+    show(await allVaultPages<VaultSecret>((q): Promise<VaultSecretList> => api.listInternSecrets(intern.id, q, opts)), COLUMNS);
   }
   return EXIT.ok;
 }
