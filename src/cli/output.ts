@@ -268,6 +268,15 @@ export class Output {
     return clean;
   }
 
+  /**
+   * A credential for another program (`auth token`), as it is: never onto a terminal (the command
+   * refuses one first), and never through `say`, which would sanitise it.
+   */
+  secret(value: string): void {
+    if (this.tty) throw new CliError(EXIT.usage, 'a secret is never written to a terminal');
+    this.io.stdout.write(value);
+  }
+
   /** A line for people on stderr (prompts, notices), never mixed into stdout data: control characters removed, line breaks and tabs kept. */
   note(message: string): void {
     this.io.stderr.write(sanitize(message, { multiline: true, tabs: true }) + '\n');

@@ -545,6 +545,67 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     noun: 'auth',
+    verb: 'login',
+    positionals: [0, 0],
+    summary: 'sign in in the browser and save the API key',
+    flags: {
+      'no-browser': { type: 'boolean', description: 'only print the sign-in URL; do not open a browser' },
+      headless: { type: 'boolean', description: 'no local listener: the page shows a code to paste (masked); not with --oauth' },
+      oauth: { type: 'boolean', description: 'get the OAuth token for attaching (daemon access) from the profile\'s issuer' },
+      issuer: { type: 'string', value: 'URL', description: 'with --oauth: the OAuth issuer (RFC 8414), saved in the profile' },
+      'with-token': { type: 'boolean', description: 'read a key from stdin (or a masked prompt) instead of signing in, for CI' },
+      kind: { type: 'string', value: 'KIND', description: 'with --with-token: api_key (default), management_key or oauth_token' },
+    },
+    details:
+      'Signs in with PKCE: listens on a loopback port, prints "Open this URL to sign in:", and saves the\n' +
+      'API key the service issues: in the system keychain, else in the config file at mode 0600.\n' +
+      'Typed or pasted secrets are never echoed.\n' +
+      'Examples:\n  intern-tui login --base-url https://openrouter.ai/api/v1\n  intern-tui login --headless\n' +
+      '  intern-tui login --oauth --issuer https://auth.example.com\n  intern-tui login --with-token < key.txt',
+    needs: [],
+    noSandbox: 'it signs in to the configured service and saves its credentials; the built-in sandbox has its own keys',
+    load: () => import('./commands/auth.js').then((m) => m.login),
+  },
+  {
+    noun: 'auth',
+    verb: 'logout',
+    positionals: [0, 0],
+    summary: "remove the profile's stored credentials",
+    details:
+      'From the system keychain and the config file. A --profile the config file lacks is refused (exit 2),\n' +
+      'as every command refuses it, unless the keychain still held its secrets (then they are removed).\n' +
+      'Example:\n  intern-tui logout --profile work',
+    needs: [],
+    noSandbox: "it removes the configured profile's credentials; the built-in sandbox keeps none",
+    load: () => import('./commands/auth.js').then((m) => m.logout),
+  },
+  {
+    noun: 'auth',
+    verb: 'token',
+    positionals: [0, 0],
+    summary: 'print the API key (or --kind) into a pipe',
+    flags: { kind: { type: 'string', value: 'KIND', description: 'api_key (default), management_key or oauth_token' } },
+    details:
+      'As gh auth token: the credential the commands would use (the environment, then the profile), on\n' +
+      'stdout with no line break after it. Refused when stdout is a terminal (exit 2): a secret is never\n' +
+      'drawn on the screen. Exit 4 when none is set.\nExample:\n  curl -H "Authorization: Bearer $(intern-tui auth token)" "$OPENROUTER_BASE_URL/key"',
+    needs: [],
+    noSandbox: "it prints the configured credential; the built-in sandbox's are made afresh each time",
+    load: () => import('./commands/auth.js').then((m) => m.token),
+  },
+  {
+    noun: 'auth',
+    verb: 'switch',
+    args: 'PROFILE',
+    positionals: [1, 1],
+    summary: 'make PROFILE the default (as config use PROFILE)',
+    details: 'Example:\n  intern-tui auth switch work',
+    needs: [],
+    noSandbox: 'it sets the config file\'s default profile; the built-in sandbox has none',
+    load: () => import('./commands/auth.js').then((m) => m.switchProfile),
+  },
+  {
+    noun: 'auth',
     verb: 'status',
     positionals: [0, 0],
     summary: 'which credentials are set, and whose the API key is',
@@ -553,6 +614,17 @@ export const COMMANDS: CommandSpec[] = [
     json: true,
     noSandbox: 'it reports the configured credentials; the built-in sandbox has keys of its own each time',
     load: () => import('./commands/auth.js').then((m) => m.status),
+  },
+  {
+    noun: 'config',
+    verb: 'list',
+    positionals: [0, 0],
+    summary: 'the profiles and which credentials each keeps',
+    details: 'Reads the config file (and asks the system keychain whether a profile keeps a credential there).\nExample:\n  intern-tui config list --json name,credentials',
+    needs: [],
+    json: true,
+    noSandbox: 'it lists the config file\'s profiles; the built-in sandbox has none',
+    load: () => import('./commands/config.js').then((m) => m.list),
   },
   {
     noun: 'config',

@@ -46,3 +46,34 @@ describe('--limit on every list', () => {
     }
   });
 });
+
+describe('config list and auth token', () => {
+  it('config list names each profile, its base URL and which credentials it keeps, never a value', async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    mkdirSync(join(dir, 'intern-tui'));
+    writeFileSync(join(dir, 'intern-tui', 'config.json'), JSON.stringify({ default_profile: 'work', profiles: { work: { base_url: 'http://127.0.0.1:9/api/v1', api_key: 'sk-or-v1-secret' }, home: {} } }), { mode: 0o600 });
+    const env = { XDG_CONFIG_HOME: dir, INTERN_TUI_CREDENTIAL_STORE: 'file' };
+    const r = await runFake(['config', 'list', '--json'], new FakeApi(), { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([
+      { name: 'work', default: true, base_url: 'http://127.0.0.1:9/api/v1', credential_store: 'file', credentials: { api_key: 'file' } },
+      { name: 'home', default: false, base_url: 'https://openrouter.ai/api/v1', credential_store: 'file', credentials: {} },
+    ]);
+    expect(r.stdout + r.stderr).not.toContain('sk-or-v1-secret');
+    const piped = await runFake(['config', 'list'], new FakeApi(), { env });
+    expect(piped.stdout).toBe('work\tyes\thttp://127.0.0.1:9/api/v1\tapi_key\tfile\nhome\t\thttps://openrouter.ai/api/v1\t\tfile\n');
+  });
+
+  it('auth token prints the credential into a pipe only, and exits 4 when none is set', async () => {
+    const env = { XDG_CONFIG_HOME: '/nonexistent-intern-tui', OPENROUTER_API_KEY: 'sk-or-v1-piped' };
+    expect(await runFake(['auth', 'token'], new FakeApi(), { env })).toMatchObject({ code: 0, stdout: 'sk-or-v1-piped' });
+    const tty = await runFake(['auth', 'token'], new FakeApi(), { env, tty: true });
+    expect([tty.code, tty.stdout]).toEqual([2, '']);
+    expect(tty.stderr).toMatch(/never onto the terminal/);
+    expect(tty.stderr).not.toContain('sk-or-v1-piped');
+    expect((await runFake(['auth', 'token', '--kind', 'management_key'], new FakeApi(), { env })).code).toBe(4);
+  });
+});
