@@ -141,6 +141,40 @@ export class Output {
     return this.jsonFields !== null;
   }
 
+  /** What a frame of --watch has printed so far (frame), else null: written straight to stdout. */
+  private buffer: string | null = null;
+  /** How many lines the last frame took on the terminal, to draw the next over it. */
+  private frameLines = 0;
+
+  /** Data for stdout: a table, an object, JSON. */
+  private write(text: string): void {
+    if (this.buffer !== null) this.buffer += text;
+    else this.io.stdout.write(text);
+  }
+
+  /**
+   * One state of what `--watch` watches. On a terminal it is drawn over the last one (the cursor
+   * moved up the lines that took, and what is below cleared), so the view stays in place; piped,
+   * it is one JSON document on a line of its own (fields picked, --jq applied), for a reader that
+   * takes one document per change.
+   */
+  frame(value: unknown, draw: () => void): void {
+    if (!this.tty) {
+      const v = this.jsonFields?.length ? pickFields(value, this.jsonFields) : value;
+      this.io.stdout.write(this.filter ? this.filter(v) : jsonText(v) + '\n');
+      return;
+    }
+    this.buffer = '';
+    try {
+      draw();
+    } finally {
+      const text = this.buffer ?? '';
+      this.buffer = null;
+      this.io.stdout.write((this.frameLines > 0 ? `\x1b[${this.frameLines}F\x1b[0J` : '') + text);
+      this.frameLines = (text.match(/\n/g) ?? []).length;
+    }
+  }
+
   paint(s: string, tone: Tone | undefined): string {
     if (!this.color || !tone || s === '') return s;
     const [on, off] = this.sgr[tone];
@@ -151,7 +185,7 @@ export class Output {
   printJson(value: unknown): boolean {
     if (!this.json) return false;
     const v = this.jsonFields && this.jsonFields.length ? pickFields(value, this.jsonFields) : value;
-    this.io.stdout.write(this.filter ? this.filter(v) : jsonText(v, 2) + '\n');
+    this.write(this.filter ? this.filter(v) : jsonText(v, 2) + '\n');
     return true;
   }
 
@@ -170,7 +204,7 @@ export class Output {
   list<T>(rows: T[], columns: Column<T>[], empty = 'nothing to show'): void {
     if (this.printJson(rows)) return;
     const { text: printed, cut } = this.layout(rows, columns, empty);
-    this.io.stdout.write(printed);
+    this.write(printed);
     if (cut) this.aside(`cut to fit ${this.io.stdout.columns} columns: --json or a pipe prints whole values`);
   }
 
@@ -225,7 +259,7 @@ export class Output {
       const under = ' '.repeat(width + GAP);
       return wrapped.map((line, i) => (i === 0 ? `${this.paint(label.padEnd(width), 'dim')}${' '.repeat(GAP)}${line}` : line ? under + line : '').trimEnd()).join('\n');
     });
-    this.io.stdout.write(lines.join('\n') + '\n');
+    this.write(lines.join('\n') + '\n');
   }
 
   /**
@@ -250,7 +284,8 @@ export class Output {
 
   /** A remark for a person reading a table on a terminal (stderr); none under --json or in a pipe, where no one reads it. */
   aside(message: string): void {
-    if (this.tty && !this.json) this.io.stderr.write(this.paint(sanitize(message), 'dim') + '\n');
+    // Not inside a --watch frame: a line on the terminal would push the frame drawn over down.
+    if (this.tty && !this.json && this.buffer === null) this.io.stderr.write(this.paint(sanitize(message), 'dim') + '\n');
   }
 
   /**

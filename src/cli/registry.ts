@@ -97,6 +97,9 @@ export const FILTER_FLAGS: Record<string, FlagSpec> = {
   template: { type: 'string', short: 't', value: 'TPL', description: "print each item by a jq string template, e.g. '\\(.name)\\t\\(.status)'" },
 };
 
+/** `--watch` on interns list and get. */
+const WATCH: FlagSpec = { type: 'boolean', description: 'ask every 2 s: redraw on a change (piped: a JSON line per change); ctrl+c ends' };
+
 /** Every list's `--limit`. */
 const LIMIT = (what: string): FlagSpec => ({ type: 'string', value: 'N', description: `at most N ${what} (default: all, fetched page by page)` });
 
@@ -149,6 +152,7 @@ export const COMMANDS: CommandSpec[] = [
     flags: {
       status: { type: 'string', multiple: true, value: 'STATUS', description: 'only interns with this status (repeatable, or comma-separated: running,failed)', nonEmpty: true },
       limit: LIMIT('interns'),
+      watch: WATCH,
     },
     details: 'Example:\n  intern-tui interns list --json id,name,status | jq .',
     needs: ['api_key'],
@@ -161,6 +165,7 @@ export const COMMANDS: CommandSpec[] = [
     args: 'NAME',
     positionals: [1, 1],
     summary: 'show one intern',
+    flags: { watch: WATCH },
     details: `${IDN}.\nExample:\n  intern-tui interns get reviewer --json status`,
     needs: ['api_key'],
     json: true,

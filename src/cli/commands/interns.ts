@@ -5,7 +5,7 @@ import { ConnectionListSchema, INTERN_STATUSES, InternSchema, NO_MODEL, STARTING
 import { checkDescription, checkInstructions, checkModel, checkName } from '../../contract/rules.js';
 import type { InternApi } from '../../client/types.js';
 import type { RunContext } from '../context.js';
-import { DELETED, reached, untilStatus, waitFlags } from './waiting.js';
+import { DELETED, reached, untilStatus, waitFlags, watch } from './waiting.js';
 import { CliError, EXIT, nearest, refuseWrong, usageError } from '../exit.js';
 import { shellQuote } from '../quote.js';
 import { MORE_THAN_LIMIT, parseLimit } from '../parse.js';
@@ -65,7 +65,9 @@ export async function list(ctx: RunContext): Promise<number> {
     throw usageError(`--status: ${named} ${unknown.length === 1 ? 'is not a status' : 'are not statuses'}; the statuses are ${INTERN_STATUSES.join(', ')}`);
   }
   const api = await ctx.api();
-  const { interns, more } = await listAllInterns(api, status?.length ? { status } : {}, max, ctx.signal);
+  const query = status?.length ? { status } : {};
+  if (ctx.values.watch) return watch(ctx, async () => (await listAllInterns(api, query, max, ctx.signal)).interns, (interns) => ctx.out.list(interns, columns(interns), 'no interns'));
+  const { interns, more } = await listAllInterns(api, query, max, ctx.signal);
   ctx.out.list(interns, columns(interns), 'no interns');
   if (more) ctx.out.aside(MORE_THAN_LIMIT(max));
   return EXIT.ok;
@@ -75,6 +77,7 @@ list.jsonFields = INTERN_FIELDS;
 export async function get(ctx: RunContext): Promise<number> {
   const api = await ctx.api();
   const intern = await resolveIntern(api, ctx.positionals[0]!, ctx.signal);
+  if (ctx.values.watch) return watch(ctx, () => api.getIntern(intern.id, { signal: ctx.signal }), (now) => ctx.out.object(now, DETAIL));
   ctx.out.object(intern, DETAIL);
   return EXIT.ok;
 }

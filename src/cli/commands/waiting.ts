@@ -134,3 +134,24 @@ export async function wait(ctx: RunContext): Promise<number> {
   return EXIT.ok;
 }
 wait.jsonFields = [...INTERN_FIELDS, 'deleted'];
+
+/** How often `--watch` asks again. */
+export const WATCH_EVERY_MS = 2000;
+
+/**
+ * `--watch` (interns list, interns get): reads again every 2 s and draws what it read whenever it
+ * changed (Output.frame: in place on a terminal, a JSON document per change when piped), until
+ * ctrl+c (exit 130) or the reader of the output goes away (141). An error ends it (exit 1).
+ */
+export async function watch<T>(ctx: RunContext, read: () => Promise<T>, draw: (value: T) => void): Promise<number> {
+  let last: string | undefined;
+  for (;;) {
+    const value = await read();
+    const seen = JSON.stringify(value);
+    if (seen !== last) {
+      last = seen;
+      ctx.out.frame(value, () => draw(value));
+    }
+    await sleep(WATCH_EVERY_MS, undefined, { signal: ctx.signal });
+  }
+}

@@ -138,3 +138,24 @@ describe('colour', () => {
     expect(new Output(streams(true, { FORCE_COLOR: '1' }).io, null, true).color).toBe(false);
   });
 });
+
+describe('--watch frames', () => {
+  it('on a terminal draw each state over the last; piped, one JSON line per state with FIELDS and the filter applied', async () => {
+    const tty = streams(true, { NO_COLOR: '1' });
+    const out = new Output(tty.io, null);
+    const rows = [['name', (v: { name: string }) => v.name]] as [string, (v: { name: string }) => string][];
+    out.frame({ name: 'a' }, () => out.object({ name: 'a' }, rows));
+    out.frame({ name: 'b' }, () => out.object({ name: 'b' }, rows));
+    expect(tty.stdout.text).toBe('name  a\n\x1b[1F\x1b[0Jname  b\n');
+    const piped = streams(false);
+    const json = new Output(piped.io, ['name']);
+    json.frame([{ name: 'a', id: 1 }], () => undefined);
+    json.frame([], () => undefined);
+    expect(piped.stdout.text).toBe('[{"name":"a"}]\n[]\n');
+    const filtered = streams(false);
+    const q = new Output(filtered.io, []);
+    q.filter = await loadFilter({ jq: 'length' });
+    q.frame([1, 2], () => undefined);
+    expect(filtered.stdout.text).toBe('2\n');
+  });
+});
