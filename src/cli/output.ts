@@ -13,6 +13,8 @@ import { backgroundFromEnv, noColorFromEnv } from '../tui/theme.js';
 import type { Io } from './context.js';
 import { CliError, EXIT } from './exit.js';
 import type { JsonFilter } from './filter.js';
+import type * as ChildProcess from 'node:child_process';
+import { importExternal } from '../importExternal.js';
 
 export type Cell = string | number | boolean | null | undefined;
 export interface Column<T> {
@@ -112,6 +114,18 @@ export function fitColumns(widths: number[], keep: boolean[], screen: number): {
  */
 export const forceColorFromEnv = (env: NodeJS.ProcessEnv): boolean => [env.CLICOLOR_FORCE, env.FORCE_COLOR].some((v) => v !== undefined && v !== '' && v !== '0');
 
+/**
+ * The pager for long output on a terminal: INTERN_TUI_PAGER, else PAGER, else `less -FRX` (quits
+ * when the text fits, keeps colours, leaves it on the screen); none when set empty or to `cat`.
+ */
+export function pagerOf(env: NodeJS.ProcessEnv): string | null {
+  const chosen = (env.INTERN_TUI_PAGER ?? env.PAGER)?.trim();
+  if (chosen === undefined) return 'less -FRX';
+  return chosen === '' || chosen === 'cat' ? null : chosen;
+}
+
+const lineCount = (text: string) => (text.match(/\n/g) ?? []).length;
+
 export class Output {
   readonly tty: boolean;
   readonly color: boolean;
@@ -131,8 +145,11 @@ export class Output {
     noColorFlag = false,
     /** Errors as JSON on stderr: --json was given (not only --jq or --template, whose reader wants text). */
     private readonly jsonErrors = jsonFields !== null,
+    /** --no-pager. */
+    noPager = false,
   ) {
     this.tty = Boolean(io.stdout.isTTY);
+    this.pager = this.tty && !noPager ? pagerOf(io.env) : null;
     this.color = (this.tty || forceColorFromEnv(io.env)) && !(noColorFlag || noColorFromEnv(io.env));
     this.sgr = backgroundFromEnv(io.env) === 'light' ? LIGHT_SGR : SGR;
   }
@@ -146,10 +163,38 @@ export class Output {
   /** How many lines the last frame took on the terminal, to draw the next over it. */
   private frameLines = 0;
 
-  /** Data for stdout: a table, an object, JSON. */
+  /** The pager long output on a terminal goes through (pagerOf), or null. */
+  private readonly pager: string | null;
+  /** A pager running, until it is closed. */
+  private paging: Promise<void> | null = null;
+
+  /** Data for stdout: a table, an object, JSON. Longer than the terminal, through the pager. */
   private write(text: string): void {
     if (this.buffer !== null) this.buffer += text;
+    else if (this.pager !== null && this.paging === null && lineCount(text) >= (this.io.stdout.rows ?? Infinity)) this.paging = this.page(this.pager, text);
     else this.io.stdout.write(text);
+  }
+
+  /**
+   * Runs the pager (through the shell, as git and gh run $PAGER) on the terminal with `text` on its
+   * stdin. One that cannot be run (not installed: the shell's 127) leaves the text printed as it is.
+   */
+  private async page(pager: string, text: string): Promise<void> {
+    const { spawn } = await importExternal<typeof ChildProcess>('node:child_process');
+    const shown = await new Promise<boolean>((resolve) => {
+      const child = spawn(pager, { shell: true, stdio: ['pipe', 'inherit', 'inherit'], env: { LESS: 'FRX', ...this.io.env } });
+      child.on('error', () => resolve(false));
+      child.on('close', (code) => resolve(code !== 127 && code !== 126));
+      // q before the end: the rest is not wanted.
+      child.stdin.on('error', () => undefined);
+      child.stdin.end(text);
+    });
+    if (!shown) this.io.stdout.write(text);
+  }
+
+  /** Once the command is done: waits for its pager to be closed (run.ts). */
+  settled(): Promise<void> {
+    return this.paging ?? Promise.resolve();
   }
 
   /**

@@ -83,6 +83,7 @@ export const GLOBAL_FLAGS: Record<string, FlagSpec> = {
   'base-url': { type: 'string', value: 'URL', description: 'service base URL with /api/v1 (or OPENROUTER_BASE_URL)' },
   sandbox: { type: 'boolean', description: 'use a temporary built-in sandbox with demo data' },
   'no-color': { type: 'boolean', description: 'no colours (as NO_COLOR=1 does)' },
+  'no-pager': { type: 'boolean', description: 'no pager for output longer than the terminal ($PAGER, less -FRX)' },
   help: { type: 'boolean', short: 'h', description: 'show this help' },
 };
 export const JSON_FLAG: FlagSpec = {

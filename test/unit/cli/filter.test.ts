@@ -159,3 +159,38 @@ describe('--watch frames', () => {
     expect(filtered.stdout.text).toBe('2\n');
   });
 });
+
+describe('the pager', () => {
+  it('is $PAGER (INTERN_TUI_PAGER first), less -FRX by default, none when set empty or to cat', async () => {
+    const { pagerOf } = await import('../../../src/cli/output.js');
+    expect(pagerOf({})).toBe('less -FRX');
+    expect(pagerOf({ PAGER: 'most' })).toBe('most');
+    expect(pagerOf({ PAGER: 'most', INTERN_TUI_PAGER: '' })).toBeNull();
+    expect(pagerOf({ PAGER: 'cat' })).toBeNull();
+  });
+
+  it('takes output longer than the terminal, and none with --no-pager, in a pipe, or when it cannot run', async () => {
+    const { mkdtempSync, readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const file = join(mkdtempSync(join(tmpdir(), 'pager-')), 'paged');
+    const rows = Array.from({ length: 5 }, (_, i) => ({ n: `row${i}` }));
+    const columns = [{ header: 'N', get: (r: { n: string }) => r.n }];
+    const tall = (env: NodeJS.ProcessEnv, noPager = false, tty = true) => {
+      const s = streams(tty, { NO_COLOR: '1', ...env });
+      (s.stdout as unknown as { rows: number }).rows = 4;
+      const out = new Output(s.io, null, false, false, noPager);
+      out.list(rows, columns);
+      return { s, out };
+    };
+    const paged = tall({ PAGER: `cat > ${file}` });
+    await paged.out.settled();
+    expect(paged.s.stdout.text).toBe('');
+    expect(readFileSync(file, 'utf8')).toBe('N\nrow0\nrow1\nrow2\nrow3\nrow4\n');
+    expect(tall({ PAGER: `cat > ${file}` }, true).s.stdout.text).toMatch(/^N\nrow0\n/);
+    expect(tall({ PAGER: `cat > ${file}` }, false, false).s.stdout.text).toBe('row0\nrow1\nrow2\nrow3\nrow4\n');
+    const missing = tall({ PAGER: 'no-such-pager-intern-tui' });
+    await missing.out.settled();
+    expect(missing.s.stdout.text).toMatch(/^N\nrow0\n/);
+  });
+});
