@@ -1,8 +1,8 @@
 /**
  * `--jq EXPR` and `--template TPL`: what a command would print under `--json` (its fields picked
  * first), run through jq itself (jq 1.8, compiled to WebAssembly: the `jq-wasm` package), as gh's
- * `--jq` does with gojq. Loaded only when one of the flags is given (about 40 ms to compile the
- * WebAssembly), through importExternal: the package reads its `jq.wasm` from its own folder, so
+ * `--jq` does with gojq. Loaded only when one of the flags is given (about 40 ms to load on an idle
+ * machine; its first run compiles more of it), through importExternal: the package reads its `jq.wasm` from its own folder, so
  * it stays outside the bundle.
  *
  * The template is jq's string interpolation (`\(.name)\t\(.status)`), not a Go template as gh's
