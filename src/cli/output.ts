@@ -168,10 +168,13 @@ export class Output {
   /** A pager running, until it is closed. */
   private paging: Promise<void> | null = null;
 
-  /** Data for stdout: a table, an object, JSON. Longer than the terminal, through the pager. */
-  private write(text: string): void {
+  /**
+   * Data for stdout: a table, an object, JSON. A list (`pageable`) longer than the terminal goes
+   * through the pager; one object does not: what a change prints stays on the screen below its prompt.
+   */
+  private write(text: string, pageable = false): void {
     if (this.buffer !== null) this.buffer += text;
-    else if (this.pager !== null && this.paging === null && lineCount(text) >= (this.io.stdout.rows ?? Infinity)) this.paging = this.page(this.pager, text);
+    else if (pageable && this.pager !== null && this.paging === null && lineCount(text) >= (this.io.stdout.rows ?? Infinity)) this.paging = this.page(this.pager, text);
     else this.io.stdout.write(text);
   }
 
@@ -230,7 +233,7 @@ export class Output {
   printJson(value: unknown): boolean {
     if (!this.json) return false;
     const v = this.jsonFields && this.jsonFields.length ? pickFields(value, this.jsonFields) : value;
-    this.write(this.filter ? this.filter(v) : jsonText(v, 2) + '\n');
+    this.write(this.filter ? this.filter(v) : jsonText(v, 2) + '\n', Array.isArray(value));
     return true;
   }
 
@@ -249,7 +252,7 @@ export class Output {
   list<T>(rows: T[], columns: Column<T>[], empty = 'nothing to show'): void {
     if (this.printJson(rows)) return;
     const { text: printed, cut } = this.layout(rows, columns, empty);
-    this.write(printed);
+    this.write(printed, true);
     if (cut) this.aside(`cut to fit ${this.io.stdout.columns} columns: --json or a pipe prints whole values`);
   }
 

@@ -194,3 +194,13 @@ describe('the pager', () => {
     expect(missing.s.stdout.text).toMatch(/^N\nrow0\n/);
   });
 });
+
+describe('the pager and one object', () => {
+  it('leaves one object on the screen however long: what a change prints stays below its prompt', () => {
+    const s = streams(true, { NO_COLOR: '1', PAGER: 'false' });
+    (s.stdout as unknown as { rows: number }).rows = 2;
+    const out = new Output(s.io, null);
+    out.object({ a: '1', b: '2', c: '3' }, [['a', (v) => v.a], ['b', (v) => v.b], ['c', (v) => v.c]]);
+    expect(s.stdout.text).toBe('a  1\nb  2\nc  3\n');
+  });
+});
