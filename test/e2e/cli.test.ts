@@ -114,7 +114,8 @@ describe('intern-tui commands without a TTY', () => {
     expect(missed.stderr).toContain(`no BYOK key with the id or name "e2e-elsewhere" among the default workspace's keys (--workspace ID looks in another)`);
     expect(await json(['byok', 'get', 'e2e-elsewhere', '--workspace', w2, '--json', 'id'])).toEqual({ id: made.id });
     expect(await json(['byok', 'get', made.id, '--json', 'id'])).toEqual({ id: made.id });
-    expect(await json(['byok', 'delete', 'e2e-elsewhere', '--workspace', w2, '--yes', '--json'])).toEqual({ id: made.id, deleted: true });
+    // The key as it was, as byok get prints it.
+    expect(await json(['byok', 'delete', 'e2e-elsewhere', '--workspace', w2, '--yes', '--json', 'id,name'])).toEqual({ id: made.id, name: 'e2e-elsewhere' });
   });
 
   it('puts a secret read from stdin and never prints it; a value given as an argument is refused', async () => {
