@@ -176,8 +176,9 @@ Flags of the TUI (they win over the environment, which wins over the profile):
   Commands refuse credential and secret flags for that reason.
 
 Output of commands: a table on a terminal, cut to its width (tab-separated and whole when
-piped); --json prints the service's objects as JSON, --json a,b keeps those fields; errors go
-to stderr (JSON under --json). NO_COLOR turns colours off.
+piped, prose on stderr); --json prints the service's objects as JSON, --json a,b keeps those
+fields, --jq EXPR filters them with jq, --template '\\(.name)' prints each through a jq string;
+errors go to stderr (JSON under --json). NO_COLOR turns colours off, CLICOLOR_FORCE on.
 
 Sandbox flags:
   --host 127.0.0.1  --port 0  --data-dir DIR  --workspaces-dir DIR  --manifest FILE
