@@ -485,7 +485,8 @@ describe('intern-tui commands without a TTY', () => {
     onTestFinished(() => rmSync(path, { force: true }));
     const used = await run(['config', 'use', 'work'], { env });
     expect(used.code, used.stderr).toBe(0);
-    expect(used.stdout).toBe('The default profile is now work.\n');
+    // Prose goes to stderr when stdout is piped.
+    expect([used.stdout, used.stderr]).toEqual(['', 'The default profile is now work.\n']);
     expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ default_profile: 'work', profiles: { work: {}, home: {} } });
     const shown = (await run(['config', 'show'], { env: { ...env, OPENROUTER_API_KEY: 'sk-or-v1-config-show-secret' } })).stdout;
     expect(shown).toContain('known profile: work (default)');
