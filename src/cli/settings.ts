@@ -199,7 +199,7 @@ export function holdsStoredSecrets(profile: Profile): boolean {
  * for a base URL it keeps no keys for (login would refuse to move it), another profile for it.
  */
 export function loginHint(kind: CredentialKind, at: { profile: string | null; baseUrl: string; storedWithheldFor: string | null }): string {
-  // Values from the config or the command line, quoted for the shell the suggestion is pasted into.
+  // A command to paste: the base URL and profile name quoted for the shell (quote.ts).
   return at.storedWithheldFor ? `${loginCommand(kind)} --base-url ${shellQuote(at.baseUrl)} --profile NAME` : loginCommand(kind, at.profile === null ? null : shellQuote(at.profile));
 }
 

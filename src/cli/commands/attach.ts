@@ -7,11 +7,11 @@ import { AttachSession } from '../../attach/session.js';
 import { WebSocketTransport } from '../../attach/transport.js';
 import { PROVISIONABLE_STATUSES, STARTING_STATUSES, type DaemonAccess, type Intern } from '../../contract/intern.js';
 import { checkName } from '../../contract/rules.js';
+import { isPlainId } from '../quote.js';
 import { sanitize } from '../../text.js';
 import { holdWarnings } from '../../tui/terminal.js';
 import type { RunContext } from '../context.js';
 import { CliError, EXIT } from '../exit.js';
-import { isPlainId, shellQuote } from '../quote.js';
 import { resolveIntern } from '../resolve.js';
 
 /** Enter the alternate screen, so the shell's screen comes back on detach. */
@@ -21,15 +21,16 @@ const LEAVE = '\x1b[0m\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1l\x1b>\
 
 /**
  * Why an intern that is not running cannot be attached to, and what to run instead. The command
- * names it by its name when that is a plain word (the service's rule), else by its id when that is
- * a plain id (quote.ts); a server value that is neither goes into no command, which is then left out.
+ * names it by its name when that is a plain word (the service's rule), else by its id, sanitised.
  */
 export function notRunning(intern: Intern): string {
   const name = sanitize(intern.name);
   const status = sanitize(intern.status);
-  const ref = checkName(intern.name) === null && isPlainId(intern.name) ? shellQuote(intern.name) : isPlainId(intern.id) ? shellQuote(intern.id) : null;
-  if (PROVISIONABLE_STATUSES.includes(intern.status)) return `${name} is not running (${status}): provision it first${ref ? `, with \`intern-tui interns provision ${ref} --wait\`` : ''}`;
-  if (STARTING_STATUSES.includes(intern.status)) return `${name} is not running yet (${status})${ref ? `: \`intern-tui interns wait ${ref}\` returns once it is` : ''}`;
+  // Into a command to paste goes a name by the service's rule, or an id that is a plain id (quote.ts).
+  const ref = checkName(intern.name) === null ? intern.name : isPlainId(intern.id) ? intern.id : null;
+  if (ref === null) return `${name} is not running (${status}); the service named an intern id that is not a plain id, so no command to paste is given`;
+  if (PROVISIONABLE_STATUSES.includes(intern.status)) return `${name} is not running (${status}): provision it first, with \`intern-tui interns provision ${ref} --wait\``;
+  if (STARTING_STATUSES.includes(intern.status)) return `${name} is not running yet (${status}): \`intern-tui interns wait ${ref}\` returns once it is`;
   return `${name} is not running (${status})`;
 }
 

@@ -1,6 +1,6 @@
 /** The one duration parser of the command line: a unit always, Go's way of joining parts, a usage error otherwise. */
 import { describe, expect, it } from 'vitest';
-import { MAX_DURATION_MS, parseDuration } from '../../../src/cli/duration.js';
+import { MAX_DURATION_MS, formatDuration, parseDuration } from '../../../src/cli/duration.js';
 import { CliError, EXIT } from '../../../src/cli/exit.js';
 
 function refusal(text: string, flag?: string): CliError {
@@ -49,5 +49,14 @@ describe('parseDuration', () => {
     expect(parseDuration('596h')).toBeLessThanOrEqual(MAX_DURATION_MS);
     expect(refusal('597h').message).toMatch(/too long/);
     expect(refusal('9'.repeat(400) + 'h').message).toMatch(/too long/);
+  });
+
+  it('formats durations it reads back, two parts at most', () => {
+    expect(formatDuration(500)).toBe('500ms');
+    expect(formatDuration(12_000)).toBe('12s');
+    expect(formatDuration(65_000)).toBe('1m05s');
+    expect(formatDuration(300_000)).toBe('5m');
+    expect(formatDuration(3_780_000)).toBe('1h03m');
+    for (const ms of [0, 1, 999, 1000, 59_000, 61_000, 3_600_000, 5_400_000]) expect(parseDuration(formatDuration(ms))).toBe(ms);
   });
 });

@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isPlainId, shellQuote } from '../../../src/cli/quote.js';
+import { loginHint } from '../../../src/cli/settings.js';
+import { notRunning } from '../../../src/cli/commands/attach.js';
+import { intern } from '../../component/fakeApi.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cli-quote-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -58,5 +61,21 @@ describe('isPlainId', () => {
   it('takes plain ids and refuses anything a shell would read otherwise, or the command as a flag', () => {
     expect(isPlainId('sess_01HX-a.b')).toBe(true);
     for (const v of ['sess_$(touch /tmp/PWNED);x', 'a b', '', '-rf', '--session', "it's", 'x\ny', '\x1b[31m']) expect(isPlainId(v), v).toBe(false);
+  });
+});
+
+describe('the suggestions that use them', () => {
+  it('quote the profile and base URL of a login to paste', () => {
+    expect(loginHint('api_key', { profile: 'work', baseUrl: 'https://x/api/v1', storedWithheldFor: null })).toBe('intern-tui login --profile work');
+    expect(loginHint('api_key', { profile: "bob's $(id)", baseUrl: 'https://x/api/v1', storedWithheldFor: null })).toBe(`intern-tui login --profile 'bob'\\''s $(id)'`);
+    expect(loginHint('api_key', { profile: null, baseUrl: 'http://h:1/$(id)/api/v1', storedWithheldFor: 'https://other' })).toBe(`intern-tui login --base-url 'http://h:1/$(id)/api/v1' --profile NAME`);
+  });
+
+  it('name an intern by a plain name or a plain id only', () => {
+    expect(notRunning(intern({ id: 'abc-1', name: 'broken', status: 'failed' }))).toContain('`intern-tui interns provision broken --wait`');
+    expect(notRunning(intern({ id: 'abc-1', name: 'Not A Name', status: 'failed' }))).toContain('`intern-tui interns provision abc-1 --wait`');
+    const hostile = notRunning(intern({ id: '$(touch /tmp/PWNED)', name: 'Not A Name', status: 'failed' }));
+    expect(hostile).toContain('the service named an intern id that is not a plain id, so no command to paste is given');
+    expect(hostile).not.toContain('intern-tui');
   });
 });

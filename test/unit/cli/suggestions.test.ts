@@ -17,6 +17,6 @@ describe('suggested commands', () => {
   it('name an intern by its name, else a plain id, else leave the command out', () => {
     expect(notRunning(intern({ id: 'aaaaaaaa-0000-4000-8000-000000000001', name: 'runner', status: 'stopped' }))).toBe('runner is not running (stopped): provision it first, with `intern-tui interns provision runner --wait`');
     expect(notRunning(intern({ id: 'aaaaaaaa-0000-4000-8000-000000000001', name: 'Bad Name', status: 'queued' }))).toBe('Bad Name is not running yet (queued): `intern-tui interns wait aaaaaaaa-0000-4000-8000-000000000001` returns once it is');
-    expect(notRunning(intern({ id: '$(touch /tmp/x)', name: 'Bad Name', status: 'stopped' }))).toBe('Bad Name is not running (stopped): provision it first');
+    expect(notRunning(intern({ id: '$(touch /tmp/x)', name: 'Bad Name', status: 'stopped' }))).toBe('Bad Name is not running (stopped); the service named an intern id that is not a plain id, so no command to paste is given');
   });
 });
