@@ -1,7 +1,7 @@
 /** Argument parsing: argv in, a command out. Pure, so it is tested without a process. */
 import { parseArgs } from 'node:util';
 import type { Flags } from './settings.js';
-import { EXIT_HELP, argsErrorMessage } from './exit.js';
+import { EXIT_HELP, argsErrorMessage, nearest } from './exit.js';
 import { commandList, findCommand, unknownCommand } from './registry.js';
 
 export type Command =
@@ -91,7 +91,7 @@ export function parseCommand(argv: string[]): Command {
     if (values.help) return { kind: 'help', text: SANDBOX_HELP };
     if (positionals.length > 0) throw new UsageError(`sandbox takes no arguments besides flags, got "${positionals[0]}"`);
     const seed = (values.seed as string | undefined) ?? 'demo';
-    if (!(SEEDS as readonly string[]).includes(seed)) throw new UsageError(`--seed must be ${SEEDS.join(' or ')}, not "${seed.slice(0, 40)}"`);
+    if (!(SEEDS as readonly string[]).includes(seed)) throw new UsageError(`--seed must be ${SEEDS.join(' or ')}, not "${seed.slice(0, 40)}"${nearest(seed, SEEDS)}`);
     const secretFile = values['secret-file'] as string | undefined;
     // 0-2 are stdin, stdout and stderr; past 2^20 no process has a descriptor.
     const secretFd = int('secret-fd', values['secret-fd'] as string | undefined, 3, 1 << 20);
@@ -186,8 +186,9 @@ Flags of the TUI (they win over the environment, which wins over the profile):
   Commands refuse credential and secret flags for that reason.
 
 Output of commands: a table on a terminal, cut to its width (tab-separated and whole when
-piped); --json prints the service's objects as JSON, --json a,b keeps those fields; errors go
-to stderr (JSON under --json). NO_COLOR turns colours off.
+piped, prose on stderr); --json prints the service's objects as JSON, --json a,b keeps those
+fields, --jq EXPR filters them with jq, --template '\\(.name)' prints each through a jq string;
+errors go to stderr (JSON under --json). NO_COLOR turns colours off, CLICOLOR_FORCE on.
 
 Sandbox flags:
   --host 127.0.0.1  --port 0  --data-dir DIR  --workspaces-dir DIR  --manifest FILE

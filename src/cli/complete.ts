@@ -15,7 +15,7 @@ import { CREDENTIAL_SOURCES } from '../contract/routes.js';
 import { PROVIDERS } from '../contract/providers.js';
 import { REGIONS } from '../contract/rules.js';
 import { SANDBOX_OPTIONS, SEEDS, TUI_OPTIONS } from './args.js';
-import { COMMANDS, GLOBAL_FLAGS, JSON_FLAG, type CommandSpec, type FlagSpec } from './registry.js';
+import { COMMANDS, FILTER_FLAGS, GLOBAL_FLAGS, JSON_FLAG, type CommandSpec, type FlagSpec } from './registry.js';
 
 export interface Candidate {
   value: string;
@@ -60,7 +60,7 @@ function sandboxFlags(): Record<string, FlagSpec> {
 function flagsOf(spec: CommandSpec | null): Record<string, FlagSpec> {
   if (spec === null) return tuiFlags();
   if (spec.noun === 'sandbox') return sandboxFlags();
-  return { ...(spec.flags ?? {}), ...(spec.json ? { json: JSON_FLAG } : {}), ...GLOBAL_FLAGS };
+  return { ...(spec.flags ?? {}), ...(spec.json ? { json: JSON_FLAG, ...FILTER_FLAGS } : {}), ...GLOBAL_FLAGS };
 }
 
 /** A string flag's values. The placeholder the help shows says what goes there: a FILE, NAME, one of a|b|c. */

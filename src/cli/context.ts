@@ -13,7 +13,7 @@ import { commandTitle, type CommandSpec } from './registry.js';
 
 export interface Io {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (on: boolean) => unknown };
-  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number; rows?: number };
   stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   env: NodeJS.ProcessEnv;
 }
@@ -61,7 +61,7 @@ export function createContext(
     profile: parsed.values.profile as string | undefined,
     baseUrl: parsed.values['base-url'] as string | undefined,
   };
-  const out = new Output(io, parsed.json, parsed.values['no-color'] === true, signal);
+  const out = new Output(io, parsed.json, parsed.values['no-color'] === true, signal, parsed.json !== null && !parsed.filter, parsed.values['no-pager'] === true);
   let opened: Promise<InternApi> | undefined;
   const ctx: RunContext = {
     ...parsed,

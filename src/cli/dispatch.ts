@@ -20,14 +20,22 @@ const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stder
 /** Whether a command line asks for JSON: then its errors are JSON too, whatever the command (README). */
 const asksForJson = (argv: readonly string[]): boolean => argv.some((a) => a === '--json' || a.startsWith('--json='));
 
+/**
+ * The TUI's credential flags, which commands refuse: given before a command (`--api-key K interns
+ * list --limit 1`), they go after it with the global flags, so that the refusal the user gets is
+ * about the key on the command line (parse.ts), not about a flag of the command the TUI lacks.
+ */
+const CREDENTIAL_FLAGS = ['--api-key', '--management-key', '--oauth-token'];
+
 /** `--profile work interns list` means `interns list --profile work`: global flags may come before the command. */
 function hoistGlobalFlags(argv: string[]): string[] {
   const lead: string[] = [];
   let i = 0;
+  const withValue = ['--profile', '--base-url', ...CREDENTIAL_FLAGS];
   for (; i < argv.length; i++) {
     const a = argv[i]!;
-    if (a === '--sandbox' || a === '--no-color' || a.startsWith('--profile=') || a.startsWith('--base-url=')) lead.push(a);
-    else if ((a === '--profile' || a === '--base-url') && i + 1 < argv.length) lead.push(a, argv[++i]!);
+    if (a === '--sandbox' || a === '--no-color' || withValue.some((f) => a.startsWith(`${f}=`))) lead.push(a);
+    else if (withValue.includes(a) && i + 1 < argv.length) lead.push(a, argv[++i]!);
     else break;
   }
   if (lead.length === 0 || i >= argv.length || findCommand(argv.slice(i)) === null) return argv;

@@ -57,6 +57,12 @@ export class CliError extends Error {
 
 export const usageError = (message: string): CliError => new CliError(EXIT.usage, message);
 
+/** ` (did you mean X?)` for a value that is none of `known` but near one, else nothing: every enumerated flag's refusal ends so. */
+export function nearest(value: string, known: readonly string[]): string {
+  const near = closest(value, known);
+  return near ? ` (did you mean ${near}?)` : '';
+}
+
 /**
  * Refuses a command line before anything is read or sent when a value breaks the contract's
  * rules: each `[what, error]` whose error is not null, every one named (exit 2).

@@ -81,7 +81,8 @@ async function useProfile(name: string): Promise<number> {
     );
   }
   writeConfig(path, { ...file, default_profile: name });
-  process.stdout.write(`The default profile is now ${name}.\n`);
+  // Prose: on stderr when stdout is piped, which carries data only.
+  (process.stdout.isTTY ? process.stdout : process.stderr).write(`The default profile is now ${name}.\n`);
   // A variable that names another profile wins over the file: say so, or the switch would seem to do nothing.
   const fromEnv = process.env.INTERN_TUI_PROFILE;
   if (fromEnv && fromEnv !== name) warn(`INTERN_TUI_PROFILE=${sanitize(fromEnv).slice(0, 40)} is set in this shell and wins over the default`);

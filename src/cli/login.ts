@@ -13,12 +13,12 @@ import { askManagementKey, createClient } from '../client/index.js';
 import { ApiError, NetworkError } from '../client/errors.js';
 import { authorizationUrl, createPkce, discoverOAuth, exchangeOAuthCode, signInUrl } from '../client/auth.js';
 import { BASE_URL_ENV, CREDENTIAL_SOURCES, DEFAULT_BASE_URL, NOT_IN_A_KEY, type CredentialKind } from '../contract/routes.js';
-import { sanitize } from '../text.js';
+import { quoted, sanitize } from '../text.js';
 import { shellQuote } from './quote.js';
 import { type Profile, readConfig } from './config.js';
 import { holdsStoredSecrets, noSuchProfile, originOf, parseBaseUrl, profileFromEnv, profileOrigin, warnTo } from './settings.js';
 import type { Io } from './context.js';
-import { CliError, EXIT, usageError } from './exit.js';
+import { CliError, EXIT, nearest, usageError } from './exit.js';
 import { maskedPrompt, readAll } from './input.js';
 import { OAUTH_CLIENT_ID, forgetProfileSecrets, saveProfile } from './auth/credentials.js';
 import { openBrowser as defaultOpenBrowser } from './auth/browser.js';
@@ -187,7 +187,7 @@ async function signInOAuth(opts: LoginOptions, deps: LoginDeps, t: ReturnType<ty
 
 async function withToken(opts: LoginOptions, deps: LoginDeps, t: ReturnType<typeof target>): Promise<number> {
   const kind = (opts.kind ?? 'api_key') as CredentialKind;
-  if (!KINDS.includes(kind)) throw usageError(`--kind must be one of ${KINDS.join(', ')}`);
+  if (!KINDS.includes(kind)) throw usageError(`--kind must be one of ${KINDS.join(', ')}, not ${quoted(kind, 40)}${nearest(kind, KINDS)}`);
   const { io } = deps;
   let value: string;
   if (io.stdin.isTTY && io.stderr.isTTY) value = await maskedPrompt(io, `${CREDENTIAL_SOURCES[kind].label}: `);

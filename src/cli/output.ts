@@ -1,8 +1,10 @@
 /**
  * Command output. For people: a table aligned by display width (string-width), coloured only
- * when stdout is a TTY and NO_COLOR is unset; tab-separated without a header otherwise, for
- * `cut` and `awk`. For programs: `--json` prints the service's objects as one JSON value,
- * `--json a,b` keeps only those fields. Errors go to stderr (as JSON under --json).
+ * when stdout is a TTY (or CLICOLOR_FORCE, FORCE_COLOR) and NO_COLOR is unset; tab-separated
+ * without a header otherwise, for `cut` and `awk`, with values as the service sent them. For
+ * programs: `--json` prints the service's objects as one JSON value, `--json a,b` keeps only
+ * those fields, `--jq`/`--template` filter that value (filter.ts). Errors go to stderr (as JSON
+ * under --json). A piped stdout carries data only: prose goes to stderr.
  * Every string from the server is sanitised before it reaches a terminal in table mode.
  * Every write goes through `writeOut`, which waits for a full stream's `drain`: a command that
  * streams (chat) awaits it between pieces, so memory stays bounded whatever the reader's pace.
@@ -12,6 +14,9 @@ import { wrapText } from '../tui/wrap.js';
 import { backgroundFromEnv, noColorFromEnv } from '../tui/theme.js';
 import type { Io } from './context.js';
 import { CliError, EXIT } from './exit.js';
+import type { JsonFilter } from './filter.js';
+import type * as ChildProcess from 'node:child_process';
+import { importExternal } from '../importExternal.js';
 
 export type Cell = string | number | boolean | null | undefined;
 export interface Column<T> {
@@ -145,6 +150,24 @@ export function fitColumns(widths: number[], keep: boolean[], screen: number): {
   return { widths: fitted, cut: fitted.some((w, i) => w < widths[i]!) };
 }
 
+/**
+ * Colour forced where stdout is no terminal: `CLICOLOR_FORCE` or `FORCE_COLOR` set to anything but
+ * empty or 0 (the conventions of BSD's ls and of chalk). NO_COLOR and --no-color win over both.
+ */
+export const forceColorFromEnv = (env: NodeJS.ProcessEnv): boolean => [env.CLICOLOR_FORCE, env.FORCE_COLOR].some((v) => v !== undefined && v !== '' && v !== '0');
+
+/**
+ * The pager for long output on a terminal: INTERN_TUI_PAGER, else PAGER, else `less -FRX` (quits
+ * when the text fits, keeps colours, leaves it on the screen); none when set empty or to `cat`.
+ */
+export function pagerOf(env: NodeJS.ProcessEnv): string | null {
+  const chosen = (env.INTERN_TUI_PAGER ?? env.PAGER)?.trim();
+  if (chosen === undefined) return 'less -FRX';
+  return chosen === '' || chosen === 'cat' ? null : chosen;
+}
+
+const lineCount = (text: string) => (text.match(/\n/g) ?? []).length;
+
 export class Output {
   readonly tty: boolean;
   readonly color: boolean;
@@ -158,23 +181,98 @@ export class Output {
   private column = 0;
   /** The status line on stderr (`status`), while one is shown: whether it sits on a line of its own below an unfinished line of stdout. */
   private statusShown: { below: boolean; column: number } | null = null;
+  /**
+   * `--jq` or `--template`, compiled (filter.ts): what JSON output would print goes through it.
+   * Set by run.ts before the command runs.
+   */
+  filter: JsonFilter | null = null;
 
   constructor(
     private readonly io: Io,
-    /** null without --json; [] for --json alone. */
+    /** null without --json (nor --jq, --template); [] for --json alone. */
     readonly jsonFields: string[] | null,
     /** --no-color: as NO_COLOR does. */
     noColorFlag = false,
     /** The command's cancel signal: a write waiting for the reader stops waiting on it. */
     private readonly signal?: AbortSignal,
+    /** Errors as JSON on stderr: --json was given (not only --jq or --template, whose reader wants text). */
+    private readonly jsonErrors = jsonFields !== null,
+    /** --no-pager. */
+    noPager = false,
   ) {
     this.tty = Boolean(io.stdout.isTTY);
-    this.color = this.tty && !(noColorFlag || noColorFromEnv(io.env));
+    this.pager = this.tty && !noPager ? pagerOf(io.env) : null;
+    this.color = (this.tty || forceColorFromEnv(io.env)) && !(noColorFlag || noColorFromEnv(io.env));
     this.sgr = backgroundFromEnv(io.env) === 'light' ? LIGHT_SGR : SGR;
   }
 
   get json(): boolean {
     return this.jsonFields !== null;
+  }
+
+  /** What a frame of --watch has printed so far (frame), else null: written straight to stdout. */
+  private buffer: string | null = null;
+  /** How many lines the last frame took on the terminal, to draw the next over it. */
+  private frameLines = 0;
+
+  /** The pager long output on a terminal goes through (pagerOf), or null. */
+  private readonly pager: string | null;
+  /** A pager running, until it is closed. */
+  private paging: Promise<void> | null = null;
+
+  /**
+   * Data for stdout: a table, an object, JSON. A list (`pageable`) longer than the terminal goes
+   * through the pager; one object does not: what a change prints stays on the screen below its prompt.
+   */
+  private write(text: string, pageable = false): void {
+    if (this.buffer !== null) this.buffer += text;
+    else if (pageable && this.pager !== null && this.paging === null && lineCount(text) >= (this.io.stdout.rows ?? Infinity)) this.paging = this.page(this.pager, text);
+    else void this.put(text);
+  }
+
+  /**
+   * Runs the pager (through the shell, as git and gh run $PAGER) on the terminal with `text` on its
+   * stdin. One that cannot be run (not installed: the shell's 127) leaves the text printed as it is.
+   */
+  private async page(pager: string, text: string): Promise<void> {
+    const { spawn } = await importExternal<typeof ChildProcess>('node:child_process');
+    const shown = await new Promise<boolean>((resolve) => {
+      const child = spawn(pager, { shell: true, stdio: ['pipe', 'inherit', 'inherit'], env: { LESS: 'FRX', ...this.io.env } });
+      child.on('error', () => resolve(false));
+      child.on('close', (code) => resolve(code !== 127 && code !== 126));
+      // q before the end: the rest is not wanted.
+      child.stdin.on('error', () => undefined);
+      child.stdin.end(text);
+    });
+    if (!shown) void this.put(text);
+  }
+
+  /** Once the command is done: waits for its pager to be closed (run.ts). */
+  settled(): Promise<void> {
+    return this.paging ?? Promise.resolve();
+  }
+
+  /**
+   * One state of what `--watch` watches. On a terminal it is drawn over the last one (the cursor
+   * moved up the lines that took, and what is below cleared), so the view stays in place; piped,
+   * it is one JSON document on a line of its own (fields picked, --jq applied), for a reader that
+   * takes one document per change.
+   */
+  frame(value: unknown, draw: () => void): void {
+    if (!this.tty) {
+      const v = this.jsonFields?.length ? pickFields(value, this.jsonFields) : value;
+      void this.put(this.filter ? this.filter(v) : jsonText(v) + '\n');
+      return;
+    }
+    this.buffer = '';
+    try {
+      draw();
+    } finally {
+      const text = this.buffer ?? '';
+      this.buffer = null;
+      void this.put((this.frameLines > 0 ? `\x1b[${this.frameLines}F\x1b[0J` : '') + text);
+      this.frameLines = (text.match(/\n/g) ?? []).length;
+    }
   }
 
   paint(s: string, tone: Tone | undefined): string {
@@ -187,7 +285,7 @@ export class Output {
   printJson(value: unknown): boolean {
     if (!this.json) return false;
     const v = this.jsonFields && this.jsonFields.length ? pickFields(value, this.jsonFields) : value;
-    void this.put(jsonText(v, 2) + '\n');
+    this.write(this.filter ? this.filter(v) : jsonText(v, 2) + '\n', Array.isArray(value));
     return true;
   }
 
@@ -199,14 +297,14 @@ export class Output {
   async ndjson(value: unknown): Promise<void> {
     const v = this.jsonFields && this.jsonFields.length ? pickFields(value, this.jsonFields) : value;
     if (this.jsonFields?.length && v && typeof v === 'object' && Object.keys(v).length === 0) return;
-    await this.put(jsonText(v) + '\n');
+    await this.put(this.filter ? this.filter(v) : jsonText(v) + '\n');
   }
 
   /** A list: JSON (the objects as sent) or a table; on a terminal, a remark when values were cut to fit it. */
   list<T>(rows: T[], columns: Column<T>[], empty = 'nothing to show'): void {
     if (this.printJson(rows)) return;
     const { text: printed, cut } = this.layout(rows, columns, empty);
-    void this.put(printed);
+    this.write(printed, true);
     if (cut) this.aside(`cut to fit ${this.io.stdout.columns} columns: --json or a pipe prints whole values`);
   }
 
@@ -261,18 +359,33 @@ export class Output {
       const under = ' '.repeat(width + GAP);
       return wrapped.map((line, i) => (i === 0 ? `${this.paint(label.padEnd(width), 'dim')}${' '.repeat(GAP)}${line}` : line ? under + line : '').trimEnd()).join('\n');
     });
-    void this.put(lines.join('\n') + '\n');
+    this.write(lines.join('\n') + '\n');
   }
 
-  /** A confirmation for people (stdout); under --json the given value is printed instead. */
+  /**
+   * What a command that waited or looked says it found: under --json the value; else the message
+   * for people, on stdout on a terminal and on stderr in a pipe, where stdout carries data only.
+   */
   done(message: string, jsonValue: unknown): void {
     if (this.printJson(jsonValue)) return;
-    void this.put(sanitize(message) + '\n');
+    void this.put(sanitize(message) + '\n', this.tty ? this.io.stdout : this.io.stderr);
   }
+
+  /**
+   * A resource a command changed (created, provisioned, suspended, deleted): printed as `get`
+   * prints it, on stdout and nothing else there (JSON under --json, whose FIELDS are get's); what
+   * was done is a line on stderr for people, and none under --json.
+   */
+  changed<T>(message: string, value: T, rows: DetailRow<T>[]): void {
+    if (!this.json) this.note(message);
+    this.object(value, rows);
+  }
+
 
   /** A remark for a person reading a table on a terminal (stderr); none under --json or in a pipe, where no one reads it. */
   aside(message: string): void {
-    if (this.tty && !this.json) void this.put(this.paint(sanitize(message), 'dim') + '\n', this.io.stderr);
+    // Not inside a --watch frame: a line on the terminal would push the frame drawn over down.
+    if (this.tty && !this.json && this.buffer === null) void this.put(this.paint(sanitize(message), 'dim') + '\n', this.io.stderr);
   }
 
   /**
@@ -294,13 +407,22 @@ export class Output {
     return clean;
   }
 
+  /**
+   * A credential for another program (`auth token`), as it is: never onto a terminal (the command
+   * refuses one first), and never through `say`, which would sanitise it.
+   */
+  secret(value: string): void {
+    if (this.tty) throw new CliError(EXIT.usage, 'a secret is never written to a terminal');
+    void this.put(value);
+  }
+
   /** A line for people on stderr (prompts, notices), never mixed into stdout data: control characters removed, line breaks and tabs kept. */
   note(message: string): void {
     void this.put(sanitize(message, { multiline: true, tabs: true }) + '\n', this.io.stderr);
   }
 
   error(message: string, extra: { exit: number; status?: number; code?: number | string; reason?: string | null }): void {
-    void this.put(this.json ? jsonText({ error: { message: sanitize(message), ...extra } }) + '\n' : `intern-tui: ${sanitize(message)}\n`, this.io.stderr);
+    void this.put(this.jsonErrors ? jsonText({ error: { message: sanitize(message), ...extra } }) + '\n' : `intern-tui: ${sanitize(message)}\n`, this.io.stderr);
   }
 
   /**

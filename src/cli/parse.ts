@@ -5,14 +5,16 @@
  */
 import { parseArgs } from 'node:util';
 import { argsErrorMessage, usageError } from './exit.js';
-import { GLOBAL_FLAGS, type CommandSpec, type FlagSpec } from './registry.js';
+import { FILTER_FLAGS, GLOBAL_FLAGS, type CommandSpec, type FlagSpec } from './registry.js';
 import { CREDENTIAL_SOURCES, loginCommand, type CredentialKind } from '../contract/routes.js';
 
 export interface Parsed {
   values: Record<string, string | boolean | string[] | undefined>;
   positionals: string[];
-  /** null: no --json; [] : --json alone; else the fields to keep. */
+  /** null: no --json (nor --jq, --template); [] : --json alone (or --jq, --template); else the fields to keep. */
   json: string[] | null;
+  /** `--jq EXPR` or `--template TPL` (each implies --json: the filter runs on what it prints). */
+  filter?: { jq?: string; template?: string };
 }
 
 /** Flags that would put a secret on the command line, and where the secret should come from instead. */
@@ -41,6 +43,16 @@ function fieldList(text: string): string[] | null {
   return FIELDS.test(list) ? list.split(',') : null;
 }
 
+/** `--limit N` as typed: a whole number of at least 1, or every item (Infinity) when the flag is absent; else exit 2. */
+export function parseLimit(text: string | undefined): number {
+  if (text === undefined) return Number.POSITIVE_INFINITY;
+  if (!/^\d+$/.test(text) || Number(text) < 1) throw usageError(`--limit must be a whole number of at least 1, not "${text.slice(0, 20)}"`);
+  return Number(text);
+}
+
+/** What a list cut by --limit says on a terminal (Output.aside): nothing in a pipe or under --json. */
+export const MORE_THAN_LIMIT = (max: number) => `the first ${max} shown; there are more (a larger --limit, or none for all)`;
+
 export function parseFor(spec: CommandSpec, rest: string[]): Parsed {
   for (const arg of rest) {
     if (arg === '--') break;
@@ -60,7 +72,10 @@ export function parseFor(spec: CommandSpec, rest: string[]): Parsed {
       args.push('--json');
     } else args.push(arg);
   }
-  if (spec.json) options.json = { type: 'boolean' };
+  if (spec.json) {
+    options.json = { type: 'boolean' };
+    for (const [name, f] of Object.entries(FILTER_FLAGS)) options[name] = { type: f.type, short: f.short };
+  }
   let r;
   try {
     r = parseArgs({ args, options, strict: true, allowPositionals: true, tokens: true });
@@ -106,11 +121,19 @@ export function parseFor(spec: CommandSpec, rest: string[]): Parsed {
     }
     delete values.json;
   }
+  let filter: Parsed['filter'];
+  if (spec.json && (values.jq !== undefined || values.template !== undefined)) {
+    if (values.jq !== undefined && values.template !== undefined) throw usageError('give --jq or --template, not both');
+    filter = values.jq !== undefined ? { jq: values.jq as string } : { template: values.template as string };
+    delete values.jq;
+    delete values.template;
+  }
   if (!values.help) {
     const [min, max] = spec.positionals;
     const usage = `usage: intern-tui ${[spec.noun, spec.verb, spec.args].filter(Boolean).join(' ')}`;
     if (positionals.length < min) throw usageError(`missing argument; ${usage}`);
     if (positionals.length > max) throw usageError(`too many arguments (${positionals.length}, at most ${max}); ${usage}`);
   }
-  return { values, positionals, json };
+  // --jq and --template run on what --json prints (all of it, or FIELDS), so they imply it.
+  return filter ? { values, positionals, json: json ?? [], filter } : { values, positionals, json };
 }

@@ -83,6 +83,7 @@ export const GLOBAL_FLAGS: Record<string, FlagSpec> = {
   'base-url': { type: 'string', value: 'URL', description: 'service base URL with /api/v1 (or OPENROUTER_BASE_URL)' },
   sandbox: { type: 'boolean', description: 'use a temporary built-in sandbox with demo data' },
   'no-color': { type: 'boolean', description: 'no colours (as NO_COLOR=1 does)' },
+  'no-pager': { type: 'boolean', description: 'no pager for output longer than the terminal ($PAGER, less -FRX)' },
   help: { type: 'boolean', short: 'h', description: 'show this help' },
 };
 export const JSON_FLAG: FlagSpec = {
@@ -90,6 +91,21 @@ export const JSON_FLAG: FlagSpec = {
   value: '[FIELDS]',
   description: 'print the service objects as JSON; FIELDS (a,b,c) keeps only those',
 };
+
+/** `--jq` and `--template`, on every command that prints JSON (gh's flags and short forms). */
+export const FILTER_FLAGS: Record<string, FlagSpec> = {
+  jq: { type: 'string', short: 'q', value: 'EXPR', description: 'filter the JSON output with jq (strings print raw), e.g. .[].name' },
+  template: { type: 'string', short: 't', value: 'TPL', description: "print each item by a jq string template, e.g. '\\(.name)\\t\\(.status)'" },
+};
+
+/** `--watch` on interns list and get. */
+const WATCH: FlagSpec = { type: 'boolean', description: 'ask every 2 s: redraw on a change (piped: a JSON line per change); ctrl+c ends' };
+
+/** Every list's `--limit`. */
+const LIMIT = (what: string): FlagSpec => ({ type: 'string', value: 'N', description: `at most N ${what} (default: all, fetched page by page)` });
+
+/** Every delete's: what is not there is what was asked for (kubectl's flag). */
+const IGNORE_NOT_FOUND: FlagSpec = { type: 'boolean', description: 'exit 0 when it does not exist (said on stderr)' };
 
 const IDN = 'NAME is an intern\'s name, its id, or the start of its id that interns list shows';
 /** How long `--wait` and `interns wait` wait unless `--timeout` says otherwise. */
@@ -136,7 +152,8 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'list interns',
     flags: {
       status: { type: 'string', multiple: true, value: 'STATUS', description: 'only interns with this status (repeatable, or comma-separated: running,failed)', nonEmpty: true },
-      limit: { type: 'string', value: 'N', description: 'at most N interns (default: all, fetched page by page)' },
+      limit: LIMIT('interns'),
+      watch: WATCH,
     },
     details: 'Example:\n  intern-tui interns list --json id,name,status | jq .',
     needs: ['api_key'],
@@ -149,6 +166,7 @@ export const COMMANDS: CommandSpec[] = [
     args: 'NAME',
     positionals: [1, 1],
     summary: 'show one intern',
+    flags: { watch: WATCH },
     details: `${IDN}.\nExample:\n  intern-tui interns get reviewer --json status`,
     needs: ['api_key'],
     json: true,
@@ -166,6 +184,8 @@ export const COMMANDS: CommandSpec[] = [
       'instructions-file': { type: 'string', value: 'FILE', description: 'read the instructions from FILE (- for stdin)' },
       workspace: { type: 'string', value: 'ID', description: 'workspace id', sets: 'workspace_id', nonEmpty: true },
       vault: { type: 'string', value: 'ID', description: 'vault id to attach', sets: 'vault_id', nonEmpty: true },
+      model: { type: 'string', value: 'MODEL', description: "its model (default: the workspace's)" },
+      'if-not-exists': { type: 'boolean', description: 'one of yours has this name already: print it, change nothing, exit 0' },
       provision: { type: 'boolean', description: 'provision it right away' },
       wait: { type: 'boolean', description: 'with --provision: return once it is running (see interns wait)' },
       timeout: WAIT_TIMEOUT,
@@ -201,6 +221,7 @@ export const COMMANDS: CommandSpec[] = [
     summary: 'delete an intern and its workspace',
     flags: {
       yes: { type: 'boolean', short: 'y', description: 'do not ask (required without a TTY)' },
+      'ignore-not-found': IGNORE_NOT_FOUND,
       wait: { type: 'boolean', description: 'return once it is gone (see interns wait)' },
       timeout: WAIT_TIMEOUT,
     },
@@ -260,13 +281,35 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     noun: 'connections',
+    verb: 'list',
     args: 'NAME',
     positionals: [1, 1],
     summary: "list an intern's connections",
+    details: `${IDN}.\nExample:\n  intern-tui connections list reviewer --json key`,
+    needs: ['api_key'],
+    json: true,
+    load: () => import('./commands/interns.js').then((m) => m.connections),
+  },
+  {
+    noun: 'connections',
+    args: 'NAME',
+    positionals: [1, 1],
+    summary: 'the same as connections list NAME',
     details: `${IDN}.\nExample:\n  intern-tui connections reviewer --json key`,
     needs: ['api_key'],
     json: true,
     load: () => import('./commands/interns.js').then((m) => m.connections),
+  },
+  // ── providers ──
+  {
+    noun: 'providers',
+    verb: 'list',
+    positionals: [0, 0],
+    summary: 'the BYOK providers --provider takes',
+    details: 'Each slug and the regions a key of it may declare.\nExample:\n  intern-tui providers list -q \'.[].slug\'',
+    needs: [],
+    json: true,
+    load: () => import('./commands/byok.js').then((m) => m.providers),
   },
   // ── byok ──
   {
@@ -277,6 +320,7 @@ export const COMMANDS: CommandSpec[] = [
     flags: {
       provider: { type: 'string', value: 'SLUG', description: 'only this provider', nonEmpty: true },
       workspace: { type: 'string', value: 'ID', description: "this workspace's keys (without it, the account's default workspace's)", sets: 'workspace_id', nonEmpty: true },
+      limit: LIMIT('keys'),
     },
     details: 'Example:\n  intern-tui byok list --provider openai --json id,label',
     needs: ['management_key'],
@@ -335,7 +379,7 @@ export const COMMANDS: CommandSpec[] = [
     args: 'ID',
     positionals: [1, 1],
     summary: 'delete a BYOK key',
-    flags: { yes: { type: 'boolean', short: 'y', description: 'do not ask (required without a TTY)' }, ...KEY_WORKSPACE },
+    flags: { yes: { type: 'boolean', short: 'y', description: 'do not ask (required without a TTY)' }, 'ignore-not-found': IGNORE_NOT_FOUND, ...KEY_WORKSPACE },
     details: `${KEYN}.\nExample:\n  intern-tui byok delete 3f0c1a2b --yes`,
     needs: ['management_key'],
     json: true,
@@ -350,6 +394,7 @@ export const COMMANDS: CommandSpec[] = [
     flags: {
       intern: { type: 'string', value: 'NAME', description: "the intern's own secrets (id or name)", nonEmpty: true },
       effective: { type: 'boolean', description: 'with --intern: what the intern sees (intern, attached vault, workspace)' },
+      limit: LIMIT('secrets'),
     },
     details: 'Names, hosts and fingerprints only: the service never returns a value.\nExample:\n  intern-tui vault list --intern reviewer --effective --json name,scope',
     needs: ['api_key'],
@@ -385,6 +430,8 @@ export const COMMANDS: CommandSpec[] = [
     flags: {
       intern: { type: 'string', value: 'NAME', description: "from the intern's own vault (id or name)", nonEmpty: true },
       yes: { type: 'boolean', short: 'y', description: 'do not ask (required without a TTY)' },
+      'ignore-not-found': IGNORE_NOT_FOUND,
+
     },
     details: 'Example:\n  intern-tui vault delete github_token --yes',
     needs: ['api_key'],
@@ -408,6 +455,7 @@ export const COMMANDS: CommandSpec[] = [
     args: '[QUERY]',
     positionals: [0, 1],
     summary: 'list the models an intern can use',
+    flags: { limit: LIMIT('models') },
     details: 'QUERY keeps the models whose id or name holds it.\nExample:\n  intern-tui models claude --json id,context_length',
     needs: ['api_key'],
     json: true,
@@ -539,6 +587,67 @@ export const COMMANDS: CommandSpec[] = [
   },
   {
     noun: 'auth',
+    verb: 'login',
+    positionals: [0, 0],
+    summary: 'sign in in the browser and save the API key',
+    flags: {
+      'no-browser': { type: 'boolean', description: 'only print the sign-in URL; do not open a browser' },
+      headless: { type: 'boolean', description: 'no local listener: the page shows a code to paste (masked); not with --oauth' },
+      oauth: { type: 'boolean', description: 'get the OAuth token for attaching (daemon access) from the profile\'s issuer' },
+      issuer: { type: 'string', value: 'URL', description: 'with --oauth: the OAuth issuer (RFC 8414), saved in the profile' },
+      'with-token': { type: 'boolean', description: 'read a key from stdin (or a masked prompt) instead of signing in, for CI' },
+      kind: { type: 'string', value: 'KIND', description: 'with --with-token: api_key (default), management_key or oauth_token' },
+    },
+    details:
+      'Signs in with PKCE: listens on a loopback port, prints "Open this URL to sign in:", and saves the\n' +
+      'API key the service issues: in the system keychain, else in the config file at mode 0600.\n' +
+      'Typed or pasted secrets are never echoed.\n' +
+      'Examples:\n  intern-tui login --base-url https://openrouter.ai/api/v1\n  intern-tui login --headless\n' +
+      '  intern-tui login --oauth --issuer https://auth.example.com\n  intern-tui login --with-token < key.txt',
+    needs: [],
+    noSandbox: 'it signs in to the configured service and saves its credentials; the built-in sandbox has its own keys',
+    load: () => import('./commands/auth.js').then((m) => m.login),
+  },
+  {
+    noun: 'auth',
+    verb: 'logout',
+    positionals: [0, 0],
+    summary: "remove the profile's stored credentials",
+    details:
+      'From the system keychain and the config file. A --profile the config file lacks is refused (exit 2),\n' +
+      'as every command refuses it, unless the keychain still held its secrets (then they are removed).\n' +
+      'Example:\n  intern-tui logout --profile work',
+    needs: [],
+    noSandbox: "it removes the configured profile's credentials; the built-in sandbox keeps none",
+    load: () => import('./commands/auth.js').then((m) => m.logout),
+  },
+  {
+    noun: 'auth',
+    verb: 'token',
+    positionals: [0, 0],
+    summary: 'print the API key (or --kind) into a pipe',
+    flags: { kind: { type: 'string', value: 'KIND', description: 'api_key (default), management_key or oauth_token' } },
+    details:
+      'As gh auth token: the credential the commands would use (the environment, then the profile), on\n' +
+      'stdout with no line break after it. Refused when stdout is a terminal (exit 2): a secret is never\n' +
+      'drawn on the screen. Exit 4 when none is set.\nExample:\n  curl -H "Authorization: Bearer $(intern-tui auth token)" "$OPENROUTER_BASE_URL/key"',
+    needs: [],
+    noSandbox: "it prints the configured credential; the built-in sandbox's are made afresh each time",
+    load: () => import('./commands/auth.js').then((m) => m.token),
+  },
+  {
+    noun: 'auth',
+    verb: 'switch',
+    args: 'PROFILE',
+    positionals: [1, 1],
+    summary: 'make PROFILE the default (as config use PROFILE)',
+    details: 'Example:\n  intern-tui auth switch work',
+    needs: [],
+    noSandbox: 'it sets the config file\'s default profile; the built-in sandbox has none',
+    load: () => import('./commands/auth.js').then((m) => m.switchProfile),
+  },
+  {
+    noun: 'auth',
     verb: 'status',
     positionals: [0, 0],
     summary: 'which credentials are set, and whose the API key is',
@@ -547,6 +656,17 @@ export const COMMANDS: CommandSpec[] = [
     json: true,
     noSandbox: 'it reports the configured credentials; the built-in sandbox has keys of its own each time',
     load: () => import('./commands/auth.js').then((m) => m.status),
+  },
+  {
+    noun: 'config',
+    verb: 'list',
+    positionals: [0, 0],
+    summary: 'the profiles and which credentials each keeps',
+    details: 'Reads the config file (and asks the system keychain whether a profile keeps a credential there).\nExample:\n  intern-tui config list --json name,credentials',
+    needs: [],
+    json: true,
+    noSandbox: 'it lists the config file\'s profiles; the built-in sandbox has none',
+    load: () => import('./commands/config.js').then((m) => m.list),
   },
   {
     noun: 'config',
@@ -598,10 +718,11 @@ export function findCommand(argv: string[]): { spec: CommandSpec; rest: string[]
   const [noun, verb] = argv;
   const family = COMMANDS.filter((c) => c.noun === noun);
   if (family.length === 0) return null;
+  // A verb first: `connections list NAME` is a verb of a noun that also runs alone (`connections NAME`).
+  const spec = verb === undefined ? undefined : family.find((c) => c.verb === verb);
+  if (spec) return { spec, rest: argv.slice(2) };
   const nounOnly = family.find((c) => c.verb === undefined);
   if (nounOnly) return { spec: nounOnly, rest: argv.slice(1) };
-  const spec = family.find((c) => c.verb === verb);
-  if (spec) return { spec, rest: argv.slice(2) };
   return { noun: noun!, verbs: family, given: verb };
 }
 
@@ -613,7 +734,7 @@ function flagLines(flags: Record<string, FlagSpec>): string[] {
 
 export function commandHelp(c: CommandSpec): string {
   const lines = [`intern-tui ${commandTitle(c)}: ${c.summary}`, '', `Usage:\n  intern-tui ${commandTitle(c)} [flags]`];
-  const own = { ...(c.flags ?? {}), ...(c.json ? { json: JSON_FLAG } : {}) };
+  const own = { ...(c.flags ?? {}), ...(c.json ? { json: JSON_FLAG, ...FILTER_FLAGS } : {}) };
   if (Object.keys(own).length) lines.push('', 'Flags:', ...flagLines(own));
   lines.push('', 'Global flags:', ...flagLines(GLOBAL_FLAGS));
   if (c.details) lines.push('', c.details);

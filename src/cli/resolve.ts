@@ -7,6 +7,7 @@ import type { Intern } from '../contract/intern.js';
 import { someOf } from '../tui/format.js';
 import { quoted, sanitize } from '../text.js';
 import { CliError, EXIT } from './exit.js';
+import { ApiError } from '../client/errors.js';
 
 /**
  * What a reference names, or the error: several (exit 2, listing their ids, the first five) or
@@ -68,4 +69,22 @@ export async function listAllInterns(api: InternApi, query: { status?: string[] 
     interns.push(...data);
   }
   return { interns, more: false };
+}
+
+/** What a delete did not find: a reference that names nothing (exit 1, `not_found`), or the service's 404. */
+export const isNotFound = (e: unknown): boolean => (e instanceof CliError && e.detail?.reason === 'not_found') || (e instanceof ApiError && e.status === 404);
+
+/**
+ * `--ignore-not-found` (kubectl's): what a delete looked up or deleted, or null when it was not
+ * there and the flag was given: said on stderr, nothing on stdout, exit 0. Without the flag, or
+ * for any other error, the error.
+ */
+export async function unlessAbsent<T>(ignore: boolean, note: (message: string) => void, work: Promise<T>): Promise<T | null> {
+  try {
+    return await work;
+  } catch (e) {
+    if (!ignore || !isNotFound(e)) throw e;
+    note(`${(e as Error).message}: nothing to delete (--ignore-not-found)`);
+    return null;
+  }
 }

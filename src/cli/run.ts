@@ -107,7 +107,11 @@ export async function runCommand(spec: CommandSpec, rest: string[], parsed: Pars
   try {
     const run = await spec.load();
     if (spec.json) checkJsonFields(commandTitle(spec), run.jsonFields, parsed.json);
+    // Compiled before the command runs: an expression jq refuses stops a delete before it is sent.
+    if (parsed.filter) ctx.out.filter = await (await import('./filter.js')).loadFilter(parsed.filter);
     const code = await run(ctx);
+    // Long output on a terminal went to a pager: the command ends when it is closed.
+    await ctx.out.settled();
     return interrupted ? EXIT.interrupted : code;
   } catch (e) {
     // `| head` had what it wanted: nothing to say about it (the rest goes nowhere), as other programs end.

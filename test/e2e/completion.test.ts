@@ -48,7 +48,7 @@ describe('completion in bash', () => {
   it('completes commands, verbs, flags and their values', () => {
     expect(tab('intern-tui inter')).toEqual(['interns']);
     expect(tab('intern-tui interns p')).toEqual(['provision']);
-    expect(tab('intern-tui chat runner --no')).toEqual(['--no-wait', '--no-color']);
+    expect(tab('intern-tui chat runner --no')).toEqual(['--no-wait', '--no-color', '--no-pager']);
     expect(tab('intern-tui chat runner --no-w')).toEqual(['--no-wait']);
     expect(tab('intern-tui interns list --status fa')).toEqual(['failed']);
     // bash splits --flag=value at the "=" (COMP_WORDBREAKS): the value is completed after it.

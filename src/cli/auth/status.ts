@@ -7,6 +7,7 @@
 import { askManagementKey, createClient } from '../../client/index.js';
 import { ApiError } from '../../client/errors.js';
 import { CREDENTIAL_SOURCES, loginCommand, type CredentialKind } from '../../contract/routes.js';
+import { shellQuote } from '../quote.js';
 import { sanitize } from '../../text.js';
 import { readConfig } from '../config.js';
 import { type Flags, loginHint, refusedFix, usesEmbeddedSandbox } from '../settings.js';
@@ -120,6 +121,6 @@ export function formatStatus(s: AuthStatus, now = Date.now()): string {
     }
     lines.push(line);
   }
-  if (s.sandbox) lines.push('Nothing is configured, so the TUI and the commands use a temporary built-in sandbox with demo data.', `Sign in to the service with: ${loginCommand('api_key', s.profile)}`);
+  if (s.sandbox) lines.push('Nothing is configured, so the TUI and the commands use a temporary built-in sandbox with demo data.', `Sign in to the service with: ${loginCommand('api_key', s.profile ? shellQuote(s.profile) : null)}`);
   return lines.join('\n') + '\n';
 }

@@ -2,13 +2,13 @@
 import { ByokCredentialSchema, checkByokList, parseByokList, type ByokCreate, type ByokCredential, type ByokUpdate } from '../../contract/byok.js';
 import { REGIONS, checkByokFlags, checkByokKey, checkByokName, checkProviderSlug } from '../../contract/rules.js';
 import { PROVIDERS, providerOf } from '../../contract/providers.js';
-import { closest } from '../../client/closest.js';
 import type { RunContext } from '../context.js';
-import { CliError, EXIT, refuseWrong, usageError } from '../exit.js';
+import { CliError, EXIT, nearest, refuseWrong, usageError } from '../exit.js';
 import { confirm, readSecret } from '../input.js';
 import type { Column, DetailRow } from '../output.js';
 import { BYOK_FLAG_FIELDS } from '../registry.js';
-import { resolveByok } from '../resolve.js';
+import { resolveByok, unlessAbsent } from '../resolve.js';
+import { MORE_THAN_LIMIT, parseLimit } from '../parse.js';
 import { byokPages } from '../../client/pages.js';
 import { shortIdLength } from '../../client/resolve.js';
 import { byokFacts, timeAndAge } from '../../tui/format.js';
@@ -56,12 +56,12 @@ function settings(ctx: RunContext, more: [string, string | null][] = []): ByokUp
   const region = ctx.text('region');
   if (region !== undefined) {
     if (clears(region) || (REGIONS as readonly string[]).includes(region)) body.declared_region = clears(region) ? null : (region as ByokUpdate['declared_region']);
-    else wrong.push(['--region', `must be ${REGIONS.join(', ')} or none, not "${region.slice(0, 20)}"`]);
+    else wrong.push(['--region', `must be ${REGIONS.join(', ')} or none, not ${quoted(region, 20)}${nearest(region, [...REGIONS, 'none'])}`]);
   }
   const zdr = ctx.text('zdr');
   if (zdr !== undefined) {
     const v = clears(zdr) ? null : bool(zdr);
-    if (v === null && !clears(zdr)) wrong.push(['--zdr', `must be true, false or none, not "${zdr.slice(0, 20)}"`]);
+    if (v === null && !clears(zdr)) wrong.push(['--zdr', `must be true, false or none, not ${quoted(zdr, 20)}${nearest(zdr, ['true', 'false', 'none'])}`]);
     else body.declared_zdr = v;
   }
   // The TUI's form refuses the same (the contract's rule): a typo in --models would limit the key to no model.
@@ -89,30 +89,38 @@ function settings(ctx: RunContext, more: [string, string | null][] = []): ByokUp
 }
 
 /**
- * The provider a --provider names: the catalogue's slug in any case ("OpenAI" is openai). One this
- * version's catalogue lacks is sent as given (the service's may be newer), with a warning, since a
- * typo would list nothing and exit 0, or be refused only by the service; one that is no slug at all
- * by the contract's rule ("Open AI") is refused before anything is sent (exit 2).
+ * The provider a --provider names: the catalogue's slug in any case ("OpenAI" is openai). One the
+ * catalogue lacks is refused before anything is sent (exit 2), with the closest slug: a typo would
+ * list nothing and exit 0, which a script takes for "no keys". (`intern-tui providers list` has the slugs.)
  */
 function providerFlag(ctx: RunContext): string | undefined {
   const typed = ctx.text('provider');
   if (typed === undefined || typed === '') return typed;
   const slug = providerOf(typed);
   if (slug !== null) return slug;
-  const near = closest(typed.toLowerCase(), PROVIDERS.map((p) => p.slug));
+  const near = nearest(typed.toLowerCase(), PROVIDERS.map((p) => p.slug));
   const wrong = checkProviderSlug(typed);
-  if (wrong) throw usageError(`--provider ${quoted(typed, 40)} ${wrong}${near ? ` (did you mean ${near}?)` : ''}`);
-  ctx.warn(`"${typed.slice(0, 40)}" is not a provider this version knows${near ? ` (did you mean ${near}?)` : ''}; sent as given`);
-  return typed;
+  throw usageError(`--provider ${quoted(typed, 40)} ${wrong ?? 'is not a provider'}${near}; see intern-tui providers list`);
 }
 
 export async function list(ctx: RunContext): Promise<number> {
+  const max = parseLimit(ctx.text('limit'));
+  const provider = providerFlag(ctx);
   const api = await ctx.api();
   const all: ByokCredential[] = [];
-  const provider = providerFlag(ctx);
   const query = { ...(provider ? { provider } : {}), ...(ctx.text('workspace') ? { workspace_id: ctx.text('workspace') } : {}) };
-  for await (const data of byokPages(api, query, ctx.signal)) all.push(...data);
-  ctx.out.list(all, columns(all), 'no BYOK keys');
+  let more = false;
+  for await (const data of byokPages(api, query, ctx.signal)) {
+    all.push(...data);
+    // One more than asked tells whether there are more; the pages stop being asked for here.
+    if (all.length > max) {
+      more = true;
+      break;
+    }
+  }
+  const shown = all.slice(0, max);
+  ctx.out.list(shown, columns(shown), 'no BYOK keys');
+  if (more) ctx.out.aside(MORE_THAN_LIMIT(max));
   return EXIT.ok;
 }
 list.jsonFields = BYOK_FIELDS;
@@ -132,7 +140,7 @@ export async function create(ctx: RunContext): Promise<number> {
   const api = await ctx.api();
   body.key = await readSecret(ctx.io, `${provider} key`, { stdin: ctx.values['key-stdin'] === true, file: ctx.text('key-file') }, 'key', checkByokKey);
   const created = await api.createByok(body, { signal: ctx.signal });
-  ctx.out.object(created, detail(created));
+  ctx.out.changed(`Added ${created.provider} key ${created.id}.`, created, detail(created));
   return EXIT.ok;
 }
 create.jsonFields = BYOK_FIELDS;
@@ -146,7 +154,7 @@ export async function update(ctx: RunContext): Promise<number> {
   const api = await ctx.api();
   const { id } = await resolveByok(api, ctx.positionals[0]!, ctx.signal, ctx.text('workspace'));
   const updated = await api.updateByok(id, body, { signal: ctx.signal });
-  ctx.out.object(updated, detail(updated));
+  ctx.out.changed(`Updated BYOK key ${updated.id}.`, updated, detail(updated));
   return EXIT.ok;
 }
 update.jsonFields = BYOK_FIELDS;
@@ -154,11 +162,40 @@ update.jsonFields = BYOK_FIELDS;
 export async function remove(ctx: RunContext): Promise<number> {
   if (!ctx.values.yes && !ctx.out.canAsk) throw usageError('pass --yes to delete a BYOK key (there is no terminal to ask on)');
   const api = await ctx.api();
-  const b = await resolveByok(api, ctx.positionals[0]!, ctx.signal, ctx.text('workspace'));
-  const id = b.id;
+  const ignore = ctx.values['ignore-not-found'] === true;
+  const note = (m: string) => ctx.out.note(m);
+  const b = await unlessAbsent(ignore, note, resolveByok(api, ctx.positionals[0]!, ctx.signal, ctx.text('workspace')));
+  if (b === null) return EXIT.ok;
   if (!ctx.values.yes && !(await confirm(ctx.io, `Delete the ${b.provider} key ${b.label}${b.name ? ` ("${b.name}")` : ''}?`, ctx.signal))) throw new CliError(EXIT.failed, 'not deleted');
-  await api.deleteByok(id, { signal: ctx.signal });
-  ctx.out.done(`Deleted BYOK key ${id}.`, { id, deleted: true });
+  if ((await unlessAbsent(ignore, note, api.deleteByok(b.id, { signal: ctx.signal }).then(() => true))) === null) return EXIT.ok;
+  // The key as it was: the service keeps no state for a deleted key to report.
+  ctx.out.changed(`Deleted BYOK key ${b.id}.`, b, detail(b));
   return EXIT.ok;
 }
-remove.jsonFields = ['id', 'deleted'];
+remove.jsonFields = BYOK_FIELDS;
+
+/** A provider as `providers list` prints it: its slug, and the regions a key of it may declare (none is always allowed). */
+interface ProviderRow {
+  slug: string;
+  /** `global` (most), `only` (those regions), `from_key` (the key's JSON names its region; a declared one must match). */
+  region_rule: string;
+  regions: string[];
+}
+
+export async function providers(ctx: RunContext): Promise<number> {
+  const rows: ProviderRow[] = PROVIDERS.map((p) => ({
+    slug: p.slug,
+    region_rule: p.region.kind,
+    regions: p.region.kind === 'only' ? [...p.region.regions] : p.region.kind === 'from_key' ? [...REGIONS] : ['global'],
+  }));
+  ctx.out.list<ProviderRow>(
+    rows,
+    [
+      { header: 'SLUG', get: (p) => p.slug, keep: true },
+      { header: 'REGIONS', get: (p) => p.regions.join(',') + (p.region_rule === 'from_key' ? ' (from the key)' : '') },
+    ],
+    'no providers',
+  );
+  return EXIT.ok;
+}
+providers.jsonFields = ['slug', 'region_rule', 'regions'];

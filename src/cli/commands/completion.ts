@@ -13,7 +13,7 @@ import { sanitize } from '../../text.js';
 import { type Candidate, complete, type LineFlags, type NameKind, type NameSource, offerLines, SHELLS, type Shell } from '../complete.js';
 import type { Io } from '../context.js';
 import type { RunContext } from '../context.js';
-import { EXIT, usageError } from '../exit.js';
+import { EXIT, nearest, usageError } from '../exit.js';
 import { configPath, usesEmbeddedSandbox } from '../settings.js';
 
 /** How long a tab waits for the service's interns before offering none. */
@@ -91,7 +91,7 @@ export const SCRIPTS: Record<Shell, string> = { bash: BASH, zsh: ZSH, fish: FISH
 
 export async function completion(ctx: RunContext): Promise<number> {
   const shell = ctx.positionals[0]!;
-  if (!(SHELLS as readonly string[]).includes(shell)) throw usageError(`completion is for ${SHELLS.join(', ')}, not "${sanitize(shell).slice(0, 40)}"`);
+  if (!(SHELLS as readonly string[]).includes(shell)) throw usageError(`completion is for ${SHELLS.join(', ')}, not "${sanitize(shell).slice(0, 40)}"${nearest(shell, SHELLS)}`);
   ctx.io.stdout.write(SCRIPTS[shell as Shell]);
   return EXIT.ok;
 }

@@ -1,19 +1,19 @@
 /** `interns list|get|create|update|delete|provision|suspend|wait` and `connections NAME`. */
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { ApiError, NetworkError } from '../../client/errors.js';
-import { ConnectionListSchema, FAILED_STATUSES, INTERN_STATUSES, InternSchema, NO_MODEL, type Intern, type InternCreate, type InternUpdate } from '../../contract/intern.js';
+import { ApiError } from '../../client/errors.js';
+import { ConnectionListSchema, INTERN_STATUSES, InternSchema, NO_MODEL, STARTING_STATUSES, type Intern, type InternCreate, type InternUpdate } from '../../contract/intern.js';
 import { checkDescription, checkInstructions, checkModel, checkName } from '../../contract/rules.js';
 import type { InternApi } from '../../client/types.js';
 import type { RunContext } from '../context.js';
-import { closest } from '../../client/closest.js';
-import { WAIT_DEFAULT } from '../registry.js';
-import { CliError, EXIT, refuseWrong, usageError } from '../exit.js';
+import { DELETED, reached, untilStatus, waitFlags, watch } from './waiting.js';
+import { CliError, EXIT, nearest, refuseWrong, usageError } from '../exit.js';
+import { shellQuote } from '../quote.js';
+import { MORE_THAN_LIMIT, parseLimit } from '../parse.js';
 import { confirm, readTextArg } from '../input.js';
 import { statusTone, type Column, type DetailRow } from '../output.js';
-import { sanitize } from '../../text.js';
+import { quoted } from '../../text.js';
 import { relativeTime, timeAndAge } from '../../tui/format.js';
-import { listAllInterns, resolveIntern } from '../resolve.js';
+import { listAllInterns, resolveIntern, unlessAbsent } from '../resolve.js';
 import { shortIdLength } from '../../client/resolve.js';
 
 
@@ -52,32 +52,24 @@ const DETAIL: DetailRow<Intern>[] = [
 ];
 
 export async function list(ctx: RunContext): Promise<number> {
-  const limitText = ctx.text('limit');
-  let max = Number.POSITIVE_INFINITY;
-  if (limitText !== undefined) {
-    if (!/^\d+$/.test(limitText) || Number(limitText) < 1) throw usageError(`--limit must be a whole number of at least 1, not "${limitText.slice(0, 20)}"`);
-    max = Number(limitText);
-  }
+  const max = parseLimit(ctx.text('limit'));
   // Repeated or comma-separated, as the service's own query takes them (`status=running,failed`).
   const status = (ctx.values.status as string[] | undefined)?.flatMap((s) => s.split(',').map((one) => one.trim()).filter(Boolean));
   // Only commas (`--status ,`) would send no filter and list every intern.
   if (status !== undefined && status.length === 0) throw usageError('--status names no status: give STATUS, or leave the flag out');
-  // The statuses are an open enum, so one this version does not know is sent as given; but a typo
-  // would list nothing and exit 0, so it says so.
+  // A status this version does not know is refused (exit 2): a typo would list nothing and exit 0,
+  // which a script takes for "none".
   const unknown = (status ?? []).filter((s) => !(INTERN_STATUSES as readonly string[]).includes(s));
   if (unknown.length > 0) {
-    const named = unknown
-      .map((s) => {
-        const near = closest(s, INTERN_STATUSES);
-        return `"${s.slice(0, 40)}"${near ? ` (did you mean ${near}?)` : ''}`;
-      })
-      .join(', ');
-    ctx.warn(`${named} ${unknown.length === 1 ? 'is not a status' : 'are not statuses'} this version knows (${INTERN_STATUSES.join(', ')}); sent as given`);
+    const named = unknown.map((s) => `${quoted(s, 40)}${nearest(s, INTERN_STATUSES)}`).join(', ');
+    throw usageError(`--status: ${named} ${unknown.length === 1 ? 'is not a status' : 'are not statuses'}; the statuses are ${INTERN_STATUSES.join(', ')}`);
   }
   const api = await ctx.api();
-  const { interns, more } = await listAllInterns(api, status?.length ? { status } : {}, max, ctx.signal);
+  const query = status?.length ? { status } : {};
+  if (ctx.values.watch) return watch(ctx, async () => (await listAllInterns(api, query, max, ctx.signal)).interns, (interns) => ctx.out.list(interns, columns(interns), 'no interns'));
+  const { interns, more } = await listAllInterns(api, query, max, ctx.signal);
   ctx.out.list(interns, columns(interns), 'no interns');
-  if (more) ctx.out.aside(`the first ${max} shown; there are more (a larger --limit, or none for all)`);
+  if (more) ctx.out.aside(MORE_THAN_LIMIT(max));
   return EXIT.ok;
 }
 list.jsonFields = INTERN_FIELDS;
@@ -85,6 +77,7 @@ list.jsonFields = INTERN_FIELDS;
 export async function get(ctx: RunContext): Promise<number> {
   const api = await ctx.api();
   const intern = await resolveIntern(api, ctx.positionals[0]!, ctx.signal);
+  if (ctx.values.watch) return watch(ctx, () => api.getIntern(intern.id, { signal: ctx.signal }), (now) => ctx.out.object(now, DETAIL));
   ctx.out.object(intern, DETAIL);
   return EXIT.ok;
 }
@@ -112,6 +105,9 @@ export async function create(ctx: RunContext): Promise<number> {
   if (instr !== undefined) body.instructions = instr;
   if (ctx.text('workspace') !== undefined) body.workspace_id = ctx.text('workspace');
   if (ctx.text('vault') !== undefined) body.vault_id = ctx.text('vault');
+  // The service's create takes no model: it is set by an update right after, before provisioning
+  // (a model change takes effect on the next provision), so --provision waits for it.
+  const model = ctx.text('model') || undefined;
   if (ctx.values.provision) body.provision = true;
   if (ctx.values.wait && !body.provision) throw usageError('--wait waits for the provisioning to finish: add --provision');
   const timeout = waitFlags(ctx);
@@ -119,15 +115,59 @@ export async function create(ctx: RunContext): Promise<number> {
     ['NAME', checkName(body.name)],
     ['--description', checkDescription(body.description ?? null)],
     [instructionsFlag(ctx), checkInstructions(body.instructions ?? null)],
+    ['--model', checkModel(model ?? null)],
   ]);
+  const provisionAfter = model !== undefined && body.provision === true;
+  if (provisionAfter) delete body.provision;
   const api = await ctx.api();
-  // One key for this command's attempts: a retry after a 503 or a timeout whose first try went
-  // through answers that intern, not 409 name_taken (the TUI sends one the same way).
-  const created = await api.createIntern(body, { signal: ctx.signal, idempotencyKey: randomUUID() });
+  let created: Intern;
+  try {
+    // One key for this command's attempts: a retry after a 503 or a timeout whose first try went
+    // through answers that intern, not 409 name_taken (the TUI sends one the same way).
+    created = await api.createIntern(body, { signal: ctx.signal, idempotencyKey: randomUUID() });
+  } catch (e) {
+    const mine = ctx.values['if-not-exists'] === true && e instanceof ApiError && e.reason === 'name_taken' ? await ownNamed(ctx, api, body.name) : null;
+    if (!mine) throw e;
+    // What was asked for is there: said, printed as it is, and left as it is (nothing provisioned).
+    ctx.out.note(`Intern ${mine.name} (${mine.id}) exists already (--if-not-exists); left as it is.`);
+    ctx.out.object(mine, DETAIL);
+    return EXIT.ok;
+  }
+  if (model !== undefined) created = await withModel(ctx, api, created, model, provisionAfter);
   // With --wait, what is printed is the intern once running.
   const intern = timeout ? ((await untilStatus(ctx, api, created, 'running', timeout)) ?? created) : created;
-  if (!ctx.out.printJson(intern)) ctx.out.object(intern, DETAIL);
+  ctx.out.changed(`Created intern ${intern.name} (${intern.id}).`, intern, DETAIL);
   return EXIT.ok;
+}
+
+/**
+ * `create --model`: the model set on the intern just created, then provisioning started when asked.
+ * A refusal then leaves the intern made: the error says so and how to finish (exit 1).
+ */
+async function withModel(ctx: RunContext, api: InternApi, created: Intern, model: string, provision: boolean): Promise<Intern> {
+  let step = 'setting its model';
+  try {
+    let intern = await api.updateIntern(created.id, { model }, { signal: ctx.signal });
+    if (provision) {
+      step = 'provisioning it';
+      await api.provisionIntern(created.id, { signal: ctx.signal });
+      intern = (await readAgain(api, created.id, ctx.signal)) ?? intern;
+    }
+    return intern;
+  } catch (e) {
+    // By the name as typed (the service's id goes into no command line unquoted), quoted.
+    const name = shellQuote(ctx.positionals[0]!);
+    const next = step === 'provisioning it' ? `intern-tui interns provision ${name}` : `intern-tui interns update ${name} --model ${shellQuote(model)}`;
+    const code = e instanceof ApiError && (e.status === 401 || e.status === 403) ? EXIT.auth : EXIT.failed;
+    throw new CliError(code, `created intern ${created.name} (${created.id}), but ${step} failed: ${(e as Error).message}; finish with: ${next}`);
+  }
+}
+
+/** The caller's own intern named `name` (names are unique per creator: another's may share it), or null. */
+async function ownNamed(ctx: RunContext, api: InternApi, name: string): Promise<Intern | null> {
+  const { interns } = await listAllInterns(api, {}, Number.POSITIVE_INFINITY, ctx.signal);
+  const mine = interns.filter((i) => i.name === name && i.created_by_you !== false);
+  return mine.length === 1 ? mine[0]! : null;
 }
 create.jsonFields = INTERN_FIELDS;
 
@@ -149,7 +189,7 @@ export async function update(ctx: RunContext): Promise<number> {
   const api = await ctx.api();
   const target = await resolveIntern(api, ctx.positionals[0]!, ctx.signal);
   const intern = await api.updateIntern(target.id, patch, { signal: ctx.signal });
-  ctx.out.object(intern, DETAIL);
+  ctx.out.changed(`Updated intern ${intern.name} (${intern.id}).`, intern, DETAIL);
   return EXIT.ok;
 }
 update.jsonFields = INTERN_FIELDS;
@@ -157,7 +197,9 @@ update.jsonFields = INTERN_FIELDS;
 export async function remove(ctx: RunContext): Promise<number> {
   const timeout = waitFlags(ctx);
   const api = await ctx.api();
-  const target = await resolveIntern(api, ctx.positionals[0]!, ctx.signal);
+  const ignore = ctx.values['ignore-not-found'] === true;
+  const target = await unlessAbsent(ignore, (m) => ctx.out.note(m), resolveIntern(api, ctx.positionals[0]!, ctx.signal));
+  if (target === null) return EXIT.ok;
   // An intern already on its way out is what was asked for (kubectl delete says so and exits 0);
   // the service answers 409 to a second delete, and there is nothing left to confirm.
   const already = target.status === 'destroying';
@@ -165,55 +207,84 @@ export async function remove(ctx: RunContext): Promise<number> {
     if (!ctx.out.canAsk) throw usageError('deleting an intern also deletes its workspace: pass --yes to confirm (there is no terminal to ask on)');
     if (!(await confirm(ctx.io, `Delete intern ${target.name} (${target.id}) and its workspace?`, ctx.signal))) throw new CliError(EXIT.failed, 'not deleted');
   }
-  if (!already) await api.deleteIntern(target.id, { signal: ctx.signal });
-  if (!timeout) {
-    ctx.out.done(already ? `Intern ${target.name} (${target.id}) is being deleted already.` : `Deleting intern ${target.name} (${target.id}).`, { id: target.id, name: target.name, deleting: true });
-    return EXIT.ok;
+  if (already) ctx.out.note(`Intern ${target.name} (${target.id}) is being deleted already.`);
+  else if ((await unlessAbsent(ignore, (m) => ctx.out.note(m), api.deleteIntern(target.id, { signal: ctx.signal }).then(() => true))) === null) return EXIT.ok;
+  else if (!timeout) ctx.out.note(`Deleting intern ${target.name} (${target.id}).`);
+  // Printed as it was, with the status the service gives it now (destroying), or as it was last
+  // seen once it is gone.
+  const now = already ? target : ((await readAgain(api, target.id, ctx.signal)) ?? target);
+  if (timeout) {
+    const started = performance.now();
+    if (now.status !== DELETED) await untilStatus(ctx, api, now, DELETED, timeout);
+    ctx.out.note(reached(target, DELETED, started));
   }
-  // With --wait: until the intern is gone (its status read again: it has just changed).
-  const started = performance.now();
-  let now: Intern | null;
-  try {
-    now = await api.getIntern(target.id, { signal: ctx.signal });
-  } catch (e) {
-    if (!(e instanceof ApiError && e.status === 404)) throw e;
-    now = null;
-  }
-  if (now) await untilStatus(ctx, api, now, DELETED, timeout);
-  ctx.out.done(reached(target, DELETED, started), { id: target.id, name: target.name, deleted: true });
+  ctx.out.object(now, DETAIL);
   return EXIT.ok;
 }
-remove.jsonFields = ['id', 'name', 'deleting', 'deleted'];
+remove.jsonFields = INTERN_FIELDS;
+
+/** The intern read again after a change (its status has just moved), or null once it is gone. */
+async function readAgain(api: InternApi, id: string, signal: AbortSignal): Promise<Intern | null> {
+  try {
+    return await api.getIntern(id, { signal });
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) return null;
+    throw e;
+  }
+}
+
+/**
+ * Sends a lifecycle action unless the intern is in a status it would reach anyway (`already`):
+ * then, or when the service refuses it (409) because it got there meanwhile, that is said on
+ * stderr and the command goes on (exit 0). Answers the intern as it is now.
+ */
+async function toward(ctx: RunContext, api: InternApi, target: Intern, already: readonly string[], send: () => Promise<unknown>, doing: string): Promise<Intern> {
+  const there = (i: Intern) => already.includes(i.status);
+  const say = (i: Intern) => ctx.out.note(`Intern ${i.name} (${i.id}) is ${i.status} already.`);
+  if (there(target)) {
+    say(target);
+    return target;
+  }
+  try {
+    await send();
+  } catch (e) {
+    if (!(e instanceof ApiError && e.status === 409)) throw e;
+    const now = await api.getIntern(target.id, { signal: ctx.signal });
+    if (!there(now)) throw e;
+    say(now);
+    return now;
+  }
+  ctx.out.note(`${doing} intern ${target.name} (${target.id}).`);
+  return (await readAgain(api, target.id, ctx.signal)) ?? target;
+}
 
 export async function provision(ctx: RunContext): Promise<number> {
   const timeout = waitFlags(ctx);
   const api = await ctx.api();
   const target = await resolveIntern(api, ctx.positionals[0]!, ctx.signal);
-  await api.provisionIntern(target.id, { signal: ctx.signal });
+  // Running, or on its way there: what provisioning would reach.
+  const now = await toward(ctx, api, target, ['running', ...STARTING_STATUSES], () => api.provisionIntern(target.id, { signal: ctx.signal }), 'Provisioning');
   if (!timeout) {
-    // The service answers only that provisioning started: under --json the intern is read again, so
-    // that `--json status` (a field the command lists) holds its status now, not nothing.
-    const now = ctx.out.json ? await api.getIntern(target.id, { signal: ctx.signal }) : { id: target.id, name: target.name };
-    ctx.out.done(`Provisioning intern ${target.name} (${target.id}).`, { ...now, provisioning: true });
+    ctx.out.object(now, DETAIL);
     return EXIT.ok;
   }
-  // With --wait: the intern once running (its status read again: it has just changed).
+  // With --wait: the intern once running.
   const started = performance.now();
-  const now = await api.getIntern(target.id, { signal: ctx.signal });
   const running = (await untilStatus(ctx, api, now, 'running', timeout)) ?? now;
-  ctx.out.done(reached(running, 'running', started), running);
+  ctx.out.note(reached(running, 'running', started));
+  ctx.out.object(running, DETAIL);
   return EXIT.ok;
 }
-provision.jsonFields = [...INTERN_FIELDS, 'provisioning'];
+provision.jsonFields = INTERN_FIELDS;
 
 export async function suspend(ctx: RunContext): Promise<number> {
   const api = await ctx.api();
   const target = await resolveIntern(api, ctx.positionals[0]!, ctx.signal);
-  await api.suspendIntern(target.id, { signal: ctx.signal });
-  ctx.out.done(`Suspended intern ${target.name} (${target.id}).`, { id: target.id, name: target.name, suspended: true });
+  const now = await toward(ctx, api, target, ['stopped'], () => api.suspendIntern(target.id, { signal: ctx.signal }), 'Suspended');
+  ctx.out.object(now, DETAIL);
   return EXIT.ok;
 }
-suspend.jsonFields = ['id', 'name', 'suspended'];
+suspend.jsonFields = INTERN_FIELDS;
 
 export async function connections(ctx: RunContext): Promise<number> {
   const api = await ctx.api();
@@ -232,140 +303,4 @@ export async function connections(ctx: RunContext): Promise<number> {
 }
 connections.jsonFields = Object.keys(ConnectionListSchema.shape.data.element.shape);
 
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
-
-/**
- * `90s`, `5m`, `1h`, `500ms`, seconds alone, or parts joined as Go and kubectl write them (`1h30m`,
- * `1.5m`, `2m30s`); null when it is none of these.
- */
-export function parseDuration(text: string): number | null {
-  const t = text.trim();
-  if (/^\d+$/.test(t)) return Number(t) * UNIT_MS.s;
-  if (!/^(\d+(\.\d+)?(ms|s|m|h))+$/.test(t)) return null;
-  let total = 0;
-  for (const [, n, , unit] of t.matchAll(/(\d+(\.\d+)?)(ms|s|m|h)/g)) total += Number(n) * UNIT_MS[unit as keyof typeof UNIT_MS];
-  return Math.round(total);
-}
-
-/** What `wait` waits for besides the statuses: the intern gone. */
-const DELETED = 'deleted';
-/** How often it asks: every second at first, then less often, up to every 5 s. */
-const POLL_FIRST_MS = 1000;
-const POLL_MAX_MS = 5000;
-
-const describeStatus = (i: Intern) =>
-  `${i.status}${i.progress ? ` (step ${i.progress.step_number} of ${i.progress.total_steps}: ${i.progress.step_label})` : ''}`;
-
-/** `--timeout` read, or the default; a usage error when it is not a duration. */
-function timeoutOf(ctx: RunContext): { text: string; ms: number } {
-  const text = ctx.text('timeout') ?? WAIT_DEFAULT;
-  const ms = parseDuration(text);
-  if (ms === null || ms < 1) throw usageError(`--timeout must be a duration such as 90s, 5m or 1h30m, not "${text.slice(0, 20)}"`);
-  return { text, ms };
-}
-
-/** `--wait` and its `--timeout` on a command that starts provisioning: the deadline, or null without --wait. */
-function waitFlags(ctx: RunContext): { text: string; ms: number } | null {
-  if (ctx.values.wait) return timeoutOf(ctx);
-  if (ctx.text('timeout') !== undefined) throw usageError('--timeout goes with --wait');
-  return null;
-}
-
-/**
- * Polls the intern until it has the status `target` (the intern answered) or, for `deleted`, is
- * gone (null answered). It throws, exit 1, when the intern lands in a failed status it was not
- * asked to wait for (nothing moves it out of one) or the time is up. On a terminal each change
- * of status is told on stderr.
- */
-async function untilStatus(ctx: RunContext, api: InternApi, first: Intern, target: string, timeout: { text: string; ms: number }): Promise<Intern | null> {
-  const started = performance.now();
-  const name = sanitize(first.name);
-  let intern = first;
-  let told = '';
-  let delay = POLL_FIRST_MS;
-  let unreachable = false;
-  for (;;) {
-    const now = describeStatus(intern);
-    if (now !== told) {
-      told = now;
-      if (intern.status !== target) ctx.out.aside(`${name}: ${sanitize(now)}`);
-    }
-    if (intern.status === target) return intern;
-    if (FAILED_STATUSES.includes(intern.status)) {
-      const why = intern.last_failure_message ? `: ${intern.last_failure_message}` : '';
-      throw new CliError(EXIT.failed, `${name} is ${intern.status}${why}; it will not become ${target}`);
-    }
-    const elapsed = performance.now() - started;
-    const gaveUp = (more = '') => new CliError(EXIT.failed, `gave up after ${timeout.text}: ${name} is still ${now}, not ${target}${more}`, false, { reason: 'timeout' });
-    if (elapsed >= timeout.ms) throw gaveUp();
-    await sleep(Math.min(delay, timeout.ms - elapsed), undefined, { signal: ctx.signal });
-    delay = Math.min(POLL_MAX_MS, delay * 1.5);
-    // Slept to the deadline: nothing left to ask in.
-    if (performance.now() - started >= timeout.ms - 1) throw gaveUp();
-    // No request outlives --timeout (the client's own 15 s would).
-    const deadline = untilDeadline(ctx, timeout.ms - (performance.now() - started));
-    try {
-      intern = await api.getIntern(intern.id, { signal: deadline });
-      unreachable = false;
-    } catch (e) {
-      if (target === DELETED && e instanceof ApiError && e.status === 404) return null;
-      if (deadline.aborted && !ctx.signal.aborted) throw gaveUp(' (the service did not answer in time)');
-      // A wait of minutes outlives a service restart or a dropped connection: said once, and
-      // tried again until the timeout, as the status itself is (no sooner than it asks to be).
-      if (!passing(ctx, e)) throw e;
-      if (!unreachable) ctx.warn(`could not ask about ${name} (${sanitize((e as Error).message)}); trying again until ${timeout.text} have passed`);
-      unreachable = true;
-      if (e instanceof ApiError && e.retryAfterMs !== undefined) delay = Math.max(delay, e.retryAfterMs);
-    }
-  }
-}
-
-/** The command's signal, ended too when `ms` have passed: a wait's requests end at its --timeout. */
-const untilDeadline = (ctx: RunContext, ms: number): AbortSignal => AbortSignal.any([ctx.signal, AbortSignal.timeout(Math.max(1, Math.ceil(ms)))]);
-
-/** What a wait asks again about rather than fails on: the service not reached, or an answer it marks retryable. */
-const passing = (ctx: RunContext, e: unknown) => !ctx.signal.aborted && (e instanceof NetworkError || (e instanceof ApiError && e.retryable));
-
-/** "runner is running (after 5s)." */
-const reached = (intern: Intern, target: string, started: number) => `${sanitize(intern.name)} is ${sanitize(target)} (after ${Math.round((performance.now() - started) / 1000)}s).`;
-
-/** `interns wait NAME`: until the intern has a status (running by default) or is deleted. */
-export async function wait(ctx: RunContext): Promise<number> {
-  const target = ctx.text('for') ?? 'running';
-  const known = [...INTERN_STATUSES, DELETED];
-  if (!known.includes(target)) {
-    const near = closest(target, known);
-    throw usageError(`--for must be a status (${INTERN_STATUSES.join(', ')}) or ${DELETED}, not "${target.slice(0, 40)}"${near ? ` (did you mean ${near}?)` : ''}`);
-  }
-  const timeout = timeoutOf(ctx);
-  const api = await ctx.api();
-  const started = performance.now();
-  const ref = ctx.positionals[0]!;
-  const shown = sanitize(ref).slice(0, 80);
-  const left = () => timeout.ms - (performance.now() - started);
-  let intern: Intern | undefined;
-  // The intern is looked up as its status is asked: a service not up yet (started in the same
-  // script) is asked again until --timeout, and no request outlives it.
-  for (let told = false, delay = POLL_FIRST_MS; intern === undefined; delay = Math.min(POLL_MAX_MS, delay * 1.5)) {
-    const deadline = untilDeadline(ctx, left());
-    try {
-      intern = await resolveIntern(api, ref, deadline);
-    } catch (e) {
-      if (target === DELETED && e instanceof CliError && e.exitCode === EXIT.failed) {
-        ctx.out.done(`No intern "${shown}": it is deleted, or never was.`, { name: ref, deleted: true });
-        return EXIT.ok;
-      }
-      if ((deadline.aborted && !ctx.signal.aborted) || left() <= 0) throw new CliError(EXIT.failed, `gave up after ${timeout.text}: could not look up ${shown} in time`, false, { reason: 'timeout' });
-      if (!passing(ctx, e)) throw e;
-      if (!told) ctx.warn(`could not look up ${shown} (${sanitize((e as Error).message)}); trying again until ${timeout.text} have passed`);
-      told = true;
-      const wait = e instanceof ApiError && e.retryAfterMs !== undefined ? Math.max(delay, e.retryAfterMs) : delay;
-      await sleep(Math.min(wait, Math.max(0, left())), undefined, { signal: ctx.signal });
-    }
-  }
-  const end = await untilStatus(ctx, api, intern, target, { text: timeout.text, ms: Math.max(1, left()) });
-  if (end === null) ctx.out.done(reached(intern, DELETED, started), { id: intern.id, name: intern.name, deleted: true });
-  else ctx.out.done(reached(end, target, started), end);
-  return EXIT.ok;
-}
-wait.jsonFields = [...INTERN_FIELDS, 'deleted'];
+export { wait } from './waiting.js';

@@ -3,12 +3,12 @@ import { EffectiveSecretSchema, VaultSecretCopySchema, VaultSecretSchema, checkS
 import type { RunContext } from '../context.js';
 import { CliError, EXIT, refuseWrong, usageError } from '../exit.js';
 import { confirm, readSecret } from '../input.js';
-import { secretRefusal } from '../parse.js';
+import { MORE_THAN_LIMIT, parseLimit, secretRefusal } from '../parse.js';
 import type { Column } from '../output.js';
-import { resolveIntern } from '../resolve.js';
+import { resolveIntern, unlessAbsent } from '../resolve.js';
 import { allVaultPages } from '../../client/pages.js';
 import { relativeTime, shortFingerprint } from '../../tui/format.js';
-import { quoted } from '../../text.js';
+import { quoted, sanitize } from '../../text.js';
 
 
 /** What `--json FIELDS` may keep of a secret's record (names and hosts: a value is never in it). */
@@ -23,20 +23,26 @@ const COLUMNS: Column<VaultSecret & { scope?: string }>[] = [
 ];
 
 export async function list(ctx: RunContext): Promise<number> {
-  const api = await ctx.api();
+  const max = parseLimit(ctx.text('limit'));
   const internRef = ctx.text('intern');
   if (ctx.values.effective && !internRef) throw usageError('--effective needs --intern NAME');
+  const api = await ctx.api();
   const opts = { signal: ctx.signal };
+  // The service's vault pages are read whole (allVaultPages); --limit cuts what is shown.
+  const show = <T extends VaultSecret>(rows: T[], columns: Column<T>[]) => {
+    ctx.out.list(rows.slice(0, max), columns, 'no secrets');
+    if (rows.length > max) ctx.out.aside(MORE_THAN_LIMIT(max));
+  };
   if (!internRef) {
-    ctx.out.list(await allVaultPages<VaultSecret>((q) => api.listVaultSecrets(q, opts)), COLUMNS, 'no secrets');
+    show(await allVaultPages<VaultSecret>((q) => api.listVaultSecrets(q, opts)), COLUMNS);
     return EXIT.ok;
   }
   const intern = await resolveIntern(api, internRef, ctx.signal);
   if (ctx.values.effective) {
     const rows = await allVaultPages<EffectiveSecret>((q) => api.listEffectiveSecrets(intern.id, q, opts));
-    ctx.out.list(rows, [COLUMNS[0]!, { header: 'SCOPE', get: (s) => s.scope, keep: true }, ...COLUMNS.slice(1)], 'no secrets');
+    show(rows, [COLUMNS[0]!, { header: 'SCOPE', get: (s) => s.scope, keep: true }, ...COLUMNS.slice(1)]);
   } else {
-    ctx.out.list(await allVaultPages<VaultSecret>((q): Promise<VaultSecretList> => api.listInternSecrets(intern.id, q, opts)), COLUMNS, 'no secrets');
+    show(await allVaultPages<VaultSecret>((q): Promise<VaultSecretList> => api.listInternSecrets(intern.id, q, opts)), COLUMNS);
   }
   return EXIT.ok;
 }
@@ -64,29 +70,50 @@ export async function put(ctx: RunContext): Promise<number> {
   const value = await readSecret(ctx.io, `value of ${name}`, { stdin: ctx.values['value-stdin'] === true, file: ctx.text('value-file') }, 'value', checkSecretValue);
   const body = { value, hosts: hosts.hosts };
   const saved = intern ? await api.putInternSecret(intern.id, name, body, { signal: ctx.signal }) : await api.putVaultSecret(name, body, { signal: ctx.signal });
-  ctx.out.done(`Saved secret ${saved.name}${intern ? ` for intern ${intern.name}` : ''} (hosts: ${saved.hosts?.join(', ') ?? 'none'}).`, saved);
+  changed(ctx, `Saved secret ${saved.name}${intern ? ` for intern ${intern.name}` : ''} (hosts: ${saved.hosts?.join(', ') ?? 'none'}).`, saved);
   return EXIT.ok;
 }
 put.jsonFields = SECRET_FIELDS;
+
+/**
+ * A secret a command changed, as vault list prints it (there is no vault get): one row on stdout,
+ * or its record under --json; what was done on stderr, for people.
+ */
+function changed(ctx: RunContext, message: string, secret: VaultSecret): void {
+  if (ctx.out.printJson(secret)) return;
+  ctx.out.note(message);
+  ctx.out.list([secret], COLUMNS);
+}
 
 export async function remove(ctx: RunContext): Promise<number> {
   const name = ctx.positionals[0]!;
   // Not the naming rule of a new secret: one the service lists (an older one, named before the
   // rule) must be deletable by the name it has, as the TUI's D deletes it. The service judges.
   if (name.trim() === '') throw usageError('the secret to delete is empty');
+  if (!ctx.values.yes && !ctx.out.canAsk) throw usageError('pass --yes to delete a secret (there is no terminal to ask on)');
   const api = await ctx.api();
   const internRef = ctx.text('intern');
   const intern = internRef ? await resolveIntern(api, internRef, ctx.signal) : undefined;
-  if (!ctx.values.yes) {
-    if (!ctx.out.canAsk) throw usageError('pass --yes to delete a secret (there is no terminal to ask on)');
-    if (!(await confirm(ctx.io, `Delete secret ${name}${intern ? ` of intern ${intern.name}` : ''}?`, ctx.signal))) throw new CliError(EXIT.failed, 'not deleted');
-  }
-  if (intern) await api.deleteInternSecret(intern.id, name, { signal: ctx.signal });
-  else await api.deleteVaultSecret(name, { signal: ctx.signal });
-  ctx.out.done(`Deleted secret ${name}${intern ? ` of intern ${intern.name}` : ''}.`, { name, ...(intern ? { intern_id: intern.id } : {}), deleted: true });
+  const ignore = ctx.values['ignore-not-found'] === true;
+  const note = (m: string) => ctx.out.note(m);
+  const where = intern ? ` of intern ${sanitize(intern.name)}` : '';
+  // Looked up first: what is printed is the secret as it was (its hosts, its fingerprint).
+  const opts = { signal: ctx.signal };
+  const find = async () => {
+    const listed = await allVaultPages<VaultSecret>((q) => (intern ? api.listInternSecrets(intern.id, q, opts) : api.listVaultSecrets(q, opts)));
+    const secret = listed.find((s) => s.name === name);
+    if (!secret) throw new CliError(EXIT.failed, `no secret named ${quoted(name)}${where}`, false, { reason: 'not_found' });
+    return secret;
+  };
+  const secret = await unlessAbsent(ignore, note, find());
+  if (secret === null) return EXIT.ok;
+  if (!ctx.values.yes && !(await confirm(ctx.io, `Delete secret ${name}${where}?`, ctx.signal))) throw new CliError(EXIT.failed, 'not deleted');
+  const gone = intern ? api.deleteInternSecret(intern.id, name, opts) : api.deleteVaultSecret(name, opts);
+  if ((await unlessAbsent(ignore, note, gone.then(() => true))) === null) return EXIT.ok;
+  changed(ctx, `Deleted secret ${name}${where}.`, secret);
   return EXIT.ok;
 }
-remove.jsonFields = ['name', 'intern_id', 'deleted'];
+remove.jsonFields = SECRET_FIELDS;
 
 export async function copy(ctx: RunContext): Promise<number> {
   const internRef = ctx.text('intern');

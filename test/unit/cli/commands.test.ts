@@ -15,7 +15,6 @@ import { CONFIG_HELP, HELP, SANDBOX_HELP } from '../../../src/cli/args.js';
 import { runCommand } from '../../../src/cli/run.js';
 import { FakeApi, intern } from '../../component/fakeApi.js';
 import { listAllInterns } from '../../../src/cli/resolve.js';
-import { parseDuration } from '../../../src/cli/commands/interns.js';
 import { INTERN_PAGE } from '../../../src/client/pages.js';
 import { ApiError, NetworkError, MissingCredentialError } from '../../../src/client/errors.js';
 import type { ChatChunk } from '../../../src/contract/chat.js';
@@ -360,7 +359,9 @@ describe('commands against the fake API', () => {
     const name = api.interns[0]!.name;
     const r = await runWithFake(['interns', 'delete', name], api);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain(`Intern ${name} (${api.interns[0]!.id}) is being deleted already.`);
+    expect(r.stderr).toContain(`Intern ${name} (${api.interns[0]!.id}) is being deleted already.`);
+    // Printed as get prints it, and nothing else on stdout.
+    expect(r.stdout).toMatch(new RegExp(`^name\t${name}\nid\t${api.interns[0]!.id}\nstatus\tdestroying\n`));
     expect(api.callsOf('deleteIntern')).toHaveLength(0);
     // An empty reference is a usage error, not a lookup.
     // Under --json the error says not_found, as the service's own 404 does: absent, not down.
@@ -501,11 +502,7 @@ describe('commands against the fake API', () => {
     expect(cancel.messages.at(-1)).toMatchObject({ role: 'tool', content: 'cancel' });
   });
 
-  it('interns wait reads a duration as people write it, and answers at once for an intern already there', async () => {
-    expect([parseDuration('90s'), parseDuration('5m'), parseDuration('1h'), parseDuration('500ms'), parseDuration('30')]).toEqual([90_000, 300_000, 3_600_000, 500, 30_000]);
-    expect([parseDuration('5 min'), parseDuration('-1s'), parseDuration('1.5'), parseDuration(''), parseDuration('1h2'), parseDuration('m')]).toEqual([null, null, null, null, null, null]);
-    // As Go and kubectl write them.
-    expect([parseDuration('1h2m'), parseDuration('1.5m'), parseDuration('2m30s'), parseDuration('1m500ms')]).toEqual([3_720_000, 90_000, 150_000, 60_500]);
+  it('interns wait reads a duration with its unit (src/cli/duration.ts), and answers at once for an intern already there', async () => {
     const api = new FakeApi();
     const there = await runWithFake(['interns', 'wait', 'runner'], api, { tty: true });
     expect(there.code, there.stderr).toBe(0);
@@ -514,7 +511,12 @@ describe('commands against the fake API', () => {
     expect(JSON.parse(stopped.stdout)).toEqual({ name: 'sleeper', status: 'stopped' });
     const bad = await runWithFake(['interns', 'wait', 'runner', '--timeout', 'soon'], api);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--timeout must be a duration such as 90s, 5m or 1h30m, not "soon"');
+    expect(bad.stderr).toContain('--timeout must be a duration with a unit, such as 500ms, 30s, 5m or 1h30m, not "soon"');
+    // A number alone is refused, saying a unit is needed; 0s looks once.
+    const bare = await runWithFake(['interns', 'wait', 'runner', '--timeout', '2'], api);
+    expect([bare.code, bare.stderr]).toEqual([2, 'intern-tui: --timeout needs a unit (ms, s, m or h), such as 2s or 5m, not "2"\n']);
+    expect((await runWithFake(['interns', 'wait', 'runner', '--timeout', '0s'], api)).code).toBe(0);
+    expect((await runWithFake(['interns', 'wait', 'sleeper', '--timeout', '0s'], api)).stderr).toMatch(/gave up after 0s: sleeper is still stopped, not running/);
     // On a terminal, a failed intern says why, the status it is in told on stderr first.
     const broken = await runWithFake(['interns', 'wait', 'broken'], api, { tty: true });
     expect(broken.code).toBe(1);
@@ -534,7 +536,9 @@ describe('commands against the fake API', () => {
     const r = await runWithFake(['interns', 'wait', 'sleeper', '--timeout', '30s'], api);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/could not ask about sleeper \(.*ECONNREFUSED.*\); trying again until 30s have passed/);
-    expect(r.stdout).toMatch(/^sleeper is running/);
+    // Piped, stdout carries data only: what was reached is said on stderr.
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^sleeper is running/m);
     expect(polls).toBe(2);
   }, 15_000);
 
@@ -594,8 +598,8 @@ describe('commands against the fake API', () => {
     const api = new FakeApi();
     const byName = await runWithFake(['interns', 'get', 'runner', '--json', 'id'], api);
     const id = (JSON.parse(byName.stdout) as { id: string }).id;
-    const byId = await runWithFake(['interns', 'suspend', id, '--json'], api);
-    expect(JSON.parse(byId.stdout)).toEqual({ id, name: 'runner', suspended: true });
+    const byId = await runWithFake(['interns', 'suspend', id, '--json', 'id,name,status'], api);
+    expect(JSON.parse(byId.stdout)).toEqual({ id, name: 'runner', status: 'stopped' });
     const conns = await runWithFake(['connections', 'runner'], api);
     expect(conns.stdout.split('\n')).toContain('github\t');
   });
@@ -665,7 +669,7 @@ describe('--json FIELDS is checked before anything is sent', () => {
     const api = new FakeApi();
     const del = await runWithFake(['interns', 'delete', 'runner', '--yes', '--json', 'bogus'], api);
     expect(del.code).toBe(2);
-    expect(JSON.parse(del.stderr)).toMatchObject({ error: { message: 'unknown field "bogus" for --json; available: id, name, deleting, deleted', exit: 2 } });
+    expect(JSON.parse(del.stderr)).toMatchObject({ error: { message: expect.stringMatching(/^unknown field "bogus" for --json; available: id, name, description, /), exit: 2 } });
     const created = await runWithFake(['interns', 'create', 'newbie', '--json', 'nme'], api);
     expect(created.code).toBe(2);
     const put = await runWithFake(['vault', 'put', 'token', '--host', 'api.example.com', '--value-stdin', '--json', 'valu'], api, { stdin: 'v' });
@@ -690,13 +694,14 @@ describe('--json FIELDS is checked before anything is sent', () => {
     expect((await runWithFake(['interns', 'get', 'runner'], api)).stdout).toContain(`\nupdated\t${api.interns[0]!.updated_at}\n`);
   });
 
-  it('models reads the context as 200k or 1.05M and prices per million tokens on a terminal, as the TUI\'s picker does; piped, the tokens as sent', async () => {
+  it('models reads the context as 200k or 1.05M and prices per million tokens on a terminal, as the TUI\'s picker does; piped, the tokens and prices per token as sent', async () => {
     const api = new FakeApi();
     const tty = await runWithFake(['models', 'gpt-4.1'], api, { tty: true, env: { NO_COLOR: '1' } });
     expect(tty.code, tty.stderr).toBe(0);
     expect(tty.stdout.split('\n')).toEqual(['ID              NAME             CONTEXT  IN $/M  OUT $/M', 'openai/gpt-4.1  OpenAI: GPT-4.1  1.05M    $2.00   $8.00', '']);
     expect((await runWithFake(['models', 'sonnet'], api, { tty: true })).stdout).toMatch(/ 200k +\$3\.00 +\$15\.00/);
-    expect((await runWithFake(['models', 'gpt-4.1'], api)).stdout).toBe('openai/gpt-4.1\tOpenAI: GPT-4.1\t1047576\t$2.00\t$8.00\n');
+    expect((await runWithFake(['models', 'gpt-4.1'], api)).stdout).toBe('openai/gpt-4.1\tOpenAI: GPT-4.1\t1047576\t0.000002\t0.000008\n');
+    expect((await runWithFake(['models', 'free'], api, { tty: true })).stdout).toMatch(/ free +free\n/);
   });
 
   it('byok get says what each setting means as the TUI does, takes a name or a start of an id, and refuses one that fits several', async () => {
@@ -854,12 +859,12 @@ describe('what commands refuse or strip', () => {
     expect(api.callsOf('createByok')).toEqual([]);
   });
 
-  it('interns list --status sends a status it does not know, and warns that it does not know it', async () => {
+  it('interns list --status refuses a status it does not know (exit 2), naming the closest, before anything is sent', async () => {
     const api = new FakeApi();
     const r = await runWithFake(['interns', 'list', '--status', 'runing', '--status', 'running'], api);
-    expect(r.code).toBe(0);
-    expect(r.stderr).toContain('warning: "runing" (did you mean running?) is not a status this version knows (awaiting_slack_install, queued, provisioning, running,');
-    expect(r.stderr).not.toContain('"running"');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('intern-tui: --status: "runing" (did you mean running?) is not a status; the statuses are awaiting_slack_install, queued, provisioning, running, failed, stopped, destroying, destroy_failed\n');
+    expect(api.callsOf('listInterns')).toHaveLength(0);
     const ok = await runWithFake(['interns', 'list', '--status', 'running'], api);
     expect(ok.stderr).toBe('');
     // Comma-separated, as the service's query takes them: each one checked, all of them sent.
@@ -910,7 +915,10 @@ describe('what commands refuse or strip', () => {
     expect([long.code, long.stderr]).toEqual([2, 'intern-tui: --session: must be at most 256 characters\n']);
     const spaced = await runWithFake(['byok', 'create', '--provider', 'Open AI', '--key-stdin'], api, { stdin: 'sk-1234\n' });
     expect(spaced.code).toBe(2);
-    expect(spaced.stderr).toBe('intern-tui: --provider "Open AI" must be a lowercase provider slug (letters, digits, hyphens, optional /sub-path) (did you mean openai?)\n');
+    expect(spaced.stderr).toBe('intern-tui: --provider "Open AI" must be a lowercase provider slug (letters, digits, hyphens, optional /sub-path) (did you mean openai?); see intern-tui providers list\n');
+    // One shaped like a slug but not in the catalogue: refused too, with the closest (a typo listed nothing and exited 0).
+    const typo = await runWithFake(['byok', 'list', '--provider', 'opnai'], api);
+    expect([typo.code, typo.stderr]).toEqual([2, 'intern-tui: --provider "opnai" is not a provider (did you mean openai?); see intern-tui providers list\n']);
     const twice = await runWithFake(['vault', 'copy', 'my_tok', 'other', 'my_tok', '--intern', 'runner'], api);
     expect(twice.code).toBe(2);
     expect(twice.stderr).toContain('names must be unique ("my_tok" given more than once)');
