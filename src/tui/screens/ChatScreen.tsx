@@ -34,7 +34,7 @@ import { ChatPrompt } from './chat/ChatPrompt.js';
 import { PermissionBox, permissionRows } from './chat/PermissionBox.js';
 import { QuestionForm, questionRows } from './chat/QuestionForm.js';
 import { TranscriptView } from './chat/TranscriptView.js';
-import { keepPlace, scrollWindow, transcriptRows } from './chat/transcript.js';
+import { TranscriptLayout, keepPlace, scrollWindow } from './chat/transcript.js';
 
 /** Reasons the service answers while the intern cannot take a prompt yet; retried after Retry-After. */
 const WAIT_REASONS = ['busy', 'rate_limited'];
@@ -80,6 +80,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
   const running = useRef<AbortController | null>(null);
   const retryTimer = useRef<NodeJS.Timeout | undefined>(undefined);
   const hyperlinks = useMemo(() => supportsHyperlinks(), []);
+  const layout = useMemo(() => new TranscriptLayout(), []);
 
   const last = convo.turns[convo.turns.length - 1];
   const interaction = last?.status === 'waiting' ? last.interaction : undefined;
@@ -302,18 +303,22 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
   const ruled = pane.rows - otherRows >= 6;
   const transcriptHeight = Math.max(1, pane.rows - 1 - (ruled ? 3 : 1) - otherRows);
   const rule = <Text color={permission || question ? theme.muted : theme.accent}>{'─'.repeat(Math.max(1, pane.columns))}</Text>;
-  const rows = transcriptRows(
+  // Laid out only where a turn changed (the layout keeps the rest), and drawn only where visible.
+  const total = layout.update(
     convo.turns.filter((t) => !t.unsent),
     { width, folded, hyperlinks },
-  );
+  ).total;
   // Scrolled back while a turn streams, the view keeps its place (keepPlace; React's "adjust
   // state while rendering": the render restarts at once with it).
-  if (rows.length !== seenRows) {
-    setSeenRows(rows.length);
-    setScroll(keepPlace(scroll, seenRows, rows.length));
+  if (total !== seenRows) {
+    setSeenRows(total);
+    setScroll(keepPlace(scroll, seenRows, total));
   }
-  const { top, maxScroll } = scrollWindow(rows.length, transcriptHeight, scroll);
-  const visible = rows.slice(top, top + transcriptHeight);
+  const { top, maxScroll } = scrollWindow(total, transcriptHeight, scroll);
+  const version = layout.version;
+  // The same window of the same layout is the same array: the memoised view skips it.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the layout is one object; its version says it changed
+  const visible = useMemo(() => layout.slice(top, top + transcriptHeight).map((r) => r.row), [layout, version, top, transcriptHeight]);
   const name = intern.data ? sanitize(intern.data.name) : '…';
 
   return (
