@@ -63,6 +63,7 @@ export async function tuiCommand(flags: Flags, forceSandbox: boolean, early?: Ea
       features: resolved.features,
       iconCacheDir: join(cacheDir(), 'icons'),
       scrollback: resolved.scrollback,
+      notify: resolved.notify,
       warnings: sandbox ? [] : resolved.warnings,
       refusedFix: sandbox ? undefined : refusedFixes(resolved),
       noColor: flags.noColor === true || noColorFromEnv(process.env),
