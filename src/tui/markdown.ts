@@ -14,6 +14,8 @@ export interface MarkdownOptions {
   hyperlinks: boolean;
   /** Colours a code block's line (the highlighter, once loaded); the text given is sanitised. */
   highlight?: (line: string, lang: string) => Segment[] | null;
+  /** Told of a code block's language as one is drawn while `highlight` is absent (it loads the highlighter). */
+  onLang?: (lang: string) => void;
 }
 
 /** Whether the terminal is known to draw OSC 8 hyperlinks (FORCE_HYPERLINK=1/0 decides outright). */
@@ -124,6 +126,7 @@ function ruleOf(block: CodeBlock, indent: string): Segment {
  */
 export function codeLine(line: string, block: CodeBlock, opts: MarkdownOptions, indent: string): Row[] {
   const rule = ruleOf(block, indent);
+  if (block.lang && !opts.highlight) opts.onLang?.(block.lang);
   const segs: Segment[] = (line && opts.highlight?.(line, block.lang)) || [{ text: line || ' ', code: true }];
   if (line.length <= opts.width - rule.text.length) return [[rule, ...segs]];
   return wrapSegments(segs, opts.width, rule.text).map((r) => [{ ...r[0]!, block }, ...r.slice(1)]);

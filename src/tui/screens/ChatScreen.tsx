@@ -36,6 +36,7 @@ import { QuestionForm } from './chat/QuestionForm.js';
 import { TranscriptView } from './chat/TranscriptView.js';
 import { ChatHeader, emptyHint } from './chat/ChatHeader.js';
 import { useTranscriptNav } from './chat/useTranscriptNav.js';
+import { useHighlight } from './chat/useHighlight.js';
 import { TextField } from '../components/TextField.js';
 import { attentionText, requestBox, requestLines } from './chat/request.js';
 import { TranscriptLayout, keepPlace, scrollWindow } from './chat/transcript.js';
@@ -80,6 +81,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
   const retryTimer = useRef<NodeJS.Timeout | undefined>(undefined);
   const hyperlinks = useMemo(() => supportsHyperlinks(), []);
   const layout = useMemo(() => new TranscriptLayout(), []);
+  const code = useHighlight();
 
   const last = convo.turns[convo.turns.length - 1];
   const interaction = last?.status === 'waiting' ? last.interaction : undefined;
@@ -273,10 +275,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
   const transcriptHeight = Math.max(1, pane.rows - 1 - (ruled ? 3 : 1) - otherRows);
   const rule = <Text color={permission || question ? theme.muted : theme.accent}>{'─'.repeat(Math.max(1, pane.columns))}</Text>;
   // Laid out only where a turn changed (the layout keeps the rest), and drawn only where visible.
-  const total = layout.update(
-    convo.turns.filter((t) => !t.unsent),
-    { width, folded, hyperlinks, expanded },
-  ).total;
+  const total = layout.update(convo.turns.filter((t) => !t.unsent), { width, folded, hyperlinks, expanded, ...code }).total;
   // Scrolled back while a turn streams, the view keeps its place (keepPlace; React's "adjust
   // state while rendering": the render restarts at once with it).
   if (total !== seenRows) {

@@ -25,6 +25,8 @@ export interface LayoutOptions {
   expanded?: ReadonlySet<string>;
   /** Colours a code block's line (the highlighter, once loaded). */
   highlight?: MarkdownOptions['highlight'];
+  /** Told of a code block's language while there is no highlighter (useHighlight loads it). */
+  onLang?: MarkdownOptions['onLang'];
 }
 
 /** What a run of rows is: the message `y` copies, the tool call `enter` folds. */
@@ -116,7 +118,7 @@ function turnParts(t: Turn, opts: LayoutOptions, md: MarkdownStream): Part[] {
 
 /** One turn as wrapped rows (laid out from scratch). */
 export function turnRows(t: Turn, opts: LayoutOptions): Row[] {
-  return allRows(turnParts(t, opts, new MarkdownStream({ width: opts.width, hyperlinks: opts.hyperlinks, highlight: opts.highlight })).map((p) => p.rows));
+  return allRows(turnParts(t, opts, new MarkdownStream({ width: opts.width, hyperlinks: opts.hyperlinks, highlight: opts.highlight, onLang: opts.onLang })).map((p) => p.rows));
 }
 
 /** Every turn as wrapped rows (laid out from scratch). */
@@ -154,7 +156,7 @@ export class TranscriptLayout {
       this.key = key;
       this.turns = [];
     }
-    const mdOpts = { width: opts.width, hyperlinks: opts.hyperlinks, highlight: opts.highlight };
+    const mdOpts = { width: opts.width, hyperlinks: opts.hyperlinks, highlight: opts.highlight, onLang: opts.onLang };
     this.turns.length = Math.min(this.turns.length, turns.length);
     this.starts = [];
     this.total = 0;
