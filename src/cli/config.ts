@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 import { writeFileAtomic, makeDirs } from '../files.js';
 import * as z from 'zod';
 import { describeIssues } from '../contract/errors.js';
+import { NOTIFY_KINDS } from '../tui/terminal.js';
 import { ConfigError, noConfigFile } from './settings.js';
 
 const FeatureSchema = z.strictObject({ name: z.string().min(1).max(80), requires: z.array(z.string().min(1)).max(50) });
@@ -27,6 +28,8 @@ export const ProfileSchema = z.strictObject({
   scrollback: z.number().int().min(0).max(1_000_000).optional(),
   /** Whether attaching records the session (asciicast v2 under the state folder's recordings/). */
   record: z.enum(['off', 'always']).optional(),
+  /** How the chat signals that it waits for the person (a permission, a question, a long turn ended). */
+  notify: z.enum(NOTIFY_KINDS).optional(),
   features: z.array(FeatureSchema).max(100).optional(),
 });
 export type Profile = z.infer<typeof ProfileSchema>;

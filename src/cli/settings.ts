@@ -12,6 +12,7 @@ import type { ClientOptions, Credentials } from '../client/types.js';
 import type { RunningSandbox } from '../sandbox/index.js';
 import type { ThreadSandboxOptions } from '../sandbox/thread.js';
 import type { FeatureSpec } from '../tui/types.js';
+import type { NotifyKind } from '../tui/terminal.js';
 import type { ConfigFile, Profile } from './config.js';
 import { SECRET_NAMES } from './auth/store.js';
 import { shellQuote } from './quote.js';
@@ -83,6 +84,8 @@ export interface Resolved {
   scrollback: number;
   /** The profile's `record`: attach records every session when `always`. */
   record: 'off' | 'always';
+  /** How the chat asks for attention: the profile's `notify`, else the bell. */
+  notify: NotifyKind;
   features: FeatureSpec[];
   warnings: string[];
 }
@@ -158,6 +161,7 @@ export function resolveConfig(flags: Flags, env: NodeJS.ProcessEnv, file: Config
     sources,
     scrollback: flags.scrollback ?? profile.scrollback ?? 10_000,
     record: profile.record ?? 'off',
+    notify: profile.notify ?? 'bell',
     features: [...(profile.features ?? []), ...BUILTIN_FEATURES],
     warnings,
   };

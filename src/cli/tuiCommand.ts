@@ -67,6 +67,7 @@ export async function tuiCommand(flags: Flags, forceSandbox: boolean, early?: Ea
       scrollback: resolved.scrollback,
       record: sandbox ? 'off' : resolved.record,
       recordingsDir: recordingsDir(stateDir()),
+      notify: resolved.notify,
       warnings: sandbox ? [] : resolved.warnings,
       refusedFix: sandbox ? undefined : refusedFixes(resolved),
       noColor: flags.noColor === true || noColorFromEnv(process.env),

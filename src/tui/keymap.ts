@@ -44,6 +44,7 @@ export type Scope =
   | 'vaultIntern'
   | 'chat'
   | 'chatPrompt'
+  | 'transcript'
   | 'permission'
   | 'question'
   | 'questionText';
@@ -148,13 +149,25 @@ export const KEYMAP = [
   { id: 'secretCopy', keys: ['C'], label: 'C', help: 'copy workspace secrets in', footer: 'copy workspace secrets', scope: 'vaultIntern' },
   { id: 'vaultTab', keys: ['tab'], label: 'tab', help: 'effective / own tab', footer: 'effective / own', scope: 'vaultIntern' },
   { id: 'chatCancel', keys: ['escape'], label: 'esc', help: 'cancel the turn / back', footer: 'cancel / back', scope: 'chat' },
+  { id: 'scrollUp', keys: ['pageup'], label: 'pgup', help: 'page up, into the transcript', footer: 'transcript', scope: 'chat' },
+  { id: 'scrollDown', keys: ['pagedown'], label: '', help: 'page down', scope: 'chat' },
   { id: 'approval', keys: ['ctrl+t'], label: '^t', help: 'approval mode manual / self-drive', footer: 'approval', scope: 'chat' },
   { id: 'reasoning', keys: ['ctrl+o'], label: '^o', help: 'fold / unfold reasoning', footer: 'reasoning', scope: 'chat' },
   { id: 'copyAnswer', keys: ['ctrl+y'], label: '^y', help: 'copy the last answer (OSC 52)', footer: 'copy', scope: 'chat' },
-  { id: 'scrollUp', keys: ['pageup'], label: 'pgup/pgdn', help: 'scroll the transcript', footer: 'scroll', scope: 'chat' },
-  { id: 'scrollDown', keys: ['pagedown'], label: '', help: '', scope: 'chat' },
   { id: 'send', keys: ['return'], label: 'enter', help: 'send (steers a running turn)', footer: 'send', scope: 'chatPrompt' },
   { id: 'chatEditor', keys: ['ctrl+e'], label: '^e', help: 'write the prompt in $EDITOR', footer: '$EDITOR', scope: 'chatPrompt' },
+  { id: 'transcriptDown', keys: ['j', 'down'], label: 'j/k', help: 'move by a row', footer: 'move', scope: 'transcript' },
+  { id: 'transcriptUp', keys: ['k', 'up'], label: '', help: '', scope: 'transcript' },
+  { id: 'transcriptTop', keys: ['g', 'home'], label: 'g/G', help: 'top / bottom', footer: false, scope: 'transcript' },
+  { id: 'transcriptBottom', keys: ['G', 'end'], label: '', help: '', scope: 'transcript' },
+  { id: 'prevTurn', keys: ['['], label: '[/]', help: 'previous / next turn', footer: 'turns', scope: 'transcript' },
+  { id: 'nextTurn', keys: [']'], label: '', help: '', scope: 'transcript' },
+  { id: 'transcriptSearch', keys: ['/', 'ctrl+f'], label: '/', help: 'search the transcript', footer: 'search', scope: 'transcript' },
+  { id: 'nextMatch', keys: ['n'], label: 'n/N', help: 'next / previous match', footer: 'matches', scope: 'transcript' },
+  { id: 'prevMatch', keys: ['N'], label: '', help: '', scope: 'transcript' },
+  { id: 'copyMessage', keys: ['y'], label: 'y', help: 'copy the message at the cursor', footer: 'copy', scope: 'transcript' },
+  { id: 'copyCode', keys: ['c'], label: 'c', help: 'copy the code block at the cursor', footer: 'copy code', scope: 'transcript' },
+  { id: 'foldTool', keys: ['return'], label: 'enter', help: 'expand / fold the tool call', footer: 'fold', scope: 'transcript' },
   { id: 'optionPick', keys: ['1', '2', '3', '4', '5', '6', '7', '8', '9'], label: '1-9', help: 'answer with that option', footer: 'answer', scope: 'permission' },
   { id: 'optionUp', keys: ['up'], label: '↑/↓', help: 'move between the options', footer: 'move', scope: 'permission' },
   { id: 'optionDown', keys: ['down'], label: '', help: '', scope: 'permission' },
@@ -236,6 +249,7 @@ export const SCOPES_TOGETHER: Scope[][] = [
   ['always', 'chooser', 'chooserMulti', 'text'],
   ['always', 'global', 'cursor', 'vault', 'vaultIntern'],
   ['always', 'chat', 'chatPrompt', 'text'],
+  ['always', 'chat', 'transcript'],
   ['always', 'chat', 'permission'],
   ['always', 'chat', 'question', 'questionText', 'text'],
   ['always', 'chat', 'question', 'choice'],
@@ -371,6 +385,7 @@ export const SCOPE_TITLES: Record<Scope, string> = {
   vaultIntern: 'An intern\'s vault secrets',
   chat: 'Chat',
   chatPrompt: 'The chat prompt',
+  transcript: 'The chat transcript (pgup from the prompt)',
   permission: 'A permission request',
   question: 'A question (elicitation)',
   questionText: 'A question\'s text field',

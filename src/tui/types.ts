@@ -2,6 +2,7 @@
 import type { InternApi } from '../client/types.js';
 import type { InternList } from '../contract/intern.js';
 import type { CredentialKind } from '../contract/routes.js';
+import type { NotifyKind } from './terminal.js';
 
 export interface FeatureSpec {
   name: string;
@@ -25,6 +26,8 @@ export interface TuiOptions {
   record?: 'off' | 'always';
   /** Where attach recordings go and `:replay` lists them from; null: nowhere (no HOME). */
   recordingsDir?: string | null;
+  /** How the chat asks for attention when it waits for the person (config `notify`); absent: the bell. */
+  notify?: NotifyKind;
   /** Warnings to show once at start (e.g. a regional base URL). */
   warnings: string[];
   /**
@@ -49,4 +52,4 @@ export interface TuiOptions {
 }
 
 /** What changes when the profile changes. */
-export type TuiSession = Pick<TuiOptions, 'api' | 'profile' | 'host' | 'sandbox' | 'warnings' | 'features' | 'scrollback' | 'record' | 'refusedFix'>;
+export type TuiSession = Pick<TuiOptions, 'api' | 'profile' | 'host' | 'sandbox' | 'warnings' | 'features' | 'scrollback' | 'record' | 'notify' | 'refusedFix'>;

@@ -31,6 +31,7 @@ export async function openSession(flags: Flags, deps: SessionDeps): Promise<TuiS
     features: r.features,
     scrollback: r.scrollback,
     record: r.record,
+    notify: r.notify,
   };
 }
 

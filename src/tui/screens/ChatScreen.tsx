@@ -5,49 +5,49 @@
  * built from its fields. The approval mode (^t) applies to the next prompt. esc cancels a running
  * turn; sending while one runs steers it. `busy` and `rate_limited` count down their Retry-After
  * and retry by themselves. Each turn shows its tokens and cost; ^y copies the last answer (OSC 52).
+ *
+ * This file is the conversation's driver (streaming, answering, the keys) and the layout; what it
+ * draws is in `chat/`: the transcript as rows (`transcript.ts`, no React), its view, the prompt,
+ * the permission box and the question form.
  */
 import { randomUUID } from 'node:crypto';
 import { Box } from 'ink';
-import { Hyperlink } from '../components/Hyperlink.js';
 import { Text } from '../components/Text.js';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { ApiError, RETRY_AFTER_MAX_MS } from '../../client/errors.js';
 import type { ChatStart } from '../../client/types.js';
-import { CANCEL_ANSWER, elicitationAnswer, type ChatChunk, type ChatMessage, type ChatRequest, type ElicitationField, type ElicitationRequest, answerMessages, parseProvideInput, promptTooLong } from '../../contract/chat.js';
-import { PROVISIONABLE_STATUSES, STARTING_STATUSES, type Intern } from '../../contract/intern.js';
+import { CANCEL_ANSWER, elicitationAnswer, type ChatChunk, type ChatMessage, type ChatRequest, answerMessages, promptTooLong } from '../../contract/chat.js';
+import { STARTING_STATUSES, type Intern } from '../../contract/intern.js';
 import { ErrorView } from '../components/ErrorView.js';
-import { TextField } from '../components/TextField.js';
 import { useTui } from '../context.js';
+import { useAttention } from '../hooks/useAttention.js';
 import { useClipboard } from '../hooks/useClipboard.js';
-import { useExternalEditor } from '../hooks/useExternalEditor.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useResource } from '../hooks/useResource.js';
 import { usePolling } from '../hooks/usePolling.js';
 import { useScreen } from '../hooks/useScreen.js';
 import { keyLabel, matches } from '../keymap.js';
-import { renderMarkdown, supportsHyperlinks } from '../markdown.js';
-import { type Row, wrapSegments } from '../wrap.js';
-import { pad, sanitize, widthOf } from '../../text.js';
+import { supportsHyperlinks } from '../markdown.js';
+import { sanitize } from '../../text.js';
 import { theme } from '../theme.js';
-import { counted } from '../format.js';
-import { type Turn, applyChunk, conversationOf, endedStatus, newTurn, optionText, usageLine } from './chatModel.js';
-
-/** Reasons the service answers while the intern cannot take a prompt yet; retried after Retry-After. */
-const WAIT_REASONS = ['busy', 'rate_limited'];
-const DEFAULT_RETRY_MS = 2000;
-
-/**
- * An answer to wait out and retry by itself (busy, rate limited), within the client's longest wait:
- * asked for longer (an hour), it is an error that says how long, as a command's is, rather than a
- * prompt that hangs silently.
- */
-export function isWaitError(e: unknown): e is ApiError {
-  return e instanceof ApiError && (WAIT_REASONS.includes(e.reason ?? '') || e.status === 429) && (e.retryAfterMs ?? 0) <= RETRY_AFTER_MAX_MS;
-}
+import { type Turn, applyChunk, conversationOf, endedStatus, newTurn, optionText } from './chatModel.js';
+import { ChatPrompt } from './chat/ChatPrompt.js';
+import { PermissionBox } from './chat/PermissionBox.js';
+import { QuestionForm } from './chat/QuestionForm.js';
+import { TranscriptView } from './chat/TranscriptView.js';
+import { ChatHeader, emptyHint } from './chat/ChatHeader.js';
+import { useTranscriptNav } from './chat/useTranscriptNav.js';
+import { useHighlight } from './chat/useHighlight.js';
+import { TextField } from '../components/TextField.js';
+import { attentionText, requestBox, requestLines } from './chat/request.js';
+import { TranscriptLayout, keepPlace, scrollWindow } from './chat/transcript.js';
+import { DEFAULT_RETRY_MS, LONG_TURN_MS, isWaitError } from './chat/waits.js';
 
 export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
   const { api, nav, active, size, pane } = useTui();
   const copy = useClipboard();
+  const signal = useAttention();
+  // When the turn last went on without waiting for the person (a prompt sent, a request answered).
+  const resumedAt = useRef(Date.now());
   const intern = useResource((signal) => api.getIntern(id, { signal }), id, seed);
   // One on its way up is read again until it settles, so the hint that it cannot take a prompt yet
   // goes once it can (it said "wait until it runs" for as long as the screen was open).
@@ -67,16 +67,21 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
     convo.draft = input;
   }, [convo, input]);
   const [folded, setFolded] = useState(false);
+  // Tool calls shown whole (enter on one in the transcript).
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
   const [scroll, setScroll] = useState(0);
   // The transcript's length when last drawn: scrolled back, the view keeps its place as rows arrive.
   const [seenRows, setSeenRows] = useState(0);
   const [pick, setPick] = useState(0);
+  // How far the request's text is scrolled, for the interaction it belongs to (a new one starts at its top).
+  const [bodyAt, setBodyAt] = useState({ id: '', offset: 0 });
   const [retry, setRetry] = useState<{ at: number; reason: string } | null>(null);
   const [now, setNow] = useState(Date.now());
   const running = useRef<AbortController | null>(null);
   const retryTimer = useRef<NodeJS.Timeout | undefined>(undefined);
-  const edit = useExternalEditor();
   const hyperlinks = useMemo(() => supportsHyperlinks(), []);
+  const layout = useMemo(() => new TranscriptLayout(), []);
+  const code = useHighlight();
 
   const last = convo.turns[convo.turns.length - 1];
   const interaction = last?.status === 'waiting' ? last.interaction : undefined;
@@ -84,7 +89,6 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
   const permission = interaction?.args.kind === 'permission' ? interaction.args : undefined;
   const question = interaction?.args.kind === 'elicitation' ? interaction.args : undefined;
 
-  useScreen(permission ? ['permission', 'chat'] : question ? ['question', 'chat'] : ['chatPrompt', 'chat', 'text'], true);
   // Leaving the screen cancels a running turn's stream and any pending retry.
   // Leaving marks such a turn cancelled, so coming back never shows a stream that is not there.
   useEffect(
@@ -165,13 +169,26 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
         setTurn(turn);
       }
       const t = convo.turns[at]!;
-      setTurn({ ...t, status: ctl.signal.aborted ? 'cancelled' : endedStatus(t) });
+      const status = ctl.signal.aborted ? 'cancelled' : endedStatus(t);
+      setTurn({ ...t, status });
+      signalEnd(t, status);
     } catch (e) {
       const t = convo.turns[at]!;
       setTurn(ctl.signal.aborted ? { ...t, status: 'cancelled' } : { ...t, status: 'failed', error: e });
+      if (!ctl.signal.aborted) signalEnd(t, 'failed');
     } finally {
       if (running.current === ctl) running.current = null;
     }
+  };
+
+  /**
+   * The terminal is signalled (useAttention) when the intern waits for the person: a permission
+   * request or a question arrived, or a turn that went on for longer than LONG_TURN_MS since the
+   * person last acted ended; a turn the person cancelled is not signalled.
+   */
+  const signalEnd = (t: Turn, status: Turn['status']) => {
+    const text = attentionText(t, status, intern.data ? intern.data.name : 'the intern', Date.now() - resumedAt.current, LONG_TURN_MS);
+    if (text) signal(text);
   };
 
   const request = (messages: ChatMessage[]): ChatRequest => ({
@@ -210,6 +227,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
             // stream() streams one (the running one, cancelled by esc, and only into its own turn).
             convo.turns.push({ ...newTurn(prompt), started: true });
             running.current = steerCtl;
+            resumedAt.current = Date.now();
             bump();
             void consume(start.events, steerCtl, convo.turns.length - 1);
           }
@@ -225,6 +243,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
     for (let i = convo.turns.length - 1; i >= 0; i--) if (convo.turns[i]!.unsent) convo.turns.splice(i, 1);
     convo.sessionId ??= randomUUID();
     convo.turns.push(newTurn(prompt));
+    resumedAt.current = Date.now();
     bump();
     void stream(request([{ role: 'user', content: prompt }]), prompt);
   };
@@ -236,18 +255,67 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
     const call = t.interaction.call;
     setLast({ ...t, status: 'running', replies: { ...t.replies, [call.id]: note }, interaction: { ...t.interaction, answered: true }, answeredIds: [...t.answeredIds, call.id] });
     setPick(0);
+    resumedAt.current = Date.now();
     void stream(request(answerMessages(call, content)));
   };
 
 
+  // Layout: status line, transcript, the interaction, the prompt (3 rows); the keys are the footer's.
+  // On a short pane the prompt's rules go: the prompt itself always shows, and the transcript keeps
+  // a row.
+  const width = Math.max(20, size.columns - 2);
+  // The request's text (a permission's command, a question's message) in full, in a window of the
+  // rows the pane can spare (requestBox): the transcript keeps a row, and the prompt its own.
+  const asked = permission ?? question;
+  const bodyLines = useMemo(() => (asked ? requestLines(asked, Math.max(10, pane.columns - 4)) : []), [asked, pane.columns]);
+  const { body, rows: interactionRows } = requestBox(asked, bodyLines, pane.rows, bodyAt.id === interaction?.call.id ? bodyAt.offset : 0);
+  const lastError = last?.error;
+  const otherRows = interactionRows + (retry ? 1 : 0) + (lastError && !isRunning ? 1 : 0);
+  const ruled = pane.rows - otherRows >= 6;
+  const transcriptHeight = Math.max(1, pane.rows - 1 - (ruled ? 3 : 1) - otherRows);
+  const rule = <Text color={permission || question ? theme.muted : theme.accent}>{'─'.repeat(Math.max(1, pane.columns))}</Text>;
+  // Laid out only where a turn changed (the layout keeps the rest), and drawn only where visible.
+  const total = layout.update(convo.turns.filter((t) => !t.unsent), { width, folded, hyperlinks, expanded, ...code }).total;
+  // Scrolled back while a turn streams, the view keeps its place (keepPlace; React's "adjust
+  // state while rendering": the render restarts at once with it).
+  if (total !== seenRows) {
+    setSeenRows(total);
+    setScroll(keepPlace(scroll, seenRows, total));
+  }
+  const { top, maxScroll } = scrollWindow(total, transcriptHeight, scroll);
+  const version = layout.version;
+  // The same window of the same layout is the same array: the memoised view skips it.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the layout is one object; its version says it changed
+  const visible = useMemo(() => layout.slice(top, top + transcriptHeight).map((r) => r.row), [layout, version, top, transcriptHeight]);
+  const nav_ = useTranscriptNav({
+    layout,
+    height: transcriptHeight,
+    scroll,
+    setScroll,
+    type: (text) => setInput((typed) => typed + text),
+    copy,
+    flash: (text) => nav.flash(text),
+    toggleTool: (toolId) => setExpanded((open) => (open.has(toolId) ? new Set([...open].filter((x) => x !== toolId)) : new Set([...open, toolId]))),
+  });
+  const inTranscript = nav_.mode !== 'prompt' && !permission && !question;
+  useScreen(
+    permission ? ['permission', 'chat'] : question ? ['question', 'chat'] : nav_.mode === 'search' ? ['prompt', 'text'] : nav_.mode === 'transcript' ? ['transcript', 'chat'] : ['chatPrompt', 'chat', 'text'],
+    true,
+  );
+
   useKeys((ch, key) => {
+    // The transcript's keys first while it has them (a request, when asked, takes them back).
+    if (inTranscript && nav_.handle(ch, key)) return;
     if (matches('approval', ch, key)) {
       convo.mode = convo.mode === 'manual' ? 'self-drive' : 'manual';
       return bump();
     }
     if (matches('reasoning', ch, key)) return setFolded((f) => !f);
-    if (matches('scrollUp', ch, key)) return setScroll((s) => s + Math.max(1, transcriptHeight - 1));
-    if (matches('scrollDown', ch, key)) return setScroll((s) => Math.max(0, s - Math.max(1, transcriptHeight - 1)));
+    // A request longer than its box takes the paging keys while it is asked: what it allows comes first.
+    const bodyCut = body.above > 0 || body.below > 0;
+    const bodyStep = (sign: number) => setBodyAt({ id: interaction!.call.id, offset: Math.max(0, body.offset + sign * Math.max(1, body.shown.length - 1)) });
+    if (matches('scrollUp', ch, key)) return bodyCut ? bodyStep(-1) : nav_.enter();
+    if (matches('scrollDown', ch, key)) return bodyCut ? bodyStep(1) : setScroll((s) => Math.max(0, s - Math.max(1, transcriptHeight - 1)));
     if (matches('copyAnswer', ch, key)) {
       const lastAnswer = [...convo.turns].reverse().find((t) => t.answer.trim() !== '');
       if (!lastAnswer) return nav.flash('no answer to copy yet');
@@ -285,278 +353,47 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
       }
       return;
     }
-    if (question) return;
-    if (matches('chatEditor', ch, key)) {
-      const out = edit(inputRef.current);
-      if ('error' in out) return nav.flash(out.error, 'error');
-      return setInput(out.text);
-    }
-    if (matches('send', ch, key)) return send(inputRef.current);
   }, active);
-  const inputRef = useRef(input);
-  inputRef.current = input;
 
-  // Layout: status line, transcript, the interaction, the prompt (3 rows); the keys are the footer's.
-  // On a short pane the prompt's rules go: the prompt itself always shows, and the transcript keeps
-  // a row.
-  const width = Math.max(20, size.columns - 2);
-  // A permission box: its border, title and options. A question's: its border, title, a row a
-  // field, and the hint (or the form's error in its place).
-  const interactionRows = permission ? permission.options.length + 3 : question ? question.fields.length + 4 : 0;
-  const lastError = last?.error;
-  const otherRows = interactionRows + (retry ? 1 : 0) + (lastError && !isRunning ? 1 : 0);
-  const ruled = pane.rows - otherRows >= 6;
-  const transcriptHeight = Math.max(1, pane.rows - 1 - (ruled ? 3 : 1) - otherRows);
-  const rule = <Text color={permission || question ? theme.muted : theme.accent}>{'─'.repeat(Math.max(1, pane.columns))}</Text>;
-  const rows = transcriptRows(
-    convo.turns.filter((t) => !t.unsent),
-    width,
-    folded,
-    hyperlinks,
-  );
-  // `scroll` counts rows up from the end: scrolled back while a turn streams, the rows it adds would
-  // move the text under the reader's eyes, so the offset grows with them (React's "adjust state
-  // while rendering": the render restarts at once with it).
-  if (rows.length !== seenRows) {
-    setSeenRows(rows.length);
-    if (scroll > 0 && rows.length > seenRows) setScroll(scroll + rows.length - seenRows);
-  }
-  const maxScroll = Math.max(0, rows.length - transcriptHeight);
-  const top = Math.max(0, rows.length - transcriptHeight - Math.min(scroll, maxScroll));
-  const visible = rows.slice(top, top + transcriptHeight);
   const name = intern.data ? sanitize(intern.data.name) : '…';
 
   return (
     <Box flexDirection="column" flexGrow={1}>
-      <Text wrap="truncate-end">
-        <Text bold>Chat with {name}</Text>
-        {/* First after the name: at 80 columns the end of this line is cut. */}
-        {scroll > 0 ? <Text color={theme.warning}>{` · scrolled ${Math.min(scroll, maxScroll)} up (${keyLabel('scrollDown')})`}</Text> : null}
-        <Text color={theme.muted}> · mode </Text>
-        <Text color={convo.mode === 'manual' ? theme.warning : theme.accent}>{convo.mode}</Text>
-        <Text color={theme.muted}>
-          {' '}({keyLabel('approval')}) · reasoning {folded ? 'folded' : 'shown'} ({keyLabel('reasoning')})
-          {convo.sessionId && convo.turns.some((t) => t.started) ? ` · session ${sanitize(convo.sessionId).slice(0, 12)}` : ''}
-        </Text>
-      </Text>
-      <Box flexDirection="column" height={transcriptHeight} overflow="hidden">
-        {rows.length === 0 ? (
-          <Text color={theme.muted}>
-            {intern.data && intern.data.status !== 'running'
-              ? `${name} is ${sanitize(intern.data.status)}: a prompt needs it running (${
-                  PROVISIONABLE_STATUSES.includes(intern.data.status)
-                    ? `${keyLabel('provision')} provisions it on the details screen`
-                    : STARTING_STATUSES.includes(intern.data.status)
-                      ? 'it is on its way: wait until it runs'
-                      : 'it cannot run now'
-                }).`
-              : `Type a prompt and press ${keyLabel('send')}. Markdown answers are rendered; ${keyLabel('chatCancel')} cancels a running turn.`}
-          </Text>
-        ) : (
-          visible.map((r, i) => <RowView key={top + i} row={r} />)
-        )}
-      </Box>
+      <ChatHeader
+        name={name}
+        scrolled={Math.min(scroll, maxScroll)}
+        mode={convo.mode}
+        folded={folded}
+        session={convo.sessionId && convo.turns.some((t) => t.started) ? convo.sessionId : undefined}
+        search={nav_.query ? { query: nav_.query, count: nav_.found.length, at: nav_.found.indexOf(nav_.cursor) + 1 } : undefined}
+      />
+      <TranscriptView rows={visible} first={top} height={transcriptHeight} empty={emptyHint(intern.data, name)} cursor={inTranscript ? nav_.cursor - top : -1} query={nav_.query} />
       {retry ? (
         <Text color={theme.warning}>
           {retry.reason}: retrying in {Math.max(0, Math.ceil((retry.at - now) / 1000))}s (esc gives up)
         </Text>
       ) : null}
       {lastError && !isRunning ? <ErrorView error={lastError} compact /> : null}
-      {permission ? (
-        <Box flexDirection="column" borderStyle="round" borderColor={theme.warning} paddingX={1}>
-          <Text color={theme.warning} wrap="truncate-end">
-            Permission: {sanitize(permission.operation ?? 'an operation')}
-          </Text>
-          {permission.options.map((o, i) => (
-            <Text key={o + i} inverse={i === pick}>
-              {' '}
-              {i + 1}. {optionText(sanitize(o))}
-            </Text>
-          ))}
-        </Box>
-      ) : null}
-      {question ? <QuestionForm key={interaction!.call.id} request={question} onAnswer={(content, note) => answer(content, note)} /> : null}
+      {permission ? <PermissionBox request={permission} pick={pick} body={body} /> : null}
+      {question ? <QuestionForm key={interaction!.call.id} request={question} body={body} onAnswer={(content, note) => answer(content, note)} /> : null}
       {/* Rules drawn as text: Ink does not take a border side switched on or off after the first
           render into its layout (only a change of borderStyle is), and drew a border a row taller
           than its box, which threw. */}
       {ruled ? rule : null}
-      <TextField
-        label={isRunning ? '↪' : ''}
-        labelWidth={isRunning ? 4 : 2}
+      {nav_.mode === 'search' && inTranscript ? (
+        <TextField label="/" labelWidth={4} value={nav_.draft} onChange={nav_.setDraft} focused={active} placeholder={`search the transcript (${keyLabel('accept')} searches)`} />
+      ) : (
+      <ChatPrompt
         value={input}
         onChange={setInput}
-        keepPastedLines
-        focused={active && !permission && !question}
+        onSubmit={send}
+        focus={active && !permission && !question && nav_.mode === 'prompt'}
+        width={width}
+        steering={isRunning}
         placeholder={isRunning ? 'type to steer the running turn' : permission || question ? 'answer above first' : 'a prompt'}
       />
+      )}
       {ruled ? rule : null}
     </Box>
   );
-}
-
-function RowView({ row }: { row: Row }) {
-  if (row.length === 0) return <Text> </Text>;
-  return (
-    <Text wrap="truncate-end">
-      {row.map((s, i) => {
-        if (s.href) return <Hyperlink key={i} href={s.href} label={s.text} bold={s.bold} italic={s.italic} />;
-        const text = s.text;
-        return (
-          <Text
-            key={i}
-            bold={s.bold}
-            italic={s.italic}
-            dimColor={s.dim}
-            underline={s.underline}
-            color={s.color ?? (s.code ? theme.warning : s.heading ? theme.accent : undefined)}
-          >
-            {text}
-          </Text>
-        );
-      })}
-    </Text>
-  );
-}
-
-/** Every turn as wrapped rows: the prompt, reasoning, tool calls (a request with its reply), the answer, steering notes, its usage. */
-export function transcriptRows(turns: Turn[], width: number, folded: boolean, hyperlinks: boolean): Row[] {
-  const rows: Row[] = [];
-  for (const t of turns) {
-    rows.push(...wrapSegments([{ text: 'you › ', bold: true, color: theme.accent }, { text: sanitize(t.prompt, { multiline: true }) }], width, '      ', ''));
-    if (t.reasoning) {
-      const r = sanitize(t.reasoning, { multiline: true }).trim();
-      if (folded) rows.push([{ text: `▸ reasoning, ${counted(r.length, 'char')} (^o unfolds)`, dim: true, italic: true }]);
-      else rows.push(...wrapSegments([{ text: r, dim: true, italic: true }], width, '┆ ', '┆ '));
-    }
-    for (const tool of t.tools) {
-      const asks = parseProvideInput({ function: { name: tool.name, arguments: tool.args } });
-      if (asks) {
-        const what = asks.kind === 'permission' ? `asks permission: ${sanitize(asks.operation ?? 'an operation')}` : `asks: ${sanitize(asks.message)}`;
-        rows.push(...wrapSegments([{ text: `? ${what}`, color: theme.warning }], width, '  '));
-        // The reply under its request, where it was given: before what the intern did with it.
-        const reply = t.replies[tool.id];
-        if (reply) rows.push(...wrapSegments([{ text: sanitize(reply), color: theme.muted }], width, '    ', '  '));
-        continue;
-      }
-      const args = sanitize(tool.args).slice(0, Math.max(10, width - 20));
-      rows.push(...wrapSegments([{ text: `⚙ ${sanitize(tool.name)} `, color: theme.badge }, { text: args, dim: true }], width, '  '));
-    }
-    if (t.answer) rows.push(...renderMarkdown(t.answer, { width, hyperlinks }));
-    for (const n of t.notes) rows.push(...wrapSegments([{ text: sanitize(n, { multiline: true }), color: theme.muted }], width, '  '));
-    if (t.streamError) rows.push(...wrapSegments([{ text: `✖ ${sanitize(t.streamError)}`, color: theme.error }], width, '  '));
-    // A turn that failed outside its stream (a dropped connection) says so where it stands: the
-    // error box under the transcript is the last turn's only, and a later prompt takes its place.
-    else if (t.status === 'failed' && t.started) rows.push(...wrapSegments([{ text: '✖ did not finish: the answer above may be incomplete', color: theme.error }], width, '  '));
-    const tail =
-      t.status === 'running' ? `… streaming (${keyLabel('chatCancel')} cancels)` : t.status === 'cancelled' ? '(cancelled)' : t.status === 'waiting' ? '… waiting for your answer' : '';
-    if (t.usage) rows.push([{ text: `${tail ? `${tail} · ` : ''}${usageLine(t.usage)}`, dim: true }]);
-    else if (tail) rows.push([{ text: tail, dim: true }]);
-    rows.push([]);
-  }
-  return rows;
-}
-
-type FieldValue = string | boolean;
-
-/** A question as a form: text and number fields typed, choices cycled with space or ←→, booleans toggled. */
-function QuestionForm({ request, onAnswer }: { request: ElicitationRequest; onAnswer: (content: string, note: string) => void }) {
-  const { active } = useTui();
-  const fields = request.fields;
-  const [values, setValues] = useState<Record<string, FieldValue>>(() =>
-    Object.fromEntries(fields.map((f) => [f.name, f.type === 'boolean' ? false : f.type === 'choice' ? (f.options?.[0] ?? '') : ''])),
-  );
-  const [focus, setFocus] = useState(0);
-  const [error, setError] = useState<string | null>(null);
-  const field = fields[focus];
-
-  const submit = () => {
-    const content: Record<string, string | number | boolean> = {};
-    for (const f of fields) {
-      const v = values[f.name];
-      if (f.type === 'number') {
-        if (v === '' && !f.required) continue;
-        const n = Number(v);
-        if (!Number.isFinite(n)) return setError(`${labelOf(f)} must be a number`);
-        content[f.name] = n;
-      } else if (typeof v === 'string' && v === '' && f.required) return setError(`${labelOf(f)} is required`);
-      else if (v !== undefined) content[f.name] = v;
-    }
-    onAnswer(elicitationAnswer({ action: 'accept', content }), `→ answered ${counted(Object.keys(content).length, 'field')}`);
-  };
-
-  useKeys((input, key) => {
-    const count = Math.max(1, fields.length);
-    if (matches('questionNext', input, key)) return setFocus((f) => (f + 1) % count);
-    if (matches('questionPrev', input, key)) return setFocus((f) => (f + count - 1) % count);
-    if (matches('questionSubmit', input, key)) return submit();
-    if (matches('questionDecline', input, key)) return onAnswer(elicitationAnswer({ action: 'decline' }), '✖ declined the question');
-    if (!field) {
-      if (matches('questionEnter', input, key)) submit();
-      return;
-    }
-    // Enter moves on (answers on the last field) on every kind of field, as the hint says; a
-    // choice turns with space and the arrows (the keymap's toggle also takes enter elsewhere).
-    if (matches('questionEnter', input, key)) return focus === fields.length - 1 ? submit() : setFocus(focus + 1);
-    if (field.type === 'choice' && field.options?.length) {
-      const opts = field.options;
-      const i = opts.indexOf(String(values[field.name]));
-      const step = matches('choicePrev', input, key) ? -1 : matches('choiceNext', input, key) || matches('toggle', input, key) ? 1 : 0;
-      if (step) return setValues({ ...values, [field.name]: opts[(i + step + opts.length) % opts.length]! });
-    }
-    if (field.type === 'boolean' && (matches('toggle', input, key) || matches('choicePrev', input, key) || matches('choiceNext', input, key))) {
-      return setValues({ ...values, [field.name]: !values[field.name] });
-    }
-  }, active);
-
-  // One label column for every kind of field (the marker, the longest label and a space, 24 at
-  // most): a choice's value started where its label ended, out of line with the text fields'.
-  const labelWidth = Math.min(24, Math.max(8, ...fields.map((f) => widthOf(labelOf(f)))) + 3);
-  return (
-    <Box flexDirection="column" borderStyle="round" borderColor={theme.warning} paddingX={1}>
-      <Text color={theme.warning} wrap="truncate-end">
-        Question: {sanitize(request.message)}
-      </Text>
-      {fields.map((f, i) =>
-        f.type === 'choice' || f.type === 'boolean' ? (
-          <Text key={f.name} wrap="truncate-end">
-            <Text color={i === focus ? theme.accent : undefined} bold={i === focus}>
-              {pad(`${i === focus ? '› ' : '  '}${labelOf(f)}`, labelWidth)}
-            </Text>
-            {f.type === 'boolean'
-              ? values[f.name] ? '[x] yes' : '[ ] no'
-              : (f.options ?? []).map((o) => (o === values[f.name] ? `[${sanitize(o)}]` : sanitize(o))).join('  ')}
-            {i === focus ? <Text color={theme.muted}> ({keyLabel('toggle')} / {keyLabel('choicePrev')})</Text> : null}
-          </Text>
-        ) : (
-          <TextField
-            key={f.name}
-            label={labelOf(f)}
-            labelWidth={labelWidth}
-            value={String(values[f.name] ?? '')}
-            onChange={(v) => {
-              setValues({ ...values, [f.name]: v });
-              setError(null);
-            }}
-            focused={active && i === focus}
-            note={f.type === 'number' ? 'a number' : f.required ? 'required' : null}
-          />
-        ),
-      )}
-      {/* The last line is the hint, or the error in its place: the form's height never changes. */}
-      {error ? (
-        <Text color={theme.error} wrap="truncate-end">
-          ✖ {error}
-        </Text>
-      ) : (
-        <Text color={theme.muted} wrap="truncate-end">
-          {keyLabel('questionNext')} next · {keyLabel('questionEnter')} on the last field or {keyLabel('questionSubmit')} answers · {keyLabel('questionDecline')} declines · {keyLabel('chatCancel')} cancels
-        </Text>
-      )}
-    </Box>
-  );
-}
-
-function labelOf(f: ElicitationField): string {
-  const loose = f as ElicitationField & { title?: string; label?: string };
-  return sanitize(loose.title ?? loose.label ?? f.name);
 }

@@ -42,7 +42,7 @@ async function graph(): Promise<{ statics: string[]; all: string[] }> {
 describe('the TUI at start', () => {
   it('loads no Markdown parser, emulator, WebSocket or image decoder: they come with the chat, attach and the first icon', async () => {
     const { statics, all } = await graph();
-    const later = ['marked', '@xterm/headless', 'ws', 'pngjs', 'jpeg-js', 'src/tui/markdown.ts', 'src/tui/screens/ChatScreen.tsx', 'src/attach/', 'src/tui/components/decodeIcon.ts'];
+    const later = ['marked', 'highlight.js', 'src/tui/highlight.ts', 'src/tui/highlightLoader.ts', '@xterm/headless', 'ws', 'pngjs', 'jpeg-js', 'src/tui/markdown.ts', 'src/tui/screens/ChatScreen.tsx', 'src/attach/', 'src/tui/components/decodeIcon.ts'];
     // The detach key's two constants are the keymap's (its help names the key), not attach code.
     const atStart = new Set(['src/attach/detach.ts']);
     for (const part of later) {
