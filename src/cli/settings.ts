@@ -39,6 +39,16 @@ export function configPath(env: NodeJS.ProcessEnv = process.env): string {
 export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(xdgDir(env.XDG_CACHE_HOME, env, '.cache'), 'intern-tui');
 }
+/**
+ * Where what the client keeps between runs lives (prompt history, conversations, and anything else
+ * of that kind: src/tui/state/): `$XDG_STATE_HOME/intern-tui`, else ~/.local/state/intern-tui.
+ * Null when the environment names neither (no HOME: a service account, a test's empty
+ * environment): nothing is kept then, rather than kept in a home guessed from the password file.
+ */
+export function stateDir(env: NodeJS.ProcessEnv = process.env): string | null {
+  if (!(env.XDG_STATE_HOME && isAbsolute(env.XDG_STATE_HOME)) && !env.HOME) return null;
+  return join(xdgDir(env.XDG_STATE_HOME, env, join('.local', 'state')), 'intern-tui');
+}
 
 export interface Flags {
   profile?: string;
