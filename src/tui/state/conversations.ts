@@ -23,6 +23,8 @@ import { ChatUsageSchema, type ChatUsage } from '../../contract/chat.js';
 import { appendLines } from '../../files.js';
 import { sanitize } from '../../text.js';
 import { counted } from '../format.js';
+import { CONVERSATION_ID } from './ids.js';
+export { CONVERSATION_ID } from './ids.js';
 import { privateDir, readLines } from './stateFiles.js';
 
 /** Where conversations are kept: what every saved one records beside its intern. */
@@ -75,8 +77,6 @@ export interface SavedConversation extends ConversationSummary {
   turnList: SavedTurn[];
 }
 
-/** `20261128-124512-a3f9`: sortable by when it began, and short enough to type. */
-export const CONVERSATION_ID = /^\d{8}-\d{6}-[0-9a-f]{4}$/;
 /** How long a title is kept (a first prompt is cut here). */
 export const TITLE_MAX = 80;
 
