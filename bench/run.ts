@@ -27,6 +27,7 @@ import { FLOW } from '../src/attach/protocol.js';
 import { WebSocketTransport } from '../src/attach/transport.js';
 import { createClient } from '../src/client/index.js';
 import { CLI, PtyScreen, ROOT, type SandboxProcess, Tui, openIntern, poll, startSandboxProcess } from '../test/e2e/harness.js';
+import { CHAT_KEYS, chatKeystrokes } from './chat.js';
 import { writeFlood } from './flood.js';
 import { PROMPT_LINE, setPromptCommand } from './prompt.js';
 
@@ -39,7 +40,7 @@ const KEY_GAP_MS = 25;
 const STARTS = Number(process.env.BENCH_STARTS ?? 10);
 /** Rows 1 and 5: rounds of a tmux flood then a fresh intern-tui process's, the medians compared. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-/** `start`: only the start-up rows (a-d), for quick runs while working on them. */
+/** `start`: only the start-up rows (a-d); `chat`: only row 6; for quick runs while working on them. */
 const ONLY = process.env.BENCH_ONLY;
 
 /** Issue 12's goals, each against its reference in the same run. */
@@ -53,6 +54,7 @@ export const BUDGETS = {
   echoP99OverTmuxMs: 2, // at most tmux's p99 + this
   rssOverEmulatorMb: 30, // at most the emulator alone + this
   detachMs: 50, // at most
+  chatLongRatio: 2, // chat keystroke with a 100,000-line transcript ÷ an empty chat, median and p99, at most
 };
 
 interface Line {
@@ -550,6 +552,7 @@ function throughputLine(name: string, who: string, rates: number[], tmuxRates: T
 
 async function main(): Promise<void> {
   console.log(`intern-tui bench · node ${process.version} · ${cpus().length}× ${cpus()[0]?.model ?? 'cpu'} · ${Math.round(totalmem() / 2 ** 30)} GiB · ${load()}`);
+  if (ONLY === 'chat') return chatRow();
   if (!hasTmux()) {
     fail('setup', 'tmux is not installed: the comparisons cannot be measured');
     return;
@@ -560,6 +563,7 @@ async function main(): Promise<void> {
   cleanups.push(() => sb.stop());
   if (ONLY !== 'attach') await startups(dir, sb);
   if (ONLY === 'start') return;
+  if (ONLY !== 'attach') await chatRow();
 
   const file = join(dir, 'flood.txt');
   const { bytes, lines, lastLine } = writeFlood(file, FLOOD_MB * 1024 * 1024);
@@ -681,6 +685,24 @@ async function main(): Promise<void> {
   }
   report(throughputLine('5. throughput, attach NAME', 'attach NAME', attachRates, tmuxRates5, emu.mbps));
   stage = 'cleanup';
+}
+
+/**
+ * 6. A key in the chat prompt with a long transcript against an empty chat (issue 39): the cost of
+ * a key must follow the screen, not the transcript. In-process (bench/chat.ts), before the attach
+ * rows, so their sandbox and floods are not running meanwhile.
+ */
+async function chatRow(): Promise<void> {
+  stage = '6. chat keystroke';
+  const row = await chatKeystrokes();
+  const p = (xs: number[], q: number) => percentile(xs, q);
+  const [e50, e99, l50, l99] = [p(row.empty, 50), p(row.empty, 99), p(row.long, 50), p(row.long, 99)];
+  report({
+    name: '6. chat keystroke',
+    figure: `${row.lines.toLocaleString('en')} lines p50 ${l50.toFixed(2)} ms p99 ${l99.toFixed(2)} ms · empty p50 ${e50.toFixed(2)} ms p99 ${e99.toFixed(2)} ms (${ratio(l50, e50)}, ${ratio(l99, e99)}) · transcript heap +${row.heapMb.toFixed(1)} MB, RSS ${row.rssMb.toFixed(0)} MB`,
+    budget: `≤ ×${BUDGETS.chatLongRatio} of the empty chat, p50 and p99 (${CHAT_KEYS} keys each)`,
+    ok: l50 <= e50 * BUDGETS.chatLongRatio && l99 <= e99 * BUDGETS.chatLongRatio,
+  });
 }
 
 /** The 1-minute load average beside the number of cores: budgets assume a machine not busy with other work. */

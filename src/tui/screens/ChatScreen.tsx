@@ -5,32 +5,36 @@
  * built from its fields. The approval mode (^t) applies to the next prompt. esc cancels a running
  * turn; sending while one runs steers it. `busy` and `rate_limited` count down their Retry-After
  * and retry by themselves. Each turn shows its tokens and cost; ^y copies the last answer (OSC 52).
+ *
+ * This file is the conversation's driver (streaming, answering, the keys) and the layout; what it
+ * draws is in `chat/`: the transcript as rows (`transcript.ts`, no React), its view, the prompt,
+ * the permission box and the question form.
  */
 import { randomUUID } from 'node:crypto';
 import { Box } from 'ink';
-import { Hyperlink } from '../components/Hyperlink.js';
 import { Text } from '../components/Text.js';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, RETRY_AFTER_MAX_MS } from '../../client/errors.js';
 import type { ChatStart } from '../../client/types.js';
-import { CANCEL_ANSWER, elicitationAnswer, type ChatChunk, type ChatMessage, type ChatRequest, type ElicitationField, type ElicitationRequest, answerMessages, parseProvideInput, promptTooLong } from '../../contract/chat.js';
+import { CANCEL_ANSWER, elicitationAnswer, type ChatChunk, type ChatMessage, type ChatRequest, answerMessages, promptTooLong } from '../../contract/chat.js';
 import { PROVISIONABLE_STATUSES, STARTING_STATUSES, type Intern } from '../../contract/intern.js';
 import { ErrorView } from '../components/ErrorView.js';
-import { TextField } from '../components/TextField.js';
 import { useTui } from '../context.js';
 import { useClipboard } from '../hooks/useClipboard.js';
-import { useExternalEditor } from '../hooks/useExternalEditor.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useResource } from '../hooks/useResource.js';
 import { usePolling } from '../hooks/usePolling.js';
 import { useScreen } from '../hooks/useScreen.js';
 import { keyLabel, matches } from '../keymap.js';
-import { renderMarkdown, supportsHyperlinks } from '../markdown.js';
-import { type Row, wrapSegments } from '../wrap.js';
-import { pad, sanitize, widthOf } from '../../text.js';
+import { supportsHyperlinks } from '../markdown.js';
+import { sanitize } from '../../text.js';
 import { theme } from '../theme.js';
-import { counted } from '../format.js';
-import { type Turn, applyChunk, conversationOf, endedStatus, newTurn, optionText, usageLine } from './chatModel.js';
+import { type Turn, applyChunk, conversationOf, endedStatus, newTurn, optionText } from './chatModel.js';
+import { ChatPrompt } from './chat/ChatPrompt.js';
+import { PermissionBox, permissionRows } from './chat/PermissionBox.js';
+import { QuestionForm, questionRows } from './chat/QuestionForm.js';
+import { TranscriptView } from './chat/TranscriptView.js';
+import { keepPlace, scrollWindow, transcriptRows } from './chat/transcript.js';
 
 /** Reasons the service answers while the intern cannot take a prompt yet; retried after Retry-After. */
 const WAIT_REASONS = ['busy', 'rate_limited'];
@@ -75,7 +79,6 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
   const [now, setNow] = useState(Date.now());
   const running = useRef<AbortController | null>(null);
   const retryTimer = useRef<NodeJS.Timeout | undefined>(undefined);
-  const edit = useExternalEditor();
   const hyperlinks = useMemo(() => supportsHyperlinks(), []);
 
   const last = convo.turns[convo.turns.length - 1];
@@ -285,16 +288,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
       }
       return;
     }
-    if (question) return;
-    if (matches('chatEditor', ch, key)) {
-      const out = edit(inputRef.current);
-      if ('error' in out) return nav.flash(out.error, 'error');
-      return setInput(out.text);
-    }
-    if (matches('send', ch, key)) return send(inputRef.current);
   }, active);
-  const inputRef = useRef(input);
-  inputRef.current = input;
 
   // Layout: status line, transcript, the interaction, the prompt (3 rows); the keys are the footer's.
   // On a short pane the prompt's rules go: the prompt itself always shows, and the transcript keeps
@@ -302,7 +296,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
   const width = Math.max(20, size.columns - 2);
   // A permission box: its border, title and options. A question's: its border, title, a row a
   // field, and the hint (or the form's error in its place).
-  const interactionRows = permission ? permission.options.length + 3 : question ? question.fields.length + 4 : 0;
+  const interactionRows = permission ? permissionRows(permission) : question ? questionRows(question) : 0;
   const lastError = last?.error;
   const otherRows = interactionRows + (retry ? 1 : 0) + (lastError && !isRunning ? 1 : 0);
   const ruled = pane.rows - otherRows >= 6;
@@ -310,19 +304,15 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
   const rule = <Text color={permission || question ? theme.muted : theme.accent}>{'─'.repeat(Math.max(1, pane.columns))}</Text>;
   const rows = transcriptRows(
     convo.turns.filter((t) => !t.unsent),
-    width,
-    folded,
-    hyperlinks,
+    { width, folded, hyperlinks },
   );
-  // `scroll` counts rows up from the end: scrolled back while a turn streams, the rows it adds would
-  // move the text under the reader's eyes, so the offset grows with them (React's "adjust state
-  // while rendering": the render restarts at once with it).
+  // Scrolled back while a turn streams, the view keeps its place (keepPlace; React's "adjust
+  // state while rendering": the render restarts at once with it).
   if (rows.length !== seenRows) {
     setSeenRows(rows.length);
-    if (scroll > 0 && rows.length > seenRows) setScroll(scroll + rows.length - seenRows);
+    setScroll(keepPlace(scroll, seenRows, rows.length));
   }
-  const maxScroll = Math.max(0, rows.length - transcriptHeight);
-  const top = Math.max(0, rows.length - transcriptHeight - Math.min(scroll, maxScroll));
+  const { top, maxScroll } = scrollWindow(rows.length, transcriptHeight, scroll);
   const visible = rows.slice(top, top + transcriptHeight);
   const name = intern.data ? sanitize(intern.data.name) : '…';
 
@@ -339,224 +329,44 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
           {convo.sessionId && convo.turns.some((t) => t.started) ? ` · session ${sanitize(convo.sessionId).slice(0, 12)}` : ''}
         </Text>
       </Text>
-      <Box flexDirection="column" height={transcriptHeight} overflow="hidden">
-        {rows.length === 0 ? (
-          <Text color={theme.muted}>
-            {intern.data && intern.data.status !== 'running'
-              ? `${name} is ${sanitize(intern.data.status)}: a prompt needs it running (${
-                  PROVISIONABLE_STATUSES.includes(intern.data.status)
-                    ? `${keyLabel('provision')} provisions it on the details screen`
-                    : STARTING_STATUSES.includes(intern.data.status)
-                      ? 'it is on its way: wait until it runs'
-                      : 'it cannot run now'
-                }).`
-              : `Type a prompt and press ${keyLabel('send')}. Markdown answers are rendered; ${keyLabel('chatCancel')} cancels a running turn.`}
-          </Text>
-        ) : (
-          visible.map((r, i) => <RowView key={top + i} row={r} />)
-        )}
-      </Box>
+      <TranscriptView
+        rows={visible}
+        first={top}
+        height={transcriptHeight}
+        empty={
+          intern.data && intern.data.status !== 'running'
+            ? `${name} is ${sanitize(intern.data.status)}: a prompt needs it running (${
+                PROVISIONABLE_STATUSES.includes(intern.data.status)
+                  ? `${keyLabel('provision')} provisions it on the details screen`
+                  : STARTING_STATUSES.includes(intern.data.status)
+                    ? 'it is on its way: wait until it runs'
+                    : 'it cannot run now'
+              }).`
+            : `Type a prompt and press ${keyLabel('send')}. Markdown answers are rendered; ${keyLabel('chatCancel')} cancels a running turn.`
+        }
+      />
       {retry ? (
         <Text color={theme.warning}>
           {retry.reason}: retrying in {Math.max(0, Math.ceil((retry.at - now) / 1000))}s (esc gives up)
         </Text>
       ) : null}
       {lastError && !isRunning ? <ErrorView error={lastError} compact /> : null}
-      {permission ? (
-        <Box flexDirection="column" borderStyle="round" borderColor={theme.warning} paddingX={1}>
-          <Text color={theme.warning} wrap="truncate-end">
-            Permission: {sanitize(permission.operation ?? 'an operation')}
-          </Text>
-          {permission.options.map((o, i) => (
-            <Text key={o + i} inverse={i === pick}>
-              {' '}
-              {i + 1}. {optionText(sanitize(o))}
-            </Text>
-          ))}
-        </Box>
-      ) : null}
+      {permission ? <PermissionBox request={permission} pick={pick} /> : null}
       {question ? <QuestionForm key={interaction!.call.id} request={question} onAnswer={(content, note) => answer(content, note)} /> : null}
       {/* Rules drawn as text: Ink does not take a border side switched on or off after the first
           render into its layout (only a change of borderStyle is), and drew a border a row taller
           than its box, which threw. */}
       {ruled ? rule : null}
-      <TextField
-        label={isRunning ? '↪' : ''}
-        labelWidth={isRunning ? 4 : 2}
+      <ChatPrompt
         value={input}
         onChange={setInput}
-        keepPastedLines
-        focused={active && !permission && !question}
+        onSubmit={send}
+        focus={active && !permission && !question}
+        width={width}
+        steering={isRunning}
         placeholder={isRunning ? 'type to steer the running turn' : permission || question ? 'answer above first' : 'a prompt'}
       />
       {ruled ? rule : null}
     </Box>
   );
-}
-
-function RowView({ row }: { row: Row }) {
-  if (row.length === 0) return <Text> </Text>;
-  return (
-    <Text wrap="truncate-end">
-      {row.map((s, i) => {
-        if (s.href) return <Hyperlink key={i} href={s.href} label={s.text} bold={s.bold} italic={s.italic} />;
-        const text = s.text;
-        return (
-          <Text
-            key={i}
-            bold={s.bold}
-            italic={s.italic}
-            dimColor={s.dim}
-            underline={s.underline}
-            color={s.color ?? (s.code ? theme.warning : s.heading ? theme.accent : undefined)}
-          >
-            {text}
-          </Text>
-        );
-      })}
-    </Text>
-  );
-}
-
-/** Every turn as wrapped rows: the prompt, reasoning, tool calls (a request with its reply), the answer, steering notes, its usage. */
-export function transcriptRows(turns: Turn[], width: number, folded: boolean, hyperlinks: boolean): Row[] {
-  const rows: Row[] = [];
-  for (const t of turns) {
-    rows.push(...wrapSegments([{ text: 'you › ', bold: true, color: theme.accent }, { text: sanitize(t.prompt, { multiline: true }) }], width, '      ', ''));
-    if (t.reasoning) {
-      const r = sanitize(t.reasoning, { multiline: true }).trim();
-      if (folded) rows.push([{ text: `▸ reasoning, ${counted(r.length, 'char')} (^o unfolds)`, dim: true, italic: true }]);
-      else rows.push(...wrapSegments([{ text: r, dim: true, italic: true }], width, '┆ ', '┆ '));
-    }
-    for (const tool of t.tools) {
-      const asks = parseProvideInput({ function: { name: tool.name, arguments: tool.args } });
-      if (asks) {
-        const what = asks.kind === 'permission' ? `asks permission: ${sanitize(asks.operation ?? 'an operation')}` : `asks: ${sanitize(asks.message)}`;
-        rows.push(...wrapSegments([{ text: `? ${what}`, color: theme.warning }], width, '  '));
-        // The reply under its request, where it was given: before what the intern did with it.
-        const reply = t.replies[tool.id];
-        if (reply) rows.push(...wrapSegments([{ text: sanitize(reply), color: theme.muted }], width, '    ', '  '));
-        continue;
-      }
-      const args = sanitize(tool.args).slice(0, Math.max(10, width - 20));
-      rows.push(...wrapSegments([{ text: `⚙ ${sanitize(tool.name)} `, color: theme.badge }, { text: args, dim: true }], width, '  '));
-    }
-    if (t.answer) rows.push(...renderMarkdown(t.answer, { width, hyperlinks }));
-    for (const n of t.notes) rows.push(...wrapSegments([{ text: sanitize(n, { multiline: true }), color: theme.muted }], width, '  '));
-    if (t.streamError) rows.push(...wrapSegments([{ text: `✖ ${sanitize(t.streamError)}`, color: theme.error }], width, '  '));
-    // A turn that failed outside its stream (a dropped connection) says so where it stands: the
-    // error box under the transcript is the last turn's only, and a later prompt takes its place.
-    else if (t.status === 'failed' && t.started) rows.push(...wrapSegments([{ text: '✖ did not finish: the answer above may be incomplete', color: theme.error }], width, '  '));
-    const tail =
-      t.status === 'running' ? `… streaming (${keyLabel('chatCancel')} cancels)` : t.status === 'cancelled' ? '(cancelled)' : t.status === 'waiting' ? '… waiting for your answer' : '';
-    if (t.usage) rows.push([{ text: `${tail ? `${tail} · ` : ''}${usageLine(t.usage)}`, dim: true }]);
-    else if (tail) rows.push([{ text: tail, dim: true }]);
-    rows.push([]);
-  }
-  return rows;
-}
-
-type FieldValue = string | boolean;
-
-/** A question as a form: text and number fields typed, choices cycled with space or ←→, booleans toggled. */
-function QuestionForm({ request, onAnswer }: { request: ElicitationRequest; onAnswer: (content: string, note: string) => void }) {
-  const { active } = useTui();
-  const fields = request.fields;
-  const [values, setValues] = useState<Record<string, FieldValue>>(() =>
-    Object.fromEntries(fields.map((f) => [f.name, f.type === 'boolean' ? false : f.type === 'choice' ? (f.options?.[0] ?? '') : ''])),
-  );
-  const [focus, setFocus] = useState(0);
-  const [error, setError] = useState<string | null>(null);
-  const field = fields[focus];
-
-  const submit = () => {
-    const content: Record<string, string | number | boolean> = {};
-    for (const f of fields) {
-      const v = values[f.name];
-      if (f.type === 'number') {
-        if (v === '' && !f.required) continue;
-        const n = Number(v);
-        if (!Number.isFinite(n)) return setError(`${labelOf(f)} must be a number`);
-        content[f.name] = n;
-      } else if (typeof v === 'string' && v === '' && f.required) return setError(`${labelOf(f)} is required`);
-      else if (v !== undefined) content[f.name] = v;
-    }
-    onAnswer(elicitationAnswer({ action: 'accept', content }), `→ answered ${counted(Object.keys(content).length, 'field')}`);
-  };
-
-  useKeys((input, key) => {
-    const count = Math.max(1, fields.length);
-    if (matches('questionNext', input, key)) return setFocus((f) => (f + 1) % count);
-    if (matches('questionPrev', input, key)) return setFocus((f) => (f + count - 1) % count);
-    if (matches('questionSubmit', input, key)) return submit();
-    if (matches('questionDecline', input, key)) return onAnswer(elicitationAnswer({ action: 'decline' }), '✖ declined the question');
-    if (!field) {
-      if (matches('questionEnter', input, key)) submit();
-      return;
-    }
-    // Enter moves on (answers on the last field) on every kind of field, as the hint says; a
-    // choice turns with space and the arrows (the keymap's toggle also takes enter elsewhere).
-    if (matches('questionEnter', input, key)) return focus === fields.length - 1 ? submit() : setFocus(focus + 1);
-    if (field.type === 'choice' && field.options?.length) {
-      const opts = field.options;
-      const i = opts.indexOf(String(values[field.name]));
-      const step = matches('choicePrev', input, key) ? -1 : matches('choiceNext', input, key) || matches('toggle', input, key) ? 1 : 0;
-      if (step) return setValues({ ...values, [field.name]: opts[(i + step + opts.length) % opts.length]! });
-    }
-    if (field.type === 'boolean' && (matches('toggle', input, key) || matches('choicePrev', input, key) || matches('choiceNext', input, key))) {
-      return setValues({ ...values, [field.name]: !values[field.name] });
-    }
-  }, active);
-
-  // One label column for every kind of field (the marker, the longest label and a space, 24 at
-  // most): a choice's value started where its label ended, out of line with the text fields'.
-  const labelWidth = Math.min(24, Math.max(8, ...fields.map((f) => widthOf(labelOf(f)))) + 3);
-  return (
-    <Box flexDirection="column" borderStyle="round" borderColor={theme.warning} paddingX={1}>
-      <Text color={theme.warning} wrap="truncate-end">
-        Question: {sanitize(request.message)}
-      </Text>
-      {fields.map((f, i) =>
-        f.type === 'choice' || f.type === 'boolean' ? (
-          <Text key={f.name} wrap="truncate-end">
-            <Text color={i === focus ? theme.accent : undefined} bold={i === focus}>
-              {pad(`${i === focus ? '› ' : '  '}${labelOf(f)}`, labelWidth)}
-            </Text>
-            {f.type === 'boolean'
-              ? values[f.name] ? '[x] yes' : '[ ] no'
-              : (f.options ?? []).map((o) => (o === values[f.name] ? `[${sanitize(o)}]` : sanitize(o))).join('  ')}
-            {i === focus ? <Text color={theme.muted}> ({keyLabel('toggle')} / {keyLabel('choicePrev')})</Text> : null}
-          </Text>
-        ) : (
-          <TextField
-            key={f.name}
-            label={labelOf(f)}
-            labelWidth={labelWidth}
-            value={String(values[f.name] ?? '')}
-            onChange={(v) => {
-              setValues({ ...values, [f.name]: v });
-              setError(null);
-            }}
-            focused={active && i === focus}
-            note={f.type === 'number' ? 'a number' : f.required ? 'required' : null}
-          />
-        ),
-      )}
-      {/* The last line is the hint, or the error in its place: the form's height never changes. */}
-      {error ? (
-        <Text color={theme.error} wrap="truncate-end">
-          ✖ {error}
-        </Text>
-      ) : (
-        <Text color={theme.muted} wrap="truncate-end">
-          {keyLabel('questionNext')} next · {keyLabel('questionEnter')} on the last field or {keyLabel('questionSubmit')} answers · {keyLabel('questionDecline')} declines · {keyLabel('chatCancel')} cancels
-        </Text>
-      )}
-    </Box>
-  );
-}
-
-function labelOf(f: ElicitationField): string {
-  const loose = f as ElicitationField & { title?: string; label?: string };
-  return sanitize(loose.title ?? loose.label ?? f.name);
 }
