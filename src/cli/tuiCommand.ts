@@ -17,7 +17,7 @@ import { tuiTerminalProblem } from '../tui/terminal.js';
 import { resolveSignedIn } from './auth/credentials.js';
 import { tuiSessionHooks } from './auth/session.js';
 import type { EarlySandbox } from './legacy.js';
-import { cacheDir, codeCacheDir, configPath, EMBEDDED_SANDBOX, embeddedClientOptions, type Flags, refusedFixes, usesEmbeddedSandbox, warnTo } from './settings.js';
+import { cacheDir, codeCacheDir, configPath, EMBEDDED_SANDBOX, embeddedClientOptions, type Flags, refusedFixes, stateDir, usesEmbeddedSandbox, warnTo } from './settings.js';
 
 const warn = warnTo(process.stderr);
 
@@ -62,6 +62,7 @@ export async function tuiCommand(flags: Flags, forceSandbox: boolean, early?: Ea
       sandbox: sandbox !== undefined,
       features: resolved.features,
       iconCacheDir: join(cacheDir(), 'icons'),
+      stateDir: stateDir(),
       scrollback: resolved.scrollback,
       warnings: sandbox ? [] : resolved.warnings,
       refusedFix: sandbox ? undefined : refusedFixes(resolved),

@@ -21,6 +21,7 @@ import { VaultScreen } from './screens/VaultScreen.js';
 // renderer) load when first opened.
 const AttachRoute = onFirstUse('attach', async () => (await import('./screens/AttachRoute.js')).AttachRoute, 'attaching…');
 const ChatScreen = onFirstUse('chat', async () => (await import('./screens/ChatScreen.js')).ChatScreen, 'opening the chat…');
+const ConversationList = onFirstUse('chatSessions', async () => (await import('./screens/chat/ConversationList.js')).ConversationList, 'reading the conversations…');
 
 type RouteOf<N extends Route['name']> = Extract<Route, { name: N }>;
 
@@ -40,6 +41,7 @@ export const SCREENS: { [N in Route['name']]: ScreenDef<N> } = {
   create: { title: 'New intern', render: () => <CreateIntern /> },
   vault: { title: 'Vault secrets', render: (r) => <VaultScreen key={r.internId ?? 'workspace'} internId={r.internId} /> },
   chat: { title: 'Chat', render: (r) => <ChatScreen key={r.id} id={r.id} seed={r.seed} /> },
+  chatSessions: { title: 'Conversations', render: (r) => <ConversationList key={r.id} id={r.id} seed={r.seed} /> },
   attach: { title: 'Attach', render: (r) => <AttachRoute intern={r.intern} />, fullScreen: true },
   byok: { title: 'BYOK credentials', render: () => <ByokList /> },
   byokDetails: { title: 'Credential', render: (r) => <ByokDetails key={r.id} id={r.id} ask={r.ask} /> },

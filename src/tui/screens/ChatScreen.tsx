@@ -30,7 +30,9 @@ import { supportsHyperlinks } from '../markdown.js';
 import { sanitize } from '../../text.js';
 import { theme } from '../theme.js';
 import { type Turn, applyChunk, conversationOf, endedStatus, newTurn, optionText } from './chatModel.js';
-import { ChatPrompt } from './chat/ChatPrompt.js';
+import { ChatPrompt, promptLabelWidth } from './chat/ChatPrompt.js';
+import { promptRows, promptState } from './chat/promptModel.js';
+import { chatStores, restoreLatest, saveTurn, sessionReplaced, startNew } from './chat/saved.js';
 import { PermissionBox, permissionRows } from './chat/PermissionBox.js';
 import { QuestionForm, questionRows } from './chat/QuestionForm.js';
 import { TranscriptView } from './chat/TranscriptView.js';
@@ -50,7 +52,7 @@ export function isWaitError(e: unknown): e is ApiError {
 }
 
 export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
-  const { api, nav, active, size, pane } = useTui();
+  const { api, nav, active, size, pane, options } = useTui();
   const copy = useClipboard();
   const intern = useResource((signal) => api.getIntern(id, { signal }), id, seed);
   // One on its way up is read again until it settles, so the hint that it cannot take a prompt yet
@@ -62,11 +64,25 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
     return changed;
   }, 1000, 5000);
   const convo = useMemo(() => conversationOf(api, id), [api, id]);
+  // Saved conversations and the prompt history (screens/chat/saved.ts): on the first opening in
+  // this process, the intern's latest conversation comes back with its transcript.
+  const stores = useMemo(() => chatStores(options.stateDir, options.profile, options.host, api), [options.stateDir, options.profile, options.host, api]);
+  const skipped = useMemo(() => (stores.conversations ? restoreLatest(convo, stores.conversations, id) : []), [convo, stores, id]);
+  useEffect(() => {
+    const problems = [...skipped, stores.history.takeProblem()].filter((p): p is string => Boolean(p));
+    if (problems.length) nav.flash(`${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`, 'error');
+  }, [skipped, stores, nav]);
+  const save = (at: number) => {
+    const problem = saveTurn(convo, stores.conversations, { id, name: intern.data?.name ?? seed?.name ?? id }, at);
+    if (problem) nav.flash(problem, 'error');
+  };
   const [, setVersion] = useState(0);
   const bump = useCallback(() => setVersion((v) => v + 1), []);
   // A prompt typed and not sent outlives the screen (esc leaves it, as it leaves any screen): the
   // conversation keeps it, as chat apps keep a draft.
   const [input, setInput] = useState(() => convo.draft ?? '');
+  const [prompt, setPrompt] = useState(() => promptState(input));
+  const searching = prompt.search !== null && prompt.value === input;
   useEffect(() => {
     convo.draft = input;
   }, [convo, input]);
@@ -87,7 +103,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
   const permission = interaction?.args.kind === 'permission' ? interaction.args : undefined;
   const question = interaction?.args.kind === 'elicitation' ? interaction.args : undefined;
 
-  useScreen(permission ? ['permission', 'chat'] : question ? ['question', 'chat'] : ['chatPrompt', 'chat', 'text'], true);
+  useScreen(permission ? ['permission', 'chat'] : question ? ['question', 'chat'] : searching ? ['promptSearch', 'text'] : ['chatPrompt', 'chat', 'text'], true);
   // Leaving the screen cancels a running turn's stream and any pending retry.
   // Leaving marks such a turn cancelled, so coming back never shows a stream that is not there.
   useEffect(
@@ -96,9 +112,13 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
       if (running.current || retryTimer.current) {
         running.current?.abort();
         clearTimeout(retryTimer.current);
-        if (t && t.status === 'running') convo.turns[convo.turns.length - 1] = { ...t, status: 'cancelled' };
+        if (t && t.status === 'running') {
+          convo.turns[convo.turns.length - 1] = { ...t, status: 'cancelled' };
+          save(convo.turns.length - 1);
+        }
       }
     },
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- save reads the stores and the intern as they are at the end
     [convo],
   );
   useEffect(() => {
@@ -148,6 +168,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
       return;
     }
     setLast({ ...convo.turns[convo.turns.length - 1]!, started: true });
+    save(convo.turns.length - 1);
     await consume(start.events, ctl, convo.turns.length - 1);
   };
 
@@ -164,14 +185,20 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
     try {
       for await (const chunk of events) {
         const { turn, sessionId } = applyChunk(convo.turns[at]!, chunk);
-        if (sessionId) convo.sessionId = sessionId;
+        if (sessionId) {
+          const gone = sessionReplaced(convo, sessionId);
+          if (gone) nav.flash(`the service no longer knows session ${sanitize(gone).slice(0, 24)}: the conversation goes on in a new one (the intern does not remember the earlier turns)`, 'error');
+          convo.sessionId = sessionId;
+        }
         setTurn(turn);
       }
       const t = convo.turns[at]!;
       setTurn({ ...t, status: ctl.signal.aborted ? 'cancelled' : endedStatus(t) });
+      save(at);
     } catch (e) {
       const t = convo.turns[at]!;
       setTurn(ctl.signal.aborted ? { ...t, status: 'cancelled' } : { ...t, status: 'failed', error: e });
+      save(at);
     } finally {
       if (running.current === ctl) running.current = null;
     }
@@ -195,6 +222,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
     if (!prompt) return;
     const long = promptTooLong(prompt);
     if (long) return nav.flash(`${long}: nothing was sent`, 'error');
+    stores.history.add(prompt);
     setInput('');
     setScroll(0);
     if (isRunning) {
@@ -208,6 +236,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
             convo.sessionId = start.session_id;
             const t = convo.turns[convo.turns.length - 1]!;
             setLast({ ...t, notes: [...t.notes, `↪ steered: ${prompt}`] });
+            save(convo.turns.length - 1);
           } else {
             // The turn ended before the prompt arrived: it is a turn of its own, streamed as
             // stream() streams one (the running one, cancelled by esc, and only into its own turn).
@@ -249,6 +278,18 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
       return bump();
     }
     if (matches('reasoning', ch, key)) return setFolded((f) => !f);
+    if (matches('newConversation', ch, key) || matches('conversations', ch, key)) {
+      if (isRunning || interaction || retry) return nav.flash(`the turn is still running or waiting: ${keyLabel('chatCancel')} cancels it first`, 'error');
+      if (matches('conversations', ch, key)) {
+        if (!stores.conversations) return nav.flash('no state folder (HOME or XDG_STATE_HOME): conversations are not saved', 'error');
+        return nav.push({ name: 'chatSessions', id, seed: intern.data ?? seed });
+      }
+      if (convo.turns.length === 0) return nav.flash('this conversation is new already');
+      startNew(convo);
+      setScroll(0);
+      bump();
+      return nav.flash(stores.conversations ? `a new conversation (the last one is saved: ${keyLabel('conversations')} lists them)` : 'a new conversation');
+    }
     if (matches('scrollUp', ch, key)) return setScroll((s) => s + Math.max(1, transcriptHeight - 1));
     if (matches('scrollDown', ch, key)) return setScroll((s) => Math.max(0, s - Math.max(1, transcriptHeight - 1)));
     if (matches('copyAnswer', ch, key)) {
@@ -268,7 +309,8 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
       if (isRunning) {
         running.current?.abort();
         const t = convo.turns[convo.turns.length - 1]!;
-        return setLast({ ...t, status: 'cancelled' });
+        setLast({ ...t, status: 'cancelled' });
+        return save(convo.turns.length - 1);
       }
       if (permission) return answer(CANCEL_ANSWER, '✖ cancelled the request');
       if (question) return answer(elicitationAnswer({ action: CANCEL_ANSWER }), '✖ cancelled the question');
@@ -288,7 +330,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
       }
       return;
     }
-  }, active);
+  }, active && !searching);
 
   // Layout: status line, transcript, the interaction, the prompt (3 rows); the keys are the footer's.
   // On a short pane the prompt's rules go: the prompt itself always shows, and the transcript keeps
@@ -299,8 +341,10 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
   const interactionRows = permission ? permissionRows(permission) : question ? questionRows(question) : 0;
   const lastError = last?.error;
   const otherRows = interactionRows + (retry ? 1 : 0) + (lastError && !isRunning ? 1 : 0);
-  const ruled = pane.rows - otherRows >= 6;
-  const transcriptHeight = Math.max(1, pane.rows - 1 - (ruled ? 3 : 1) - otherRows);
+  // The prompt grows with its lines (PROMPT_ROWS_MAX at most) and takes its rows from the transcript.
+  const inputRows = promptRows(prompt.value === input ? prompt : promptState(input), width - promptLabelWidth(isRunning));
+  const ruled = pane.rows - otherRows - inputRows >= 5;
+  const transcriptHeight = Math.max(1, pane.rows - 1 - (ruled ? 2 : 0) - inputRows - otherRows);
   const rule = <Text color={permission || question ? theme.muted : theme.accent}>{'─'.repeat(Math.max(1, pane.columns))}</Text>;
   const rows = transcriptRows(
     convo.turns.filter((t) => !t.unsent),
@@ -365,6 +409,9 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
         width={width}
         steering={isRunning}
         placeholder={isRunning ? 'type to steer the running turn' : permission || question ? 'answer above first' : 'a prompt'}
+        history={stores.history.entries}
+        state={prompt}
+        onState={setPrompt}
       />
       {ruled ? rule : null}
     </Box>

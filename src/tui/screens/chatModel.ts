@@ -16,6 +16,8 @@ export interface ToolCallView {
 }
 
 export interface Turn {
+  /** Its id in the saved conversation, and when its prompt was sent (screens/chat/saved.ts). */
+  saved?: { id: string; at: number };
   prompt: string;
   reasoning: string;
   answer: string;
