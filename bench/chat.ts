@@ -9,10 +9,8 @@
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { performance } from 'node:perf_hooks';
-import { cleanup } from 'ink-testing-library';
 import { conversationOf, newTurn, type Turn } from '../src/tui/screens/chatModel.js';
 import { FakeApi, IDS } from '../test/component/fakeApi.js';
-import { renderApp } from '../test/component/render.js';
 
 export const CHAT_KEYS = Number(process.env.BENCH_CHAT_KEYS ?? 200);
 export const CHAT_LINES = Number(process.env.BENCH_CHAT_LINES ?? 100_000);
@@ -57,6 +55,12 @@ export interface ChatKeys {
 
 /** `keys` timed keystrokes in the chat prompt over `turns` (after a few untimed ones). */
 async function keystrokes(turns: Turn[], keys: number): Promise<{ times: number[]; heapMb: number }> {
+  // React as the built TUI has it (production): its development build keeps a timing entry for
+  // every render, which grows the heap with the keys, not the transcript. Loaded here, after
+  // NODE_ENV is set, for that reason.
+  process.env.NODE_ENV ??= 'production';
+  const { cleanup } = await import('ink-testing-library');
+  const { renderApp } = await import('../test/component/render.js');
   const before = heapMb();
   const api = new FakeApi();
   conversationOf(api, IDS.runner).turns.push(...turns);
@@ -85,6 +89,7 @@ async function keystrokes(turns: Turn[], keys: number): Promise<{ times: number[
     if (i >= WARM_KEYS) times.push(ms);
     await one('backspace', /^› {2}a prompt/m);
   }
+  // Measured with the chat still open: its layout, its rows, the transcript itself.
   const heap = heapMb() - before;
   app.unmount();
   cleanup();
@@ -93,8 +98,11 @@ async function keystrokes(turns: Turn[], keys: number): Promise<{ times: number[
 
 export interface ChatRow {
   empty: number[];
+  /** A transcript of one screenful (40 lines): what drawing a full screen costs, whatever lies above it. */
+  screenful: number[];
   long: number[];
   lines: number;
+  /** The heap the long chat held at its end (after a full collection) beyond what the process held before it opened: the transcript, its layout, the chat. */
   heapMb: number;
   rssMb: number;
 }
@@ -102,6 +110,7 @@ export interface ChatRow {
 /** The empty chat, then the long one, in this process. */
 export async function chatKeystrokes(lines = CHAT_LINES, keys = CHAT_KEYS): Promise<ChatRow> {
   const empty = await keystrokes([], keys);
+  const screenful = await keystrokes(longTranscript(40), keys);
   const long = await keystrokes(longTranscript(lines), keys);
-  return { empty: empty.times, long: long.times, lines, heapMb: long.heapMb, rssMb: process.memoryUsage().rss / 2 ** 20 };
+  return { empty: empty.times, screenful: screenful.times, long: long.times, lines, heapMb: long.heapMb, rssMb: process.memoryUsage().rss / 2 ** 20 };
 }

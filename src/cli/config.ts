@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 import { writeFileAtomic, makeDirs } from '../files.js';
 import * as z from 'zod';
 import { describeIssues } from '../contract/errors.js';
+import { NOTIFY_KINDS } from '../tui/terminal.js';
 import { ConfigError, noConfigFile } from './settings.js';
 
 const FeatureSchema = z.strictObject({ name: z.string().min(1).max(80), requires: z.array(z.string().min(1)).max(50) });
@@ -25,6 +26,8 @@ export const ProfileSchema = z.strictObject({
   /** Where `login` put this profile's secrets: the system keychain, or this file (0600). */
   credential_store: z.enum(['keychain', 'file']).optional(),
   scrollback: z.number().int().min(0).max(1_000_000).optional(),
+  /** How the chat signals that it waits for the person (a permission, a question, a long turn ended). */
+  notify: z.enum(NOTIFY_KINDS).optional(),
   features: z.array(FeatureSchema).max(100).optional(),
 });
 export type Profile = z.infer<typeof ProfileSchema>;

@@ -12,6 +12,7 @@ import type { ClientOptions, Credentials } from '../client/types.js';
 import type { RunningSandbox } from '../sandbox/index.js';
 import type { ThreadSandboxOptions } from '../sandbox/thread.js';
 import type { FeatureSpec } from '../tui/types.js';
+import type { NotifyKind } from '../tui/terminal.js';
 import type { ConfigFile, Profile } from './config.js';
 import { SECRET_NAMES } from './auth/store.js';
 
@@ -80,6 +81,8 @@ export interface Resolved {
   /** Where each credential came from (a keychain lookup, async, is added by cli/auth/credentials.ts). */
   sources: Partial<Record<CredentialKind, CredentialSource>>;
   scrollback: number;
+  /** How the chat asks for attention: the profile's `notify`, else the bell. */
+  notify: NotifyKind;
   features: FeatureSpec[];
   warnings: string[];
 }
@@ -154,6 +157,7 @@ export function resolveConfig(flags: Flags, env: NodeJS.ProcessEnv, file: Config
     credentials,
     sources,
     scrollback: flags.scrollback ?? profile.scrollback ?? 10_000,
+    notify: profile.notify ?? 'bell',
     features: [...(profile.features ?? []), ...BUILTIN_FEATURES],
     warnings,
   };

@@ -64,6 +64,7 @@ export async function tuiCommand(flags: Flags, forceSandbox: boolean, early?: Ea
       iconCacheDir: join(cacheDir(), 'icons'),
       stateDir: stateDir(),
       scrollback: resolved.scrollback,
+      notify: resolved.notify,
       warnings: sandbox ? [] : resolved.warnings,
       refusedFix: sandbox ? undefined : refusedFixes(resolved),
       noColor: flags.noColor === true || noColorFromEnv(process.env),

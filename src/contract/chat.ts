@@ -116,7 +116,12 @@ export type ChatChunk = z.infer<typeof ChatChunkSchema>;
 /** The permission option kinds the notes name; the list is open (an unknown kind is shown as it comes). */
 export const PERMISSION_OPTIONS = ['allow_once', 'allow_always', 'reject_once', 'reject_always'] as const;
 export type PermissionOption = (typeof PERMISSION_OPTIONS)[number] | (string & {});
-export const PermissionRequestSchema = z.object({
+/**
+ * A permission request. Loose: what it asks to do beyond its operation (this project's sandbox
+ * sends `input: { command }` for a shell command; a service may send other fields) is kept, so a
+ * client can show exactly what an answer allows.
+ */
+export const PermissionRequestSchema = z.looseObject({
   kind: z.literal('permission'),
   operation: z.string().nullable(),
   options: z.array(z.string()).min(1),

@@ -152,7 +152,7 @@ export const KEYMAP = [
   { id: 'approval', keys: ['ctrl+t'], label: '^t', help: 'approval mode manual / self-drive', footer: 'approval', scope: 'chat' },
   { id: 'reasoning', keys: ['ctrl+o'], label: '^o', help: 'fold / unfold reasoning', footer: 'reasoning', scope: 'chat' },
   { id: 'copyAnswer', keys: ['ctrl+y'], label: '^y', help: 'copy the last answer (OSC 52)', footer: 'copy', scope: 'chat' },
-  { id: 'scrollUp', keys: ['pageup'], label: 'pgup/pgdn', help: 'scroll the transcript', footer: 'scroll', scope: 'chat' },
+  { id: 'scrollUp', keys: ['pageup'], label: 'pgup/pgdn', help: 'scroll the transcript (a long request, while one is asked)', footer: 'scroll', scope: 'chat' },
   { id: 'scrollDown', keys: ['pagedown'], label: '', help: '', scope: 'chat' },
   { id: 'send', keys: ['return'], label: 'enter', help: 'send (steers a running turn)', footer: 'send', scope: 'chatPrompt' },
   { id: 'chatEditor', keys: ['ctrl+e'], label: '^e', help: 'write the prompt in $EDITOR', footer: '$EDITOR', scope: 'chatPrompt' },

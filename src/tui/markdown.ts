@@ -7,11 +7,13 @@
  */
 import { Lexer, type Token, type Tokens } from 'marked';
 import { sanitize } from '../text.js';
-import { type Row, type Segment, wrapSegments } from './wrap.js';
+import { type CodeBlock, type Row, type Segment, wrapSegments } from './wrap.js';
 
 export interface MarkdownOptions {
   width: number;
   hyperlinks: boolean;
+  /** Colours a code block's line (the highlighter, once loaded); the text given is sanitised. */
+  highlight?: (line: string, lang: string) => Segment[] | null;
 }
 
 /** Whether the terminal is known to draw OSC 8 hyperlinks (FORCE_HYPERLINK=1/0 decides outright). */
@@ -97,7 +99,37 @@ function decode(text: string): string {
   return text.replace(/&(amp|lt|gt|quot|#39);/g, (_m, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e] ?? _m);
 }
 
-function block(tokens: Token[], opts: MarkdownOptions, indent: string): Row[] {
+export function codeTop(block: CodeBlock, indent: string): Row {
+  return [{ text: indent, block }, { text: `┌─${block.lang ? ` ${block.lang} ` : ''}`, dim: true, block }];
+}
+
+export function codeBottom(block: CodeBlock, indent: string): Row {
+  return [{ text: indent, block }, { text: '└─', dim: true, block }];
+}
+
+/** The rule at the left of a code block's rows, by block and indent: one segment for all its rows (segments are never changed). */
+const RULES = new WeakMap<CodeBlock, Map<string, Segment>>();
+function ruleOf(block: CodeBlock, indent: string): Segment {
+  let byIndent = RULES.get(block);
+  if (!byIndent) RULES.set(block, (byIndent = new Map()));
+  let rule = byIndent.get(indent);
+  if (!rule) byIndent.set(indent, (rule = { text: `${indent}│ `, block }));
+  return rule;
+}
+
+/**
+ * One line of a code block (sanitised) as rows: coloured by the highlighter when it is loaded and
+ * knows the language. A line that fits (most do) is one row built directly: a long transcript is
+ * mostly such rows, and each costs its two segments and nothing more.
+ */
+export function codeLine(line: string, block: CodeBlock, opts: MarkdownOptions, indent: string): Row[] {
+  const rule = ruleOf(block, indent);
+  const segs: Segment[] = (line && opts.highlight?.(line, block.lang)) || [{ text: line || ' ', code: true }];
+  if (line.length <= opts.width - rule.text.length) return [[rule, ...segs]];
+  return wrapSegments(segs, opts.width, rule.text).map((r) => [{ ...r[0]!, block }, ...r.slice(1)]);
+}
+
+export function block(tokens: Token[], opts: MarkdownOptions, indent: string): Row[] {
   const rows: Row[] = [];
   const w = opts.width;
   for (const t of tokens) {
@@ -121,12 +153,10 @@ function block(tokens: Token[], opts: MarkdownOptions, indent: string): Row[] {
       }
       case 'code': {
         const c = t as Tokens.Code;
-        const lang = c.lang ? sanitize(c.lang) : '';
-        rows.push([{ text: indent }, { text: `┌─${lang ? ` ${lang} ` : ''}`, dim: true }]);
-        for (const line of sanitize(c.text, { multiline: true }).split('\n')) {
-          rows.push(...wrapSegments([{ text: line || ' ', code: true }], w, `${indent}│ `));
-        }
-        rows.push([{ text: indent }, { text: '└─', dim: true }]);
+        const block: CodeBlock = { text: sanitize(c.text, { multiline: true }), lang: c.lang ? sanitize(c.lang) : '' };
+        rows.push(codeTop(block, indent));
+        for (const line of block.text.split('\n')) rows.push(...codeLine(line, block, opts, indent));
+        rows.push(codeBottom(block, indent));
         break;
       }
       case 'blockquote':
@@ -167,15 +197,22 @@ function block(tokens: Token[], opts: MarkdownOptions, indent: string): Row[] {
   return rows;
 }
 
-/** Markdown text as wrapped, styled rows (trailing blank rows removed). */
-export function renderMarkdown(text: string, opts: MarkdownOptions): Row[] {
-  let tokens: Token[];
+export function lex(text: string): Token[] | null {
   try {
-    tokens = new Lexer({ gfm: true }).lex(text);
+    return new Lexer({ gfm: true }).lex(text);
   } catch {
-    return wrapSegments([{ text: sanitize(text, { multiline: true }) }], opts.width);
+    return null;
   }
-  const rows = block(tokens, opts, '');
+}
+
+export function trimEnd(rows: Row[]): Row[] {
   while (rows.length > 0 && rows[rows.length - 1]!.every((s) => s.text.trim() === '')) rows.pop();
   return rows;
+}
+
+/** Markdown text as wrapped, styled rows (trailing blank rows removed). */
+export function renderMarkdown(text: string, opts: MarkdownOptions): Row[] {
+  const tokens = lex(text);
+  if (!tokens) return wrapSegments([{ text: sanitize(text, { multiline: true }) }], opts.width);
+  return trimEnd(block(tokens, opts, ''));
 }

@@ -20,6 +20,26 @@ export const TUI_LEAVE = BRACKETED_PASTE_OFF + SHOW_CURSOR + LEAVE_ALT_SCREEN;
 export function osc52(text: string): string {
   return `\x1b]52;c;${Buffer.from(text, 'utf8').toString('base64')}\x07`;
 }
+/**
+ * How the TUI asks for the person's attention (the `notify` setting): the bell, a desktop
+ * notification by OSC 9 (iTerm2, WezTerm, kitty, Windows Terminal, foot) or OSC 777 (rxvt-unicode,
+ * VTE terminals such as GNOME Terminal, Ghostty), or nothing.
+ */
+export const NOTIFY_KINDS = ['bell', 'osc9', 'osc777', 'off'] as const;
+export type NotifyKind = (typeof NOTIFY_KINDS)[number];
+export const BELL = '\x07';
+
+/**
+ * The sequence that signals `text` by `kind` ('' for off). The text must be sanitised already (one
+ * line, no control character: a BEL or ESC in it would end the sequence early and the rest would
+ * reach the terminal raw); the title and text of OSC 777 are separated by `;`, so one in the title is not.
+ */
+export function attention(kind: NotifyKind, title: string, text: string): string {
+  if (kind === 'bell') return BELL;
+  if (kind === 'osc9') return `\x1b]9;${title}: ${text}\x07`;
+  if (kind === 'osc777') return `\x1b]777;notify;${title.replace(/;/g, ',')};${text}\x07`;
+  return '';
+}
 /** After the attach session drew the screen itself: a clean slate for Ink. */
 export const AFTER_ATTACH = RESET_ATTRIBUTES + CLEAR_SCREEN + SHOW_CURSOR + BRACKETED_PASTE_ON;
 

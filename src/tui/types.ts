@@ -2,6 +2,7 @@
 import type { InternApi } from '../client/types.js';
 import type { InternList } from '../contract/intern.js';
 import type { CredentialKind } from '../contract/routes.js';
+import type { NotifyKind } from './terminal.js';
 
 export interface FeatureSpec {
   name: string;
@@ -26,6 +27,8 @@ export interface TuiOptions {
   stateDir?: string | null;
   /** Attach scrollback lines; default 10000. */
   scrollback: number;
+  /** How the chat asks for attention when it waits for the person (config `notify`); absent: the bell. */
+  notify?: NotifyKind;
   /** Warnings to show once at start (e.g. a regional base URL). */
   warnings: string[];
   /**
@@ -50,4 +53,4 @@ export interface TuiOptions {
 }
 
 /** What changes when the profile changes. */
-export type TuiSession = Pick<TuiOptions, 'api' | 'profile' | 'host' | 'sandbox' | 'warnings' | 'features' | 'scrollback' | 'refusedFix'>;
+export type TuiSession = Pick<TuiOptions, 'api' | 'profile' | 'host' | 'sandbox' | 'warnings' | 'features' | 'scrollback' | 'notify' | 'refusedFix'>;

@@ -17,6 +17,16 @@ export interface Segment {
   color?: string;
   /** A link target (already checked). */
   href?: string;
+  /** The code block this segment is a row of (the same object on each of its rows): what `c` in the chat copies. */
+  block?: CodeBlock;
+  /** Part of a search match (the chat's transcript search). */
+  match?: boolean;
+}
+
+/** A fenced code block's text (sanitised) and its language. */
+export interface CodeBlock {
+  text: string;
+  lang: string;
 }
 export type Row = Segment[];
 

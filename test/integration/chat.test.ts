@@ -140,8 +140,9 @@ describe('interactions', () => {
     expect(ask.final.usage).toBeNull();
     const sid = ask.final.session_id!;
     const req = parseProvideInput(ask.toolCall!);
-    expect(req).toEqual({ kind: 'permission', operation: 'shell', options: ['allow_once', 'allow_always', 'reject_once', 'reject_always'] });
-    // The permission names the tool; what it would run is said before it, as a model would.
+    // The permission names the tool and carries the command in full (this sandbox's `input`, kept by the loose schema).
+    expect(req).toEqual({ kind: 'permission', operation: 'shell', input: { command: 'echo ALLOWED-ONE' }, options: ['allow_once', 'allow_always', 'reject_once', 'reject_always'] });
+    // What it would run is said before it too, as a model would.
     expect(ask.reasoning).toContain('`echo ALLOWED-ONE`');
 
     const allowed = await turn(api.chat(running(), { messages: answerMessages(ask.toolCall!, 'allow_once'), stream: true, session_id: sid }));

@@ -30,6 +30,7 @@ export async function openSession(flags: Flags, deps: SessionDeps): Promise<TuiS
     // A profile's own settings go with it: the connections screen's features, attach's scrollback.
     features: r.features,
     scrollback: r.scrollback,
+    notify: r.notify,
   };
 }
 

@@ -347,7 +347,8 @@ export class AgentService {
     if (run.mode === 'manual' && !run.session.allowed.has(op)) {
       let choice: string | null = run.session.rejected.has(op) ? 'reject_always' : null;
       if (!choice) {
-        choice = await this.ask(run, { kind: 'permission', operation: op, options: [...PERMISSION_OPTIONS] });
+        // The command itself goes with the request: "allow always" on a command the person cannot see is no choice.
+        choice = await this.ask(run, { kind: 'permission', operation: op, input: { command }, options: [...PERMISSION_OPTIONS] });
         if (choice === null || run.abort.signal.aborted) return;
       }
       if (choice === 'allow_always') run.session.allowed.add(op);

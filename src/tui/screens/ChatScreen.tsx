@@ -20,6 +20,7 @@ import { CANCEL_ANSWER, elicitationAnswer, type ChatChunk, type ChatMessage, typ
 import { PROVISIONABLE_STATUSES, STARTING_STATUSES, type Intern } from '../../contract/intern.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { useTui } from '../context.js';
+import { useAttention } from '../hooks/useAttention.js';
 import { useClipboard } from '../hooks/useClipboard.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useResource } from '../hooks/useResource.js';
@@ -36,11 +37,14 @@ import { chatStores, restoreLatest, saveTurn, sessionReplaced, startNew } from '
 import { PermissionBox, permissionRows } from './chat/PermissionBox.js';
 import { QuestionForm, questionRows } from './chat/QuestionForm.js';
 import { TranscriptView } from './chat/TranscriptView.js';
-import { keepPlace, scrollWindow, transcriptRows } from './chat/transcript.js';
+import { BODY_MAX_ROWS, bodyWindow, requestLines } from './chat/request.js';
+import { TranscriptLayout, keepPlace, scrollWindow } from './chat/transcript.js';
 
 /** Reasons the service answers while the intern cannot take a prompt yet; retried after Retry-After. */
 const WAIT_REASONS = ['busy', 'rate_limited'];
 const DEFAULT_RETRY_MS = 2000;
+/** A turn that went on this long without the person is signalled when it ends (issue 39). */
+export const LONG_TURN_MS = 10_000;
 
 /**
  * An answer to wait out and retry by itself (busy, rate limited), within the client's longest wait:
@@ -54,6 +58,9 @@ export function isWaitError(e: unknown): e is ApiError {
 export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
   const { api, nav, active, size, pane, options } = useTui();
   const copy = useClipboard();
+  const signal = useAttention();
+  // When the turn last went on without waiting for the person (a prompt sent, a request answered).
+  const resumedAt = useRef(Date.now());
   const intern = useResource((signal) => api.getIntern(id, { signal }), id, seed);
   // One on its way up is read again until it settles, so the hint that it cannot take a prompt yet
   // goes once it can (it said "wait until it runs" for as long as the screen was open).
@@ -91,11 +98,14 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
   // The transcript's length when last drawn: scrolled back, the view keeps its place as rows arrive.
   const [seenRows, setSeenRows] = useState(0);
   const [pick, setPick] = useState(0);
+  // How far the request's text is scrolled, for the interaction it belongs to (a new one starts at its top).
+  const [bodyAt, setBodyAt] = useState({ id: '', offset: 0 });
   const [retry, setRetry] = useState<{ at: number; reason: string } | null>(null);
   const [now, setNow] = useState(Date.now());
   const running = useRef<AbortController | null>(null);
   const retryTimer = useRef<NodeJS.Timeout | undefined>(undefined);
   const hyperlinks = useMemo(() => supportsHyperlinks(), []);
+  const layout = useMemo(() => new TranscriptLayout(), []);
 
   const last = convo.turns[convo.turns.length - 1];
   const interaction = last?.status === 'waiting' ? last.interaction : undefined;
@@ -193,15 +203,31 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
         setTurn(turn);
       }
       const t = convo.turns[at]!;
-      setTurn({ ...t, status: ctl.signal.aborted ? 'cancelled' : endedStatus(t) });
+      const status = ctl.signal.aborted ? 'cancelled' : endedStatus(t);
+      setTurn({ ...t, status });
       save(at);
+      signalEnd(t, status);
     } catch (e) {
       const t = convo.turns[at]!;
       setTurn(ctl.signal.aborted ? { ...t, status: 'cancelled' } : { ...t, status: 'failed', error: e });
       save(at);
+      if (!ctl.signal.aborted) signalEnd(t, 'failed');
     } finally {
       if (running.current === ctl) running.current = null;
     }
+  };
+
+  /**
+   * The terminal is signalled (useAttention) when the intern waits for the person: a permission
+   * request or a question arrived, or a turn that went on for longer than LONG_TURN_MS since the
+   * person last acted ended; a turn the person cancelled is not signalled.
+   */
+  const signalEnd = (t: Turn, status: Turn['status']) => {
+    const who = intern.data ? intern.data.name : 'the intern';
+    const asks = status === 'waiting' ? t.interaction?.args : undefined;
+    if (asks) return signal(asks.kind === 'permission' ? `${who} asks permission: ${asks.operation ?? 'an operation'}` : `${who} asks: ${asks.message}`);
+    const took = Date.now() - resumedAt.current;
+    if ((status === 'done' || status === 'failed') && took > LONG_TURN_MS) signal(`${who} ${status === 'done' ? 'finished' : 'failed'} after ${Math.round(took / 1000)} s`);
   };
 
   const request = (messages: ChatMessage[]): ChatRequest => ({
@@ -242,6 +268,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
             // stream() streams one (the running one, cancelled by esc, and only into its own turn).
             convo.turns.push({ ...newTurn(prompt), started: true });
             running.current = steerCtl;
+            resumedAt.current = Date.now();
             bump();
             void consume(start.events, steerCtl, convo.turns.length - 1);
           }
@@ -257,6 +284,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
     for (let i = convo.turns.length - 1; i >= 0; i--) if (convo.turns[i]!.unsent) convo.turns.splice(i, 1);
     convo.sessionId ??= randomUUID();
     convo.turns.push(newTurn(prompt));
+    resumedAt.current = Date.now();
     bump();
     void stream(request([{ role: 'user', content: prompt }]), prompt);
   };
@@ -268,6 +296,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
     const call = t.interaction.call;
     setLast({ ...t, status: 'running', replies: { ...t.replies, [call.id]: note }, interaction: { ...t.interaction, answered: true }, answeredIds: [...t.answeredIds, call.id] });
     setPick(0);
+    resumedAt.current = Date.now();
     void stream(request(answerMessages(call, content)));
   };
 
@@ -290,8 +319,11 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
       bump();
       return nav.flash(stores.conversations ? `a new conversation (the last one is saved: ${keyLabel('conversations')} lists them)` : 'a new conversation');
     }
-    if (matches('scrollUp', ch, key)) return setScroll((s) => s + Math.max(1, transcriptHeight - 1));
-    if (matches('scrollDown', ch, key)) return setScroll((s) => Math.max(0, s - Math.max(1, transcriptHeight - 1)));
+    // A request longer than its box takes the paging keys while it is asked: what it allows comes first.
+    const bodyCut = body.above > 0 || body.below > 0;
+    const bodyStep = (sign: number) => setBodyAt({ id: interaction!.call.id, offset: Math.max(0, body.offset + sign * Math.max(1, body.shown.length - 1)) });
+    if (matches('scrollUp', ch, key)) return bodyCut ? bodyStep(-1) : setScroll((s) => s + Math.max(1, transcriptHeight - 1));
+    if (matches('scrollDown', ch, key)) return bodyCut ? bodyStep(1) : setScroll((s) => Math.max(0, s - Math.max(1, transcriptHeight - 1)));
     if (matches('copyAnswer', ch, key)) {
       const lastAnswer = [...convo.turns].reverse().find((t) => t.answer.trim() !== '');
       if (!lastAnswer) return nav.flash('no answer to copy yet');
@@ -338,7 +370,14 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
   const width = Math.max(20, size.columns - 2);
   // A permission box: its border, title and options. A question's: its border, title, a row a
   // field, and the hint (or the form's error in its place).
-  const interactionRows = permission ? permissionRows(permission) : question ? questionRows(question) : 0;
+  // The request's text (a permission's command, a question's message) in full, in a window of the
+  // rows the pane can spare: the transcript keeps a row, and the prompt its own.
+  const boxWidth = Math.max(10, pane.columns - 4);
+  const asked = permission ?? question;
+  const bodyLines = useMemo(() => (asked ? requestLines(asked, boxWidth) : []), [asked, boxWidth]);
+  const fixedRows = permission ? permission.options.length + 3 : question ? question.fields.length + 3 : 0;
+  const body = bodyWindow(bodyLines, Math.min(BODY_MAX_ROWS, pane.rows - 5 - fixedRows), bodyAt.id === interaction?.call.id ? bodyAt.offset : 0);
+  const interactionRows = permission ? permissionRows(permission, body) : question ? questionRows(question, body) : 0;
   const lastError = last?.error;
   const otherRows = interactionRows + (retry ? 1 : 0) + (lastError && !isRunning ? 1 : 0);
   // The prompt grows with its lines (PROMPT_ROWS_MAX at most) and takes its rows from the transcript.
@@ -346,18 +385,22 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
   const ruled = pane.rows - otherRows - inputRows >= 5;
   const transcriptHeight = Math.max(1, pane.rows - 1 - (ruled ? 2 : 0) - inputRows - otherRows);
   const rule = <Text color={permission || question ? theme.muted : theme.accent}>{'─'.repeat(Math.max(1, pane.columns))}</Text>;
-  const rows = transcriptRows(
+  // Laid out only where a turn changed (the layout keeps the rest), and drawn only where visible.
+  const total = layout.update(
     convo.turns.filter((t) => !t.unsent),
     { width, folded, hyperlinks },
-  );
+  ).total;
   // Scrolled back while a turn streams, the view keeps its place (keepPlace; React's "adjust
   // state while rendering": the render restarts at once with it).
-  if (rows.length !== seenRows) {
-    setSeenRows(rows.length);
-    setScroll(keepPlace(scroll, seenRows, rows.length));
+  if (total !== seenRows) {
+    setSeenRows(total);
+    setScroll(keepPlace(scroll, seenRows, total));
   }
-  const { top, maxScroll } = scrollWindow(rows.length, transcriptHeight, scroll);
-  const visible = rows.slice(top, top + transcriptHeight);
+  const { top, maxScroll } = scrollWindow(total, transcriptHeight, scroll);
+  const version = layout.version;
+  // The same window of the same layout is the same array: the memoised view skips it.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the layout is one object; its version says it changed
+  const visible = useMemo(() => layout.slice(top, top + transcriptHeight).map((r) => r.row), [layout, version, top, transcriptHeight]);
   const name = intern.data ? sanitize(intern.data.name) : '…';
 
   return (
@@ -395,8 +438,8 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
         </Text>
       ) : null}
       {lastError && !isRunning ? <ErrorView error={lastError} compact /> : null}
-      {permission ? <PermissionBox request={permission} pick={pick} /> : null}
-      {question ? <QuestionForm key={interaction!.call.id} request={question} onAnswer={(content, note) => answer(content, note)} /> : null}
+      {permission ? <PermissionBox request={permission} pick={pick} body={body} /> : null}
+      {question ? <QuestionForm key={interaction!.call.id} request={question} body={body} onAnswer={(content, note) => answer(content, note)} /> : null}
       {/* Rules drawn as text: Ink does not take a border side switched on or off after the first
           render into its layout (only a change of borderStyle is), and drew a border a row taller
           than its box, which threw. */}

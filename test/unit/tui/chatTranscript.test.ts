@@ -1,6 +1,8 @@
 /** The transcript as rows, and the window a pane shows of it. */
 import { describe, expect, it } from 'vitest';
-import { keepPlace, scrollWindow, transcriptRows } from '../../../src/tui/screens/chat/transcript.js';
+import { renderMarkdown } from '../../../src/tui/markdown.js';
+import { MarkdownStream, allRows } from '../../../src/tui/markdownStream.js';
+import { TranscriptLayout, keepPlace, scrollWindow, transcriptRows } from '../../../src/tui/screens/chat/transcript.js';
 import { newTurn } from '../../../src/tui/screens/chatModel.js';
 
 const text = (rows: { text: string }[][]) => rows.map((r) => r.map((s) => s.text).join(''));
@@ -25,5 +27,47 @@ describe('scrollWindow and keepPlace', () => {
     expect(keepPlace(10, 100, 120)).toBe(30);
     expect(keepPlace(0, 100, 120)).toBe(0);
     expect(keepPlace(10, 120, 100)).toBe(10);
+  });
+});
+
+describe('TranscriptLayout', () => {
+  const opts = { width: 30, folded: false, hyperlinks: false };
+  const done = (prompt: string, answer: string) => ({ ...newTurn(prompt), answer, status: 'done' as const });
+
+  it('draws what laying every turn out from scratch draws, a window at a time', () => {
+    const turns = [done('a', '# Head\n\nsome text that wraps over a row or two\n\n```js\nx = 1\n```'), done('b', '- one\n- two')];
+    const layout = new TranscriptLayout().update(turns, opts);
+    const whole = text(transcriptRows(turns, opts));
+    expect(layout.total).toBe(whole.length);
+    expect(text(layout.slice(0, layout.total).map((r) => r.row))).toEqual(whole);
+    expect(text(layout.slice(3, 7).map((r) => r.row))).toEqual(whole.slice(3, 7));
+    expect(layout.turnOf(layout.startOf(1))).toBe(1);
+    expect(layout.at(0)?.piece).toMatchObject({ kind: 'prompt', text: 'a' });
+  });
+
+  it('keeps the rows of turns that did not change (the same objects), and lays all out again at a new width', () => {
+    const turns = [done('a', 'first'), done('b', 'second')];
+    const layout = new TranscriptLayout().update(turns, opts);
+    const row = layout.at(0)!.row;
+    layout.update([...turns, done('c', 'third')], opts);
+    expect(layout.at(0)!.row).toBe(row);
+    layout.update(turns, { ...opts, width: 31 });
+    expect(layout.at(0)!.row).not.toBe(row);
+  });
+
+  it('finds the rows that hold a text, whatever its case', () => {
+    const layout = new TranscriptLayout().update([done('find me', 'nothing\n\nFIND here')], opts);
+    expect(layout.find('find').map((i) => text([layout.at(i)!.row])[0])).toEqual(['you › find me', 'FIND here']);
+  });
+});
+
+describe('MarkdownStream', () => {
+  it('lays out text that grows as laying it out whole does, an open code block line by line', () => {
+    const full = 'Running `seq`:\n\n```\n1\n2\n3\n' + 'x'.repeat(30) + '\n```\n\nExit status 0.\n\n- a\n- b';
+    const md = new MarkdownStream({ width: 20, hyperlinks: false });
+    for (let i = 1; i <= full.length; i++) {
+      const grown = text(allRows(md.parts(full.slice(0, i))));
+      expect(grown, `after ${i} characters`).toEqual(text(renderMarkdown(full.slice(0, i), { width: 20, hyperlinks: false })));
+    }
   });
 });

@@ -1,22 +1,49 @@
-/** A permission request: what it asks for and its options, numbered, the picked one inverse. */
+/** A permission request: what it allows in full (its window, when long), then its options, numbered, the picked one inverse. */
 import { Box } from 'ink';
 import type { PermissionRequest } from '../../../contract/chat.js';
 import { sanitize } from '../../../text.js';
 import { Text } from '../../components/Text.js';
+import { keyLabel } from '../../keymap.js';
 import { theme } from '../../theme.js';
 import { optionText } from '../chatModel.js';
+import type { bodyWindow } from './request.js';
 
-/** The rows the box takes: its border, its title and an option a row. */
-export function permissionRows(request: PermissionRequest): number {
-  return request.options.length + 3;
+export type BodyWindow = ReturnType<typeof bodyWindow>;
+
+/** The rows the box takes: its border, its title, the body's window (with its "more" row) and an option a row. */
+export function permissionRows(request: PermissionRequest, body: BodyWindow): number {
+  return request.options.length + 3 + bodyRows(body);
 }
 
-export function PermissionBox({ request, pick }: { request: PermissionRequest; pick: number }) {
+export function bodyRows(body: BodyWindow): number {
+  return body.shown.length + (body.above || body.below ? 1 : 0);
+}
+
+/** The request's text in its window, and what is cut above and below it. */
+export function BodyView({ body, color }: { body: BodyWindow; color?: string }) {
+  return (
+    <>
+      {body.shown.map((line, i) => (
+        <Text key={i} color={color} wrap="truncate-end">
+          {line}
+        </Text>
+      ))}
+      {body.above || body.below ? (
+        <Text color={theme.muted} wrap="truncate-end">
+          {`… ${body.above} lines above, ${body.below} below (${keyLabel('scrollUp')})`}
+        </Text>
+      ) : null}
+    </>
+  );
+}
+
+export function PermissionBox({ request, pick, body }: { request: PermissionRequest; pick: number; body: BodyWindow }) {
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.warning} paddingX={1}>
       <Text color={theme.warning} wrap="truncate-end">
         Permission: {sanitize(request.operation ?? 'an operation')}
       </Text>
+      <BodyView body={body} />
       {request.options.map((o, i) => (
         <Text key={o + i} inverse={i === pick}>
           {' '}

@@ -10,16 +10,17 @@ import { counted } from '../../format.js';
 import { useKeys } from '../../hooks/useKeys.js';
 import { keyLabel, matches } from '../../keymap.js';
 import { theme } from '../../theme.js';
+import { type BodyWindow, BodyView, bodyRows } from './PermissionBox.js';
 
-/** The rows a question's box takes: its border, its title, a row a field, and the hint (or the form's error in its place). */
-export function questionRows(request: ElicitationRequest): number {
-  return request.fields.length + 4;
+/** The rows a question's box takes: its border, its message's window, a row a field, and the hint (or the form's error in its place). */
+export function questionRows(request: ElicitationRequest, body: BodyWindow): number {
+  return request.fields.length + 3 + bodyRows(body);
 }
 
 type FieldValue = string | boolean;
 
 /** A question as a form: text and number fields typed, choices cycled with space or ←→, booleans toggled. */
-export function QuestionForm({ request, onAnswer }: { request: ElicitationRequest; onAnswer: (content: string, note: string) => void }) {
+export function QuestionForm({ request, body, onAnswer }: { request: ElicitationRequest; body: BodyWindow; onAnswer: (content: string, note: string) => void }) {
   const { active } = useTui();
   const fields = request.fields;
   const [values, setValues] = useState<Record<string, FieldValue>>(() =>
@@ -73,9 +74,7 @@ export function QuestionForm({ request, onAnswer }: { request: ElicitationReques
   const labelWidth = Math.min(24, Math.max(8, ...fields.map((f) => widthOf(labelOf(f)))) + 3);
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.warning} paddingX={1}>
-      <Text color={theme.warning} wrap="truncate-end">
-        Question: {sanitize(request.message)}
-      </Text>
+      <BodyView body={body} color={theme.warning} />
       {fields.map((f, i) =>
         f.type === 'choice' || f.type === 'boolean' ? (
           <Text key={f.name} wrap="truncate-end">
