@@ -147,7 +147,7 @@ export const KEYMAP = [
   { id: 'secretCopy', keys: ['C'], label: 'C', help: 'copy workspace secrets in', footer: 'copy workspace secrets', scope: 'vaultIntern' },
   { id: 'vaultTab', keys: ['tab'], label: 'tab', help: 'effective / own tab', footer: 'effective / own', scope: 'vaultIntern' },
   { id: 'chatCancel', keys: ['escape'], label: 'esc', help: 'cancel the turn / back', footer: 'cancel / back', scope: 'chat' },
-  { id: 'newConversation', keys: ['ctrl+l'], label: '^l', help: 'a new conversation (this one stays saved)', footer: 'new', scope: 'chat' },
+  { id: 'newConversation', keys: ['ctrl+l'], label: '^l', help: 'a new conversation (this one is kept)', footer: 'new', scope: 'chat' },
   { id: 'conversations', keys: ['ctrl+g'], label: '^g', help: "the intern's past conversations", footer: 'conversations', scope: 'chat' },
   { id: 'approval', keys: ['ctrl+t'], label: '^t', help: 'approval mode manual / self-drive', footer: 'approval', scope: 'chat' },
   { id: 'reasoning', keys: ['ctrl+o'], label: '^o', help: 'fold / unfold reasoning', footer: 'reasoning', scope: 'chat' },
@@ -157,12 +157,12 @@ export const KEYMAP = [
   { id: 'send', keys: ['return'], label: 'enter', help: 'send (steers a running turn)', footer: 'send', scope: 'chatPrompt' },
   { id: 'chatEditor', keys: ['ctrl+e'], label: '^e', help: 'write the prompt in $EDITOR', footer: '$EDITOR', scope: 'chatPrompt' },
   // alt+enter is ESC CR; shift+enter only where the terminal tells it from enter (the kitty keyboard protocol's CSI 13;2u).
-  { id: 'promptNewline', keys: ['ctrl+j', 'meta+return', 'shift+return'], label: '^j', help: 'new line in the prompt (alt+enter, shift+enter)', footer: 'new line', scope: 'chatPrompt' },
+  { id: 'promptNewline', keys: ['ctrl+j', 'meta+return', 'shift+return'], label: '^j', help: 'new line (also alt+enter, shift+enter)', footer: 'new line', scope: 'chatPrompt' },
   // On the prompt's first line (up) or last (down); elsewhere they move between its lines. ctrl+n
   // is only this: a new conversation is ctrl+l (below), so ctrl+n never throws a conversation away.
-  { id: 'historyBack', keys: ['up', 'ctrl+p'], label: '↑/↓', help: 'earlier / later prompts (from the first / last line)', footer: false, scope: 'chatPrompt' },
+  { id: 'historyBack', keys: ['up', 'ctrl+p'], label: '↑/↓', help: 'earlier / later prompts', footer: false, scope: 'chatPrompt' },
   { id: 'historyForward', keys: ['down', 'ctrl+n'], label: '', help: '', scope: 'chatPrompt' },
-  { id: 'historySearch', keys: ['ctrl+r'], label: '^r', help: 'search earlier prompts, as a shell does', footer: false, scope: 'chatPrompt' },
+  { id: 'historySearch', keys: ['ctrl+r'], label: '^r', help: 'search earlier prompts', footer: false, scope: 'chatPrompt' },
   { id: 'searchOlder', keys: ['ctrl+r'], label: '^r', help: 'the next older match', footer: 'older', scope: 'promptSearch' },
   { id: 'searchAccept', keys: ['return'], label: 'enter', help: 'take the match into the prompt', footer: 'take it', scope: 'promptSearch' },
   { id: 'searchCancel', keys: ['escape', 'ctrl+g'], label: 'esc', help: 'back to the prompt as it was', footer: 'cancel', scope: 'promptSearch' },
