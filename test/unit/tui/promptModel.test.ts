@@ -12,7 +12,7 @@ describe('editing', () => {
     s = P.newline(s);
     expect(s.value).toBe('aX\nb');
     expect(P.erase(at('a👍🏽')).value).toBe('a');
-    expect(P.killLineStart(at('one\ntwo three', 11)).value).toBe('one\nthree');
+    expect(P.killLineStart(at('one\ntwo three', 8)).value).toBe('one\nthree');
     expect(P.killWord(at('one two', 7)).value).toBe('one ');
     expect(P.killLine(at('one\ntwo', 1)).value).toBe('o\ntwo');
   });
