@@ -370,7 +370,7 @@ export const SCOPE_TITLES: Record<Scope, string> = {
   questionText: 'A question\'s text field',
 };
 
-const SHORT: Record<string, string> = { pagedown: 'pgdn', pageup: 'pgup', return: 'enter', escape: 'esc' };
+const SHORT: Record<string, string> = { pagedown: 'pgdn', pageup: 'pgup', return: 'enter', escape: 'esc', 'meta+return': 'alt+enter', 'shift+return': 'shift+enter' };
 
 const shortKey = (k: string) => SHORT[k] ?? k.replace(/^ctrl\+/, '^');
 
