@@ -43,6 +43,7 @@ export type Scope =
   | 'chatPrompt'
   | 'promptSearch'
   | 'chatSessions'
+  | 'transcript'
   | 'permission'
   | 'question'
   | 'questionText';
@@ -149,11 +150,11 @@ export const KEYMAP = [
   { id: 'chatCancel', keys: ['escape'], label: 'esc', help: 'cancel the turn / back', footer: 'cancel / back', scope: 'chat' },
   { id: 'newConversation', keys: ['ctrl+l'], label: '^l', help: 'a new conversation (this one is kept)', footer: 'new', scope: 'chat' },
   { id: 'conversations', keys: ['ctrl+g'], label: '^g', help: "the intern's past conversations", footer: 'conversations', scope: 'chat' },
+  { id: 'scrollUp', keys: ['pageup'], label: 'pgup', help: 'page up, into the transcript', footer: 'transcript', scope: 'chat' },
+  { id: 'scrollDown', keys: ['pagedown'], label: '', help: 'page down', scope: 'chat' },
   { id: 'approval', keys: ['ctrl+t'], label: '^t', help: 'approval mode manual / self-drive', footer: 'approval', scope: 'chat' },
   { id: 'reasoning', keys: ['ctrl+o'], label: '^o', help: 'fold / unfold reasoning', footer: 'reasoning', scope: 'chat' },
   { id: 'copyAnswer', keys: ['ctrl+y'], label: '^y', help: 'copy the last answer (OSC 52)', footer: 'copy', scope: 'chat' },
-  { id: 'scrollUp', keys: ['pageup'], label: 'pgup/pgdn', help: 'scroll the transcript (a long request, while one is asked)', footer: 'scroll', scope: 'chat' },
-  { id: 'scrollDown', keys: ['pagedown'], label: '', help: '', scope: 'chat' },
   { id: 'send', keys: ['return'], label: 'enter', help: 'send (steers a running turn)', footer: 'send', scope: 'chatPrompt' },
   { id: 'chatEditor', keys: ['ctrl+e'], label: '^e', help: 'write the prompt in $EDITOR', footer: '$EDITOR', scope: 'chatPrompt' },
   // alt+enter is ESC CR; shift+enter only where the terminal tells it from enter (the kitty keyboard protocol's CSI 13;2u).
@@ -170,6 +171,18 @@ export const KEYMAP = [
   { id: 'renameConversation', keys: ['r'], label: 'r', help: 'rename', scope: 'chatSessions' },
   { id: 'deleteConversation', keys: ['D'], label: 'D', help: 'delete (asks first)', footer: 'delete', scope: 'chatSessions' },
   { id: 'conversationsBack', keys: ['escape', 'q'], label: 'esc', help: 'back to the chat', footer: 'back', scope: 'chatSessions' },
+  { id: 'transcriptDown', keys: ['j', 'down'], label: 'j/k', help: 'move by a row', footer: 'move', scope: 'transcript' },
+  { id: 'transcriptUp', keys: ['k', 'up'], label: '', help: '', scope: 'transcript' },
+  { id: 'transcriptTop', keys: ['g', 'home'], label: 'g/G', help: 'top / bottom', footer: false, scope: 'transcript' },
+  { id: 'transcriptBottom', keys: ['G', 'end'], label: '', help: '', scope: 'transcript' },
+  { id: 'prevTurn', keys: ['['], label: '[/]', help: 'previous / next turn', footer: 'turns', scope: 'transcript' },
+  { id: 'nextTurn', keys: [']'], label: '', help: '', scope: 'transcript' },
+  { id: 'transcriptSearch', keys: ['/', 'ctrl+f'], label: '/', help: 'search the transcript', footer: 'search', scope: 'transcript' },
+  { id: 'nextMatch', keys: ['n'], label: 'n/N', help: 'next / previous match', footer: 'matches', scope: 'transcript' },
+  { id: 'prevMatch', keys: ['N'], label: '', help: '', scope: 'transcript' },
+  { id: 'copyMessage', keys: ['y'], label: 'y', help: 'copy the message at the cursor', footer: 'copy', scope: 'transcript' },
+  { id: 'copyCode', keys: ['c'], label: 'c', help: 'copy the code block at the cursor', footer: 'copy code', scope: 'transcript' },
+  { id: 'foldTool', keys: ['return'], label: 'enter', help: 'expand / fold the tool call', footer: 'fold', scope: 'transcript' },
   { id: 'optionPick', keys: ['1', '2', '3', '4', '5', '6', '7', '8', '9'], label: '1-9', help: 'answer with that option', footer: 'answer', scope: 'permission' },
   { id: 'optionUp', keys: ['up'], label: '↑/↓', help: 'move between the options', footer: 'move', scope: 'permission' },
   { id: 'optionDown', keys: ['down'], label: '', help: '', scope: 'permission' },
@@ -228,6 +241,7 @@ export const SCOPES_TOGETHER: Scope[][] = [
   ['always', 'chat', 'chatPrompt', 'text'],
   ['always', 'promptSearch', 'text'],
   ['always', 'chatSessions', 'cursor'],
+  ['always', 'chat', 'transcript'],
   ['always', 'chat', 'permission'],
   ['always', 'chat', 'question', 'questionText', 'text'],
   ['always', 'chat', 'question', 'choice'],
@@ -365,6 +379,7 @@ export const SCOPE_TITLES: Record<Scope, string> = {
   chatPrompt: 'The chat prompt',
   promptSearch: 'Searching earlier prompts (^r)',
   chatSessions: "An intern's past conversations",
+  transcript: 'The chat transcript (pgup from the prompt)',
   permission: 'A permission request',
   question: 'A question (elicitation)',
   questionText: 'A question\'s text field',

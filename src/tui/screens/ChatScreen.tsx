@@ -14,10 +14,9 @@ import { randomUUID } from 'node:crypto';
 import { Box } from 'ink';
 import { Text } from '../components/Text.js';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { ApiError, RETRY_AFTER_MAX_MS } from '../../client/errors.js';
 import type { ChatStart } from '../../client/types.js';
 import { CANCEL_ANSWER, elicitationAnswer, type ChatChunk, type ChatMessage, type ChatRequest, answerMessages, promptTooLong } from '../../contract/chat.js';
-import { PROVISIONABLE_STATUSES, STARTING_STATUSES, type Intern } from '../../contract/intern.js';
+import { STARTING_STATUSES, type Intern } from '../../contract/intern.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { useTui } from '../context.js';
 import { useAttention } from '../hooks/useAttention.js';
@@ -31,32 +30,21 @@ import { supportsHyperlinks } from '../markdown.js';
 import { sanitize } from '../../text.js';
 import { theme } from '../theme.js';
 import { type Turn, applyChunk, conversationOf, endedStatus, newTurn, optionText } from './chatModel.js';
-import { ChatPrompt, promptLabelWidth } from './chat/ChatPrompt.js';
-import { promptRows, promptState } from './chat/promptModel.js';
-import { chatStores, restoreLatest, saveTurn, sessionReplaced, startNew } from './chat/saved.js';
-import { PermissionBox, permissionRows } from './chat/PermissionBox.js';
-import { QuestionForm, questionRows } from './chat/QuestionForm.js';
+import { ChatPrompt, promptHeight } from './chat/ChatPrompt.js';
+import { promptState } from './chat/promptModel.js';
+import { useSavedChat } from './chat/useSavedChat.js';
+import { PermissionBox } from './chat/PermissionBox.js';
+import { QuestionForm } from './chat/QuestionForm.js';
 import { TranscriptView } from './chat/TranscriptView.js';
-import { BODY_MAX_ROWS, bodyWindow, requestLines } from './chat/request.js';
+import { ChatHeader, emptyHint } from './chat/ChatHeader.js';
+import { useTranscriptNav } from './chat/useTranscriptNav.js';
+import { TextField } from '../components/TextField.js';
+import { attentionText, requestBox, requestLines } from './chat/request.js';
 import { TranscriptLayout, keepPlace, scrollWindow } from './chat/transcript.js';
-
-/** Reasons the service answers while the intern cannot take a prompt yet; retried after Retry-After. */
-const WAIT_REASONS = ['busy', 'rate_limited'];
-const DEFAULT_RETRY_MS = 2000;
-/** A turn that went on this long without the person is signalled when it ends (issue 39). */
-export const LONG_TURN_MS = 10_000;
-
-/**
- * An answer to wait out and retry by itself (busy, rate limited), within the client's longest wait:
- * asked for longer (an hour), it is an error that says how long, as a command's is, rather than a
- * prompt that hangs silently.
- */
-export function isWaitError(e: unknown): e is ApiError {
-  return e instanceof ApiError && (WAIT_REASONS.includes(e.reason ?? '') || e.status === 429) && (e.retryAfterMs ?? 0) <= RETRY_AFTER_MAX_MS;
-}
+import { DEFAULT_RETRY_MS, LONG_TURN_MS, isWaitError } from './chat/waits.js';
 
 export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
-  const { api, nav, active, size, pane, options } = useTui();
+  const { api, nav, active, size, pane } = useTui();
   const copy = useClipboard();
   const signal = useAttention();
   // When the turn last went on without waiting for the person (a prompt sent, a request answered).
@@ -71,18 +59,8 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
     return changed;
   }, 1000, 5000);
   const convo = useMemo(() => conversationOf(api, id), [api, id]);
-  // Saved conversations and the prompt history (screens/chat/saved.ts): on the first opening in
-  // this process, the intern's latest conversation comes back with its transcript.
-  const stores = useMemo(() => chatStores(options.stateDir, options.profile, options.host, api), [options.stateDir, options.profile, options.host, api]);
-  const skipped = useMemo(() => (stores.conversations ? restoreLatest(convo, stores.conversations, id) : []), [convo, stores, id]);
-  useEffect(() => {
-    const problems = [...skipped, stores.history.takeProblem()].filter((p): p is string => Boolean(p));
-    if (problems.length) nav.flash(`${problems[0]}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`, 'error');
-  }, [skipped, stores, nav]);
-  const save = (at: number) => {
-    const problem = saveTurn(convo, stores.conversations, { id, name: intern.data?.name ?? seed?.name ?? id }, at);
-    if (problem) nav.flash(problem, 'error');
-  };
+  // Saved conversations and the prompt history (the latest conversation comes back on first opening).
+  const saved = useSavedChat(convo, id, intern.data ?? seed);
   const [, setVersion] = useState(0);
   const bump = useCallback(() => setVersion((v) => v + 1), []);
   // A prompt typed and not sent outlives the screen (esc leaves it, as it leaves any screen): the
@@ -94,6 +72,8 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
     convo.draft = input;
   }, [convo, input]);
   const [folded, setFolded] = useState(false);
+  // Tool calls shown whole (enter on one in the transcript).
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
   const [scroll, setScroll] = useState(0);
   // The transcript's length when last drawn: scrolled back, the view keeps its place as rows arrive.
   const [seenRows, setSeenRows] = useState(0);
@@ -113,7 +93,6 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
   const permission = interaction?.args.kind === 'permission' ? interaction.args : undefined;
   const question = interaction?.args.kind === 'elicitation' ? interaction.args : undefined;
 
-  useScreen(permission ? ['permission', 'chat'] : question ? ['question', 'chat'] : searching ? ['promptSearch', 'text'] : ['chatPrompt', 'chat', 'text'], true);
   // Leaving the screen cancels a running turn's stream and any pending retry.
   // Leaving marks such a turn cancelled, so coming back never shows a stream that is not there.
   useEffect(
@@ -122,13 +101,10 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
       if (running.current || retryTimer.current) {
         running.current?.abort();
         clearTimeout(retryTimer.current);
-        if (t && t.status === 'running') {
-          convo.turns[convo.turns.length - 1] = { ...t, status: 'cancelled' };
-          save(convo.turns.length - 1);
-        }
+        if (t && t.status === 'running') saved.cancelled(convo.turns.length - 1);
       }
     },
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- save reads the stores and the intern as they are at the end
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- saved as the stores and the intern are at the end
     [convo],
   );
   useEffect(() => {
@@ -137,8 +113,10 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
     return () => clearInterval(t);
   }, [retry]);
 
+  // The last turn as it now stands, saved once the service has taken it (chat/saved.ts).
   const setLast = (turn: Turn) => {
     convo.turns[convo.turns.length - 1] = turn;
+    saved.save(convo.turns.length - 1);
     bump();
   };
 
@@ -178,7 +156,6 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
       return;
     }
     setLast({ ...convo.turns[convo.turns.length - 1]!, started: true });
-    save(convo.turns.length - 1);
     await consume(start.events, ctl, convo.turns.length - 1);
   };
 
@@ -195,22 +172,18 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
     try {
       for await (const chunk of events) {
         const { turn, sessionId } = applyChunk(convo.turns[at]!, chunk);
-        if (sessionId) {
-          const gone = sessionReplaced(convo, sessionId);
-          if (gone) nav.flash(`the service no longer knows session ${sanitize(gone).slice(0, 24)}: the conversation goes on in a new one (the intern does not remember the earlier turns)`, 'error');
-          convo.sessionId = sessionId;
-        }
+        if (sessionId) convo.sessionId = saved.sessionNamed(sessionId);
         setTurn(turn);
       }
       const t = convo.turns[at]!;
       const status = ctl.signal.aborted ? 'cancelled' : endedStatus(t);
       setTurn({ ...t, status });
-      save(at);
+      saved.save(at);
       signalEnd(t, status);
     } catch (e) {
       const t = convo.turns[at]!;
       setTurn(ctl.signal.aborted ? { ...t, status: 'cancelled' } : { ...t, status: 'failed', error: e });
-      save(at);
+      saved.save(at);
       if (!ctl.signal.aborted) signalEnd(t, 'failed');
     } finally {
       if (running.current === ctl) running.current = null;
@@ -223,11 +196,8 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
    * person last acted ended; a turn the person cancelled is not signalled.
    */
   const signalEnd = (t: Turn, status: Turn['status']) => {
-    const who = intern.data ? intern.data.name : 'the intern';
-    const asks = status === 'waiting' ? t.interaction?.args : undefined;
-    if (asks) return signal(asks.kind === 'permission' ? `${who} asks permission: ${asks.operation ?? 'an operation'}` : `${who} asks: ${asks.message}`);
-    const took = Date.now() - resumedAt.current;
-    if ((status === 'done' || status === 'failed') && took > LONG_TURN_MS) signal(`${who} ${status === 'done' ? 'finished' : 'failed'} after ${Math.round(took / 1000)} s`);
+    const text = attentionText(t, status, intern.data ? intern.data.name : 'the intern', Date.now() - resumedAt.current, LONG_TURN_MS);
+    if (text) signal(text);
   };
 
   const request = (messages: ChatMessage[]): ChatRequest => ({
@@ -248,7 +218,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
     if (!prompt) return;
     const long = promptTooLong(prompt);
     if (long) return nav.flash(`${long}: nothing was sent`, 'error');
-    stores.history.add(prompt);
+    saved.stores.history.add(prompt);
     setInput('');
     setScroll(0);
     if (isRunning) {
@@ -262,7 +232,6 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
             convo.sessionId = start.session_id;
             const t = convo.turns[convo.turns.length - 1]!;
             setLast({ ...t, notes: [...t.notes, `↪ steered: ${prompt}`] });
-            save(convo.turns.length - 1);
           } else {
             // The turn ended before the prompt arrived: it is a turn of its own, streamed as
             // stream() streams one (the running one, cancelled by esc, and only into its own turn).
@@ -301,28 +270,66 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
   };
 
 
+  // Layout: status line, transcript, the interaction, the prompt (3 rows); the keys are the footer's.
+  // On a short pane the prompt's rules go: the prompt itself always shows, and the transcript keeps
+  // a row.
+  const width = Math.max(20, size.columns - 2);
+  // The request's text (a permission's command, a question's message) in full, in a window of the
+  // rows the pane can spare (requestBox): the transcript keeps a row, and the prompt its own.
+  const asked = permission ?? question;
+  const bodyLines = useMemo(() => (asked ? requestLines(asked, Math.max(10, pane.columns - 4)) : []), [asked, pane.columns]);
+  const { body, rows: interactionRows } = requestBox(asked, bodyLines, pane.rows, bodyAt.id === interaction?.call.id ? bodyAt.offset : 0);
+  const lastError = last?.error;
+  const otherRows = interactionRows + (retry ? 1 : 0) + (lastError && !isRunning ? 1 : 0);
+  const inputRows = promptHeight(prompt, input, width, isRunning);
+  const ruled = pane.rows - otherRows - inputRows >= 5;
+  const transcriptHeight = Math.max(1, pane.rows - 1 - (ruled ? 2 : 0) - inputRows - otherRows);
+  const rule = <Text color={permission || question ? theme.muted : theme.accent}>{'─'.repeat(Math.max(1, pane.columns))}</Text>;
+  // Laid out only where a turn changed (the layout keeps the rest), and drawn only where visible.
+  const total = layout.update(
+    convo.turns.filter((t) => !t.unsent),
+    { width, folded, hyperlinks, expanded },
+  ).total;
+  // Scrolled back while a turn streams, the view keeps its place (keepPlace; React's "adjust
+  // state while rendering": the render restarts at once with it).
+  if (total !== seenRows) {
+    setSeenRows(total);
+    setScroll(keepPlace(scroll, seenRows, total));
+  }
+  const { top, maxScroll } = scrollWindow(total, transcriptHeight, scroll);
+  const version = layout.version;
+  // The same window of the same layout is the same array: the memoised view skips it.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the layout is one object; its version says it changed
+  const visible = useMemo(() => layout.slice(top, top + transcriptHeight).map((r) => r.row), [layout, version, top, transcriptHeight]);
+  const nav_ = useTranscriptNav({
+    layout,
+    height: transcriptHeight,
+    scroll,
+    setScroll,
+    type: (text) => setInput((typed) => typed + text),
+    copy,
+    flash: (text) => nav.flash(text),
+    toggleTool: (toolId) => setExpanded((open) => (open.has(toolId) ? new Set([...open].filter((x) => x !== toolId)) : new Set([...open, toolId]))),
+  });
+  const inTranscript = nav_.mode !== 'prompt' && !permission && !question;
+  useScreen(
+    permission ? ['permission', 'chat'] : question ? ['question', 'chat'] : nav_.mode === 'search' ? ['prompt', 'text'] : nav_.mode === 'transcript' ? ['transcript', 'chat'] : searching ? ['promptSearch', 'text'] : ['chatPrompt', 'chat', 'text'],
+    true,
+  );
+
   useKeys((ch, key) => {
+    // The transcript's keys first while it has them (a request, when asked, takes them back).
+    if (inTranscript && nav_.handle(ch, key)) return;
     if (matches('approval', ch, key)) {
       convo.mode = convo.mode === 'manual' ? 'self-drive' : 'manual';
       return bump();
     }
     if (matches('reasoning', ch, key)) return setFolded((f) => !f);
-    if (matches('newConversation', ch, key) || matches('conversations', ch, key)) {
-      if (isRunning || interaction || retry) return nav.flash(`the turn is still running or waiting: ${keyLabel('chatCancel')} cancels it first`, 'error');
-      if (matches('conversations', ch, key)) {
-        if (!stores.conversations) return nav.flash('no state folder (HOME or XDG_STATE_HOME): conversations are not saved', 'error');
-        return nav.push({ name: 'chatSessions', id, seed: intern.data ?? seed });
-      }
-      if (convo.turns.length === 0) return nav.flash('this conversation is new already');
-      startNew(convo);
-      setScroll(0);
-      bump();
-      return nav.flash(stores.conversations ? `a new conversation (the last one is saved: ${keyLabel('conversations')} lists them)` : 'a new conversation');
-    }
+    if (saved.handleKey(ch, key, Boolean(isRunning || interaction || retry), () => (setScroll(0), bump()))) return;
     // A request longer than its box takes the paging keys while it is asked: what it allows comes first.
     const bodyCut = body.above > 0 || body.below > 0;
     const bodyStep = (sign: number) => setBodyAt({ id: interaction!.call.id, offset: Math.max(0, body.offset + sign * Math.max(1, body.shown.length - 1)) });
-    if (matches('scrollUp', ch, key)) return bodyCut ? bodyStep(-1) : setScroll((s) => s + Math.max(1, transcriptHeight - 1));
+    if (matches('scrollUp', ch, key)) return bodyCut ? bodyStep(-1) : nav_.enter();
     if (matches('scrollDown', ch, key)) return bodyCut ? bodyStep(1) : setScroll((s) => Math.max(0, s - Math.max(1, transcriptHeight - 1)));
     if (matches('copyAnswer', ch, key)) {
       const lastAnswer = [...convo.turns].reverse().find((t) => t.answer.trim() !== '');
@@ -341,8 +348,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
       if (isRunning) {
         running.current?.abort();
         const t = convo.turns[convo.turns.length - 1]!;
-        setLast({ ...t, status: 'cancelled' });
-        return save(convo.turns.length - 1);
+        return setLast({ ...t, status: 'cancelled' });
       }
       if (permission) return answer(CANCEL_ANSWER, '✖ cancelled the request');
       if (question) return answer(elicitationAnswer({ action: CANCEL_ANSWER }), '✖ cancelled the question');
@@ -364,74 +370,19 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
     }
   }, active && !searching);
 
-  // Layout: status line, transcript, the interaction, the prompt (3 rows); the keys are the footer's.
-  // On a short pane the prompt's rules go: the prompt itself always shows, and the transcript keeps
-  // a row.
-  const width = Math.max(20, size.columns - 2);
-  // A permission box: its border, title and options. A question's: its border, title, a row a
-  // field, and the hint (or the form's error in its place).
-  // The request's text (a permission's command, a question's message) in full, in a window of the
-  // rows the pane can spare: the transcript keeps a row, and the prompt its own.
-  const boxWidth = Math.max(10, pane.columns - 4);
-  const asked = permission ?? question;
-  const bodyLines = useMemo(() => (asked ? requestLines(asked, boxWidth) : []), [asked, boxWidth]);
-  const fixedRows = permission ? permission.options.length + 3 : question ? question.fields.length + 3 : 0;
-  const body = bodyWindow(bodyLines, Math.min(BODY_MAX_ROWS, pane.rows - 5 - fixedRows), bodyAt.id === interaction?.call.id ? bodyAt.offset : 0);
-  const interactionRows = permission ? permissionRows(permission, body) : question ? questionRows(question, body) : 0;
-  const lastError = last?.error;
-  const otherRows = interactionRows + (retry ? 1 : 0) + (lastError && !isRunning ? 1 : 0);
-  // The prompt grows with its lines (PROMPT_ROWS_MAX at most) and takes its rows from the transcript.
-  const inputRows = promptRows(prompt.value === input ? prompt : promptState(input), width - promptLabelWidth(isRunning));
-  const ruled = pane.rows - otherRows - inputRows >= 5;
-  const transcriptHeight = Math.max(1, pane.rows - 1 - (ruled ? 2 : 0) - inputRows - otherRows);
-  const rule = <Text color={permission || question ? theme.muted : theme.accent}>{'─'.repeat(Math.max(1, pane.columns))}</Text>;
-  // Laid out only where a turn changed (the layout keeps the rest), and drawn only where visible.
-  const total = layout.update(
-    convo.turns.filter((t) => !t.unsent),
-    { width, folded, hyperlinks },
-  ).total;
-  // Scrolled back while a turn streams, the view keeps its place (keepPlace; React's "adjust
-  // state while rendering": the render restarts at once with it).
-  if (total !== seenRows) {
-    setSeenRows(total);
-    setScroll(keepPlace(scroll, seenRows, total));
-  }
-  const { top, maxScroll } = scrollWindow(total, transcriptHeight, scroll);
-  const version = layout.version;
-  // The same window of the same layout is the same array: the memoised view skips it.
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- the layout is one object; its version says it changed
-  const visible = useMemo(() => layout.slice(top, top + transcriptHeight).map((r) => r.row), [layout, version, top, transcriptHeight]);
   const name = intern.data ? sanitize(intern.data.name) : '…';
 
   return (
     <Box flexDirection="column" flexGrow={1}>
-      <Text wrap="truncate-end">
-        <Text bold>Chat with {name}</Text>
-        {/* First after the name: at 80 columns the end of this line is cut. */}
-        {scroll > 0 ? <Text color={theme.warning}>{` · scrolled ${Math.min(scroll, maxScroll)} up (${keyLabel('scrollDown')})`}</Text> : null}
-        <Text color={theme.muted}> · mode </Text>
-        <Text color={convo.mode === 'manual' ? theme.warning : theme.accent}>{convo.mode}</Text>
-        <Text color={theme.muted}>
-          {' '}({keyLabel('approval')}) · reasoning {folded ? 'folded' : 'shown'} ({keyLabel('reasoning')})
-          {convo.sessionId && convo.turns.some((t) => t.started) ? ` · session ${sanitize(convo.sessionId).slice(0, 12)}` : ''}
-        </Text>
-      </Text>
-      <TranscriptView
-        rows={visible}
-        first={top}
-        height={transcriptHeight}
-        empty={
-          intern.data && intern.data.status !== 'running'
-            ? `${name} is ${sanitize(intern.data.status)}: a prompt needs it running (${
-                PROVISIONABLE_STATUSES.includes(intern.data.status)
-                  ? `${keyLabel('provision')} provisions it on the details screen`
-                  : STARTING_STATUSES.includes(intern.data.status)
-                    ? 'it is on its way: wait until it runs'
-                    : 'it cannot run now'
-              }).`
-            : `Type a prompt and press ${keyLabel('send')}. Markdown answers are rendered; ${keyLabel('chatCancel')} cancels a running turn.`
-        }
+      <ChatHeader
+        name={name}
+        scrolled={Math.min(scroll, maxScroll)}
+        mode={convo.mode}
+        folded={folded}
+        session={convo.sessionId && convo.turns.some((t) => t.started) ? convo.sessionId : undefined}
+        search={nav_.query ? { query: nav_.query, count: nav_.found.length, at: nav_.found.indexOf(nav_.cursor) + 1 } : undefined}
       />
+      <TranscriptView rows={visible} first={top} height={transcriptHeight} empty={emptyHint(intern.data, name)} cursor={inTranscript ? nav_.cursor - top : -1} query={nav_.query} />
       {retry ? (
         <Text color={theme.warning}>
           {retry.reason}: retrying in {Math.max(0, Math.ceil((retry.at - now) / 1000))}s (esc gives up)
@@ -444,18 +395,22 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
           render into its layout (only a change of borderStyle is), and drew a border a row taller
           than its box, which threw. */}
       {ruled ? rule : null}
+      {nav_.mode === 'search' && inTranscript ? (
+        <TextField label="/" labelWidth={4} value={nav_.draft} onChange={nav_.setDraft} focused={active} placeholder={`search the transcript (${keyLabel('accept')} searches)`} />
+      ) : (
       <ChatPrompt
         value={input}
         onChange={setInput}
         onSubmit={send}
-        focus={active && !permission && !question}
+        focus={active && !permission && !question && nav_.mode === 'prompt'}
         width={width}
         steering={isRunning}
         placeholder={isRunning ? 'type to steer the running turn' : permission || question ? 'answer above first' : 'a prompt'}
-        history={stores.history.entries}
+        history={saved.stores.history.entries}
         state={prompt}
         onState={setPrompt}
       />
+      )}
       {ruled ? rule : null}
     </Box>
   );

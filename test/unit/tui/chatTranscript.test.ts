@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../../src/tui/markdown.js';
 import { MarkdownStream, allRows } from '../../../src/tui/markdownStream.js';
-import { TranscriptLayout, keepPlace, scrollWindow, transcriptRows } from '../../../src/tui/screens/chat/transcript.js';
+import { TranscriptLayout, follow, keepPlace, nextOf, scrollWindow, transcriptRows, turnStep } from '../../../src/tui/screens/chat/transcript.js';
+import { marked } from '../../../src/tui/screens/chat/TranscriptView.js';
 import { newTurn } from '../../../src/tui/screens/chatModel.js';
 
 const text = (rows: { text: string }[][]) => rows.map((r) => r.map((s) => s.text).join(''));
@@ -69,5 +70,38 @@ describe('MarkdownStream', () => {
       const grown = text(allRows(md.parts(full.slice(0, i))));
       expect(grown, `after ${i} characters`).toEqual(text(renderMarkdown(full.slice(0, i), { width: 20, hyperlinks: false })));
     }
+  });
+});
+
+describe('moving in the transcript', () => {
+  it('follow keeps the cursor row in the window, and leaves a window that shows it alone', () => {
+    // 100 rows, 10 high, at the bottom: rows 90-99 show.
+    expect(follow(95, 100, 10, 0)).toBe(0);
+    expect(follow(89, 100, 10, 0)).toBe(1);
+    expect(follow(0, 100, 10, 0)).toBe(90);
+    expect(follow(99, 100, 10, 90)).toBe(0);
+  });
+
+  it('nextOf goes to the next or previous match, wrapping round', () => {
+    expect(nextOf([3, 8, 20], 8, 1)).toBe(20);
+    expect(nextOf([3, 8, 20], 20, 1)).toBe(3);
+    expect(nextOf([3, 8, 20], 8, -1)).toBe(3);
+    expect(nextOf([3, 8, 20], 3, -1)).toBe(20);
+    expect(nextOf([], 3, 1)).toBeUndefined();
+  });
+
+  it('turnStep goes to the start of the next turn, or of its own (then the one before) backwards', () => {
+    const layout = new TranscriptLayout().update([{ ...newTurn('a'), answer: 'x\n\ny', status: 'done' }, { ...newTurn('b'), answer: 'z', status: 'done' }], { width: 30, folded: false, hyperlinks: false });
+    const second = layout.startOf(1);
+    expect(turnStep(layout, 1, 1)).toBe(second);
+    expect(turnStep(layout, second + 1, -1)).toBe(second);
+    expect(turnStep(layout, second, -1)).toBe(0);
+    expect(turnStep(layout, second, 1)).toBe(second);
+  });
+
+  it('marks every match of a search in a row, whatever its case and across segments', () => {
+    const row = marked([{ text: 'an Answer, ' }, { text: 'answ', bold: true }, { text: 'er' }], 'answer');
+    expect(row.map((s) => [s.text, Boolean(s.match)])).toEqual([['an ', false], ['Answer', true], [', ', false], ['answ', true], ['er', true]]);
+    expect(row[3]!.bold).toBe(true);
   });
 });

@@ -40,6 +40,13 @@ export interface ChatPromptProps {
 /** The label's cells before the prompt's text. */
 export const promptLabelWidth = (steering: boolean): number => (steering ? 4 : 2);
 
+/**
+ * The rows the prompt takes at `width` (the chat takes them from the transcript): its lines as
+ * wrapped, PROMPT_ROWS_MAX at most; `value` set from outside goes before the model's state.
+ */
+export const promptHeight = (state: P.PromptState, value: string, width: number, steering: boolean): number =>
+  P.promptRows(state.value === value ? state : P.promptState(value), width - promptLabelWidth(steering));
+
 export function ChatPrompt({ value, onChange, onSubmit, focus, width, steering = false, placeholder, history, state, onState }: ChatPromptProps) {
   const { nav } = useTui();
   const editor = useExternalEditor();

@@ -10,15 +10,6 @@ import type { bodyWindow } from './request.js';
 
 export type BodyWindow = ReturnType<typeof bodyWindow>;
 
-/** The rows the box takes: its border, its title, the body's window (with its "more" row) and an option a row. */
-export function permissionRows(request: PermissionRequest, body: BodyWindow): number {
-  return request.options.length + 3 + bodyRows(body);
-}
-
-export function bodyRows(body: BodyWindow): number {
-  return body.shown.length + (body.above || body.below ? 1 : 0);
-}
-
 /** The request's text in its window, and what is cut above and below it. */
 export function BodyView({ body, color }: { body: BodyWindow; color?: string }) {
   return (
@@ -30,7 +21,7 @@ export function BodyView({ body, color }: { body: BodyWindow; color?: string }) 
       ))}
       {body.above || body.below ? (
         <Text color={theme.muted} wrap="truncate-end">
-          {`… ${body.above} lines above, ${body.below} below (${keyLabel('scrollUp')})`}
+          {`… ${body.above} lines above, ${body.below} below (${keyLabel('scrollUp')}/${keyLabel('scrollDown')})`}
         </Text>
       ) : null}
     </>

@@ -10,12 +10,7 @@ import { counted } from '../../format.js';
 import { useKeys } from '../../hooks/useKeys.js';
 import { keyLabel, matches } from '../../keymap.js';
 import { theme } from '../../theme.js';
-import { type BodyWindow, BodyView, bodyRows } from './PermissionBox.js';
-
-/** The rows a question's box takes: its border, its message's window, a row a field, and the hint (or the form's error in its place). */
-export function questionRows(request: ElicitationRequest, body: BodyWindow): number {
-  return request.fields.length + 3 + bodyRows(body);
-}
+import { type BodyWindow, BodyView } from './PermissionBox.js';
 
 type FieldValue = string | boolean;
 

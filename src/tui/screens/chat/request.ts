@@ -5,6 +5,7 @@
 import type { ElicitationRequest, PermissionRequest } from '../../../contract/chat.js';
 import { sanitize } from '../../../text.js';
 import { wrapText } from '../../wrap.js';
+import type { Turn } from '../chatModel.js';
 
 const SAID = new Set(['kind', 'operation', 'options']);
 
@@ -23,8 +24,31 @@ export function requestLines(request: PermissionRequest | ElicitationRequest, wi
   return text ? wrapText(text, width, '  ') : [];
 }
 
+/**
+ * What the terminal is told when a stream ends (useAttention), or null: the intern `who` waits on a
+ * permission or a question, or a turn that went on `took` ms (longer than `long`) since the person
+ * last acted ended. A cancelled turn (the person's own doing) says nothing.
+ */
+export function attentionText(t: Turn, status: Turn['status'], who: string, took: number, long: number): string | null {
+  const asks = status === 'waiting' ? t.interaction?.args : undefined;
+  if (asks) return asks.kind === 'permission' ? `${who} asks permission: ${asks.operation ?? 'an operation'}` : `${who} asks: ${asks.message}`;
+  if ((status === 'done' || status === 'failed') && took > long) return `${who} ${status === 'done' ? 'finished' : 'failed'} after ${Math.round(took / 1000)} s`;
+  return null;
+}
+
 /** At most this many of the body's rows show at once (fewer on a short pane); the rest scroll. */
 export const BODY_MAX_ROWS = 12;
+
+/**
+ * A request's box: the window of its body (`lines`) a pane `paneRows` high can spare beside its
+ * options or fields, and the rows the whole box takes (its border, that window, its options, or a
+ * question's fields and hint).
+ */
+export function requestBox(asked: PermissionRequest | ElicitationRequest | undefined, lines: readonly string[], paneRows: number, offset: number): { body: ReturnType<typeof bodyWindow>; rows: number } {
+  const fixed = !asked ? 0 : asked.kind === 'permission' ? asked.options.length + 3 : asked.fields.length + 3;
+  const body = bodyWindow(lines, Math.min(BODY_MAX_ROWS, paneRows - 5 - fixed), offset);
+  return { body, rows: asked ? fixed + body.shown.length + (body.above || body.below ? 1 : 0) : 0 };
+}
 
 /**
  * The window of a body of `lines` that `room` rows show from `offset` (clamped): the lines, and how

@@ -263,3 +263,26 @@ export function scrollWindow(total: number, height: number, scroll: number): { t
 export function keepPlace(scroll: number, before: number, after: number): number {
   return scroll > 0 && after > before ? scroll + after - before : scroll;
 }
+
+/** The scroll position (rows up from the end) that keeps row `cursor` in a window `height` rows high: unchanged when it is in view. */
+export function follow(cursor: number, total: number, height: number, scroll: number): number {
+  const { top } = scrollWindow(total, height, scroll);
+  if (cursor < top) return Math.max(0, total - height - cursor);
+  if (cursor >= top + height) return Math.max(0, total - cursor - 1);
+  return scroll;
+}
+
+/** The next (`step` 1) or previous (-1) of sorted `rows` from `cursor`, wrapping round; undefined when there is none. */
+export function nextOf(rows: readonly number[], cursor: number, step: 1 | -1): number | undefined {
+  if (rows.length === 0) return undefined;
+  if (step === 1) return rows.find((r) => r > cursor) ?? rows[0];
+  return [...rows].reverse().find((r) => r < cursor) ?? rows[rows.length - 1];
+}
+
+/** The first row of the turn before (`step` -1; the start of the cursor's own turn when it is inside it) or after (1) the cursor's. */
+export function turnStep(layout: TranscriptLayout, cursor: number, step: 1 | -1): number {
+  const turn = layout.turnOf(cursor);
+  if (step === 1) return turn + 1 < layout.turnCount ? layout.startOf(turn + 1) : cursor;
+  const start = layout.startOf(turn);
+  return cursor > start ? start : layout.startOf(Math.max(0, turn - 1));
+}
