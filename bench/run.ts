@@ -29,6 +29,7 @@ import { createClient } from '../src/client/index.js';
 import { CLI, PtyScreen, ROOT, type SandboxProcess, Tui, openIntern, poll, startSandboxProcess } from '../test/e2e/harness.js';
 import { CHAT_KEYS, chatKeystrokes } from './chat.js';
 import { writeFlood } from './flood.js';
+import { recordingRows } from './recording.js';
 import { PROMPT_LINE, setPromptCommand } from './prompt.js';
 
 const COLS = 100;
@@ -40,7 +41,7 @@ const KEY_GAP_MS = 25;
 const STARTS = Number(process.env.BENCH_STARTS ?? 10);
 /** Rows 1 and 5: rounds of a tmux flood then a fresh intern-tui process's, the medians compared. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-/** `start`: only the start-up rows (a-d); `chat`: only row 6; for quick runs while working on them. */
+/** `start`: only the start-up rows (a-d); `chat`: only the chat row; `record`: only the recording rows; for quick runs while working on them. */
 const ONLY = process.env.BENCH_ONLY;
 
 /** Issue 12's goals, each against its reference in the same run. */
@@ -561,16 +562,22 @@ async function main(): Promise<void> {
   dirs.push(dir);
   const sb = await startSandboxProcess();
   cleanups.push(() => sb.stop());
-  if (ONLY !== 'attach') await startups(dir, sb);
+  if (ONLY !== 'attach' && ONLY !== 'record') await startups(dir, sb);
   if (ONLY === 'start') return;
-  if (ONLY !== 'attach') await chatRow();
+  if (ONLY !== 'attach' && ONLY !== 'record') await chatRow();
 
   const file = join(dir, 'flood.txt');
   const { bytes, lines, lastLine } = writeFlood(file, FLOOD_MB * 1024 * 1024);
   const mb = bytes / (1024 * 1024);
   console.log(`flood: ${mb.toFixed(1)} MB of mixed ANSI text, ${COLS}x${ROWS} screens, scrollback ${SCROLLBACK}`);
-  const emu = emulatorAlone(file);
   const shellEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, TERM: 'xterm-256color', LANG: 'C.UTF-8', PS1: '$ ', ENV: '' };
+  // Rows 6 and 7 (bench/recording.ts): attach NAME with the recorder on against off.
+  const recording = async () => {
+    stage = '6-7. recording';
+    await recordingRows({ sb, dir, shellEnv, file, mb, lastLine, rounds: ROUNDS, echoSamples: ECHO_SAMPLES, keyGapMs: KEY_GAP_MS, cols: COLS, rows: ROWS }, report);
+  };
+  if (ONLY === 'record') return recording();
+  const emu = emulatorAlone(file);
 
   // tmux: a pane of its own server, flooded detached (the pane read with capture-pane once the
   // shell says cat is done) and attached (a client's screen parsed here, as intern-tui's is).
@@ -684,6 +691,7 @@ async function main(): Promise<void> {
     attachRates.push(await attachNameFlood(sb, dir, shellEnv, file, mb, lastLine));
   }
   report(throughputLine('5. throughput, attach NAME', 'attach NAME', attachRates, tmuxRates5, emu.mbps));
+  await recording();
   stage = 'cleanup';
 }
 

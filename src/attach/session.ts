@@ -10,51 +10,19 @@
  * see them): the terminal shows what the emulator holds, and the emulator
  * serves repaints on resize.
  */
-import { collectYoung } from './collect.js';
-import { FLOW } from './protocol.js';
-import { DETACH, DETACH_NAME } from './detach.js';
-import { decodeInput, encodeKey, scrollOf } from './keys.js';
+import { ECHO_WINDOW_MS, OutputFlow, PASSTHROUGH_HOLD_BYTES, STREAM_HOLD_BYTES } from './flow.js';
+import { CopyMode, type CopyAction } from './copyMode.js';
+import { DETACH } from './detach.js';
+import { decodeInput, encodeKey, scrollOf, type KeyEvent } from './keys.js';
 import { isScreenSwitch, withoutScreenSwitches } from './screens.js';
-import { FrameRenderer, TerminalModel } from './terminal.js';
+import { FrameRenderer } from './painter.js';
+import type { Recorder } from './recorder.js';
+import { TerminalModel } from './terminal.js';
 import type { ConnectionState, TerminalTransport, TransportHandlers } from './transport.js';
-import { pad, sanitize, truncate, widthOf } from '../text.js';
+import { statusLine } from './statusBar.js';
+import { sanitize } from '../text.js';
 
 export const FRAME_INTERVAL_MS = 1000 / 60;
-/** Output this soon after a key counts as its echo and is drawn at once. */
-const ECHO_WINDOW_MS = 100;
-/**
- * Passthrough: output this soon after the last output streams, and once a stream is this long (a
- * flood, not a command's output), the rest of it is held: set aside and handed to the model (and
- * so to the terminal) once the model is idle and HOLD_MS after the first byte held, so that the
- * model can skim it across the messages it came in (see TerminalModel.hold). Held output is
- * acknowledged at once up to HOLD_MAX_BYTES, so the daemon's window does not stall the flood
- * while it is held.
- */
-const STREAM_GAP_MS = 10;
-/**
- * Once output is held, only a longer pause ends the stream: a 2-core machine under a flood delays
- * messages by more than STREAM_GAP_MS, and each new stream's first STREAM_HOLD_BYTES are parsed.
- */
-const FLOOD_GAP_MS = 50;
-/**
- * A stream's first bytes go to the screen as they come (a command's output). Past these it is a
- * flood. In the TUI, whose lazy history keeps every line held, from 64 KiB: parsing 256 KiB of
- * each flood cost it 12-18% of its CPU in a cold flood, mostly compiling the parser's code while
- * it ran slow, and held output goes as soon as output pauses (QUIET_MS). In passthrough the lines
- * a flood skims never reach the user's terminal (nor the scrollback of one that keeps the
- * alternate screen's lines): there a command's output up to 256 KiB (some 3,000 lines) goes
- * through whole, as before.
- */
-const STREAM_HOLD_BYTES = 64 << 10;
-const PASSTHROUGH_HOLD_BYTES = 256 << 10;
-const HOLD_MS = 50;
-/**
- * Held output also goes once output has paused this long: the end of a flood reaches the screen
- * within a few milliseconds of its last byte, not up to HOLD_MS later. A pause in the middle of a
- * flood (a busy machine) costs one release more, and holding goes on with the next message.
- */
-const QUIET_MS = 4;
-const HOLD_MAX_BYTES = 4 << 20;
 /** The alternate screen, which passthrough keeps the terminal on (see screens.ts). */
 const ALTERNATE_SCREEN_BACK = '\x1b[?1047h';
 const PASTE_START = '\x1b[200~';
@@ -85,6 +53,16 @@ export interface AttachSessionOptions {
   passthrough?: { writeRaw: (data: Uint8Array | string) => void; onExit: (how: string, byService: boolean) => void };
   makeTransport: (handlers: TransportHandlers, size: { cols: number; rows: number }) => TerminalTransport;
   onDetach: () => void;
+  /**
+   * Records the session (recorder.ts): the daemon's output as received, resizes, typed input if
+   * the recorder takes it, and markers at attach, resume, exit and detach. The caller closes it.
+   */
+  recorder?: Pick<Recorder, 'output' | 'input' | 'resize' | 'marker' | 'restarted'>;
+  /**
+   * History mode's copy mode (copyMode.ts; not in passthrough): `action` is the keymap's word for
+   * a key there, `copy` puts text on the clipboard (OSC 52), `hint` names the keys in the status bar.
+   */
+  history?: { action: (event: KeyEvent) => CopyAction | undefined; copy: (text: string) => void; hint: string };
 }
 
 export class AttachSession {
@@ -97,10 +75,9 @@ export class AttachSession {
   private cols: number;
   private rows: number;
   private frameTimer: NodeJS.Timeout | undefined;
-  private ackTimer: NodeJS.Timeout | undefined;
   private lastFrame = 0;
-  private consumed = 0;
-  private acked = 0;
+  /** The output on its way into the model: holding, acknowledging (flow.ts). */
+  private readonly flow: OutputFlow;
   private statusLine = '';
   /** Passthrough: a connection notice is over the remote's top row, to be repainted away. */
   private noticeShown = false;
@@ -110,29 +87,12 @@ export class AttachSession {
   frames = 0;
   /** When the last key went out: the output after it (its echo) is drawn at once, not on the frame clock. */
   private keyAt = -Infinity;
-  /** Model writes not parsed yet; in passthrough, whether output is kept off the screen until a repaint. */
-  private pending = 0;
+  /** Passthrough: output is kept off the screen until a repaint. */
   private awaitingRepaint = false;
   /** Passthrough: the remote switched screens (see screens.ts): the terminal is repainted from the model. */
   private screenSwitched = false;
-  /** When output last arrived, and how much has streamed since output last paused. */
-  private lastOutputAt = -Infinity;
-  private streamed = 0;
-  /** When the first byte held now arrived, and the offset past the last. */
-  private heldSince = 0;
-  private heldEnd = 0;
-  private holdTimer: NodeJS.Timeout | undefined;
-  /** Holding is off until output pauses: held output had something other than plain lines in it, and nothing could be skimmed. */
-  private holdOff = false;
-  /** How much of a stream goes to the model as it comes before the rest is held (never, for a model that cannot hold). */
-  private readonly holdFrom: number;
-
-  /** Output before this offset is a replay (the daemon's `live`): its queries were answered when they were new. */
-  private replayEnd = 0;
-  /** The first offsets of the output handed to the model and not yet parsed, in order. */
-  private readonly parsing: number[] = [];
-  /** Where the held output starts. */
-  private heldStart = 0;
+  /** History mode's copy mode, while it is on. */
+  private copy: CopyMode | null = null;
   /** A key is going through the emulator (its onData is the user's, not an answer to a query). */
   private typing = false;
 
@@ -146,7 +106,12 @@ export class AttachSession {
       onFeed: opts.passthrough ? (d) => this.toTerminal(d) : undefined,
       lazyHistory: !opts.passthrough,
     });
-    this.holdFrom = opts.passthrough ? PASSTHROUGH_HOLD_BYTES : this.model.lazyHistory ? STREAM_HOLD_BYTES : Infinity;
+    this.flow = new OutputFlow(this.model, {
+      holdFrom: opts.passthrough ? PASSTHROUGH_HOLD_BYTES : this.model.lazyHistory ? STREAM_HOLD_BYTES : Infinity,
+      ack: (offset) => this.transport?.ack(offset),
+      keyAt: () => this.keyAt,
+      parsed: (mayBeEcho) => this.parsed(mayBeEcho),
+    });
     this.renderer = new FrameRenderer(opts.write, opts.passthrough ? 1 : 2);
     if (opts.passthrough) {
       // The emulator sees every screen switch, including one cut across two chunks (screens.ts).
@@ -163,7 +128,7 @@ export class AttachSession {
     // again it reached whatever runs now as typed text ("2RR0;276;0c" at a shell prompt after vi).
     if (!opts.passthrough) {
       this.model.term.onData((d) => {
-        if (!this.typing && (this.parsing[0] ?? Infinity) < this.replayEnd) return;
+        if (!this.typing && this.flow.replaying) return;
         this.transport?.send(d);
       });
     }
@@ -174,88 +139,10 @@ export class AttachSession {
     return this.opts.passthrough ? Math.max(1, this.rows) : Math.max(1, this.rows - 1);
   }
 
-  /**
-   * Remote output: into the model now, or past the first `holdFrom` bytes of a stream
-   * (STREAM_HOLD_BYTES, in passthrough PASSTHROUGH_HOLD_BYTES) and unless a key was just typed,
-   * held to be skimmed (see HOLD_MS). Output that arrives while the model is still parsing streams
-   * by definition: it could not be shown sooner. The TUI holds only with the model's lazy history
-   * (terminal.ts): without it, each release parsed its 10,000 lines of scrollback again, and
-   * holding raised its peak memory by 15 to 40 MB (docs/architecture.md).
-   */
-  private onOutput(data: Buffer, offset: number): void {
-    const now = performance.now();
-    const gap = this.streamed > this.holdFrom && !this.holdOff ? FLOOD_GAP_MS : STREAM_GAP_MS;
-    if (now - this.lastOutputAt >= gap && this.pending === 0) {
-      this.streamed = 0;
-      this.holdOff = false;
-    }
-    this.lastOutputAt = now;
-    this.streamed += data.length;
-    const end = offset + data.length;
-    if (this.streamed > this.holdFrom && !this.holdOff && now - this.keyAt >= ECHO_WINDOW_MS) {
-      if (this.model.heldBytes === 0) {
-        this.heldSince = now;
-        this.heldStart = offset;
-      }
-      this.model.hold(data);
-      this.heldEnd = end;
-      if (this.model.heldBytes <= HOLD_MAX_BYTES) this.consumed = Math.max(this.consumed, end);
-      this.maybeAck();
-      this.releaseWhenDue();
-      return;
-    }
-    this.release();
-    this.pending++;
-    this.parsing.push(offset);
-    this.model.write(data, () => {
-      this.parsing.shift();
-      this.pending--;
-      this.consumed = Math.max(this.consumed, end);
-      this.maybeAck();
-      this.parsed(true);
-    });
-  }
-
-  /**
-   * Releases held output once the model is idle, and HOLD_MS after the first byte held or QUIET_MS
-   * after the last, whichever comes first (a parse's end calls again). One timer, moved on when it
-   * finds that output came after it was set: not one a message.
-   */
-  private releaseWhenDue(): void {
-    if (this.model.heldBytes === 0 || this.pending > 0) return;
-    const wait = Math.min(this.heldSince + HOLD_MS, this.lastOutputAt + QUIET_MS) - performance.now();
-    if (wait <= 0 || this.model.heldBytes >= HOLD_MAX_BYTES) return this.release();
-    this.holdTimer ??= setTimeout(() => {
-      this.holdTimer = undefined;
-      this.releaseWhenDue();
-    }, wait);
-  }
-
-  /** Hands held output to the model now. Held output that could not be skimmed whatever its length turns holding off until output pauses. */
-  private release(): void {
-    clearTimeout(this.holdTimer);
-    this.holdTimer = undefined;
-    const end = this.heldEnd;
-    this.parsing.push(this.heldStart);
-    const released = this.model.release(({ skipped, plain }) => {
-      this.parsing.shift();
-      this.pending--;
-      this.consumed = Math.max(this.consumed, end);
-      this.maybeAck();
-      if (skipped === 0 && !plain) this.holdOff = true;
-      // The flood's dead buffers, given back now rather than when V8 gets round to it (collect.ts).
-      collectYoung();
-      this.parsed(false);
-    });
-    if (released) this.pending++;
-    else this.parsing.pop();
-  }
-
-  /** After a parse: held output when due; the repaint a resize awaits (passthrough), else a frame; a key's echo is drawn at once. */
+  /** After a parse: the repaint a resize awaits (passthrough), else a frame; a key's echo is drawn at once. */
   private parsed(mayBeEcho: boolean): void {
-    if (this.pending === 0) this.releaseWhenDue();
     if (this.opts.passthrough) {
-      if ((this.awaitingRepaint || this.screenSwitched) && this.pending === 0) this.repaint();
+      if ((this.awaitingRepaint || this.screenSwitched) && this.flow.pending === 0) this.repaint();
       return;
     }
     if (mayBeEcho && performance.now() - this.keyAt < ECHO_WINDOW_MS) {
@@ -270,7 +157,7 @@ export class AttachSession {
   private toTerminal(data: Uint8Array | string): void {
     // The replay an attach begins with is drawn from the emulator, not passed through: the user's
     // terminal would answer its queries again, into whatever runs now.
-    if ((this.parsing[0] ?? Infinity) < this.replayEnd) this.awaitingRepaint = true;
+    if (this.flow.replaying) this.awaitingRepaint = true;
     if (this.awaitingRepaint || this.disposed) return;
     if (this.screenSwitched) this.repaint();
     this.opts.passthrough!.writeRaw(typeof data === 'string' ? data : withoutScreenSwitches(data).data);
@@ -293,7 +180,7 @@ export class AttachSession {
 
   /** Passthrough: repaints the screen from the emulator now, or once it has parsed what it was given. */
   private repaintWhenParsed(): void {
-    if (this.pending === 0) this.repaint();
+    if (this.flow.pending === 0) this.repaint();
     else this.awaitingRepaint = true;
   }
 
@@ -321,8 +208,12 @@ export class AttachSession {
     this.opts.write(`\x1b[2J\x1b[H${OUTER_PASTE_ON}`);
     this.transport = this.opts.makeTransport(
       {
-        output: (data, offset) => this.onOutput(data, offset),
+        output: (data, offset) => {
+          this.opts.recorder?.output(data, offset);
+          this.flow.output(data, offset);
+        },
         state: (s, detail) => {
+          if (s === 'open' && this.state === 'reconnecting') this.opts.recorder?.marker('resume');
           this.state = s;
           // A detail can hold the daemon's or the service's words (an error message).
           this.detail = sanitize(detail);
@@ -330,12 +221,11 @@ export class AttachSession {
           else this.schedule();
         },
         replayed: (live) => {
-          this.replayEnd = live;
+          this.flow.replayEnd = live;
         },
         restarted: (start) => {
-          // Offsets start over with the new stream: what is consumed and acknowledged too.
-          this.consumed = start;
-          this.acked = start;
+          this.flow.restarted(start);
+          this.opts.recorder?.restarted(start);
           this.model.write(`\r\n\x1b[0;33m[intern-tui: the intern's terminal was started again: what follows is a new session]\x1b[0m\r\n`);
           this.schedule();
         },
@@ -347,12 +237,14 @@ export class AttachSession {
           // The reason is the daemon's words, drawn in the status bar: no escape sequence of its own.
           const how = info.reason !== undefined ? sanitize(info.reason) || 'ended by the service' : (info.signal ? `killed by signal ${info.signal}` : `exited with code ${info.code ?? '?'}`);
           this.exited = how;
+          this.opts.recorder?.marker(`exit: ${how}`);
           if (this.opts.passthrough) this.opts.passthrough.onExit(how, info.reason !== undefined);
           else this.schedule();
         },
       },
       { cols: this.cols, rows: this.remoteRows() },
     );
+    this.opts.recorder?.marker('attach');
     this.transport.connect();
     if (!this.opts.passthrough) this.draw();
   }
@@ -365,7 +257,7 @@ export class AttachSession {
       return;
     }
     // What is held is parsed first: a key's echo, a scroll, shows the screen as it is now.
-    this.release();
+    this.flow.release();
     // A long paste arrives over several reads: hold it until its closing bracket, so it is
     // re-bracketed (or not) for the remote's mode as one piece.
     let data = this.pasting + chunk;
@@ -379,16 +271,20 @@ export class AttachSession {
       const scroll = this.opts.passthrough ? 0 : scrollOf(event);
       if (scroll !== 0) {
         this.model.scroll(scroll * Math.max(1, this.rows - 2));
+        this.historyScrolled();
         this.schedule();
         continue;
       }
-      if (this.model.scrolledBack > 0) {
+      if (this.copy && this.copyKey(event)) continue;
+      if (this.model.scrolledBack > 0 || this.copy) {
+        this.copy = null;
         this.model.scrollToBottom();
         this.schedule();
       }
       const bytes = encodeKey(event, this.model.modes);
       if (bytes) {
         this.keyAt = performance.now();
+        this.opts.recorder?.input(bytes);
         // Through the emulator (its onData sends it on), so the echo is parsed as soon as it arrives.
         if (this.opts.passthrough) this.transport?.send(bytes);
         else {
@@ -403,12 +299,42 @@ export class AttachSession {
     }
   }
 
+  /** History mode: copy mode starts with it and ends at the live screen; its cursor stays in view. */
+  private historyScrolled(): void {
+    if (!this.opts.history) return;
+    if (this.model.scrolledBack === 0) {
+      this.copy = null;
+      return;
+    }
+    this.copy ??= new CopyMode(this.model.term);
+    const top = this.model.term.buffer.active.viewportY;
+    const c = this.copy.cursor;
+    c.line = Math.max(top, Math.min(top + this.model.rows - 1, c.line));
+  }
+
+  /** A key in copy mode: true when copy mode took it (else it ends, and the key is the remote's). */
+  private copyKey(event: KeyEvent): boolean {
+    const copy = this.copy!;
+    const result = copy.key(event, this.opts.history?.action(event));
+    if (result === 'ignored') return false;
+    if (result === 'done') {
+      this.model.term.scrollToLine(copy.viewTop());
+    } else {
+      if (typeof result === 'object') this.opts.history?.copy(result.copy);
+      this.copy = null;
+      this.model.scrollToBottom();
+    }
+    this.schedule();
+    return true;
+  }
+
   resize(cols: number, rows: number): void {
-    this.release();
+    this.flow.release();
     this.cols = cols;
     this.rows = rows;
     this.model.resize(cols, this.remoteRows());
     this.transport?.resize(cols, this.remoteRows());
+    this.opts.recorder?.resize(cols, this.remoteRows());
     if (this.opts.passthrough) {
       // Hold output until the model has parsed all it was given, then repaint from it.
       this.repaintWhenParsed();
@@ -429,19 +355,6 @@ export class AttachSession {
     return this.transport;
   }
 
-  private maybeAck(): void {
-    if (this.consumed - this.acked >= FLOW.ackEveryBytes) return this.sendAck();
-    if (!this.ackTimer) this.ackTimer = setTimeout(() => this.sendAck(), 30);
-  }
-  private sendAck(): void {
-    clearTimeout(this.ackTimer);
-    this.ackTimer = undefined;
-    if (this.consumed > this.acked) {
-      this.acked = this.consumed;
-      this.transport?.ack(this.consumed);
-    }
-  }
-
   private schedule(): void {
     if (this.frameTimer || this.disposed) return;
     const wait = Math.max(0, this.lastFrame + FRAME_INTERVAL_MS - performance.now());
@@ -460,38 +373,25 @@ export class AttachSession {
       this.statusLine = status;
       this.opts.write(`\x1b[?25l\x1b[1;1H\x1b[0;7m${status}\x1b[0m\x1b[K`);
     }
-    this.renderer.frame(this.model);
+    const copy = this.copy;
+    if (!copy) return void this.renderer.frame(this.model);
+    const top = this.model.term.buffer.active.viewportY;
+    this.renderer.frame(this.model, { marks: (y) => copy.marks(y, top), cursor: { x: copy.cursor.col, y: copy.cursor.line - top } });
   }
 
-  /**
-   * The status bar: ` title │ state │ hint `, exactly `cols` cells. When it does not fit, the state
-   * is cut first (an exit reason can be long), so the hint (how to detach, or to return) stays.
-   */
   private status(): string {
-    const exited = this.exited !== null;
-    const state = exited
-      ? this.exited!
-      : this.state === 'open'
-        ? 'connected'
-        : this.state === 'reconnecting'
-          ? `reconnecting… (${this.detail})`
-          : this.state;
-    const scrolled = this.model.scrolledBack > 0 ? ` │ history: ${this.model.scrolledBack} lines up (shift+pgdn)` : '';
-    const hint = exited ? 'press any key to return' : `${DETACH_NAME} detach`;
-    const head = ` ${this.opts.title} │ `;
-    const tail = ` │ ${hint} `;
-    const room = this.cols - widthOf(head) - widthOf(tail);
-    const middle = state + scrolled;
-    const text = room >= Math.min(6, widthOf(middle)) ? head + truncate(middle, room) + tail : ` ${hint} │ ${this.opts.title} │ ${middle}`;
-    return pad(text, this.cols);
+    const { title } = this.opts;
+    return statusLine({ title, cols: this.cols, state: this.state, detail: this.detail, exited: this.exited, scrolledBack: this.model.scrolledBack, copy: this.copy, copyHint: this.opts.history?.hint });
   }
 
   dispose(): void {
-    if (!this.disposed) this.opts.write(OUTER_PASTE_OFF);
+    if (!this.disposed) {
+      this.opts.write(OUTER_PASTE_OFF);
+      this.opts.recorder?.marker('detach');
+    }
     this.disposed = true;
     clearTimeout(this.frameTimer);
-    clearTimeout(this.ackTimer);
-    clearTimeout(this.holdTimer);
+    this.flow.dispose();
     this.transport?.close();
     this.model.dispose();
   }

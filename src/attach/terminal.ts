@@ -1,14 +1,15 @@
 /**
- * The terminal model: an @xterm/headless emulator fed with the remote's output,
- * and a renderer that turns its visible rows into ANSI for the real terminal.
- * Only rows that changed since the last frame are written.
+ * The terminal model: an @xterm/headless emulator fed with the remote's output
+ * (one chunk at a time, skimmed where nothing could tell, in slices that leave
+ * the event loop its turn), the view over it (scrolling, the cursor, the rows
+ * that changed), and its rows as ANSI (painter.ts draws them).
  */
 import xterm from '@xterm/headless';
 import { HeldOutput } from './held.js';
 import { LazyHistory } from './history.js';
+import { lineAnsi, type Cell, type RowMark } from './painter.js';
 import { LF, skim } from './skim.js';
-
-type Cell = NonNullable<ReturnType<xterm.IBufferLine['getCell']>>;
+import { cursorHidden, onRefreshRows, parseNextAtOnce, skimState } from './xtermCore.js';
 
 /** A chunk is skimmed only if it could hold the lines to keep at this many bytes a line. */
 const SKIM_MIN_LINE_BYTES = 8;
@@ -43,20 +44,6 @@ interface QueuedWrite {
   data: Uint8Array | string | HeldOutput;
   done: Parsed | undefined;
   headParsed?: boolean;
-}
-
-/** The parts of @xterm/headless's internals this model reads (checked at each use). */
-interface XtermCore {
-  coreService?: { isCursorHidden?: boolean };
-  _inputHandler?: {
-    _parser?: { currentState?: number };
-    _utf8Decoder?: { interim?: Uint8Array };
-    /** The rows a parse touched; undefined for all of them (another buffer, synchronized output's end). */
-    onRequestRefreshRows?: (listener: (rows: { start: number; end: number } | undefined) => void) => unknown;
-  };
-  _bufferService?: { buffer?: { scrollTop: number; scrollBottom: number } };
-  /** What xterm calls on typed input: its next write into an empty buffer is parsed at once, not on a timer. */
-  _writeBuffer?: { handleUserInput?: () => void };
 }
 
 export interface TerminalModelOptions {
@@ -127,14 +114,10 @@ export class TerminalModel {
     });
     this.cell = this.term.buffer.active.getNullCell();
     this.history = options.lazyHistory && !options.onFeed && LazyHistory.supported(this.term) ? new LazyHistory(this.term, LAZY_MIN_LINES, LAZY_MAX_BYTES) : undefined;
-    const handler = this.core?._inputHandler;
-    if (typeof handler?.onRequestRefreshRows === 'function') {
-      handler.onRequestRefreshRows((rows) => {
-        this.dirtyFrom = Math.min(this.dirtyFrom, rows?.start ?? 0);
-        this.dirtyTo = Math.max(this.dirtyTo, rows?.end ?? Number.POSITIVE_INFINITY);
-      });
-      this.tracksRows = true;
-    }
+    this.tracksRows = onRefreshRows(this.term, (rows) => {
+      this.dirtyFrom = Math.min(this.dirtyFrom, rows?.start ?? 0);
+      this.dirtyTo = Math.max(this.dirtyTo, rows?.end ?? Number.POSITIVE_INFINITY);
+    });
   }
 
   /**
@@ -151,11 +134,6 @@ export class TerminalModel {
     this.dirtyFrom = Number.POSITIVE_INFINITY;
     this.dirtyTo = -1;
     return rows;
-  }
-
-  /** xterm's internals, where this version keeps them (XtermCore); every use allows them to be missing. */
-  private get core(): XtermCore | undefined {
-    return (this.term as unknown as { _core?: XtermCore })._core;
   }
 
   get cols(): number {
@@ -344,28 +322,15 @@ export class TerminalModel {
       setImmediate(() => {
         if (this.disposed) return;
         this.sliceStart = this.now();
-        this.core?._writeBuffer?.handleUserInput?.();
+        parseNextAtOnce(this.term);
         this.feed(next.data, next.done, next.headParsed);
       });
     });
   }
 
-  /**
-   * Whether output may be skimmed (see skim.ts) before it is parsed: the emulator is between
-   * sequences and characters, its scroll region is the whole screen, and the view is at the live
-   * screen (a view scrolled back stays on the lines it shows). Read from xterm's internals; when
-   * they are not where this version keeps them, nothing is skimmed. `after-line`: not now, the
-   * emulator is inside a sequence or a character, but the rest may be once its line is parsed.
-   */
+  /** Whether output may be skimmed now (xtermCore.ts). */
   private mayBeSkimmed(): 'now' | 'after-line' | 'no' {
-    const core = this.core;
-    const parser = core?._inputHandler?._parser;
-    const utf8 = core?._inputHandler?._utf8Decoder?.interim;
-    const buffer = core?._bufferService?.buffer;
-    if (parser?.currentState === undefined || !utf8 || !buffer) return 'no';
-    const b = this.term.buffer.active;
-    if (buffer.scrollTop !== 0 || buffer.scrollBottom !== this.term.rows - 1 || b.viewportY !== b.baseY) return 'no';
-    return parser.currentState !== 0 || utf8[0] !== 0 ? 'after-line' : 'now';
+    return skimState(this.term);
   }
 
   /**
@@ -417,41 +382,12 @@ export class TerminalModel {
 
   get cursor(): { x: number; y: number; visible: boolean } {
     const b = this.term.buffer.active;
-    const core = this.core;
-    const hidden = core?.coreService?.isCursorHidden ?? false;
-    return { x: b.cursorX, y: b.cursorY + b.baseY - b.viewportY, visible: !hidden && this.scrolledBack === 0 };
+    return { x: b.cursorX, y: b.cursorY + b.baseY - b.viewportY, visible: !cursorHidden(this.term) && this.scrolledBack === 0 };
   }
 
-  /** The ANSI text of visible row `y` (0-based): SGR changes only where attributes change, ending in a reset. */
-  rowAnsi(y: number): string {
-    const b = this.term.buffer.active;
-    const line = b.getLine(b.viewportY + y);
-    if (!line) return '';
-    let out = '';
-    let sgr = '0';
-    // Trailing blanks in default colours are left to the erase-to-end-of-line that follows the row.
-    let keep = 0;
-    let keepSgr = '0';
-    for (let x = 0; x < this.term.cols; x++) {
-      const cell = line.getCell(x, this.cell);
-      if (!cell) break;
-      const width = cell.getWidth();
-      if (width === 0) continue; // the second half of a wide character
-      const next = sgrOf(cell);
-      if (next !== sgr) {
-        out += `\x1b[${next}m`;
-        sgr = next;
-      }
-      // A wide character cut by the right edge (the terminal was narrowed) is a blank: written
-      // out, the real terminal would wrap it onto the next row.
-      const chars = x + width > this.term.cols ? ' ' : cell.getChars();
-      out += chars || ' ';
-      if ((chars && chars !== ' ') || sgr !== '0') {
-        keep = out.length;
-        keepSgr = sgr;
-      }
-    }
-    return out.slice(0, keep) + (keepSgr === '0' ? '' : '\x1b[0m');
+  /** The ANSI text of visible row `y` (0-based), `marks` restyling some of its cells (painter.ts). */
+  rowAnsi(y: number, marks?: readonly RowMark[]): string {
+    return lineAnsi(this.term, this.term.buffer.active.viewportY + y, this.cell, marks);
   }
 
   dispose(): void {
@@ -460,73 +396,5 @@ export class TerminalModel {
     this.held.take();
     this.history?.dispose();
     this.term.dispose();
-  }
-}
-
-/** The SGR parameters of one cell ("0;1;38;5;196"...). */
-export function sgrOf(cell: Cell): string {
-  let s = '0';
-  if (cell.isBold()) s += ';1';
-  if (cell.isDim()) s += ';2';
-  if (cell.isItalic()) s += ';3';
-  if (cell.isUnderline()) s += ';4';
-  if (cell.isBlink()) s += ';5';
-  if (cell.isInverse()) s += ';7';
-  if (cell.isInvisible()) s += ';8';
-  if (cell.isStrikethrough()) s += ';9';
-  if (cell.isFgRGB()) {
-    const c = cell.getFgColor();
-    s += `;38;2;${(c >> 16) & 255};${(c >> 8) & 255};${c & 255}`;
-  } else if (cell.isFgPalette()) {
-    const c = cell.getFgColor();
-    s += c < 8 ? `;${30 + c}` : c < 16 ? `;${90 + c - 8}` : `;38;5;${c}`;
-  }
-  if (cell.isBgRGB()) {
-    const c = cell.getBgColor();
-    s += `;48;2;${(c >> 16) & 255};${(c >> 8) & 255};${c & 255}`;
-  } else if (cell.isBgPalette()) {
-    const c = cell.getBgColor();
-    s += c < 8 ? `;${40 + c}` : c < 16 ? `;${100 + c - 8}` : `;48;5;${c}`;
-  }
-  return s;
-}
-
-/**
- * Draws the model into a region of the real terminal starting at `top` (1-based
- * screen row), writing only rows that changed since the previous frame.
- */
-export class FrameRenderer {
-  private previous: string[] = [];
-
-  constructor(
-    private readonly write: (s: string) => void,
-    private top: number,
-  ) {}
-
-  /** Forgets what is on screen, so the next frame draws every row. */
-  invalidate(top = this.top): void {
-    this.top = top;
-    this.previous = [];
-  }
-
-  /** Draws a frame; answers how many rows were written. */
-  frame(model: TerminalModel): number {
-    let out = '\x1b[?25l';
-    let changed = 0;
-    const { from, to } = model.takeChangedRows();
-    for (let y = 0; y < model.rows; y++) {
-      if ((y < from || y > to) && this.previous[y] !== undefined) continue;
-      const row = model.rowAnsi(y);
-      if (this.previous[y] === row) continue;
-      this.previous[y] = row;
-      out += `\x1b[${this.top + y};1H\x1b[0m${row}\x1b[0m\x1b[K`;
-      changed++;
-    }
-    this.previous.length = model.rows;
-    const c = model.cursor;
-    out += `\x1b[${this.top + c.y};${c.x + 1}H`;
-    if (c.visible) out += '\x1b[?25h';
-    this.write(out);
-    return changed;
   }
 }

@@ -28,6 +28,8 @@ export const ProfileSchema = z.strictObject({
   scrollback: z.number().int().min(0).max(1_000_000).optional(),
   /** How the chat signals that it waits for the person (a permission, a question, a long turn ended). */
   notify: z.enum(NOTIFY_KINDS).optional(),
+  /** Whether attaching records the session (asciicast v2 under the state folder's recordings/). */
+  record: z.enum(['off', 'always']).optional(),
   features: z.array(FeatureSchema).max(100).optional(),
 });
 export type Profile = z.infer<typeof ProfileSchema>;

@@ -14,7 +14,7 @@ import { commandTitle, type CommandSpec } from './registry.js';
 export interface Io {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (on: boolean) => unknown };
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
-  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   env: NodeJS.ProcessEnv;
 }
 
@@ -36,7 +36,7 @@ export interface RunContext extends Parsed {
    * Where the client's credentials came from, once `api()` opened it on the configured service
    * (not on the built-in sandbox): a refused key's hint names the variable, or the login, it came from.
    */
-  signedIn?: Pick<Resolved, 'profile' | 'baseUrl' | 'storedWithheldFor' | 'sources'>;
+  signedIn?: Pick<Resolved, 'profile' | 'baseUrl' | 'storedWithheldFor' | 'sources' | 'record'>;
   /** Called on exit: stops an embedded sandbox. */
   cleanup: (() => Promise<void>)[];
   /**
@@ -61,7 +61,7 @@ export function createContext(
     profile: parsed.values.profile as string | undefined,
     baseUrl: parsed.values['base-url'] as string | undefined,
   };
-  const out = new Output(io, parsed.json, parsed.values['no-color'] === true);
+  const out = new Output(io, parsed.json, parsed.values['no-color'] === true, signal);
   let opened: Promise<InternApi> | undefined;
   const ctx: RunContext = {
     ...parsed,

@@ -7,6 +7,7 @@ import type { RunningSandbox } from '../sandbox/index.js';
 import { HELP, parseCommand, type SandboxFlags, UsageError } from './args.js';
 import { closest } from '../client/closest.js';
 import { sanitize } from '../text.js';
+import { shellQuote } from './quote.js';
 import { codeCacheDir, configPath, resolveConfig, type Flags, usesEmbeddedSandbox, warnTo } from './settings.js';
 import type { RunContext } from './context.js';
 import type * as TuiCommand from './tuiCommand.js';
@@ -75,7 +76,7 @@ async function useProfile(name: string): Promise<number> {
     const shown = sanitize(name).slice(0, 40);
     throw new UsageError(
       known.length === 0
-        ? `there are no profiles in ${path} yet: \`intern-tui login --profile ${shown}\` makes one`
+        ? `there are no profiles in ${path} yet: \`intern-tui login --profile ${shellQuote(shown)}\` makes one`
         : `no profile "${shown}" in ${path}${near ? ` (did you mean "${near}"?)` : ''}; its profiles: ${known.join(', ')}`,
     );
   }

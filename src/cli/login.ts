@@ -14,6 +14,7 @@ import { ApiError, NetworkError } from '../client/errors.js';
 import { authorizationUrl, createPkce, discoverOAuth, exchangeOAuthCode, signInUrl } from '../client/auth.js';
 import { BASE_URL_ENV, CREDENTIAL_SOURCES, DEFAULT_BASE_URL, NOT_IN_A_KEY, type CredentialKind } from '../contract/routes.js';
 import { sanitize } from '../text.js';
+import { shellQuote } from './quote.js';
 import { type Profile, readConfig } from './config.js';
 import { holdsStoredSecrets, noSuchProfile, originOf, parseBaseUrl, profileFromEnv, profileOrigin, warnTo } from './settings.js';
 import type { Io } from './context.js';
@@ -73,7 +74,7 @@ function target(opts: LoginOptions, deps: LoginDeps) {
   // profile that keeps keys for another origin: its other keys would then be sent to this one.
   if (given && file.profiles[name] && holdsStoredSecrets(profile) && originOf(baseUrl) !== profileOrigin(profile)) {
     throw usageError(
-      `profile "${name}" keeps keys for ${profileOrigin(profile)}, not ${originOf(baseUrl)}: sign in to it as another profile (--profile NAME), or run intern-tui logout --profile ${name} first`,
+      `profile "${name}" keeps keys for ${profileOrigin(profile)}, not ${originOf(baseUrl)}: sign in to it as another profile (--profile NAME), or run intern-tui logout --profile ${shellQuote(name)} first`,
     );
   }
   const fields: Partial<Profile> = given ? { base_url: baseUrl } : {};

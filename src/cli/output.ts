@@ -4,6 +4,8 @@
  * `cut` and `awk`. For programs: `--json` prints the service's objects as one JSON value,
  * `--json a,b` keeps only those fields. Errors go to stderr (as JSON under --json).
  * Every string from the server is sanitised before it reaches a terminal in table mode.
+ * Every write goes through `writeOut`, which waits for a full stream's `drain`: a command that
+ * streams (chat) awaits it between pieces, so memory stays bounded whatever the reader's pace.
  */
 import { jsonText, sanitize, truncate, widthOf } from '../text.js';
 import { wrapText } from '../tui/wrap.js';
@@ -47,6 +49,46 @@ const SGR: Record<Tone, [string, string]> = {
 };
 /** On a light background yellow is unreadable: what it says (on its way, going away) is drawn magenta, as the TUI's light theme does. */
 const LIGHT_SGR: Record<Tone, [string, string]> = { ...SGR, yellow: ['\x1b[35m', '\x1b[39m'] };
+
+/**
+ * The one way a command's output is written: `text` to `stream`, resolving once the stream takes
+ * more: at once while what it holds is under its high-water mark, else on `drain`. A stream that
+ * closes or fails meanwhile resolves it too (the ending watch, ending.ts, reports why and ends the
+ * command), and so does `signal` (ctrl+c, SIGTERM: the command then sees its abort, not a reader
+ * that never reads). A command that writes piece after piece awaits each, so what its reader has not taken
+ * yet stays in the pipe and the socket behind it, not in this process: without it, `chat` against
+ * an endless stream with a stalled reader grew by tens of MB a second (bench/README.md, issue 43).
+ */
+export function writeOut(stream: NodeJS.WritableStream, text: string, signal?: AbortSignal): Promise<void> {
+  const s = stream as NodeJS.WritableStream & { destroyed?: boolean; writableEnded?: boolean };
+  if (s.destroyed || s.writableEnded) return Promise.resolve();
+  if (stream.write(text) || signal?.aborted) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      stream.off('error', done);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+    stream.on('error', done);
+    signal?.addEventListener('abort', done);
+  });
+}
+
+/** The display column a terminal's cursor is at after `text` is written from column `from` (tabs to every eighth). */
+export function columnAfter(from: number, text: string): number {
+  const nl = text.lastIndexOf('\n');
+  let col = nl >= 0 ? 0 : from;
+  const parts = (nl >= 0 ? text.slice(nl + 1) : text).split('\t');
+  parts.forEach((part, i) => {
+    if (i > 0) col = (Math.floor(col / 8) + 1) * 8;
+    col += widthOf(part);
+  });
+  return col;
+}
 
 const text = (c: Cell): string => (c === null || c === undefined ? '' : sanitize(String(c)));
 
@@ -108,6 +150,14 @@ export class Output {
   readonly color: boolean;
   /** The escapes each tone is drawn with: for a light background or a dark one (backgroundFromEnv). */
   private readonly sgr: Record<Tone, [string, string]>;
+  /** When stdout was last written to (performance.now()): what `chat` measures a silence from. */
+  lastOutputAt = performance.now();
+  /** How many writes to stdout wait for its reader (writeOut): the command is not idle then, the reader is. */
+  private waiting = 0;
+  /** On a terminal, the column stdout's last line ends at (0 after a line break): where a status line must not draw over. */
+  private column = 0;
+  /** The status line on stderr (`status`), while one is shown: whether it sits on a line of its own below an unfinished line of stdout. */
+  private statusShown: { below: boolean; column: number } | null = null;
 
   constructor(
     private readonly io: Io,
@@ -115,6 +165,8 @@ export class Output {
     readonly jsonFields: string[] | null,
     /** --no-color: as NO_COLOR does. */
     noColorFlag = false,
+    /** The command's cancel signal: a write waiting for the reader stops waiting on it. */
+    private readonly signal?: AbortSignal,
   ) {
     this.tty = Boolean(io.stdout.isTTY);
     this.color = this.tty && !(noColorFlag || noColorFromEnv(io.env));
@@ -135,26 +187,26 @@ export class Output {
   printJson(value: unknown): boolean {
     if (!this.json) return false;
     const v = this.jsonFields && this.jsonFields.length ? pickFields(value, this.jsonFields) : value;
-    this.io.stdout.write(jsonText(v, 2) + '\n');
+    void this.put(jsonText(v, 2) + '\n');
     return true;
   }
 
   /**
    * One JSON value per line (chat chunks under --json), fields picked. A value holding none of the
    * fields asked for is left out: `--json session_id` prints the chunks that carry one, not a `{}`
-   * for every piece of text.
+   * for every piece of text. Resolves once stdout takes more (writeOut).
    */
-  ndjson(value: unknown): void {
+  async ndjson(value: unknown): Promise<void> {
     const v = this.jsonFields && this.jsonFields.length ? pickFields(value, this.jsonFields) : value;
     if (this.jsonFields?.length && v && typeof v === 'object' && Object.keys(v).length === 0) return;
-    this.io.stdout.write(jsonText(v) + '\n');
+    await this.put(jsonText(v) + '\n');
   }
 
   /** A list: JSON (the objects as sent) or a table; on a terminal, a remark when values were cut to fit it. */
   list<T>(rows: T[], columns: Column<T>[], empty = 'nothing to show'): void {
     if (this.printJson(rows)) return;
     const { text: printed, cut } = this.layout(rows, columns, empty);
-    this.io.stdout.write(printed);
+    void this.put(printed);
     if (cut) this.aside(`cut to fit ${this.io.stdout.columns} columns: --json or a pipe prints whole values`);
   }
 
@@ -209,18 +261,18 @@ export class Output {
       const under = ' '.repeat(width + GAP);
       return wrapped.map((line, i) => (i === 0 ? `${this.paint(label.padEnd(width), 'dim')}${' '.repeat(GAP)}${line}` : line ? under + line : '').trimEnd()).join('\n');
     });
-    this.io.stdout.write(lines.join('\n') + '\n');
+    void this.put(lines.join('\n') + '\n');
   }
 
   /** A confirmation for people (stdout); under --json the given value is printed instead. */
   done(message: string, jsonValue: unknown): void {
     if (this.printJson(jsonValue)) return;
-    this.io.stdout.write(sanitize(message) + '\n');
+    void this.put(sanitize(message) + '\n');
   }
 
   /** A remark for a person reading a table on a terminal (stderr); none under --json or in a pipe, where no one reads it. */
   aside(message: string): void {
-    if (this.tty && !this.json) this.io.stderr.write(this.paint(sanitize(message), 'dim') + '\n');
+    if (this.tty && !this.json) void this.put(this.paint(sanitize(message), 'dim') + '\n', this.io.stderr);
   }
 
   /**
@@ -231,24 +283,73 @@ export class Output {
     return Boolean(this.io.stdin.isTTY && this.io.stderr.isTTY);
   }
 
-  /** Text on stdout as it comes (an answer streaming, an id alone): control characters removed, line breaks and tabs kept. Answers what was written. */
-  say(text: string): string {
+  /**
+   * Text on stdout as it comes (an answer streaming, an id alone): control characters removed, line
+   * breaks and tabs kept. Answers what was written, once stdout takes more (writeOut): a command
+   * that streams awaits each piece.
+   */
+  async say(text: string): Promise<string> {
     const clean = sanitize(text, { multiline: true, tabs: true });
-    this.io.stdout.write(clean);
+    await this.put(clean);
     return clean;
   }
 
   /** A line for people on stderr (prompts, notices), never mixed into stdout data: control characters removed, line breaks and tabs kept. */
   note(message: string): void {
-    this.io.stderr.write(sanitize(message, { multiline: true, tabs: true }) + '\n');
+    void this.put(sanitize(message, { multiline: true, tabs: true }) + '\n', this.io.stderr);
   }
 
   error(message: string, extra: { exit: number; status?: number; code?: number | string; reason?: string | null }): void {
-    if (this.json) {
-      this.io.stderr.write(jsonText({ error: { message: sanitize(message), ...extra } }) + '\n');
-    } else {
-      this.io.stderr.write(`intern-tui: ${sanitize(message)}\n`);
+    void this.put(this.json ? jsonText({ error: { message: sanitize(message), ...extra } }) + '\n' : `intern-tui: ${sanitize(message)}\n`, this.io.stderr);
+  }
+
+  /**
+   * One line on stderr that says what is going on while nothing else does (the intern still
+   * working), drawn again in place by the next call, and erased before anything else is written
+   * (erased by `clearStatus` too). Only on a terminal: nothing when stderr is not one. Below an
+   * unfinished line of the answer (stdout on the same terminal) it takes a line of its own, and
+   * erasing it puts the cursor back at that line's end.
+   */
+  status(message: string): void {
+    if (!this.io.stderr.isTTY) return;
+    const width = this.io.stderr.columns ?? this.io.stdout.columns ?? 80;
+    let lead = '\r';
+    if (!this.statusShown) {
+      const column = this.io.stdout.isTTY ? this.column : 0;
+      // Exactly at the right edge the cursor waits to wrap, and no escape puts it back there.
+      if (column > 0 && column % width === 0) return;
+      this.statusShown = { below: column > 0, column: column % width };
+      if (column > 0) lead = '\n';
     }
+    this.io.stderr.write(`${lead}\x1b[K${this.paint(truncate(sanitize(message), Math.max(1, width - 1)), 'dim')}`);
+  }
+
+  /** Erases the status line, if one is shown. */
+  clearStatus(): void {
+    const shown = this.statusShown;
+    if (!shown) return;
+    this.statusShown = null;
+    this.io.stderr.write(`\r\x1b[K${shown.below ? `\x1b[A\x1b[${shown.column + 1}G` : ''}`);
+  }
+
+  /** Every write: the status line erased first; stdout's last column and time kept. */
+  private put(text: string, stream: NodeJS.WritableStream = this.io.stdout): Promise<void> {
+    this.clearStatus();
+    // On a terminal stdout and stderr move one cursor.
+    if (this.tty && (stream === this.io.stdout || this.io.stderr.isTTY)) this.column = columnAfter(this.column, text);
+    const written = writeOut(stream, text, this.signal);
+    if (stream !== this.io.stdout) return written;
+    this.lastOutputAt = performance.now();
+    this.waiting++;
+    return written.then(() => {
+      this.waiting--;
+      this.lastOutputAt = performance.now();
+    });
+  }
+
+  /** Whether a write to stdout waits for its reader to take more. */
+  get waitingForReader(): boolean {
+    return this.waiting > 0;
   }
 }
 

@@ -432,6 +432,7 @@ export const COMMANDS: CommandSpec[] = [
       'self-drive': { type: 'boolean', description: 'let the intern run without asking for permission' },
       'no-wait': { type: 'boolean', description: 'start a self-drive run and return: print its session id, not the answer' },
       resume: { type: 'string', value: '[ID]', optionalValue: CONVERSATION_REF, description: 'continue the latest saved conversation, or ID (chat list NAME shows them)' },
+      'idle-timeout': { type: 'string', value: 'DURATION', description: 'give up on a turn that shows nothing this long (30s, 5m): exit 1' },
     },
     details: [
       `${IDN}.`,
@@ -447,6 +448,11 @@ export const COMMANDS: CommandSpec[] = [
       'Every conversation is saved as it streams, under $XDG_STATE_HOME/intern-tui/sessions/ (not a',
       '--no-wait run); --resume goes on with the latest one (its transcript shown on a terminal, its',
       'session continued), --resume ID with that one. The TUI\'s chat saves into the same place.',
+      'The answer is written as fast as its reader takes it; a stream past the client\'s cap (README)',
+      'is closed, which cancels the run (exit 1). On a terminal, a turn that shows nothing for a while',
+      'says on stderr that the intern is still working, and for how long. --idle-timeout gives up after',
+      'DURATION of that (a unit is needed; 0s, the default, waits without end): it closes the stream,',
+      'which cancels the turn, and prints the command that goes on in its session (exit 1).',
       'Examples:',
       '  intern-tui chat reviewer',
       '  intern-tui chat reviewer "Summarise open PRs"',
@@ -504,7 +510,12 @@ export const COMMANDS: CommandSpec[] = [
   {
     noun: 'attach',
     args: 'NAME',
-    positionals: [1, 1],
+    // The second is --record's FILE (attach.ts refuses it without --record).
+    positionals: [1, 2],
+    flags: {
+      record: { type: 'boolean', value: '[FILE]', description: 'record the session (asciicast v2) to FILE, else under the state folder' },
+      'record-input': { type: 'boolean', description: 'with --record: record typed input too (it can hold passwords)' },
+    },
     summary: `the intern's terminal, full screen (${DETACH_NAME} detaches)`,
     details: [
       `${IDN}.`,
@@ -512,11 +523,36 @@ export const COMMANDS: CommandSpec[] = [
       `that scroll off unseen are left out); resizing this terminal resizes the remote. ${DETACH_NAME} detaches`,
       '(the shell keeps running); when the remote exits, the command ends. Needs an interactive',
       'terminal and an OAuth token (daemon access is personal).',
-      'Example:',
+      'With --record (or the profile\'s "record": "always"), the daemon\'s output is written as it comes',
+      'to an asciicast v2 file: $XDG_STATE_HOME/intern-tui/recordings/NAME-TIME.cast unless FILE is given;',
+      '`intern-tui replay FILE` or asciinema plays it.',
+      'Examples:',
       '  intern-tui attach runner',
+      '  intern-tui attach runner --record session.cast',
     ].join('\n'),
     needs: ['oauth_token'],
     load: () => import('./commands/attach.js').then((m) => m.attach),
+  },
+  {
+    noun: 'replay',
+    args: 'FILE',
+    positionals: [1, 1],
+    summary: 'play a recording (asciicast v2) in this terminal',
+    flags: {
+      speed: { type: 'string', value: 'N', description: 'play N times as fast (0.5 is half speed)' },
+      'idle-limit': { type: 'string', value: 'SECONDS', description: 'play pauses longer than this as this long' },
+    },
+    details: [
+      'Plays an attach recording (attach --record) or any asciicast v2 file at its own pace, through',
+      'the terminal emulator: its control sequences are drawn, never passed to this terminal raw.',
+      'space pauses and plays, left and right seek 5 seconds, q quits. A file that is not asciicast v2',
+      'is refused in one line (exit 1).',
+      'Examples:',
+      '  intern-tui replay ~/.local/state/intern-tui/recordings/runner-2026-11-28T12-59-03Z.cast',
+      '  intern-tui replay session.cast --speed 2 --idle-limit 1',
+    ].join('\n'),
+    needs: [],
+    load: () => import('./commands/replay.js').then((m) => m.replay),
   },
   // ── auth: login, logout, auth status (h-signin) ──
   {

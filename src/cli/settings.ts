@@ -15,6 +15,7 @@ import type { FeatureSpec } from '../tui/types.js';
 import type { NotifyKind } from '../tui/terminal.js';
 import type { ConfigFile, Profile } from './config.js';
 import { SECRET_NAMES } from './auth/store.js';
+import { shellQuote } from './quote.js';
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -83,6 +84,8 @@ export interface Resolved {
   scrollback: number;
   /** How the chat asks for attention: the profile's `notify`, else the bell. */
   notify: NotifyKind;
+  /** The profile's `record`: attach records every session when `always`. */
+  record: 'off' | 'always';
   features: FeatureSpec[];
   warnings: string[];
 }
@@ -158,6 +161,7 @@ export function resolveConfig(flags: Flags, env: NodeJS.ProcessEnv, file: Config
     sources,
     scrollback: flags.scrollback ?? profile.scrollback ?? 10_000,
     notify: profile.notify ?? 'bell',
+    record: profile.record ?? 'off',
     features: [...(profile.features ?? []), ...BUILTIN_FEATURES],
     warnings,
   };
@@ -212,7 +216,8 @@ export function holdsStoredSecrets(profile: Profile): boolean {
  * for a base URL it keeps no keys for (login would refuse to move it), another profile for it.
  */
 export function loginHint(kind: CredentialKind, at: { profile: string | null; baseUrl: string; storedWithheldFor: string | null }): string {
-  return at.storedWithheldFor ? `${loginCommand(kind)} --base-url ${at.baseUrl} --profile NAME` : loginCommand(kind, at.profile);
+  // A command to paste: the base URL and profile name quoted for the shell (quote.ts).
+  return at.storedWithheldFor ? `${loginCommand(kind)} --base-url ${shellQuote(at.baseUrl)} --profile NAME` : loginCommand(kind, at.profile === null ? null : shellQuote(at.profile));
 }
 
 /**

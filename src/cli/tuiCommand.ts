@@ -18,6 +18,8 @@ import { resolveSignedIn } from './auth/credentials.js';
 import { tuiSessionHooks } from './auth/session.js';
 import type { EarlySandbox } from './legacy.js';
 import { cacheDir, codeCacheDir, configPath, EMBEDDED_SANDBOX, embeddedClientOptions, type Flags, refusedFixes, stateDir, usesEmbeddedSandbox, warnTo } from './settings.js';
+import { recordingsDir } from '../tui/state/recordings.js';
+
 
 const warn = warnTo(process.stderr);
 
@@ -65,6 +67,8 @@ export async function tuiCommand(flags: Flags, forceSandbox: boolean, early?: Ea
       stateDir: stateDir(),
       scrollback: resolved.scrollback,
       notify: resolved.notify,
+      record: sandbox ? 'off' : resolved.record,
+      recordingsDir: recordingsDir(stateDir()),
       warnings: sandbox ? [] : resolved.warnings,
       refusedFix: sandbox ? undefined : refusedFixes(resolved),
       noColor: flags.noColor === true || noColorFromEnv(process.env),

@@ -57,8 +57,13 @@ export function authRoutes(http: HttpCore) {
 }
 
 const MAX_OAUTH_BYTES = 256 << 10;
+/** The most of an OAuth error's description a message holds. */
+const MAX_DESCRIPTION = 300;
 
-async function oauthCall(url: string, init: { method: 'GET' | 'POST'; form?: Record<string, string> }, label: string): Promise<unknown> {
+const redactAll = (text: string, secrets: readonly string[]) => secrets.reduce((t, secret) => (secret ? t.split(secret).join('[redacted]') : t), text);
+
+/** `secrets`: the values this request sends that no message may repeat (a code, a verifier, a refresh token). */
+async function oauthCall(url: string, init: { method: 'GET' | 'POST'; form?: Record<string, string>; secrets?: readonly string[] }, label: string): Promise<unknown> {
   const res = await exchange(
     url,
     {
@@ -82,9 +87,12 @@ async function oauthCall(url: string, init: { method: 'GET' | 'POST'; form?: Rec
   }
   if (res.status >= 400) {
     const err = OAuthErrorSchema.safeParse(json);
-    // RFC 6749 error codes are safe to show; the description is the server's words, never a token.
-    const what = err.success ? `${err.data.error}${err.data.error_description ? `: ${err.data.error_description}` : ''}` : `HTTP ${res.status}`;
-    throw new ApiError(res.status, res.status, err.success ? err.data.error : null, res.status >= 500, `${label} refused: ${what}`, label);
+    // An RFC 6749 section 5.2 error: its code and description are the server's words, shown with
+    // every secret this request sent cut out (a server may echo one) and the description clipped.
+    const hide = (text: string, max: number) => redactAll(text, init.secrets ?? []).slice(0, max);
+    const code = err.success ? hide(err.data.error, 64) : null;
+    const what = err.success ? `${code}${err.data.error_description ? `: ${hide(err.data.error_description, MAX_DESCRIPTION)}` : ''}` : `HTTP ${res.status}`;
+    throw new ApiError(res.status, res.status, code, res.status >= 500, `${label} refused: ${what}`, label);
   }
   return json;
 }
@@ -113,7 +121,8 @@ export function authorizationUrl(meta: OAuthMetadata, p: { clientId: string; red
 
 async function token(meta: OAuthMetadata, form: Record<string, string>): Promise<OAuthToken> {
   const label = 'POST token_endpoint';
-  const parsed = OAuthTokenSchema.safeParse(await oauthCall(meta.token_endpoint, { method: 'POST', form }, label));
+  const secrets = [form.code, form.code_verifier, form.refresh_token].filter((v): v is string => Boolean(v));
+  const parsed = OAuthTokenSchema.safeParse(await oauthCall(meta.token_endpoint, { method: 'POST', form, secrets }, label));
   if (!parsed.success) throw new ResponseShapeError(label, describeIssues(parsed.error));
   return parsed.data;
 }

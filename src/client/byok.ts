@@ -1,4 +1,4 @@
-/** BYOK provider-credential routes (management key). */
+/** BYOK provider-credential routes and the workspaces they live in (management key). */
 import {
   ByokEnvelopeSchema,
   ByokListSchema,
@@ -7,6 +7,7 @@ import {
   type ByokUpdate,
 } from '../contract/byok.js';
 import { ROUTES } from '../contract/routes.js';
+import { WorkspaceEnvelopeSchema, WorkspaceListSchema, type WorkspaceListQuery } from '../contract/workspace.js';
 import { ApiError } from './errors.js';
 import type { HttpCore } from './http.js';
 import type { CallOptions, InternApi } from './types.js';
@@ -25,6 +26,10 @@ export function byokRoutes(http: HttpCore) {
       // Its {"deleted":true} says no more than the 2xx (see deleteIntern).
       await http.send({ route: ROUTES.deleteByok, params: { id } }, opts);
     },
+    listWorkspaces: (query: WorkspaceListQuery = {}, opts?: CallOptions) =>
+      http.json(WorkspaceListSchema, { route: ROUTES.listWorkspaces, query: { ...query } }, opts),
+    getWorkspace: async (id: string, opts?: CallOptions) =>
+      (await http.json(WorkspaceEnvelopeSchema, { route: ROUTES.getWorkspace, params: { id } }, opts)).data,
   };
 }
 

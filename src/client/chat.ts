@@ -5,6 +5,7 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { type ChatChunk, ChatChunkSchema, type ChatRequest, InvokeResultSchema, type InvokeResult, SteeredSchema } from '../contract/chat.js';
 import { describeIssues } from '../contract/errors.js';
+import { CHAT_STREAM_MAX_BYTES } from '../contract/limits.js';
 import { ROUTES } from '../contract/routes.js';
 import { ApiError, NetworkError, ResponseShapeError, ResponseTooLargeError } from './errors.js';
 import { type HttpCore, readBody } from './http.js';
@@ -18,7 +19,18 @@ import type { CallOptions, ChatStart } from './types.js';
  */
 export const CHAT_SILENCE_MS = 90_000;
 
-export function chatRoutes(http: HttpCore, maxEventBytes: number, silenceMs: number) {
+/** A chat stream that passed its cap (CHAT_STREAM_MAX_BYTES, contract/limits.ts): it was closed, which cancels the run. */
+export class StreamTooLongError extends Error {
+  override readonly name = 'StreamTooLongError';
+  constructor(
+    readonly route: string,
+    readonly limit: number,
+  ) {
+    super(`${route}: the answer passed ${limit >= 1 << 20 ? `${limit / (1 << 20)} MiB` : `${limit} bytes`}, the most one chat stream may carry; it was closed, which cancels the run`);
+  }
+}
+
+export function chatRoutes(http: HttpCore, maxEventBytes: number, silenceMs: number, maxStreamBytes = CHAT_STREAM_MAX_BYTES) {
   return {
     async chat(internId: string, body: ChatRequest, opts?: CallOptions): Promise<ChatStart> {
       const res = await http.openStream(
@@ -36,7 +48,7 @@ export function chatRoutes(http: HttpCore, maxEventBytes: number, silenceMs: num
       if (/^application\/json/i.test(res.headers['content-type'] ?? '')) {
         throw http.toApiError(res.status, await readBody(res, 64 << 10, res.label), res.label);
       }
-      return { kind: 'stream', events: chunks(res.body, { label: res.label, maxEventBytes, silenceMs, redact: (t) => http.redact(t) }, opts?.signal) };
+      return { kind: 'stream', events: chunks(res.body, { label: res.label, maxEventBytes, maxStreamBytes, silenceMs, redact: (t) => http.redact(t) }, opts?.signal) };
     },
     invoke: (internId: string, body: { input: string; session_id?: string }, opts?: CallOptions): Promise<InvokeResult> =>
       http.json(InvokeResultSchema, { route: ROUTES.invoke, params: { internId }, body }, opts),
@@ -54,6 +66,7 @@ function safeJson(text: string): unknown {
 interface StreamOptions {
   label: string;
   maxEventBytes: number;
+  maxStreamBytes: number;
   silenceMs: number;
   redact: (text: string) => string;
 }
@@ -61,15 +74,19 @@ interface StreamOptions {
 /**
  * The chunks of an event stream, ending after `data: [DONE]`. Comments (keepalives) and named events
  * (`event: ping`) are skipped. A stream that ends before `[DONE]` without a chunk that finished the
- * turn, or is silent for `silenceMs`, throws a retryable `stream_severed` ApiError. Leaving the loop
+ * turn, or is silent for `silenceMs`, throws a retryable `stream_severed` ApiError; one that passes
+ * `maxStreamBytes` throws StreamTooLongError. Pulled, not pushed: nothing is read from the body
+ * until the consumer asks for the next chunk, so a consumer that waits for its own output
+ * (Output.say waits for `drain`) holds the connection back, and memory stays bounded. Leaving the loop
  * early, or aborting `signal`, cancels the body, which closes the connection and so cancels the run.
  * (The body is read through its own reader, which is the one way it is cancelled, whether or not a
  * read is pending.)
  */
 
-async function* chunks(body: ReadableStream<Uint8Array>, { label, maxEventBytes, silenceMs, redact }: StreamOptions, signal?: AbortSignal): AsyncGenerator<ChatChunk> {
+async function* chunks(body: ReadableStream<Uint8Array>, { label, maxEventBytes, maxStreamBytes, silenceMs, redact }: StreamOptions, signal?: AbortSignal): AsyncGenerator<ChatChunk> {
   const queue: EventSourceMessage[] = [];
   let pending = 0;
+  let total = 0;
   const parser = createParser({ onEvent: (e) => queue.push(e) });
   const decoder = new TextDecoder();
   const reader = body.getReader();
@@ -105,6 +122,8 @@ async function* chunks(body: ReadableStream<Uint8Array>, { label, maxEventBytes,
       }
       const { done, value: piece } = read;
       if (done) break;
+      total += piece.length;
+      if (total > maxStreamBytes) throw new StreamTooLongError(label, maxStreamBytes);
       pending += piece.length;
       parser.feed(decoder.decode(piece, { stream: true }));
       if (queue.length > 0) pending = 0;

@@ -1,11 +1,12 @@
 /**
- * Walking the intern, BYOK and vault lists page by page, for the CLI's lists and for finding an intern or
+ * Walking the intern, BYOK, workspace and vault lists page by page, for the CLI's lists and for finding an intern or
  * a key by what a person typed. A service whose pages do not end (a cursor that comes back, an
  * empty page that says there is more) is an error, not a loop of requests.
  */
 import type { ByokCredential, ByokListQuery } from '../contract/byok.js';
 import type { Intern, InternListQuery } from '../contract/intern.js';
 import { LIMITS } from '../contract/limits.js';
+import type { Workspace } from '../contract/workspace.js';
 import { ResponseShapeError } from './errors.js';
 import type { InternApi } from './types.js';
 
@@ -33,15 +34,28 @@ export async function* internPages(api: Pick<InternApi, 'listInterns'>, query: O
 /** A BYOK page as large as the service gives. */
 export const BYOK_PAGE = LIMITS.byokList.maxLimit;
 
-/** Each page of BYOK keys in turn (offset paging), until the service's `total_count` is reached. */
-export async function* byokPages(api: Pick<InternApi, 'listByok'>, query: Omit<ByokListQuery, 'offset' | 'limit'>, signal?: AbortSignal): AsyncGenerator<ByokCredential[]> {
+/**
+ * Each page of an offset-paged list in turn, until the service's `total_count` is reached; an empty
+ * page short of it is the service's fault, not a reason to ask again.
+ */
+async function* offsetPages<T>(route: string, limit: number, load: (page: { offset: number; limit: number }) => Promise<{ data: T[]; total_count: number }>): AsyncGenerator<T[]> {
   for (let offset = 0; ; ) {
-    const page = await api.listByok({ ...query, offset, limit: BYOK_PAGE }, { signal });
+    const page = await load({ offset, limit });
     yield page.data;
     offset += page.data.length;
     if (offset >= page.total_count) return;
-    if (page.data.length === 0) throw new ResponseShapeError(BYOK_ROUTE, `an empty page at offset ${offset} of ${page.total_count}`);
+    if (page.data.length === 0) throw new ResponseShapeError(route, `an empty page at offset ${offset} of ${page.total_count}`);
   }
+}
+
+/** Each page of BYOK keys in turn. */
+export function byokPages(api: Pick<InternApi, 'listByok'>, query: Omit<ByokListQuery, 'offset' | 'limit'>, signal?: AbortSignal): AsyncGenerator<ByokCredential[]> {
+  return offsetPages(BYOK_ROUTE, BYOK_PAGE, (page) => api.listByok({ ...query, ...page }, { signal }));
+}
+
+/** Each page of the account's workspaces in turn (the BYOK list's workspace picker). */
+export function workspacePages(api: Pick<InternApi, 'listWorkspaces'>, signal?: AbortSignal): AsyncGenerator<Workspace[]> {
+  return offsetPages('GET /workspaces', LIMITS.workspaceList.maxLimit, (page) => api.listWorkspaces(page, { signal }));
 }
 
 /**

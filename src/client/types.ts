@@ -9,6 +9,7 @@ import type { KeyInfo, Model, ProviderInfo } from '../contract/catalog.js';
 import type { ChatChunk, ChatRequest, InvokeResult } from '../contract/chat.js';
 import type { CredentialKind } from '../contract/routes.js';
 import type { EffectiveSecretList, VaultListQuery, VaultSecret, VaultSecretList, VaultSecretWrite } from '../contract/vault.js';
+import type { Workspace, WorkspaceList, WorkspaceListQuery } from '../contract/workspace.js';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -36,6 +37,8 @@ export interface ClientOptions {
   maxIconBytes?: number;
   /** A chat stream silent this long is given up as severed; default CHAT_SILENCE_MS (the service's keepalive comes every 30 s). */
   chatSilenceMs?: number;
+  /** The most one chat stream may carry; default CHAT_STREAM_MAX_BYTES (64 MiB). Past it: StreamTooLongError. */
+  chatStreamMaxBytes?: number;
   /**
    * Renews the OAuth access token (a refresh-token grant) when the service answers 401 to an OAuth
    * route; the request is then sent once more with the new token. Absent: a 401 is final.
@@ -69,6 +72,9 @@ export interface InternApi {
 
   listByok(query?: ByokListQuery, opts?: CallOptions): Promise<ByokList>;
   getByok(id: string, opts?: CallOptions): Promise<ByokCredential>;
+  /** The account's workspaces (offset paging), for the BYOK list's workspace picker. */
+  listWorkspaces(query?: WorkspaceListQuery, opts?: CallOptions): Promise<WorkspaceList>;
+  getWorkspace(id: string, opts?: CallOptions): Promise<Workspace>;
   createByok(body: ByokCreate, opts?: CallOptions): Promise<ByokCredential>;
   updateByok(id: string, body: ByokUpdate, opts?: CallOptions): Promise<ByokCredential>;
   deleteByok(id: string, opts?: CallOptions): Promise<void>;

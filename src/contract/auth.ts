@@ -8,13 +8,20 @@ import * as z from 'zod';
 export const CODE_CHALLENGE_METHODS = ['S256', 'plain'] as const;
 export type CodeChallengeMethod = (typeof CODE_CHALLENGE_METHODS)[number];
 
-/** RFC 7636: 43 to 128 characters of [A-Za-z0-9-._~]. */
+/** RFC 7636: 43 to 128 characters of [A-Za-z0-9-._~]. A `plain` challenge is a verifier itself. */
 export const CODE_VERIFIER_PATTERN = /^[A-Za-z0-9\-._~]{43,128}$/;
+/** RFC 7636: an S256 challenge is the base64url SHA-256 of the verifier, 43 characters without padding. */
+export const S256_CHALLENGE_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
+/**
+ * `POST /auth/keys` (the OpenAPI document's `exchangeAuthCodeForAPIKey`): only `code` is required;
+ * `code_verifier` goes with a code issued for a `code_challenge`, and `code_challenge_method` may be
+ * null. The project's client always sends all three (S256).
+ */
 export const AuthKeysRequestSchema = z.strictObject({
   code: z.string().min(1, { error: 'code is required' }).max(512),
-  code_verifier: z.string().min(1, { error: 'code_verifier is required' }).max(128),
-  code_challenge_method: z.enum(CODE_CHALLENGE_METHODS).optional(),
+  code_verifier: z.string().min(1, { error: 'code_verifier must not be empty' }).max(128).optional(),
+  code_challenge_method: z.enum(CODE_CHALLENGE_METHODS).nullable().optional(),
 });
 export type AuthKeysRequest = z.infer<typeof AuthKeysRequestSchema>;
 export const AuthKeysResponseSchema = z.object({ key: z.string().min(1), user_id: z.string().nullable() });

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { LIMITS } from './limits.js';
-import { queryInteger } from './query.js';
+import { queryInteger, queryNumber } from './query.js';
 
 export const CatalogModelSchema = z.object({
   id: z.string(),
@@ -50,30 +50,83 @@ export const MODEL_CATEGORIES = [
 /** `output_modalities` of GET /models: a comma-separated list of these, or `all`; `text` when absent. */
 export const OUTPUT_MODALITIES = ['text', 'image', 'audio', 'embeddings'] as const;
 export const ALL_MODALITIES = 'all';
+/** `input_modalities` of GET /models: a comma-separated list of these. */
+export const INPUT_MODALITIES = ['text', 'image', 'audio', 'file'] as const;
+/** `sort` of GET /models, as the public OpenAPI document enumerates it. */
+export const MODEL_SORTS = [
+  'most-popular',
+  'newest',
+  'top-weekly',
+  'pricing-low-to-high',
+  'pricing-high-to-low',
+  'context-high-to-low',
+  'throughput-high-to-low',
+  'latency-low-to-high',
+  'intelligence-high-to-low',
+  'coding-high-to-low',
+  'agentic-high-to-low',
+  'design-arena-elo-high-to-low',
+] as const;
 
 /** Comma-separated items, trimmed; empty items dropped. */
 const commaList = (s: string) => s.split(',').map((x) => x.trim()).filter((x) => x.length > 0);
+/** A comma-separated list of `allowed` (and `extra`), at least one. */
+const commaListOf = (allowed: readonly string[], extra?: string) =>
+  z
+    .string()
+    .transform(commaList)
+    .refine((items) => items.length > 0 && items.every((m) => m === extra || allowed.includes(m)), {
+      error: `must be a comma-separated list of ${allowed.join(', ')}${extra ? `, or ${extra}` : ''}`,
+    });
+const oneOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `must be one of ${values.join(', ')}` });
 
 /**
- * The query of GET /models that the public OpenAPI document defines and a catalogue can answer from
- * a model's own fields: paging (`offset`, `limit`; the full list when both are absent), and the
- * `category`, `supported_parameters` and `output_modalities` filters. Other documented parameters
- * (`sort`, `q`, prices, benchmarks...) are not read; an unknown parameter is not an error.
+ * The query of GET /models, every parameter the public OpenAPI document defines, each with the
+ * document's type and range. Which of them a catalogue can answer is its own business (the sandbox
+ * refuses the ones its catalogue has no data for). A parameter the document does not define is not
+ * an error.
  */
 export const ModelListQuerySchema = z.object({
   offset: queryInteger(0).optional(),
   limit: queryInteger(LIMITS.modelList.minLimit, LIMITS.modelList.maxLimit).optional(),
-  category: z.enum(MODEL_CATEGORIES, { error: `must be one of ${MODEL_CATEGORIES.join(', ')}` }).optional(),
+  category: oneOf(MODEL_CATEGORIES).optional(),
   /** Models that support every one of these parameters. */
   supported_parameters: z.string().transform(commaList).optional(),
   /** Models with any of these output modalities; `all` for every model. */
-  output_modalities: z
-    .string()
-    .transform(commaList)
-    .refine((items) => items.length > 0 && items.every((m) => m === ALL_MODALITIES || (OUTPUT_MODALITIES as readonly string[]).includes(m)), {
-      error: `must be a comma-separated list of ${OUTPUT_MODALITIES.join(', ')}, or ${ALL_MODALITIES}`,
-    })
-    .optional(),
+  output_modalities: commaListOf(OUTPUT_MODALITIES, ALL_MODALITIES).optional(),
+  sort: oneOf(MODEL_SORTS).optional(),
+  use_rss: z.string().optional(),
+  use_rss_chat_links: z.string().optional(),
+  /** Free text, matched against a model's id and name. */
+  q: z.string().optional(),
+  /** Models that take any of these input modalities. */
+  input_modalities: commaListOf(INPUT_MODALITIES).optional(),
+  /** The least context length, in tokens. */
+  context: queryInteger(1).optional(),
+  /** Prompt price bounds, in dollars per million tokens. */
+  min_price: queryNumber(0).optional(),
+  max_price: queryNumber(0).optional(),
+  arch: z.string().optional(),
+  /** Authors: the `author` of `author/slug` ids, comma-separated. */
+  model_authors: z.string().transform(commaList).optional(),
+  providers: z.string().optional(),
+  distillable: oneOf(['true', 'false']).optional(),
+  zdr: oneOf(['true']).optional(),
+  region: oneOf(['eu', 'us']).optional(),
+  /** Completion price bounds, in dollars per million tokens. */
+  min_output_price: queryNumber(0).optional(),
+  max_output_price: queryNumber(0).optional(),
+  /** Age bounds, in whole days since the model's creation. */
+  min_age_days: queryInteger(0).optional(),
+  max_age_days: queryInteger(0).optional(),
+  min_intelligence_index: queryNumber(0).optional(),
+  max_intelligence_index: queryNumber(0).optional(),
+  min_coding_index: queryNumber(0).optional(),
+  max_coding_index: queryNumber(0).optional(),
+  min_agentic_index: queryNumber(0).optional(),
+  max_agentic_index: queryNumber(0).optional(),
+  min_tool_success_rate: queryNumber(0, 1).optional(),
+  max_tool_success_rate: queryNumber(0, 1).optional(),
 });
 export type ModelListQuery = z.output<typeof ModelListQuerySchema>;
 

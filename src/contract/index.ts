@@ -3,6 +3,7 @@ export * from './rules.js';
 export * from './providers.js';
 export * from './intern.js';
 export * from './byok.js';
+export * from './workspace.js';
 export * from './errors.js';
 export * from './routes.js';
 export * from './vault.js';

@@ -14,6 +14,8 @@ export const LIMITS = {
   allowedUserIds: { max: 100 },
   internList: { minLimit: 1, maxLimit: 500 },
   byokList: { minLimit: 1, maxLimit: 100, defaultLimit: 50 },
+  /** GET /workspaces (the public OpenAPI document): offset from 0, limit 1..100, 50 by default. */
+  workspaceList: { minLimit: 1, maxLimit: 100, defaultLimit: 50 },
   /** GET /models (the public OpenAPI document): offset from 0, limit 1..1000, 500 when paging without one. */
   modelList: { minLimit: 1, maxLimit: 1000, defaultLimit: 500 },
   /** Vault secrets (public notes, "More operations"). */
@@ -37,3 +39,14 @@ export const LIMITS = {
   /** Route deadline for the operations of 4.1 to 4.5. */
   routeDeadlineMs: 10_000,
 } as const;
+
+/**
+ * The client's own cap, not the service's: the most one chat stream (a turn, or its part up to a
+ * question) may carry, 64 MiB on the wire. The service's chunks are about 150-250 bytes for a few
+ * tokens each, so this is some 300,000 chunks: hours of a fast model streaming without a pause, and
+ * far more text than anyone reads in a terminal; a stream without end (a hostile or broken
+ * service) reaches it in seconds. Memory does not depend on it (the reader's pace does: the CLI's
+ * Output waits for `drain`); time and disk do. Past it the client closes the stream
+ * (StreamTooLongError), which cancels the run.
+ */
+export const CHAT_STREAM_MAX_BYTES = 64 << 20;

@@ -19,3 +19,16 @@ export function queryInteger(min: number, max?: number) {
     .transform(Number)
     .pipe(bounded);
 }
+
+/** A plain decimal number: digits, and a fractional part after one dot. No sign, exponent, hex or padding. */
+export const DECIMAL_NUMBER = /^[0-9]+(\.[0-9]+)?$/;
+
+/** A query parameter holding a number from `min` to `max` (no upper bound when omitted), written as DECIMAL_NUMBER. */
+export function queryNumber(min: number, max?: number) {
+  const bounded = max === undefined ? z.number().min(min) : z.number().min(min).max(max);
+  return z
+    .string()
+    .regex(DECIMAL_NUMBER, { error: 'must be a number written in decimal digits, with at most one "." (0-9 and ".")' })
+    .transform(Number)
+    .pipe(bounded);
+}

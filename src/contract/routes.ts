@@ -54,6 +54,9 @@ export const ROUTES = {
   getInternIcon: intern('GET', '/interns/{internId}/icon', 200),
   getDaemonAccess: intern('GET', '/interns/{internId}/daemon', 200, 'oauth_token'),
   listConnections: intern('GET', '/vault/interns/{internId}/connections', 200),
+  /** Workspaces (the public OpenAPI document): management key, and the BYOK routes' error envelope. */
+  listWorkspaces: byok('GET', '/workspaces', 200),
+  getWorkspace: byok('GET', '/workspaces/{id}', 200),
   listByok: byok('GET', '/byok', 200),
   createByok: byok('POST', '/byok', 201),
   getByok: byok('GET', '/byok/{id}', 200),

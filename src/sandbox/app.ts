@@ -10,6 +10,7 @@ import type { SecretBox } from './crypto.js';
 import type { Store } from './store.js';
 import { registerInternRoutes } from './routes/interns.js';
 import { registerByokRoutes } from './routes/byok.js';
+import { registerWorkspaceRoutes } from './routes/workspaces.js';
 import { registerControlRoutes } from './routes/control.js';
 import { registerVaultRoutes } from './routes/vault.js';
 import { registerCatalogRoutes } from './routes/catalog.js';
@@ -140,6 +141,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         writesEnabled: () => writesEnabled,
       });
       registerByokRoutes(api, deps.ctx, { store: deps.store, secrets: deps.secrets });
+      registerWorkspaceRoutes(api, deps.ctx, { store: deps.store });
       registerVaultRoutes(api, deps.ctx, { store: deps.store, secrets: deps.secrets, writesEnabled: () => vaultWritesEnabled });
       registerCatalogRoutes(api, deps.ctx, { store: deps.store });
       registerChatRoutes(api, deps.ctx, { store: deps.store, agent: deps.agent, keepaliveMs: deps.chatKeepaliveMs });

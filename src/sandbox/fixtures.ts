@@ -24,10 +24,11 @@ export function seedFixtures(store: Store, secrets: SecretBox, seed: 'demo' | 'e
     store.db.prepare('INSERT INTO accounts VALUES (?, ?)').run('acct_a', W);
     store.db.prepare('INSERT INTO accounts VALUES (?, ?)').run('acct_b', null);
     store.db.prepare('INSERT INTO accounts VALUES (?, ?)').run('acct_c', WC);
-    const ws = store.db.prepare('INSERT INTO workspaces (id, account_id, name, deleted) VALUES (?, ?, ?, ?)');
-    ws.run(W, 'acct_a', 'Main', 0);
-    ws.run(W2, 'acct_a', 'Side projects', 0);
-    ws.run(WC, 'acct_c', 'Gone', 1);
+    const ws = store.db.prepare('INSERT INTO workspaces (id, account_id, name, deleted, created_at) VALUES (?, ?, ?, ?, ?)');
+    const made = new Date().toISOString();
+    ws.run(W, 'acct_a', 'Main', 0, made);
+    ws.run(W2, 'acct_a', 'Side projects', 0, made);
+    ws.run(WC, 'acct_c', 'Gone', 1, made);
 
     const interns: Record<string, string> = {};
     const credentials: Record<string, string> = {};
@@ -77,7 +78,7 @@ export function seedFixtures(store: Store, secrets: SecretBox, seed: 'demo' | 'e
 
     intern('other_workspace', { name: 'elsewhere', workspace_id: W2, description: 'Lives in the side-projects workspace.' });
     intern('peer', { name: 'peer-bot', creator_id: USER_B, status: 'running', description: 'Created by a teammate.' }, 'png', 11);
-    intern('destroy_failed', { name: 'stuck-delete', status: 'destroy_failed' });
+    intern('destroy_failed', { name: 'stuck-delete', status: 'destroy_failed', last_failure_message: 'Teardown failed: the machine did not stop within 10 minutes' });
     intern('destroying', { name: 'leaving', status: 'destroying' });
     intern('awaiting_slack_install', { name: 'slack-pending', status: 'awaiting_slack_install' });
     intern('failed', { name: 'broken', status: 'failed', last_failure_message: 'Image pull failed: registry answered 503 three times' });
@@ -162,7 +163,7 @@ function seedDemo(intern: InternFn, progress: (n: number) => string, _w: string)
     ['standup', { status: 'awaiting_slack_install', description: 'Collects standup notes in Slack every morning.' }, 'jpeg'],
     ['migrator', { status: 'failed', last_failure_message: 'Provisioning timed out while restoring the workspace snapshot (step 2 of 4)', description: 'Moves services to the new cluster.' }, 'png'],
     ['sweeper', { status: 'destroying', description: 'Deleted last week; cleaning up.' }],
-    ['legacy-bot', { status: 'destroy_failed', last_failure_message: null, description: 'Its vault is still attached to another intern.' }],
+    ['legacy-bot', { status: 'destroy_failed', last_failure_message: 'Teardown failed: its vault is still attached to another intern', description: 'Kept its vault for a teammate.' }],
     ['reviewer', { status: 'running', model: 'openai/o4-mini', description: 'Reviews pull requests for style and obvious bugs.', instructions: 'Comment once per PR. Suggest, do not demand.' }, 'png'],
     ['researcher', { status: 'stopped', model: 'perplexity/sonar-pro', description: 'Answers questions with sources.' }, 'jpeg'],
     ['translator', { status: 'running', description: 'Translates user-facing strings into French, German and Japanese — 日本語 included.' }, 'png'],

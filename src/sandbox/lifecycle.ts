@@ -43,7 +43,7 @@ export class Lifecycle {
   }
 
   async destroy(row: InternRow): Promise<void> {
-    this.store.updateIntern(row.id, { status: 'destroying', progress: null, moving: 1, updated_at: now() });
+    this.store.updateIntern(row.id, { status: 'destroying', progress: null, last_failure_message: null, moving: 1, updated_at: now() });
     await this.hub.stop(row.id, 'The intern is being deleted');
     this.later(() => this.finishDestroy(row.id));
   }

@@ -100,6 +100,16 @@ export interface SecretRow {
   created_at: string;
 }
 
+export interface OAuthGrant {
+  id: string;
+  client_id: string;
+  user_id: string;
+  account_id: string;
+  workspace_id: string | null;
+  /** When its last token expires (ms since the epoch). */
+  expires_at: number;
+}
+
 export interface ConnectionRow {
   intern_id: string;
   key: string;
@@ -109,16 +119,37 @@ export interface ConnectionRow {
   last_test_ok: number | null;
 }
 
+export interface WorkspaceRow {
+  id: string;
+  account_id: string;
+  name: string;
+  deleted: number;
+  default_model: string | null;
+  /** Absent in a database made before the column was. */
+  created_at?: string | null;
+}
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS accounts (id TEXT PRIMARY KEY, default_workspace_id TEXT);
-CREATE TABLE IF NOT EXISTS workspaces (id TEXT PRIMARY KEY, account_id TEXT NOT NULL, name TEXT NOT NULL, deleted INTEGER NOT NULL DEFAULT 0, default_model TEXT);
+CREATE TABLE IF NOT EXISTS workspaces (id TEXT PRIMARY KEY, account_id TEXT NOT NULL, name TEXT NOT NULL, deleted INTEGER NOT NULL DEFAULT 0, default_model TEXT, created_at TEXT);
 CREATE TABLE IF NOT EXISTS keys (
   secret_hash TEXT PRIMARY KEY, kind TEXT NOT NULL, user_id TEXT, account_id TEXT NOT NULL,
   workspace_id TEXT, intern_id TEXT, in_programme INTEGER NOT NULL DEFAULT 1, lost_access INTEGER NOT NULL DEFAULT 0,
   label TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS key_expiry (secret_hash TEXT PRIMARY KEY, expires_at INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS oauth_refresh (hash TEXT PRIMARY KEY, user_id TEXT NOT NULL, account_id TEXT NOT NULL, workspace_id TEXT, expires_at INTEGER NOT NULL);
+DROP TABLE IF EXISTS oauth_refresh;
+CREATE TABLE IF NOT EXISTS oauth_grants (
+  id TEXT PRIMARY KEY, client_id TEXT NOT NULL, user_id TEXT NOT NULL, account_id TEXT NOT NULL, workspace_id TEXT,
+  expires_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS oauth_grant_tokens (
+  hash TEXT PRIMARY KEY, grant_id TEXT NOT NULL, kind TEXT NOT NULL, expires_at INTEGER NOT NULL, used INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX IF NOT EXISTS oauth_grant_tokens_by_grant ON oauth_grant_tokens (grant_id);
+CREATE TRIGGER IF NOT EXISTS oauth_grant_revoked AFTER DELETE ON oauth_grants BEGIN
+  DELETE FROM keys WHERE secret_hash IN (SELECT hash FROM oauth_grant_tokens WHERE grant_id = OLD.id AND kind = 'access');
+  DELETE FROM key_expiry WHERE secret_hash IN (SELECT hash FROM oauth_grant_tokens WHERE grant_id = OLD.id AND kind = 'access');
+  DELETE FROM oauth_grant_tokens WHERE grant_id = OLD.id;
+END;
 CREATE TABLE IF NOT EXISTS account_key_hashes (hash TEXT PRIMARY KEY, account_id TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS interns (
   seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, workspace_id TEXT NOT NULL, creator_id TEXT NOT NULL,
@@ -175,19 +206,51 @@ export class Store {
     const { expires_at: _e, ...key } = row;
     return key;
   }
+  /** When a key expires (ms since the epoch), or undefined for one that does not. */
+  keyExpiry(hash: string): number | undefined {
+    return (this.db.prepare('SELECT expires_at FROM key_expiry WHERE secret_hash = ?').get(hash) as { expires_at: number } | undefined)?.expires_at;
+  }
   setKeyExpiry(hash: string, expiresAt: number): void {
     this.db.prepare('INSERT OR REPLACE INTO key_expiry VALUES (?, ?)').run(hash, expiresAt);
   }
-  insertRefresh(row: { hash: string; user_id: string; account_id: string; workspace_id: string | null; expires_at: number }): void {
-    this.db.prepare('INSERT INTO oauth_refresh VALUES (@hash, @user_id, @account_id, @workspace_id, @expires_at)').run(row);
+  /**
+   * OAuth grants: one per authorization code redeemed, holding every access and refresh token issued
+   * from it. Deleting a grant revokes them all, in one statement (the `oauth_grant_revoked` trigger).
+   */
+  insertGrant(row: OAuthGrant): void {
+    this.db.prepare('INSERT INTO oauth_grants VALUES (@id, @client_id, @user_id, @account_id, @workspace_id, @expires_at)').run(row);
   }
-  /** Takes a refresh token (single use: rotation), or undefined when unknown or expired. */
-  takeRefresh(hash: string, now = Date.now()): { user_id: string; account_id: string; workspace_id: string | null } | undefined {
-    const row = this.db.prepare('SELECT * FROM oauth_refresh WHERE hash = ?').get(hash) as
-      | { user_id: string; account_id: string; workspace_id: string | null; expires_at: number }
-      | undefined;
-    this.db.prepare('DELETE FROM oauth_refresh WHERE hash = ?').run(hash);
-    return row && row.expires_at > now ? row : undefined;
+  grant(id: string): OAuthGrant | undefined {
+    return this.db.prepare('SELECT * FROM oauth_grants WHERE id = ?').get(id) as OAuthGrant | undefined;
+  }
+  /** Records a token of a grant (an access token's key row is inserted beside it); the grant lasts as long as its last token. */
+  addGrantToken(grantId: string, kind: 'access' | 'refresh', hash: string, expiresAt: number): void {
+    this.db.prepare('INSERT INTO oauth_grant_tokens (hash, grant_id, kind, expires_at) VALUES (?, ?, ?, ?)').run(hash, grantId, kind, expiresAt);
+    this.db.prepare('UPDATE oauth_grants SET expires_at = MAX(expires_at, ?) WHERE id = ?').run(expiresAt, grantId);
+  }
+  /**
+   * Spends a refresh token (rotation: each works once). `reused`: it was spent before, which only a
+   * copy of it can explain; the caller revokes its grant. Undefined when unknown or expired.
+   */
+  useRefresh(hash: string, now = Date.now()): { grantId: string; reused: boolean } | undefined {
+    const spent = this.db
+      .prepare("UPDATE oauth_grant_tokens SET used = 1 WHERE hash = ? AND kind = 'refresh' AND used = 0 AND expires_at > ? RETURNING grant_id")
+      .get(hash, now) as { grant_id: string } | undefined;
+    if (spent) return { grantId: spent.grant_id, reused: false };
+    const row = this.db.prepare("SELECT grant_id, used FROM oauth_grant_tokens WHERE hash = ? AND kind = 'refresh'").get(hash) as { grant_id: string; used: number } | undefined;
+    return row?.used ? { grantId: row.grant_id, reused: true } : undefined;
+  }
+  /** The grant a refresh token belongs to, spent or not, without spending it. */
+  refreshGrant(hash: string): string | undefined {
+    return (this.db.prepare("SELECT grant_id FROM oauth_grant_tokens WHERE hash = ? AND kind = 'refresh'").get(hash) as { grant_id: string } | undefined)?.grant_id;
+  }
+  /** Revokes a grant: every access and refresh token issued from it stops working at once. */
+  revokeGrant(id: string): void {
+    this.db.prepare('DELETE FROM oauth_grants WHERE id = ?').run(id);
+  }
+  /** Forgets grants whose every token has expired (their spent refresh tokens can no longer be replayed to any effect). */
+  purgeGrants(now = Date.now()): void {
+    this.db.prepare('DELETE FROM oauth_grants WHERE expires_at <= ?').run(now);
   }
   insertKey(row: KeyRow): void {
     this.db
@@ -198,8 +261,14 @@ export class Store {
     return this.db.prepare('SELECT 1 FROM account_key_hashes WHERE hash = ? AND account_id = ?').get(hash, accountId) !== undefined;
   }
 
-  workspace(id: string): { id: string; account_id: string; deleted: number; default_model: string | null } | undefined {
+  workspace(id: string): WorkspaceRow | undefined {
     return this.db.prepare('SELECT * FROM workspaces WHERE id = ?').get(id) as never;
+  }
+  /** An account's live workspaces, oldest first (a database from before `created_at` has none: null). */
+  workspacesPage(accountId: string, opts: { offset: number; limit: number }): { rows: WorkspaceRow[]; total: number } {
+    const total = (this.db.prepare('SELECT COUNT(*) AS n FROM workspaces WHERE account_id = ? AND deleted = 0').get(accountId) as { n: number }).n;
+    const rows = this.db.prepare('SELECT * FROM workspaces WHERE account_id = ? AND deleted = 0 ORDER BY rowid LIMIT ? OFFSET ?').all(accountId, opts.limit, opts.offset) as WorkspaceRow[];
+    return { rows, total };
   }
   /**
    * The model an intern runs when provisioned now: its own, else its workspace's default. Kept as

@@ -106,7 +106,7 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
   );
   const { switchProfile, signIn } = options;
   const runCommand = useCallback(
-    ({ command, arg, intern }: ResolvedCommand) => {
+    ({ command, arg, intern, flags }: ResolvedCommand) => {
       setOverlay(null);
       void command.run(
         {
@@ -140,6 +140,7 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
         },
         arg,
         intern,
+        flags,
       );
     },
     [nav, options.api, switchProfile, signIn, switchTo],

@@ -28,8 +28,10 @@ export interface Command {
   /** Other words that run it (typed whole). */
   aliases?: string[];
   help: string;
+  /** Flags it takes after its argument (`--record`), handed to `run` when typed. */
+  flags?: readonly string[];
   /** Runs it; a command whose argument is a NAME gets the intern it names, looked up first (findIntern). */
-  run: (env: CommandEnv, arg: string, intern?: Intern) => void | Promise<void>;
+  run: (env: CommandEnv, arg: string, intern?: Intern, flags?: readonly string[]) => void | Promise<void>;
 }
 
 /** The most cells of a failed look-up's reason the palette shows. */
@@ -72,11 +74,13 @@ export const COMMANDS: readonly Command[] = [
   {
     name: 'attach',
     arg: 'NAME',
-    help: 'open its terminal (name or id)',
-    run: (env, _name, found) => {
-      if (found) env.nav.push({ name: 'attach', intern: found });
+    flags: ['--record'],
+    help: 'its terminal (--record records it)',
+    run: (env, _name, found, flags) => {
+      if (found) env.nav.push({ name: 'attach', intern: found, ...(flags?.includes('--record') ? { record: true } : {}) });
     },
   },
+  { name: 'replay', aliases: ['recordings'], help: 'recordings: play or delete', run: ({ nav }) => nav.push({ name: 'replay' }) },
   {
     name: 'chat',
     arg: 'NAME',
@@ -111,7 +115,7 @@ export function usage(c: Command): string {
   return c.arg ? `${c.name} ${c.arg}` : c.name;
 }
 
-export type ResolvedCommand = { command: Command; arg: string; intern?: Intern };
+export type ResolvedCommand = { command: Command; arg: string; intern?: Intern; flags?: readonly string[] };
 
 /**
  * The command a line's first word names: a name or alias typed whole, or a prefix of one name
@@ -129,7 +133,10 @@ function commandOf(word: string, commands: readonly Command[], prefixed: readonl
  * argument after the prefix, so "a" alone is not yet "attach").
  */
 export function resolveCommand(text: string, commands: readonly Command[] = COMMANDS): ResolvedCommand | { error: string } {
-  const [word = '', ...rest] = text.trim().split(/\s+/);
+  const [word = '', ...words] = text.trim().split(/\s+/);
+  // Words that start with -- are flags, for a command that takes them; the rest is the argument.
+  const flags = words.filter((w) => w.startsWith('--'));
+  const rest = words.filter((w) => !w.startsWith('--'));
   const arg = rest.join(' ');
   if (!word) return { error: `type a command: ${commands.map(usage).join(', ')}` };
   // A prefix names a command that takes an argument only once the argument is typed.
@@ -139,10 +146,12 @@ export function resolveCommand(text: string, commands: readonly Command[] = COMM
     const near = word.length >= 3 ? closest(word, commands.flatMap((c) => [c.name, ...(c.aliases ?? [])])) : null;
     return { error: `unknown command "${sanitize(word).slice(0, 40)}"${near ? ` (did you mean ${near}?)` : `; try ${commands.map(usage).join(', ')}`}` };
   }
+  const unknown = flags.find((f) => !command.flags?.includes(f));
+  if (unknown) return { error: `${command.name} takes ${command.flags?.length ? `only ${command.flags.join(', ')}` : 'no flags'}: not ${sanitize(unknown).slice(0, 40)}` };
   if (command.arg && !arg) return { error: `${command.name} needs ${command.arg === 'NAME' ? 'an intern name' : command.arg === 'PROFILE' ? 'a profile name' : command.arg}: ${usage(command)}` };
   // Words after a command that takes none are a mistake to say, not to drop (`quit now` quit).
   if (!command.arg && arg) return { error: `${command.name} takes no argument: "${sanitize(arg).slice(0, 40)}" is one too many` };
-  return { command, arg };
+  return flags.length > 0 ? { command, arg, flags } : { command, arg };
 }
 
 /** The longest start every word shares. */

@@ -20,7 +20,12 @@ export type Route =
   /** The intern's saved conversations (from the chat, ^g). */
   | { name: 'chatSessions'; id: string; seed?: Intern }
   | { name: 'connections'; id: string }
-  | { name: 'attach'; intern: Intern }
+  /** `record`: this session is recorded (`:attach NAME --record`). */
+  | { name: 'attach'; intern: Intern; record?: boolean }
+  /** The recordings (`:replay`). */
+  | { name: 'replay' }
+  /** A recording playing (full screen): its file, and the intern it is of. */
+  | { name: 'recording'; path: string; title: string }
   | { name: 'byok' }
   /** `ask`: the list's delete, opened with its question (asked once). */
   | { name: 'byokDetails'; id: string; ask?: 'delete' }

@@ -32,6 +32,9 @@ export type Scope =
   | 'palette'
   | 'confirm'
   | 'attach'
+  | 'history'
+  | 'replay'
+  | 'recordings'
   | 'internList'
   | 'pickField'
   | 'chooser'
@@ -148,10 +151,10 @@ export const KEYMAP = [
   { id: 'secretCopy', keys: ['C'], label: 'C', help: 'copy workspace secrets in', footer: 'copy workspace secrets', scope: 'vaultIntern' },
   { id: 'vaultTab', keys: ['tab'], label: 'tab', help: 'effective / own tab', footer: 'effective / own', scope: 'vaultIntern' },
   { id: 'chatCancel', keys: ['escape'], label: 'esc', help: 'cancel the turn / back', footer: 'cancel / back', scope: 'chat' },
-  { id: 'newConversation', keys: ['ctrl+l'], label: '^l', help: 'a new conversation (this one is kept)', footer: 'new', scope: 'chat' },
-  { id: 'conversations', keys: ['ctrl+g'], label: '^g', help: "the intern's past conversations", footer: 'conversations', scope: 'chat' },
   { id: 'scrollUp', keys: ['pageup'], label: 'pgup', help: 'page up, into the transcript', footer: 'transcript', scope: 'chat' },
   { id: 'scrollDown', keys: ['pagedown'], label: '', help: 'page down', scope: 'chat' },
+  { id: 'newConversation', keys: ['ctrl+l'], label: '^l', help: 'a new conversation (this one is kept)', footer: 'new', scope: 'chat' },
+  { id: 'conversations', keys: ['ctrl+g'], label: '^g', help: "the intern's past conversations", footer: 'conversations', scope: 'chat' },
   { id: 'approval', keys: ['ctrl+t'], label: '^t', help: 'approval mode manual / self-drive', footer: 'approval', scope: 'chat' },
   { id: 'reasoning', keys: ['ctrl+o'], label: '^o', help: 'fold / unfold reasoning', footer: 'reasoning', scope: 'chat' },
   { id: 'copyAnswer', keys: ['ctrl+y'], label: '^y', help: 'copy the last answer (OSC 52)', footer: 'copy', scope: 'chat' },
@@ -163,7 +166,7 @@ export const KEYMAP = [
   // is only this: a new conversation is ctrl+l (below), so ctrl+n never throws a conversation away.
   { id: 'historyBack', keys: ['up', 'ctrl+p'], label: '↑/↓', help: 'earlier / later prompts', footer: false, scope: 'chatPrompt' },
   { id: 'historyForward', keys: ['down', 'ctrl+n'], label: '', help: '', scope: 'chatPrompt' },
-  { id: 'historySearch', keys: ['ctrl+r'], label: '^r', help: 'search earlier prompts', footer: false, scope: 'chatPrompt' },
+  { id: 'promptHistorySearch', keys: ['ctrl+r'], label: '^r', help: 'search earlier prompts', footer: false, scope: 'chatPrompt' },
   { id: 'searchOlder', keys: ['ctrl+r'], label: '^r', help: 'the next older match', footer: 'older', scope: 'promptSearch' },
   { id: 'searchAccept', keys: ['return'], label: 'enter', help: 'take the match into the prompt', footer: 'take it', scope: 'promptSearch' },
   { id: 'searchCancel', keys: ['escape', 'ctrl+g'], label: 'esc', help: 'back to the prompt as it was', footer: 'cancel', scope: 'promptSearch' },
@@ -197,6 +200,28 @@ export const KEYMAP = [
   { id: 'detach', keys: [DETACH_NAME, 'escape', 'q'], label: '^]', help: 'detach (esc, q too until attached)', scope: 'attach' },
   { id: 'attachProvision', keys: ['p'], label: 'p', help: 'provision it, then attach', footer: 'provision', scope: 'attach' },
   { id: 'attachRetry', keys: ['r'], label: 'r', help: 'retry', scope: 'attach' },
+  { id: 'historySearch', keys: ['/'], label: '/', help: 'search forward (capital: match case)', footer: 'search', scope: 'history' },
+  { id: 'historySearchBack', keys: ['?'], label: '?', help: 'search backward', scope: 'history' },
+  { id: 'historyNext', keys: ['n'], label: 'n/N', help: 'next / previous match', footer: 'next', scope: 'history' },
+  { id: 'historyPrevious', keys: ['N'], label: '', help: '', scope: 'history' },
+  { id: 'historySelect', keys: ['v'], label: 'v', help: 'start or drop a selection', footer: 'select', scope: 'history' },
+  { id: 'historyCopy', keys: ['y'], label: 'y', help: 'copy (OSC 52), back to live', footer: 'copy', scope: 'history' },
+  { id: 'historyUp', keys: ['k', 'up'], label: 'hjkl', help: 'move the cursor (arrows too)', footer: 'move', scope: 'history' },
+  { id: 'historyDown', keys: ['j', 'down'], label: '', help: '', scope: 'history' },
+  { id: 'historyLeft', keys: ['h', 'left'], label: '', help: '', scope: 'history' },
+  { id: 'historyRight', keys: ['l', 'right'], label: '', help: '', scope: 'history' },
+  { id: 'historyLineStart', keys: ['0', 'home'], label: '0/$', help: 'start / end of the line', footer: false, scope: 'history' },
+  { id: 'historyLineEnd', keys: ['$', 'end'], label: '', help: '', scope: 'history' },
+  { id: 'historyTop', keys: ['g'], label: 'g/G', help: 'top of history / live screen\'s end', footer: false, scope: 'history' },
+  { id: 'historyBottom', keys: ['G'], label: '', help: '', scope: 'history' },
+  { id: 'historyPageUp', keys: ['ctrl+b', 'pageup'], label: '^b/^f', help: 'page up / down', footer: false, scope: 'history' },
+  { id: 'historyPageDown', keys: ['ctrl+f', 'pagedown'], label: '', help: '', scope: 'history' },
+  { id: 'historyExit', keys: ['q', 'escape'], label: 'q', help: 'back to live (other keys too, typed)', footer: 'live', scope: 'history' },
+  { id: 'replayPause', keys: ['space'], label: 'space', help: 'pause / play', footer: 'pause', scope: 'replay' },
+  { id: 'replayBack', keys: ['left'], label: '←/→', help: 'back / on 5 seconds', footer: 'seek', scope: 'replay' },
+  { id: 'replayForward', keys: ['right'], label: '', help: '', scope: 'replay' },
+  { id: 'replayQuit', keys: ['q', 'escape'], label: 'q', help: 'stop playing', footer: 'quit', scope: 'replay' },
+  { id: 'recordingDelete', keys: ['D'], label: 'D', help: 'delete the recording (asks first)', footer: 'delete', scope: 'recordings' },
 ] as const satisfies readonly Binding[];
 
 /**
@@ -234,6 +259,9 @@ export const SCOPES_TOGETHER: Scope[][] = [
   ['always', 'palette', 'prompt', 'text'],
   ['always', 'confirm'],
   ['always', 'attach'],
+  ['always', 'history'],
+  ['always', 'replay'],
+  ['always', 'global', 'cursor', 'list', 'recordings'],
   ['always', 'global', 'cursor', 'list', 'internList', 'intern', 'provisionable', 'suspendable'],
   ['always', 'chooser', 'text'],
   ['always', 'chooser', 'chooserMulti', 'text'],
@@ -368,6 +396,9 @@ export const SCOPE_TITLES: Record<Scope, string> = {
   palette: 'The command palette (:)',
   confirm: 'Questions',
   attach: 'Attach',
+  history: 'Attach history (shift+pgup; shift+pgdn back)',
+  replay: 'Playing a recording',
+  recordings: 'Recordings (:replay)',
   internList: 'The intern list',
   pickField: 'A field with a picker',
   chooser: 'Pickers (models, vaults, secrets)',

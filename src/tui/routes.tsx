@@ -15,11 +15,14 @@ import { Connections } from './screens/Connections.js';
 import { InternDetails } from './screens/InternDetails.js';
 import { InternList } from './screens/InternList.js';
 import { InternSettings } from './screens/InternSettings.js';
+import { Recordings } from './screens/Recordings.js';
 import { VaultScreen } from './screens/VaultScreen.js';
 
 // The attach screen (terminal emulator, WebSocket transport) and the chat (marked, the Markdown
 // renderer) load when first opened.
 const AttachRoute = onFirstUse('attach', async () => (await import('./screens/AttachRoute.js')).AttachRoute, 'attaching…');
+// A recording plays through the same emulator as attach, loaded when first played.
+const PlayRecording = onFirstUse('replay', async () => (await import('./screens/PlayRecording.js')).PlayRecording, 'loading the player…');
 const ChatScreen = onFirstUse('chat', async () => (await import('./screens/ChatScreen.js')).ChatScreen, 'opening the chat…');
 const ConversationList = onFirstUse('chatSessions', async () => (await import('./screens/chat/ConversationList.js')).ConversationList, 'reading the conversations…');
 
@@ -42,7 +45,9 @@ export const SCREENS: { [N in Route['name']]: ScreenDef<N> } = {
   vault: { title: 'Vault secrets', render: (r) => <VaultScreen key={r.internId ?? 'workspace'} internId={r.internId} /> },
   chat: { title: 'Chat', render: (r) => <ChatScreen key={r.id} id={r.id} seed={r.seed} /> },
   chatSessions: { title: 'Conversations', render: (r) => <ConversationList key={r.id} id={r.id} seed={r.seed} /> },
-  attach: { title: 'Attach', render: (r) => <AttachRoute intern={r.intern} />, fullScreen: true },
+  attach: { title: 'Attach', render: (r) => <AttachRoute intern={r.intern} record={r.record} />, fullScreen: true },
+  replay: { title: 'Recordings', render: () => <Recordings /> },
+  recording: { title: 'Recording', render: (r) => <PlayRecording path={r.path} title={r.title} />, fullScreen: true },
   byok: { title: 'BYOK credentials', render: () => <ByokList /> },
   byokDetails: { title: 'Credential', render: (r) => <ByokDetails key={r.id} id={r.id} ask={r.ask} /> },
   byokForm: { title: (r) => (r.id ? 'Edit credential' : 'New credential'), render: (r) => <ByokForm id={r.id} seed={r.seed} /> },

@@ -29,6 +29,10 @@ export interface TuiOptions {
   scrollback: number;
   /** How the chat asks for attention when it waits for the person (config `notify`); absent: the bell. */
   notify?: NotifyKind;
+  /** The profile's `record` setting: `always` records every attach. */
+  record?: 'off' | 'always';
+  /** Where attach recordings go and `:replay` lists them from; null: nowhere (no HOME). */
+  recordingsDir?: string | null;
   /** Warnings to show once at start (e.g. a regional base URL). */
   warnings: string[];
   /**
@@ -53,4 +57,4 @@ export interface TuiOptions {
 }
 
 /** What changes when the profile changes. */
-export type TuiSession = Pick<TuiOptions, 'api' | 'profile' | 'host' | 'sandbox' | 'warnings' | 'features' | 'scrollback' | 'notify' | 'refusedFix'>;
+export type TuiSession = Pick<TuiOptions, 'api' | 'profile' | 'host' | 'sandbox' | 'warnings' | 'features' | 'scrollback' | 'notify' | 'record' | 'refusedFix'>;

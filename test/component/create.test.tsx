@@ -1,6 +1,7 @@
 /** Creating an intern: live name rules, the body sent, the idempotency key kept across a retry, the vault picker. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
+import { ApiError } from '../../src/client/errors.js';
 import { FakeApi, IDS } from './fakeApi.js';
 import { footerOf, renderApp } from './render.js';
 
@@ -28,6 +29,53 @@ describe('create an intern', () => {
     const [[body, key]] = app.api.callsOf('createIntern') as [[Record<string, unknown>, string]];
     expect(body).toEqual({ name: 'helper-1', description: 'Writes docs', provision: true });
     expect(key).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('sets a model from the picker the settings form uses: created stopped, the model set, then provisioned', async () => {
+    const app = renderApp({ initial: { name: 'create' } });
+    await app.waitFor('New intern');
+    await app.type('modelled');
+    await app.press('tab', 'tab');
+    await app.waitFor(/› model/);
+    await app.press('enter');
+    await app.waitFor('openai/o4-mini');
+    await app.type('o4-mini');
+    await app.waitFor((f) => /› ?\S* ?openai\/o4-mini/.test(f));
+    await app.press('enter');
+    await app.waitFor((f) => /model +openai\/o4-mini/.test(f) && !f.includes('per M'));
+    await app.press('ctrl+s');
+    await app.waitFor('created modelled');
+    const [[body]] = app.api.callsOf('createIntern') as [[Record<string, unknown>]];
+    // The service takes no model on create: it is set before the intern is provisioned.
+    expect(body).toEqual({ name: 'modelled', provision: false });
+    const id = app.api.interns.find((i) => i.name === 'modelled')!.id;
+    expect(app.api.callsOf('updateIntern')).toEqual([[id, { model: 'openai/o4-mini' }]]);
+    expect(app.api.callsOf('provisionIntern')).toEqual([[id]]);
+    const order = app.api.calls.map((c) => c.method).filter((m) => ['createIntern', 'updateIntern', 'provisionIntern'].includes(m));
+    expect(order).toEqual(['createIntern', 'updateIntern', 'provisionIntern']);
+  });
+
+  it('marks a typed model the contract refuses, and says when the model could not be set after the create', async () => {
+    const api = new FakeApi();
+    const app = renderApp({ api, initial: { name: 'create' } });
+    await app.waitFor('New intern');
+    await app.type('half-made');
+    await app.press('tab', 'tab');
+    await app.type('not a slug');
+    await app.press('ctrl+s');
+    await app.waitFor('fix the marked fields first');
+    expect(api.callsOf('createIntern')).toHaveLength(0);
+    for (let i = 0; i < 'not a slug'.length; i++) await app.press('backspace');
+    await app.type('openai/gpt-4.1');
+    api.updateIntern = async () => {
+      throw new ApiError(400, 400, 'invalid_model', false, 'Unknown model openai/gpt-4.1', 'PATCH /interns/{id}');
+    };
+    await app.press('ctrl+s');
+    const f = await app.waitFor('its model was not set');
+    expect(f).toContain('Unknown model openai/gpt-4.1');
+    // The intern was made, stopped, and nothing provisioned it without its model.
+    expect(api.interns.find((i) => i.name === 'half-made')?.status).toBe('stopped');
+    expect(api.callsOf('provisionIntern')).toHaveLength(0);
   });
 
   it('refuses to submit an invalid name and sends nothing', async () => {
@@ -72,7 +120,7 @@ describe('create an intern', () => {
     const app = renderApp({ initial: { name: 'create' } });
     await app.waitFor('New intern');
     await app.type('borrower');
-    await app.press('tab', 'tab', 'tab');
+    await app.press('tab', 'tab', 'tab', 'tab');
     await app.waitFor('space or ←/→ toggles');
     await app.press('space');
     await app.waitFor('[ ] no');
@@ -124,7 +172,7 @@ describe('create an intern', () => {
     const app = renderApp({ initial: { name: 'create' } });
     app.resize({ columns: 60, rows: 12 });
     let f = await app.waitFor((s) => s.includes('› name') && (s.split('\n')[1] ?? '').length === 60);
-    for (const next of ['description', 'instructions', 'provision now', 'borrow vault']) {
+    for (const next of ['description', 'model', 'instructions', 'provision now', 'borrow vault']) {
       await app.press('tab');
       f = await app.waitFor(`› ${next}`);
       expect(f.split('\n').length, next).toBeLessThanOrEqual(12);

@@ -11,8 +11,10 @@ import { type ChatChunk, type ChatRequest, PROVIDE_INPUT_TOOL, contentText } fro
 import type { KeyInfo, Model, ProviderInfo } from '../../src/contract/catalog.js';
 import { PROVIDERS } from '../../src/contract/providers.js';
 import { type EffectiveSecret, type VaultListQuery, type VaultSecret, type VaultSecretWrite, validateHosts } from '../../src/contract/vault.js';
+import type { Workspace } from '../../src/contract/workspace.js';
 
 const WS = '11111111-2222-4333-8444-555555555555';
+export const WS_SIDE = '11111111-2222-4333-8444-666666666666';
 const ago = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
 
 export function intern(over: Partial<Intern> & { id: string; name: string }): Intern {
@@ -106,6 +108,10 @@ export class FakeApi implements InternApi {
   byok: ByokCredential[] = [
     credential({ id: 'c1', provider: 'openai', name: 'Production OpenAI', label: 'sk-...WXYZ', declared_region: 'us' }),
     credential({ id: 'c2', provider: 'anthropic', name: 'Team Anthropic', label: 'sk-...QRST', is_fallback: true }),
+  ];
+  workspaces: Workspace[] = [
+    { id: WS, name: 'Main', slug: 'main', description: null, default_text_model: null, created_at: '2026-01-01T00:00:00.000Z' },
+    { id: WS_SIDE, name: 'Side projects', slug: 'side-projects', description: 'Experiments', default_text_model: null, created_at: '2026-02-01T00:00:00.000Z' },
   ];
   connections = ['github', 'slack', 'catalog:linear', 'mcp:tools.example.com'];
   /** Secrets by scope ('workspace' or an intern id); values are kept only to compute fingerprints. */
@@ -216,6 +222,17 @@ export class FakeApi implements InternApi {
     const all = query?.provider ? this.byok.filter((c) => c.provider === query.provider) : this.byok;
     const offset = query?.offset ?? 0;
     return { data: all.slice(offset, offset + (query?.limit ?? 50)), total_count: all.length };
+  }
+  async listWorkspaces(query?: { offset?: number; limit?: number }) {
+    this.record('listWorkspaces', query);
+    const offset = query?.offset ?? 0;
+    return { data: this.workspaces.slice(offset, offset + (query?.limit ?? 50)), total_count: this.workspaces.length };
+  }
+  async getWorkspace(id: string) {
+    this.record('getWorkspace', id);
+    const w = this.workspaces.find((x) => x.id === id);
+    if (!w) throw new ApiError(404, 404, null, false, 'Workspace not found', 'GET /workspaces/{id}');
+    return { ...w };
   }
   async getByok(id: string) {
     this.record('getByok', id);

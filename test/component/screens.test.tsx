@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { ApiError } from '../../src/client/errors.js';
-import { FakeApi, IDS, intern } from './fakeApi.js';
+import { FakeApi, IDS, WS_SIDE, intern } from './fakeApi.js';
 import { footerOf, renderApp } from './render.js';
 import { NetworkError } from '../../src/client/errors.js';
 import { pasteChunk } from '../../src/tui/keyParse.js';
@@ -65,8 +65,15 @@ describe('intern list', () => {
     for (let i = 0; i < 4; i++) await app.press('backspace');
     await app.press('enter');
     await app.waitFor('runner');
-    // f cycles through the statuses; the list asks the service for the chosen one.
+    // f cycles through the statuses, running first, then failed; the list asks the service for the chosen one.
     const statusOf = (s: string) => /status: (\S+)/.exec(s)?.[1];
+    expect(statusOf(app.frame())).toBe('all');
+    await app.press('f');
+    await app.waitFor('status: running');
+    await app.press('f');
+    await app.waitFor('status: failed');
+    await app.press('F');
+    await app.waitFor('status: running');
     for (let i = 0; i < 20 && statusOf(app.frame()) !== 'running'; i++) {
       const before = statusOf(app.frame());
       await app.press('f');
@@ -314,9 +321,10 @@ describe('intern list paging', () => {
     };
     const app = renderApp({ api });
     await app.waitFor(/^›/m);
-    for (let i = 0; i < 5; i++) await app.press('f');
+    // all → running → failed, then on past destroy_failed to stopped.
+    for (let i = 0; i < 2; i++) await app.press('f');
     await app.waitFor((s) => s.includes('status: failed') && s.includes('bulk-f-'));
-    await app.press('f');
+    await app.press('f', 'f');
     await app.waitFor((s) => s.includes('status: stopped') && s.includes('bulk-s-'));
     // No page of the new status followed the old status's cursor.
     const failedIds = new Set(api.interns.filter((i) => i.status === 'failed').map((i) => i.id));
@@ -820,7 +828,7 @@ describe('help overlay', () => {
     expect(f).not.toContain('· n new');
   });
 
-  it("lists another workspace's keys after w and its id, the default one's after w and an empty line; an account without a default workspace is told of w", async () => {
+  it("w picks another workspace from the service's listing, or takes a typed id; the default one is the first row; an account without a default workspace is told of w", async () => {
     const api = new FakeApi();
     const listed: unknown[] = [];
     const list = api.listByok.bind(api);
@@ -831,19 +839,48 @@ describe('help overlay', () => {
     };
     const app = renderApp({ api, initial: { name: 'byok' } });
     let f = await app.waitFor('The default workspace was deleted');
-    expect(f).toContain("w: list a workspace's keys by its id");
+    expect(f).toContain('w: pick a workspace whose keys to list');
     await app.press('w');
-    await app.type('11111111-2222-4333-8444-555555555555');
+    f = await app.waitFor((s) => s.includes('Side projects') && s.includes('default workspace'));
+    expect(f).toContain('side-projects');
+    expect(api.callsOf('listWorkspaces')).toEqual([[{ offset: 0, limit: 100 }]]);
+    await app.type('side');
+    await app.waitFor((s) => !s.includes("the account's default"));
     await app.press('enter');
-    f = await app.waitFor((s) => s.includes('sk-...WXYZ') && s.includes('workspace: 11111111-222… (w)'));
-    expect(f).not.toContain("w: list a workspace's keys");
-    expect(listed.at(-1)).toBe('11111111-2222-4333-8444-555555555555');
-    // esc clears the provider, not the workspace; an empty line after w goes back to the default.
+    f = await app.waitFor((s) => s.includes('sk-...WXYZ') && s.includes('workspace: Side projects (w)'));
+    expect(f).not.toContain('w: pick a workspace');
+    expect(listed.at(-1)).toBe(WS_SIDE);
+    // An id the listing lacks is still taken as typed.
     await app.press('w');
-    for (let i = 0; i < 36; i++) await app.press('backspace');
+    await app.waitFor('Side projects');
+    await app.type('99999999-2222-4333-8444-555555555555');
+    await app.waitFor((s) => s.includes('keep "99999999-2222') && s.includes('not in the listing'));
+    await app.press('enter');
+    await app.waitFor((s) => s.includes('workspace: 99999999-2222-4… (w)'));
+    expect(listed.at(-1)).toBe('99999999-2222-4333-8444-555555555555');
+    // esc clears the provider, not the workspace; the first row goes back to the default.
+    await app.press('w');
+    await app.waitFor('Side projects');
+    await app.type('default');
+    await app.waitFor((s) => !s.includes('Side projects'));
     await app.press('enter');
     await app.waitFor((s) => s.includes('workspace: default (w)') && s.includes('The default workspace was deleted'));
     expect(listed.at(-1)).toBeUndefined();
+  });
+
+  it('w with a key that may not list workspaces says so in the picker and still takes a typed id', async () => {
+    const api = new FakeApi();
+    api.listWorkspaces = async () => {
+      throw new ApiError(403, 403, null, false, 'This route requires a management key', 'GET /workspaces');
+    };
+    const app = renderApp({ api, initial: { name: 'byok' } });
+    await app.waitFor('sk-...WXYZ');
+    await app.press('w');
+    await app.waitFor('the workspaces could not be listed (This route requires a management key): type an id');
+    await app.type(WS_SIDE);
+    await app.press('enter');
+    await app.waitFor('workspace: 11111111-222');
+    expect(api.callsOf('listByok').at(-1)).toEqual([{ offset: 0, limit: 50, provider: undefined, workspace_id: WS_SIDE }]);
   });
 
   it('a 400 about something else than the workspace does not send the user to w', async () => {

@@ -1,6 +1,7 @@
 /** The table: one column list gives header and cells; CJK and emoji names keep the columns aligned. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render } from 'ink-testing-library';
+import chalk from 'chalk';
 import stringWidth from 'string-width';
 import { type Column, Table, columnWidths, fitted } from '../../src/tui/components/Table.js';
 import { pad, truncate } from '../../src/text.js';
@@ -106,6 +107,34 @@ describe('table', () => {
     expect(new Set(endAt.slice(1)).size).toBe(1);
     const empty = render(<Table columns={COLS} rows={[]} rowKey={(x) => x.id} selected={0} height={5} width={40} empty="nothing here" />);
     expect(empty.lastFrame()).toContain('nothing here');
+  });
+
+  it('sizes its fit columns by every loaded row when given them, so a filter does not move the columns', () => {
+    const cols: Column<Row>[] = [
+      { header: 'NAME', width: 18, fit: true, cell: (r) => r.name },
+      { header: 'KIND', grow: 1, min: 4, cell: (r) => r.kind },
+    ];
+    const all: Row[] = [{ id: '1', name: 'a-rather-long-name', kind: 'x' }, { id: '2', name: 'short', kind: 'y' }];
+    const header = (fitRows?: Row[]) => (render(<Table columns={cols} rows={all.slice(1)} fitRows={fitRows} rowKey={(x) => x.id} selected={0} height={5} width={40} empty="none" />).lastFrame() ?? '').split('\n')[0]!;
+    // Sized by the one row shown, KIND comes right after "short"; sized by all, after the long name.
+    expect(header().indexOf('KIND')).toBe(1 + 'short'.length + 1);
+    expect(header(all).indexOf('KIND')).toBe(1 + 'a-rather-long-name'.length + 1);
+  });
+
+  it('draws the selected row whole in inverse video, not only its marker', () => {
+    // Ink styles through chalk, which decided its colour level when it loaded: raise it here.
+    const prev = chalk.level;
+    chalk.level = 1;
+    try {
+      const rows: Row[] = [{ id: '1', name: 'first', kind: 'a' }, { id: '2', name: 'second', kind: 'b' }];
+      const lines = (render(<Table columns={COLS} rows={rows} rowKey={(x) => x.id} selected={1} height={5} width={30} empty="none" />).lastFrame() ?? '').split('\n');
+      // Ink joins neighbouring cells of one style into one run: the row's run must hold it all.
+      const inverse = (l: string) => /\x1b\[7m(.*?)\x1b\[27m/.exec(l)?.[1]?.replace(/\x1b\[[\d;]*m/g, '');
+      expect(inverse(lines[2]!)).toMatch(/^›second +b +end$/);
+      expect(inverse(lines[1]!)).toBeUndefined();
+    } finally {
+      chalk.level = prev;
+    }
   });
 
   it('the intern list keeps its columns aligned for a CJK name', async () => {

@@ -380,3 +380,42 @@ describe('limits', () => {
     }
   });
 });
+
+describe('the request log', () => {
+  it('has one line per chat stream: one that runs to [DONE], and one the client leaves mid-way', async () => {
+    const lines: string[] = [];
+    const own = await sandbox({ seed: 'empty', daemonCommand: 'exec /bin/sh', agent: { paceMs: 1 }, log: (l) => lines.push(l) });
+    try {
+      const id = own.manifest.interns.running!;
+      const CHAT = 'POST /api/v1/interns/:internId/chat/completions ';
+      const post = (text: string, signal?: AbortSignal) =>
+        request(`${own.baseUrl}/interns/${id}/chat/completions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${own.manifest.credentials.api_key}`, 'content-type': 'application/json' },
+          body: JSON.stringify(prompt(text)),
+          signal,
+        });
+      // A request after the stream, whose line is waited for: the stream's own lines are written by then.
+      const settle = async () => {
+        const before = lines.filter((l) => l.startsWith('GET /api/v1/interns/:internId ')).length;
+        await raw(own, 'GET', `/interns/${id}`, { token: own.manifest.credentials.api_key });
+        await waitFor(async () => lines.filter((l) => l.startsWith('GET /api/v1/interns/:internId ')).length, (n) => n > before, 5000, 'the marker line');
+      };
+
+      const whole = await post('hello');
+      expect((await whole.body.text()).trimEnd().endsWith('data: [DONE]')).toBe(true);
+      await settle();
+      expect(lines.filter((l) => l.startsWith(CHAT))).toHaveLength(1);
+
+      const ctl = new AbortController();
+      const left = await post('run: sleep 20', ctl.signal);
+      for await (const _chunk of left.body) break;
+      ctl.abort();
+      await waitFor(async () => lines.filter((l) => l.startsWith(CHAT)).length, (n) => n >= 2, 5000, 'the left stream\'s line');
+      await settle();
+      expect(lines.filter((l) => l.startsWith(CHAT))).toHaveLength(2);
+    } finally {
+      await own.close();
+    }
+  });
+});

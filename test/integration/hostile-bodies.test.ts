@@ -148,3 +148,27 @@ describe('hostile bodies', () => {
     expect(res.status).toBe(200);
   });
 });
+
+describe('hostile bodies on the OAuth token endpoint', () => {
+  // Form fields an OAuth client sends, with random, repeated and missing values, and random bytes.
+  const field = fc.constantFrom('grant_type', 'client_id', 'code', 'redirect_uri', 'code_verifier', 'refresh_token', 'client_secret', 'scope', '__proto__');
+  const value = fc.oneof(fc.constantFrom('authorization_code', 'refresh_token', 'password', 'intern-tui', ''), fc.string({ maxLength: 60 }));
+  const body = fc.oneof(
+    fc.array(fc.tuple(field, value), { maxLength: 8 }).map((pairs) => ({ type: 'application/x-www-form-urlencoded', body: new URLSearchParams(pairs).toString() })),
+    fc.jsonValue().map((v) => ({ type: 'application/json', body: JSON.stringify(v) ?? 'null' })),
+    fc.uint8Array({ maxLength: 200 }).map((bytes) => ({ type: 'application/x-www-form-urlencoded', body: Buffer.from(bytes).toString('latin1') })),
+    fc.string({ maxLength: 80 }).map((text) => ({ type: 'text/plain', body: text })),
+  );
+
+  it('POST /oauth/token: every answer to a random body is an RFC 6749 section 5.2 error with no-store, never a 5xx or the API envelope', async () => {
+    await fc.assert(
+      fc.asyncProperty(body, async (b) => {
+        const res = await raw(sb, 'POST', '/oauth/token', { root: true, body: b.body, headers: { 'content-type': b.type } });
+        expect([400, 401]).toContain(res.status);
+        expect(res.json).toEqual({ error: expect.stringMatching(/^(invalid_request|invalid_client|invalid_grant|unsupported_grant_type)$/), error_description: expect.any(String) });
+        expect(res.headers['cache-control']).toBe('no-store');
+      }),
+      RUNS,
+    );
+  });
+});

@@ -158,6 +158,8 @@ describe('interns', () => {
     ['/interns', 'limit', 'api_key'],
     ['/byok', 'limit', 'management_key'],
     ['/byok', 'offset', 'management_key'],
+    ['/workspaces', 'limit', 'management_key'],
+    ['/workspaces', 'offset', 'management_key'],
     ['/vault/secrets', 'limit', 'api_key'],
     ['/vault/secrets', 'offset', 'api_key'],
   ])('GET %s refuses a %s that is not plain decimal digits', async (path, param, r) => {
@@ -435,10 +437,14 @@ describe('lifecycle', () => {
       expect(env.error.metadata).toBeUndefined();
       expect(env.error.message).toMatch(/acknowledge_workspace_loss": true/);
     }
-    expect((await c.getIntern(lost.id)).status).toBe('destroy_failed');
+    // The intern says why its teardown failed (spec 2.1's last_failure_message, on both failed states),
+    // so a client can tell the user, and see that the workspace will be lost, before deleting again.
+    expect(await c.getIntern(lost.id)).toMatchObject({ status: 'destroy_failed', last_failure_message: expect.stringContaining('workspace_archive_failed') });
+    expect((await c.getIntern(id('destroy_failed'))).last_failure_message).toMatch(/^Teardown failed: /);
     // The flag (the project's client always sends it) lets the teardown go on.
     await c.deleteIntern(lost.id);
-    expect((await c.getIntern(lost.id)).status).toBe('destroying');
+    // A new attempt is under way: the last one's failure is no longer the news.
+    expect(await c.getIntern(lost.id)).toMatchObject({ status: 'destroying', last_failure_message: null });
     // A destroy_failed intern for another reason, and any other intern, need no flag.
     const other = await c.createIntern({ name: 'other-failure' });
     await control('POST', `/interns/${other.id}/status`, { status: 'destroy_failed', last_failure_message: 'Its vault is still attached to another intern' });

@@ -3,6 +3,7 @@
  * (@openrouter/sdk 1.3.19, generated from the service's OpenAPI document). Raw JSON goes in, so the
  * project's client cannot hide a difference.
  */
+import { OpenRouter } from '@openrouter/sdk';
 import * as sdk from '@openrouter/sdk/models';
 import * as ops from '@openrouter/sdk/models/operations';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,9 +41,25 @@ describe('the official SDK parses', () => {
     parses(sdk.ModelsListResponse$inboundSchema, await get('/models?limit=5&supported_parameters=tools', 'management_key'));
   });
   it('GET /providers', async () => parses(ops.ListProvidersResponse$inboundSchema, await get('/providers')));
-  it('GET /key, for an API key and a management key', async () => {
-    parses(ops.GetKeyResponse$inboundSchema, await get('/key'));
-    parses(ops.GetKeyResponse$inboundSchema, await get('/key', 'management_key'));
+  it("GET /key through the SDK's own apiKeys.getCurrentKeyMetadata(), for an API key and a management key", async () => {
+    // The SDK's call, not a schema picked by hand (GET /keys/{hash}'s schema, checked here before, wants fewer fields).
+    const metadata = (role: string) => new OpenRouter({ apiKey: sb.manifest.credentials[role], serverURL: sb.baseUrl }).apiKeys.getCurrentKeyMetadata();
+    const key = (await metadata('api_key')).data;
+    expect(key).toMatchObject({ isManagementKey: false, isProvisioningKey: false, isFreeTier: false, creatorUserId: 'user_a', organizationId: null });
+    expect(key.allowedDataRegions).toEqual(['global', 'europe', 'us']);
+    expect(key.freeModelDailyRequests).toMatchObject({ limit: expect.any(Number), remaining: expect.any(Number), used: 0 });
+    const management = (await metadata('management_key')).data;
+    expect(management).toMatchObject({ isManagementKey: true, isProvisioningKey: true, workspaceId: key.workspaceId });
+    // An organization's key is the organization's: no user created it for themselves.
+    expect((await metadata('org_key')).data).toMatchObject({ isManagementKey: false, creatorUserId: null, organizationId: expect.any(String) });
+    parses(ops.GetCurrentKeyResponse$inboundSchema, await get('/key', 'intern_key'));
+    parses(ops.GetCurrentKeyResponse$inboundSchema, await get('/key', 'oauth_token'));
+  });
+  it('GET /workspaces and GET /workspaces/{id}, for a management key', async () => {
+    const list = await get('/workspaces', 'management_key');
+    parses(sdk.ListWorkspacesResponse$inboundSchema, list);
+    const first = (list as { data: { id: string }[] }).data[0]!;
+    parses(sdk.GetWorkspaceResponse$inboundSchema, await get(`/workspaces/${first.id}`, 'management_key'));
   });
   it('the vault routes', async () => {
     const intern = sb.manifest.interns.running!;

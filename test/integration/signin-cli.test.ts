@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../src/client/index.js';
+import { createClient, discoverOAuth, refreshOAuthToken } from '../../src/client/index.js';
+import { CliError, EXIT } from '../../src/cli/exit.js';
 import { resolveSignedIn } from '../../src/cli/auth/credentials.js';
 import { authStatus, formatStatus } from '../../src/cli/auth/status.js';
 import { availableKeychain, memoryKeychain, type Keychain } from '../../src/cli/auth/store.js';
@@ -354,6 +355,27 @@ describe('login --oauth', () => {
     expect(api2.configured.oauth_token).toBe(true);
     await api2.getDaemonAccess(running);
     expect(read(path).profiles.default!.oauth_token).not.toBe(renewed.oauth_token);
+  });
+
+  it('a stored sign-in whose refresh token a copy used first is revoked, and the client says to sign in again (exit 4)', async () => {
+    const path = join(cfgDir(), 'config.json');
+    await login({ baseUrl: sb.baseUrl, oauth: true, issuer: sb.manifest.issuer }, { io: makeIo(), path, keychain: null, openBrowser: browse });
+    const p = read(path).profiles.default!;
+    // Someone with a copy of the file renews first: the service cannot tell which of the two is the thief.
+    const meta = await discoverOAuth(sb.manifest.issuer);
+    const theirs = await refreshOAuthToken(meta, { clientId: 'intern-tui', refreshToken: p.oauth_refresh_token as string });
+    const later = await resolveSignedIn({}, { env: {}, path, now: () => Date.now() + 3_600_000 });
+    const api = createClient({ baseUrl: later.baseUrl, credentials: later.credentials, renewOAuthToken: later.renewOAuthToken, maxAttempts: 1 });
+    const e = await api.getDaemonAccess(sb.manifest.interns.running!).then(() => undefined, (x: unknown) => x);
+    expect(e).toBeInstanceOf(CliError);
+    expect((e as CliError).exitCode).toBe(EXIT.auth);
+    expect((e as Error).message).toBe(
+      'POST token_endpoint refused: invalid_grant: The refresh token was already used: every token of this sign-in is revoked; sign in again (the issuer refused the stored sign-in: run `intern-tui login --profile default --oauth`)',
+    );
+    for (const secret of [p.oauth_refresh_token, p.oauth_token, theirs.refresh_token, theirs.access_token]) expect((e as Error).message).not.toContain(secret as string);
+    // The copy's tokens went with the chain.
+    expect((await raw(sb, 'GET', `/interns/${sb.manifest.interns.running!}/daemon`, { token: theirs.access_token })).status).toBe(401);
+    expect(await refreshOAuthToken(meta, { clientId: 'intern-tui', refreshToken: theirs.refresh_token! }).catch((x: unknown) => x)).toMatchObject({ reason: 'invalid_grant' });
   });
 
   it('without an issuer in the profile or a flag: a usage error naming --issuer', async () => {

@@ -4,6 +4,10 @@
  * from the stored refresh token when it has expired (or when the service answers 401).
  */
 import { discoverOAuth, refreshOAuthToken } from '../../client/auth.js';
+import { ApiError } from '../../client/errors.js';
+import type { OAuthToken } from '../../contract/auth.js';
+import { loginCommand } from '../../contract/routes.js';
+import { CliError, EXIT } from '../exit.js';
 import { type ConfigFile, type Profile, readConfig, writeConfig } from '../config.js';
 import { type Flags, type Resolved, resolveConfig } from '../settings.js';
 import { type Keychain, type SecretName, SECRET_NAMES, systemKeychain } from './store.js';
@@ -115,7 +119,15 @@ export async function resolveSignedIn(flags: Flags, deps: AuthDeps, file: Config
       let current = refreshToken;
       resolved.renewOAuthToken = async () => {
         const md = await discoverOAuth(issuer);
-        const t = await refreshOAuthToken(md, { clientId: OAUTH_CLIENT_ID, refreshToken: current });
+        let t: OAuthToken;
+        try {
+          t = await refreshOAuthToken(md, { clientId: OAUTH_CLIENT_ID, refreshToken: current });
+        } catch (e) {
+          // The issuer refused the stored sign-in (expired, revoked, or its refresh token used by a
+          // copy, which revokes it): trying again cannot mend that, signing in again does.
+          if (e instanceof ApiError && e.status < 500) throw new CliError(EXIT.auth, `${e.message} (the issuer refused the stored sign-in: run \`${loginCommand('oauth_token', name)}\`)`);
+          throw e;
+        }
         current = t.refresh_token ?? current;
         const store = profile.credential_store === 'keychain' ? (keychain ?? deps.keychain ?? systemKeychain()) : null;
         await saveProfile(deps, name, { oauth_token: t.access_token, oauth_refresh_token: current }, { oauth_expires_at: t.expires_in ? now() + t.expires_in * 1000 : undefined }, store);

@@ -31,6 +31,7 @@ export async function openSession(flags: Flags, deps: SessionDeps): Promise<TuiS
     features: r.features,
     scrollback: r.scrollback,
     notify: r.notify,
+    record: r.record,
   };
 }
 

@@ -3,15 +3,19 @@
  * as the emulator is given them (no TUI, no status bar; passthrough in AttachSession), so a
  * resize repaints correctly. ctrl+] detaches. Loaded only when the command runs.
  */
+import type { Recorder } from '../../attach/recorder.js';
 import { AttachSession } from '../../attach/session.js';
 import { WebSocketTransport } from '../../attach/transport.js';
 import { PROVISIONABLE_STATUSES, STARTING_STATUSES, type DaemonAccess, type Intern } from '../../contract/intern.js';
 import { checkName } from '../../contract/rules.js';
+import { isPlainId } from '../quote.js';
 import { sanitize } from '../../text.js';
 import { holdWarnings } from '../../tui/terminal.js';
 import type { RunContext } from '../context.js';
 import { CliError, EXIT } from '../exit.js';
 import { resolveIntern } from '../resolve.js';
+import { stateDir } from '../settings.js';
+import { recordingProblem, recordingsDir, startRecording } from '../../tui/state/recordings.js';
 
 /** Enter the alternate screen, so the shell's screen comes back on detach. */
 const ENTER = '\x1b[?1049h\x1b[H\x1b[2J';
@@ -25,7 +29,9 @@ const LEAVE = '\x1b[0m\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1l\x1b>\
 export function notRunning(intern: Intern): string {
   const name = sanitize(intern.name);
   const status = sanitize(intern.status);
-  const ref = checkName(intern.name) === null ? intern.name : sanitize(intern.id);
+  // Into a command to paste goes a name by the service's rule, or an id that is a plain id (quote.ts).
+  const ref = checkName(intern.name) === null ? intern.name : isPlainId(intern.id) ? intern.id : null;
+  if (ref === null) return `${name} is not running (${status}); the service named an intern id that is not a plain id, so no command to paste is given`;
   if (PROVISIONABLE_STATUSES.includes(intern.status)) return `${name} is not running (${status}): provision it first, with \`intern-tui interns provision ${ref} --wait\``;
   if (STARTING_STATUSES.includes(intern.status)) return `${name} is not running yet (${status}): \`intern-tui interns wait ${ref}\` returns once it is`;
   return `${name} is not running (${status})`;
@@ -37,20 +43,35 @@ export async function attach(ctx: RunContext): Promise<number> {
   if (!stdin.isTTY || !stdout.isTTY || !stdin.setRawMode) {
     throw new CliError(EXIT.usage, 'attach needs an interactive terminal (stdin and stdout must be a TTY)');
   }
+  const file = ctx.positionals[1];
+  if (file !== undefined && ctx.values.record !== true) throw new CliError(EXIT.usage, `too many arguments: "${sanitize(file).slice(0, 40)}" is a file only after --record; usage: intern-tui attach NAME [--record [FILE]]`);
   const api = await ctx.api();
+  const recording = ctx.values.record === true || ctx.signedIn?.record === 'always';
+  if (ctx.values['record-input'] === true && !recording) throw new CliError(EXIT.usage, '--record-input records typed input into a recording: give --record too');
   const intern = await resolveIntern(api, ctx.positionals[0]!, ctx.signal);
   const name = sanitize(intern.name);
   if (intern.status !== 'running') throw new CliError(EXIT.failed, notRunning(intern));
   let access: DaemonAccess | null = await api.getDaemonAccess(intern.id, { signal: ctx.signal });
+  const cols = out.columns || 80;
+  const rows = out.rows || 24;
+  let recorder: Recorder | undefined;
+  if (recording) {
+    try {
+      recorder = startRecording({ file, dir: recordingsDir(stateDir(ctx.io.env)), intern: intern.name, title: `intern ${name}`, cols, rows, input: ctx.values['record-input'] === true });
+    } catch (e) {
+      throw new CliError(EXIT.failed, `cannot record to ${sanitize(file ?? 'the recordings folder')}: ${recordingProblem(e)}`);
+    }
+  }
 
   let how = '';
   let byService = false;
   const ended = new Promise<void>((resolve) => {
     const session = new AttachSession({
       title: `intern ${name}`,
-      cols: out.columns || 80,
-      rows: out.rows || 24,
+      cols,
+      rows,
       scrollback: 0,
+      recorder,
       write: (s) => out.write(s),
       passthrough: {
         writeRaw: (d) => out.write(d),
@@ -101,6 +122,11 @@ export async function attach(ctx: RunContext): Promise<number> {
   });
   await ended;
   stderr.write(how ? `[${name}: ${how}]\n` : `[detached from ${name}]\n`);
+  if (recorder) {
+    await recorder.close();
+    const path = sanitize(recorder.path);
+    stderr.write(recorder.error ? `[the recording stopped: ${recordingProblem(recorder.error)}; what was written is in ${path}]\n` : `[recorded to ${path}]\n`);
+  }
   // As tmux attach: 0 on a detach or when the program ends; 1 when the service ended the terminal.
   return byService ? EXIT.failed : EXIT.ok;
 }

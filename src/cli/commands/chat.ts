@@ -4,14 +4,19 @@
  * are asked on stderr when there is a terminal; without one `--approve`/`--deny` answers permissions.
  * `--json` prints each chunk as NDJSON. `--no-wait` starts a self-drive run through `POST /invoke`
  * instead and prints its session id (for cron jobs and scripts that do not wait for the answer).
+ * The answer is written as the reader takes it (Output.say waits for `drain`); a turn that shows
+ * nothing for a while says so on a terminal's stderr, and `--idle-timeout` gives up on it.
  */
 import { randomUUID } from 'node:crypto';
 import { CANCEL_ANSWER, ChatChunkSchema, InvokeResultSchema, checkSessionId, SteeredSchema, answerMessages, elicitationAnswer, optionLabel, parseProvideInput, promptTooLong, type ChatChunk, type ChatMessage, type ChatToolCall, type ElicitationRequest, type PermissionRequest } from '../../contract/chat.js';
-import { sanitize } from '../../text.js';
+import { checkName } from '../../contract/rules.js';
+import { quoted, sanitize } from '../../text.js';
 import type { InternApi } from '../../client/types.js';
 import type { RunContext } from '../context.js';
+import { formatDuration, parseDuration } from '../duration.js';
 import { CliError, EXIT, refuseWrong, usageError } from '../exit.js';
 import { askLine, askPrompt, readAll } from '../input.js';
+import { isPlainId, shellQuote } from '../quote.js';
 import { resolveIntern } from '../resolve.js';
 import { exitCodeOf } from '../run.js';
 import { recordTurn, replayTranscript, startSaving, type Saving, type TurnRecorder } from './chatSessions.js';
@@ -126,15 +131,15 @@ async function startRun(ctx: RunContext, api: InternApi, intern: { id: string; n
   const session = ctx.text('session');
   const run = await api.invoke(intern.id, { input: prompt, ...(session ? { session_id: session } : {}) }, { signal: ctx.signal });
   if (ctx.out.json) {
-    ctx.out.ndjson(run);
+    await ctx.out.ndjson(run);
     return EXIT.ok;
   }
-  const id = sanitize(run.session_id);
-  ctx.out.say(`${id}\n`);
+  await ctx.out.say(`${sanitize(run.session_id)}\n`);
+  const flag = sessionFlag({ id: run.session_id, fromService: true });
   ctx.out.note(
     run.status === 'steered'
       ? `intern-tui: the session's turn was still running; the prompt was added to it`
-      : `intern-tui: ${sanitize(intern.name)} started a self-drive run; add to its session with --no-wait --session ${id}`,
+      : `intern-tui: ${sanitize(intern.name)} started a self-drive run; ${flag.ok ? `add to its session with --no-wait ${flag.flag}` : flag.why}`,
   );
   return EXIT.ok;
 }
@@ -150,7 +155,7 @@ async function startRun(ctx: RunContext, api: InternApi, intern: { id: string; n
 async function converse(ctx: RunContext, api: InternApi, intern: { id: string; name: string }, saving: Saving): Promise<number> {
   // The service names a new session only in a turn's last chunk: an id of our own (an unknown id
   // starts a session under it, as the TUI's chat does) keeps a turn stopped half way in it.
-  const session: Session = { id: ctx.text('session') ?? saving.resumed?.sessionId ?? randomUUID() };
+  const session: Session = { id: ctx.text('session') ?? saving.resumed?.sessionId ?? randomUUID(), fromService: false };
   const named = ctx.values.session !== undefined;
   if (saving.resumed) replayTranscript(ctx, saving.resumed);
   ctx.out.note(`Chatting with ${sanitize(intern.name)}${named ? ` in session ${sanitize(session.id)}` : ''}; ctrl+d or exit ends.`);
@@ -168,7 +173,7 @@ async function converse(ctx: RunContext, api: InternApi, intern: { id: string; n
     ctx.interrupts.handler = () => stop.abort(new Error('stopped'));
     try {
       const signal = AbortSignal.any([ctx.signal, stop.signal]);
-      await recordTurn(saving.recorder(line), (rec) => turn(ctx, api, intern, line, session, signal, rec), signal);
+      await recordTurn(saving.recorder(line), (rec) => turn(ctx, api, intern, line, session, idleTimeoutOf(ctx), signal, rec), signal);
     } catch (e) {
       if (ctx.signal.aborted) throw e;
       // Closing a turn's stream cancels its run (the service's rule), as ctrl+c at its question does.
@@ -191,57 +196,120 @@ const ENDS_CONVERSATION = /^\s*\/?(?:exit|quit|bye)\s*$/i;
 /** The session a turn runs in: set as soon as the service names it, so a turn stopped half way keeps it. */
 interface Session {
   id: string | undefined;
+  /** Named by the service (a chunk's session_id), not typed by the user or made up here. */
+  fromService: boolean;
 }
 
-/** The last line on stderr: how to go on in the session (its id is the service's: sanitised). */
+/**
+ * `--session ID` for a command the user is told to run, ID quoted for the shell; a session id the
+ * service named goes in only when it is a plain id (isPlainId), and one typed with control
+ * characters not at all (a line break would fake another line): else `why` says so instead.
+ */
+function sessionFlag(session: { id: string; fromService: boolean }): { ok: true; flag: string } | { ok: false; why: string } {
+  if (!isPlainId(session.id)) {
+    if (session.fromService) return { ok: false, why: `the service named a session id that is not a plain id (${quoted(session.id, 60)}), so no command to paste is given` };
+    if (sanitize(session.id) !== session.id) return { ok: false, why: `the session id holds control characters (${quoted(session.id, 60)}), so no command to paste is given` };
+  }
+  return { ok: true, flag: `--session ${shellQuote(session.id)}` };
+}
+
+/** The last line on stderr: how to go on in the session. */
 function tellSession(ctx: RunContext, session: Session): void {
   if (!session.id) return;
-  // One line each: a session id is the service's word, and a line break in it would fake another line.
-  const id = sanitize(session.id);
-  ctx.out.note(`session: ${id} (continue with --session ${id})`);
+  const flag = sessionFlag({ id: session.id, fromService: session.fromService });
+  // One line: a session id is the service's word, and a line break in it would fake another line.
+  ctx.out.note(flag.ok ? `session: ${sanitize(session.id)} (continue with ${flag.flag})` : `session: ${flag.why}`);
+}
+
+/** How an intern is named in a command to paste: by its name when that is a plain name (the service's rule), else by its id. */
+const internArg = (intern: { id: string; name: string }) => shellQuote(checkName(intern.name) === null ? intern.name : intern.id);
+
+/** How long a turn shows nothing before a terminal's stderr says the intern is still working. */
+const STILL_WORKING_AFTER_MS = 2000;
+
+/** `--idle-timeout`, in ms; undefined when not given, or 0s (wait without end). */
+function idleTimeoutOf(ctx: RunContext): number | undefined {
+  const text = ctx.text('idle-timeout');
+  if (text === undefined) return undefined;
+  return parseDuration(text, '--idle-timeout') || undefined;
+}
+
+/**
+ * Watches a turn's silence, from its start or from what was last written on stdout, whichever is
+ * later (a write that waits for the reader counts as output: the intern is not the one idle then).
+ * On a terminal, after STILL_WORKING_AFTER_MS, stderr shows that the intern is still working and
+ * for how long, one line redrawn every second and erased by the next output (Output.status). At
+ * `timeoutMs` of silence it calls `giveUp`. Answers the function that stops watching.
+ */
+function watchSilence(ctx: RunContext, name: string, timeoutMs: number | undefined, giveUp: () => void): () => void {
+  const started = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  const check = () => {
+    const now = performance.now();
+    const quiet = ctx.out.waitingForReader ? 0 : now - Math.max(started, ctx.out.lastOutputAt);
+    if (timeoutMs !== undefined && quiet >= timeoutMs) return giveUp();
+    if (quiet >= STILL_WORKING_AFTER_MS) {
+      const limit = timeoutMs === undefined ? '' : ` (--idle-timeout ${formatDuration(timeoutMs)})`;
+      ctx.out.status(`${name} is still working: nothing new for ${formatDuration(Math.floor(quiet / 1000) * 1000)}${limit}; ctrl+c stops`);
+    }
+    const nextSecond = 1000 - (quiet % 1000);
+    timer = setTimeout(check, Math.max(1, Math.min(nextSecond, timeoutMs === undefined ? Infinity : timeoutMs - quiet)));
+  };
+  timer = setTimeout(check, Math.min(1000, timeoutMs ?? 1000));
+  return () => {
+    clearTimeout(timer);
+    ctx.out.clearStatus();
+  };
 }
 
 /** One prompt's turn, its permission requests and questions answered. */
-async function turn(ctx: RunContext, api: InternApi, intern: { id: string; name: string }, prompt: string, session: Session, signal = ctx.signal, rec?: TurnRecorder): Promise<void> {
+async function turn(ctx: RunContext, api: InternApi, intern: { id: string; name: string }, prompt: string, session: Session, idleMs: number | undefined, signal = ctx.signal, rec?: TurnRecorder): Promise<void> {
   let messages: ChatMessage[] = [{ role: 'user', content: prompt }];
   let endedWithNewline = true;
   for (;;) {
-    const start = await api.chat(
-      intern.id,
-      { messages, stream: true, approval_mode: ctx.values['self-drive'] ? 'self-drive' : 'manual', ...(session.id ? { session_id: session.id } : {}) },
-      { signal },
-    );
-    if (start.kind === 'steered') {
-      if (ctx.out.json) ctx.out.ndjson({ session_id: start.session_id, status: 'steered' });
-      ctx.out.note(`intern-tui: the session ${sanitize(start.session_id)} was already running; the prompt was added to its turn`);
-      rec?.note('↪ steered into the running turn');
-      session.id = start.session_id;
-      return;
-    }
+    // --idle-timeout closes the stream (which cancels the run) after that long with nothing new.
+    const idle = new AbortController();
+    const stopWatching = watchSilence(ctx, sanitize(intern.name), idleMs, () => idle.abort(new Error('idle')));
     let pending: ChatToolCall | undefined;
     let failure: ChatChunk['error'];
     try {
+      const start = await api.chat(
+        intern.id,
+        { messages, stream: true, approval_mode: ctx.values['self-drive'] ? 'self-drive' : 'manual', ...(session.id ? { session_id: session.id } : {}) },
+        { signal: AbortSignal.any([signal, idle.signal]) },
+      );
+      if (start.kind === 'steered') {
+        stopWatching();
+        if (ctx.out.json) await ctx.out.ndjson({ session_id: start.session_id, status: 'steered' });
+        ctx.out.note(`intern-tui: the session ${sanitize(start.session_id)} was already running; the prompt was added to its turn`);
+        Object.assign(session, { id: start.session_id, fromService: true });
+        rec?.note('↪ steered into the running turn');
+        return;
+      }
       for await (const chunk of start.events) {
-        if (ctx.out.json) ctx.out.ndjson(chunk);
+        if (ctx.out.json) await ctx.out.ndjson(chunk);
         rec?.chunk(chunk);
-        if (chunk.session_id) session.id = chunk.session_id;
+        if (chunk.session_id) Object.assign(session, { id: chunk.session_id, fromService: true });
         if (chunk.error) failure = chunk.error;
         for (const choice of chunk.choices) {
           const text = choice.delta.content;
           if (text && !ctx.out.json) {
             // Control characters are removed piped too: `chat … | cat` or `| less -R` still reaches a terminal.
-            endedWithNewline = ctx.out.say(text).endsWith('\n');
+            endedWithNewline = (await ctx.out.say(text)).endsWith('\n');
           }
           for (const call of choice.delta.tool_calls ?? []) pending = call;
         }
       }
     } catch (e) {
+      stopWatching();
       // The error goes on a line of its own, not glued to the answer's last words.
-      if (!ctx.out.json && !endedWithNewline) ctx.out.say('\n');
+      if (!ctx.out.json && !endedWithNewline) await ctx.out.say('\n');
+      if (idle.signal.aborted && !signal.aborted) throw idleError(intern, session, idleMs!);
       throw e;
     }
+    stopWatching();
     if (!ctx.out.json && !endedWithNewline) {
-      ctx.out.say('\n');
+      await ctx.out.say('\n');
       endedWithNewline = true;
     }
     if (failure) {
@@ -268,8 +336,18 @@ async function turn(ctx: RunContext, api: InternApi, intern: { id: string; name:
   }
 }
 
+/** --idle-timeout ran out: the turn's stream was closed (which cancels its run); how to go on in its session. */
+function idleError(intern: { id: string; name: string }, session: Session, idleMs: number): CliError {
+  const flag = session.id ? sessionFlag({ id: session.id, fromService: session.fromService }) : null;
+  const resume = !flag ? '' : flag.ok ? `; to go on in its session: intern-tui chat ${internArg(intern)} ${flag.flag} PROMPT` : `; ${flag.why}`;
+  return new CliError(EXIT.failed, `nothing new from ${sanitize(intern.name)} for ${formatDuration(idleMs)} (--idle-timeout): stopped waiting, which cancels the turn${resume}`, false, { reason: 'idle_timeout' });
+}
+
 export async function chat(ctx: RunContext): Promise<number> {
   if (ctx.values.approve && ctx.values.deny) throw usageError('give --approve or --deny, not both');
+  // A duration with its unit, before anything is sent.
+  const idleMs = idleTimeoutOf(ctx);
+  if (ctx.values['no-wait'] && ctx.text('idle-timeout') !== undefined) throw usageError('--no-wait does not wait for the answer: drop --idle-timeout');
   // By the service's rule, before anything is sent (an empty one is refused by the parser).
   const sessionId = ctx.text('session');
   if (sessionId !== undefined) refuseWrong([['--session', checkSessionId(sessionId)]]);
@@ -286,7 +364,9 @@ export async function chat(ctx: RunContext): Promise<number> {
   if (conversation) return converse(ctx, api, intern, saving);
   const prompt = await readPrompt(ctx);
   if (ctx.values['no-wait']) return startRun(ctx, api, intern, prompt);
-  const session: Session = { id: ctx.text('session') ?? saving.resumed?.sessionId ?? undefined };
+  // Under --idle-timeout the turn may be stopped before the service names its session (in the last
+  // chunk): an id of our own (an unknown id starts a session under it) lets the message name it.
+  const session: Session = { id: ctx.text('session') ?? saving.resumed?.sessionId ?? (idleMs !== undefined ? randomUUID() : undefined), fromService: false };
   // Said once however the turn ends: at its end, on ctrl+c (130), and on SIGTERM or SIGHUP, which
   // end the process once the command's cleanup has run (so the turn's own end may never come).
   let told = ctx.out.json;
@@ -297,7 +377,7 @@ export async function chat(ctx: RunContext): Promise<number> {
   };
   ctx.cleanup.push(async () => tell());
   try {
-    await recordTurn(saving.recorder(prompt), (rec) => turn(ctx, api, intern, prompt, session, ctx.signal, rec), ctx.signal);
+    await recordTurn(saving.recorder(prompt), (rec) => turn(ctx, api, intern, prompt, session, idleMs, ctx.signal, rec), ctx.signal);
   } finally {
     tell();
   }

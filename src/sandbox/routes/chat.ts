@@ -35,7 +35,8 @@ class SseSink implements Sink {
     private readonly reply: FastifyReply,
     private readonly keepaliveMs: number,
     private readonly onGone: (sink: SseSink) => void,
-    private readonly onDone: (status: number) => void,
+    /** The client left before `[DONE]`: fastify's onResponse hook, which logs a finished answer, never runs then. */
+    private readonly onLeft: () => void,
   ) {}
 
   start(): void {
@@ -54,7 +55,7 @@ class SseSink implements Sink {
       if (!this.ended) {
         this.closed = true;
         this.onGone(this);
-        this.onDone(200);
+        this.onLeft();
       }
     });
     this.arm();
@@ -83,7 +84,6 @@ class SseSink implements Sink {
     this.ended = true;
     this.closed = true;
     this.reply.raw.end('data: [DONE]\n\n');
-    this.onDone(200);
   }
 }
 
@@ -115,8 +115,10 @@ export function registerChatRoutes(app: FastifyInstance, ctx: HttpContext, deps:
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
       const t0 = performance.now();
       const template = `${req.method} ${req.routeOptions.url}`;
-      const sink = new SseSink(reply, keepaliveMs, (s) => agent.detached(s), (status) => {
-        ctx.log?.(`${template} ${status} ${(performance.now() - t0).toFixed(1)}ms`);
+      // One log line per request: the app's onResponse hook writes it when the answer finishes (a
+      // stream's too); a stream the client leaves never finishes, so the sink writes that one.
+      const sink = new SseSink(reply, keepaliveMs, (s) => agent.detached(s), () => {
+        ctx.log?.(`${template} 200 ${(performance.now() - t0).toFixed(1)}ms`);
       });
       try {
         await faults();

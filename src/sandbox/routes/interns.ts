@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { describeIssues } from '../../contract/errors.js';
 import {
+  FAILED_STATUSES,
   type Intern,
   InternCreateSchema,
   InternDeleteSchema,
@@ -40,7 +41,9 @@ export function toIntern(row: InternRow, caller: Caller): Intern {
     instructions: row.instructions,
     model: row.model,
     status: row.status,
-    last_failure_message: row.status === 'failed' ? row.last_failure_message : null,
+    // Why the last attempt failed, on either failed state: spec 2.1 names provisioning's (`failed`); a
+    // `destroy_failed` intern's is its teardown's, which the delete rule reads (losesWorkspace).
+    last_failure_message: FAILED_STATUSES.includes(row.status) ? row.last_failure_message : null,
     progress: parseProgress(row.progress),
     hostname: row.hostname,
     vault_id: row.vault_id,

@@ -8,10 +8,12 @@
  */
 import { Box } from 'ink';
 import { Text } from './Text.js';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useKeys } from '../hooks/useKeys.js';
 import { matches } from '../keymap.js';
-import { pad, sanitize } from '../../text.js';
+import { sanitize } from '../../text.js';
+import { type FilterField, type RowMatch, fuzzyFilter } from '../fuzzy.js';
+import { MarkedCell } from './MarkedCell.js';
 import { theme } from '../theme.js';
 import { TextField } from './TextField.js';
 
@@ -37,6 +39,8 @@ export interface PickerProps {
    * picker never hands the form a value the form then marks wrong.
    */
   allowTyped?: (typed: string) => string | null;
+  /** What the row of the typed text says of it: where the value was not found. */
+  typedDetail?: string;
   multi?: boolean;
   /** The value the field holds now: its row is marked, and the cursor opens on it. */
   current?: string | null;
@@ -47,14 +51,17 @@ export interface PickerProps {
   active?: boolean;
 }
 
-/** Rows whose label, value or search text contain every word of the filter. */
-export function filterItems(items: PickerItem[], filter: string): PickerItem[] {
-  const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
-  if (words.length === 0) return items;
-  return items.filter((i) => {
-    const hay = `${i.label} ${i.value ?? ''} ${i.search ?? ''}`.toLowerCase();
-    return words.every((w) => hay.includes(w));
-  });
+/** What the picker's filter matches: the label and the detail as drawn, and the value and search text, drawn nowhere. */
+const pickerFields = (i: PickerItem): FilterField[] => [
+  { text: i.label, column: 'label' },
+  { text: i.detail ?? '', column: 'detail' },
+  { text: i.value ?? '', column: 'detail', hidden: 'id' },
+  { text: i.search ?? '', column: 'detail', hidden: 'matched' },
+];
+
+/** The rows the filter leaves, best first, with what each matched (the TUI's one filter model). */
+export function filterItems(items: PickerItem[], filter: string): RowMatch<PickerItem>[] {
+  return fuzzyFilter(items, filter, pickerFields);
 }
 
 export function Picker(props: PickerProps) {
@@ -62,22 +69,27 @@ export function Picker(props: PickerProps) {
   // A value the field holds that the list lacks (a slug typed into the field) is a row of its own,
   // first: the picker opens on it and enter keeps it, rather than on the list's first row, which
   // enter would have put in its place.
-  const items =
-    typeof current === 'string' && current !== '' && !props.loading && !props.items.some((i) => i.value === current)
-      ? [{ value: current, label: current, detail: 'what the field holds · not in the list' }, ...props.items]
-      : props.items;
+  const items = useMemo(
+    () =>
+      typeof current === 'string' && current !== '' && !props.loading && !props.items.some((i) => i.value === current)
+        ? [{ value: current, label: current, detail: 'what the field holds · not in the list' }, ...props.items]
+        : props.items,
+    [current, props.loading, props.items],
+  );
   const [filter, setFilter] = useState('');
   // Null until the cursor is moved or a filter typed: it stands on the current row, which may
   // arrive after the picker opened (the catalogue loads while it shows).
   const [index, setIndex] = useState<number | null>(null);
   const [marked, setMarked] = useState<Set<string | null>>(new Set());
   const typed = filter.trim();
-  const matched = filterItems(items, filter);
+  const found = useMemo(() => filterItems(items, filter), [items, filter]);
+  const matched = useMemo(() => found.map((m) => m.row), [found]);
+  const marksOf = (item: PickerItem) => found.find((m) => m.row === item)?.marks;
   // A slug the catalogue lacks can still be picked as typed: the last row offers it, if the rule
   // takes it; if not, a line under the rows says why.
   const typedError = allowTyped && typed && !matched.some((m) => m.value === typed) ? allowTyped(typed) : null;
   const shown = allowTyped && typed && typedError === null && !matched.some((m) => m.value === typed)
-    ? [...matched, { value: typed, label: `keep "${typed}" as typed`, detail: 'not in the catalogue' }]
+    ? [...matched, { value: typed, label: `keep "${typed}" as typed`, detail: props.typedDetail ?? 'not in the catalogue' }]
     : matched;
   const height = Math.max(3, props.height ?? 8);
   const isCurrent = (item: PickerItem) => current !== undefined && item.value === current;
@@ -120,6 +132,8 @@ export function Picker(props: PickerProps) {
       {props.loading ? <Text color={theme.muted}>loading…</Text> : null}
       {visible.map((item, n) => {
         const selected = start + n === at;
+        const marks = marksOf(item);
+        const detail = marks?.get('detail');
         return (
           <Box key={`${item.value ?? '\0null'}`}>
             <Box flexShrink={0}>
@@ -127,13 +141,15 @@ export function Picker(props: PickerProps) {
                 {selected ? '›' : ' '}
               </Text>
               {multi ? <Text color={theme.accent}>{marked.has(item.value) ? '[x] ' : '[ ] '}</Text> : <Text color={theme.accent}>{isCurrent(item) ? '•' : ' '}</Text>}
-              <Text bold={selected}>{pad(sanitize(item.label), labelWidth)}</Text>
+              <Text bold={selected}>
+                <MarkedCell text={sanitize(item.label)} positions={marks?.get('label')?.positions} width={labelWidth} />
+              </Text>
             </Box>
-            {item.detail ? (
+            {item.detail || detail?.text ? (
               <Box flexShrink={1}>
                 <Text color={theme.muted} wrap="truncate-end">
                   {' '}
-                  {sanitize(item.detail)}
+                  <MarkedCell text={detail?.text ?? sanitize(item.detail ?? '')} positions={detail?.positions} />
                 </Text>
               </Box>
             ) : null}

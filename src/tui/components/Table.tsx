@@ -3,7 +3,8 @@
  * cells. Widths are display cells measured with string-width (src/text.ts's
  * `pad`), so a CJK or emoji name keeps the columns aligned. A column is fixed
  * (`width`), as wide as its widest cell up to `width` (`fit`), or takes a
- * share of what is left (`grow`, at least `min`). The
+ * share of what is left (`grow`, at least `min`). The selected row is drawn
+ * whole in inverse video (the cursor marker too), which shows under NO_COLOR as well. The
  * table draws its own loading, error and empty states, and only the window of
  * rows around the cursor that fits in `height`.
  */
@@ -11,6 +12,8 @@ import { Box } from 'ink';
 import { useMemo } from 'react';
 import { windowOf } from '../hooks/useListCursor.js';
 import { pad, widthOf } from '../../text.js';
+import type { CellMark } from '../fuzzy.js';
+import { MarkedCell } from './MarkedCell.js';
 import { theme } from '../theme.js';
 import { ErrorView } from './ErrorView.js';
 import { Spinner } from './Spinner.js';
@@ -95,6 +98,13 @@ export interface TableProps<T> {
   error?: unknown;
   /** What an empty, loaded table says. */
   empty: string;
+  /**
+   * The rows the `fit` columns are sized by, when `rows` is a filtered subset of them: every row
+   * loaded, so that a filter does not make the columns jump as it narrows what is shown.
+   */
+  fitRows?: readonly T[];
+  /** What a filter matched in a row's cells, by column header: those characters are drawn marked. */
+  marks?: (row: T) => ReadonlyMap<string, CellMark> | undefined;
 }
 
 /** The columns with each `fit` one's width brought down to what its header and cells need. */
@@ -107,9 +117,10 @@ export function fitted<T>(columns: readonly Column<T>[], rows: readonly T[]): Co
   });
 }
 
-export function Table<T>({ columns: declared, rows, rowKey, selected, height, width, loading, loadingLabel = 'Loading', error, empty }: TableProps<T>) {
+export function Table<T>({ columns: declared, rows, rowKey, selected, height, width, loading, loadingLabel = 'Loading', error, empty, fitRows, marks }: TableProps<T>) {
   // Fitting reads every loaded row's cells: once per list, not on every cursor move.
-  const columns = useMemo(() => fitted(declared, rows), [declared, rows]);
+  const sizedBy = fitRows ?? rows;
+  const columns = useMemo(() => fitted(declared, sizedBy), [declared, sizedBy]);
   const widths = columnWidths(columns, width);
   const gap = (i: number) => (i > 0 && !columns[i]!.tight ? ' ' : '');
   const [start, end] = windowOf(selected, rows.length, height);
@@ -124,6 +135,7 @@ export function Table<T>({ columns: declared, rows, rowKey, selected, height, wi
       {!loading && !error && rows.length === 0 ? <Text color={theme.muted}>{empty}</Text> : null}
       {rows.slice(start, end).map((row, n) => {
         const isSelected = start + n === selected;
+        const marked = marks?.(row);
         return (
           <Box key={rowKey(row)}>
             <Text inverse={isSelected} color={isSelected ? theme.selection : undefined}>
@@ -131,12 +143,12 @@ export function Table<T>({ columns: declared, rows, rowKey, selected, height, wi
             </Text>
             {columns.map((c, i) => {
               if (widths[i] === 0) return null;
-              const v = c.cell(row);
+              const mark = marked?.get(c.header);
               return (
                 <Box key={c.header || i} flexShrink={0}>
-                  {gap(i) ? <Text> </Text> : null}
-                  <Text bold={isSelected} color={c.color?.(row)}>
-                    {pad(v, widths[i]!)}
+                  {gap(i) ? <Text inverse={isSelected}> </Text> : null}
+                  <Text bold={isSelected} inverse={isSelected} color={c.color?.(row)}>
+                    <MarkedCell text={mark?.text ?? c.cell(row)} positions={mark?.positions} width={widths[i]!} />
                   </Text>
                 </Box>
               );

@@ -1,6 +1,6 @@
 /**
  * A filter field's state: the text being typed, the text applied, and whether
- * the field has the keyboard. `handleKey` takes accept/dismiss while editing
+ * the field has the keyboard. What the text matches is the one filter model, `fuzzy.ts`. `handleKey` takes accept/dismiss while editing
  * (dismiss restores what was applied); `live` filters apply as you type; `clear`
  * drops what is applied.
  */
@@ -9,14 +9,6 @@ import { useLayoutEffect, useState } from 'react';
 import { useTui } from '../context.js';
 import { useRemembered } from './useRemembered.js';
 import { matches } from '../keymap.js';
-import { sanitize } from '../../text.js';
-
-/** The rows a filter leaves: those with a field that holds it, in any case, as drawn (sanitised). All of them for no filter. */
-export function filterRows<T>(rows: T[], filter: string, fields: (row: T) => string[]): T[] {
-  const f = filter.trim().toLowerCase();
-  if (!f) return rows;
-  return rows.filter((r) => fields(r).some((v) => sanitize(v).toLowerCase().includes(f)));
-}
 
 /**
  * `claims`: whether the screen's own handler takes esc now to clear an applied filter (a screen that
@@ -61,5 +53,14 @@ export function useFilter(opts: { live?: boolean; onApply?: (text: string) => vo
     claimCancel(claims);
     return () => claimCancel(false);
   }, [claimCancel, claims]);
-  return { text, applied, editing, start: () => setEditing(true), onChange, handleKey, clear, shown: editing || applied !== '' };
+  /**
+   * `/` opens the field fresh, as fzf and k9s do: a live filter starts from no text (typing again
+   * used to add to the last filter's); one applied on enter keeps showing its rows until enter.
+   */
+  const start = () => {
+    setText('');
+    if (live) setApplied('');
+    setEditing(true);
+  };
+  return { text, applied, editing, start, onChange, handleKey, clear, shown: editing || applied !== '' };
 }

@@ -6,6 +6,7 @@
 import { Box, useStdin, useStdout } from 'ink';
 import { Text } from '../components/Text.js';
 import { useEffect, useRef, useState } from 'react';
+import type { Recorder } from '../../attach/recorder.js';
 import { AttachSession } from '../../attach/session.js';
 import { WebSocketTransport } from '../../attach/transport.js';
 import { ApiError } from '../../client/errors.js';
@@ -22,7 +23,9 @@ import { usePolling } from '../hooks/usePolling.js';
 import { keyLabel, matches } from '../keymap.js';
 import { screen } from '../output.js';
 import { sanitize } from '../../text.js';
-import { AFTER_ATTACH } from '../terminal.js';
+import { historyAction, historyHint } from '../rawKeys.js';
+import { recordingProblem, startRecording } from '../state/recordings.js';
+import { AFTER_ATTACH, osc52 } from '../terminal.js';
 import { theme } from '../theme.js';
 
 export interface AttachScreenProps {
@@ -33,6 +36,10 @@ export interface AttachScreenProps {
   onDetach: () => void;
   /** Offered when the intern is stopped or failed: provisions it (throws what the service refused). */
   onProvision?: () => Promise<void>;
+  /** Record the session into this folder (recorder.ts), and typed input too when `input`. */
+  record?: { dir: string | null; input?: boolean };
+  /** Said once the session ends (where the recording went, or why it could not be made). */
+  onRecorded?: (message: string, kind: 'info' | 'error') => void;
 }
 
 type Phase =
@@ -71,7 +78,7 @@ function afterWaiting(fresh: Intern, from: ProvisionedFrom | null, now = Date.no
   return { kind: 'not-running', intern: fresh };
 }
 
-export function AttachScreen({ api, intern, scrollback, onDetach, onProvision }: AttachScreenProps) {
+export function AttachScreen({ api, intern, scrollback, onDetach, onProvision, record, onRecorded }: AttachScreenProps) {
   const { internal_eventEmitter: inputEvents, setRawMode, isRawModeSupported } = useStdin();
   const { stdout } = useStdout();
   const [phase, setPhase] = useState<Phase>(api.configured.oauth_token ? { kind: 'checking' } : { kind: 'no-oauth' });
@@ -108,10 +115,28 @@ export function AttachScreen({ api, intern, scrollback, onDetach, onProvision }:
     // The intern gets the bytes as typed or pasted, not split into keys (set below).
     const keys = screen.keys;
     let done = false;
+    const cols = stdout.columns || 80;
+    const rows = stdout.rows || 24;
+    let recorder: Recorder | undefined;
+    if (record) {
+      try {
+        // The remote gets one row fewer than the screen (the status bar): the recording is its size.
+        recorder = startRecording({ dir: record.dir, intern: intern.name, title: `intern ${sanitize(intern.name)}`, cols, rows: Math.max(1, rows - 1), input: record.input });
+      } catch (e) {
+        onRecorded?.(`not recording: ${recordingProblem(e)}`, 'error');
+      }
+    }
+    const stopRecording = () => {
+      if (!recorder) return;
+      const r = recorder;
+      recorder = undefined;
+      void r.close().then(() => onRecorded?.(r.error ? `the recording stopped: ${recordingProblem(r.error)}` : `recorded to ${sanitize(r.path)}`, r.error ? 'error' : 'info'));
+    };
     const detach = () => {
       if (done) return;
       done = true;
       session.dispose();
+      stopRecording();
       real.write(AFTER_ATTACH);
       if (gate) gate.suspended = false;
       if (keys) keys.attached = null;
@@ -119,11 +144,13 @@ export function AttachScreen({ api, intern, scrollback, onDetach, onProvision }:
     };
     const session = new AttachSession({
       title: `intern ${sanitize(intern.name)}`,
-      cols: stdout.columns || 80,
-      rows: stdout.rows || 24,
+      cols,
+      rows,
       scrollback,
       write: (s) => real.write(s),
       onDetach: detach,
+      recorder,
+      history: { action: historyAction, copy: (text) => real.write(osc52(text)), hint: historyHint() },
       makeTransport: (handlers, size) =>
         new WebSocketTransport({
           ...size,
@@ -152,6 +179,7 @@ export function AttachScreen({ api, intern, scrollback, onDetach, onProvision }:
       if (!done) {
         done = true;
         session.dispose();
+        stopRecording();
         if (gate) gate.suspended = false;
       }
       access.current = null;

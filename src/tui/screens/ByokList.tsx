@@ -1,5 +1,6 @@
 /** BYOK credentials: a page at a time of one workspace's (the default one's, or w's), with a provider filter. */
 import { Box } from 'ink';
+import { useState } from 'react';
 import { Text } from '../components/Text.js';
 import type { ByokCredential } from '../../contract/byok.js';
 import { LIMITS } from '../../contract/limits.js';
@@ -13,6 +14,8 @@ import { useTui } from '../context.js';
 import { useTick } from '../hooks/useTick.js';
 import { relativeTime } from '../format.js';
 import { useFilter } from '../hooks/useFilter.js';
+import { useRemembered } from '../hooks/useRemembered.js';
+import { WorkspacePicker } from '../components/WorkspacePicker.js';
 import { useClipboard } from '../hooks/useClipboard.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useListCursor } from '../hooks/useListCursor.js';
@@ -48,30 +51,31 @@ export function ByokList() {
   const startOf = unknown ? slugsStartingWith(provider) : [];
   // The service lists one workspace's keys: the default one's, or the one typed after w (an empty
   // line goes back to the default). esc clears the provider, not this.
-  const workspace = useFilter({ name: 'workspace', claims: false });
+  const [workspace, setWorkspace] = useRemembered<{ id: string; name: string | null }>('workspace', { id: '', name: null });
+  const [picking, setPicking] = useState(false);
   const paged = usePaged(
     (page, q, signal) => api.listByok({ ...page, provider: q.provider || undefined, workspace_id: q.workspace || undefined }, { signal }),
-    { provider, workspace: workspace.applied },
+    { provider, workspace: workspace.id },
     PAGE,
   );
   const { rows, total, offset } = paged;
   // The pane less the title, the table's header, and the filter's and an error's lines when shown.
   // An account whose default workspace was deleted lists nothing without one (400): w is the way.
-  const needsWorkspace = !workspace.applied && paged.error instanceof ApiError && paged.error.status === 400 && /workspace/i.test(paged.error.message);
-  const height = Math.max(3, pane.rows - 2 - (filter.shown ? 1 : 0) - (workspace.editing ? 1 : 0) - (needsWorkspace ? 1 : 0) - (paged.error && rows.length > 0 ? 1 : 0));
+  const needsWorkspace = !workspace.id && paged.error instanceof ApiError && paged.error.status === 400 && /workspace/i.test(paged.error.message);
+  const height = Math.max(3, pane.rows - 2 - (filter.shown ? 1 : 0) - (picking ? 1 : 0) - (needsWorkspace ? 1 : 0) - (paged.error && rows.length > 0 ? 1 : 0));
   const list = useListCursor(rows.length, height);
   // With no row (none yet, a failed load), no moving and opening offered.
-  const typing = filter.editing || workspace.editing;
-  useScreen(typing ? ['prompt', 'text'] : ['byok', 'paged', ...(rows.length > 0 ? (['list'] as const) : []), 'global'], typing);
+  const typing = filter.editing;
+  useScreen(picking ? ['chooser', 'text'] : typing ? ['prompt', 'text'] : ['byok', 'paged', ...(rows.length > 0 ? (['list'] as const) : []), 'global'], typing || picking);
 
   useKeys((input, key) => {
+    if (picking) return;
     if (filter.handleKey(input, key)) return;
-    if (workspace.handleKey(input, key)) return;
     if (matches('cancel', input, key) && filter.applied !== '') return filter.clear();
     if (list.handle(input, key)) return;
     if (paged.handleKey(input, key)) return;
     if (matches('byokFilter', input, key)) return filter.start();
-    if (matches('byokWorkspace', input, key)) return workspace.start();
+    if (matches('byokWorkspace', input, key)) return setPicking(true);
     if (matches('refresh', input, key)) return paged.reload();
     if (matches('new', input, key)) return nav.push({ name: 'byokForm' });
     const selected = rows[list.index];
@@ -88,16 +92,16 @@ export function ByokList() {
         BYOK credentials{' '}
         <Text color={theme.muted}>
           · {total === 0 ? 'none' : `${offset + 1}-${offset + rows.length} of ${total}`} · provider: {sanitize(provider) || 'all'} (/) · workspace:{' '}
-          {workspace.applied ? truncate(sanitize(workspace.applied), 13) : 'default'} ({keyLabel('byokWorkspace')})
+          {workspace.id ? truncate(sanitize(workspace.name ?? workspace.id), 16) : 'default'} ({keyLabel('byokWorkspace')})
         </Text>
       </Text>
       {filter.shown ? (
         <TextField label="provider" value={filter.text} onChange={filter.onChange} focused={filter.editing} placeholder={`slug or its start, e.g. openai (${keyLabel('accept')} applies)`} labelWidth={12} />
       ) : null}
-      {workspace.editing ? (
-        <TextField label="workspace" value={workspace.text} onChange={workspace.onChange} focused placeholder={`a workspace id; empty: the default one (${keyLabel('accept')} applies)`} labelWidth={12} />
+      {picking ? (
+        <WorkspacePicker current={workspace.id} height={Math.max(3, Math.min(10, pane.rows - 8))} width={pane.columns - 4} onClose={() => setPicking(false)} onPick={(id, name) => setWorkspace({ id, name })} />
       ) : null}
-      {needsWorkspace ? <Text color={theme.warning} wrap="truncate-end">{`${keyLabel('byokWorkspace')}: list a workspace's keys by its id (the service lists the default workspace's without one)`}</Text> : null}
+      {needsWorkspace ? <Text color={theme.warning} wrap="truncate-end">{`${keyLabel('byokWorkspace')}: pick a workspace whose keys to list (the service lists the default workspace's without one)`}</Text> : null}
       <Table
         columns={COLUMNS}
         rows={rows}

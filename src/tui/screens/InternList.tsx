@@ -15,7 +15,8 @@ import { useScreen } from '../hooks/useScreen.js';
 import { relativeTime } from '../format.js';
 import { useClipboard } from '../hooks/useClipboard.js';
 import { useKeys } from '../hooks/useKeys.js';
-import { filterRows, useFilter } from '../hooks/useFilter.js';
+import { useFilter } from '../hooks/useFilter.js';
+import { type FilterField, fuzzyFilter } from '../fuzzy.js';
 import { useListCursor } from '../hooks/useListCursor.js';
 import { internScopes, lifecycleRefusal } from '../lifecycle.js';
 import { useRemembered } from '../hooks/useRemembered.js';
@@ -26,7 +27,12 @@ import { theme } from '../theme.js';
 
 const PAGE: number = FIRST_INTERN_PAGE.limit;
 const NO_ROWS: Intern[] = [];
-const STATUS_FILTERS: (string | null)[] = [null, ...INTERN_STATUSES];
+/**
+ * What `f` steps through: all, then the statuses a person looks for most (running, then the
+ * failures), then the rest in the spec's order.
+ */
+const FIRST_FILTERS: readonly string[] = ['running', 'failed', 'destroy_failed', 'stopped'];
+const STATUS_FILTERS: (string | null)[] = [null, ...FIRST_FILTERS, ...INTERN_STATUSES.filter((s) => !FIRST_FILTERS.includes(s))];
 const COLUMNS: Column<Intern>[] = [
   { header: '', width: 1, tight: true, cell: (i) => (i.created_by_you ? '★' : ' ') },
   { header: 'NAME', width: 18, fit: true, cell: (i) => sanitize(i.name) },
@@ -34,6 +40,15 @@ const COLUMNS: Column<Intern>[] = [
   { header: 'MODEL', min: 12, grow: 11, cell: (i) => (i.model ? sanitize(i.model) : NO_MODEL), color: (i) => (i.model ? undefined : theme.muted) },
   { header: 'HOSTNAME', min: 0, grow: 9, cell: (i) => sanitize(i.hostname ?? '—'), color: () => theme.muted },
   { header: 'UPDATED', width: 9, cell: (i) => relativeTime(i.updated_at), color: () => theme.muted },
+];
+
+/** What the filter matches, as the columns draw it; the description, drawn nowhere, in HOSTNAME's place when it matched. */
+const filterFields = (i: Intern): FilterField[] => [
+  { text: i.name, column: 'NAME' },
+  { text: statusLabel(i.status), column: 'STATUS' },
+  { text: i.model ?? '', column: 'MODEL' },
+  { text: i.hostname ?? '', column: 'HOSTNAME' },
+  { text: i.description ?? '', column: 'HOSTNAME', hidden: 'description' },
 ];
 
 export function InternList() {
@@ -129,7 +144,9 @@ export function InternList() {
     else reload();
   }, [reload]);
 
-  const visible = useMemo(() => filterRows(items, filter, (i) => [i.name, i.description ?? '', i.model ?? '', i.status, i.hostname ?? '']), [items, filter]);
+  const matched = useMemo(() => fuzzyFilter(items, filter, filterFields), [items, filter]);
+  const visible = useMemo(() => matched.map((m) => m.row), [matched]);
+  const marks = useMemo(() => new Map(matched.map((m) => [m.row.id, m.marks])), [matched]);
 
   // One error line under the table: the refresh asked for (r) over the polling's, each cleared by a
   // success (with no rows yet, the table shows the refresh's error itself).
@@ -174,26 +191,32 @@ export function InternList() {
   const { setIndex } = list;
   // The cursor stays on its intern when the rows change under it (a refresh put a new intern
   // above it, one above it was deleted): enter opens the intern that was selected, not its
-  // neighbour. A move of the cursor itself is not undone (the rows are the same then).
-  const anchor = useRef<{ rows: Intern[]; id: string | undefined }>({ rows: visible, id: undefined });
+  // neighbour. A move of the cursor itself is not undone (the rows are the same then). A new
+  // filter text ranks the rows afresh, best first: the cursor goes to the best, as in fzf.
+  const anchor = useRef<{ rows: Intern[]; id: string | undefined; filter: string }>({ rows: visible, id: undefined, filter });
   useLayoutEffect(() => {
     const was = anchor.current;
+    if (filter !== '' && filter !== was.filter) {
+      anchor.current = { rows: visible, id: visible[0]?.id, filter };
+      setIndex(0);
+      return;
+    }
     // A cursor waiting for its row to be loaded again (past the rows there are, with pages to
     // come) anchors nothing: the row it shows is not the one it is on.
     if (list.clamped && hasMore) {
-      anchor.current = { rows: visible, id: undefined };
+      anchor.current = { rows: visible, id: undefined, filter };
       return;
     }
     if (!toEnd && was.rows !== visible && was.id !== undefined && visible[list.index]?.id !== was.id) {
       const at = visible.findIndex((i) => i.id === was.id);
       if (at >= 0) {
-        anchor.current = { rows: visible, id: was.id };
+        anchor.current = { rows: visible, id: was.id, filter };
         setIndex(at);
         return;
       }
     }
-    anchor.current = { rows: visible, id: visible[list.index]?.id };
-  }, [visible, list.index, list.clamped, hasMore, toEnd, setIndex]);
+    anchor.current = { rows: visible, id: visible[list.index]?.id, filter };
+  }, [visible, filter, list.index, list.clamped, hasMore, toEnd, setIndex]);
   useEffect(() => {
     if (!toEnd) return;
     setIndex(visible.length - 1);
@@ -303,6 +326,8 @@ export function InternList() {
       <Table
         columns={COLUMNS}
         rows={visible}
+        marks={(i) => marks.get(i.id)}
+        fitRows={items}
         rowKey={(i) => i.id}
         selected={list.index}
         height={listHeight}

@@ -1,16 +1,14 @@
 /** The settings form: validated as you type, sends only what changed, loses nothing on an error. */
 import { Box } from 'ink';
 import { Text } from '../components/Text.js';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { ApiError } from '../../client/errors.js';
-import { contextSize, type Model, perMillion } from '../../contract/catalog.js';
 import { NO_MODEL, type Intern } from '../../contract/intern.js';
 import { LIMITS } from '../../contract/limits.js';
-import { checkModel } from '../../contract/rules.js';
 import { Confirm } from '../components/Confirm.js';
 import { ErrorView, StaleNote, errorViewRows } from '../components/ErrorView.js';
 import { FieldWindow, windowedTextField, type WindowedField } from '../components/FieldWindow.js';
-import { Picker, type PickerItem } from '../components/Picker.js';
+import { ModelPicker, modelFieldNote } from '../components/ModelPicker.js';
 import { Spinner } from '../components/Spinner.js';
 import { useTui } from '../context.js';
 import { useFieldEditor } from '../hooks/useExternalEditor.js';
@@ -18,8 +16,7 @@ import { useForm } from '../hooks/useForm.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { retryLoadKey, useResource } from '../hooks/useResource.js';
 import { useScreen } from '../hooks/useScreen.js';
-import { keysOf, matches, TEXT_FIELD_SCOPES } from '../keymap.js';
-import { sanitize } from '../../text.js';
+import { matches, TEXT_FIELD_SCOPES } from '../keymap.js';
 import { theme } from '../theme.js';
 import {
   SETTINGS_FIELDS,
@@ -32,19 +29,6 @@ import {
   valuesOf,
 } from './settingsFormModel.js';
 
-/** The model picker's rows: "workspace default" (null) first, then the catalogue with context and prices. */
-export function modelItems(models: Model[]): PickerItem[] {
-  return [
-    { value: null, label: NO_MODEL, detail: 'no model of its own (null)' },
-    ...models.map((m) => ({
-      value: m.id,
-      label: m.id,
-      detail: `${m.context_length ? contextSize(m.context_length) : '?'} ctx · ${perMillion(m.pricing.prompt)}/${perMillion(m.pricing.completion)} per M · ${m.name}`,
-      search: m.name,
-    })),
-  ];
-}
-
 /**
  * `seed`: the intern as the screen that opened the form had it: the form is drawn from it at once,
  * so that keys typed straight after `e` land in it (they were lost while it loaded), and the fresh
@@ -53,19 +37,6 @@ export function modelItems(models: Model[]): PickerItem[] {
 export function InternSettings({ id, seed }: { id: string; seed?: Intern }) {
   const { api, nav, active, size, pane, options } = useTui();
   const [picking, setPicking] = useState(false);
-  const [models, setModels] = useState<Model[] | null>(null);
-  const [modelsError, setModelsError] = useState<string | null>(null);
-  // The catalogue is read when the picker first opens; without it the field still takes a typed slug.
-  useEffect(() => {
-    if (!picking || models) return;
-    const ctl = new AbortController();
-    api.listModels({ signal: ctl.signal }).then(setModels, (e: unknown) => {
-      if (ctl.signal.aborted) return;
-      setModels([]);
-      setModelsError(`the model catalogue is unavailable (${sanitize((e as Error).message)}): type a slug`);
-    });
-    return () => ctl.abort();
-  }, [picking, models, api]);
   const res = useResource((signal) => api.getIntern(id, { signal }), id, seed);
   const [nameTaken, setNameTaken] = useState<string | null>(null);
   const editField = useFieldEditor(SETTINGS_KINDS);
@@ -130,7 +101,7 @@ export function InternSettings({ id, seed }: { id: string; seed?: Intern }) {
     windowedTextField('description', { label: 'description', value: values.description, onChange: set('description'), focused: focused('description'), error: errors.description, note: `${values.description.length}/${LIMITS.description.max}`, placeholder: 'none' }, pane.columns),
     windowedTextField(
       'model',
-      { label: 'model', value: values.model, onChange: set('model'), focused: focused('model'), error: errors.model, note: `${values.model === '' ? `empty: ${NO_MODEL}` : 'author/slug[:variant]'} · ${keysOf('openPicker')} picks`, placeholder: NO_MODEL },
+      { label: 'model', value: values.model, onChange: set('model'), focused: focused('model'), error: errors.model, note: modelFieldNote(values.model), placeholder: NO_MODEL },
       pane.columns,
     ),
     windowedTextField(
@@ -149,21 +120,7 @@ export function InternSettings({ id, seed }: { id: string; seed?: Intern }) {
       {/* While the model picker is open, it stands where the instructions were. */}
       <FieldWindow fields={picking ? fields.slice(0, 3) : fields} focus={SETTINGS_FIELDS.indexOf(form.field)} room={picking ? Infinity : pane.rows - around} />
       {picking ? (
-        <Picker
-          title="Model"
-          items={modelItems(models ?? [])}
-          loading={models === null}
-          allowTyped={checkModel}
-          current={values.model === '' ? null : values.model}
-          note={modelsError}
-          height={Math.max(3, size.rows - 13)}
-          width={size.columns - 4}
-          onClose={() => setPicking(false)}
-          onPick={([p]) => {
-            setPicking(false);
-            if (p) set('model')(p.value ?? '');
-          }}
-        />
+        <ModelPicker value={values.model} height={Math.max(3, size.rows - 13)} width={size.columns - 4} onClose={() => setPicking(false)} onPick={set('model')} />
       ) : null}
       {form.submitting ? <Spinner label="Saving" /> : null}
       {form.serverError ? <ErrorView error={form.serverError} retry="save" /> : null}

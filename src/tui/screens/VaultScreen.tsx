@@ -21,7 +21,8 @@ import { counted, relativeTime, shortFingerprint } from '../format.js';
 import { allVaultPages } from '../../client/pages.js';
 import { useAction } from '../hooks/useAction.js';
 import { useKeys } from '../hooks/useKeys.js';
-import { filterRows, useFilter } from '../hooks/useFilter.js';
+import { useFilter } from '../hooks/useFilter.js';
+import { type FilterField, fuzzyFilter } from '../fuzzy.js';
 import { useListCursor } from '../hooks/useListCursor.js';
 import { useResource } from '../hooks/useResource.js';
 import { keyLabel, matches } from '../keymap.js';
@@ -45,7 +46,13 @@ const EFFECTIVE_COLUMNS: Column<Row>[] = [
 ];
 
 /** What `/` matches a secret by: its name and hosts. */
-const shownOf = (rows: Row[], filter: string) => filterRows(rows, filter, (r) => [r.name, ...(r.hosts ?? [])]);
+/** The filter's fields: the name and the hosts, as their columns draw them. */
+const filterFields = (r: Row): FilterField[] => [
+  { text: r.name, column: 'NAME' },
+  { text: (r.hosts ?? []).join(', '), column: 'HOSTS' },
+];
+const shownOf = (rows: Row[], filter: string) => fuzzyFilter(rows, filter, filterFields);
+const rowKeyOf = (r: Row) => `${r.scope ?? ''}:${r.name}`;
 
 function loader(api: InternApi, internId: string | undefined, tab: Tab) {
   return (signal: AbortSignal): Promise<Row[]> => {
@@ -72,7 +79,9 @@ export function VaultScreen({ internId }: { internId?: string }) {
   const loadedRows = useMemo(() => (res.data?.key === listKey ? res.data.rows : []), [res.data, listKey]);
   // `/` filters by name or host as you type (esc clears it), as the intern list does.
   const filter = useFilter({ live: true, name: `vault.${internId ?? 'workspace'}`, claims: mode.kind === 'list' && !busy });
-  const rows = useMemo(() => shownOf(loadedRows, filter.applied), [loadedRows, filter.applied]);
+  const matched = useMemo(() => shownOf(loadedRows, filter.applied), [loadedRows, filter.applied]);
+  const rows = useMemo(() => matched.map((m) => m.row), [matched]);
+  const marks = useMemo(() => new Map(matched.map((m) => [rowKeyOf(m.row), m.marks])), [matched]);
   const scopeLabel = internId ? (intern.data ? intern.data.name : 'this intern') : 'workspace';
   const question = mode.kind === 'delete' ? `Delete ${sanitize(mode.row.name)} from ${sanitize(scopeLabel)}? Programs there lose it.` : '';
   // The pane less the title, the table's header and each line shown with it (a spinner, an error,
@@ -87,7 +96,7 @@ export function VaultScreen({ internId }: { internId?: string }) {
   useEffect(() => {
     if (saved === null || res.data === saved.from) return;
     const loaded = shownOf(res.data?.key === listKey ? res.data.rows : [], filter.applied);
-    const at = loaded.findIndex((r) => r.name === saved.name && (!internId || tab === 'own' || r.scope === 'intern'));
+    const at = loaded.findIndex(({ row: r }) => r.name === saved.name && (!internId || tab === 'own' || r.scope === 'intern'));
     if (at >= 0) moveTo(at);
     setSaved(null);
   }, [saved, res.data, listKey, internId, tab, moveTo, filter.applied]);
@@ -227,7 +236,9 @@ export function VaultScreen({ internId }: { internId?: string }) {
           <Table
             columns={columns}
             rows={rows}
-            rowKey={(r) => `${r.scope ?? ''}:${r.name}`}
+            fitRows={loadedRows}
+            rowKey={rowKeyOf}
+            marks={(r) => marks.get(rowKeyOf(r))}
             selected={list.index}
             height={listHeight}
             width={size.columns - 2}

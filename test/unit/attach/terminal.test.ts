@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { FrameRenderer, TerminalModel } from '../../../src/attach/terminal.js';
+import { FrameRenderer } from '../../../src/attach/painter.js';
+import { TerminalModel } from '../../../src/attach/terminal.js';
 
 const write = (m: TerminalModel, s: string) => new Promise<void>((r) => m.write(s, r));
 

@@ -330,10 +330,10 @@ describe('Output', () => {
     expect(() => checkJsonFields('x', undefined, ['id'])).toThrow(/does not name its JSON fields/);
   });
 
-  it('writes streamed text with its line breaks and tabs (the terminal sets the stops), other controls removed', () => {
+  it('writes streamed text with its line breaks and tabs (the terminal sets the stops), other controls removed', async () => {
     const streams = io({ tty: true });
     const out = new Output(streams.io, null);
-    expect(out.say('bin\tetc\x1b[2J\r\n')).toBe('bin\tetc\n');
+    expect(await out.say('bin\tetc\x1b[2J\r\n')).toBe('bin\tetc\n');
     out.note('a\tb\x07');
     expect(streams.stdout.text).toBe('bin\tetc\n');
     expect(streams.stderr.text).toBe('a\tb\n');
@@ -402,18 +402,42 @@ describe('commands against the fake API', () => {
     expect(r.stderr).toBe('session: sess-7 (continue with --session sess-7)\nintern-tui: interrupted\n');
   });
 
-  it('chat strips control characters from the session id the service names, on every line that shows it', async () => {
+  it('chat puts no session id the service names into a command to paste unless it is a plain id, and strips control characters from every line that shows it', async () => {
     const api = new FakeApi();
     const evil = 'sess-\x1b]0;pwned\x07-9\nsession: fake';
     const r = await runWithFake(['chat', 'runner', 'hello', '--session', evil], api);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('session: sess--9 session: fake (continue with --session sess--9 session: fake)');
+    expect(r.stderr).toContain('session: the service named a session id that is not a plain id ("sess-\\u001b]0;pwned\\u0007-9\\nsession: fake"), so no command to paste is given');
+    expect(r.stderr).not.toContain('--session');
     expect(r.stderr).not.toMatch(/^session: fake/m);
     expect(r.stderr).not.toContain('\x1b');
     api.steerNext = true;
     const steered = await runWithFake(['chat', 'runner', 'again', '--session', evil], api);
     expect(steered.stderr).toContain('the session sess--9 session: fake was already running');
     expect(steered.stderr).not.toContain('\x1b');
+    // The issue's own: the session id a hostile service names runs nothing when pasted.
+    const hostile = new FakeApi();
+    const chat = hostile.chat.bind(hostile);
+    hostile.chat = async (...args: Parameters<FakeApi['chat']>) => chat(args[0], { ...args[1], session_id: 'sess_$(touch /tmp/PWNED);x' }, args[2]);
+    const pasted = await runWithFake(['chat', 'runner', 'hello'], hostile);
+    expect(pasted.stderr).toContain('the service named a session id that is not a plain id');
+    expect(pasted.stderr).not.toContain('--session sess_$(');
+    hostile.invoke = async () => ({ session_id: 'sess_$(touch /tmp/PWNED);x', status: 'started' as const });
+    const noWait = await runWithFake(['chat', 'runner', 'hello', '--no-wait'], hostile);
+    expect(noWait.stderr).toContain('started a self-drive run; the service named a session id that is not a plain id');
+    expect(noWait.stderr).not.toContain('--session sess_$(');
+  });
+
+  it('chat quotes the session to continue for the shell when it is not a plain word', async () => {
+    const api = new FakeApi();
+    api.chat = () => Promise.reject(new CliError(130, 'interrupted'));
+    const r = await runWithFake(['chat', 'runner', 'hello', '--session', "it's mine; $(touch x)"], api);
+    expect(r.code).toBe(130);
+    expect(r.stderr).toContain(`(continue with --session 'it'\\''s mine; $(touch x)')`);
+    // Typed with a line break, it would fake a line of its own: no command then.
+    const broken = await runWithFake(['chat', 'runner', 'hello', '--session', 'a\nsession: fake'], api);
+    expect(broken.stderr).toContain('session: the session id holds control characters ("a\\nsession: fake"), so no command to paste is given');
+    expect(broken.stderr).not.toMatch(/^session: fake/m);
   });
 
   it('chat strips control characters from the permission option --approve picks before naming it', async () => {

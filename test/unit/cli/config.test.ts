@@ -53,6 +53,9 @@ describe('precedence', () => {
     // An empty INTERN_TUI_PROFILE is unset, as an empty key is.
     expect(resolveConfig({}, { INTERN_TUI_PROFILE: '' }, file).profile).toBe('work');
     const bare = resolveConfig({ baseUrl: 'https://evil.example/api/v1' }, {}, { profiles: { x: { scrollback: 5 } }, default_profile: 'x' });
+    // Recording is off unless the profile says always.
+    expect(bare.record).toBe('off');
+    expect(resolveConfig({}, {}, { profiles: { x: { record: 'always' } }, default_profile: 'x' }).record).toBe('always');
     expect([bare.storedWithheldFor, bare.warnings]).toEqual([null, []]);
   });
   it('a missing key for a host the profile keeps no keys for points to signing in as another profile', () => {
@@ -119,6 +122,7 @@ describe('config file', () => {
     ['{"profiles": {"a": {"api_key": 5}}}', /profiles\.a\.api_key/],
     ['{"profiles": {"a": {"bogus": 1}}}', /bogus: unknown field/],
     ['{"profiles": {"a": {"base_url": "not a url"}}}', /base_url/],
+    ['{"profiles": {"a": {"record": "sometimes"}}}', /profiles\.a\.record/],
   ])('a bad file %s names the file and field', (text, message) => {
     const path = join(tmp(), 'config.json');
     writeFileSync(path, text);

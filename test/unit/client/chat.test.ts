@@ -3,6 +3,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, ResponseShapeError, createClient } from '../../../src/client/index.js';
+import { StreamTooLongError } from '../../../src/client/chat.js';
 import type { ChatChunk } from '../../../src/contract/chat.js';
 import { answerMessages, elicitationAnswer, optionLabel, parseProvideInput } from '../../../src/contract/chat.js';
 
@@ -178,6 +179,41 @@ describe('chat', () => {
     const deadline = Date.now() + 5000;
     while (!closedEarly && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     expect(closedEarly).toBe(true);
+  });
+});
+
+describe('a stream without end', () => {
+  it('ends at the stream cap with StreamTooLongError, the connection closed (which cancels the run), not read past it', async () => {
+    closedEarly = false;
+    let sent = 0;
+    script = (res) => {
+      sse(res);
+      const event = `data: ${chunk({ content: 'x'.repeat(4000) })}\n\n`;
+      const pump = () => {
+        while (!res.destroyed) {
+          sent += event.length;
+          if (!res.write(event)) return void res.once('drain', pump);
+        }
+      };
+      pump();
+    };
+    const limited = createClient({ baseUrl: base, credentials: { api_key: 'sk-or-v1-test-key-000000' }, chatStreamMaxBytes: 1 << 20 });
+    const start = (await limited.chat('i-1', body)) as { events: AsyncIterable<ChatChunk> };
+    let text = 0;
+    let error: unknown;
+    try {
+      for await (const c of start.events) text += c.choices[0]?.delta.content?.length ?? 0;
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(StreamTooLongError);
+    expect((error as Error).message).toBe('POST /interns/{internId}/chat/completions: the answer passed 1 MiB, the most one chat stream may carry; it was closed, which cancels the run');
+    expect(text).toBeLessThanOrEqual(1 << 20);
+    expect(text).toBeGreaterThan(900_000);
+    const deadline = Date.now() + 5000;
+    while (!closedEarly && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(closedEarly).toBe(true);
+    expect(sent).toBeGreaterThan(1 << 20);
   });
 });
 

@@ -2,7 +2,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ApiError, createClient } from '../../../src/client/index.js';
+import { ApiError, createClient, exchangeOAuthCode, refreshOAuthToken } from '../../../src/client/index.js';
 
 let server: Server;
 let base: string;
@@ -71,5 +71,49 @@ describe('OAuth renewal', () => {
     const got = await api.exchangeAuthCode({ code: 'c', code_verifier: 'v'.repeat(43), code_challenge_method: 'S256' });
     expect(got).toEqual({ key: 'sk-or-v1-new', user_id: null });
     expect(seen).toEqual([{ url: '/api/v1/auth/keys', auth: undefined }]);
+  });
+});
+
+describe('token endpoint refusals', () => {
+  /** A token endpoint that answers every request with `answer` (status and JSON body). */
+  const endpoint = async (answer: (form: URLSearchParams) => [number, unknown]) => {
+    const s = createServer((req, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d.toString()));
+      req.on('end', () => {
+        const [status, json] = answer(new URLSearchParams(body));
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(json));
+      });
+    });
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+    const meta = { issuer: 'x', authorization_endpoint: 'x', token_endpoint: `http://127.0.0.1:${(s.address() as AddressInfo).port}/token` };
+    return { meta, close: () => new Promise<void>((r) => s.close(() => r())) };
+  };
+
+  it('reads RFC 6749 5.2 errors into the message and reason, never repeating a secret the request sent, the description clipped', async () => {
+    const { meta, close } = await endpoint((form) => [400, { error: 'invalid_grant', error_description: `you sent ${form.get('refresh_token') ?? form.get('code')} with ${form.get('code_verifier')}; ${'x'.repeat(2000)}` }]);
+    try {
+      const e = await refreshOAuthToken(meta, { clientId: 'c', refreshToken: 'ort-secret-refresh-token-value' }).then(() => undefined, (x: unknown) => x);
+      expect(e).toBeInstanceOf(ApiError);
+      expect(e).toMatchObject({ status: 400, reason: 'invalid_grant' });
+      const message = (e as Error).message;
+      expect(message).toMatch(/^POST token_endpoint refused: invalid_grant: you sent \[redacted\] with null; x+$/);
+      expect(message).not.toContain('ort-secret-refresh-token-value');
+      expect(message.length).toBeLessThan(400);
+      const code = await exchangeOAuthCode(meta, { clientId: 'c', code: 'the-code', redirectUri: 'http://127.0.0.1:1/', verifier: 'v'.repeat(43) }).then(() => undefined, (x: unknown) => x);
+      expect((code as Error).message).toMatch(/you sent \[redacted\] with \[redacted\]; x/);
+    } finally {
+      await close();
+    }
+  });
+
+  it('an answer in another shape (an API error envelope) is named by its status alone', async () => {
+    const { meta, close } = await endpoint(() => [401, { error: { code: 401, message: 'nope' } }]);
+    try {
+      const e = await refreshOAuthToken(meta, { clientId: 'c', refreshToken: 'r' }).then(() => undefined, (x: unknown) => x);
+      expect(e).toMatchObject({ status: 401, reason: null, message: 'POST token_endpoint refused: HTTP 401' });
+    } finally {
+      await close();
+    }
   });
 });

@@ -86,7 +86,7 @@ export function ChatPrompt({ value, onChange, onSubmit, focus, width, steering =
       afterEnter.current = true;
       return onSubmit(st.value);
     }
-    if (matches('historySearch', ch, key)) return set(P.searchBack(st, entries()));
+    if (matches('promptHistorySearch', ch, key)) return set(P.searchBack(st, entries()));
     if (matches('historyBack', ch, key)) return set(P.historyBack(st, entries()));
     if (matches('historyForward', ch, key)) return set(P.historyForward(st, entries()));
     if (matches('cursorLeft', ch, key)) return set(P.left(st));
