@@ -161,7 +161,7 @@ export const KEYMAP = [
   { id: 'send', keys: ['return'], label: 'enter', help: 'send (steers a running turn)', footer: 'send', scope: 'chatPrompt' },
   { id: 'chatEditor', keys: ['ctrl+e'], label: '^e', help: 'write the prompt in $EDITOR', footer: '$EDITOR', scope: 'chatPrompt' },
   // alt+enter is ESC CR; shift+enter only where the terminal tells it from enter (the kitty keyboard protocol's CSI 13;2u).
-  { id: 'promptNewline', keys: ['ctrl+j', 'meta+return', 'shift+return'], label: '^j', help: 'new line (also alt+enter, shift+enter)', footer: 'new line', scope: 'chatPrompt' },
+  { id: 'promptNewline', keys: ['ctrl+j', 'meta+return', 'shift+return'], label: '^j', help: 'new line (or alt+enter, shift+enter)', footer: 'new line', scope: 'chatPrompt' },
   // On the prompt's first line (up) or last (down); elsewhere they move between its lines. ctrl+n
   // is only this: a new conversation is ctrl+l (below), so ctrl+n never throws a conversation away.
   { id: 'historyBack', keys: ['up', 'ctrl+p'], label: '↑/↓', help: 'earlier / later prompts', footer: false, scope: 'chatPrompt' },
