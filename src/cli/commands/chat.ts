@@ -157,7 +157,7 @@ async function converse(ctx: RunContext, api: InternApi, intern: { id: string; n
   // starts a session under it, as the TUI's chat does) keeps a turn stopped half way in it.
   const session: Session = { id: ctx.text('session') ?? saving.resumed?.sessionId ?? randomUUID(), fromService: false };
   const named = ctx.values.session !== undefined;
-  if (saving.resumed) replayTranscript(ctx, saving.resumed);
+  if (saving.resumed) await replayTranscript(ctx, saving.resumed);
   ctx.out.note(`Chatting with ${sanitize(intern.name)}${named ? ` in session ${sanitize(session.id)}` : ''}; ctrl+d or exit ends.`);
   for (;;) {
     const line = await askPrompt(ctx.io, 'prompt> ', ctx.signal);

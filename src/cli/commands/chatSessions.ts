@@ -152,11 +152,11 @@ function latestOf(ctx: RunContext, store: ConversationStore, internId: string): 
 }
 
 /** The saved transcript, before a resumed conversation goes on: each prompt and its answer. */
-export function replayTranscript(ctx: RunContext, c: SavedConversation): void {
+export async function replayTranscript(ctx: RunContext, c: SavedConversation): Promise<void> {
   ctx.out.note(`Continuing "${c.title}" (${c.id}, ${c.turns} turn${c.turns === 1 ? '' : 's'}):`);
   for (const t of c.turnList) {
-    ctx.out.say(`prompt> ${t.prompt}\n`);
-    if (t.answer) ctx.out.say(t.answer.endsWith('\n') ? t.answer : `${t.answer}\n`);
+    await ctx.out.say(`prompt> ${t.prompt}\n`);
+    if (t.answer) await ctx.out.say(t.answer.endsWith('\n') ? t.answer : `${t.answer}\n`);
   }
 }
 
@@ -212,7 +212,7 @@ export async function exportConversation(ctx: RunContext): Promise<number> {
   const text = format === 'md' ? toMarkdown(found.conversation) : toJsonl(found.conversation);
   const out = ctx.text('output');
   if (out === undefined || out === '-') {
-    ctx.out.say(text);
+    await ctx.out.say(text);
     return EXIT.ok;
   }
   try {
