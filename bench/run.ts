@@ -588,7 +588,7 @@ async function main(): Promise<void> {
   cleanups.push(() => sb.stop());
   if (ONLY !== 'attach' && ONLY !== 'record') await startups(dir, sb);
   if (ONLY === 'start') return;
-  if (ONLY !== 'attach') await chatRow();
+  if (ONLY !== 'attach' && ONLY !== 'record') await chatRow();
 
   const file = join(dir, 'flood.txt');
   const { bytes, lines, lastLine } = writeFlood(file, FLOOD_MB * 1024 * 1024);

@@ -4,7 +4,7 @@
  * folder and its parents; and the one way to read a file a person names, with a cap. Shared by the
  * sandbox, the CLI and the TUI (like version.ts), so it imports nothing of any.
  */
-import { chmodSync, closeSync, constants, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, constants, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 /** Writes beside `path` (0600) and renames over it, so a reader never sees half a file. */
@@ -17,6 +17,26 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   } catch (e) {
     rmSync(tmp, { force: true });
     throw e;
+  }
+}
+
+/**
+ * Appends `text` (whole lines, ending in a line break) to `path`, made 0600 if missing, in one
+ * `write` on a descriptor opened with O_APPEND: two processes appending to the same file each land
+ * whole, one after the other (Linux takes the file's lock for a write to a local file), so a log of
+ * JSON lines written by two TUIs at once stays one line per event.
+ */
+export function appendLines(path: string, text: string, opts: { create?: boolean } = {}): void {
+  // Without `create`, a file removed meanwhile (a conversation deleted by another TUI) throws ENOENT
+  // rather than coming back as a file without its first line.
+  const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | (opts.create === false ? 0 : constants.O_CREAT), 0o600);
+  try {
+    const bytes = Buffer.from(text, 'utf8');
+    let at = 0;
+    // A regular file takes the whole write; the loop is for a short write (a full disk throws instead).
+    while (at < bytes.length) at += writeSync(fd, bytes, at, bytes.length - at);
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -136,6 +136,12 @@ export async function complete(words: readonly string[], current: string, names:
       if (spec === null) return [];
       continue;
     }
+    // A noun that stands alone and has verbs too (`chat NAME`, `chat list NAME`): a verb first.
+    const verb: CommandSpec | undefined = spec.verb === undefined && positionals.length === 0 ? COMMANDS.find((c) => c.noun === noun && c.verb === word) : undefined;
+    if (verb) {
+      spec = verb;
+      continue;
+    }
     positionals.push(word);
   }
 
@@ -176,7 +182,11 @@ export async function complete(words: readonly string[], current: string, names:
   const placeholder = args[positionals.length] ?? (args.at(-1)?.endsWith('...') ? args.at(-1) : undefined);
   const arg = placeholder?.replace(/[[\]]|\.\.\./g, '') ?? '';
   if (/\|/.test(arg)) return matching(arg.split('|').map((value) => ({ value })), current);
-  if (arg === 'NAME') return matching(await names('interns', line), current);
+  if (arg === 'NAME') {
+    // After such a noun, its verbs are offered beside the interns.
+    const verbs = spec.verb === undefined && positionals.length === 0 ? COMMANDS.filter((c) => c.noun === spec!.noun && c.verb !== undefined).map((c) => ({ value: c.verb!, description: c.summary })) : [];
+    return matching([...verbs, ...(await names('interns', line))], current);
+  }
   if (arg === 'PROFILE') return matching(await names('profiles', line), current);
   if (arg === 'ID' && spec.noun === 'byok') return matching(await names('byok', line), current);
   if (arg === 'SECRET') {

@@ -66,10 +66,17 @@ export function parseFor(spec: CommandSpec, rest: string[]): Parsed {
   // --json=FIELDS is split off first; --json alone is a boolean here and may take the next word below.
   let jsonFields: string | undefined;
   const args: string[] = [];
-  for (const arg of rest) {
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]!;
+    const optional = arg.startsWith('--') ? flags[arg.slice(2)]?.optionalValue : undefined;
     if (spec.json && arg.startsWith('--json=')) {
       jsonFields = arg.slice('--json='.length);
       args.push('--json');
+    } else if (optional) {
+      // `--resume` alone is "", `--resume ID` takes the word when it fits (see FlagSpec.optionalValue).
+      const next = rest[i + 1];
+      if (next !== undefined && optional.test(next)) i++;
+      args.push(`${arg}=${next !== undefined && optional.test(next) ? next : ''}`);
     } else args.push(arg);
   }
   if (spec.json) {

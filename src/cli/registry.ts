@@ -13,6 +13,7 @@ import { CREDENTIAL_SOURCES, loginCommand, type CredentialKind } from '../contra
 import type { RunContext } from './context.js';
 import { closest } from '../client/closest.js';
 import { EXIT_HELP } from './exit.js';
+import { CONVERSATION_REF } from '../tui/state/ids.js';
 
 export interface FlagSpec {
   type: 'string' | 'boolean';
@@ -36,6 +37,11 @@ export interface FlagSpec {
    * or somewhere else (`vault put --intern ""` into the workspace's vault).
    */
   nonEmpty?: boolean;
+  /**
+   * The value is optional (a string flag): `--resume` alone is "", `--resume WORD` takes the next
+   * word when it fits this pattern (else the word stays an argument: a prompt), `--resume=WORD` any.
+   */
+  optionalValue?: RegExp;
 }
 
 /**
@@ -473,6 +479,7 @@ export const COMMANDS: CommandSpec[] = [
       deny: { type: 'boolean', description: 'answer permission requests with reject (needed without a TTY)' },
       'self-drive': { type: 'boolean', description: 'let the intern run without asking for permission' },
       'no-wait': { type: 'boolean', description: 'start a self-drive run and return: print its session id, not the answer' },
+      resume: { type: 'string', value: '[ID]', optionalValue: CONVERSATION_REF, description: 'continue the latest saved conversation, or ID (chat list NAME shows them)' },
       'idle-timeout': { type: 'string', value: 'DURATION', description: 'give up on a turn that shows nothing this long (30s, 5m): exit 1' },
     },
     details: [
@@ -486,6 +493,9 @@ export const COMMANDS: CommandSpec[] = [
       '(NDJSON). Ctrl+C cancels a single prompt\'s run (exit 130).',
       '--no-wait starts the run (POST /invoke: self-drive, nothing asks) and prints its session id',
       'on stdout; with --session ID (an id --no-wait printed) a running turn takes the prompt in.',
+      'Every conversation is saved as it streams, under $XDG_STATE_HOME/intern-tui/sessions/ (not a',
+      '--no-wait run); --resume goes on with the latest one (its transcript shown on a terminal, its',
+      'session continued), --resume ID with that one. The TUI\'s chat saves into the same place.',
       'The answer is written as fast as its reader takes it; a stream past the client\'s cap (README)',
       'is closed, which cancels the run (exit 1). On a terminal, a turn that shows nothing for a while',
       'says on stderr that the intern is still working, and for how long. --idle-timeout gives up after',
@@ -496,11 +506,53 @@ export const COMMANDS: CommandSpec[] = [
       '  intern-tui chat reviewer "Summarise open PRs"',
       '  git diff | intern-tui chat reviewer --approve > review.md',
       '  { echo "Review this diff:"; git diff; } | intern-tui chat reviewer',
-      '  intern-tui chat reporter "Write the nightly report" --no-wait'
+      '  intern-tui chat reporter "Write the nightly report" --no-wait',
+      '  intern-tui chat reviewer --resume',
     ].join('\n'),
     needs: ['api_key'],
     json: true,
     load: () => import('./commands/chat.js').then((m) => m.chat),
+  },
+  {
+    noun: 'chat',
+    verb: 'list',
+    args: 'NAME',
+    positionals: [1, 1],
+    summary: "list an intern's saved conversations",
+    details: [
+      `${IDN}.`,
+      'Conversations are saved per service host under $XDG_STATE_HOME/intern-tui/sessions/ (default',
+      '~/.local/state/intern-tui), by the TUI and by chat; the most recently used first. An intern',
+      'named list or export is reached as chat by its id.',
+      'Example:',
+      '  intern-tui chat list reviewer --json id,title',
+    ].join('\n'),
+    needs: ['api_key'],
+    json: true,
+    load: () => import('./commands/chatSessions.js').then((m) => m.list),
+  },
+  {
+    noun: 'chat',
+    verb: 'export',
+    args: 'NAME',
+    positionals: [1, 1],
+    summary: 'a saved conversation as Markdown or JSON Lines',
+    flags: {
+      session: { type: 'string', value: 'ID', description: 'the conversation (an id chat list shows, or its start); default the latest', nonEmpty: true },
+      format: { type: 'string', value: 'md|jsonl', description: 'Markdown (readable on GitHub) or JSON Lines (one event a line)' },
+      output: { type: 'string', short: 'o', value: 'FILE', description: 'write to FILE (0600) instead of stdout', nonEmpty: true },
+    },
+    details: [
+      `${IDN}.`,
+      'JSON Lines: a conversation line, then per turn its prompt, reasoning, tool calls, replies,',
+      'answer, notes and end (status, usage). Everything is as the client saved it, control',
+      'characters removed.',
+      'Examples:',
+      '  intern-tui chat export reviewer --format md -o review.md',
+      '  intern-tui chat export reviewer --session 20261128-1245 --format jsonl | jq .type',
+    ].join('\n'),
+    needs: ['api_key'],
+    load: () => import('./commands/chatSessions.js').then((m) => m.exportConversation),
   },
   // ── attach ──
   {
@@ -718,7 +770,7 @@ export function findCommand(argv: string[]): { spec: CommandSpec; rest: string[]
   const [noun, verb] = argv;
   const family = COMMANDS.filter((c) => c.noun === noun);
   if (family.length === 0) return null;
-  // A verb first: `connections list NAME` is a verb of a noun that also runs alone (`connections NAME`).
+  // A verb first (`chat list NAME`, `connections list NAME`), then a noun that stands alone (`chat NAME`, `connections NAME`).
   const spec = verb === undefined ? undefined : family.find((c) => c.verb === verb);
   if (spec) return { spec, rest: argv.slice(2) };
   const nounOnly = family.find((c) => c.verb === undefined);

@@ -64,6 +64,7 @@ export async function tuiCommand(flags: Flags, forceSandbox: boolean, early?: Ea
       sandbox: sandbox !== undefined,
       features: resolved.features,
       iconCacheDir: join(cacheDir(), 'icons'),
+      stateDir: stateDir(),
       scrollback: resolved.scrollback,
       record: sandbox ? 'off' : resolved.record,
       recordingsDir: recordingsDir(stateDir()),

@@ -17,6 +17,8 @@ export type Route =
   /** Without `internId`: the workspace's secrets. */
   | { name: 'vault'; internId?: string }
   | { name: 'chat'; id: string; seed?: Intern }
+  /** The intern's saved conversations (from the chat, ^g). */
+  | { name: 'chatSessions'; id: string; seed?: Intern }
   | { name: 'connections'; id: string }
   /** `record`: this session is recorded (`:attach NAME --record`). */
   | { name: 'attach'; intern: Intern; record?: boolean }

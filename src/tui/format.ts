@@ -10,6 +10,9 @@ export const someOf = (names: readonly string[], most: number): string =>
 /** `1 line`, `3 lines`: a count and its word, plural but for one. */
 export const counted = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/** A reported cost in dollars: `$0`, `$0.000042` under a cent, else `$0.0123`. */
+export const costText = (cost: number): string => `$${cost === 0 ? '0' : cost < 0.01 ? cost.toFixed(6) : cost.toFixed(4)}`;
+
 export function relativeTime(iso: string, now = Date.now()): string {
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return '?';

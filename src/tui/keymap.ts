@@ -44,6 +44,8 @@ export type Scope =
   | 'vaultIntern'
   | 'chat'
   | 'chatPrompt'
+  | 'promptSearch'
+  | 'chatSessions'
   | 'transcript'
   | 'permission'
   | 'question'
@@ -151,11 +153,27 @@ export const KEYMAP = [
   { id: 'chatCancel', keys: ['escape'], label: 'esc', help: 'cancel the turn / back', footer: 'cancel / back', scope: 'chat' },
   { id: 'scrollUp', keys: ['pageup'], label: 'pgup', help: 'page up, into the transcript', footer: 'transcript', scope: 'chat' },
   { id: 'scrollDown', keys: ['pagedown'], label: '', help: 'page down', scope: 'chat' },
+  { id: 'newConversation', keys: ['ctrl+l'], label: '^l', help: 'a new conversation (this one is kept)', footer: 'new', scope: 'chat' },
+  { id: 'conversations', keys: ['ctrl+g'], label: '^g', help: "the intern's past conversations", footer: 'conversations', scope: 'chat' },
   { id: 'approval', keys: ['ctrl+t'], label: '^t', help: 'approval mode manual / self-drive', footer: 'approval', scope: 'chat' },
   { id: 'reasoning', keys: ['ctrl+o'], label: '^o', help: 'fold / unfold reasoning', footer: 'reasoning', scope: 'chat' },
   { id: 'copyAnswer', keys: ['ctrl+y'], label: '^y', help: 'copy the last answer (OSC 52)', footer: 'copy', scope: 'chat' },
   { id: 'send', keys: ['return'], label: 'enter', help: 'send (steers a running turn)', footer: 'send', scope: 'chatPrompt' },
   { id: 'chatEditor', keys: ['ctrl+e'], label: '^e', help: 'write the prompt in $EDITOR', footer: '$EDITOR', scope: 'chatPrompt' },
+  // alt+enter is ESC CR; shift+enter only where the terminal tells it from enter (the kitty keyboard protocol's CSI 13;2u).
+  { id: 'promptNewline', keys: ['ctrl+j', 'meta+return', 'shift+return'], label: '^j', help: 'new line (or alt+enter, shift+enter)', footer: 'new line', scope: 'chatPrompt' },
+  // On the prompt's first line (up) or last (down); elsewhere they move between its lines. ctrl+n
+  // is only this: a new conversation is ctrl+l (below), so ctrl+n never throws a conversation away.
+  { id: 'historyBack', keys: ['up', 'ctrl+p'], label: '↑/↓', help: 'earlier / later prompts', footer: false, scope: 'chatPrompt' },
+  { id: 'historyForward', keys: ['down', 'ctrl+n'], label: '', help: '', scope: 'chatPrompt' },
+  { id: 'promptHistorySearch', keys: ['ctrl+r'], label: '^r', help: 'search earlier prompts', footer: false, scope: 'chatPrompt' },
+  { id: 'searchOlder', keys: ['ctrl+r'], label: '^r', help: 'the next older match', footer: 'older', scope: 'promptSearch' },
+  { id: 'searchAccept', keys: ['return'], label: 'enter', help: 'take the match into the prompt', footer: 'take it', scope: 'promptSearch' },
+  { id: 'searchCancel', keys: ['escape', 'ctrl+g'], label: 'esc', help: 'back to the prompt as it was', footer: 'cancel', scope: 'promptSearch' },
+  { id: 'resumeConversation', keys: ['return'], label: 'enter', help: 'continue the conversation', footer: 'resume', scope: 'chatSessions' },
+  { id: 'renameConversation', keys: ['r'], label: 'r', help: 'rename', scope: 'chatSessions' },
+  { id: 'deleteConversation', keys: ['D'], label: 'D', help: 'delete (asks first)', footer: 'delete', scope: 'chatSessions' },
+  { id: 'conversationsBack', keys: ['escape', 'q'], label: 'esc', help: 'back to the chat', footer: 'back', scope: 'chatSessions' },
   { id: 'transcriptDown', keys: ['j', 'down'], label: 'j/k', help: 'move by a row', footer: 'move', scope: 'transcript' },
   { id: 'transcriptUp', keys: ['k', 'up'], label: '', help: '', scope: 'transcript' },
   { id: 'transcriptTop', keys: ['g', 'home'], label: 'g/G', help: 'top / bottom', footer: false, scope: 'transcript' },
@@ -249,6 +267,8 @@ export const SCOPES_TOGETHER: Scope[][] = [
   ['always', 'chooser', 'chooserMulti', 'text'],
   ['always', 'global', 'cursor', 'vault', 'vaultIntern'],
   ['always', 'chat', 'chatPrompt', 'text'],
+  ['always', 'promptSearch', 'text'],
+  ['always', 'chatSessions', 'cursor'],
   ['always', 'chat', 'transcript'],
   ['always', 'chat', 'permission'],
   ['always', 'chat', 'question', 'questionText', 'text'],
@@ -268,13 +288,16 @@ export function keyName(input: string, key: Key): string {
   if (key.pageUp) return 'pageup';
   if (key.home) return 'home';
   if (key.end) return 'end';
-  if (key.return) return 'return';
+  // alt+enter (ESC CR) and a shift+enter the terminal reports apart (kitty's CSI 13;2u) are keys of their own.
+  if (key.return) return key.shift ? 'shift+return' : key.meta ? 'meta+return' : 'return';
   if (key.escape) return 'escape';
   if (key.tab) return key.shift ? 'shift+tab' : 'tab';
   if (key.backspace) return 'backspace';
   // The Delete key alone: the splitter hands Ink backspace's DEL as BS (keyParse.inkKey).
   if (key.delete) return 'delete';
   if (key.ctrl && input) return `ctrl+${input.toLowerCase()}`;
+  // ^J is a line feed, which Ink hands over as typed text.
+  if (input === '\n') return 'ctrl+j';
   // ^\ ^] ^^ ^_ come through as their control byte.
   if (input.length === 1 && input >= '\x1c' && input <= '\x1f') return `ctrl+${String.fromCharCode(input.charCodeAt(0) + 64)}`;
   if (input === ' ') return 'space';
@@ -385,13 +408,15 @@ export const SCOPE_TITLES: Record<Scope, string> = {
   vaultIntern: 'An intern\'s vault secrets',
   chat: 'Chat',
   chatPrompt: 'The chat prompt',
+  promptSearch: 'Searching earlier prompts (^r)',
+  chatSessions: "An intern's past conversations",
   transcript: 'The chat transcript (pgup from the prompt)',
   permission: 'A permission request',
   question: 'A question (elicitation)',
   questionText: 'A question\'s text field',
 };
 
-const SHORT: Record<string, string> = { pagedown: 'pgdn', pageup: 'pgup', return: 'enter', escape: 'esc' };
+const SHORT: Record<string, string> = { pagedown: 'pgdn', pageup: 'pgup', return: 'enter', escape: 'esc', 'meta+return': 'alt+enter', 'shift+return': 'shift+enter' };
 
 const shortKey = (k: string) => SHORT[k] ?? k.replace(/^ctrl\+/, '^');
 
@@ -404,5 +429,6 @@ export function keysText(b: Binding): string {
 export function isTyped(input: string, key: Key): boolean {
   if (!input || key.ctrl || key.meta) return false;
   const name = keyName(input, key);
-  return name === input || name === 'space';
+  // ^J, a line feed, types one (a field keeps it or makes it a space).
+  return name === input || name === 'space' || name === 'ctrl+j';
 }

@@ -20,6 +20,11 @@ export interface TuiOptions {
   features: FeatureSpec[];
   /** Where fetched icons are cached by hash. */
   iconCacheDir: string;
+  /**
+   * The state folder (`$XDG_STATE_HOME/intern-tui`): prompt history and saved conversations
+   * (screens/chat/saved.ts). Absent or null: nothing is kept past the process.
+   */
+  stateDir?: string | null;
   /** Attach scrollback lines; default 10000. */
   scrollback: number;
   /** The profile's `record` setting: `always` records every attach. */

@@ -80,7 +80,7 @@ describe('chat', () => {
     f = await app.waitFor((s) => /^─{40}\n› {2}a prompt *\n─{40}$/m.test(s));
     app.resize({ columns: 80, rows: 24 });
     // The chat's keys are the footer's, right under the prompt: no row left blank, no second copy of them.
-    f = await app.waitFor(/^─{80}\n› {2}a prompt *\n─{80}\nenter send {2}\^e \$EDITOR {2}esc cancel \/ back/m);
+    f = await app.waitFor(/^─{80}\n› {2}a prompt *\n─{80}\nenter send {2}\^e \$EDITOR {2}\^j new line {2}esc cancel \/ back/m);
     expect(f.split('\n').filter((line) => line.includes('enter send'))).toHaveLength(1);
     await app.type('h');
     await app.waitFor(/^› h *$/m);
@@ -140,10 +140,10 @@ describe('chat', () => {
     await app.waitFor((f) => /^› {2}a prompt *$/m.test(f));
   });
 
-  it('keeps the lines of a pasted text in the prompt (shown as ⏎), and sends them as lines', async () => {
+  it('keeps the lines of a pasted text in the prompt (each on a row of its own), and sends them as lines', async () => {
     const app = await openChat();
     await app.press(pasteChunk('alpha\nbeta\ngamma'));
-    await app.waitFor('› alpha⏎beta⏎gamma');
+    await app.waitFor((f) => /^› alpha$/m.test(f) && /^ {2}beta$/m.test(f) && /^ {2}gamma$/m.test(f));
     await app.press('enter');
     await app.waitFor('Echo:');
     const body = app.api.callsOf('chat')[0]![1] as ChatRequest;
@@ -281,7 +281,8 @@ describe('chat', () => {
     const again = await openChat(api);
     await again.waitFor('Chat with runner');
     await again.press(pasteChunk('x'.repeat(32_001)));
-    await again.waitFor(/^› …x+/m);
+    // Wrapped, and scrolled to the cursor at its end.
+    await again.waitFor(/^ {2}x+ ?$/m);
     await again.press('enter');
     f = await again.waitFor('the prompt is 32001 characters; the service takes at most 32000: nothing was sent');
     expect(api.callsOf('chat')).toHaveLength(1);

@@ -19,6 +19,7 @@ import { askLine, askPrompt, readAll } from '../input.js';
 import { isPlainId, shellQuote } from '../quote.js';
 import { resolveIntern } from '../resolve.js';
 import { exitCodeOf } from '../run.js';
+import { recordTurn, replayTranscript, startSaving, type Saving, type TurnRecorder } from './chatSessions.js';
 
 /** An interaction this run cannot answer (no terminal, no --approve/--deny): it is cancelled, then the command exits 2. */
 class Unanswerable extends CliError {
@@ -151,11 +152,12 @@ async function startRun(ctx: RunContext, api: InternApi, intern: { id: string; n
  * prompt ends the command (130). A turn the service fails is
  * reported and the conversation goes on; a refused credential ends it.
  */
-async function converse(ctx: RunContext, api: InternApi, intern: { id: string; name: string }): Promise<number> {
+async function converse(ctx: RunContext, api: InternApi, intern: { id: string; name: string }, saving: Saving): Promise<number> {
   // The service names a new session only in a turn's last chunk: an id of our own (an unknown id
   // starts a session under it, as the TUI's chat does) keeps a turn stopped half way in it.
-  const session: Session = { id: ctx.text('session') ?? randomUUID(), fromService: false };
+  const session: Session = { id: ctx.text('session') ?? saving.resumed?.sessionId ?? randomUUID(), fromService: false };
   const named = ctx.values.session !== undefined;
+  if (saving.resumed) await replayTranscript(ctx, saving.resumed);
   ctx.out.note(`Chatting with ${sanitize(intern.name)}${named ? ` in session ${sanitize(session.id)}` : ''}; ctrl+d or exit ends.`);
   for (;;) {
     const line = await askPrompt(ctx.io, 'prompt> ', ctx.signal);
@@ -170,7 +172,8 @@ async function converse(ctx: RunContext, api: InternApi, intern: { id: string; n
     const stop = new AbortController();
     ctx.interrupts.handler = () => stop.abort(new Error('stopped'));
     try {
-      await turn(ctx, api, intern, line, session, idleTimeoutOf(ctx), AbortSignal.any([ctx.signal, stop.signal]));
+      const signal = AbortSignal.any([ctx.signal, stop.signal]);
+      await recordTurn(saving.recorder(line), (rec) => turn(ctx, api, intern, line, session, idleTimeoutOf(ctx), signal, rec), signal);
     } catch (e) {
       if (ctx.signal.aborted) throw e;
       // Closing a turn's stream cancels its run (the service's rule), as ctrl+c at its question does.
@@ -260,7 +263,7 @@ function watchSilence(ctx: RunContext, name: string, timeoutMs: number | undefin
 }
 
 /** One prompt's turn, its permission requests and questions answered. */
-async function turn(ctx: RunContext, api: InternApi, intern: { id: string; name: string }, prompt: string, session: Session, idleMs: number | undefined, signal = ctx.signal): Promise<void> {
+async function turn(ctx: RunContext, api: InternApi, intern: { id: string; name: string }, prompt: string, session: Session, idleMs: number | undefined, signal = ctx.signal, rec?: TurnRecorder): Promise<void> {
   let messages: ChatMessage[] = [{ role: 'user', content: prompt }];
   let endedWithNewline = true;
   for (;;) {
@@ -280,10 +283,12 @@ async function turn(ctx: RunContext, api: InternApi, intern: { id: string; name:
         if (ctx.out.json) await ctx.out.ndjson({ session_id: start.session_id, status: 'steered' });
         ctx.out.note(`intern-tui: the session ${sanitize(start.session_id)} was already running; the prompt was added to its turn`);
         Object.assign(session, { id: start.session_id, fromService: true });
+        rec?.note('↪ steered into the running turn');
         return;
       }
       for await (const chunk of start.events) {
         if (ctx.out.json) await ctx.out.ndjson(chunk);
+        rec?.chunk(chunk);
         if (chunk.session_id) Object.assign(session, { id: chunk.session_id, fromService: true });
         if (chunk.error) failure = chunk.error;
         for (const choice of chunk.choices) {
@@ -326,6 +331,7 @@ async function turn(ctx: RunContext, api: InternApi, intern: { id: string; name:
       if (e instanceof Unanswerable || interruptedAt(e)) await cancelInteraction(api, intern.id, sessionId, pending, request.kind, signal, !(e instanceof Unanswerable));
       throw e;
     }
+    rec?.reply(request.kind === 'permission' ? `→ ${optionLabel(answer)}` : '→ answered the question');
     messages = answerMessages(pending, answer);
   }
 }
@@ -345,6 +351,7 @@ export async function chat(ctx: RunContext): Promise<number> {
   // By the service's rule, before anything is sent (an empty one is refused by the parser).
   const sessionId = ctx.text('session');
   if (sessionId !== undefined) refuseWrong([['--session', checkSessionId(sessionId)]]);
+  if (ctx.values.resume !== undefined && (sessionId !== undefined || ctx.values['no-wait'])) throw usageError(`--resume continues a saved conversation in its own session: drop ${sessionId !== undefined ? '--session' : '--no-wait'}`);
   if (ctx.values['no-wait'] && (ctx.values.approve || ctx.values.deny)) {
     throw usageError('--no-wait runs the intern self-drive, so nothing asks for permission: drop --approve/--deny');
   }
@@ -352,12 +359,14 @@ export async function chat(ctx: RunContext): Promise<number> {
   const conversation = ctx.positionals[1] === undefined && interactive(ctx) && !ctx.out.json && !ctx.values['no-wait'];
   const api = await ctx.api();
   const intern = await resolveIntern(api, ctx.positionals[0]!, ctx.signal);
-  if (conversation) return converse(ctx, api, intern);
+  // A --no-wait run has no transcript here to save; everything else is saved as it streams.
+  const saving = startSaving(ctx, intern);
+  if (conversation) return converse(ctx, api, intern, saving);
   const prompt = await readPrompt(ctx);
   if (ctx.values['no-wait']) return startRun(ctx, api, intern, prompt);
   // Under --idle-timeout the turn may be stopped before the service names its session (in the last
   // chunk): an id of our own (an unknown id starts a session under it) lets the message name it.
-  const session: Session = { id: ctx.text('session') ?? (idleMs !== undefined ? randomUUID() : undefined), fromService: false };
+  const session: Session = { id: ctx.text('session') ?? saving.resumed?.sessionId ?? (idleMs !== undefined ? randomUUID() : undefined), fromService: false };
   // Said once however the turn ends: at its end, on ctrl+c (130), and on SIGTERM or SIGHUP, which
   // end the process once the command's cleanup has run (so the turn's own end may never come).
   let told = ctx.out.json;
@@ -368,7 +377,7 @@ export async function chat(ctx: RunContext): Promise<number> {
   };
   ctx.cleanup.push(async () => tell());
   try {
-    await turn(ctx, api, intern, prompt, session, idleMs);
+    await recordTurn(saving.recorder(prompt), (rec) => turn(ctx, api, intern, prompt, session, idleMs, ctx.signal, rec), ctx.signal);
   } finally {
     tell();
   }

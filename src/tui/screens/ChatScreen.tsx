@@ -30,7 +30,9 @@ import { supportsHyperlinks } from '../markdown.js';
 import { sanitize } from '../../text.js';
 import { theme } from '../theme.js';
 import { type Turn, applyChunk, conversationOf, endedStatus, newTurn, optionText } from './chatModel.js';
-import { ChatPrompt } from './chat/ChatPrompt.js';
+import { ChatPrompt, promptHeight } from './chat/ChatPrompt.js';
+import { promptState } from './chat/promptModel.js';
+import { useSavedChat } from './chat/useSavedChat.js';
 import { PermissionBox } from './chat/PermissionBox.js';
 import { QuestionForm } from './chat/QuestionForm.js';
 import { TranscriptView } from './chat/TranscriptView.js';
@@ -58,11 +60,15 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
     return changed;
   }, 1000, 5000);
   const convo = useMemo(() => conversationOf(api, id), [api, id]);
+  // Saved conversations and the prompt history (the latest conversation comes back on first opening).
+  const saved = useSavedChat(convo, id, intern.data ?? seed);
   const [, setVersion] = useState(0);
   const bump = useCallback(() => setVersion((v) => v + 1), []);
   // A prompt typed and not sent outlives the screen (esc leaves it, as it leaves any screen): the
   // conversation keeps it, as chat apps keep a draft.
   const [input, setInput] = useState(() => convo.draft ?? '');
+  const [prompt, setPrompt] = useState(() => promptState(input));
+  const searching = prompt.search !== null && prompt.value === input;
   useEffect(() => {
     convo.draft = input;
   }, [convo, input]);
@@ -97,9 +103,10 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
       if (running.current || retryTimer.current) {
         running.current?.abort();
         clearTimeout(retryTimer.current);
-        if (t && t.status === 'running') convo.turns[convo.turns.length - 1] = { ...t, status: 'cancelled' };
+        if (t && t.status === 'running') saved.cancelled(convo.turns.length - 1);
       }
     },
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- saved as the stores and the intern are at the end
     [convo],
   );
   useEffect(() => {
@@ -108,8 +115,10 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
     return () => clearInterval(t);
   }, [retry]);
 
+  // The last turn as it now stands, saved once the service has taken it (chat/saved.ts).
   const setLast = (turn: Turn) => {
     convo.turns[convo.turns.length - 1] = turn;
+    saved.save(convo.turns.length - 1);
     bump();
   };
 
@@ -165,16 +174,18 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
     try {
       for await (const chunk of events) {
         const { turn, sessionId } = applyChunk(convo.turns[at]!, chunk);
-        if (sessionId) convo.sessionId = sessionId;
+        if (sessionId) convo.sessionId = saved.sessionNamed(sessionId);
         setTurn(turn);
       }
       const t = convo.turns[at]!;
       const status = ctl.signal.aborted ? 'cancelled' : endedStatus(t);
       setTurn({ ...t, status });
+      saved.save(at);
       signalEnd(t, status);
     } catch (e) {
       const t = convo.turns[at]!;
       setTurn(ctl.signal.aborted ? { ...t, status: 'cancelled' } : { ...t, status: 'failed', error: e });
+      saved.save(at);
       if (!ctl.signal.aborted) signalEnd(t, 'failed');
     } finally {
       if (running.current === ctl) running.current = null;
@@ -209,6 +220,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
     if (!prompt) return;
     const long = promptTooLong(prompt);
     if (long) return nav.flash(`${long}: nothing was sent`, 'error');
+    saved.stores.history.add(prompt);
     setInput('');
     setScroll(0);
     if (isRunning) {
@@ -271,8 +283,9 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
   const { body, rows: interactionRows } = requestBox(asked, bodyLines, pane.rows, bodyAt.id === interaction?.call.id ? bodyAt.offset : 0);
   const lastError = last?.error;
   const otherRows = interactionRows + (retry ? 1 : 0) + (lastError && !isRunning ? 1 : 0);
-  const ruled = pane.rows - otherRows >= 6;
-  const transcriptHeight = Math.max(1, pane.rows - 1 - (ruled ? 3 : 1) - otherRows);
+  const inputRows = promptHeight(prompt, input, width, isRunning);
+  const ruled = pane.rows - otherRows - inputRows >= 5;
+  const transcriptHeight = Math.max(1, pane.rows - 1 - (ruled ? 2 : 0) - inputRows - otherRows);
   const rule = <Text color={permission || question ? theme.muted : theme.accent}>{'─'.repeat(Math.max(1, pane.columns))}</Text>;
   // Laid out only where a turn changed (the layout keeps the rest), and drawn only where visible.
   const total = layout.update(convo.turns.filter((t) => !t.unsent), { width, folded, hyperlinks, expanded, ...code }).total;
@@ -299,7 +312,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
   });
   const inTranscript = nav_.mode !== 'prompt' && !permission && !question;
   useScreen(
-    permission ? ['permission', 'chat'] : question ? ['question', 'chat'] : nav_.mode === 'search' ? ['prompt', 'text'] : nav_.mode === 'transcript' ? ['transcript', 'chat'] : ['chatPrompt', 'chat', 'text'],
+    permission ? ['permission', 'chat'] : question ? ['question', 'chat'] : nav_.mode === 'search' ? ['prompt', 'text'] : nav_.mode === 'transcript' ? ['transcript', 'chat'] : searching ? ['promptSearch', 'text'] : ['chatPrompt', 'chat', 'text'],
     true,
   );
 
@@ -311,6 +324,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
       return bump();
     }
     if (matches('reasoning', ch, key)) return setFolded((f) => !f);
+    if (saved.handleKey(ch, key, Boolean(isRunning || interaction || retry), () => (setScroll(0), bump()))) return;
     // A request longer than its box takes the paging keys while it is asked: what it allows comes first.
     const bodyCut = body.above > 0 || body.below > 0;
     const bodyStep = (sign: number) => setBodyAt({ id: interaction!.call.id, offset: Math.max(0, body.offset + sign * Math.max(1, body.shown.length - 1)) });
@@ -353,7 +367,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
       }
       return;
     }
-  }, active);
+  }, active && !searching);
 
   const name = intern.data ? sanitize(intern.data.name) : '…';
 
@@ -391,6 +405,9 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
         width={width}
         steering={isRunning}
         placeholder={isRunning ? 'type to steer the running turn' : permission || question ? 'answer above first' : 'a prompt'}
+        history={saved.stores.history.entries}
+        state={prompt}
+        onState={setPrompt}
       />
       )}
       {ruled ? rule : null}

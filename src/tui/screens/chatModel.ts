@@ -6,7 +6,7 @@
  */
 import type { InternApi } from '../../client/types.js';
 import { type ApprovalMode, type ChatChunk, type ChatUsage, type ProvideInputArgs, parseProvideInput } from '../../contract/chat.js';
-import { counted } from '../format.js';
+import { costText, counted } from '../format.js';
 
 export interface ToolCallView {
   index: number;
@@ -16,6 +16,8 @@ export interface ToolCallView {
 }
 
 export interface Turn {
+  /** Its id in the saved conversation, and when its prompt was sent (screens/chat/saved.ts). */
+  saved?: { id: string; at: number };
   prompt: string;
   reasoning: string;
   answer: string;
@@ -97,7 +99,7 @@ export function applyChunk(turn: Turn, chunk: ChatChunk): { turn: Turn; sessionI
 
 /** `12 tokens (5 in, 7 out) · $0.000042` */
 export function usageLine(u: ChatUsage): string {
-  const cost = typeof u.cost === 'number' ? ` · $${u.cost === 0 ? '0' : u.cost < 0.01 ? u.cost.toFixed(6) : u.cost.toFixed(4)}` : '';
+  const cost = typeof u.cost === 'number' ? ` · ${costText(u.cost)}` : '';
   return `${counted(u.total_tokens, 'token')} (${u.prompt_tokens} in, ${u.completion_tokens} out)${cost}`;
 }
 

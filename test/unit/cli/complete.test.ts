@@ -83,6 +83,13 @@ describe('shell completion', () => {
     expect(await at('interns create x --description ')).toEqual([]);
   });
 
+  it('offers both the verbs and the interns after chat, which stands alone and has verbs', async () => {
+    const { source } = names();
+    expect(values(await complete(['chat'], '', source))).toEqual(expect.arrayContaining(['list', 'export', 'runner']));
+    expect(values(await complete(['chat', 'list'], 'r', source))).toEqual(['runner', 'reviewer']);
+    expect(values(await complete(['chat', 'export', 'runner'], '--f', source))).toEqual(['--format']);
+  });
+
   it('offers the service’s intern names where a NAME goes, for the profile and base URL typed on the line', async () => {
     const { asked, source } = names();
     expect(values(await complete(['chat'], 'r', source))).toEqual(['runner', 'reviewer']);
@@ -161,7 +168,7 @@ describe('shell completion', () => {
     expect(performance.now() - started).toBeLessThan(1000);
     expect(out).toBe('');
     const failing: NameSource = () => Promise.reject(new Error('keychain locked'));
-    expect(await runComplete(['chat', ''], { stdout, env: {} }, failing, 50)).toBe(0);
+    expect(await runComplete(['chat', 'r'], { stdout, env: {} }, failing, 50)).toBe(0);
     expect(out).toBe('');
     // What needs no names still answers.
     await runComplete(['interns', 'g'], { stdout, env: {} }, hung, 50);

@@ -82,7 +82,7 @@ describe('the footer line', () => {
   it('leaves the text fields\' editing keys to the help, and has no help hint where ? is typed', () => {
     const { shown, help } = footerLine(['chatPrompt', 'chat', 'text'], 100);
     expect(help).toBeNull();
-    expect(text(shown)).toEqual(['enter send', '^e $EDITOR', 'esc cancel / back', 'pgup transcript', '^t approval', '^o reasoning', '^y copy']);
+    expect(text(shown)).toEqual(['enter send', '^e $EDITOR', '^j new line', 'esc cancel / back', 'pgup transcript', '^l new', '^g conversations']);
     expect(text(footerLine(['formSave', 'form', 'text'], 400).shown)).toEqual(['^s save', 'tab next field', 'esc cancel']);
     // A form that makes something new says so.
     expect(text(footerLine(['formCreate', 'form', 'text'], 400).shown)).toEqual(['^s create', 'tab next field', 'esc cancel']);
