@@ -46,7 +46,8 @@ export type Scope =
   | 'chatPrompt'
   | 'permission'
   | 'question'
-  | 'questionText';
+  | 'questionText'
+  | 'split';
 
 export interface Binding {
   id: string;
@@ -99,6 +100,7 @@ export const KEYMAP = [
   { id: 'provision', keys: ['p'], label: 'p', help: 'provision', scope: 'provisionable' },
   { id: 'suspend', keys: ['s'], label: 's', help: 'suspend', scope: 'suspendable' },
   { id: 'delete', keys: ['D'], label: 'D', help: 'delete (type the name to confirm)', scope: 'intern' },
+  { id: 'split', keys: ['w'], label: 'w', help: 'chat and terminal side by side', footer: 'side by side', scope: 'suspendable' },
   { id: 'copyId', keys: ['y'], label: 'y', help: 'copy its id (OSC 52)', footer: false, scope: 'intern' },
   { id: 'new', keys: ['n'], label: 'n', help: 'new credential', footer: 'new', scope: 'byok' },
   { id: 'byokEdit', keys: ['e'], label: 'e', help: 'edit credential', footer: 'edit', scope: 'byok' },
@@ -190,6 +192,9 @@ export const KEYMAP = [
   { id: 'replayBack', keys: ['left'], label: '←/→', help: 'back / on 5 seconds', footer: 'seek', scope: 'replay' },
   { id: 'replayForward', keys: ['right'], label: '', help: '', scope: 'replay' },
   { id: 'replayQuit', keys: ['q', 'escape'], label: 'q', help: 'stop playing', footer: 'quit', scope: 'replay' },
+  { id: 'splitFocus', keys: ['f6'], label: 'F6', help: 'focus the other pane (chat / terminal)', footer: 'other pane', scope: 'split' },
+  { id: 'splitShrink', keys: ['f7'], label: 'F7/F8', help: 'narrower / wider chat (while it has focus)', footer: 'resize', scope: 'split' },
+  { id: 'splitGrow', keys: ['f8'], label: '', help: '', scope: 'split' },
   { id: 'recordingDelete', keys: ['D'], label: 'D', help: 'delete the recording (asks first)', footer: 'delete', scope: 'recordings' },
 ] as const satisfies readonly Binding[];
 
@@ -228,6 +233,7 @@ export const SCOPES_TOGETHER: Scope[][] = [
   ['always', 'palette', 'prompt', 'text'],
   ['always', 'confirm'],
   ['always', 'attach'],
+  ['always', 'split'],
   ['always', 'history'],
   ['always', 'replay'],
   ['always', 'global', 'cursor', 'list', 'recordings'],
@@ -235,10 +241,10 @@ export const SCOPES_TOGETHER: Scope[][] = [
   ['always', 'chooser', 'text'],
   ['always', 'chooser', 'chooserMulti', 'text'],
   ['always', 'global', 'cursor', 'vault', 'vaultIntern'],
-  ['always', 'chat', 'chatPrompt', 'text'],
-  ['always', 'chat', 'permission'],
-  ['always', 'chat', 'question', 'questionText', 'text'],
-  ['always', 'chat', 'question', 'choice'],
+  ['always', 'chat', 'chatPrompt', 'text', 'split'],
+  ['always', 'chat', 'permission', 'split'],
+  ['always', 'chat', 'question', 'questionText', 'text', 'split'],
+  ['always', 'chat', 'question', 'choice', 'split'],
 ];
 
 export type BindingId = (typeof KEYMAP)[number]['id'];
@@ -268,8 +274,7 @@ export function keyName(input: string, key: Key): string {
 }
 
 export function matches(id: BindingId, input: string, key: Key): boolean {
-  const name = keyName(input, key);
-  return (BY_ID.get(id)?.keys as readonly string[] | undefined)?.includes(name) ?? false;
+  return (BY_ID.get(id)?.keys as readonly string[] | undefined)?.includes(keyName(input, key)) ?? false;
 }
 
 /** The first of `ids` whose binding the key matches. */
@@ -374,6 +379,7 @@ export const SCOPE_TITLES: Record<Scope, string> = {
   permission: 'A permission request',
   question: 'A question (elicitation)',
   questionText: 'A question\'s text field',
+  split: 'Chat and terminal side by side (w, :split)',
 };
 
 const SHORT: Record<string, string> = { pagedown: 'pgdn', pageup: 'pgup', return: 'enter', escape: 'esc' };
