@@ -4,8 +4,9 @@
  * above the other on a narrow one), how the split moves, and where a raw key
  * goes. SplitScreen.tsx draws what this decides.
  */
-import type { KeyEvent } from '../attach/keys.js';
+import { decodeInput, type KeyEvent } from '../attach/keys.js';
 import { splitAction, type SplitAction } from './rawKeys.js';
+import { PASTE_START } from './terminal.js';
 
 /** Narrower than this, the panes stack (the chat above the terminal): side by side, each would be cramped. */
 export const STACK_BELOW_COLUMNS = 120;
@@ -65,4 +66,22 @@ export function routeKey(focus: Focus, event: KeyEvent): SplitAction | 'pane' {
   if (action === 'focus') return action;
   if (action && focus === 'chat') return action;
   return 'pane';
+}
+
+/** A function key's sequence (CSI n ~, SS3 P-S, CSI 1;m P-S): where a focus key can be in a read. */
+const FUNCTION_KEY = /\x1b(?:\[\d+(?:;\d+)?~|O[PQRS]|\[1;\d+[PQRS])/g;
+
+/**
+ * A read from the terminal while the terminal pane has focus: the focus key found in it (never
+ * inside a paste), and what goes to the remote (the read without it).
+ */
+export function terminalRead(chunk: string): { focus: boolean; rest: string } {
+  if (chunk.includes(PASTE_START)) return { focus: false, rest: chunk };
+  let focus = false;
+  const rest = chunk.replace(FUNCTION_KEY, (seq) => {
+    const isFocus = decodeInput(seq).some((e) => routeKey('terminal', e) === 'focus');
+    if (isFocus) focus = true;
+    return isFocus ? '' : seq;
+  });
+  return { focus, rest };
 }

@@ -16,29 +16,10 @@ import { Text } from '../components/Text.js';
 import { TuiContext, useTui, type TuiContextValue } from '../context.js';
 import type { Scope } from '../keymap.js';
 import { screen } from '../output.js';
-import { PASTE_START } from '../terminal.js';
-import { routeKey, SPLIT_RATIO, splitLayout, stepRatio, type Focus } from '../splitLayout.js';
+import { routeKey, SPLIT_RATIO, splitLayout, stepRatio, terminalRead, type Focus } from '../splitLayout.js';
 import { theme } from '../theme.js';
 import { ChatScreen } from './ChatScreen.js';
 import { TerminalPane, type TerminalPaneHandle } from './TerminalPane.js';
-
-/** A function key's sequence (CSI n ~, SS3 P-S, CSI 1;m P-S): where a focus key can be in a read. */
-const FUNCTION_KEY = /\x1b(?:\[\d+(?:;\d+)?~|O[PQRS]|\[1;\d+[PQRS])/g;
-
-/**
- * A read from the terminal while the terminal pane has focus: the focus key found in it (never
- * inside a paste), and what goes to the remote (the read without it).
- */
-export function terminalRead(chunk: string): { focus: boolean; rest: string } {
-  if (chunk.includes(PASTE_START)) return { focus: false, rest: chunk };
-  let focus = false;
-  const rest = chunk.replace(FUNCTION_KEY, (seq) => {
-    const isFocus = decodeInput(seq).some((e) => routeKey('terminal', e) === 'focus');
-    if (isFocus) focus = true;
-    return isFocus ? '' : seq;
-  });
-  return { focus, rest };
-}
 
 export function SplitScreen({ intern }: { intern: Intern }) {
   const tui = useTui();
