@@ -89,4 +89,13 @@ describe('the split view', () => {
     await app.press('w');
     await app.waitFor((s) => s.includes('Chat with runner') && s.includes('intern runner'));
   });
+
+  it('says in the terminal pane that a stopped intern has no terminal, the chat beside it', async () => {
+    const api = new FakeApi();
+    const sleeper = api.interns.find((i) => i.id === IDS.sleeper)!;
+    const app = renderApp({ api, initial: { name: 'split', intern: sleeper } });
+    app.resize({ columns: 140, rows: 30 });
+    const f = await app.waitFor('sleeper is not running: no terminal to show');
+    expect(f).toContain('Chat with sleeper');
+  });
 });

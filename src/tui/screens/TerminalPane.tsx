@@ -73,7 +73,7 @@ export function TerminalPane({ intern, size, focused, onDetach, handle }: { inte
     })().catch((error: unknown) => {
       if (!live) return;
       const notRunning = error instanceof ApiError && error.reason === REASONS.intern_not_running;
-      setPhase({ kind: 'failed', message: notRunning ? `${sanitize(intern.name)} is not running: its terminal opens once it runs` : explain(error).title });
+      setPhase({ kind: 'failed', message: notRunning ? `${sanitize(intern.name)} is not running: no terminal to show` : explain(error).title });
     });
     return () => {
       live = false;
