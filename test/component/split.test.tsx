@@ -98,4 +98,12 @@ describe('the split view', () => {
     const f = await app.waitFor('sleeper is not running: no terminal to show');
     expect(f).toContain('Chat with sleeper');
   });
+
+  it('opens from the intern list with w on a running intern', async () => {
+    const app = renderApp();
+    app.resize({ columns: 140, rows: 30 });
+    await app.waitFor((s) => s.includes('sleeper') && /› ?★? runner /.test(s));
+    await app.press('w');
+    await app.waitFor((s) => s.includes('Chat with runner') && s.includes('intern runner'));
+  });
 });
