@@ -47,7 +47,8 @@ export type Scope =
   | 'permission'
   | 'question'
   | 'questionText'
-  | 'split';
+  | 'split'
+  | 'splitChat';
 
 export interface Binding {
   id: string;
@@ -193,8 +194,8 @@ export const KEYMAP = [
   { id: 'replayForward', keys: ['right'], label: '', help: '', scope: 'replay' },
   { id: 'replayQuit', keys: ['q', 'escape'], label: 'q', help: 'stop playing', footer: 'quit', scope: 'replay' },
   { id: 'splitFocus', keys: ['f6'], label: 'F6', help: 'focus the other pane (chat / terminal)', footer: 'other pane', scope: 'split' },
-  { id: 'splitShrink', keys: ['f7'], label: 'F7/F8', help: 'narrower / wider chat (while it has focus)', footer: 'resize', scope: 'split' },
-  { id: 'splitGrow', keys: ['f8'], label: '', help: '', scope: 'split' },
+  { id: 'splitShrink', keys: ['f7'], label: 'F7/F8', help: 'narrower / wider chat', footer: 'resize', scope: 'splitChat' },
+  { id: 'splitGrow', keys: ['f8'], label: '', help: '', scope: 'splitChat' },
   { id: 'recordingDelete', keys: ['D'], label: 'D', help: 'delete the recording (asks first)', footer: 'delete', scope: 'recordings' },
 ] as const satisfies readonly Binding[];
 
@@ -241,10 +242,10 @@ export const SCOPES_TOGETHER: Scope[][] = [
   ['always', 'chooser', 'text'],
   ['always', 'chooser', 'chooserMulti', 'text'],
   ['always', 'global', 'cursor', 'vault', 'vaultIntern'],
-  ['always', 'chat', 'chatPrompt', 'text', 'split'],
-  ['always', 'chat', 'permission', 'split'],
-  ['always', 'chat', 'question', 'questionText', 'text', 'split'],
-  ['always', 'chat', 'question', 'choice', 'split'],
+  ['always', 'chat', 'chatPrompt', 'text', 'split', 'splitChat'],
+  ['always', 'chat', 'permission', 'split', 'splitChat'],
+  ['always', 'chat', 'question', 'questionText', 'text', 'split', 'splitChat'],
+  ['always', 'chat', 'question', 'choice', 'split', 'splitChat'],
 ];
 
 export type BindingId = (typeof KEYMAP)[number]['id'];
@@ -275,11 +276,6 @@ export function keyName(input: string, key: Key): string {
 
 export function matches(id: BindingId, input: string, key: Key): boolean {
   return (BY_ID.get(id)?.keys as readonly string[] | undefined)?.includes(keyName(input, key)) ?? false;
-}
-
-/** The first of `ids` whose binding the key matches. */
-export function matchFirst<T extends BindingId>(ids: readonly T[], input: string, key: Key): T | undefined {
-  return ids.find((id) => matches(id, input, key));
 }
 
 /**
@@ -380,6 +376,7 @@ export const SCOPE_TITLES: Record<Scope, string> = {
   question: 'A question (elicitation)',
   questionText: 'A question\'s text field',
   split: 'Chat and terminal side by side (w, :split)',
+  splitChat: 'Its chat, while it has the keys',
 };
 
 const SHORT: Record<string, string> = { pagedown: 'pgdn', pageup: 'pgup', return: 'enter', escape: 'esc' };

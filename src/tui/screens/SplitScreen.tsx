@@ -30,18 +30,18 @@ export function SplitScreen({ intern }: { intern: Intern }) {
   const layout = splitLayout(pane, ratio);
   const terminal = useRef<TerminalPaneHandle>(null);
 
-  // The footer: the chat's keys and the split's while the chat has focus, the split's alone else.
+  // The footer: the chat's keys and the split's while the chat has focus, the focus key alone else.
   const chatScopes = useRef<Scope[]>([]);
   const focusNow = useRef(focus);
   focusNow.current = focus;
   const chatSetScopes = useCallback(
     (scopes: Scope[]) => {
       chatScopes.current = scopes;
-      if (focusNow.current === 'chat') setScopes([...scopes, 'split']);
+      if (focusNow.current === 'chat') setScopes([...scopes, 'split', 'splitChat']);
     },
     [setScopes],
   );
-  useLayoutEffect(() => setScopes(focus === 'chat' ? [...chatScopes.current, 'split'] : ['split']), [focus, setScopes]);
+  useLayoutEffect(() => setScopes(focus === 'chat' ? [...chatScopes.current, 'split', 'splitChat'] : ['split']), [focus, setScopes]);
 
   // Keys the split reads itself, raw: Ink reports no function keys.
   useEffect(() => {
