@@ -10,6 +10,7 @@ describe('attach session with onFrame', () => {
     const written: string[] = [];
     let frames = 0;
     const transport: TerminalTransport = {
+      state: 'open',
       connect: () => undefined,
       send: () => undefined,
       resize: (cols, rows) => void sizes.push(`${cols}x${rows}`),
