@@ -9,7 +9,7 @@
  * the chat focused the chat's keys work, and F7/F8 move the split.
  */
 import { Box, useStdin } from 'ink';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { decodeInput } from '../../attach/keys.js';
 import type { Intern } from '../../contract/intern.js';
 import { Text } from '../components/Text.js';
@@ -43,8 +43,9 @@ export function SplitScreen({ intern }: { intern: Intern }) {
   );
   useLayoutEffect(() => setScopes(focus === 'chat' ? [...chatScopes.current, 'split', 'splitChat'] : ['split']), [focus, setScopes]);
 
-  // Keys the split reads itself, raw: Ink reports no function keys.
-  useEffect(() => {
+  // Keys the split reads itself, raw: Ink reports no function keys. Set in a layout effect, so the
+  // keys typed after F6 find the routing already changed.
+  useLayoutEffect(() => {
     if (!active) return;
     if (focus === 'chat') {
       const onKey = (chunk: string) => {
