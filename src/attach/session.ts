@@ -63,6 +63,8 @@ export interface AttachSessionOptions {
    * a key there, `copy` puts text on the clipboard (OSC 52), `hint` names the keys in the status bar.
    */
   history?: { action: (event: KeyEvent) => CopyAction | undefined; copy: (text: string) => void; hint: string };
+  /** Drawn by the caller (the split view's pane, from `model` and `status()`): told when a frame is due; `write` gets no frames. */
+  onFrame?: () => void;
 }
 
 export class AttachSession {
@@ -346,10 +348,6 @@ export class AttachSession {
     this.draw();
   }
 
-  get connection(): ConnectionState {
-    return this.state;
-  }
-
   /** The transport, for tests. */
   get transportForTests(): TerminalTransport | undefined {
     return this.transport;
@@ -368,6 +366,7 @@ export class AttachSession {
     if (this.disposed || this.opts.passthrough) return;
     this.lastFrame = performance.now();
     this.frames++;
+    if (this.opts.onFrame) return this.opts.onFrame();
     const status = this.status();
     if (status !== this.statusLine) {
       this.statusLine = status;
@@ -379,7 +378,8 @@ export class AttachSession {
     this.renderer.frame(this.model, { marks: (y) => copy.marks(y, top), cursor: { x: copy.cursor.col, y: copy.cursor.line - top } });
   }
 
-  private status(): string {
+  /** The status bar's text (sanitized). */
+  status(): string {
     const { title } = this.opts;
     return statusLine({ title, cols: this.cols, state: this.state, detail: this.detail, exited: this.exited, scrolledBack: this.model.scrolledBack, copy: this.copy, copyHint: this.opts.history?.hint });
   }

@@ -80,7 +80,15 @@ export const COMMANDS: readonly Command[] = [
       if (found) env.nav.push({ name: 'attach', intern: found, ...(flags?.includes('--record') ? { record: true } : {}) });
     },
   },
-  { name: 'replay', aliases: ['recordings'], help: 'recordings: play or delete', run: ({ nav }) => nav.push({ name: 'replay' }) },
+  {
+    name: 'split',
+    arg: 'NAME',
+    help: 'chat with it beside its live terminal (name or id)',
+    run: (env, _name, found) => {
+      if (found) env.nav.push({ name: 'split', intern: found });
+    },
+  },
+  { name: 'replay', aliases: ['recordings'], help: 'the attach recordings: play or delete', run: ({ nav }) => nav.push({ name: 'replay' }) },
   {
     name: 'chat',
     arg: 'NAME',

@@ -20,6 +20,8 @@ export type Route =
   /** The intern's saved conversations (from the chat, ^g). */
   | { name: 'chatSessions'; id: string; seed?: Intern }
   | { name: 'connections'; id: string }
+  /** The chat and the live terminal side by side (`w` on a running intern, `:split NAME`). */
+  | { name: 'split'; intern: Intern }
   /** `record`: this session is recorded (`:attach NAME --record`). */
   | { name: 'attach'; intern: Intern; record?: boolean }
   /** The recordings (`:replay`). */

@@ -49,7 +49,9 @@ export type Scope =
   | 'transcript'
   | 'permission'
   | 'question'
-  | 'questionText';
+  | 'questionText'
+  | 'split'
+  | 'splitChat';
 
 export interface Binding {
   id: string;
@@ -102,6 +104,7 @@ export const KEYMAP = [
   { id: 'provision', keys: ['p'], label: 'p', help: 'provision', scope: 'provisionable' },
   { id: 'suspend', keys: ['s'], label: 's', help: 'suspend', scope: 'suspendable' },
   { id: 'delete', keys: ['D'], label: 'D', help: 'delete (type the name to confirm)', scope: 'intern' },
+  { id: 'split', keys: ['w'], label: 'w', help: 'chat and terminal side by side', footer: 'side by side', scope: 'suspendable' },
   { id: 'copyId', keys: ['y'], label: 'y', help: 'copy its id (OSC 52)', footer: false, scope: 'intern' },
   { id: 'new', keys: ['n'], label: 'n', help: 'new credential', footer: 'new', scope: 'byok' },
   { id: 'byokEdit', keys: ['e'], label: 'e', help: 'edit credential', footer: 'edit', scope: 'byok' },
@@ -221,6 +224,9 @@ export const KEYMAP = [
   { id: 'replayBack', keys: ['left'], label: '←/→', help: 'back / on 5 seconds', footer: 'seek', scope: 'replay' },
   { id: 'replayForward', keys: ['right'], label: '', help: '', scope: 'replay' },
   { id: 'replayQuit', keys: ['q', 'escape'], label: 'q', help: 'stop playing', footer: 'quit', scope: 'replay' },
+  { id: 'splitFocus', keys: ['f6'], label: 'F6', help: 'focus the other pane (chat / terminal)', footer: 'other pane', scope: 'split' },
+  { id: 'splitShrink', keys: ['f7'], label: 'F7/F8', help: 'narrower / wider chat', footer: 'resize', scope: 'splitChat' },
+  { id: 'splitGrow', keys: ['f8'], label: '', help: '', scope: 'splitChat' },
   { id: 'recordingDelete', keys: ['D'], label: 'D', help: 'delete the recording (asks first)', footer: 'delete', scope: 'recordings' },
 ] as const satisfies readonly Binding[];
 
@@ -259,6 +265,7 @@ export const SCOPES_TOGETHER: Scope[][] = [
   ['always', 'palette', 'prompt', 'text'],
   ['always', 'confirm'],
   ['always', 'attach'],
+  ['always', 'split'],
   ['always', 'history'],
   ['always', 'replay'],
   ['always', 'global', 'cursor', 'list', 'recordings'],
@@ -266,13 +273,13 @@ export const SCOPES_TOGETHER: Scope[][] = [
   ['always', 'chooser', 'text'],
   ['always', 'chooser', 'chooserMulti', 'text'],
   ['always', 'global', 'cursor', 'vault', 'vaultIntern'],
-  ['always', 'chat', 'chatPrompt', 'text'],
-  ['always', 'promptSearch', 'text'],
+  ['always', 'chat', 'chatPrompt', 'text', 'split', 'splitChat'],
+  ['always', 'promptSearch', 'text', 'split', 'splitChat'],
   ['always', 'chatSessions', 'cursor'],
-  ['always', 'chat', 'transcript'],
-  ['always', 'chat', 'permission'],
-  ['always', 'chat', 'question', 'questionText', 'text'],
-  ['always', 'chat', 'question', 'choice'],
+  ['always', 'chat', 'transcript', 'split', 'splitChat'],
+  ['always', 'chat', 'permission', 'split', 'splitChat'],
+  ['always', 'chat', 'question', 'questionText', 'text', 'split', 'splitChat'],
+  ['always', 'chat', 'question', 'choice', 'split', 'splitChat'],
 ];
 
 export type BindingId = (typeof KEYMAP)[number]['id'];
@@ -305,13 +312,7 @@ export function keyName(input: string, key: Key): string {
 }
 
 export function matches(id: BindingId, input: string, key: Key): boolean {
-  const name = keyName(input, key);
-  return (BY_ID.get(id)?.keys as readonly string[] | undefined)?.includes(name) ?? false;
-}
-
-/** The first of `ids` whose binding the key matches. */
-export function matchFirst<T extends BindingId>(ids: readonly T[], input: string, key: Key): T | undefined {
-  return ids.find((id) => matches(id, input, key));
+  return (BY_ID.get(id)?.keys as readonly string[] | undefined)?.includes(keyName(input, key)) ?? false;
 }
 
 /**
@@ -414,6 +415,8 @@ export const SCOPE_TITLES: Record<Scope, string> = {
   permission: 'A permission request',
   question: 'A question (elicitation)',
   questionText: 'A question\'s text field',
+  split: 'Chat and terminal side by side (w, :split)',
+  splitChat: 'Its chat, while it has the keys',
 };
 
 const SHORT: Record<string, string> = { pagedown: 'pgdn', pageup: 'pgup', return: 'enter', escape: 'esc', 'meta+return': 'alt+enter', 'shift+return': 'shift+enter' };

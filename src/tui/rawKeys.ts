@@ -31,7 +31,9 @@ export function inkKeysOf(event: KeyEvent): [string, Key][] {
         delete: { delete: true }, backtab: { tab: true, shift: true },
       };
       const own = named[event.name];
-      return own ? [['', { ...plainKey(''), ...flags, ...own }]] : [];
+      if (own) return [['', { ...plainKey(''), ...flags, ...own }]];
+      // A function key, which Ink reports as no key at all, comes by its name: `f6`, `ctrl+f6`.
+      return /^f\d+$/.test(event.name) ? [[event.name, { ...plainKey(''), ...flags }]] : [];
     }
   }
 }
@@ -88,3 +90,16 @@ export function replayAction(event: KeyEvent): ReplayAction | undefined {
 
 /** The keys a recording plays with, as its status line names them. */
 export const replayHint = (): string => `${keyLabel('replayPause')} pause · ${keyLabel('replayBack')} seek · ${keyLabel('replayQuit')} quit`;
+
+export type SplitAction = 'focus' | 'grow' | 'shrink';
+
+/** What a key does in the split view (splitLayout.ts routes it): move the focus, or the split. */
+export function splitAction(event: KeyEvent): SplitAction | undefined {
+  const k = single(event);
+  if (!k) return undefined;
+  const [input, key] = k;
+  if (matches('splitFocus', input, key)) return 'focus';
+  if (matches('splitGrow', input, key)) return 'grow';
+  if (matches('splitShrink', input, key)) return 'shrink';
+  return undefined;
+}

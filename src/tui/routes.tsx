@@ -25,6 +25,8 @@ const AttachRoute = onFirstUse('attach', async () => (await import('./screens/At
 const PlayRecording = onFirstUse('replay', async () => (await import('./screens/PlayRecording.js')).PlayRecording, 'loading the player…');
 const ChatScreen = onFirstUse('chat', async () => (await import('./screens/ChatScreen.js')).ChatScreen, 'opening the chat…');
 const ConversationList = onFirstUse('chatSessions', async () => (await import('./screens/chat/ConversationList.js')).ConversationList, 'reading the conversations…');
+// The chat and the emulator together, loaded when first opened.
+const SplitScreen = onFirstUse('split', async () => (await import('./screens/SplitScreen.js')).SplitScreen, 'opening the split view…');
 
 type RouteOf<N extends Route['name']> = Extract<Route, { name: N }>;
 
@@ -45,6 +47,7 @@ export const SCREENS: { [N in Route['name']]: ScreenDef<N> } = {
   vault: { title: 'Vault secrets', render: (r) => <VaultScreen key={r.internId ?? 'workspace'} internId={r.internId} /> },
   chat: { title: 'Chat', render: (r) => <ChatScreen key={r.id} id={r.id} seed={r.seed} /> },
   chatSessions: { title: 'Conversations', render: (r) => <ConversationList key={r.id} id={r.id} seed={r.seed} /> },
+  split: { title: 'Chat and terminal', render: (r) => <SplitScreen key={r.intern.id} intern={r.intern} /> },
   attach: { title: 'Attach', render: (r) => <AttachRoute intern={r.intern} record={r.record} />, fullScreen: true },
   replay: { title: 'Recordings', render: () => <Recordings /> },
   recording: { title: 'Recording', render: (r) => <PlayRecording path={r.path} title={r.title} />, fullScreen: true },

@@ -18,4 +18,7 @@ export const KEYS: Record<string, string> = {
   'ctrl+c': '\x03',
   'shift+pageup': '\x1b[5;2~',
   'shift+pagedown': '\x1b[6;2~',
+  f6: '\x1b[17~',
+  f7: '\x1b[18~',
+  f8: '\x1b[19~',
 };

@@ -3,7 +3,7 @@ import { Box } from 'ink';
 import { Text } from '../components/Text.js';
 import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../client/errors.js';
-import { NO_MODEL, TRANSITIONAL_STATUSES, type Intern } from '../../contract/intern.js';
+import { NO_MODEL, SUSPENDABLE_STATUSES, TRANSITIONAL_STATUSES, type Intern } from '../../contract/intern.js';
 import { Confirm } from '../components/Confirm.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { IconView } from '../components/IconView.js';
@@ -118,6 +118,7 @@ export function InternDetails({ id, note, seed, ask }: { id: string; note?: stri
     if (matches('connections', input, key)) return nav.push({ name: 'connections', id });
     if (matches('attach', input, key)) return nav.push({ name: 'attach', intern });
     if (matches('chat', input, key)) return nav.push({ name: 'chat', id, seed: intern });
+    if (matches('split', input, key) && SUSPENDABLE_STATUSES.includes(intern.status)) return nav.push({ name: 'split', intern });
     if (matches('vault', input, key)) return nav.push({ name: 'vault', internId: id });
     if (matches('copyId', input, key)) return copy(id, `the id of ${sanitize(intern.name)}`);
     if (matches('provision', input, key) || matches('suspend', input, key)) {

@@ -4,7 +4,7 @@ import { Text } from '../components/Text.js';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { FIRST_INTERN_PAGE } from '../../client/prefetch.js';
 import { INTERN_PAGE } from '../../client/pages.js';
-import { INTERN_STATUSES, NO_MODEL, TRANSITIONAL_STATUSES, type Intern } from '../../contract/intern.js';
+import { INTERN_STATUSES, NO_MODEL, SUSPENDABLE_STATUSES, TRANSITIONAL_STATUSES, type Intern } from '../../contract/intern.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { type Column, Table } from '../components/Table.js';
 import { statusColor, statusLabel } from '../components/StatusBadge.js';
@@ -283,6 +283,7 @@ export function InternList() {
     if (matches('edit', input, key)) return nav.push({ name: 'settings', id: selected.id, seed: selected });
     if (matches('connections', input, key)) return nav.push({ name: 'connections', id: selected.id });
     if (matches('attach', input, key)) return nav.push({ name: 'attach', intern: selected });
+    if (matches('split', input, key) && SUSPENDABLE_STATUSES.includes(selected.status)) return nav.push({ name: 'split', intern: selected });
     if (matches('copyId', input, key)) return copy(selected.id, `the id of ${sanitize(selected.name)}`);
     if (matches('provision', input, key) || matches('suspend', input, key)) {
       const refused = lifecycleRefusal(matches('provision', input, key) ? 'provision' : 'suspend', selected);

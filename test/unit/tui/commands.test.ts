@@ -38,7 +38,7 @@ describe('the command registry', () => {
   });
   it('asks for a missing argument and names the commands when the word is unknown', () => {
     expect(name(resolveCommand('attach'))).toMatch(/error: attach needs an intern name: attach NAME/);
-    expect(name(resolveCommand('a'))).toMatch(/error: unknown command "a"; try interns, new, byok, vault, open NAME, attach NAME, replay, chat NAME, profile PROFILE, login, quit/);
+    expect(name(resolveCommand('a'))).toMatch(/error: unknown command "a"; try interns, new, byok, vault, open NAME, attach NAME, split NAME, replay, chat NAME, profile PROFILE, login, quit/);
     expect(name(resolveCommand('zap'))).toMatch(/unknown command/);
     // A near miss is answered with the command it probably was; a word after one that takes none is refused.
     expect(name(resolveCommand('intrens'))).toBe('error: unknown command "intrens" (did you mean interns?)');
