@@ -30,18 +30,20 @@ export function SplitScreen({ intern }: { intern: Intern }) {
   const layout = splitLayout(pane, ratio);
   const terminal = useRef<TerminalPaneHandle>(null);
 
-  // The footer: the chat's keys and the split's while the chat has focus, the focus key alone else.
+  // The footer: the focus key first (the chat's keys fill the rest of the row, and what does not fit
+  // is cut from the end), then the chat's and the split's own while the chat has focus; the focus
+  // key alone else.
   const chatScopes = useRef<Scope[]>([]);
   const focusNow = useRef(focus);
   focusNow.current = focus;
   const chatSetScopes = useCallback(
     (scopes: Scope[]) => {
       chatScopes.current = scopes;
-      if (focusNow.current === 'chat') setScopes([...scopes, 'split', 'splitChat']);
+      if (focusNow.current === 'chat') setScopes(['split', 'splitChat', ...scopes]);
     },
     [setScopes],
   );
-  useLayoutEffect(() => setScopes(focus === 'chat' ? [...chatScopes.current, 'split', 'splitChat'] : ['split']), [focus, setScopes]);
+  useLayoutEffect(() => setScopes(focus === 'chat' ? ['split', 'splitChat', ...chatScopes.current] : ['split']), [focus, setScopes]);
 
   // Keys the split reads itself, raw: Ink reports no function keys. Set in a layout effect, so the
   // keys typed after F6 find the routing already changed.
