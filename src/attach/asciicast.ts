@@ -105,3 +105,11 @@ export function parseCast(text: string): { header: CastHeader; events: CastEvent
   }
   return { header: out, events };
 }
+
+/** A recording's time as m:ss, or h:mm:ss past an hour (the player and the recordings list; here, so the list needs no emulator). */
+export function clock(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  const mm = String(Math.floor(s / 60) % 60);
+  const ss = String(s % 60).padStart(2, '0');
+  return s >= 3600 ? `${Math.floor(s / 3600)}:${mm.padStart(2, '0')}:${ss}` : `${mm}:${ss}`;
+}

@@ -11,7 +11,7 @@
  * seeking back starts a fresh model and parses from the start (at 10 MB/s and
  * more, a long recording's seek costs a few hundred milliseconds at worst).
  */
-import { parseSize, type CastEvent, type CastHeader } from './asciicast.js';
+import { clock, parseSize, type CastEvent, type CastHeader } from './asciicast.js';
 import { FrameRenderer } from './painter.js';
 import { TerminalModel } from './terminal.js';
 import { pad, sanitize, truncate } from '../text.js';
@@ -36,14 +36,6 @@ export interface PlayerOptions {
 
 /** Frames at most this often while playing. */
 const FRAME_MS = 1000 / 30;
-
-/** m:ss, or h:mm:ss past an hour. */
-export function clock(seconds: number): string {
-  const s = Math.max(0, Math.floor(seconds));
-  const mm = String(Math.floor(s / 60) % 60);
-  const ss = String(s % 60).padStart(2, '0');
-  return s >= 3600 ? `${Math.floor(s / 3600)}:${mm.padStart(2, '0')}:${ss}` : `${mm}:${ss}`;
-}
 
 /** Each event's time with pauses longer than `idleLimit` cut to it. */
 export function timeline(events: readonly CastEvent[], idleLimit = Infinity): number[] {

@@ -15,13 +15,13 @@ import { Connections } from './screens/Connections.js';
 import { InternDetails } from './screens/InternDetails.js';
 import { InternList } from './screens/InternList.js';
 import { InternSettings } from './screens/InternSettings.js';
-import { Recordings } from './screens/Recordings.js';
 import { VaultScreen } from './screens/VaultScreen.js';
 
 // The attach screen (terminal emulator, WebSocket transport) and the chat (marked, the Markdown
 // renderer) load when first opened.
 const AttachRoute = onFirstUse('attach', async () => (await import('./screens/AttachRoute.js')).AttachRoute, 'attaching…');
 // A recording plays through the same emulator as attach, loaded when first played.
+const Recordings = onFirstUse('recordings', async () => (await import('./screens/Recordings.js')).Recordings, 'reading the recordings…');
 const PlayRecording = onFirstUse('replay', async () => (await import('./screens/PlayRecording.js')).PlayRecording, 'loading the player…');
 const ChatScreen = onFirstUse('chat', async () => (await import('./screens/ChatScreen.js')).ChatScreen, 'opening the chat…');
 const ConversationList = onFirstUse('chatSessions', async () => (await import('./screens/chat/ConversationList.js')).ConversationList, 'reading the conversations…');

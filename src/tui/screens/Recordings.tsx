@@ -5,7 +5,7 @@
  */
 import { Box } from 'ink';
 import { useMemo, useState } from 'react';
-import { clock } from '../../attach/player.js';
+import { clock } from '../../attach/asciicast.js';
 import { Confirm, confirmRows } from '../components/Confirm.js';
 import { type Column, Table } from '../components/Table.js';
 import { Text } from '../components/Text.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CastEvent } from '../../../src/attach/asciicast.js';
-import { Player, clock, timeline } from '../../../src/attach/player.js';
+import { Player, timeline } from '../../../src/attach/player.js';
+import { clock } from '../../../src/attach/asciicast.js';
 
 const ev = (time: number, data: string, code: CastEvent['code'] = 'o'): CastEvent => ({ time, code, data });
 
