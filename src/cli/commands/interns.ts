@@ -1,5 +1,6 @@
 /** `interns list|get|create|update|delete|provision|suspend|wait` and `connections NAME`. */
 import { randomUUID } from 'node:crypto';
+import { createInternWithModel, type CreateOutcome } from '../../client/create.js';
 import { ApiError } from '../../client/errors.js';
 import { ConnectionListSchema, INTERN_STATUSES, InternSchema, NO_MODEL, STARTING_STATUSES, type Intern, type InternCreate, type InternUpdate } from '../../contract/intern.js';
 import { checkDescription, checkInstructions, checkModel, checkName } from '../../contract/rules.js';
@@ -105,8 +106,8 @@ export async function create(ctx: RunContext): Promise<number> {
   if (instr !== undefined) body.instructions = instr;
   if (ctx.text('workspace') !== undefined) body.workspace_id = ctx.text('workspace');
   if (ctx.text('vault') !== undefined) body.vault_id = ctx.text('vault');
-  // The service's create takes no model: it is set by an update right after, before provisioning
-  // (a model change takes effect on the next provision), so --provision waits for it.
+  // The service's create takes no model: createInternWithModel sets it by an update right after,
+  // before provisioning (a model change takes effect on the next provision).
   const model = ctx.text('model') || undefined;
   if (ctx.values.provision) body.provision = true;
   if (ctx.values.wait && !body.provision) throw usageError('--wait waits for the provisioning to finish: add --provision');
@@ -117,14 +118,12 @@ export async function create(ctx: RunContext): Promise<number> {
     [instructionsFlag(ctx), checkInstructions(body.instructions ?? null)],
     ['--model', checkModel(model ?? null)],
   ]);
-  const provisionAfter = model !== undefined && body.provision === true;
-  if (provisionAfter) delete body.provision;
   const api = await ctx.api();
-  let created: Intern;
+  let outcome: CreateOutcome;
   try {
     // One key for this command's attempts: a retry after a 503 or a timeout whose first try went
     // through answers that intern, not 409 name_taken (the TUI sends one the same way).
-    created = await api.createIntern(body, { signal: ctx.signal, idempotencyKey: randomUUID() });
+    outcome = await createInternWithModel(api, body, model ?? null, { signal: ctx.signal, idempotencyKey: randomUUID() });
   } catch (e) {
     const mine = ctx.values['if-not-exists'] === true && e instanceof ApiError && e.reason === 'name_taken' ? await ownNamed(ctx, api, body.name) : null;
     if (!mine) throw e;
@@ -133,7 +132,9 @@ export async function create(ctx: RunContext): Promise<number> {
     ctx.out.object(mine, DETAIL);
     return EXIT.ok;
   }
-  if (model !== undefined) created = await withModel(ctx, api, created, model, provisionAfter);
+  if (outcome.failed) throw unfinished(ctx, outcome.intern, outcome.failed, model!);
+  // Provisioned after its model was set: read again, for the status provisioning gave it.
+  const created = model !== undefined && body.provision ? ((await readAgain(api, outcome.intern.id, ctx.signal)) ?? outcome.intern) : outcome.intern;
   // With --wait, what is printed is the intern once running.
   const intern = timeout ? ((await untilStatus(ctx, api, created, 'running', timeout)) ?? created) : created;
   ctx.out.changed(`Created intern ${intern.name} (${intern.id}).`, intern, DETAIL);
@@ -141,26 +142,17 @@ export async function create(ctx: RunContext): Promise<number> {
 }
 
 /**
- * `create --model`: the model set on the intern just created, then provisioning started when asked.
- * A refusal then leaves the intern made: the error says so and how to finish (exit 1).
+ * `create --model` whose step after the create was refused (createInternWithModel): the intern is
+ * made; the error says so and how to finish (exit 1, or 4 for a refused credential).
  */
-async function withModel(ctx: RunContext, api: InternApi, created: Intern, model: string, provision: boolean): Promise<Intern> {
-  let step = 'setting its model';
-  try {
-    let intern = await api.updateIntern(created.id, { model }, { signal: ctx.signal });
-    if (provision) {
-      step = 'provisioning it';
-      await api.provisionIntern(created.id, { signal: ctx.signal });
-      intern = (await readAgain(api, created.id, ctx.signal)) ?? intern;
-    }
-    return intern;
-  } catch (e) {
-    // By the name as typed (the service's id goes into no command line unquoted), quoted.
-    const name = shellQuote(ctx.positionals[0]!);
-    const next = step === 'provisioning it' ? `intern-tui interns provision ${name}` : `intern-tui interns update ${name} --model ${shellQuote(model)}`;
-    const code = e instanceof ApiError && (e.status === 401 || e.status === 403) ? EXIT.auth : EXIT.failed;
-    throw new CliError(code, `created intern ${created.name} (${created.id}), but ${step} failed: ${(e as Error).message}; finish with: ${next}`);
-  }
+function unfinished(ctx: RunContext, created: Intern, failed: NonNullable<CreateOutcome['failed']>, model: string): CliError {
+  const step = failed.step === 'provision' ? 'provisioning it' : 'setting its model';
+  // By the name as typed (the service's id goes into no command line unquoted), quoted.
+  const name = shellQuote(ctx.positionals[0]!);
+  const next = failed.step === 'provision' ? `intern-tui interns provision ${name}` : `intern-tui interns update ${name} --model ${shellQuote(model)}`;
+  const e = failed.error;
+  const code = e instanceof ApiError && (e.status === 401 || e.status === 403) ? EXIT.auth : EXIT.failed;
+  return new CliError(code, `created intern ${created.name} (${created.id}), but ${step} failed: ${(e as Error).message}; finish with: ${next}`);
 }
 
 /** The caller's own intern named `name` (names are unique per creator: another's may share it), or null. */
