@@ -540,12 +540,18 @@ describe('intern details', () => {
   });
 
 
-  it('draws the progress of a provisioning intern and the failure of a failed one', async () => {
+  it('draws the progress of a provisioning intern and the failure of a failed one, or of a teardown that failed', async () => {
     const app = renderApp({ initial: { name: 'intern', id: IDS.builder } });
     expect(await app.waitFor('Pulling the image')).toContain('(2 of 5)');
     cleanup();
     const failed = renderApp({ initial: { name: 'intern', id: IDS.broken } });
     expect(await failed.waitFor('Image pull failed')).toContain('registry answered 503');
+    cleanup();
+    // A teardown's failure too (the sandbox now reports one, as spec 2.1's delete rule needs).
+    const api = new FakeApi();
+    Object.assign(api.interns.find((i) => i.id === IDS.broken)!, { status: 'destroy_failed', last_failure_message: 'workspace_archive_failed: the archive store refused' });
+    const teardown = renderApp({ api, initial: { name: 'intern', id: IDS.broken } });
+    expect(await teardown.waitFor('workspace_archive_failed')).toContain('the archive store refused');
   });
 
   it('provisions with p and suspends with s after a y', async () => {

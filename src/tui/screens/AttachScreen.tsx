@@ -11,7 +11,7 @@ import { AttachSession } from '../../attach/session.js';
 import { WebSocketTransport } from '../../attach/transport.js';
 import { ApiError } from '../../client/errors.js';
 import type { InternApi } from '../../client/types.js';
-import { PROVISIONABLE_STATUSES, STARTING_STATUSES, type DaemonAccess, type Intern } from '../../contract/intern.js';
+import { FAILED_STATUSES, PROVISIONABLE_STATUSES, STARTING_STATUSES, type DaemonAccess, type Intern } from '../../contract/intern.js';
 import { REASONS } from '../../contract/errors.js';
 import { CREDENTIAL_SOURCES, loginCommand } from '../../contract/routes.js';
 import { ErrorView, explain } from '../components/ErrorView.js';
@@ -256,7 +256,7 @@ export function AttachScreen({ api, intern, scrollback, onDetach, onProvision, r
         <Box flexDirection="column">
           <Text>
             {sanitize(phase.intern.name)} is not running: <StatusBadge status={phase.intern.status} />
-            {phase.intern.status === 'failed' && phase.intern.last_failure_message ? ` (${sanitize(phase.intern.last_failure_message)})` : ''}
+            {FAILED_STATUSES.includes(phase.intern.status) && phase.intern.last_failure_message ? ` (${sanitize(phase.intern.last_failure_message)})` : ''}
           </Text>
           {PROVISIONABLE_STATUSES.includes(phase.intern.status) && onProvision ? (
             <Text color={theme.accent}>{keyLabel('attachProvision')} provisions it, and attaches once it is running.</Text>

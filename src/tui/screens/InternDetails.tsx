@@ -3,7 +3,7 @@ import { Box } from 'ink';
 import { Text } from '../components/Text.js';
 import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../client/errors.js';
-import { NO_MODEL, SUSPENDABLE_STATUSES, TRANSITIONAL_STATUSES, type Intern } from '../../contract/intern.js';
+import { FAILED_STATUSES, NO_MODEL, SUSPENDABLE_STATUSES, TRANSITIONAL_STATUSES, type Intern } from '../../contract/intern.js';
 import { Confirm } from '../components/Confirm.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { IconView } from '../components/IconView.js';
@@ -160,7 +160,7 @@ export function InternDetails({ id, note, seed, ask }: { id: string; note?: stri
   const headerWidth = Math.max(10, pane.columns - ICON.cols - 2);
   // A long failure gives up rows first: two under a question (a delete is asked of failed interns
   // most), a quarter of the pane otherwise; the last row shown ends in "…" when cut.
-  const failureLines = intern.status === 'failed' && intern.last_failure_message ? wrapText(`✖ ${sanitize(intern.last_failure_message)}`, headerWidth) : [];
+  const failureLines = FAILED_STATUSES.includes(intern.status) && intern.last_failure_message ? wrapText(`✖ ${sanitize(intern.last_failure_message)}`, headerWidth) : [];
   const failure = firstLines(failureLines, pending ? 2 : Math.max(2, Math.floor(pane.rows / 4)), headerWidth);
   // A question on a short pane takes the icon's rows: its box is what must show whole.
   const iconShown = !(pending && pane.rows < 16);
