@@ -149,6 +149,42 @@ const BYOK_SETTINGS: Record<string, FlagSpec> = {
   required: { type: 'string', value: 'true|false', description: 'require this key', sets: BYOK_FLAG_FIELDS.required },
 };
 
+/** `login`, and gh's name for it, `auth login`: one spec. */
+const LOGIN: Omit<CommandSpec, 'noun'> = {
+  positionals: [0, 0],
+  summary: 'sign in in the browser and save the API key',
+  flags: {
+    'no-browser': { type: 'boolean', description: 'only print the sign-in URL; do not open a browser' },
+    headless: { type: 'boolean', description: 'no local listener: the page shows a code to paste (masked); not with --oauth' },
+    oauth: { type: 'boolean', description: 'get the OAuth token for attaching (daemon access) from the profile\'s issuer' },
+    issuer: { type: 'string', value: 'URL', description: 'with --oauth: the OAuth issuer (RFC 8414), saved in the profile' },
+    'with-token': { type: 'boolean', description: 'read a key from stdin (or a masked prompt) instead of signing in, for CI' },
+    kind: { type: 'string', value: 'KIND', description: 'with --with-token: api_key (default), management_key or oauth_token' },
+  },
+  details:
+    'Signs in with PKCE: listens on a loopback port, prints "Open this URL to sign in:", and saves the\n' +
+    'API key the service issues: in the system keychain, else in the config file at mode 0600.\n' +
+    'Typed or pasted secrets are never echoed.\n' +
+    'Examples:\n  intern-tui login --base-url https://openrouter.ai/api/v1\n  intern-tui login --headless\n' +
+    '  intern-tui login --oauth --issuer https://auth.example.com\n  intern-tui login --with-token < key.txt',
+  needs: [],
+  noSandbox: 'it signs in to the configured service and saves its credentials; the built-in sandbox has its own keys',
+  load: () => import('./commands/auth.js').then((m) => m.login),
+};
+
+/** `logout`, and gh's name for it, `auth logout`: one spec. */
+const LOGOUT: Omit<CommandSpec, 'noun'> = {
+  positionals: [0, 0],
+  summary: "remove the profile's stored credentials",
+  details:
+    'From the system keychain and the config file. A --profile the config file lacks is refused (exit 2),\n' +
+    'as every command refuses it, unless the keychain still held its secrets (then they are removed).\n' +
+    'Example:\n  intern-tui logout --profile work',
+  needs: [],
+  noSandbox: "it removes the configured profile's credentials; the built-in sandbox keeps none",
+  load: () => import('./commands/auth.js').then((m) => m.logout),
+};
+
 export const COMMANDS: CommandSpec[] = [
   // ── interns ──
   {
@@ -603,76 +639,10 @@ export const COMMANDS: CommandSpec[] = [
     load: () => import('./commands/replay.js').then((m) => m.replay),
   },
   // ── auth: login, logout, auth status (h-signin) ──
-  {
-    noun: 'login',
-    positionals: [0, 0],
-    summary: 'sign in in the browser and save the API key',
-    flags: {
-      'no-browser': { type: 'boolean', description: 'only print the sign-in URL; do not open a browser' },
-      headless: { type: 'boolean', description: 'no local listener: the page shows a code to paste (masked); not with --oauth' },
-      oauth: { type: 'boolean', description: 'get the OAuth token for attaching (daemon access) from the profile\'s issuer' },
-      issuer: { type: 'string', value: 'URL', description: 'with --oauth: the OAuth issuer (RFC 8414), saved in the profile' },
-      'with-token': { type: 'boolean', description: 'read a key from stdin (or a masked prompt) instead of signing in, for CI' },
-      kind: { type: 'string', value: 'KIND', description: 'with --with-token: api_key (default), management_key or oauth_token' },
-    },
-    details:
-      'Signs in with PKCE: listens on a loopback port, prints "Open this URL to sign in:", and saves the\n' +
-      'API key the service issues: in the system keychain, else in the config file at mode 0600.\n' +
-      'Typed or pasted secrets are never echoed.\n' +
-      'Examples:\n  intern-tui login --base-url https://openrouter.ai/api/v1\n  intern-tui login --headless\n' +
-      '  intern-tui login --oauth --issuer https://auth.example.com\n  intern-tui login --with-token < key.txt',
-    needs: [],
-    noSandbox: 'it signs in to the configured service and saves its credentials; the built-in sandbox has its own keys',
-    load: () => import('./commands/auth.js').then((m) => m.login),
-  },
-  {
-    noun: 'logout',
-    positionals: [0, 0],
-    summary: "remove the profile's stored credentials",
-    details:
-      'From the system keychain and the config file. A --profile the config file lacks is refused (exit 2),\n' +
-      'as every command refuses it, unless the keychain still held its secrets (then they are removed).\n' +
-      'Example:\n  intern-tui logout --profile work',
-    needs: [],
-    noSandbox: "it removes the configured profile's credentials; the built-in sandbox keeps none",
-    load: () => import('./commands/auth.js').then((m) => m.logout),
-  },
-  {
-    noun: 'auth',
-    verb: 'login',
-    positionals: [0, 0],
-    summary: 'sign in in the browser and save the API key',
-    flags: {
-      'no-browser': { type: 'boolean', description: 'only print the sign-in URL; do not open a browser' },
-      headless: { type: 'boolean', description: 'no local listener: the page shows a code to paste (masked); not with --oauth' },
-      oauth: { type: 'boolean', description: 'get the OAuth token for attaching (daemon access) from the profile\'s issuer' },
-      issuer: { type: 'string', value: 'URL', description: 'with --oauth: the OAuth issuer (RFC 8414), saved in the profile' },
-      'with-token': { type: 'boolean', description: 'read a key from stdin (or a masked prompt) instead of signing in, for CI' },
-      kind: { type: 'string', value: 'KIND', description: 'with --with-token: api_key (default), management_key or oauth_token' },
-    },
-    details:
-      'Signs in with PKCE: listens on a loopback port, prints "Open this URL to sign in:", and saves the\n' +
-      'API key the service issues: in the system keychain, else in the config file at mode 0600.\n' +
-      'Typed or pasted secrets are never echoed.\n' +
-      'Examples:\n  intern-tui login --base-url https://openrouter.ai/api/v1\n  intern-tui login --headless\n' +
-      '  intern-tui login --oauth --issuer https://auth.example.com\n  intern-tui login --with-token < key.txt',
-    needs: [],
-    noSandbox: 'it signs in to the configured service and saves its credentials; the built-in sandbox has its own keys',
-    load: () => import('./commands/auth.js').then((m) => m.login),
-  },
-  {
-    noun: 'auth',
-    verb: 'logout',
-    positionals: [0, 0],
-    summary: "remove the profile's stored credentials",
-    details:
-      'From the system keychain and the config file. A --profile the config file lacks is refused (exit 2),\n' +
-      'as every command refuses it, unless the keychain still held its secrets (then they are removed).\n' +
-      'Example:\n  intern-tui logout --profile work',
-    needs: [],
-    noSandbox: "it removes the configured profile's credentials; the built-in sandbox keeps none",
-    load: () => import('./commands/auth.js').then((m) => m.logout),
-  },
+  { noun: 'login', ...LOGIN },
+  { noun: 'logout', ...LOGOUT },
+  { noun: 'auth', verb: 'login', ...LOGIN },
+  { noun: 'auth', verb: 'logout', ...LOGOUT },
   {
     noun: 'auth',
     verb: 'token',
