@@ -9,7 +9,7 @@ import type { ChatChunk } from '../../contract/chat.js';
 import type { Intern } from '../../contract/intern.js';
 import { sanitize } from '../../text.js';
 import { costText } from '../../tui/format.js';
-import { ConversationStore, sessionsDir, type ConversationLog, type SavedConversation, type SavedTurn } from '../../tui/state/conversations.js';
+import { ConversationStore, savedText, sessionsDir, type ConversationLog, type SavedConversation, type SavedTurn } from '../../tui/state/conversations.js';
 import { EXPORT_FORMATS, toJsonl, toMarkdown, type ExportFormat } from '../../tui/state/exportConversation.js';
 import type { RunContext } from '../context.js';
 import { CliError, EXIT, usageError } from '../exit.js';
@@ -56,8 +56,9 @@ export class TurnRecorder {
     const first = this.turn.answer === '' && this.turn.tools.length === 0 && !this.turn.reasoning;
     for (const choice of chunk.choices) {
       const d = choice.delta;
-      if (d.reasoning) this.turn.reasoning = (this.turn.reasoning ?? '') + d.reasoning;
-      if (d.content) this.turn.answer += d.content;
+      // Kept as it will be saved (savedText): a stream of 64 MiB is not held here in full.
+      if (d.reasoning) this.turn.reasoning = savedText(this.turn.reasoning ?? '', d.reasoning);
+      if (d.content) this.turn.answer = savedText(this.turn.answer, d.content);
       for (const call of d.tool_calls ?? []) {
         const at = this.toolAt.get(call.index);
         if (at === undefined) {
@@ -65,7 +66,7 @@ export class TurnRecorder {
           this.turn.tools.push({ name: call.function.name, args: call.function.arguments ?? '' });
         } else {
           const prev = this.turn.tools[at]!;
-          this.turn.tools[at] = { name: call.function.name || prev.name, args: prev.args + (call.function.arguments ?? '') };
+          this.turn.tools[at] = { name: call.function.name || prev.name, args: savedText(prev.args, call.function.arguments ?? '') };
         }
       }
     }

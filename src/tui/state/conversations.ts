@@ -123,15 +123,30 @@ const EventSchema = z.discriminatedUnion('type', [
 ]);
 type Event = z.infer<typeof EventSchema>;
 
-/** A turn as written and as read: every string sanitised. */
+/**
+ * The most of one answer, reasoning or tool input a saved turn keeps (characters): a stream may
+ * carry 64 MiB (CHAT_STREAM_MAX_BYTES), and a turn is one line, read back whole and held in memory
+ * while it streams. Past it the text ends with NOT_SAVED and the rest is dropped.
+ */
+export const SAVED_TEXT_MAX = 256 * 1024;
+export const NOT_SAVED = `\n[… the rest was not saved: a saved turn keeps ${SAVED_TEXT_MAX / 1024} KiB of each text]`;
+
+/** `text` and `more` as saved: cut at SAVED_TEXT_MAX once, after which nothing is added. */
+export function savedText(text: string, more = ''): string {
+  if (text.length > SAVED_TEXT_MAX && text.endsWith(NOT_SAVED)) return text;
+  const whole = text + more;
+  return whole.length <= SAVED_TEXT_MAX ? whole : whole.slice(0, SAVED_TEXT_MAX) + NOT_SAVED;
+}
+
+/** A turn as written and as read: every string sanitised, each text at most SAVED_TEXT_MAX. */
 function cleanTurn(t: SavedTurn): SavedTurn {
   return {
     id: t.id,
     at: t.at,
     prompt: keep(t.prompt),
-    ...(t.reasoning ? { reasoning: keep(t.reasoning) } : {}),
-    answer: keep(t.answer),
-    tools: t.tools.map((x) => ({ name: sanitize(x.name), args: keep(x.args) })),
+    ...(t.reasoning ? { reasoning: keep(savedText(t.reasoning)) } : {}),
+    answer: keep(savedText(t.answer)),
+    tools: t.tools.map((x) => ({ name: sanitize(x.name), args: keep(savedText(x.args)) })),
     notes: t.notes.map(keep),
     replies: t.replies.map((r) => sanitize(r)),
     status: t.status,

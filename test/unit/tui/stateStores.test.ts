@@ -226,3 +226,14 @@ describe('conversation store', () => {
     expect(events[0]).toMatchObject({ id: c.id, session_id: 'sess_9', turns: 1, cost: 0.001 });
   });
 });
+
+describe('savedText', () => {
+  it('keeps at most SAVED_TEXT_MAX characters of a text, says the rest was not saved, and adds nothing after', async () => {
+    const { savedText, SAVED_TEXT_MAX, NOT_SAVED } = await import('../../../src/tui/state/conversations.js');
+    expect(savedText('ab', 'cd')).toBe('abcd');
+    const full = savedText('x'.repeat(SAVED_TEXT_MAX - 1), 'yz');
+    expect(full).toBe('x'.repeat(SAVED_TEXT_MAX - 1) + 'y' + NOT_SAVED);
+    expect(savedText(full, 'more')).toBe(full);
+    expect(savedText('z'.repeat(SAVED_TEXT_MAX * 2))).toHaveLength(SAVED_TEXT_MAX + NOT_SAVED.length);
+  });
+});
