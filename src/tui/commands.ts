@@ -83,7 +83,7 @@ export const COMMANDS: readonly Command[] = [
   {
     name: 'split',
     arg: 'NAME',
-    help: 'chat beside its live terminal (name or id)',
+    help: 'chat beside its terminal',
     run: (env, _name, found) => {
       if (found) env.nav.push({ name: 'split', intern: found });
     },

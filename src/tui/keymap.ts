@@ -224,7 +224,7 @@ export const KEYMAP = [
   { id: 'replayBack', keys: ['left'], label: '←/→', help: 'back / on 5 seconds', footer: 'seek', scope: 'replay' },
   { id: 'replayForward', keys: ['right'], label: '', help: '', scope: 'replay' },
   { id: 'replayQuit', keys: ['q', 'escape'], label: 'q', help: 'stop playing', footer: 'quit', scope: 'replay' },
-  { id: 'splitFocus', keys: ['f6'], label: 'F6', help: 'focus the other pane (chat / terminal)', footer: 'other pane', scope: 'split' },
+  { id: 'splitFocus', keys: ['f6'], label: 'F6', help: 'focus the other pane', footer: 'other pane', scope: 'split' },
   { id: 'splitShrink', keys: ['f7'], label: 'F7/F8', help: 'narrower / wider chat', footer: 'resize', scope: 'splitChat' },
   { id: 'splitGrow', keys: ['f8'], label: '', help: '', scope: 'splitChat' },
   { id: 'recordingDelete', keys: ['D'], label: 'D', help: 'delete the recording (asks first)', footer: 'delete', scope: 'recordings' },
