@@ -8,11 +8,13 @@ import { useEffect, useState } from 'react';
 /** How often ages are drawn again: they count seconds only under a minute. */
 export const AGE_TICK_MS = 10_000;
 
-export function useTick(ms = AGE_TICK_MS): void {
+/** `on`: only while it holds (a countdown shown), so a screen at rest is not drawn again for nothing. */
+export function useTick(ms = AGE_TICK_MS, on = true): void {
   const [, setTicks] = useState(0);
   useEffect(() => {
+    if (!on) return;
     const timer = setInterval(() => setTicks((n) => n + 1), ms);
     timer.unref?.();
     return () => clearInterval(timer);
-  }, [ms]);
+  }, [ms, on]);
 }

@@ -1,14 +1,8 @@
 /**
- * Chat with an intern (`t` on details, `:chat NAME`). The transcript streams as chunks arrive:
- * reasoning dimmed and foldable (^o), Markdown from marked's lexer, tool calls as they happen.
- * A permission request is a numbered list (a number, or arrows and enter); a question is a form
- * built from its fields. The approval mode (^t) applies to the next prompt. esc cancels a running
- * turn; sending while one runs steers it. `busy` and `rate_limited` count down their Retry-After
- * and retry by themselves. Each turn shows its tokens and cost; ^y copies the last answer (OSC 52).
- *
- * This file is the conversation's driver (streaming, answering, the keys) and the layout; what it
- * draws is in `chat/`: the transcript as rows (`transcript.ts`, no React), its view, the prompt,
- * the permission box and the question form.
+ * Chat with an intern (`t` on details, `:chat NAME`): the conversation's driver (streaming into the
+ * last turn, answering permissions and questions, steering, retrying `busy` and `rate_limited` after
+ * their Retry-After, the keys) and the layout. What it draws is in `chat/`: the transcript as rows
+ * (`transcript.ts`, no React) and its view, the prompt, the permission box and the question form.
  */
 import { randomUUID } from 'node:crypto';
 import { Box } from 'ink';
@@ -16,14 +10,13 @@ import { Text } from '../components/Text.js';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ChatStart } from '../../client/types.js';
 import { CANCEL_ANSWER, elicitationAnswer, type ChatChunk, type ChatMessage, type ChatRequest, answerMessages, promptTooLong } from '../../contract/chat.js';
-import { STARTING_STATUSES, type Intern } from '../../contract/intern.js';
+import type { Intern } from '../../contract/intern.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { useTui } from '../context.js';
 import { useAttention } from '../hooks/useAttention.js';
 import { useClipboard } from '../hooks/useClipboard.js';
 import { useKeys } from '../hooks/useKeys.js';
-import { useResource } from '../hooks/useResource.js';
-import { usePolling } from '../hooks/usePolling.js';
+import { useTick } from '../hooks/useTick.js';
 import { useScreen } from '../hooks/useScreen.js';
 import { keyLabel, matches } from '../keymap.js';
 import { supportsHyperlinks } from '../markdown.js';
@@ -33,6 +26,7 @@ import { type Turn, applyChunk, conversationOf, endedStatus, newTurn, optionText
 import { ChatPrompt, promptHeight } from './chat/ChatPrompt.js';
 import { promptState } from './chat/promptModel.js';
 import { useSavedChat } from './chat/useSavedChat.js';
+import { useSettlingIntern } from './chat/useSettlingIntern.js';
 import { PermissionBox } from './chat/PermissionBox.js';
 import { QuestionForm } from './chat/QuestionForm.js';
 import { TranscriptView } from './chat/TranscriptView.js';
@@ -50,15 +44,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
   const signal = useAttention();
   // When the turn last went on without waiting for the person (a prompt sent, a request answered).
   const resumedAt = useRef(Date.now());
-  const intern = useResource((signal) => api.getIntern(id, { signal }), id, seed);
-  // One on its way up is read again until it settles, so the hint that it cannot take a prompt yet
-  // goes once it can (it said "wait until it runs" for as long as the screen was open).
-  usePolling(Boolean(intern.data && STARTING_STATUSES.includes(intern.data.status)), async () => {
-    const fresh = await api.getIntern(id);
-    const changed = fresh.status !== intern.data?.status;
-    intern.set(fresh);
-    return changed;
-  }, 1000, 5000);
+  const intern = useSettlingIntern(id, seed);
   const convo = useMemo(() => conversationOf(api, id), [api, id]);
   // Saved conversations and the prompt history (the latest conversation comes back on first opening).
   const saved = useSavedChat(convo, id, intern.data ?? seed);
@@ -82,7 +68,6 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
   // How far the request's text is scrolled, for the interaction it belongs to (a new one starts at its top).
   const [bodyAt, setBodyAt] = useState({ id: '', offset: 0 });
   const [retry, setRetry] = useState<{ at: number; reason: string } | null>(null);
-  const [now, setNow] = useState(Date.now());
   const running = useRef<AbortController | null>(null);
   const retryTimer = useRef<NodeJS.Timeout | undefined>(undefined);
   const hyperlinks = useMemo(() => supportsHyperlinks(), []);
@@ -109,11 +94,8 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- saved as the stores and the intern are at the end
     [convo],
   );
-  useEffect(() => {
-    if (!retry) return;
-    const t = setInterval(() => setNow(Date.now()), 250);
-    return () => clearInterval(t);
-  }, [retry]);
+  // The retry's countdown moves with the clock.
+  useTick(250, retry !== null);
 
   // The last turn as it now stands, saved once the service has taken it (chat/saved.ts).
   const setLast = (turn: Turn) => {
@@ -139,7 +121,6 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
       if (isWaitError(e)) {
         const wait = e.retryAfterMs ?? DEFAULT_RETRY_MS;
         setRetry({ at: Date.now() + wait, reason: sanitize(e.reason ?? `HTTP ${e.status}`) });
-        setNow(Date.now());
         retryTimer.current = setTimeout(() => {
           retryTimer.current = undefined;
           setRetry(null);
@@ -384,7 +365,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
       <TranscriptView rows={visible} first={top} height={transcriptHeight} empty={emptyHint(intern.data, name)} cursor={inTranscript ? nav_.cursor - top : -1} query={nav_.query} />
       {retry ? (
         <Text color={theme.warning}>
-          {retry.reason}: retrying in {Math.max(0, Math.ceil((retry.at - now) / 1000))}s (esc gives up)
+          {retry.reason}: retrying in {Math.max(0, Math.ceil((retry.at - Date.now()) / 1000))}s (esc gives up)
         </Text>
       ) : null}
       {lastError && !isRunning ? <ErrorView error={lastError} compact /> : null}
