@@ -19,6 +19,8 @@ import { LIMITS } from '../contract/limits.js';
 export type { Manifest, RunningSandbox, SandboxOptions } from './types.js';
 
 const MANIFEST_META = 'manifest';
+/** How long after its start the sandbox asks whether terminals can be confined, when no terminal asked first (the note). */
+const PROBE_AFTER_MS = 1500;
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const notice = options.notice ?? ((line: string) => process.stderr.write(`sandbox: ${line}\n`));
@@ -28,14 +30,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const secretSource = options.secret ?? fromEnv.source;
   // Read first: a secret that cannot be read (SecretSourceError) stops the start before anything is made.
   const given = secretSource ? SecretBox.load(undefined, secretSource) : undefined;
-  // Whether the terminals can be confined: asked at once and not waited for (under load the probe
-  // took 0.5-0.7 s, as long as the whole start); the first terminal waits for it, and the note
-  // comes as soon as the answer does.
-  const confinement = probeConfinement();
-  void confinement.then((c) => {
-    const note = confinementNote(c);
-    if (note) notice(note);
-  });
+  // Whether the terminals can be confined: asked by the first terminal (the hub probes then), or
+  // PROBE_AFTER_MS after the start for the note, whichever comes first. Not during the start: the
+  // probe runs processes, and on two cores they took the TUI's first frame on the embedded sandbox
+  // from ×2.1 to ×2.8 of the Ink hello (bench row d). The probe is cached, so it runs once.
+  const probeLater = setTimeout(() => {
+    void probeConfinement().then((c) => {
+      const note = confinementNote(c);
+      if (note) notice(note);
+    });
+  }, PROBE_AFTER_MS);
+  probeLater.unref();
   const host = options.host ?? '127.0.0.1';
   const ephemeral = options.dataDir === undefined;
   const dir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'intern-sandbox-'));
@@ -83,7 +88,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   // What the interns' programs must not see (daemon/confine.ts): read when each terminal starts.
   const secretFile = secretSource && 'file' in secretSource ? resolve(secretSource.file) : undefined;
   const privatePaths = () => [dir, ...(options.manifestPath ? [resolve(options.manifestPath)] : []), ...(secretFile ? [secretFile] : []), ...(options.privatePaths ?? [])];
-  const daemons = createDaemonHub({ host, command: options.daemonCommand, scratchRoot: workspaces.dir, confinement, privatePaths });
+  const daemons = createDaemonHub({ host, command: options.daemonCommand, scratchRoot: workspaces.dir, privatePaths });
   const agent = new AgentService(daemons, options.agent);
   // An intern that stops (suspend, delete, a status set by the control API) ends its chat runs too.
   const hub: DaemonHub = {
@@ -112,6 +117,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
   /** Stops everything started above and removes the temporary folders: on close, or when listening fails. */
   const shutdown = async () => {
+    clearTimeout(probeLater);
     lifecycle.close();
     agent.close();
     await hub.close();

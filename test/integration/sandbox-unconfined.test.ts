@@ -22,8 +22,10 @@ describe('a sandbox whose terminals cannot be confined', () => {
     process.env.PATH = '/nonexistent';
     const notes: string[] = [];
     sb = await sandbox({ seed: 'demo', daemonCommand: '/bin/sh', notice: (line) => notes.push(line) });
-    // The sandbox's answer (cached for this process), and its note, given when the answer came.
+    // The sandbox's answer (cached for this process), and its note, given shortly after the start
+    // (not during it: the probe's processes slowed the TUI's first frame).
     expect(await probeConfinement()).toEqual({ kind: 'none', reason: 'unshare (util-linux) is not installed' });
+    await waitFor(async () => notes.length, (n) => n > 0, 10_000, 'the note');
     expect(notes).toEqual([
       "the interns' terminals are not confined (unshare (util-linux) is not installed): their programs can read whatever this user can, the sandbox's data folder, manifest and /proc/PID/environ included (docs/sandbox.md)",
     ]);
