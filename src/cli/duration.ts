@@ -31,3 +31,14 @@ export function parseDuration(text: string, flag?: string): number {
   if (!(ms <= MAX_DURATION_MS)) throw usageError(`${who}is too long: at most 596h (about 24 days), not ${shown}`);
   return ms;
 }
+
+/** Milliseconds as a duration parseDuration reads back, at most two parts: `500ms`, `12s`, `1m05s`, `2h03m`. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
+  const total = Math.round(ms / 1000);
+  const [h, m, s] = [Math.floor(total / 3600), Math.floor((total % 3600) / 60), total % 60];
+  const two = (n: number) => String(n).padStart(2, '0');
+  if (h > 0) return `${h}h${two(m)}m`;
+  if (m > 0) return s > 0 ? `${m}m${two(s)}s` : `${m}m`;
+  return `${s}s`;
+}
