@@ -8,10 +8,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocketTransport } from '../../src/attach/transport.js';
 import { createClient } from '../../src/client/index.js';
 import { probeConfinement } from '../../src/sandbox/daemon/confine.js';
 import type { Manifest } from '../../src/sandbox/types.js';
+import { typeInTerminal } from '../support/sandbox.js';
 import { CLI, assertBuilt, poll } from './harness.js';
 
 const children: ChildProcess[] = [];
@@ -51,26 +51,10 @@ async function run(args: string[], env: NodeJS.ProcessEnv, input?: string) {
 }
 
 /** Types `script` into the running intern's shell; answers what it printed. */
-async function inShell(manifest: Manifest, script: string): Promise<string> {
+function inShell(manifest: Manifest, script: string): Promise<string> {
   const c = manifest.credentials;
   const api = createClient({ baseUrl: manifest.base_url, credentials: { api_key: c.api_key, management_key: c.management_key, oauth_token: c.oauth_token }, maxAttempts: 1 });
-  const access = await api.getDaemonAccess(manifest.interns.running!);
-  let text = '';
-  const t = new WebSocketTransport({
-    access: async () => access,
-    cols: 200,
-    rows: 50,
-    handlers: { output: (d, o) => ((text += d.toString('utf8')), t.ack(o + d.length)), state: () => undefined, gap: () => undefined, exit: () => undefined },
-  });
-  t.connect();
-  try {
-    await poll(() => t.state, (s) => s === 'open', 10_000, () => 'open');
-    t.send(`${script}; printf 'EN%sD\\n' D\n`);
-    await poll(() => text, (x) => x.includes('ENDD'), 15_000, () => `the shell (${text.slice(-300)})`);
-    return text;
-  } finally {
-    t.close();
-  }
+  return typeInTerminal(api, manifest.interns.running!, `${script}; printf 'EN%sD\\n' D\n`, (x) => x.includes('ENDD'));
 }
 
 describe('intern-tui sandbox and its secrets (issue 43)', () => {

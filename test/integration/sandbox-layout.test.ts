@@ -9,9 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative, isAbsolute } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocketTransport } from '../../src/attach/transport.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { sandbox, userClient, waitFor } from '../support/sandbox.js';
+import { sandbox, typeInTerminal, userClient } from '../support/sandbox.js';
 
 let sb: RunningSandbox | undefined;
 const dirs: string[] = [];
@@ -29,27 +28,15 @@ const mode = (p: string) => statSync(p).mode & 0o777;
 
 /** The working directory of the running intern's terminal, as its shell reports it. */
 async function internCwd(s: RunningSandbox): Promise<{ cwd: string; probe: string }> {
-  const api = userClient(s);
-  const access = await api.getDaemonAccess(s.manifest.interns.running!);
-  let text = '';
-  const t = new WebSocketTransport({
-    access: async () => access,
-    cols: 200,
-    rows: 24,
-    handlers: { output: (d, o) => ((text += d.toString('utf8')), t.ack(o + d.length)), state: () => undefined, gap: () => undefined, exit: () => undefined },
-  });
-  t.connect();
-  try {
-    await waitFor(async () => t.state, (st) => st === 'open', 10_000, 'open');
-    // Markers are split (C%sD) so the shell's echo of the command line does not match them.
-    t.send(
-      'printf "C%sD=%s=\\n" W "$(pwd -P)"; for p in ../secret.key ../../secret.key ../../../secret.key ../sandbox.db ../../sandbox.db; do [ -e "$p" ] && printf "FO%sND=%s=\\n" U "$p"; done; printf "PR%sBE=done=\\n" O\n',
-    );
-    await waitFor(async () => text, (x) => /PROBE=done=/.test(x), 10_000, 'the shell answered');
-    return { cwd: /CWD=(.*?)=/.exec(text)![1]!, probe: (text.match(/FOUND=.*?=/g) ?? []).join(' ') };
-  } finally {
-    t.close();
-  }
+  // Markers are split (C%sD) so the shell's echo of the command line does not match them.
+  const text = await typeInTerminal(
+    userClient(s),
+    s.manifest.interns.running!,
+    'printf "C%sD=%s=\\n" W "$(pwd -P)"; for p in ../secret.key ../../secret.key ../../../secret.key ../sandbox.db ../../sandbox.db; do [ -e "$p" ] && printf "FO%sND=%s=\\n" U "$p"; done; printf "PR%sBE=done=\\n" O\n',
+    (x) => /PROBE=done=/.test(x),
+    { rows: 24, doneMs: 10_000, what: 'the shell answered' },
+  );
+  return { cwd: /CWD=(.*?)=/.exec(text)![1]!, probe: (text.match(/FOUND=.*?=/g) ?? []).join(' ') };
 }
 
 describe('sandbox layout (issue 13, defect 6)', () => {

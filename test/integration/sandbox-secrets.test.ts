@@ -9,10 +9,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocketTransport } from '../../src/attach/transport.js';
 import { confinementNote, probeConfinement } from '../../src/sandbox/daemon/confine.js';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/index.js';
-import { sandbox, userClient, waitFor } from '../support/sandbox.js';
+import { sandbox, typeInTerminal, userClient } from '../support/sandbox.js';
 
 let sb: RunningSandbox | undefined;
 const dirs: string[] = [];
@@ -29,26 +28,9 @@ const scratch = (name: string) => {
 };
 
 /** Types `script` into the running intern's shell and answers what it printed up to the end marker. */
-async function inShell(s: RunningSandbox, script: string): Promise<string> {
-  const api = userClient(s);
-  const access = await api.getDaemonAccess(s.manifest.interns.running!);
-  let text = '';
-  const t = new WebSocketTransport({
-    access: async () => access,
-    cols: 200,
-    rows: 50,
-    handlers: { output: (d, o) => ((text += d.toString('utf8')), t.ack(o + d.length)), state: () => undefined, gap: () => undefined, exit: () => undefined },
-  });
-  t.connect();
-  try {
-    await waitFor(async () => t.state, (st) => st === 'open', 10_000, 'open');
-    // The marker is split (EN%sD) so the echo of the typed line does not match it.
-    t.send(`${script}; printf 'EN%sD\\n' D\n`);
-    await waitFor(async () => text, (x) => x.includes('ENDD'), 15_000, 'the shell answered');
-    return text;
-  } finally {
-    t.close();
-  }
+function inShell(s: RunningSandbox, script: string): Promise<string> {
+  // The marker is split (EN%sD) so the echo of the typed line does not match it.
+  return typeInTerminal(userClient(s), s.manifest.interns.running!, `${script}; printf 'EN%sD\\n' D\n`, (x) => x.includes('ENDD'), { what: 'the shell answered' });
 }
 
 /** What the probe's shell tries: its parent's environment, every process it can see, and the private files. */

@@ -4,10 +4,9 @@
  * line at start, and the terminals still work, unconfined.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocketTransport } from '../../src/attach/transport.js';
 import { probeConfinement } from '../../src/sandbox/daemon/confine.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { sandbox, userClient, waitFor } from '../support/sandbox.js';
+import { sandbox, typeInTerminal, userClient, waitFor } from '../support/sandbox.js';
 
 let sb: RunningSandbox | undefined;
 const savedPath = process.env.PATH;
@@ -29,21 +28,6 @@ describe('a sandbox whose terminals cannot be confined', () => {
     expect(notes).toEqual([
       "the interns' terminals are not confined (unshare (util-linux) is not installed): their programs can read whatever this user can, the sandbox's data folder, manifest and /proc/PID/environ included (docs/sandbox.md)",
     ]);
-    const access = await userClient(sb).getDaemonAccess(sb.manifest.interns.running!);
-    let text = '';
-    const t = new WebSocketTransport({
-      access: async () => access,
-      cols: 100,
-      rows: 30,
-      handlers: { output: (d, o) => ((text += d.toString('utf8')), t.ack(o + d.length)), state: () => undefined, gap: () => undefined, exit: () => undefined },
-    });
-    t.connect();
-    try {
-      await waitFor(async () => t.state, (s) => s === 'open', 10_000, 'open');
-      t.send('echo un""confined-$((6*7))\n');
-      await waitFor(async () => text, (x) => x.includes('unconfined-42'), 10_000, 'the shell');
-    } finally {
-      t.close();
-    }
+    await typeInTerminal(userClient(sb), sb.manifest.interns.running!, 'echo un""confined-$((6*7))\n', (x) => x.includes('unconfined-42'), { cols: 100, rows: 30, doneMs: 10_000, what: 'the shell' });
   });
 });

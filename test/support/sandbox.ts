@@ -2,6 +2,7 @@
 import { request } from 'undici';
 import { createClient } from '../../src/client/index.js';
 import type { Credentials, InternApi } from '../../src/client/types.js';
+import { WebSocketTransport } from '../../src/attach/transport.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 
 export async function sandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
@@ -49,4 +50,35 @@ export async function waitFor<T>(read: () => Promise<T>, ok: (v: T) => boolean, 
     await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(last)?.slice(0, 300)}`);
+}
+
+/**
+ * Types `line` into an intern's own terminal over the attach transport, as a person attached
+ * would, and answers what the terminal printed once `done` holds (or fails after `doneMs`).
+ * Put a split marker in `line` (`EN%sD`) so the shell's echo of it does not satisfy `done`.
+ */
+export async function typeInTerminal(
+  api: Pick<InternApi, 'getDaemonAccess'>,
+  internId: string,
+  line: string,
+  done: (text: string) => boolean,
+  opts: { cols?: number; rows?: number; doneMs?: number; what?: string } = {},
+): Promise<string> {
+  const access = await api.getDaemonAccess(internId);
+  let text = '';
+  const t = new WebSocketTransport({
+    access: async () => access,
+    cols: opts.cols ?? 200,
+    rows: opts.rows ?? 50,
+    handlers: { output: (d, o) => ((text += d.toString('utf8')), t.ack(o + d.length)), state: () => undefined, gap: () => undefined, exit: () => undefined },
+  });
+  t.connect();
+  try {
+    await waitFor(async () => t.state, (st) => st === 'open', 10_000, 'open');
+    t.send(line);
+    await waitFor(async () => text, done, opts.doneMs ?? 15_000, opts.what ?? `the shell (${text.slice(-300)})`);
+    return text;
+  } finally {
+    t.close();
+  }
 }
