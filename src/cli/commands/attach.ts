@@ -16,10 +16,9 @@ import { CliError, EXIT } from '../exit.js';
 import { resolveIntern } from '../resolve.js';
 import { stateDir } from '../settings.js';
 import { recordingProblem, recordingsDir, startRecording } from '../../tui/state/recordings.js';
+import { takeTerminal } from '../fullScreen.js';
 
-/** Enter the alternate screen, so the shell's screen comes back on detach. */
-const ENTER = '\x1b[?1049h\x1b[H\x1b[2J';
-/** Leave it, undoing modes the remote may have set: mouse reports, application cursor keys, hidden cursor. */
+/** Leaving the alternate screen, undoing modes the remote may have set: mouse reports, application cursor keys, hidden cursor. */
 const LEAVE = '\x1b[0m\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1l\x1b>\x1b[?25h\x1b[?1049l';
 
 /**
@@ -98,25 +97,17 @@ export async function attach(ctx: RunContext): Promise<number> {
     // The process's warnings wait until the screen is the user's again (printed now, one would
     // land in the middle of the remote's).
     let releaseWarnings = () => {};
+    let release = () => {};
     function finish(): void {
       if (done) return;
       done = true;
       session.dispose();
-      stdin.off('data', onData);
-      out.off('resize', onResize);
-      stdin.setRawMode!(false);
-      (stdin as NodeJS.ReadStream).pause();
-      out.write(LEAVE);
+      release();
       releaseWarnings();
       access = null;
       resolve();
     }
-    stdin.setRawMode!(true);
-    (stdin as NodeJS.ReadStream).setEncoding('utf8');
-    stdin.on('data', onData);
-    (stdin as NodeJS.ReadStream).resume();
-    out.on('resize', onResize);
-    out.write(ENTER);
+    release = takeTerminal({ stdin: stdin as NodeJS.ReadStream, out, onData, onResize, leave: LEAVE });
     releaseWarnings = holdWarnings();
     session.start();
   });

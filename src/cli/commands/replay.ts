@@ -11,13 +11,13 @@ import { sanitize } from '../../text.js';
 import { replayAction, replayHint } from '../../tui/rawKeys.js';
 import type { RunContext } from '../context.js';
 import { CliError, EXIT } from '../exit.js';
+import { takeTerminal } from '../fullScreen.js';
 
 /** The largest recording read (a flood recorded whole is a few MB a second of it). */
 export const REPLAY_MAX_BYTES = 512 << 20;
 /** How far ←/→ move. */
 export const SEEK_SECONDS = 5;
-/** The alternate screen, left as it was found. */
-const ENTER = '\x1b[?1049h\x1b[H\x1b[2J';
+/** Leaving the alternate screen as it was found. */
 const LEAVE = '\x1b[0m\x1b[?25h\x1b[?7h\x1b[?1049l';
 
 /** A number flag: positive, finite, or a usage error naming it. */
@@ -77,24 +77,16 @@ export async function replay(ctx: RunContext): Promise<number> {
     };
     const onResize = () => player.resize(out.columns || 80, out.rows || 24);
     let done = false;
+    let release = () => {};
     function finish(): void {
       if (done) return;
       done = true;
       player.dispose();
-      stdin.off('data', onData);
-      out.off('resize', onResize);
-      stdin.setRawMode!(false);
-      (stdin as NodeJS.ReadStream).pause();
-      out.write(LEAVE);
+      release();
       resolve();
     }
     ctx.signal.addEventListener('abort', finish, { once: true });
-    stdin.setRawMode!(true);
-    (stdin as NodeJS.ReadStream).setEncoding('utf8');
-    stdin.on('data', onData);
-    (stdin as NodeJS.ReadStream).resume();
-    out.on('resize', onResize);
-    out.write(ENTER);
+    release = takeTerminal({ stdin: stdin as NodeJS.ReadStream, out, onData, onResize, leave: LEAVE });
     player.start();
   });
   return EXIT.ok;
