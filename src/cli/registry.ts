@@ -3,8 +3,8 @@
  * credentials it needs, and which module's runner does it), and the help made from it. It
  * describes and loads nothing: the dispatcher (dispatch.ts, run.ts) loads a command's code through
  * its table, loaders.ts, and no command imports the registry or the dispatcher (issue 42; a unit
- * test, test/unit/cli/structure.test.ts, keeps it so). Only this, its descriptions and exit.ts load
- * for a command's `--help`, so it never pays for the client, zod, Ink or the sandbox.
+ * test, test/unit/cli/structure.test.ts, keeps it so). A command's `--help` loads this and its
+ * descriptions, never a command's code, the client, zod, Ink or the sandbox.
  *
  * To add a command: append a CommandSpec to its group under registry/ (keep nouns together; the
  * groups' order is help's) and put its implementation in src/cli/commands/<noun>.ts, exporting a

@@ -3,7 +3,7 @@
  * regular expression): every relative import and re-export, static or `import()`, type-only or
  * not, as an edge between files. The structure tests of src/cli walk it for cycles.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
@@ -38,14 +38,7 @@ export function importsOf(file: string): ImportEdge[] {
   const add = (specifier: string, dynamic: boolean, typeOnly: boolean) => {
     if (!specifier.startsWith('.')) return;
     const target = resolve(dirname(file), specifier).replace(/\.js$/, '');
-    const found = [`${target}.ts`, `${target}.tsx`].find((t) => {
-      try {
-        readFileSync(t);
-        return true;
-      } catch {
-        return false;
-      }
-    });
+    const found = [`${target}.ts`, `${target}.tsx`].find((t) => existsSync(t));
     edges.push({ from: file, to: found ?? `${target}.ts`, dynamic, typeOnly });
   };
   const visit = (node: ts.Node) => {

@@ -1,4 +1,7 @@
-/** The BYOK providers and provider keys, in the order help lists them. Data only: the dispatcher loads the code (loaders.ts). */
+/**
+ * The BYOK providers and provider keys, in the order help lists them. Data only: each names its
+ * module and runner, and the dispatcher loads them (loaders.ts).
+ */
 import { BYOK_FLAG_FIELDS, type CommandSpec, type FlagSpec } from '../spec.js';
 import { IGNORE_NOT_FOUND, LIMIT } from './flags.js';
 

@@ -1,4 +1,7 @@
-/** The models an intern can use, chat and its saved conversations, in the order help lists them. Data only: the dispatcher loads the code (loaders.ts). */
+/**
+ * The models an intern can use, chat and its saved conversations, in the order help lists them.
+ * Data only: each names its module and runner, and the dispatcher loads them (loaders.ts).
+ */
 import { CONVERSATION_REF } from '../../tui/state/ids.js';
 import type { CommandSpec } from '../spec.js';
 import { IDN, LIMIT } from './flags.js';

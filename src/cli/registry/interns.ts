@@ -1,4 +1,7 @@
-/** The interns and their connections, in the order help lists them. Data only: the dispatcher loads the code (loaders.ts). */
+/**
+ * The interns and their connections, in the order help lists them. Data only: each names its
+ * module and runner, and the dispatcher loads them (loaders.ts).
+ */
 import { WAIT_DEFAULT, type CommandSpec } from '../spec.js';
 import { IDN, IGNORE_NOT_FOUND, LIMIT, WAIT_TIMEOUT, WATCH } from './flags.js';
 

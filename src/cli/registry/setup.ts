@@ -1,4 +1,7 @@
-/** Sign-in, the config, completion and the sandbox, in the order help lists them. Data only: the dispatcher loads the code (loaders.ts). */
+/**
+ * Sign-in, the config, completion and the sandbox, in the order help lists them. Data only: each
+ * names its module and runner, and the dispatcher loads them (loaders.ts).
+ */
 import type { CommandSpec } from '../spec.js';
 
 /** `login`, and gh's name for it, `auth login`: one spec. */

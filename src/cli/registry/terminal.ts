@@ -1,4 +1,7 @@
-/** An intern's terminal: attach, and replay of a recording. Data only: the dispatcher loads the code (loaders.ts). */
+/**
+ * An intern's terminal: attach, and replay of a recording, in the order help lists them. Data
+ * only: each names its module and runner, and the dispatcher loads them (loaders.ts).
+ */
 import { DETACH_NAME } from '../../attach/detach.js';
 import type { CommandSpec } from '../spec.js';
 import { IDN } from './flags.js';

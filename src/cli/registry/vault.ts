@@ -1,4 +1,7 @@
-/** The vault's secrets, in the order help lists them. Data only: the dispatcher loads the code (loaders.ts). */
+/**
+ * The vault's secrets, in the order help lists them. Data only: each names its module and runner,
+ * and the dispatcher loads them (loaders.ts).
+ */
 import type { CommandSpec } from '../spec.js';
 import { IGNORE_NOT_FOUND, LIMIT } from './flags.js';
 
