@@ -266,6 +266,11 @@ export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string {
 /** The embedded sandbox: loopback, a free port, the demo data; the config folder out of its interns' sight. */
 export const EMBEDDED_SANDBOX: ThreadSandboxOptions = { host: '127.0.0.1', port: 0, seed: 'demo', privatePaths: [dirname(configPath())] };
 
+/** The embedded sandbox, when dispatch.ts has started it already (before legacy.ts and the TUI load). */
+export interface EarlySandbox {
+  started: Promise<RunningSandbox>;
+}
+
 /** The client's options for an embedded sandbox: its URL and its manifest's three credentials. */
 export function embeddedClientOptions(sandbox: Pick<RunningSandbox, 'baseUrl' | 'manifest'>): ClientOptions {
   const c = sandbox.manifest.credentials;

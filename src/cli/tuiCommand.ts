@@ -16,8 +16,7 @@ import { noColorFromEnv } from '../tui/theme.js';
 import { tuiTerminalProblem } from '../tui/terminal.js';
 import { resolveSignedIn } from './auth/credentials.js';
 import { tuiSessionHooks } from './auth/session.js';
-import type { EarlySandbox } from './legacy.js';
-import { cacheDir, codeCacheDir, configPath, EMBEDDED_SANDBOX, embeddedClientOptions, type Flags, refusedFixes, stateDir, usesEmbeddedSandbox, warnTo } from './settings.js';
+import { cacheDir, codeCacheDir, configPath, type EarlySandbox, EMBEDDED_SANDBOX, embeddedClientOptions, type Flags, refusedFixes, stateDir, usesEmbeddedSandbox, warnTo } from './settings.js';
 import { recordingsDir } from '../tui/state/recordings.js';
 
 
