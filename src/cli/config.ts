@@ -35,6 +35,10 @@ export const ProfileSchema = z.strictObject({
 export type Profile = z.infer<typeof ProfileSchema>;
 export const ConfigFileSchema = z.strictObject({
   default_profile: z.string().min(1).optional(),
+  /** The TUI's keys by binding id (src/tui/keyRemap.ts checks the ids and keys when the TUI starts). */
+  keys: z.record(z.string().min(1), z.union([z.string().min(1), z.array(z.string().min(1)).min(1).max(20)])).optional(),
+  /** The TUI's theme: a built-in's name or a file's in themes/ beside this file (src/tui/themeFile.ts); INTERN_TUI_THEME wins. */
+  theme: z.string().min(1).max(40).optional(),
   profiles: z.record(z.string().min(1), ProfileSchema).default({}),
 });
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
