@@ -126,12 +126,22 @@ describe('config file', () => {
     ['{"profiles": {"a": {"bogus": 1}}}', /bogus: unknown field/],
     ['{"profiles": {"a": {"base_url": "not a url"}}}', /base_url/],
     ['{"profiles": {"a": {"record": "sometimes"}}}', /profiles\.a\.record/],
+    ['{"keys": {"down": 5}}', /keys\.down/],
+    ['{"keys": {"down": []}}', /keys\.down/],
+    ['{"theme": ""}', /theme/],
   ])('a bad file %s names the file and field', (text, message) => {
     const path = join(tmp(), 'config.json');
     writeFileSync(path, text);
     expect(() => readConfig(path)).toThrow(ConfigError);
     expect(() => readConfig(path)).toThrow(message);
     expect(() => readConfig(path)).toThrow(path);
+  });
+  it('takes the TUI\'s keys and theme at its top level, for every profile (the ids and keys are checked when the TUI starts)', () => {
+    const path = join(tmp(), 'config.json');
+    writeFileSync(path, JSON.stringify({ keys: { down: ['ctrl+n', 'down'], delete: 'x' }, theme: 'solarized', profiles: { a: {} } }));
+    const file = readConfig(path);
+    expect(resolveConfig({ profile: 'a' }, {}, file)).toMatchObject({ keys: { down: ['ctrl+n', 'down'], delete: 'x' }, theme: 'solarized' });
+    expect(resolveConfig({}, {}, { profiles: {} })).toMatchObject({ keys: {}, theme: null });
   });
   it('writes with mode 0600 in a 0700 directory, and warns about a readable file', () => {
     const path = join(tmp(), 'sub', 'config.json');
