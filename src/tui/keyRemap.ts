@@ -34,7 +34,7 @@ const SAME_AS: Record<string, string> = { 'ctrl+m': 'return', 'ctrl+i': 'tab', '
 /** The help's short names (enter, esc, pgup...) read back, and a few common spellings. */
 const ALIASES: Record<string, string> = {
   ...Object.fromEntries(Object.entries(SHORT).map(([name, short]) => [short, name])),
-  enter: 'return', esc: 'escape', alt: 'meta', 'alt+return': 'meta+return', 'page up': 'pageup', 'page down': 'pagedown',
+  enter: 'return', esc: 'escape', 'alt+return': 'meta+return', 'page up': 'pageup', 'page down': 'pagedown',
   'shift+enter': 'shift+return', backtab: 'shift+tab', del: 'delete', bksp: 'backspace',
 };
 
