@@ -129,6 +129,7 @@ describe('config file', () => {
     ['{"keys": {"down": 5}}', /keys\.down/],
     ['{"keys": {"down": []}}', /keys\.down/],
     ['{"theme": ""}', /theme/],
+    ['{"theme": "../../etc/x"}', /theme: must name a theme: dark, light, high-contrast, solarized, or a file's in themes\//],
   ])('a bad file %s names the file and field', (text, message) => {
     const path = join(tmp(), 'config.json');
     writeFileSync(path, text);
