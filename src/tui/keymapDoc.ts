@@ -47,7 +47,7 @@ export function withKeyTable(readme: string, table: string): string {
  */
 export function bindingIdsMarkdown(all: readonly Binding[] = KEYMAP): string {
   const rows = (Object.keys(SCOPE_TITLES) as Scope[]).map((scope) => {
-    const ids = all.filter((b) => b.scope === scope).map((b) => '`' + b.id + '` ' + keysText(b).replace(/\|/g, '\\|'));
+    const ids = all.filter((b) => b.scope === scope).map((b) => '`' + b.id + '`: `' + keysText(b).replace(/\|/g, '\\|') + '`');
     return `| ${inSentence(SCOPE_TITLES[scope])} | ${ids.join(' · ')} |`;
   });
   return ['<details><summary>Binding ids (for the config file\'s <code>keys</code>)</summary>', '', '| Where | Binding id and its default keys |', '|---|---|', ...rows, '', '</details>'].join('\n');
