@@ -40,6 +40,18 @@ describe('keys and themes from the config file', () => {
     expect(t.output).toMatch(/\x1b\[38;(2;255;135;0|5;214)m/);
   });
 
+  it('says in one line that a theme is neither built in nor a file, and draws the default; NO_COLOR wins and reads none', async () => {
+    const home = configHome({ profiles: {} });
+    const t = open({ env: { INTERN_TUI_THEME: 'nosuch', XDG_CONFIG_HOME: home } });
+    await t.ready();
+    await t.waitFor('theme "nosuch" is neither built in');
+    const plain = open({ env: { INTERN_TUI_THEME: 'nosuch', NO_COLOR: '1', XDG_CONFIG_HOME: home } });
+    await plain.ready();
+    await plain.waitFor('? help');
+    expect(plain.output).not.toContain('nosuch');
+    expect(plain.output).not.toMatch(/\x1b\[(3[0-7]|9[0-7]|38;)[0-9;]*m/);
+  });
+
   it('refuses a keys entry naming no binding in one line, with the closest, and does not start', async () => {
     const t = open({ env: { XDG_CONFIG_HOME: configHome({ keys: { delte: ['x'] }, profiles: {} }) } });
     expect(await t.waitForExit()).toBe(2);
