@@ -30,7 +30,7 @@ const NAMED = new Set([
 /** Function keys, which only the screens that read keys raw see (the split view: F6 to F8). */
 const FUNCTION_KEY = /^(ctrl\+)?f([1-9]|1[0-2])$/;
 /** Control keys the terminal sends as a key of their own: ctrl+m is enter, ctrl+i tab, ctrl+h backspace, ctrl+[ escape. */
-const SAME_AS: Record<string, string> = { 'ctrl+m': 'return', 'ctrl+i': 'tab', 'ctrl+h': 'backspace', 'ctrl+[': 'escape', 'ctrl+space': 'space' };
+const SAME_AS: Record<string, string> = { 'ctrl+m': 'return', 'ctrl+i': 'tab', 'ctrl+h': 'backspace', 'ctrl+[': 'escape' };
 /** The help's short names (enter, esc, pgup...) read back, and a few common spellings. */
 const ALIASES: Record<string, string> = {
   ...Object.fromEntries(Object.entries(SHORT).map(([name, short]) => [short, name])),
