@@ -87,6 +87,9 @@ export interface Resolved {
   /** How the chat asks for attention: the profile's `notify`, else the bell. */
   notify: NotifyKind;
   features: FeatureSpec[];
+  /** The config file's `keys` (the TUI's remapping, checked when it starts) and `theme`: the person's, not a profile's. */
+  keys: NonNullable<ConfigFile['keys']>;
+  theme: string | null;
   warnings: string[];
 }
 
@@ -163,6 +166,8 @@ export function resolveConfig(flags: Flags, env: NodeJS.ProcessEnv, file: Config
     record: profile.record ?? 'off',
     notify: profile.notify ?? 'bell',
     features: [...(profile.features ?? []), ...BUILTIN_FEATURES],
+    keys: file.keys ?? {},
+    theme: file.theme ?? null,
     warnings,
   };
 }
