@@ -61,10 +61,14 @@ async function attachName(s: RecordingSetup, record: boolean): Promise<{ a: PtyS
     a.write('\x03');
     await a.whenParsed(atPrompt, 30_000, 'the prompt in attach NAME after ctrl+c');
   }
-  a.write(`${setPromptCommand()}\r`);
-  await a.whenParsed(() => a.cursorLine() === PROMPT_LINE, 10_000, 'the bench prompt');
+  // The shell's `$ ` looks like the bench's prompt, and a screen without the flood's last line like a
+  // cleared one: a mark the shell prints (its answer to a sum, not the echo of what was typed) says
+  // that it has run both, and the clear that follows is seen to take the mark away. Without it, the
+  // first key of row 7 could be typed before `clear` ran, which then wiped its echo off the line.
+  a.write(`${setPromptCommand()}; echo bench-mark-$((6*7))\r`);
+  await a.whenParsed(() => a.screen().includes('bench-mark-42') && a.cursorLine() === PROMPT_LINE, 10_000, 'the bench prompt');
   a.write('clear\r');
-  await a.whenParsed(() => !a.screen().includes(s.lastLine) && a.cursorLine() === PROMPT_LINE, 30_000, 'a clear screen');
+  await a.whenParsed(() => !a.screen().includes(s.lastLine) && !a.screen().includes('bench-mark-42') && a.cursorLine() === PROMPT_LINE, 30_000, 'a clear screen');
   return { a, cast, home };
 }
 

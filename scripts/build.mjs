@@ -244,6 +244,14 @@ await build({
   entryPoints: ['src/sandbox/compiled.ts'],
   outfile: 'dist/sandbox-worker.cjs',
 }).then(keepMeta);
+// The attach recorder's worker thread (src/attach/recorder.ts starts it from beside dist/tui.cjs, or
+// from dist/chunks/ one folder up): small, and CommonJS for the same reason as the sandbox's worker.
+await build({
+  ...common,
+  entryPoints: ['src/attach/recordWorker.ts'],
+  outfile: 'dist/record-worker.cjs',
+  format: 'cjs',
+}).then(keepMeta);
 writeFileSync(root + 'dist/meta.json', JSON.stringify(meta));
 // `open` (bundled) runs the xdg-open it ships from beside its own file, the system's when there is
 // none there: beside the chunk that holds it (the CLI's) and beside dist/tui.cjs (the TUI's).

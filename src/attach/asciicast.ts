@@ -41,8 +41,12 @@ export function encodeHeader(header: CastHeader): string {
  * JSON escapes every control character (`\u001b`) and the line holds no raw line break.
  */
 export function encodeEvent(time: number, code: CastCode, data: string): string {
-  return `[${time.toFixed(6)}, ${JSON.stringify(code)}, ${JSON.stringify(data)}]\n`;
+  return `${eventHead(time, code)}${JSON.stringify(data)}${EVENT_END}`;
 }
+
+/** An event line up to its data, `[time, "code", `: the recorder's worker writes output's data from bytes (castBytes.ts). */
+export const eventHead = (time: number, code: CastCode): string => `[${time.toFixed(6)}, ${JSON.stringify(code)}, `;
+export const EVENT_END = ']\n';
 
 /** "COLSxROWS", as a resize event carries it. */
 export const sizeOf = (cols: number, rows: number): string => `${cols}x${rows}`;

@@ -5,6 +5,7 @@ import { render, useStdout } from 'ink';
 import { useEffect } from 'react';
 import { App } from './app.js';
 import { KeysProvider } from './hooks/useKeys.js';
+import { recordingsWritten } from '../attach/recorder.js';
 import { GatedOutput, lendTerminal, screen } from './output.js';
 import { KeySplitter } from './stdinSplitter.js';
 import { type EndingSignal, holdWarnings, onTerminalGone, TUI_ENTER, TUI_LEAVE } from './terminal.js';
@@ -141,5 +142,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
     keys.destroy();
     screen.keys = null;
     screen.suspend = null;
+    // A recording closed on the way out (a detach just before quitting) is written before the process ends.
+    await recordingsWritten();
   }
 }

@@ -55,6 +55,23 @@ describe('attach --record and replay', () => {
     expect(r.output.lastIndexOf('\x1b[?1049l')).toBeGreaterThan(r.output.lastIndexOf('\x1b[?1049h'));
   });
 
+  it('has all of a large burst in the file when detached as soon as its end is on screen', async () => {
+    const file = join(dir, 'burst.cast');
+    const t = open({ args: ['attach', 'runner', '--record', file], cols: 80, rows: 20 });
+    await t.waitFor(PROMPT);
+    await t.type('seq 1 300000; echo burst-$((6*7))-end');
+    await t.press('enter');
+    await t.waitFor('burst-42-end');
+    await t.press('ctrl+]');
+    await exited(t);
+    expect(t.exitCode).toBe(0);
+    const { events } = parseCast(readFileSync(file, 'utf8'));
+    const output = events.filter((e) => e.code === 'o').map((e) => e.data).join('');
+    const seq = Array.from({ length: 300_000 }, (_, i) => i + 1).join('\r\n');
+    expect(output.includes(`\r\n${seq}\r\nburst-42-end\r\n`)).toBe(true);
+    expect(events.at(-1)).toMatchObject({ code: 'm', data: 'detach' });
+  });
+
   it('records to the state folder with input when asked, and refuses a file that exists', async () => {
     const state = join(dir, 'state');
     const t = open({ args: ['attach', 'runner', '--record', '--record-input'], env: { XDG_STATE_HOME: state } });

@@ -120,18 +120,21 @@ describe('the asciicast writer', () => {
     expect(on.read().events).toEqual([{ time: 0, code: 'i', data: 'ls\r' }]);
   });
 
-  it('writes a flood in order, with a bounded buffer, whatever the disk keeps up with', async () => {
+  it('writes a flood in order and whole, waiting for its worker past a bound rather than holding more', async () => {
     const { rec, read } = recorder();
-    const line = bytes(`${'x'.repeat(99)}\n`);
+    // 12 MB at once, faster than any worker takes it: past 8 MiB handed over, the session's thread waits.
+    const line = bytes(`${'x'.repeat(98)}\x1b\n`);
     let offset = 0;
-    for (let i = 0; i < 20_000; i++) {
+    for (let i = 0; i < 120_000; i++) {
       rec.output(line, offset);
       offset += line.length;
     }
+    expect(rec.waits).toBeGreaterThan(0);
     await rec.close();
+    expect(rec.error).toBeUndefined();
     const out = read().events.map((e) => e.data).join('');
-    expect(out.length).toBe(2_000_000);
-    expect(out).toBe(line.toString().repeat(20_000));
+    expect(out.length).toBe(12_000_000);
+    expect(out).toBe(line.toString().repeat(120_000));
   });
 });
 
