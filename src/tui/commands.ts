@@ -123,7 +123,7 @@ export const COMMANDS: readonly Command[] = [
   {
     name: 'sort',
     arg: 'COLUMN',
-    help: 'sort the list by a column (asc, desc; none: its own order)',
+    help: 'sort by a column (asc, desc, none)',
     choices: (nav) => sortTargetOf(nav)?.columns ?? [],
     check: (nav, arg) => {
       const target = sortTargetOf(nav);

@@ -5,7 +5,7 @@
  * `chooserSort`), and `:sort` pointed at this list while it is shown.
  */
 import type { Key } from 'ink';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTui } from '../context.js';
 import { type BindingId, matches } from '../keymap.js';
 import { nextColumn, parseSort, registerSortTarget, reverse, sortColumns, sortRows, toggle, validSpec, type Sortable, type SortSpec, type Ties } from '../state/sort.js';
@@ -76,4 +76,26 @@ export function useSort<T>(list: string, columns: readonly Sortable<T>[], ties: 
   }, [nav, columns, set, opts.picker]);
 
   return { rows: sorted, spec, set, handleKey };
+}
+
+/**
+ * The cursor stays on its row when the sort changes: `rows` as shown (sorted, and filtered where
+ * the list filters), the cursor's index and setter, and the row's key. Only a new sort moves it;
+ * what else changes the rows (a reload, another page) is the screen's to decide.
+ */
+export function useFollowRow<T>(spec: SortSpec | null, rows: readonly T[], index: number, setIndex: (i: number) => void, keyOf: (row: T) => string): void {
+  const last = useRef<{ spec: SortSpec | null; key: string | undefined }>({ spec, key: undefined });
+  useLayoutEffect(() => {
+    const was = last.current;
+    const selected = rows[index];
+    if (was.spec !== spec && was.key !== undefined && (!selected || keyOf(selected) !== was.key)) {
+      const at = rows.findIndex((r) => keyOf(r) === was.key);
+      if (at >= 0) {
+        last.current = { spec, key: was.key };
+        setIndex(at);
+        return;
+      }
+    }
+    last.current = { spec, key: selected ? keyOf(selected) : undefined };
+  });
 }

@@ -160,7 +160,7 @@ export function InternList() {
   // selected intern's as its status allows (p on a stopped one, s on a running one); with no row
   // selected (an empty list, a failed load), none of an intern's, nor moving and opening.
   const selectedRow = visible[list.index];
-  useScreen(filtering ? ['prompt', 'text'] : [...(selectedRow ? (['list'] as const) : []), 'internList', ...(selectedRow ? internScopes(selectedRow) : []), 'sortable', 'global'], filtering);
+  useScreen(filtering ? ['prompt', 'text'] : [...(selectedRow ? (['list'] as const) : []), 'internList', ...(selectedRow ? internScopes(selectedRow) : []), 'global', 'sortable'], filtering);
 
   // Load the next page when the cursor nears the end of what is loaded, and while a filter is
   // applied, every page: the service cannot search by name, and a filter over the first page alone
