@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { sortPrefsPath } from '../../src/tui/state/sortPrefs.js';
-import { FakeApi, credential, intern } from './fakeApi.js';
+import { FakeApi, IDS, credential, intern } from './fakeApi.js';
 import { renderApp } from './render.js';
 
 const dirs: string[] = [];
@@ -147,5 +147,34 @@ describe(':sort none', () => {
     await app.press('enter');
     const f = await app.waitFor((fr) => !/NAME[↑↓]/.test(fr) && fr.includes('sleeper'));
     expect(order(f, NAMES)).toEqual(['runner', 'builder', 'broken', 'peer-bot', 'sleeper']);
+  });
+});
+
+describe('the model picker', () => {
+  it('sorts with ^o (by id, then context, longest first) and ^r the other way, "workspace default" first, and keeps the sort for the next opening', async () => {
+    const dir = stateDir();
+    const app = renderApp({ initial: { name: 'settings', id: IDS.sleeper }, options: { stateDir: dir, profile: 'work' } });
+    await app.waitFor('Settings of sleeper');
+    await app.press('tab', 'tab', 'enter');
+    let f = await app.waitFor('google/gemini-2.5-pro');
+    const MODELS = ['workspace default', 'anthropic/claude-sonnet-4', 'openai/gpt-4.1', 'openai/o4-mini', 'google/gemini-2.5-pro', 'deepseek/deepseek-r1:free'];
+    // The picker's rows (the form's field above it holds openai/gpt-4.1 too).
+    const at = (fr: string) => ((rows) => [...MODELS].sort((a, b) => rows.indexOf(a) - rows.indexOf(b)))(fr.slice(fr.indexOf('Model (')));
+    expect(at(f)).toEqual(MODELS);
+    await app.press('\x0f');
+    f = await app.waitFor('sorted by id ↑');
+    expect(at(f)).toEqual(['workspace default', 'anthropic/claude-sonnet-4', 'deepseek/deepseek-r1:free', 'google/gemini-2.5-pro', 'openai/gpt-4.1', 'openai/o4-mini']);
+    await app.press('\x0f');
+    f = await app.waitFor('sorted by context ↓');
+    expect(at(f)).toEqual(['workspace default', 'google/gemini-2.5-pro', 'openai/gpt-4.1', 'anthropic/claude-sonnet-4', 'openai/o4-mini', 'deepseek/deepseek-r1:free']);
+    // The cursor is still on the model the field holds.
+    expect(f).toMatch(/›•openai\/gpt-4\.1/);
+    await app.press('ctrl+r');
+    f = await app.waitFor('sorted by context ↑');
+    expect(at(f)).toEqual(['workspace default', 'deepseek/deepseek-r1:free', 'anthropic/claude-sonnet-4', 'openai/o4-mini', 'openai/gpt-4.1', 'google/gemini-2.5-pro']);
+    await app.press('esc');
+    await app.waitFor((s) => !s.includes('sorted by'));
+    await app.press('enter');
+    await app.waitFor('sorted by context ↑');
   });
 });
