@@ -1,7 +1,8 @@
 /** Sorting the lists (issue 41, 1): the keys, the header's arrow, the cursor on its row, :sort, the choice kept per profile. */
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { encodeEvent, encodeHeader } from '../../src/attach/asciicast.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { sortPrefsPath } from '../../src/tui/state/sortPrefs.js';
@@ -176,5 +177,41 @@ describe('the model picker', () => {
     await app.waitFor((s) => !s.includes('sorted by'));
     await app.press('enter');
     await app.waitFor('sorted by context ↑');
+  });
+});
+
+describe('the recordings', () => {
+  it('sort by began with A (newest first, then oldest) and by intern with N', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'recordings-'));
+    dirs.push(dir);
+    const cast = (name: string, at: number) => encodeHeader({ version: 2, width: 80, height: 24, timestamp: Date.UTC(2026, 10, at, 12) / 1000, title: `intern ${name}` }) + encodeEvent(1, 'o', '$ ');
+    writeFileSync(join(dir, 'alpha-2026-11-20T12-00-00Z.cast'), cast('alpha', 20));
+    writeFileSync(join(dir, 'zulu-2026-11-10T12-00-00Z.cast'), cast('zulu', 10));
+    writeFileSync(join(dir, 'mike-2026-11-25T12-00-00Z.cast'), cast('mike', 25));
+    const app = renderApp({ initial: { name: 'replay' }, options: { recordingsDir: dir, stateDir: stateDir(), profile: 'work' } });
+    await app.waitFor('zulu');
+    await app.press('A');
+    let f = await app.waitFor('BEGAN (UTC)↓');
+    expect(order(f, ['alpha', 'zulu', 'mike'])).toEqual(['mike', 'alpha', 'zulu']);
+    await app.press('A');
+    f = await app.waitFor('BEGAN (UTC)↑');
+    expect(order(f, ['alpha', 'zulu', 'mike'])).toEqual(['zulu', 'alpha', 'mike']);
+    await app.press('N');
+    f = await app.waitFor('INTERN↑');
+    expect(order(f, ['alpha', 'zulu', 'mike'])).toEqual(['alpha', 'mike', 'zulu']);
+  });
+});
+
+describe('a sort preferences file that is not JSON', () => {
+  it('is said in one line, and the list opens in its own order', async () => {
+    const dir = stateDir();
+    const path = sortPrefsPath(dir, 'work');
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, '{"interns": ');
+    const app = renderApp({ options: { stateDir: dir, profile: 'work' } });
+    const f = await app.waitFor('not JSON; ignored');
+    expect(f).toContain('sort preferences');
+    expect(f).not.toMatch(/[↑↓]/);
+    expect(readFileSync(path, 'utf8')).toBe('{"interns": ');
   });
 });

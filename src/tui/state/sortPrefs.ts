@@ -66,7 +66,8 @@ export function fileSortPrefs(path: string): SortPrefs {
   const say = (what: string) => {
     if (said.has(what)) return;
     said.add(what);
-    problem ??= `sort preferences ${path}: ${what}`;
+    // The reason before the path: a flash cut at the terminal's edge keeps what went wrong.
+    problem ??= `sort preferences: ${what} (${path})`;
   };
   const read = (): Map<string, SortSpec> | null => {
     const got = readLines(path, MAX_BYTES);

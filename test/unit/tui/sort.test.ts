@@ -175,7 +175,7 @@ describe('sort preferences', () => {
     const prefs = fileSortPrefs(path);
     expect(prefs.get('interns')).toBeNull();
     const problem = prefs.takeProblem();
-    expect(problem).toMatch(/^sort preferences .*: not JSON; ignored$/);
+    expect(problem).toMatch(/^sort preferences: not JSON; ignored \(.*profile-work\.json\)$/);
     prefs.set('interns', by('name'));
     expect(prefs.get('interns')).toEqual(by('name'));
     expect(prefs.takeProblem()).toBeNull();
@@ -190,6 +190,6 @@ describe('sort preferences', () => {
     expect(prefs.get('interns')).toEqual(by('name'));
     expect(prefs.get('byok')).toBeNull();
     expect(prefs.get('vault')).toBeNull();
-    expect(prefs.takeProblem()).toMatch(/3 entries are not a sort; skipped$/);
+    expect(prefs.takeProblem()).toMatch(/^sort preferences: 3 entries are not a sort; skipped \(/);
   });
 });
