@@ -34,6 +34,13 @@ const COMMAND_STREAMS = {
   selector: "MemberExpression[property.name=/^(stdout|stderr)$/]",
   message: 'Write through ctx.out (say, note, list, object, done...): it strips control characters from what the service sent, so no command can forget to.',
 };
+// The Text primitive cleans the strings among its children, but not those a component child draws:
+// a component that returns a fragment of strings puts them inside its parent's Text unseen (a
+// table cell's text went out raw that way). Such a component draws its own Text, or sanitises and says so.
+const FRAGMENT_STRINGS = {
+  selector: ":matches(ReturnStatement, ArrowFunctionExpression) > JSXFragment > JSXExpressionContainer > :matches(Identifier, MemberExpression, TemplateLiteral, Literal, BinaryExpression, CallExpression[callee.property.name!='map'])",
+  message: 'A component that returns strings in a fragment escapes the Text primitive around it: wrap them in <Text> (src/tui/components/Text.tsx), or sanitise them and disable this line with the reason.',
+};
 const tuiPatterns = [
   boundary(['**/sandbox/**', '**/cli/**'], 'The TUI never imports the sandbox or the CLI.'),
   boundary(['**/client/index.js', '**/client/http.js'], 'The TUI is handed an InternApi; building a client is the CLI\'s job.'),
@@ -77,6 +84,10 @@ export default tseslint.config(
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
     },
+  },
+  {
+    files: ['src/tui/**/*.tsx'],
+    rules: { 'no-restricted-syntax': ['error', ZOD_NAMESPACE, RECURSIVE_MKDIR, BORDER_SIDE, ...EXTERNAL_IMPORT, FRAGMENT_STRINGS] },
   },
   // The layers of docs/architecture.md, one block each.
   {

@@ -40,6 +40,11 @@ export interface LineFlags {
 /** The names of one kind: interns (NAME), BYOK keys (ID), secrets (SECRET), or the config's profiles. */
 export type NameKind = 'interns' | 'byok' | 'secrets' | 'profiles';
 export type NameSource = (kind: NameKind, flags: LineFlags) => Promise<Candidate[]>;
+/**
+ * The fields a command's `--json` may name: its runner's `jsonFields`, which loading the command
+ * costs. Handed in by the dispatcher, which loads commands (loaders.ts's `jsonFieldsOf`).
+ */
+export type FieldSource = (spec: CommandSpec) => Promise<readonly string[]>;
 
 /** The TUI's own flags (no command): args.ts's options, with the registry's words where it has them. */
 function tuiFlags(): Record<string, FlagSpec> {
@@ -85,11 +90,11 @@ async function valuesOf(name: string, flag: FlagSpec, line: LineFlags, names: Na
 const matching = (offer: Offer, current: string): Offer => (offer === 'files' ? offer : offer.filter((c) => c.value.startsWith(current)));
 
 /**
- * `--json FIELDS`: the fields of the command's JSON (its runner's `jsonFields`, which loading the
- * command costs), for the last of a comma-separated list, those already given left out.
+ * `--json FIELDS`: the fields of the command's JSON (FieldSource), for the last of a
+ * comma-separated list, those already given left out.
  */
-async function jsonFields(spec: CommandSpec, typed: string, before = ''): Promise<Candidate[]> {
-  const fields = (await spec.load()).jsonFields ?? [];
+async function jsonFields(fieldsOf: FieldSource, spec: CommandSpec, typed: string, before = ''): Promise<Candidate[]> {
+  const fields = await fieldsOf(spec);
   const parts = typed.split(',');
   const last = parts.pop()!;
   const head = parts.length > 0 ? `${parts.join(',')},` : '';
@@ -102,7 +107,7 @@ async function jsonFields(spec: CommandSpec, typed: string, before = ''): Promis
  * is followed by its values; a positional by what its placeholder in the usage names: `a|b` those
  * words, NAME the interns, a BYOK ID the keys, SECRET the secrets, PROFILE the profiles.
  */
-export async function complete(words: readonly string[], current: string, names: NameSource): Promise<Offer> {
+export async function complete(words: readonly string[], current: string, names: NameSource, fieldsOf: FieldSource): Promise<Offer> {
   const line: LineFlags = { sandbox: false };
   let noun: string | undefined;
   let spec: CommandSpec | null = null;
@@ -151,9 +156,9 @@ export async function complete(words: readonly string[], current: string, names:
     const flag = flagsOf(spec)[last.slice(2)];
     if (flag?.type === 'string') return matching(await valuesOf(last.slice(2), flag, line, names), current);
     // --json takes FIELDS in the next word only once the command has its arguments (parse.ts).
-    if (last === '--json' && spec?.json && positionals.length >= spec.positionals[0] && !current.startsWith('-')) return jsonFields(spec, current);
+    if (last === '--json' && spec?.json && positionals.length >= spec.positionals[0] && !current.startsWith('-')) return jsonFields(fieldsOf, spec, current);
   }
-  if (current.startsWith('--json=') && spec?.json) return jsonFields(spec, current.slice('--json='.length), '--json=');
+  if (current.startsWith('--json=') && spec?.json) return jsonFields(fieldsOf, spec, current.slice('--json='.length), '--json=');
   if (current.startsWith('--') && current.includes('=')) {
     const [flagName, typed] = current.slice(2).split('=', 2) as [string, string];
     const flag = flagsOf(spec)[flagName];

@@ -9,6 +9,7 @@ import { writeFileAtomic, makeDirs } from '../files.js';
 import * as z from 'zod';
 import { describeIssues } from '../contract/errors.js';
 import { NOTIFY_KINDS } from '../tui/terminal.js';
+import { BUILTIN_THEMES, THEME_NAME } from '../tui/theme.js';
 import { ConfigError, noConfigFile } from './settings.js';
 
 const FeatureSchema = z.strictObject({ name: z.string().min(1).max(80), requires: z.array(z.string().min(1)).max(50) });
@@ -35,6 +36,13 @@ export const ProfileSchema = z.strictObject({
 export type Profile = z.infer<typeof ProfileSchema>;
 export const ConfigFileSchema = z.strictObject({
   default_profile: z.string().min(1).optional(),
+  /** The TUI's keys by binding id (src/tui/keyRemap.ts checks the ids and keys when the TUI starts). */
+  keys: z.record(z.string().min(1), z.union([z.string().min(1), z.array(z.string().min(1)).min(1).max(20)])).optional(),
+  /** The TUI's theme: a built-in's name or a file's in themes/ beside this file (src/tui/themeFile.ts); INTERN_TUI_THEME wins. */
+  theme: z
+    .string()
+    .refine((name) => THEME_NAME.test(name.trim().toLowerCase()), { error: `must name a theme: ${Object.keys(BUILTIN_THEMES).join(', ')}, or a file's in themes/ (letters, digits, - and _)` })
+    .optional(),
   profiles: z.record(z.string().min(1), ProfileSchema).default({}),
 });
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;

@@ -9,14 +9,10 @@ import { configPath, EMBEDDED_SANDBOX, embeddedClientOptions, type Flags, loginH
 import { CliError, EXIT } from './exit.js';
 import { Output } from './output.js';
 import type { Parsed } from './parse.js';
-import { commandTitle, type CommandSpec } from './registry.js';
+import { commandTitle, type CommandSpec } from './spec.js';
+import type { Io } from './io.js';
 
-export interface Io {
-  stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (on: boolean) => unknown };
-  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number; rows?: number };
-  stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
-  env: NodeJS.ProcessEnv;
-}
+export type { Io } from './io.js';
 
 export interface RunContext extends Parsed {
   spec: CommandSpec;
@@ -44,6 +40,17 @@ export interface RunContext extends Parsed {
    * conversation stops the answer it is streaming and asks for the next prompt.
    */
   interrupts: { handler: (() => void) | null };
+}
+
+/**
+ * A command's implementation, which the registry names (CommandSpec.module and .runner) and the
+ * dispatcher loads (loaders.ts). One whose spec has `json` names the top-level fields its JSON
+ * output may hold (`jsonFields`, set beside it): `--json FIELDS` is checked against them before the
+ * command runs, so a misspelt field stops a delete before it is sent, not after.
+ */
+export interface Runner {
+  (ctx: RunContext): Promise<number>;
+  jsonFields?: readonly string[];
 }
 
 /** `open` replaces the real client (tests hand in a fake). */

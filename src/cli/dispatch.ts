@@ -11,9 +11,10 @@ import { endBy } from './ending.js';
 import { tuiTerminalProblem } from '../tui/terminal.js';
 import { closest } from '../client/closest.js';
 import { CliError, EXIT } from './exit.js';
-import type { EarlySandbox } from './legacy.js';
+import type { EarlySandbox } from './settings.js';
 import { parseFor } from './parse.js';
 import { commandHelp, findCommand, nounHelp, unknownCommand } from './registry.js';
+import { jsonFieldsOf } from './loaders.js';
 
 const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
 
@@ -71,7 +72,7 @@ async function earlySandbox(argv: string[]): Promise<EarlySandbox | undefined> {
 
 async function main(original: string[]): Promise<number> {
   // A shell's tab (completion.ts's scripts): hidden, quick, and quiet whatever it is given.
-  if (original[0] === '__complete') return (await import('./commands/completion.js')).runComplete(original.slice(1), io);
+  if (original[0] === '__complete') return (await import('./commands/completion.js')).runComplete(original.slice(1), io, jsonFieldsOf);
   // `help interns list` is `interns list --help`, as gh and kubectl read it.
   const asked = original[0] === 'help' && original.length > 1 ? [...original.slice(1), '--help'] : original;
   const argv = hoistGlobalFlags(asked);

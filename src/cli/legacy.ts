@@ -3,12 +3,11 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BASE_URL_ENV, CREDENTIAL_SOURCES, type CredentialKind } from '../contract/routes.js';
-import type { RunningSandbox } from '../sandbox/index.js';
 import { HELP, parseCommand, type SandboxFlags, UsageError } from './args.js';
 import { closest } from '../client/closest.js';
 import { sanitize } from '../text.js';
 import { shellQuote } from './quote.js';
-import { codeCacheDir, configPath, resolveConfig, type Flags, usesEmbeddedSandbox, warnTo } from './settings.js';
+import { codeCacheDir, configPath, type EarlySandbox, resolveConfig, type Flags, usesEmbeddedSandbox, warnTo } from './settings.js';
 import type { RunContext } from './context.js';
 import type * as TuiCommand from './tuiCommand.js';
 import { EXIT } from './exit.js';
@@ -16,11 +15,6 @@ import { onTerminalGone } from '../tui/terminal.js';
 
 /** Defined by scripts/build.mjs in the bundle, where the TUI command is dist/tui.cjs. */
 declare const __INTERN_TUI_CJS__: boolean | undefined;
-
-/** The embedded sandbox, when dispatch.ts has already started it. */
-export interface EarlySandbox {
-  started: Promise<RunningSandbox>;
-}
 
 const warn = warnTo(process.stderr);
 

@@ -9,164 +9,23 @@
  * Every write goes through `writeOut`, which waits for a full stream's `drain`: a command that
  * streams (chat) awaits it between pieces, so memory stays bounded whatever the reader's pace.
  */
-import { jsonText, sanitize, truncate, widthOf } from '../text.js';
-import { wrapText } from '../tui/wrap.js';
+import { jsonText, sanitize, truncate } from '../text.js';
 import { backgroundFromEnv, noColorFromEnv } from '../tui/theme.js';
-import type { Io } from './context.js';
+import type { Io } from './io.js';
 import { CliError, EXIT } from './exit.js';
 import type { JsonFilter } from './filter.js';
-import type * as ChildProcess from 'node:child_process';
-import { importExternal } from '../importExternal.js';
+import { pickFields } from './output/json.js';
+import { lineCount, pagerOf, runPager } from './output/pager.js';
+import { forceColorFromEnv, LIGHT_SGR, SGR, type Tone } from './output/style.js';
+import { detailText, tableText, type Column, type DetailRow, type Surface } from './output/table.js';
+import { columnAfter, writeOut } from './output/write.js';
 
-export type Cell = string | number | boolean | null | undefined;
-export interface Column<T> {
-  header: string;
-  get: (row: T) => Cell;
-  /** Colour for a TTY, by the cell's text. */
-  tone?: (text: string) => Tone | undefined;
-  /**
-   * Never cut to fit a terminal: what a person copies into the next command (an intern's name, a
-   * BYOK key's id, a model's id), and short words (a status). The other columns are cut.
-   */
-  keep?: boolean;
-  /** On a terminal, the cell shortened thus (a BYOK key's id, which commands take as short as shown); piped, it is whole. */
-  short?: (text: string) => string;
-  /** What an empty cell says on a terminal, dim (a dash by default; piped, the cell stays empty). */
-  empty?: string;
-}
-/**
- * A line of `object`: its label, its value, what an empty value says on a terminal (a dash by
- * default), and how a terminal shows the value (a time with its age); piped, it is as sent.
- */
-/**
- * A `label  value` line of a detail view. Only a `prose` row (a description, instructions, a
- * failure message) keeps its own line breaks: in any other, a line break from the service would
- * draw a row of its own (`status: running` then a fake `last failure` line).
- */
-export type DetailRow<T> = [label: string, get: (value: T) => Cell, empty?: string, shown?: (text: string) => string, prose?: 'prose'];
-export type Tone = 'green' | 'yellow' | 'red' | 'dim' | 'bold';
-const SGR: Record<Tone, [string, string]> = {
-  green: ['\x1b[32m', '\x1b[39m'],
-  yellow: ['\x1b[33m', '\x1b[39m'],
-  red: ['\x1b[31m', '\x1b[39m'],
-  dim: ['\x1b[2m', '\x1b[22m'],
-  bold: ['\x1b[1m', '\x1b[22m'],
-};
-/** On a light background yellow is unreadable: what it says (on its way, going away) is drawn magenta, as the TUI's light theme does. */
-const LIGHT_SGR: Record<Tone, [string, string]> = { ...SGR, yellow: ['\x1b[35m', '\x1b[39m'] };
-
-/**
- * The one way a command's output is written: `text` to `stream`, resolving once the stream takes
- * more: at once while what it holds is under its high-water mark, else on `drain`. A stream that
- * closes or fails meanwhile resolves it too (the ending watch, ending.ts, reports why and ends the
- * command), and so does `signal` (ctrl+c, SIGTERM: the command then sees its abort, not a reader
- * that never reads). A command that writes piece after piece awaits each, so what its reader has not taken
- * yet stays in the pipe and the socket behind it, not in this process: without it, `chat` against
- * an endless stream with a stalled reader grew by tens of MB a second (bench/README.md, issue 43).
- */
-export function writeOut(stream: NodeJS.WritableStream, text: string, signal?: AbortSignal): Promise<void> {
-  const s = stream as NodeJS.WritableStream & { destroyed?: boolean; writableEnded?: boolean };
-  if (s.destroyed || s.writableEnded) return Promise.resolve();
-  if (stream.write(text) || signal?.aborted) return Promise.resolve();
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      stream.off('drain', done);
-      stream.off('close', done);
-      stream.off('error', done);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    stream.on('drain', done);
-    stream.on('close', done);
-    stream.on('error', done);
-    signal?.addEventListener('abort', done);
-  });
-}
-
-/** The display column a terminal's cursor is at after `text` is written from column `from` (tabs to every eighth). */
-export function columnAfter(from: number, text: string): number {
-  const nl = text.lastIndexOf('\n');
-  let col = nl >= 0 ? 0 : from;
-  const parts = (nl >= 0 ? text.slice(nl + 1) : text).split('\t');
-  parts.forEach((part, i) => {
-    if (i > 0) col = (Math.floor(col / 8) + 1) * 8;
-    col += widthOf(part);
-  });
-  return col;
-}
-
-const text = (c: Cell): string => (c === null || c === undefined ? '' : sanitize(String(c)));
-
-/**
- * Checks `--json FIELDS` against the fields a command's JSON output may hold, before the command
- * runs (usage error, exit 2). A command that prints JSON without naming its fields is a bug here.
- */
-export function checkJsonFields(command: string, known: readonly string[] | undefined, fields: string[] | null): void {
-  if (!fields?.length) return;
-  if (!known) throw new Error(`intern-tui ${command} does not name its JSON fields`);
-  const unknown = [...new Set(fields.filter((f) => !known.includes(f)))];
-  if (unknown.length) {
-    throw new CliError(EXIT.usage, `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((f) => `"${f.slice(0, 40)}"`).join(', ')} for --json; available: ${known.join(', ')}`, true);
-  }
-}
-
-/** Keeps only the named fields (checked by checkJsonFields) of an object, or of each object of an array; a field the service left out stays out. */
-export function pickFields(value: unknown, fields: string[]): unknown {
-  const pick = (o: unknown) => (o && typeof o === 'object' ? Object.fromEntries(fields.filter((f) => f in o).map((f) => [f, (o as Record<string, unknown>)[f]])) : o);
-  return Array.isArray(value) ? value.map(pick) : pick(value);
-}
-
-/** Two cells between columns. */
-const GAP = 2;
-
-/**
- * The widths a table's columns get on a terminal `screen` cells wide: their own when the rows fit;
- * else the columns that may be cut share what the kept ones leave, the widest cut first and to one
- * width (what a floor leaves over goes to the first cut ones), never below one cell (an ellipsis):
- * a terminal too narrow for the kept columns alone wraps. Returns whether any was cut.
- */
-export function fitColumns(widths: number[], keep: boolean[], screen: number): { widths: number[]; cut: boolean } {
-  const total = widths.reduce((a, w) => a + w, 0) + GAP * (widths.length - 1);
-  if (total <= screen) return { widths, cut: false };
-  const room = screen - widths.reduce((a, w, i) => a + (keep[i] ? w : 0), 0) - GAP * (widths.length - 1);
-  const flexible = widths.filter((_, i) => !keep[i]).sort((a, b) => a - b);
-  let left = room;
-  let cap = Infinity;
-  for (let i = 0; i < flexible.length; i++) {
-    if (flexible[i]! * (flexible.length - i) > left) {
-      cap = Math.max(1, Math.floor(left / (flexible.length - i)));
-      break;
-    }
-    left -= flexible[i]!;
-  }
-  const fitted = widths.map((w, i) => (keep[i] ? w : Math.min(w, cap)));
-  let spare = room - fitted.reduce((a, w, i) => a + (keep[i] ? 0 : w), 0);
-  for (let i = 0; i < fitted.length && spare > 0; i++) {
-    if (!keep[i] && fitted[i]! < widths[i]!) {
-      fitted[i]!++;
-      spare--;
-    }
-  }
-  return { widths: fitted, cut: fitted.some((w, i) => w < widths[i]!) };
-}
-
-/**
- * Colour forced where stdout is no terminal: `CLICOLOR_FORCE` or `FORCE_COLOR` set to anything but
- * empty or 0 (the conventions of BSD's ls and of chalk). NO_COLOR and --no-color win over both.
- */
-export const forceColorFromEnv = (env: NodeJS.ProcessEnv): boolean => [env.CLICOLOR_FORCE, env.FORCE_COLOR].some((v) => v !== undefined && v !== '' && v !== '0');
-
-/**
- * The pager for long output on a terminal: INTERN_TUI_PAGER, else PAGER, else `less -FRX` (quits
- * when the text fits, keeps colours, leaves it on the screen); none when set empty or to `cat`.
- */
-export function pagerOf(env: NodeJS.ProcessEnv): string | null {
-  const chosen = (env.INTERN_TUI_PAGER ?? env.PAGER)?.trim();
-  if (chosen === undefined) return 'less -FRX';
-  return chosen === '' || chosen === 'cat' ? null : chosen;
-}
-
-const lineCount = (text: string) => (text.match(/\n/g) ?? []).length;
+// Its parts, each in output/, are imported from here too.
+export { checkJsonFields, pickFields } from './output/json.js';
+export { pagerOf } from './output/pager.js';
+export { forceColorFromEnv, statusTone, type Tone } from './output/style.js';
+export { fitColumns, type Cell, type Column, type DetailRow } from './output/table.js';
+export { columnAfter, writeOut } from './output/write.js';
 
 export class Output {
   readonly tty: boolean;
@@ -230,21 +89,9 @@ export class Output {
     else void this.put(text);
   }
 
-  /**
-   * Runs the pager (through the shell, as git and gh run $PAGER) on the terminal with `text` on its
-   * stdin. One that cannot be run (not installed: the shell's 127) leaves the text printed as it is.
-   */
+  /** Runs the pager on the terminal with `text` (runPager); one that cannot be run leaves the text printed as it is. */
   private async page(pager: string, text: string): Promise<void> {
-    const { spawn } = await importExternal<typeof ChildProcess>('node:child_process');
-    const shown = await new Promise<boolean>((resolve) => {
-      const child = spawn(pager, { shell: true, stdio: ['pipe', 'inherit', 'inherit'], env: { LESS: 'FRX', ...this.io.env } });
-      child.on('error', () => resolve(false));
-      child.on('close', (code) => resolve(code !== 127 && code !== 126));
-      // q before the end: the rest is not wanted.
-      child.stdin.on('error', () => undefined);
-      child.stdin.end(text);
-    });
-    if (!shown) void this.put(text);
+    if (!(await runPager(pager, text, this.io.env))) void this.put(text);
   }
 
   /** Once the command is done: waits for its pager to be closed (run.ts). */
@@ -312,54 +159,20 @@ export class Output {
     return this.layout(rows, columns, empty).text;
   }
 
+  /** Where this output's text goes, for tables and detail views (table.ts). */
+  private get surface(): Surface {
+    return { tty: this.tty, columns: this.io.stdout.columns, paint: (s, tone) => this.paint(s, tone) };
+  }
+
   /** The table as printed, and whether it cut values to fit the terminal. */
   private layout<T>(rows: T[], columns: Column<T>[], empty: string): { text: string; cut: boolean } {
-    const cells = rows.map((r) =>
-      columns.map((c) => {
-        const cell = text(c.get(r));
-        return this.tty && c.short && cell ? c.short(cell) : cell;
-      }),
-    );
-    if (!this.tty) return { text: cells.map((r) => r.join('\t') + '\n').join(''), cut: false };
-    if (rows.length === 0) return { text: this.paint(empty, 'dim') + '\n', cut: false };
-    const headers = columns.map((c) => c.header);
-    // An empty cell is dim words for people (`empty`, else a dash); piped, it stays empty.
-    const blank = columns.map((c) => c.empty ?? '—');
-    const natural = columns.map((c, i) => Math.max(widthOf(c.header), ...cells.map((r) => widthOf(r[i] || blank[i]!))));
-    // On a terminal, columns are cut (with an ellipsis) to fit its width instead of wrapping.
-    const { widths, cut } = this.io.stdout.columns ? fitColumns(natural, columns.map((c) => Boolean(c.keep)), this.io.stdout.columns) : { widths: natural, cut: false };
-    const line = (r: string[], tones: (Tone | undefined)[]) =>
-      r
-        .map((cell, i) => {
-          const fitted = truncate(cell || blank[i]!, widths[i]!);
-          const padded = i === r.length - 1 ? fitted : fitted + ' '.repeat(widths[i]! - widthOf(fitted));
-          return this.paint(padded, cell === '' ? 'dim' : tones[i]);
-        })
-        .join(' '.repeat(GAP))
-        .trimEnd() + '\n';
-    const body = cells.map((r) => line(r, columns.map((c, i) => c.tone?.(r[i]!)))).join('');
-    return { text: line(headers, columns.map(() => 'bold' as const)) + body, cut };
+    return tableText(rows, columns, empty, this.surface);
   }
 
   /** One object: JSON, or `label  value` lines. */
   object<T>(value: T, rows: DetailRow<T>[]): void {
     if (this.printJson(value)) return;
-    const width = Math.max(...rows.map(([l]) => widthOf(l)));
-    // On a terminal a long value (the instructions) wraps under itself, its own line breaks kept;
-    // piped, each is one line after a tab.
-    const room = (this.io.stdout.columns ?? 0) - width - GAP;
-    const lines = rows.map(([label, get, empty = '—', shown, prose]) => {
-      if (!this.tty) return `${label}\t${text(get(value))}`;
-      const raw = get(value);
-      const v = raw === null || raw === undefined ? '' : sanitize(shown ? shown(String(raw)) : String(raw), { multiline: prose === 'prose' });
-      // Nothing there: dim words for people, as the TUI draws them (piped, the value stays empty).
-      if (v === '') return `${this.paint(label.padEnd(width), 'dim')}${' '.repeat(GAP)}${this.paint(empty, 'dim')}`;
-      // (wrapText keeps the value's line breaks; a blank line stays blank.)
-      const wrapped = room >= 20 ? wrapText(v, room) : [v.replace(/\n/g, ' ')];
-      const under = ' '.repeat(width + GAP);
-      return wrapped.map((line, i) => (i === 0 ? `${this.paint(label.padEnd(width), 'dim')}${' '.repeat(GAP)}${line}` : line ? under + line : '').trimEnd()).join('\n');
-    });
-    this.write(lines.join('\n') + '\n');
+    this.write(detailText(value, rows, this.surface));
   }
 
   /**
@@ -474,6 +287,3 @@ export class Output {
     return this.waiting > 0;
   }
 }
-
-export const statusTone = (s: string): Tone | undefined =>
-  /^(running|ready|active|enabled)$/.test(s) ? 'green' : /^(queued|provisioning|destroying|suspended|pending)$/.test(s) ? 'yellow' : /fail|error/.test(s) ? 'red' : undefined;

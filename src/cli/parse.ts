@@ -5,7 +5,8 @@
  */
 import { parseArgs } from 'node:util';
 import { argsErrorMessage, usageError } from './exit.js';
-import { FILTER_FLAGS, GLOBAL_FLAGS, type CommandSpec, type FlagSpec } from './registry.js';
+import type { CommandSpec, FlagSpec } from './spec.js';
+import { FILTER_FLAGS, GLOBAL_FLAGS } from './registry/flags.js';
 import { CREDENTIAL_SOURCES, loginCommand, type CredentialKind } from '../contract/routes.js';
 
 export interface Parsed {

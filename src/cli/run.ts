@@ -1,26 +1,18 @@
 /** Runs one registry command: context, the command's module, and errors mapped to exit codes. */
 import { ApiError, MissingCredentialError, NetworkError } from '../client/errors.js';
 import { CREDENTIAL_SOURCES } from '../contract/routes.js';
-import { ConfigError, loginHint, refusedFix } from './settings.js';
+import { loginHint, refusedFix } from './settings.js';
 import { createContext, type Io, type RunContext } from './context.js';
 import { endOnSignals } from './ending.js';
 import { CliError, EXIT } from './exit.js';
 import type { Parsed } from './parse.js';
-import { commandTitle, type CommandSpec } from './registry.js';
+import { commandTitle, type CommandSpec } from './spec.js';
+import { loadRunner } from './loaders.js';
+import { exitCodeOf } from './exitCode.js';
 import { checkJsonFields } from './output.js';
 import type { InternApi } from '../client/types.js';
-import { UsageError } from './args.js';
 import { inspect } from 'node:util';
 import { sanitize } from '../text.js';
-
-export function exitCodeOf(e: unknown, interrupted: boolean): number {
-  if (interrupted) return EXIT.interrupted;
-  if (e instanceof CliError) return e.exitCode;
-  if (e instanceof UsageError || e instanceof ConfigError) return EXIT.usage;
-  if (e instanceof MissingCredentialError) return EXIT.auth;
-  if (e instanceof ApiError) return e.status === 401 || e.status === 403 ? EXIT.auth : EXIT.failed;
-  return EXIT.failed;
-}
 
 /**
  * A message with the flags that set the API fields it names: the service says "pass
@@ -105,7 +97,7 @@ export async function runCommand(spec: CommandSpec, rest: string[], parsed: Pars
         [io.stdout, io.stderr, io.stdin],
       );
   try {
-    const run = await spec.load();
+    const run = await loadRunner(spec);
     if (spec.json) checkJsonFields(commandTitle(spec), run.jsonFields, parsed.json);
     // Compiled before the command runs: an expression jq refuses stops a delete before it is sent.
     if (parsed.filter) ctx.out.filter = await (await import('./filter.js')).loadFilter(parsed.filter);

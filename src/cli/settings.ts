@@ -87,6 +87,9 @@ export interface Resolved {
   /** How the chat asks for attention: the profile's `notify`, else the bell. */
   notify: NotifyKind;
   features: FeatureSpec[];
+  /** The config file's `keys` (the TUI's remapping, checked when it starts) and `theme`: the person's, not a profile's. */
+  keys: NonNullable<ConfigFile['keys']>;
+  theme: string | null;
   warnings: string[];
 }
 
@@ -163,6 +166,8 @@ export function resolveConfig(flags: Flags, env: NodeJS.ProcessEnv, file: Config
     record: profile.record ?? 'off',
     notify: profile.notify ?? 'bell',
     features: [...(profile.features ?? []), ...BUILTIN_FEATURES],
+    keys: file.keys ?? {},
+    theme: file.theme ?? null,
     warnings,
   };
 }
@@ -265,6 +270,11 @@ export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string {
 
 /** The embedded sandbox: loopback, a free port, the demo data; the config folder out of its interns' sight. */
 export const EMBEDDED_SANDBOX: ThreadSandboxOptions = { host: '127.0.0.1', port: 0, seed: 'demo', privatePaths: [dirname(configPath())] };
+
+/** The embedded sandbox, when dispatch.ts has started it already (before legacy.ts and the TUI load). */
+export interface EarlySandbox {
+  started: Promise<RunningSandbox>;
+}
 
 /** The client's options for an embedded sandbox: its URL and its manifest's three credentials. */
 export function embeddedClientOptions(sandbox: Pick<RunningSandbox, 'baseUrl' | 'manifest'>): ClientOptions {

@@ -5,19 +5,21 @@
  * legacy.ts runs with V8's code cache (src/codeCache.ts): compiling it was about a third of the
  * TUI's start (bench/README.md).
  */
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { deferredApi } from '../client/deferred.js';
 import { prefetchFirstScreen } from '../client/prefetch.js';
 import { createClient } from '../client/index.js';
 import type { InternApi } from '../client/types.js';
 import type { RunningSandbox } from '../sandbox/index.js';
 import { startSandboxThread } from '../sandbox/thread.js';
+import { KeymapError, remapKeymap } from '../tui/keyRemap.js';
+import type { Binding } from '../tui/keymap.js';
 import { noColorFromEnv } from '../tui/theme.js';
+import { loadTheme } from '../tui/themeFile.js';
 import { tuiTerminalProblem } from '../tui/terminal.js';
 import { resolveSignedIn } from './auth/credentials.js';
 import { tuiSessionHooks } from './auth/session.js';
-import type { EarlySandbox } from './legacy.js';
-import { cacheDir, codeCacheDir, configPath, EMBEDDED_SANDBOX, embeddedClientOptions, type Flags, refusedFixes, stateDir, usesEmbeddedSandbox, warnTo } from './settings.js';
+import { cacheDir, codeCacheDir, ConfigError, configPath, type EarlySandbox, EMBEDDED_SANDBOX, embeddedClientOptions, type Flags, refusedFixes, stateDir, usesEmbeddedSandbox, warnTo } from './settings.js';
 import { recordingsDir } from '../tui/state/recordings.js';
 
 
@@ -35,6 +37,10 @@ export async function tuiCommand(flags: Flags, forceSandbox: boolean, early?: Ea
   // The TUI and (below) the sandbox load only now; the TUI's import runs beside the config read.
   const tuiModule = import('../tui/index.js');
   const resolved = await resolveSignedIn(flags, { env: process.env, path: configPath(), warn });
+  const keymap = remappedKeys(resolved.keys);
+  const noColor = flags.noColor === true || noColorFromEnv(process.env);
+  // NO_COLOR and --no-color win over any theme: then none is read, nor warned of.
+  const chosen = noColor ? null : loadTheme(process.env, resolved.theme, join(dirname(configPath()), 'themes'));
   let sandbox: Promise<RunningSandbox> | undefined;
   let api: InternApi;
   let host: string;
@@ -69,12 +75,25 @@ export async function tuiCommand(flags: Flags, forceSandbox: boolean, early?: Ea
       record: sandbox ? 'off' : resolved.record,
       recordingsDir: recordingsDir(stateDir()),
       notify: resolved.notify,
-      warnings: sandbox ? [] : resolved.warnings,
+      warnings: [...(sandbox ? [] : resolved.warnings), ...(chosen?.warning ? [chosen.warning] : [])],
       refusedFix: sandbox ? undefined : refusedFixes(resolved),
-      noColor: flags.noColor === true || noColorFromEnv(process.env),
+      noColor,
+      theme: chosen?.theme,
+      keymap,
       ...(sandbox ? {} : tuiSessionHooks(flags, { env: process.env, path: configPath(), warn }, resolved.profile)),
     });
   } finally {
     if (sandbox) await (await sandbox.catch(() => undefined))?.close();
+  }
+}
+
+/** The config's `keys` as the keymap in force, or undefined for none; a bad entry stops the TUI's start with one line. */
+function remappedKeys(keys: Record<string, string | string[]>): readonly Binding[] | undefined {
+  if (Object.keys(keys).length === 0) return undefined;
+  try {
+    return remapKeymap(keys);
+  } catch (e) {
+    if (e instanceof KeymapError) throw new ConfigError(`${configPath()}: ${e.message}`);
+    throw e;
   }
 }

@@ -8,6 +8,7 @@ import { KeysProvider } from './hooks/useKeys.js';
 import { GatedOutput, lendTerminal, screen } from './output.js';
 import { KeySplitter } from './stdinSplitter.js';
 import { type EndingSignal, holdWarnings, onTerminalGone, TUI_ENTER, TUI_LEAVE } from './terminal.js';
+import { setKeymap } from './keymap.js';
 import { backgroundFromEnv, chooseTheme } from './theme.js';
 import type { TuiOptions } from './types.js';
 export type { TuiOptions, FeatureSpec } from './types.js';
@@ -50,7 +51,8 @@ function orphanedProcessGroup(): boolean {
 }
 
 export async function runTui(options: TuiOptions): Promise<number> {
-  chooseTheme({ noColor: options.noColor ?? false, background: backgroundFromEnv(process.env) });
+  chooseTheme({ noColor: options.noColor ?? false, background: backgroundFromEnv(process.env), theme: options.theme });
+  if (options.keymap) setKeymap(options.keymap);
   const out = process.stdout;
   // The terminal went away (its window closed, an ssh connection dropped): writing to it or reading
   // from it fails with EIO. That ends the TUI as the SIGHUP that comes with it does, its sandbox

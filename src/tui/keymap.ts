@@ -295,7 +295,45 @@ export const SCOPES_TOGETHER: Scope[][] = [
 ];
 
 export type BindingId = (typeof KEYMAP)[number]['id'];
-const BY_ID = new Map<string, Binding>(KEYMAP.map((b) => [b.id, b]));
+/**
+ * The keymap in force: KEYMAP, or the person's remapping of it (config `keys`, keyRemap.ts), set
+ * once before the first render; a key press looks its binding up by id, as with the defaults.
+ */
+let active: readonly Binding[] = KEYMAP;
+let BY_ID = new Map<string, Binding>(KEYMAP.map((b) => [b.id, b]));
+
+/** Makes `bindings` (KEYMAP with other keys and labels: keyRemap.ts's `remapKeymap`) the keymap in force. */
+export function setKeymap(bindings: readonly Binding[]): void {
+  active = bindings;
+  BY_ID = new Map(bindings.map((b) => [b.id, b]));
+}
+
+/** The keymap in force, which the footer and the help list. */
+export const activeKeymap = (): readonly Binding[] => active;
+
+/** Two bindings that share a key among scopes live together (a set of SCOPES_TOGETHER). */
+export interface KeyClash {
+  key: string;
+  first: string;
+  second: string;
+  scopes: Scope[];
+}
+
+/** Keys that two bindings share among scopes live together: none in KEYMAP (its unit test), and a remapping that makes one is refused. */
+export function keyClashes(bindings: readonly Binding[]): KeyClash[] {
+  const clashes: KeyClash[] = [];
+  for (const set of SCOPES_TOGETHER) {
+    const owner = new Map<string, string>();
+    for (const b of bindings.filter((x) => set.includes(x.scope))) {
+      for (const k of b.keys) {
+        const other = owner.get(k);
+        if (other && other !== b.id) clashes.push({ key: k, first: other, second: b.id, scopes: set });
+        owner.set(k, b.id);
+      }
+    }
+  }
+  return clashes;
+}
 
 /** The name of a key press: `j`, `G`, `return`, `ctrl+s`, `shift+tab`, `escape`, `down`, `ctrl+]`... */
 export function keyName(input: string, key: Key): string {
@@ -348,7 +386,7 @@ export interface Hint {
 /** The footer's hints: bindings with a label and a footer text, the screen's own scopes first (in the order given). */
 export function hints(scopes: Scope[]): (Hint & { id: BindingId })[] {
   return withImplied(scopes).flatMap((scope) =>
-    (KEYMAP as readonly (Binding & { id: BindingId })[])
+    (active as readonly (Binding & { id: BindingId })[])
       .filter((b) => b.scope === scope && b.label !== '' && b.footer !== false)
       .map((b) => ({ id: b.id, label: b.label, text: b.footer || b.help.split(' (')[0]! })),
   );
@@ -432,9 +470,10 @@ export const SCOPE_TITLES: Record<Scope, string> = {
   splitChat: 'Its chat, while it has the keys',
 };
 
-const SHORT: Record<string, string> = { pagedown: 'pgdn', pageup: 'pgup', return: 'enter', escape: 'esc', 'meta+return': 'alt+enter', 'shift+return': 'shift+enter' };
+/** The short names the help and the footer give keys (a remapping takes them too). */
+export const SHORT: Record<string, string> = { pagedown: 'pgdn', pageup: 'pgup', return: 'enter', escape: 'esc', 'meta+return': 'alt+enter', 'shift+return': 'shift+enter' };
 
-const shortKey = (k: string) => SHORT[k] ?? k.replace(/^ctrl\+/, '^');
+export const shortKey = (k: string): string => SHORT[k] ?? k.replace(/^ctrl\+/, '^');
 
 /** How a binding's keys read in the help: every key, in short form. */
 export function keysText(b: Binding): string {

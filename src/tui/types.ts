@@ -2,7 +2,9 @@
 import type { InternApi } from '../client/types.js';
 import type { InternList } from '../contract/intern.js';
 import type { CredentialKind } from '../contract/routes.js';
+import type { Binding } from './keymap.js';
 import type { NotifyKind } from './terminal.js';
+import type { Theme } from './theme.js';
 
 export interface FeatureSpec {
   name: string;
@@ -47,8 +49,12 @@ export interface TuiOptions {
    * URL to open). Resolves with the signed-in session; the signal cancels the wait.
    */
   signIn?: (show: (line: string) => void, signal: AbortSignal) => Promise<TuiSession>;
-  /** The no-colour theme (NO_COLOR or --no-color). */
+  /** The no-colour theme (NO_COLOR or --no-color); it wins over `theme`. */
   noColor?: boolean;
+  /** The colours (themeFile.ts's `loadTheme`); absent: the dark or light built-in, by the background. */
+  theme?: Theme;
+  /** The keymap in force (keyRemap.ts's `remapKeymap` of the config's `keys`); absent: KEYMAP. */
+  keymap?: readonly Binding[];
   /**
    * The intern list's first page if it already arrived (the CLI asks for it before the TUI loads),
    * so the list draws it in its first frame; answers once, for `api`, then undefined.

@@ -6,7 +6,7 @@ import type { RunContext } from '../context.js';
 import { CliError, EXIT, nearest, refuseWrong, usageError } from '../exit.js';
 import { confirm, readSecret } from '../input.js';
 import type { Column, DetailRow } from '../output.js';
-import { BYOK_FLAG_FIELDS } from '../registry.js';
+import { BYOK_FLAG_FIELDS } from '../spec.js';
 import { resolveByok, unlessAbsent } from '../resolve.js';
 import { MORE_THAN_LIMIT, parseLimit } from '../parse.js';
 import { byokPages } from '../../client/pages.js';

@@ -18,7 +18,7 @@ import { CliError, EXIT, refuseWrong, usageError } from '../exit.js';
 import { askLine, askPrompt, readAll } from '../input.js';
 import { isPlainId, shellQuote } from '../quote.js';
 import { resolveIntern } from '../resolve.js';
-import { exitCodeOf } from '../run.js';
+import { exitCodeOf } from '../exitCode.js';
 import { recordTurn, replayTranscript, startSaving, type Saving, type TurnRecorder } from './chatSessions.js';
 
 /** An interaction this run cannot answer (no terminal, no --approve/--deny): it is cancelled, then the command exits 2. */

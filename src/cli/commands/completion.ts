@@ -10,7 +10,7 @@ import { LIMITS } from '../../contract/limits.js';
 import { ROUTES } from '../../contract/routes.js';
 import { checkName } from '../../contract/rules.js';
 import { sanitize } from '../../text.js';
-import { type Candidate, complete, type LineFlags, type NameKind, type NameSource, offerLines, SHELLS, type Shell } from '../complete.js';
+import { type Candidate, complete, type FieldSource, type LineFlags, type NameKind, type NameSource, offerLines, SHELLS, type Shell } from '../complete.js';
 import type { Io } from '../context.js';
 import type { RunContext } from '../context.js';
 import { EXIT, nearest, usageError } from '../exit.js';
@@ -152,8 +152,11 @@ export function offeredNames(interns: readonly { id: string; name: string; statu
   });
 }
 
-/** `intern-tui __complete WORD... CURRENT`: always exit 0, never a word on stderr. (Tests hand in `source`.) */
-export async function runComplete(args: string[], io: Pick<Io, 'stdout' | 'env'>, source: NameSource = namesFrom(io.env), deadlineMs = NAMES_DEADLINE_MS): Promise<number> {
+/**
+ * `intern-tui __complete WORD... CURRENT`: always exit 0, never a word on stderr. The dispatcher
+ * hands in `fieldsOf`, which loads a command for its `--json` fields; tests hand in `source` too.
+ */
+export async function runComplete(args: string[], io: Pick<Io, 'stdout' | 'env'>, fieldsOf: FieldSource, source: NameSource = namesFrom(io.env), deadlineMs = NAMES_DEADLINE_MS): Promise<number> {
   const words = args.slice(0, -1);
   const current = args.at(-1) ?? '';
   // The whole lookup within the deadline, a keychain that does not answer included: a tab that
@@ -164,7 +167,7 @@ export async function runComplete(args: string[], io: Pick<Io, 'stdout' | 'env'>
     return Promise.race([source(kind, line).catch(() => []), late]).finally(() => clearTimeout(timer));
   };
   try {
-    io.stdout.write(offerLines(await complete(words, current, quiet)));
+    io.stdout.write(offerLines(await complete(words, current, quiet, fieldsOf)));
   } catch {
     // Nothing to offer.
   }

@@ -7,7 +7,7 @@ import { ApiError, NetworkError } from '../../client/errors.js';
 import { FAILED_STATUSES, INTERN_STATUSES, InternSchema, type Intern } from '../../contract/intern.js';
 import type { InternApi } from '../../client/types.js';
 import type { RunContext } from '../context.js';
-import { WAIT_DEFAULT } from '../registry.js';
+import { WAIT_DEFAULT } from '../spec.js';
 import { parseDuration } from '../duration.js';
 import { CliError, EXIT, nearest, usageError } from '../exit.js';
 import { quoted, sanitize } from '../../text.js';

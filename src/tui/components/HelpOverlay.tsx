@@ -3,7 +3,7 @@ import { Text } from './Text.js';
 import { COMMANDS, usage } from '../commands.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useListCursor } from '../hooks/useListCursor.js';
-import { KEYMAP, keyLabel, keysText, SCOPE_TITLES, withImplied, type Binding, type Scope } from '../keymap.js';
+import { activeKeymap, KEYMAP, keyLabel, keysText, SCOPE_TITLES, withImplied, type Binding, type Scope } from '../keymap.js';
 import { theme } from '../theme.js';
 import { wrapText } from '../wrap.js';
 
@@ -45,7 +45,7 @@ export function helpColumns(count: number, here: readonly Scope[] = []): Line[][
   const rest = (Object.keys(SCOPE_TITLES) as Scope[]).filter((scope) => !own.includes(scope));
   const shortest = () => columns.reduce((a, c) => (c.length < a.length ? c : a));
   for (const scope of [...own, ...rest]) {
-    const bindings = (KEYMAP as readonly Binding[]).filter((b) => b.scope === scope && b.help !== '');
+    const bindings = activeKeymap().filter((b) => b.scope === scope && b.help !== '');
     if (bindings.length === 0) continue;
     const title = own.includes(scope) ? `${HERE_MARK} ${SCOPE_TITLES[scope]}` : SCOPE_TITLES[scope];
     shortest().push({ kind: 'title', text: title, here: own.includes(scope) }, ...bindings.map((b): Line => ({ kind: 'binding', keys: keysOf(b), help: b.help })));

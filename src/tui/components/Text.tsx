@@ -8,6 +8,7 @@
 import { Text as InkText } from 'ink';
 import { Children, cloneElement, Fragment, isValidElement, type ComponentProps, type ReactElement, type ReactNode } from 'react';
 import { sanitize } from '../../text.js';
+import { boldColour } from '../theme.js';
 
 export type TextProps = ComponentProps<typeof InkText>;
 
@@ -27,5 +28,11 @@ export function cleanChildren(children: ReactNode): ReactNode {
 }
 
 export function Text({ children, ...props }: TextProps) {
-  return <InkText {...props}>{cleanChildren(children)}</InkText>;
+  // A theme may stress a colour's meaning with bold too (high contrast's errors and warnings).
+  const bold = props.bold ?? (boldColour(props.color) || undefined);
+  return (
+    <InkText {...props} bold={bold}>
+      {cleanChildren(children)}
+    </InkText>
+  );
 }

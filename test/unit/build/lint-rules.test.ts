@@ -22,6 +22,17 @@ describe('lint rules', () => {
     expect(await messages("import { Box } from 'ink';\nexport { Box };\n", 'src/tui/Example.ts')).toEqual([]);
   });
 
+  it('forbids a TUI component that returns strings in a fragment, which the Text around it cannot clean', async () => {
+    const code = "export function Cell({ s }: { s: string }) {\n  return <>{s}</>;\n}\nexport const Tail = ({ s }: { s: string }) => <>{s.slice(1)}</>;\n";
+    expect(await messages(code, 'src/tui/components/Cell.tsx')).toEqual([
+      expect.stringMatching(/no-restricted-syntax: A component that returns strings in a fragment/),
+      expect.stringMatching(/no-restricted-syntax: A component that returns strings in a fragment/),
+    ]);
+    // Elements in a fragment draw through their own Text; outside the TUI the rule does not apply.
+    expect(await messages("import { Text } from './Text.js';\nexport const Cell = ({ s }: { s: string }) => <><Text>{s}</Text></>;\n", 'src/tui/components/Cell.tsx')).toEqual([]);
+    expect(await messages(code, 'test/component/Cell.tsx')).toEqual([]);
+  });
+
   it("forbids a command's direct write to stdout or stderr, which would skip Output's sanitising", async () => {
     const code = "export function run(s: string): void {\n  process.stdout.write(s);\n}\n";
     expect(await messages(code, 'src/cli/commands/example.ts')).toEqual([expect.stringMatching(/no-restricted-syntax: Write through ctx\.out/)]);

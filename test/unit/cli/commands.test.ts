@@ -13,6 +13,7 @@ import { parseFor } from '../../../src/cli/parse.js';
 import { COMMANDS, commandHelp, findCommand, nounHelp, type CommandSpec } from '../../../src/cli/registry.js';
 import { CONFIG_HELP, HELP, SANDBOX_HELP } from '../../../src/cli/args.js';
 import { runCommand } from '../../../src/cli/run.js';
+import { loadRunner } from '../../../src/cli/loaders.js';
 import { FakeApi, intern } from '../../component/fakeApi.js';
 import { listAllInterns } from '../../../src/cli/resolve.js';
 import { INTERN_PAGE } from '../../../src/client/pages.js';
@@ -660,7 +661,7 @@ describe('commands against the fake API', () => {
 describe('--json FIELDS is checked before anything is sent', () => {
   it('every command that prints JSON names its fields', async () => {
     for (const c of COMMANDS.filter((x) => x.json)) {
-      const run = await c.load();
+      const run = await loadRunner(c);
       expect(run.jsonFields, `${c.noun} ${c.verb ?? ''}`).toEqual(expect.arrayContaining([expect.any(String)]));
     }
   });
@@ -747,7 +748,7 @@ describe('--json FIELDS is checked before anything is sent', () => {
     ]) {
       const found = findCommand(argv);
       if (!found || !('spec' in found)) throw new Error(argv.join(' '));
-      const fields = (await found.spec.load()).jsonFields!;
+      const fields = (await loadRunner(found.spec)).jsonFields!;
       const r = await runWithFake([...argv, '--json'], api);
       expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(0);
       const printed = JSON.parse(r.stdout) as Record<string, unknown> | Record<string, unknown>[];

@@ -8,6 +8,7 @@ import { complete, type LineFlags, type NameSource, type Offer, offerLines } fro
 import { offeredKeys, offeredNames, runComplete } from '../../../src/cli/commands/completion.js';
 import { Writable } from 'node:stream';
 import { COMMANDS } from '../../../src/cli/registry.js';
+import { jsonFieldsOf } from '../../../src/cli/loaders.js';
 
 /** The names a tab would get, and what it asked for. */
 function names() {
@@ -25,7 +26,7 @@ function names() {
 const values = (offer: Offer) => (offer === 'files' ? offer : offer.map((c) => c.value));
 const at = async (line: string) => {
   const words = line.split(' ');
-  return values(await complete(words.slice(0, -1), words.at(-1)!, names().source));
+  return values(await complete(words.slice(0, -1), words.at(-1)!, names().source, jsonFieldsOf));
 };
 
 describe('shell completion', () => {
@@ -85,35 +86,35 @@ describe('shell completion', () => {
 
   it('offers both the verbs and the interns after chat, which stands alone and has verbs', async () => {
     const { source } = names();
-    expect(values(await complete(['chat'], '', source))).toEqual(expect.arrayContaining(['list', 'export', 'runner']));
-    expect(values(await complete(['chat', 'list'], 'r', source))).toEqual(['runner', 'reviewer']);
-    expect(values(await complete(['chat', 'export', 'runner'], '--f', source))).toEqual(['--format']);
+    expect(values(await complete(['chat'], '', source, jsonFieldsOf))).toEqual(expect.arrayContaining(['list', 'export', 'runner']));
+    expect(values(await complete(['chat', 'list'], 'r', source, jsonFieldsOf))).toEqual(['runner', 'reviewer']);
+    expect(values(await complete(['chat', 'export', 'runner'], '--f', source, jsonFieldsOf))).toEqual(['--format']);
   });
 
   it('offers the service’s intern names where a NAME goes, for the profile and base URL typed on the line', async () => {
     const { asked, source } = names();
-    expect(values(await complete(['chat'], 'r', source))).toEqual(['runner', 'reviewer']);
-    expect(values(await complete(['--profile', 'work', 'interns', 'get'], '', source))).toEqual(['runner', 'reviewer', 'plain']);
-    expect(values(await complete(['vault', 'list', '--base-url=http://127.0.0.1:9/api/v1', '--intern'], 'p', source))).toEqual(['plain']);
+    expect(values(await complete(['chat'], 'r', source, jsonFieldsOf))).toEqual(['runner', 'reviewer']);
+    expect(values(await complete(['--profile', 'work', 'interns', 'get'], '', source, jsonFieldsOf))).toEqual(['runner', 'reviewer', 'plain']);
+    expect(values(await complete(['vault', 'list', '--base-url=http://127.0.0.1:9/api/v1', '--intern'], 'p', source, jsonFieldsOf))).toEqual(['plain']);
     expect(asked).toEqual([
       { kind: 'interns', line: { sandbox: false } },
       { kind: 'interns', line: { sandbox: false, profile: 'work' } },
       { kind: 'interns', line: { sandbox: false, baseUrl: 'http://127.0.0.1:9/api/v1' } },
     ]);
     // A NAME already given, or a command that takes none: nothing is asked.
-    expect(values(await complete(['interns', 'get', 'runner'], '', source))).toEqual([]);
-    expect(values(await complete(['interns', 'list'], '', source))).toEqual([]);
+    expect(values(await complete(['interns', 'get', 'runner'], '', source, jsonFieldsOf))).toEqual([]);
+    expect(values(await complete(['interns', 'list'], '', source, jsonFieldsOf))).toEqual([]);
     expect(asked).toHaveLength(3);
-    expect(values(await complete(['--profile'], '', source))).toEqual(['work', 'home']);
-    expect(values(await complete(['config'], 'u', source))).toEqual(['use']);
-    expect(values(await complete(['config', 'use'], 'w', source))).toEqual(['work']);
+    expect(values(await complete(['--profile'], '', source, jsonFieldsOf))).toEqual(['work', 'home']);
+    expect(values(await complete(['config'], 'u', source, jsonFieldsOf))).toEqual(['use']);
+    expect(values(await complete(['config', 'use'], 'w', source, jsonFieldsOf))).toEqual(['work']);
   });
 
   it("offers a BYOK key's id where an ID goes, and the secrets where a SECRET goes (the intern's with --intern)", async () => {
     const { asked, source } = names();
     const offer = async (line: string) => {
       const words = line.split(' ');
-      return values(await complete(words.slice(0, -1), words.at(-1)!, source));
+      return values(await complete(words.slice(0, -1), words.at(-1)!, source, jsonFieldsOf));
     };
     expect(await offer('byok get ')).toEqual(['c1f0', 'c2aa']);
     expect(await offer('byok delete c2')).toEqual(['c2aa']);
@@ -164,14 +165,14 @@ describe('shell completion', () => {
     const stdout = new Writable({ write: (c: Buffer, _e, cb) => ((out += c.toString()), cb()) });
     const hung: NameSource = () => new Promise(() => undefined);
     const started = performance.now();
-    expect(await runComplete(['attach', 'r'], { stdout, env: {} }, hung, 50)).toBe(0);
+    expect(await runComplete(['attach', 'r'], { stdout, env: {} }, jsonFieldsOf, hung, 50)).toBe(0);
     expect(performance.now() - started).toBeLessThan(1000);
     expect(out).toBe('');
     const failing: NameSource = () => Promise.reject(new Error('keychain locked'));
-    expect(await runComplete(['chat', 'r'], { stdout, env: {} }, failing, 50)).toBe(0);
+    expect(await runComplete(['chat', 'r'], { stdout, env: {} }, jsonFieldsOf, failing, 50)).toBe(0);
     expect(out).toBe('');
     // What needs no names still answers.
-    await runComplete(['interns', 'g'], { stdout, env: {} }, hung, 50);
+    await runComplete(['interns', 'g'], { stdout, env: {} }, jsonFieldsOf, hung, 50);
     expect(out).toBe('get\tshow one intern\n');
   });
 

@@ -34,9 +34,12 @@ describe('precedence', () => {
     expect(refusedFixes(r)).toEqual({ api_key: 'run intern-tui login --profile home', management_key: 'check OPENROUTER_MANAGEMENT_KEY' });
   });
 
-  it('says of a theme it does not know that it is not taken, rather than silently drawing for a dark background', () => {
-    expect(resolveConfig({}, { INTERN_TUI_THEME: 'solarized' }, file).warnings).toContain('INTERN_TUI_THEME is "solarized": it takes light or dark; the colours follow the terminal (COLORFGBG), else dark');
-    expect(resolveConfig({}, { INTERN_TUI_THEME: 'Light' }, file).warnings.join()).not.toContain('INTERN_TUI_THEME');
+  it('says of a theme that cannot be a theme\'s name that it is not taken, rather than silently drawing for a dark background', () => {
+    expect(resolveConfig({}, { INTERN_TUI_THEME: '../my theme' }, file).warnings).toContain(
+      'INTERN_TUI_THEME is "../my theme": it takes a theme\'s name (dark, light, high-contrast, solarized, or a file\'s in the config folder\'s themes/); the colours follow the terminal (COLORFGBG), else dark',
+    );
+    // A built-in's name, or a theme file's (which the TUI looks for when it starts), is no warning here.
+    for (const name of ['Light', 'solarized', 'high-contrast', 'my-theme']) expect(resolveConfig({}, { INTERN_TUI_THEME: name }, file).warnings.join()).not.toContain('INTERN_TUI_THEME');
   });
   it('sends no stored key to a base URL on another origin than the profile\'s, and says why', () => {
     const r = resolveConfig({}, { OPENROUTER_BASE_URL: 'http://127.0.0.1:9/api/v1' }, file);
@@ -123,12 +126,23 @@ describe('config file', () => {
     ['{"profiles": {"a": {"bogus": 1}}}', /bogus: unknown field/],
     ['{"profiles": {"a": {"base_url": "not a url"}}}', /base_url/],
     ['{"profiles": {"a": {"record": "sometimes"}}}', /profiles\.a\.record/],
+    ['{"keys": {"down": 5}}', /keys\.down/],
+    ['{"keys": {"down": []}}', /keys\.down/],
+    ['{"theme": ""}', /theme/],
+    ['{"theme": "../../etc/x"}', /theme: must name a theme: dark, light, high-contrast, solarized, or a file's in themes\//],
   ])('a bad file %s names the file and field', (text, message) => {
     const path = join(tmp(), 'config.json');
     writeFileSync(path, text);
     expect(() => readConfig(path)).toThrow(ConfigError);
     expect(() => readConfig(path)).toThrow(message);
     expect(() => readConfig(path)).toThrow(path);
+  });
+  it('takes the TUI\'s keys and theme at its top level, for every profile (the ids and keys are checked when the TUI starts)', () => {
+    const path = join(tmp(), 'config.json');
+    writeFileSync(path, JSON.stringify({ keys: { down: ['ctrl+n', 'down'], delete: 'x' }, theme: 'solarized', profiles: { a: {} } }));
+    const file = readConfig(path);
+    expect(resolveConfig({ profile: 'a' }, {}, file)).toMatchObject({ keys: { down: ['ctrl+n', 'down'], delete: 'x' }, theme: 'solarized' });
+    expect(resolveConfig({}, {}, { profiles: {} })).toMatchObject({ keys: {}, theme: null });
   });
   it('writes with mode 0600 in a 0700 directory, and warns about a readable file', () => {
     const path = join(tmp(), 'sub', 'config.json');
