@@ -141,15 +141,17 @@ export function Table<T>({ columns: declared, rows, rowKey, selected, height, wi
     <Box flexDirection="column">
       <Text color={theme.muted}>
         {' '}
-        {columns.map((c, i) =>
-          widths[i] === 0 ? '' : sort && c.sort && columnName(c) === sort.column ? (
-            <Text key={i} bold color={theme.accent}>
-              {gap(i) + sortedHeader(c.header, sort, widths[i]!)}
-            </Text>
-          ) : (
-            gap(i) + pad(c.header, widths[i]!)
-          ),
-        )}
+        {sort
+          ? columns.map((c, i) =>
+              widths[i] === 0 ? '' : c.sort && columnName(c) === sort.column ? (
+                <Text key={i} bold color={theme.accent}>
+                  {gap(i) + sortedHeader(c.header, sort, widths[i]!)}
+                </Text>
+              ) : (
+                gap(i) + pad(c.header, widths[i]!)
+              ),
+            )
+          : columns.map((c, i) => (widths[i] === 0 ? '' : gap(i) + pad(c.header, widths[i]!))).join('')}
       </Text>
       {error && rows.length === 0 ? <ErrorView error={error} /> : null}
       {loading && rows.length === 0 && !error ? <Spinner label={loadingLabel} /> : null}
