@@ -215,3 +215,29 @@ describe('a sort preferences file that is not JSON', () => {
     expect(readFileSync(path, 'utf8')).toBe('{"interns": ');
   });
 });
+
+describe('the vault', () => {
+  it('sorts the secrets by name with N and by host with H, keeps the cursor on its secret, and keeps the sort under the filter', async () => {
+    const api = new FakeApi();
+    await api.putVaultSecret('ZETA_TOKEN', { value: 'z', hosts: ['a.example.com'] });
+    await api.putVaultSecret('ALPHA_KEY', { value: 'a', hosts: ['c.example.com'] });
+    await api.putVaultSecret('MID_TOKEN', { value: 'm', hosts: ['b.example.com'] });
+    const app = renderApp({ api, initial: { name: 'vault' }, options: { stateDir: stateDir(), profile: 'work' } });
+    let f = await app.waitFor('MID_TOKEN');
+    const names = ['ZETA_TOKEN', 'ALPHA_KEY', 'MID_TOKEN'];
+    const first = order(f, names);
+    // The cursor on the second row, whichever it is: it stays on that secret.
+    await app.press('j');
+    f = await app.waitFor(new RegExp(`^›.*${first[1]}`, 'm'));
+    await app.press('N');
+    f = await app.waitFor('NAME↑');
+    expect(order(f, names)).toEqual(['ALPHA_KEY', 'MID_TOKEN', 'ZETA_TOKEN']);
+    expect(selected(f)).toContain(first[1]);
+    await app.press('H');
+    f = await app.waitFor('HOSTS↑');
+    expect(order(f, names)).toEqual(['ZETA_TOKEN', 'MID_TOKEN', 'ALPHA_KEY']);
+    await app.type('/token');
+    f = await app.waitFor((fr) => !fr.includes('ALPHA_KEY') && fr.includes('ZETA_TOKEN'));
+    expect(order(f, ['ZETA_TOKEN', 'MID_TOKEN'])).toEqual(['ZETA_TOKEN', 'MID_TOKEN']);
+  });
+});
