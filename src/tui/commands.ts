@@ -11,6 +11,7 @@ import type { Nav } from './context.js';
 import { sanitize, truncate } from '../text.js';
 import { someOf } from './format.js';
 import { keyLabel } from './keymap.js';
+import { sortTargetOf } from './state/sort.js';
 
 export interface CommandEnv {
   api: InternApi;
@@ -30,6 +31,10 @@ export interface Command {
   help: string;
   /** Flags it takes after its argument (`--record`), handed to `run` when typed. */
   flags?: readonly string[];
+  /** The words its argument completes from (tab), for the screen the palette is over. */
+  choices?: (nav: Nav) => readonly string[];
+  /** What is wrong with the argument, said in the palette before it closes; null when it is right. */
+  check?: (nav: Nav, arg: string) => string | null;
   /** Runs it; a command whose argument is a NAME gets the intern it names, looked up first (findIntern). */
   run: (env: CommandEnv, arg: string, intern?: Intern, flags?: readonly string[]) => void | Promise<void>;
 }
@@ -115,6 +120,22 @@ export const COMMANDS: readonly Command[] = [
       await signIn();
     },
   },
+  {
+    name: 'sort',
+    arg: 'COLUMN',
+    help: 'sort by a column (asc, desc, none)',
+    choices: (nav) => sortTargetOf(nav)?.columns ?? [],
+    check: (nav, arg) => {
+      const target = sortTargetOf(nav);
+      if (!target) return 'this screen has no list to sort';
+      const parsed = target.parse(arg);
+      return 'error' in parsed ? parsed.error : null;
+    },
+    run: ({ nav }, arg) => {
+      const parsed = sortTargetOf(nav)?.parse(arg);
+      if (parsed && 'spec' in parsed) sortTargetOf(nav)?.apply(parsed.spec);
+    },
+  },
   { name: 'quit', aliases: ['q'], help: 'quit', run: ({ nav }) => nav.quit() },
 ];
 
@@ -175,6 +196,13 @@ export function wantsName(text: string, commands: readonly Command[] = COMMANDS)
   return m !== null && commandOf(m[1]!, commands)?.arg === 'NAME';
 }
 
+/** The command whose argument a line has got to, when that argument completes from its own words (`sort na`). */
+export function choosing(text: string, commands: readonly Command[] = COMMANDS): Command | undefined {
+  const m = /^\s*(\S+)\s+/.exec(text);
+  const command = m ? commandOf(m[1]!, commands) : undefined;
+  return command?.choices ? command : undefined;
+}
+
 /**
  * What tab makes of a typed line, as a shell does: the command's name (and a space, when it
  * takes an argument), or the intern's name from `names`, as far as every candidate agrees; null
@@ -191,7 +219,7 @@ export function completeLine(text: string, names: readonly string[], commands: r
     return shared.length > word.length ? shared : null;
   }
   const command = commandOf(word, commands);
-  if (command?.arg !== 'NAME') return null;
+  if (command?.arg !== 'NAME' && !command?.choices) return null;
   const found = names.filter((n) => n.startsWith(typed));
   const shared = found.length === 1 ? found[0]! : sharedStart(found);
   return shared.length > typed.length ? `${command.name} ${shared}` : null;

@@ -70,7 +70,11 @@ function indexOf<T>(rows: readonly T[], fieldsOf: (row: T) => FilterField[]): In
   return index;
 }
 
-export function fuzzyFilter<T>(rows: readonly T[], query: string, fieldsOf: (row: T) => FilterField[]): RowMatch<T>[] {
+/**
+ * The rows the query leaves, with what each matched: best first, or, with `keepOrder` (a list the
+ * person sorted: state/sort.ts), in the rows' own order.
+ */
+export function fuzzyFilter<T>(rows: readonly T[], query: string, fieldsOf: (row: T) => FilterField[], opts: { keepOrder?: boolean } = {}): RowMatch<T>[] {
   const words = wordsOf(query);
   if (words.length === 0) return unfiltered(rows);
   const { fields, finder } = indexOf(rows, fieldsOf);
@@ -109,7 +113,7 @@ export function fuzzyFilter<T>(rows: readonly T[], query: string, fieldsOf: (row
     }
     out.push({ row: rows[index]!, score: f.score, marks, index });
   }
-  return out.sort((a, b) => b.score - a.score || a.index - b.index).map(({ index: _, ...m }) => m);
+  return out.sort((a, b) => (opts.keepOrder ? 0 : b.score - a.score) || a.index - b.index).map(({ index: _, ...m }) => m);
 }
 
 /** A cell's text cut into runs of matched and unmatched characters, for drawing. */

@@ -36,6 +36,7 @@ export type Scope =
   | 'replay'
   | 'recordings'
   | 'internList'
+  | 'sortable'
   | 'pickField'
   | 'chooser'
   | 'chooserMulti'
@@ -227,6 +228,17 @@ export const KEYMAP = [
   { id: 'splitFocus', keys: ['f6'], label: 'F6', help: 'focus the other pane', footer: 'other pane', scope: 'split' },
   { id: 'splitShrink', keys: ['f7'], label: 'F7/F8', help: 'narrower / wider chat', footer: 'resize', scope: 'splitChat' },
   { id: 'splitGrow', keys: ['f8'], label: '', help: '', scope: 'splitChat' },
+  // k9s's manner: shift and the column's letter sorts by it, again the other way; o steps through the columns.
+  { id: 'sortNext', keys: ['o'], label: 'o/O', help: 'sort by the next column / reverse', footer: 'sort', scope: 'sortable' },
+  { id: 'sortReverse', keys: ['O'], label: '', help: '', scope: 'sortable' },
+  { id: 'sortName', keys: ['N'], label: 'N', help: 'sort by name (again: reverse)', footer: false, scope: 'sortable' },
+  { id: 'sortStatus', keys: ['S'], label: 'S', help: 'sort by status (running first)', footer: false, scope: 'sortable' },
+  { id: 'sortModel', keys: ['M'], label: 'M', help: 'sort by model', footer: false, scope: 'sortable' },
+  { id: 'sortHost', keys: ['H'], label: 'H', help: 'sort by host', footer: false, scope: 'sortable' },
+  { id: 'sortAge', keys: ['A'], label: 'A', help: 'sort by age (newest first)', footer: false, scope: 'sortable' },
+  { id: 'sortProvider', keys: ['P'], label: 'P', help: 'sort by provider', footer: false, scope: 'sortable' },
+  { id: 'chooserSort', keys: ['ctrl+o'], label: '^o/^r', help: 'sort by the next column / reverse', footer: 'sort', scope: 'chooser' },
+  { id: 'chooserSortReverse', keys: ['ctrl+r'], label: '', help: '', scope: 'chooser' },
   { id: 'recordingDelete', keys: ['D'], label: 'D', help: 'delete the recording (asks first)', footer: 'delete', scope: 'recordings' },
 ] as const satisfies readonly Binding[];
 
@@ -250,7 +262,7 @@ const formSets = (...fields: (readonly Scope[])[]): Scope[][] => fields.flatMap(
  */
 export const SCOPES_TOGETHER: Scope[][] = [
   ['always', 'global', 'cursor', 'list', 'intern', 'provisionable', 'suspendable'],
-  ['always', 'global', 'cursor', 'list', 'paged', 'byok'],
+  ['always', 'global', 'cursor', 'list', 'paged', 'byok', 'sortable'],
   ['always', 'global', 'byok'],
   ['always', 'overlay', 'cursor'],
   ...formSets(
@@ -268,14 +280,14 @@ export const SCOPES_TOGETHER: Scope[][] = [
   ['always', 'split'],
   ['always', 'history'],
   ['always', 'replay'],
-  ['always', 'global', 'cursor', 'list', 'recordings'],
-  ['always', 'global', 'cursor', 'list', 'internList', 'intern', 'provisionable', 'suspendable'],
+  ['always', 'global', 'cursor', 'list', 'recordings', 'sortable'],
+  ['always', 'global', 'cursor', 'list', 'internList', 'intern', 'provisionable', 'suspendable', 'sortable'],
   ['always', 'chooser', 'text'],
   ['always', 'chooser', 'chooserMulti', 'text'],
-  ['always', 'global', 'cursor', 'vault', 'vaultIntern'],
+  ['always', 'global', 'cursor', 'vault', 'vaultIntern', 'sortable'],
   ['always', 'chat', 'chatPrompt', 'text', 'split', 'splitChat'],
   ['always', 'promptSearch', 'text', 'split', 'splitChat'],
-  ['always', 'chatSessions', 'cursor'],
+  ['always', 'chatSessions', 'cursor', 'sortable'],
   ['always', 'chat', 'transcript', 'split', 'splitChat'],
   ['always', 'chat', 'permission', 'split', 'splitChat'],
   ['always', 'chat', 'question', 'questionText', 'text', 'split', 'splitChat'],
@@ -439,6 +451,7 @@ export const SCOPE_TITLES: Record<Scope, string> = {
   replay: 'Playing a recording',
   recordings: 'Recordings (:replay)',
   internList: 'The intern list',
+  sortable: 'Sorting a list (:sort COLUMN too)',
   pickField: 'A field with a picker',
   chooser: 'Pickers (models, vaults, secrets)',
   chooserMulti: 'Pickers that mark several (secrets to copy)',

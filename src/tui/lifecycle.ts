@@ -5,9 +5,17 @@
  * answers with 409 `intern_busy` and a hint to wait (a stopped intern never "settles" into one
  * that can be suspended).
  */
-import { PROVISIONABLE_STATUSES, STARTING_STATUSES, SUSPENDABLE_STATUSES, type Intern } from '../contract/intern.js';
+import { INTERN_STATUSES, PROVISIONABLE_STATUSES, STARTING_STATUSES, SUSPENDABLE_STATUSES, type Intern } from '../contract/intern.js';
 import { keyLabel, type Scope } from './keymap.js';
 import { sanitize } from '../text.js';
+
+const FIRST_STATUSES: readonly string[] = ['running', 'failed', 'destroy_failed', 'stopped'];
+/**
+ * The statuses in the order a person looks for them: running, then the failures, then the rest in
+ * the spec's order. The intern list's status filter (`f`) steps through them so, and a sort by
+ * status puts them so.
+ */
+export const STATUS_ORDER: readonly string[] = [...FIRST_STATUSES, ...INTERN_STATUSES.filter((s) => !FIRST_STATUSES.includes(s))];
 
 /** The scopes an intern's keys live in: every intern's, and provisioning's or suspending's when its status allows them. */
 export function internScopes(intern: Pick<Intern, 'status'> | undefined): Scope[] {

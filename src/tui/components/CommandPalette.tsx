@@ -8,7 +8,7 @@ import { Text } from './Text.js';
 import { useEffect, useRef, useState } from 'react';
 import { INTERN_PAGE } from '../../client/pages.js';
 import { checkName } from '../../contract/rules.js';
-import { COMMANDS, completeLine, findIntern, resolveCommand, suggest, usage, wantsName, type ResolvedCommand } from '../commands.js';
+import { choosing, COMMANDS, completeLine, findIntern, resolveCommand, suggest, usage, wantsName, type ResolvedCommand } from '../commands.js';
 import { useTui } from '../context.js';
 import { listWithin } from '../format.js';
 import { useKeys } from '../hooks/useKeys.js';
@@ -20,7 +20,7 @@ import { TextField } from './TextField.js';
 const NAME_LINES = 2;
 
 export function CommandPalette({ onRun, onClose }: { onRun: (c: ResolvedCommand) => void; onClose: () => void }) {
-  const { api, size } = useTui();
+  const { api, size, nav } = useTui();
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   // The interns' names, once asked for (null: not yet); a tab pressed before they came completes when they do.
@@ -61,7 +61,7 @@ export function CommandPalette({ onRun, onClose }: { onRun: (c: ResolvedCommand)
   useKeys((input, key) => {
     if (matches('dismiss', input, key)) return onClose();
     if (matches('completeLine', input, key)) {
-      if (!wantsName(text)) return complete([]);
+      if (!wantsName(text)) return complete(choosing(text)?.choices?.(nav) ?? []);
       if (names !== null) return complete(names);
       setAsked(true);
     }
@@ -72,6 +72,8 @@ export function CommandPalette({ onRun, onClose }: { onRun: (c: ResolvedCommand)
     if (looking) return;
     const resolved = resolveCommand(line);
     if ('error' in resolved) return setError(resolved.error);
+    const wrong = resolved.command.check?.(nav, resolved.arg);
+    if (wrong) return setError(wrong);
     if (resolved.command.arg !== 'NAME') return onRun(resolved);
     setLooking(true);
     const found = await findIntern(api, resolved.arg, resolved.command.name);
@@ -82,12 +84,18 @@ export function CommandPalette({ onRun, onClose }: { onRun: (c: ResolvedCommand)
   const suggestions = suggest(text);
   const typedName = text.replace(/^\s*\S+\s+/, '');
   const nameHints = wantsName(text) && names !== null ? names.filter((n) => n.startsWith(typedName)) : null;
+  // `:sort`'s columns, those of the list the palette is over.
+  const choices = choosing(text)?.choices?.(nav);
   return (
     <Box flexDirection="column" flexShrink={0} borderStyle="round" borderColor={theme.accent} paddingX={1}>
       <TextField key={completions} label=":" labelWidth={4} value={text} onChange={(v) => { setText(v); setError(null); }} focused error={error} note={looking ? 'looking it up…' : null} onSubmit={(l) => void submit(l)} />
       {/* A command and its argument are joined by no-break spaces, so a wrap never parts them ("profile" / "PROFILE"). */}
       <Text color={theme.muted}>
-        {nameHints
+        {choices
+          ? choices.length > 0
+            ? `columns: ${choices.join(' ')} · then asc or desc`
+            : 'this screen has no list to sort'
+          : nameHints
           ? nameHints.length > 0
             ? listWithin(nameHints, Math.max(10, size.columns - 4), NAME_LINES)
             : `no match among ${names?.length ?? 0} interns`

@@ -4,7 +4,7 @@
  * failed read is not kept, so the next opening asks again), "workspace default" first, and a typed
  * slug taken when the contract's rule allows it.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { InternApi } from '../../client/types.js';
 import { contextSize, type Model, perMillion } from '../../contract/catalog.js';
 import { NO_MODEL } from '../../contract/intern.js';
@@ -12,6 +12,7 @@ import { checkModel } from '../../contract/rules.js';
 import { sanitize } from '../../text.js';
 import { useTui } from '../context.js';
 import { keysOf } from '../keymap.js';
+import type { Sortable } from '../state/sort.js';
 import { Picker, type PickerItem } from './Picker.js';
 
 /** The model picker's rows: "workspace default" (null) first, then the catalogue with context and prices. */
@@ -23,9 +24,18 @@ export function modelItems(models: Model[]): PickerItem[] {
       label: m.id,
       detail: `${m.context_length ? contextSize(m.context_length) : '?'} ctx · ${perMillion(m.pricing.prompt)}/${perMillion(m.pricing.completion)} per M · ${m.name}`,
       search: m.name,
+      sortBy: { context: m.context_length, price: Number(m.pricing.prompt), title: m.name },
     })),
   ];
 }
+
+/** What the model picker sorts by (^o): the slug, the context length (longest first), the prompt price (cheapest first), the model's name. */
+const MODEL_SORTS: readonly Sortable<PickerItem>[] = [
+  { header: 'ID', sort: { kind: 'text', by: (i) => i.label, name: 'id' } },
+  { header: 'CONTEXT', sort: { kind: 'number', by: (i) => i.sortBy?.context, first: 'desc' } },
+  { header: 'PRICE', sort: { kind: 'number', by: (i) => i.sortBy?.price } },
+  { header: 'NAME', sort: { kind: 'text', by: (i) => i.sortBy?.title } },
+];
 
 /** What the model field says beside its value, the same in every form. */
 export function modelFieldNote(value: string): string {
@@ -58,6 +68,8 @@ export function ModelPicker({ value, height, width, onClose, onPick }: ModelPick
   const { api } = useTui();
   const [models, setModels] = useState<Model[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // Made once per catalogue: the picker sorts and indexes them when they change, not on every key.
+  const items = useMemo(() => modelItems(models ?? []), [models]);
   // Without the catalogue the field still takes a typed slug.
   useEffect(() => {
     let live = true;
@@ -76,7 +88,9 @@ export function ModelPicker({ value, height, width, onClose, onPick }: ModelPick
   return (
     <Picker
       title="Model"
-      items={modelItems(models ?? [])}
+      items={items}
+      sortList="models"
+      sortColumns={MODEL_SORTS}
       loading={models === null}
       allowTyped={checkModel}
       current={value === '' ? null : value}

@@ -8,8 +8,10 @@
  */
 import { Box } from 'ink';
 import { Text } from './Text.js';
-import { useMemo, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useKeys } from '../hooks/useKeys.js';
+import { useSort } from '../hooks/useSort.js';
+import { sortText, type Sortable, type Ties } from '../state/sort.js';
 import { matches } from '../keymap.js';
 import { sanitize } from '../../text.js';
 import { type FilterField, type RowMatch, fuzzyFilter } from '../fuzzy.js';
@@ -25,6 +27,8 @@ export interface PickerItem {
   detail?: string;
   /** Extra text the filter matches. */
   search?: string;
+  /** Values its picker's sort columns read (a model's context length, its price), by column. */
+  sortBy?: Readonly<Record<string, string | number | null>>;
 }
 
 export interface PickerProps {
@@ -49,7 +53,16 @@ export interface PickerProps {
   loading?: boolean;
   note?: string | null;
   active?: boolean;
+  /**
+   * The picker's sort (^o, ^r): the name its choice is kept under for the profile, and its columns
+   * (by default the label alone). Rows with no value (workspace default) stay first.
+   */
+  sortList?: string;
+  sortColumns?: readonly Sortable<PickerItem>[];
 }
+
+const BY_LABEL: readonly Sortable<PickerItem>[] = [{ header: 'NAME', sort: { kind: 'text', by: (i) => i.label } }];
+const PICKER_TIES: Ties<PickerItem> = { name: (i) => i.label, id: (i) => i.value ?? '' };
 
 /** What the picker's filter matches: the label and the detail as drawn, and the value and search text, drawn nowhere. */
 const pickerFields = (i: PickerItem): FilterField[] => [
@@ -60,8 +73,8 @@ const pickerFields = (i: PickerItem): FilterField[] => [
 ];
 
 /** The rows the filter leaves, best first, with what each matched (the TUI's one filter model). */
-export function filterItems(items: PickerItem[], filter: string): RowMatch<PickerItem>[] {
-  return fuzzyFilter(items, filter, pickerFields);
+export function filterItems(items: readonly PickerItem[], filter: string, keepOrder = false): RowMatch<PickerItem>[] {
+  return fuzzyFilter(items, filter, pickerFields, { keepOrder });
 }
 
 export function Picker(props: PickerProps) {
@@ -82,7 +95,13 @@ export function Picker(props: PickerProps) {
   const [index, setIndex] = useState<number | null>(null);
   const [marked, setMarked] = useState<Set<string | null>>(new Set());
   const typed = filter.trim();
-  const found = useMemo(() => filterItems(items, filter), [items, filter]);
+  // Sorted when the items or the sort change; the rows with no value (workspace default, the
+  // field's own value) first, where they were.
+  const pinned = useMemo(() => items.filter((i, n) => i.value === null || (n === 0 && items !== props.items)), [items, props.items]);
+  const rest = useMemo(() => (pinned.length === 0 ? items : items.filter((i) => !pinned.includes(i))), [items, pinned]);
+  const sort = useSort(props.sortList ?? 'picker', props.sortColumns ?? BY_LABEL, PICKER_TIES, rest, { picker: true });
+  const ordered = useMemo(() => (pinned.length === 0 ? sort.rows : [...pinned, ...sort.rows]), [pinned, sort.rows]);
+  const found = useMemo(() => filterItems(ordered, filter, sort.spec !== null), [ordered, filter, sort.spec]);
   const matched = useMemo(() => found.map((m) => m.row), [found]);
   const marksOf = (item: PickerItem) => found.find((m) => m.row === item)?.marks;
   // A slug the catalogue lacks can still be picked as typed: the last row offers it, if the rule
@@ -94,9 +113,25 @@ export function Picker(props: PickerProps) {
   const height = Math.max(3, props.height ?? 8);
   const isCurrent = (item: PickerItem) => current !== undefined && item.value === current;
   const at = Math.min(index ?? Math.max(0, shown.findIndex(isCurrent)), Math.max(0, shown.length - 1));
+  // A row to put the cursor back on once the new order is drawn (^o, ^r).
+  const [follow, setFollow] = useState<string | null | undefined>(undefined);
+  const shownNow = useRef(shown);
+  shownNow.current = shown;
+  useLayoutEffect(() => {
+    if (follow === undefined) return;
+    const to = shownNow.current.findIndex((i) => i.value === follow);
+    setFollow(undefined);
+    if (to >= 0) setIndex(to);
+  }, [follow]);
 
   useKeys((input, key) => {
     if (matches('chooserClose', input, key)) return onClose();
+    if (sort.handleKey(input, key)) {
+      // The cursor stays on its row in the new order.
+      const row = shown[at];
+      if (row) setFollow(row.value);
+      return;
+    }
     if (matches('chooserUp', input, key)) return setIndex(Math.max(0, at - 1));
     if (matches('chooserDown', input, key)) return setIndex(Math.min(shown.length - 1, at + 1));
     if (matches('chooserPageUp', input, key)) return setIndex(Math.max(0, at - height));
@@ -126,7 +161,7 @@ export function Picker(props: PickerProps) {
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.accent} paddingX={1} flexShrink={0}>
       <Text bold color={theme.accent}>
-        {props.title} <Text color={theme.muted}>({matched.length} of {items.length}{multi ? `, ${marked.size} marked` : ''}){items.some(isCurrent) ? ' · • current' : ''}</Text>
+        {props.title} <Text color={theme.muted}>({matched.length} of {items.length}{multi ? `, ${marked.size} marked` : ''}){items.some(isCurrent) ? ' · • current' : ''}{sort.spec ? ` · sorted by ${sortText(sort.spec)}` : ''}</Text>
       </Text>
       <TextField label="filter" labelWidth={10} value={filter} onChange={(v) => { setFilter(v); setIndex(0); }} focused={active} placeholder="type to filter" />
       {props.loading ? <Text color={theme.muted}>loading…</Text> : null}

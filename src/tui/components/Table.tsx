@@ -13,6 +13,7 @@ import { useMemo } from 'react';
 import { windowOf } from '../hooks/useListCursor.js';
 import { pad, widthOf } from '../../text.js';
 import type { CellMark } from '../fuzzy.js';
+import { arrowOf, columnName, type ColumnSort, type SortSpec } from '../state/sort.js';
 import { MarkedCell } from './MarkedCell.js';
 import { theme } from '../theme.js';
 import { ErrorView } from './ErrorView.js';
@@ -43,6 +44,8 @@ export interface Column<T> {
   color?: (row: T) => string | undefined;
   /** No gap before this column (a marker glued to the one before). */
   tight?: boolean;
+  /** How the list sorts by this column (state/sort.ts); none: it does not. */
+  sort?: ColumnSort<T>;
 }
 
 /** A column narrower than this shows nothing worth reading ("a…"): it goes instead. */
@@ -105,19 +108,29 @@ export interface TableProps<T> {
   fitRows?: readonly T[];
   /** What a filter matched in a row's cells, by column header: those characters are drawn marked. */
   marks?: (row: T) => ReadonlyMap<string, CellMark> | undefined;
+  /** The list's sort: its column's header carries ↑ or ↓. */
+  sort?: SortSpec | null;
 }
 
 /** The columns with each `fit` one's width brought down to what its header and cells need. */
 export function fitted<T>(columns: readonly Column<T>[], rows: readonly T[]): Column<T>[] {
   return columns.map((c) => {
     if (!c.fit || c.width === undefined) return c;
-    let need = widthOf(c.header);
+    // A column that sorts keeps a cell for its arrow, so that sorting does not move the columns.
+    let need = widthOf(c.header) + (c.sort ? 1 : 0);
     for (const row of rows) if (need < c.width) need = Math.max(need, widthOf(c.cell(row)));
     return { ...c, width: Math.min(c.width, need) };
   });
 }
 
-export function Table<T>({ columns: declared, rows, rowKey, selected, height, width, loading, loadingLabel = 'Loading', error, empty, fitRows, marks }: TableProps<T>) {
+/** A sorted column's header: its arrow kept when the header must be cut (`TURN↓`). */
+export function sortedHeader(header: string, sort: SortSpec, width: number): string {
+  const arrow = arrowOf(sort.direction);
+  const h = widthOf(header) + 1 <= width ? header : header.slice(0, Math.max(0, width - 1));
+  return pad(h + arrow, width);
+}
+
+export function Table<T>({ columns: declared, rows, rowKey, selected, height, width, loading, loadingLabel = 'Loading', error, empty, fitRows, marks, sort }: TableProps<T>) {
   // Fitting reads every loaded row's cells: once per list, not on every cursor move.
   const sizedBy = fitRows ?? rows;
   const columns = useMemo(() => fitted(declared, sizedBy), [declared, sizedBy]);
@@ -128,7 +141,17 @@ export function Table<T>({ columns: declared, rows, rowKey, selected, height, wi
     <Box flexDirection="column">
       <Text color={theme.muted}>
         {' '}
-        {columns.map((c, i) => (widths[i] === 0 ? '' : gap(i) + pad(c.header, widths[i]!))).join('')}
+        {sort
+          ? columns.map((c, i) =>
+              widths[i] === 0 ? '' : c.sort && columnName(c) === sort.column ? (
+                <Text key={i} bold color={theme.accent}>
+                  {gap(i) + sortedHeader(c.header, sort, widths[i]!)}
+                </Text>
+              ) : (
+                gap(i) + pad(c.header, widths[i]!)
+              ),
+            )
+          : columns.map((c, i) => (widths[i] === 0 ? '' : gap(i) + pad(c.header, widths[i]!))).join('')}
       </Text>
       {error && rows.length === 0 ? <ErrorView error={error} /> : null}
       {loading && rows.length === 0 && !error ? <Spinner label={loadingLabel} /> : null}

@@ -21,6 +21,8 @@ import { useKeys } from '../hooks/useKeys.js';
 import { useListCursor } from '../hooks/useListCursor.js';
 import { usePaged } from '../hooks/usePaged.js';
 import { useScreen } from '../hooks/useScreen.js';
+import { useFollowRow, useSort } from '../hooks/useSort.js';
+import { sortText, type Ties } from '../state/sort.js';
 import { keyLabel, matches } from '../keymap.js';
 import { sanitize, truncate } from '../../text.js';
 import { theme } from '../theme.js';
@@ -29,13 +31,14 @@ const PAGE = LIMITS.byokList.defaultLimit;
 const flagsOf = (c: ByokCredential) =>
   [c.disabled && 'off', c.is_fallback && 'fallback', c.is_byok_only && 'only', c.is_required && 'req'].filter(Boolean).join(',') || '—';
 const COLUMNS: Column<ByokCredential>[] = [
-  { header: 'PROVIDER', width: 18, fit: true, cell: (c) => sanitize(c.provider) },
-  { header: 'NAME', min: 10, cell: (c) => sanitize(c.name ?? '—') },
-  { header: 'LABEL', width: 16, fit: true, cell: (c) => sanitize(c.label) },
-  { header: 'REGION', width: 8, fit: true, cell: (c) => sanitize(c.declared_region ?? '—') },
-  { header: 'FLAGS', width: 12, fit: true, cell: flagsOf },
-  { header: 'CREATED', width: 8, cell: (c) => relativeTime(c.created_at) },
+  { header: 'PROVIDER', width: 18, fit: true, cell: (c) => sanitize(c.provider), sort: { kind: 'text', by: (c) => c.provider, key: 'sortProvider' } },
+  { header: 'NAME', min: 10, cell: (c) => sanitize(c.name ?? '—'), sort: { kind: 'text', by: (c) => c.name, key: 'sortName' } },
+  { header: 'LABEL', width: 16, fit: true, cell: (c) => sanitize(c.label), sort: { kind: 'text', by: (c) => c.label } },
+  { header: 'REGION', width: 8, fit: true, cell: (c) => sanitize(c.declared_region ?? '—'), sort: { kind: 'text', by: (c) => c.declared_region } },
+  { header: 'FLAGS', width: 12, fit: true, cell: flagsOf, sort: { kind: 'text', by: (c) => (flagsOf(c) === '—' ? null : flagsOf(c)) } },
+  { header: 'CREATED', width: 8, cell: (c) => relativeTime(c.created_at), sort: { kind: 'time', by: (c) => c.created_at, key: 'sortAge' } },
 ];
+const TIES: Ties<ByokCredential> = { name: (c) => c.name ?? c.label, id: (c) => c.id };
 
 export function ByokList() {
   const { api, nav, active, pane } = useTui();
@@ -58,15 +61,19 @@ export function ByokList() {
     { provider, workspace: workspace.id },
     PAGE,
   );
-  const { rows, total, offset } = paged;
+  const { total, offset } = paged;
+  // The service pages and cannot sort: a sort orders the page shown.
+  const sort = useSort('byok', COLUMNS, TIES, paged.rows);
+  const rows = sort.rows;
   // The pane less the title, the table's header, and the filter's and an error's lines when shown.
   // An account whose default workspace was deleted lists nothing without one (400): w is the way.
   const needsWorkspace = !workspace.id && paged.error instanceof ApiError && paged.error.status === 400 && /workspace/i.test(paged.error.message);
   const height = Math.max(3, pane.rows - 2 - (filter.shown ? 1 : 0) - (picking ? 1 : 0) - (needsWorkspace ? 1 : 0) - (paged.error && rows.length > 0 ? 1 : 0));
   const list = useListCursor(rows.length, height);
+  useFollowRow(sort.spec, rows, list.index, list.setIndex, TIES.id);
   // With no row (none yet, a failed load), no moving and opening offered.
   const typing = filter.editing;
-  useScreen(picking ? ['chooser', 'text'] : typing ? ['prompt', 'text'] : ['byok', 'paged', ...(rows.length > 0 ? (['list'] as const) : []), 'global'], typing || picking);
+  useScreen(picking ? ['chooser', 'text'] : typing ? ['prompt', 'text'] : ['byok', 'paged', ...(rows.length > 0 ? (['list'] as const) : []), 'global', 'sortable'], typing || picking);
 
   useKeys((input, key) => {
     if (picking) return;
@@ -74,6 +81,7 @@ export function ByokList() {
     if (matches('cancel', input, key) && filter.applied !== '') return filter.clear();
     if (list.handle(input, key)) return;
     if (paged.handleKey(input, key)) return;
+    if (sort.handleKey(input, key)) return;
     if (matches('byokFilter', input, key)) return filter.start();
     if (matches('byokWorkspace', input, key)) return setPicking(true);
     if (matches('refresh', input, key)) return paged.reload();
@@ -93,6 +101,7 @@ export function ByokList() {
         <Text color={theme.muted}>
           · {total === 0 ? 'none' : `${offset + 1}-${offset + rows.length} of ${total}`} · provider: {sanitize(provider) || 'all'} (/) · workspace:{' '}
           {workspace.id ? truncate(sanitize(workspace.name ?? workspace.id), 16) : 'default'} ({keyLabel('byokWorkspace')})
+          {sort.spec ? ` · sorted by ${sortText(sort.spec)}${total > rows.length ? ' · this page' : ''}` : ''}
         </Text>
       </Text>
       {filter.shown ? (
@@ -105,6 +114,7 @@ export function ByokList() {
       <Table
         columns={COLUMNS}
         rows={rows}
+        sort={sort.spec}
         rowKey={(c) => c.id}
         selected={list.index}
         height={height}

@@ -4,7 +4,7 @@ import { Text } from '../components/Text.js';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { FIRST_INTERN_PAGE } from '../../client/prefetch.js';
 import { INTERN_PAGE } from '../../client/pages.js';
-import { INTERN_STATUSES, NO_MODEL, SUSPENDABLE_STATUSES, TRANSITIONAL_STATUSES, type Intern } from '../../contract/intern.js';
+import { NO_MODEL, SUSPENDABLE_STATUSES, TRANSITIONAL_STATUSES, type Intern } from '../../contract/intern.js';
 import { ErrorView } from '../components/ErrorView.js';
 import { type Column, Table } from '../components/Table.js';
 import { statusColor, statusLabel } from '../components/StatusBadge.js';
@@ -18,8 +18,10 @@ import { useKeys } from '../hooks/useKeys.js';
 import { useFilter } from '../hooks/useFilter.js';
 import { type FilterField, fuzzyFilter } from '../fuzzy.js';
 import { useListCursor } from '../hooks/useListCursor.js';
-import { internScopes, lifecycleRefusal } from '../lifecycle.js';
+import { internScopes, lifecycleRefusal, STATUS_ORDER } from '../lifecycle.js';
 import { useRemembered } from '../hooks/useRemembered.js';
+import { useSort } from '../hooks/useSort.js';
+import { sortText, type Ties } from '../state/sort.js';
 import { usePolling } from '../hooks/usePolling.js';
 import { matches } from '../keymap.js';
 import { sanitize } from '../../text.js';
@@ -27,20 +29,17 @@ import { theme } from '../theme.js';
 
 const PAGE: number = FIRST_INTERN_PAGE.limit;
 const NO_ROWS: Intern[] = [];
-/**
- * What `f` steps through: all, then the statuses a person looks for most (running, then the
- * failures), then the rest in the spec's order.
- */
-const FIRST_FILTERS: readonly string[] = ['running', 'failed', 'destroy_failed', 'stopped'];
-const STATUS_FILTERS: (string | null)[] = [null, ...FIRST_FILTERS, ...INTERN_STATUSES.filter((s) => !FIRST_FILTERS.includes(s))];
+/** What `f` steps through: all, then the statuses in the order a person looks for them (running, then the failures). */
+const STATUS_FILTERS: (string | null)[] = [null, ...STATUS_ORDER];
 const COLUMNS: Column<Intern>[] = [
   { header: '', width: 1, tight: true, cell: (i) => (i.created_by_you ? '★' : ' ') },
-  { header: 'NAME', width: 18, fit: true, cell: (i) => sanitize(i.name) },
-  { header: 'STATUS', width: 24, fit: true, cell: (i) => statusLabel(i.status), color: (i) => statusColor(i.status) },
-  { header: 'MODEL', min: 12, grow: 11, cell: (i) => (i.model ? sanitize(i.model) : NO_MODEL), color: (i) => (i.model ? undefined : theme.muted) },
-  { header: 'HOSTNAME', min: 0, grow: 9, cell: (i) => sanitize(i.hostname ?? '—'), color: () => theme.muted },
-  { header: 'UPDATED', width: 9, cell: (i) => relativeTime(i.updated_at), color: () => theme.muted },
+  { header: 'NAME', width: 18, fit: true, cell: (i) => sanitize(i.name), sort: { kind: 'text', by: (i) => i.name, key: 'sortName' } },
+  { header: 'STATUS', width: 24, fit: true, cell: (i) => statusLabel(i.status), color: (i) => statusColor(i.status), sort: { kind: 'status', by: (i) => i.status, key: 'sortStatus' } },
+  { header: 'MODEL', min: 12, grow: 11, cell: (i) => (i.model ? sanitize(i.model) : NO_MODEL), color: (i) => (i.model ? undefined : theme.muted), sort: { kind: 'text', by: (i) => i.model, key: 'sortModel' } },
+  { header: 'HOSTNAME', min: 0, grow: 9, cell: (i) => sanitize(i.hostname ?? '—'), color: () => theme.muted, sort: { kind: 'text', by: (i) => i.hostname, key: 'sortHost' } },
+  { header: 'UPDATED', width: 9, cell: (i) => relativeTime(i.updated_at), color: () => theme.muted, sort: { kind: 'time', by: (i) => i.updated_at, key: 'sortAge' } },
 ];
+const TIES: Ties<Intern> = { name: (i) => i.name, id: (i) => i.id };
 
 /** What the filter matches, as the columns draw it; the description, drawn nowhere, in HOSTNAME's place when it matched. */
 const filterFields = (i: Intern): FilterField[] => [
@@ -144,7 +143,9 @@ export function InternList() {
     else reload();
   }, [reload]);
 
-  const matched = useMemo(() => fuzzyFilter(items, filter, filterFields), [items, filter]);
+  // Sorted (state/sort.ts) when the rows or the sort change; a sorted list keeps its order under a filter.
+  const sort = useSort('interns', COLUMNS, TIES, items);
+  const matched = useMemo(() => fuzzyFilter(sort.rows, filter, filterFields, { keepOrder: sort.spec !== null }), [sort.rows, filter, sort.spec]);
   const visible = useMemo(() => matched.map((m) => m.row), [matched]);
   const marks = useMemo(() => new Map(matched.map((m) => [m.row.id, m.marks])), [matched]);
 
@@ -159,7 +160,7 @@ export function InternList() {
   // selected intern's as its status allows (p on a stopped one, s on a running one); with no row
   // selected (an empty list, a failed load), none of an intern's, nor moving and opening.
   const selectedRow = visible[list.index];
-  useScreen(filtering ? ['prompt', 'text'] : [...(selectedRow ? (['list'] as const) : []), 'internList', ...(selectedRow ? internScopes(selectedRow) : []), 'global'], filtering);
+  useScreen(filtering ? ['prompt', 'text'] : [...(selectedRow ? (['list'] as const) : []), 'internList', ...(selectedRow ? internScopes(selectedRow) : []), 'global', 'sortable'], filtering);
 
   // Load the next page when the cursor nears the end of what is loaded, and while a filter is
   // applied, every page: the service cannot search by name, and a filter over the first page alone
@@ -270,6 +271,7 @@ export function InternList() {
     if (filterField.handleKey(input, key)) return;
     if (matches('cancel', input, key) && filter !== '') return filterField.clear();
     if (list.handle(input, key)) return setToEnd(hasMore && matches('bottom', input, key));
+    if (sort.handleKey(input, key)) return;
     const selected = visible[list.index];
     if (matches('filter', input, key)) return filterField.start();
     if (matches('statusFilter', input, key)) return setStatusIdx((i) => (i + 1) % STATUS_FILTERS.length);
@@ -316,6 +318,8 @@ export function InternList() {
           {'  '}
           {/* No count before the first rows arrive: a failed load is not "0 interns". */}
           {error && items.length === 0 ? '' : `${visible.length}${filter ? ` of ${items.length}` : ''}${hasMore ? '+' : ''} · `}status: {status ?? 'all'} (f)
+          {/* Paged by the service, which cannot sort: what is sorted is what is loaded. */}
+          {sort.spec ? ` · sorted by ${sortText(sort.spec)}${hasMore ? ` · loaded ${items.length} of more` : ''}` : ''}
           {moving ? ' · auto-refresh' : ''}
           {visible.some((i) => i.created_by_you) ? ' · ★ yours' : ''}
         </Text>
@@ -329,6 +333,7 @@ export function InternList() {
         rows={visible}
         marks={(i) => marks.get(i.id)}
         fitRows={items}
+        sort={sort.spec}
         rowKey={(i) => i.id}
         selected={list.index}
         height={listHeight}

@@ -13,6 +13,8 @@ import { useTui } from '../context.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useListCursor } from '../hooks/useListCursor.js';
 import { useScreen } from '../hooks/useScreen.js';
+import { useFollowRow, useSort } from '../hooks/useSort.js';
+import type { Ties } from '../state/sort.js';
 import { keyLabel, matches } from '../keymap.js';
 import { deleteRecording, listRecordings, type RecordingEntry } from '../state/recordings.js';
 import { sanitize } from '../../text.js';
@@ -26,12 +28,13 @@ export function sizeText(bytes: number): string {
 }
 
 const COLUMNS: Column<RecordingEntry>[] = [
-  { header: 'INTERN', min: 10, cell: (r) => sanitize(r.intern) },
-  { header: 'BEGAN (UTC)', width: 17, cell: (r) => (r.started === null ? '—' : new Date(r.started).toISOString().slice(0, 16).replace('T', ' ')) },
-  { header: 'LENGTH', width: 8, cell: (r) => (r.problem ? '—' : clock(r.length)) },
-  { header: 'SIZE', width: 8, cell: (r) => sizeText(r.bytes) },
-  { header: 'NOTE', min: 6, cell: (r) => sanitize(r.problem ?? '') },
+  { header: 'INTERN', min: 10, cell: (r) => sanitize(r.intern), sort: { kind: 'text', by: (r) => r.intern, key: 'sortName' } },
+  { header: 'BEGAN (UTC)', width: 17, cell: (r) => (r.started === null ? '—' : new Date(r.started).toISOString().slice(0, 16).replace('T', ' ')), sort: { kind: 'time', by: (r) => r.started, key: 'sortAge' } },
+  { header: 'LENGTH', width: 8, cell: (r) => (r.problem ? '—' : clock(r.length)), sort: { kind: 'number', by: (r) => (r.problem ? null : r.length), first: 'desc' } },
+  { header: 'SIZE', width: 8, cell: (r) => sizeText(r.bytes), sort: { kind: 'number', by: (r) => r.bytes, first: 'desc' } },
+  { header: 'NOTE', min: 6, cell: (r) => sanitize(r.problem ?? ''), sort: { kind: 'text', by: (r) => r.problem } },
 ];
+const TIES: Ties<RecordingEntry> = { name: (r) => r.intern, id: (r) => r.path };
 
 export function Recordings() {
   const { nav, active, pane, options } = useTui();
@@ -50,12 +53,15 @@ export function Recordings() {
   const [asking, setAsking] = useState<RecordingEntry | null>(null);
   const question = asking ? `Delete the recording ${sanitize(asking.file)}?` : '';
   const height = Math.max(3, pane.rows - 3 - (question ? confirmRows(question, pane.columns) : 0));
-  const list = useListCursor(listed.rows.length, height);
-  useScreen(asking ? ['confirm'] : ['recordings', 'list', 'global']);
-  const selected = listed.rows[list.index];
+  const sort = useSort('recordings', COLUMNS, TIES, listed.rows);
+  const list = useListCursor(sort.rows.length, height);
+  useFollowRow(sort.spec, sort.rows, list.index, list.setIndex, TIES.id);
+  useScreen(asking ? ['confirm'] : ['recordings', 'list', 'global', 'sortable']);
+  const selected = sort.rows[list.index];
 
   useKeys((input, key) => {
     if (list.handle(input, key)) return;
+    if (sort.handleKey(input, key)) return;
     if (matches('refresh', input, key)) return setSerial((n) => n + 1);
     if (!selected) return;
     if (matches('open', input, key)) {
@@ -87,7 +93,8 @@ export function Recordings() {
       <Confirm open={asking !== null} question={question} onAnswer={answer} tone="error" active={active} />
       <Table
         columns={COLUMNS}
-        rows={listed.rows}
+        rows={sort.rows}
+        sort={sort.spec}
         rowKey={(r) => r.path}
         selected={list.index}
         height={height}

@@ -25,6 +25,8 @@ import { useFilter } from '../hooks/useFilter.js';
 import { type FilterField, fuzzyFilter } from '../fuzzy.js';
 import { useListCursor } from '../hooks/useListCursor.js';
 import { useResource } from '../hooks/useResource.js';
+import { useFollowRow, useSort } from '../hooks/useSort.js';
+import { sortRows, type Ties } from '../state/sort.js';
 import { keyLabel, matches } from '../keymap.js';
 import { sanitize } from '../../text.js';
 import { theme } from '../theme.js';
@@ -34,15 +36,15 @@ type Tab = 'effective' | 'own';
 type Row = VaultSecret & { scope?: EffectiveSecret['scope'] };
 
 const COLUMNS: Column<Row>[] = [
-  { header: 'NAME', width: 22, fit: true, cell: (s) => sanitize(s.name) },
-  { header: 'HOSTS', min: 10, cell: (s) => (s.hosts ?? []).map((h) => sanitize(h)).join(', ') || '—' },
-  { header: 'FINGERP.', width: 9, cell: (s) => shortFingerprint(s.fingerprint), color: () => theme.muted },
-  { header: 'AGE', width: 8, cell: (s) => relativeTime(s.created_at), color: () => theme.muted },
+  { header: 'NAME', width: 22, fit: true, cell: (s) => sanitize(s.name), sort: { kind: 'text', by: (s) => s.name, key: 'sortName' } },
+  { header: 'HOSTS', min: 10, cell: (s) => (s.hosts ?? []).map((h) => sanitize(h)).join(', ') || '—', sort: { kind: 'text', by: (s) => (s.hosts ?? []).join(', '), key: 'sortHost' } },
+  { header: 'FINGERP.', width: 9, cell: (s) => shortFingerprint(s.fingerprint), color: () => theme.muted, sort: { kind: 'text', by: (s) => s.fingerprint, name: 'fingerprint' } },
+  { header: 'AGE', width: 8, cell: (s) => relativeTime(s.created_at), color: () => theme.muted, sort: { kind: 'time', by: (s) => s.created_at, key: 'sortAge' } },
 ];
 /** The effective view adds the scope each name's value comes from. */
 const EFFECTIVE_COLUMNS: Column<Row>[] = [
   ...COLUMNS,
-  { header: 'SCOPE', width: 10, fit: true, cell: (s) => s.scope ?? '', color: (s) => (s.scope === 'intern' ? theme.accent : theme.muted) },
+  { header: 'SCOPE', width: 10, fit: true, cell: (s) => s.scope ?? '', color: (s) => (s.scope === 'intern' ? theme.accent : theme.muted), sort: { kind: 'text', by: (s) => s.scope } },
 ];
 
 /** What `/` matches a secret by: its name and hosts. */
@@ -51,8 +53,9 @@ const filterFields = (r: Row): FilterField[] => [
   { text: r.name, column: 'NAME' },
   { text: (r.hosts ?? []).join(', '), column: 'HOSTS' },
 ];
-const shownOf = (rows: Row[], filter: string) => fuzzyFilter(rows, filter, filterFields);
+const shownOf = (rows: readonly Row[], filter: string, sorted: boolean) => fuzzyFilter(rows, filter, filterFields, { keepOrder: sorted });
 const rowKeyOf = (r: Row) => `${r.scope ?? ''}:${r.name}`;
+const TIES: Ties<Row> = { name: (r) => r.name, id: rowKeyOf };
 
 function loader(api: InternApi, internId: string | undefined, tab: Tab) {
   return (signal: AbortSignal): Promise<Row[]> => {
@@ -79,7 +82,10 @@ export function VaultScreen({ internId }: { internId?: string }) {
   const loadedRows = useMemo(() => (res.data?.key === listKey ? res.data.rows : []), [res.data, listKey]);
   // `/` filters by name or host as you type (esc clears it), as the intern list does.
   const filter = useFilter({ live: true, name: `vault.${internId ?? 'workspace'}`, claims: mode.kind === 'list' && !busy });
-  const matched = useMemo(() => shownOf(loadedRows, filter.applied), [loadedRows, filter.applied]);
+  const columns = internId && tab === 'effective' ? EFFECTIVE_COLUMNS : COLUMNS;
+  const sort = useSort('vault', columns, TIES, loadedRows);
+  const sorted = sort.spec !== null;
+  const matched = useMemo(() => shownOf(sort.rows, filter.applied, sorted), [sort.rows, filter.applied, sorted]);
   const rows = useMemo(() => matched.map((m) => m.row), [matched]);
   const marks = useMemo(() => new Map(matched.map((m) => [rowKeyOf(m.row), m.marks])), [matched]);
   const scopeLabel = internId ? (intern.data ? intern.data.name : 'this intern') : 'workspace';
@@ -89,17 +95,18 @@ export function VaultScreen({ internId }: { internId?: string }) {
   const around = 2 + (filter.shown ? 1 : 0) + (busy ? 1 : 0) + (actionError ? 1 : 0) + (question ? confirmRows(question, pane.columns) : 0) + (res.error && rows.length > 0 ? 1 : 0);
   const listHeight = Math.max(3, pane.rows - around);
   const list = useListCursor(rows.length, listHeight);
+  useFollowRow(sort.spec, rows, list.index, list.setIndex, rowKeyOf);
   const selected = rows[list.index];
   // A secret just saved is selected once the list has loaded again (new data, not the list it was saved from).
   const [saved, setSaved] = useState<{ name: string; from: typeof res.data } | null>(null);
   const moveTo = list.setIndex;
   useEffect(() => {
     if (saved === null || res.data === saved.from) return;
-    const loaded = shownOf(res.data?.key === listKey ? res.data.rows : [], filter.applied);
+    const loaded = shownOf(sortRows(res.data?.key === listKey ? res.data.rows : [], columns, sort.spec, TIES), filter.applied, sort.spec !== null);
     const at = loaded.findIndex(({ row: r }) => r.name === saved.name && (!internId || tab === 'own' || r.scope === 'intern'));
     if (at >= 0) moveTo(at);
     setSaved(null);
-  }, [saved, res.data, listKey, internId, tab, moveTo, filter.applied]);
+  }, [saved, res.data, listKey, internId, tab, moveTo, filter.applied, columns, sort.spec]);
   const editable = !internId || tab === 'own';
 
   // The secret form declares its own scopes (they follow its focus); the rest are declared here.
@@ -115,8 +122,8 @@ export function VaultScreen({ internId }: { internId?: string }) {
         : mode.kind === 'copy'
           ? ['chooser', 'chooserMulti', 'text']
           : internId
-            ? ['vault', 'vaultIntern', 'cursor', 'global']
-            : ['vault', 'cursor', 'global'],
+            ? ['vault', 'vaultIntern', 'cursor', 'global', 'sortable']
+            : ['vault', 'cursor', 'global', 'sortable'],
     );
   }, [setScopes, mode.kind, internId, filter.editing]);
   useLayoutEffect(() => setCapture(mode.kind !== 'list' || filter.editing), [setCapture, mode.kind, filter.editing]);
@@ -145,6 +152,7 @@ export function VaultScreen({ internId }: { internId?: string }) {
     if (filter.handleKey(input, key)) return;
     if (matches('cancel', input, key) && filter.applied !== '') return filter.clear();
     if (list.handle(input, key)) return;
+    if (sort.handleKey(input, key)) return;
     if (matches('secretFilter', input, key)) return filter.start();
     if (internId && matches('vaultTab', input, key)) return setTab((t) => (t === 'effective' ? 'own' : 'effective'));
     if (matches('refresh', input, key)) return res.reload();
@@ -164,7 +172,6 @@ export function VaultScreen({ internId }: { internId?: string }) {
     }
   }, active);
 
-  const columns = internId && tab === 'effective' ? EFFECTIVE_COLUMNS : COLUMNS;
   const title = internId ? `Secrets of ${sanitize(scopeLabel)}` : 'Workspace secrets';
 
   return (
@@ -237,6 +244,7 @@ export function VaultScreen({ internId }: { internId?: string }) {
             columns={columns}
             rows={rows}
             fitRows={loadedRows}
+            sort={sort.spec}
             rowKey={rowKeyOf}
             marks={(r) => marks.get(rowKeyOf(r))}
             selected={list.index}

@@ -38,7 +38,7 @@ describe('the command registry', () => {
   });
   it('asks for a missing argument and names the commands when the word is unknown', () => {
     expect(name(resolveCommand('attach'))).toMatch(/error: attach needs an intern name: attach NAME/);
-    expect(name(resolveCommand('a'))).toMatch(/error: unknown command "a"; try interns, new, byok, vault, open NAME, attach NAME, split NAME, replay, chat NAME, profile PROFILE, login, quit/);
+    expect(name(resolveCommand('a'))).toMatch(/error: unknown command "a"; try interns, new, byok, vault, open NAME, attach NAME, split NAME, replay, chat NAME, profile PROFILE, login, sort COLUMN, quit/);
     expect(name(resolveCommand('zap'))).toMatch(/unknown command/);
     // A near miss is answered with the command it probably was; a word after one that takes none is refused.
     expect(name(resolveCommand('intrens'))).toBe('error: unknown command "intrens" (did you mean interns?)');
@@ -69,5 +69,23 @@ describe('findIntern', () => {
     const r = await findIntern(api as never, 'abc', 'open');
     expect('error' in r && r.error).toMatch(/^could not look up abc: upstream failure word .*…$/);
     expect('error' in r && r.error.length).toBeLessThanOrEqual(160);
+  });
+});
+
+describe(':sort COLUMN', () => {
+  const sort = COMMANDS.find((c) => c.name === 'sort')!;
+  it('completes and checks the columns of the list the shell shows, and says when there is none', async () => {
+    const { parseSort, registerSortTarget } = await import('../../../src/tui/state/sort.js');
+    const shell = { flash: () => {} } as never;
+    expect(sort.check?.(shell, 'name')).toBe('this screen has no list to sort');
+    const columns = [{ header: 'NAME', sort: { kind: 'text' as const, by: (r: string) => r } }, { header: 'STATUS', sort: { kind: 'status' as const, by: (r: string) => r } }];
+    const applied: unknown[] = [];
+    const undo = registerSortTarget(shell, { columns: ['name', 'status'], parse: (a) => parseSort(a, columns), apply: (s) => applied.push(s) });
+    expect(completeLine('sort st', [...sort.choices!(shell)])).toBe('sort status');
+    expect(sort.check?.(shell, 'stat desc')).toBeNull();
+    expect(sort.check?.(shell, 'nmae')).toBe('no column "nmae" here (did you mean name?); columns: name, status');
+    await sort.run({ nav: shell } as never, 'stat desc');
+    expect(applied).toEqual([{ column: 'status', direction: 'desc' }]);
+    undo();
   });
 });

@@ -104,7 +104,7 @@ describe('remapping the keymap', () => {
 
 describe('the keymap in force', () => {
   it('is what matches, the footer, the help and messages read once remapped', () => {
-    setKeymap(remapKeymap({ filter: ['ctrl+f'], down: ['ctrl+n'], newIntern: ['N'] }));
+    setKeymap(remapKeymap({ filter: ['ctrl+f'], down: ['ctrl+n'], newIntern: ['I'] }));
     const ctrlF = { ...plainKey('f'), ctrl: true };
     expect(matches('filter', 'f', ctrlF)).toBe(true);
     expect(matches('filter', '/', plainKey('/'))).toBe(false);
@@ -113,7 +113,7 @@ describe('the keymap in force', () => {
     const footer = footerLine(['list', 'internList', 'intern', 'global'], 400).shown.map((h) => `${h.label} ${h.text}`);
     expect(footer).toContain('^f filter');
     expect(footer).toContain('^n/k move');
-    expect(footer).toContain('N new intern');
+    expect(footer).toContain('I new intern');
     expect(keyLabel('filter')).toBe('^f');
     expect(keysOf('down')).toBe('^n');
     const help = helpColumns(1, ['internList']).flat();

@@ -84,7 +84,7 @@ describe('the footer line', () => {
   });
 
   it('offers tab to mark only in a picker that marks several', () => {
-    expect(text(footerLine(['chooser', 'text'], 400).shown)).toEqual(['↑/↓ move', 'enter pick', 'esc close']);
+    expect(text(footerLine(['chooser', 'text'], 400).shown)).toEqual(['↑/↓ move', 'enter pick', 'esc close', '^o/^r sort']);
     expect(text(footerLine(['chooser', 'chooserMulti', 'text'], 400).shown)).toContain('tab mark / unmark');
   });
 });

@@ -16,6 +16,8 @@ import { costText } from '../../format.js';
 import { useKeys } from '../../hooks/useKeys.js';
 import { useListCursor } from '../../hooks/useListCursor.js';
 import { useScreen } from '../../hooks/useScreen.js';
+import { useFollowRow, useSort } from '../../hooks/useSort.js';
+import type { Ties } from '../../state/sort.js';
 import { keyLabel, matches } from '../../keymap.js';
 import { theme } from '../../theme.js';
 import type { SavedConversation } from '../../state/conversations.js';
@@ -29,11 +31,12 @@ const when = (ms: number) => {
 };
 
 const COLUMNS: Column<SavedConversation>[] = [
-  { header: 'WHEN', width: 16, cell: (c) => when(c.updated) },
-  { header: 'TURNS', width: 5, cell: (c) => String(c.turns) },
-  { header: 'COST', width: 10, fit: true, cell: (c) => (c.cost === null ? '—' : costText(c.cost)) },
-  { header: 'TITLE', grow: 1, min: 10, cell: (c) => c.title },
+  { header: 'WHEN', width: 16, cell: (c) => when(c.updated), sort: { kind: 'time', by: (c) => c.updated, key: 'sortAge' } },
+  { header: 'TURNS', width: 5, cell: (c) => String(c.turns), sort: { kind: 'number', by: (c) => c.turns, first: 'desc' } },
+  { header: 'COST', width: 10, fit: true, cell: (c) => (c.cost === null ? '—' : costText(c.cost)), sort: { kind: 'number', by: (c) => c.cost, first: 'desc' } },
+  { header: 'TITLE', grow: 1, min: 10, cell: (c) => c.title, sort: { kind: 'text', by: (c) => c.title, key: 'sortName' } },
 ];
+const TIES: Ties<SavedConversation> = { name: (c) => c.title, id: (c) => c.id };
 
 export function ConversationList({ id, seed }: { id: string; seed?: Intern }) {
   const { api, nav, active, pane, options } = useTui();
@@ -41,13 +44,16 @@ export function ConversationList({ id, seed }: { id: string; seed?: Intern }) {
   const store = stores.conversations;
   const read = () => store?.list(id) ?? { conversations: [], problems: [] };
   const [listed, setListed] = useState(read);
-  const rows = listed.conversations;
+  const sort = useSort('conversations', COLUMNS, TIES, listed.conversations);
+  const rows = sort.rows;
   const cursor = useListCursor(rows.length, Math.max(1, pane.rows - 4), 'conversations');
+  useFollowRow(sort.spec, rows, cursor.index, cursor.setIndex, TIES.id);
   const [renaming, setRenaming] = useState<string | null>(null);
   const [deleting, setDeleting] = useState(false);
   const selected = rows[cursor.index];
   const convo = conversationOf(api, id);
   const open = savedId(convo);
+  const columns = useMemo(() => COLUMNS.map((c) => (c.header === 'TITLE' ? { ...c, cell: (r: SavedConversation) => `${r.id === open ? '● ' : ''}${r.title}` } : c)), [open]);
 
   useEffect(() => {
     const problems = listed.problems;
@@ -56,11 +62,12 @@ export function ConversationList({ id, seed }: { id: string; seed?: Intern }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  useScreen(renaming !== null ? ['prompt', 'text'] : deleting ? ['confirm'] : ['chatSessions', 'cursor'], true);
+  useScreen(renaming !== null ? ['prompt', 'text'] : deleting ? ['confirm'] : ['chatSessions', 'cursor', 'sortable'], true);
 
   useKeys((ch, key) => {
     if (!store) return;
     if (cursor.handle(ch, key)) return;
+    if (sort.handleKey(ch, key)) return;
     if (matches('conversationsBack', ch, key)) return nav.pop();
     if (!selected) return;
     if (matches('resumeConversation', ch, key)) {
@@ -106,8 +113,9 @@ export function ConversationList({ id, seed }: { id: string; seed?: Intern }) {
         <Text color={theme.muted}> · {rows.length} saved{open ? ' · ● open in the chat' : ''}</Text>
       </Text>
       <Table
-        columns={COLUMNS.map((c) => (c.header === 'TITLE' ? { ...c, cell: (r: SavedConversation) => `${r.id === open ? '● ' : ''}${r.title}` } : c))}
+        columns={columns}
         rows={rows}
+        sort={sort.spec}
         rowKey={(c) => c.id}
         selected={cursor.index}
         height={Math.max(1, pane.rows - 3)}
