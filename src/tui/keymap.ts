@@ -51,7 +51,10 @@ export type Scope =
   | 'question'
   | 'questionText'
   | 'split'
-  | 'splitChat';
+  | 'splitChat'
+  | 'marking'
+  | 'bulkRunning'
+  | 'bulkDone';
 
 export interface Binding {
   id: string;
@@ -75,7 +78,7 @@ export const KEYMAP = [
   { id: 'toShell', keys: ['ctrl+z'], label: '^z', help: 'suspend to the shell (fg comes back)', footer: 'suspend', scope: 'always' },
   { id: 'help', keys: ['?'], label: '?', help: 'help', scope: 'global' },
   { id: 'back', keys: ['q'], label: 'q', help: 'back / quit', scope: 'global' },
-  { id: 'cancel', keys: ['escape'], label: 'esc', help: 'back / cancel (clears a filter)', scope: 'global' },
+  { id: 'cancel', keys: ['escape'], label: 'esc', help: 'back / cancel (clears a filter, then the marks)', scope: 'global' },
   { id: 'palette', keys: [':'], label: ':', help: 'command palette (commands below)', scope: 'global' },
   { id: 'interns', keys: ['i'], label: 'i', help: 'interns', scope: 'global' },
   { id: 'byok', keys: ['b'], label: 'b', help: 'BYOK credentials', scope: 'global' },
@@ -103,7 +106,7 @@ export const KEYMAP = [
   { id: 'attach', keys: ['a'], label: 'a', help: 'attach', scope: 'intern' },
   { id: 'provision', keys: ['p'], label: 'p', help: 'provision', scope: 'provisionable' },
   { id: 'suspend', keys: ['s'], label: 's', help: 'suspend', scope: 'suspendable' },
-  { id: 'delete', keys: ['D'], label: 'D', help: 'delete (type the name to confirm)', scope: 'intern' },
+  { id: 'delete', keys: ['D'], label: 'D', help: 'delete (type the name; the count when marked)', scope: 'intern' },
   { id: 'split', keys: ['w'], label: 'w', help: 'chat and terminal side by side', footer: 'side by side', scope: 'suspendable' },
   { id: 'copyId', keys: ['y'], label: 'y', help: 'copy its id (OSC 52)', footer: false, scope: 'intern' },
   { id: 'new', keys: ['n'], label: 'n', help: 'new credential', footer: 'new', scope: 'byok' },
@@ -227,6 +230,10 @@ export const KEYMAP = [
   { id: 'splitFocus', keys: ['f6'], label: 'F6', help: 'focus the other pane', footer: 'other pane', scope: 'split' },
   { id: 'splitShrink', keys: ['f7'], label: 'F7/F8', help: 'narrower / wider chat', footer: 'resize', scope: 'splitChat' },
   { id: 'splitGrow', keys: ['f8'], label: '', help: '', scope: 'splitChat' },
+  { id: 'mark', keys: ['space'], label: 'space', help: 'mark / unmark the row (s, p, D then act on the marked)', footer: 'mark', scope: 'marking' },
+  { id: 'markShown', keys: ['*'], label: '*', help: 'mark every row shown (again: unmark them)', footer: false, scope: 'marking' },
+  { id: 'bulkStop', keys: ['escape'], label: 'esc', help: 'stop: start no more (those under way finish)', footer: 'stop', scope: 'bulkRunning' },
+  { id: 'bulkClose', keys: ['escape', 'return', 'q'], label: 'esc', help: 'close (the failed rows stay marked)', footer: 'close', scope: 'bulkDone' },
   { id: 'recordingDelete', keys: ['D'], label: 'D', help: 'delete the recording (asks first)', footer: 'delete', scope: 'recordings' },
 ] as const satisfies readonly Binding[];
 
@@ -250,7 +257,7 @@ const formSets = (...fields: (readonly Scope[])[]): Scope[][] => fields.flatMap(
  */
 export const SCOPES_TOGETHER: Scope[][] = [
   ['always', 'global', 'cursor', 'list', 'intern', 'provisionable', 'suspendable'],
-  ['always', 'global', 'cursor', 'list', 'paged', 'byok'],
+  ['always', 'global', 'cursor', 'list', 'paged', 'byok', 'marking'],
   ['always', 'global', 'byok'],
   ['always', 'overlay', 'cursor'],
   ...formSets(
@@ -269,10 +276,13 @@ export const SCOPES_TOGETHER: Scope[][] = [
   ['always', 'history'],
   ['always', 'replay'],
   ['always', 'global', 'cursor', 'list', 'recordings'],
-  ['always', 'global', 'cursor', 'list', 'internList', 'intern', 'provisionable', 'suspendable'],
+  ['always', 'global', 'cursor', 'list', 'internList', 'intern', 'provisionable', 'suspendable', 'marking'],
+  ['always', 'confirm', 'cursor'],
+  ['always', 'bulkRunning', 'cursor'],
+  ['always', 'bulkDone', 'cursor'],
   ['always', 'chooser', 'text'],
   ['always', 'chooser', 'chooserMulti', 'text'],
-  ['always', 'global', 'cursor', 'vault', 'vaultIntern'],
+  ['always', 'global', 'cursor', 'vault', 'vaultIntern', 'marking'],
   ['always', 'chat', 'chatPrompt', 'text', 'split', 'splitChat'],
   ['always', 'promptSearch', 'text', 'split', 'splitChat'],
   ['always', 'chatSessions', 'cursor'],
@@ -417,6 +427,9 @@ export const SCOPE_TITLES: Record<Scope, string> = {
   questionText: 'A question\'s text field',
   split: 'Chat and terminal side by side (w, :split)',
   splitChat: 'Its chat, while it has the keys',
+  marking: 'Lists that mark rows (interns, BYOK, vault)',
+  bulkRunning: 'A bulk action under way',
+  bulkDone: 'A bulk action done',
 };
 
 const SHORT: Record<string, string> = { pagedown: 'pgdn', pageup: 'pgup', return: 'enter', escape: 'esc', 'meta+return': 'alt+enter', 'shift+return': 'shift+enter' };

@@ -45,6 +45,9 @@ export interface Column<T> {
   tight?: boolean;
 }
 
+/** The cursor's cell on a row marked for a bulk action (a glyph: it shows under NO_COLOR too). */
+export const PICKED = '✓';
+
 /** A column narrower than this shows nothing worth reading ("a…"): it goes instead. */
 const MIN_SHOWN = 3;
 
@@ -105,6 +108,8 @@ export interface TableProps<T> {
   fitRows?: readonly T[];
   /** What a filter matched in a row's cells, by column header: those characters are drawn marked. */
   marks?: (row: T) => ReadonlyMap<string, CellMark> | undefined;
+  /** Rows marked for a bulk action (`space`): drawn with ✓ in the cursor's cell (the selected row shows by its inverse video). */
+  picked?: (row: T) => boolean;
 }
 
 /** The columns with each `fit` one's width brought down to what its header and cells need. */
@@ -117,7 +122,7 @@ export function fitted<T>(columns: readonly Column<T>[], rows: readonly T[]): Co
   });
 }
 
-export function Table<T>({ columns: declared, rows, rowKey, selected, height, width, loading, loadingLabel = 'Loading', error, empty, fitRows, marks }: TableProps<T>) {
+export function Table<T>({ columns: declared, rows, rowKey, selected, height, width, loading, loadingLabel = 'Loading', error, empty, fitRows, marks, picked }: TableProps<T>) {
   // Fitting reads every loaded row's cells: once per list, not on every cursor move.
   const sizedBy = fitRows ?? rows;
   const columns = useMemo(() => fitted(declared, sizedBy), [declared, sizedBy]);
@@ -139,7 +144,7 @@ export function Table<T>({ columns: declared, rows, rowKey, selected, height, wi
         return (
           <Box key={rowKey(row)}>
             <Text inverse={isSelected} color={isSelected ? theme.selection : undefined}>
-              {isSelected ? '›' : ' '}
+              {picked?.(row) ? PICKED : isSelected ? '›' : ' '}
             </Text>
             {columns.map((c, i) => {
               if (widths[i] === 0) return null;

@@ -24,9 +24,15 @@ import { usePolling } from '../hooks/usePolling.js';
 import { matches } from '../keymap.js';
 import { sanitize } from '../../text.js';
 import { theme } from '../theme.js';
+import { BulkPanel } from '../components/BulkPanel.js';
+import { useBulk } from '../hooks/useBulk.js';
+import { useMarks } from '../hooks/useMarks.js';
+import { INTERN_ACTION_WORDS, type InternAction, internPlan } from '../state/bulk.js';
+import { counted } from '../format.js';
 
 const PAGE: number = FIRST_INTERN_PAGE.limit;
 const NO_ROWS: Intern[] = [];
+const idOf = (i: Intern) => i.id;
 /**
  * What `f` steps through: all, then the statuses a person looks for most (running, then the
  * failures), then the rest in the spec's order.
@@ -147,6 +153,16 @@ export function InternList() {
   const matched = useMemo(() => fuzzyFilter(items, filter, filterFields), [items, filter]);
   const visible = useMemo(() => matched.map((m) => m.row), [matched]);
   const marks = useMemo(() => new Map(matched.map((m) => [m.row.id, m.marks])), [matched]);
+  // Marked rows (space, *) and the bulk action on them (s, p, D while any are marked).
+  const marking = useMarks(idOf, visible, filter !== '');
+  const bulk = useBulk();
+  // Loaded again: marks follow their rows' new status, and one the whole list (all statuses, every
+  // page) no longer has is gone from the service.
+  const { refresh: refreshMarked } = marking;
+  useEffect(() => {
+    if (rowsFor !== status || loading) return;
+    refreshMarked(items, status === null && !hasMore && !error ? () => true : undefined);
+  }, [items, rowsFor, status, loading, hasMore, error, refreshMarked]);
 
   // One error line under the table: the refresh asked for (r) over the polling's, each cleared by a
   // success (with no rows yet, the table shows the refresh's error itself).
@@ -159,7 +175,12 @@ export function InternList() {
   // selected intern's as its status allows (p on a stopped one, s on a running one); with no row
   // selected (an empty list, a failed load), none of an intern's, nor moving and opening.
   const selectedRow = visible[list.index];
-  useScreen(filtering ? ['prompt', 'text'] : [...(selectedRow ? (['list'] as const) : []), 'internList', ...(selectedRow ? internScopes(selectedRow) : []), 'global'], filtering);
+  // With rows marked, s, p and D act on them whatever the cursor's row allows.
+  const rowScopes = marking.count > 0 ? internScopes({ status: 'running' }).concat('provisionable') : selectedRow ? internScopes(selectedRow) : [];
+  useScreen(
+    bulk.scopes ?? (filtering ? ['prompt', 'text'] : [...(selectedRow ? (['list'] as const) : []), 'internList', ...rowScopes, ...(selectedRow ? (['marking'] as const) : []), 'global']),
+    filtering || bulk.phase !== null,
+  );
 
   // Load the next page when the cursor nears the end of what is loaded, and while a filter is
   // applied, every page: the service cannot search by name, and a filter over the first page alone
@@ -266,9 +287,31 @@ export function InternList() {
     }
   });
 
+  const askBulk = (action: InternAction) =>
+    bulk.open({
+      plan: internPlan(api, action, marking.rows()),
+      words: INTERN_ACTION_WORDS[action],
+      noun: 'intern',
+      typeCount: action === 'delete',
+      onFinished: (p) => {
+        // The rows it failed on stay marked, to be tried again by choice; the list is read once.
+        marking.keep(new Set(p.rows.filter((r) => r.state === 'failed').map((r) => r.id)));
+        reload();
+        const { done, failed } = p.counts;
+        nav.flash(`${counted(done, 'intern')} ${INTERN_ACTION_WORDS[action].done}${failed ? `, ${failed} failed` : ''}`, failed ? 'error' : 'info');
+      },
+    });
+
   useKeys((input, key) => {
+    if (bulk.phase) return;
     if (filterField.handleKey(input, key)) return;
+    // esc: the filter first, then the marks (marking.handleKey), then back (the shell).
     if (matches('cancel', input, key) && filter !== '') return filterField.clear();
+    if (marking.handleKey(input, key, visible[list.index])) return;
+    if (marking.count > 0) {
+      const action = (['provision', 'suspend', 'delete'] as const).find((a) => matches(a, input, key));
+      if (action) return askBulk(action);
+    }
     if (list.handle(input, key)) return setToEnd(hasMore && matches('bottom', input, key));
     const selected = visible[list.index];
     if (matches('filter', input, key)) return filterField.start();
@@ -319,15 +362,18 @@ export function InternList() {
           {moving ? ' · auto-refresh' : ''}
           {visible.some((i) => i.created_by_you) ? ' · ★ yours' : ''}
         </Text>
+        {marking.title ? <Text color={theme.accent}> · {marking.title}</Text> : null}
         {loading && items.length > 0 ? <Text color={theme.muted}> · refreshing…</Text> : null}
       </Text>
-      {filterField.shown ? (
+      {bulk.phase ? <BulkPanel bulk={bulk} height={pane.rows - 1} width={pane.columns - 2} active={active} /> : null}
+      {bulk.phase ? null : filterField.shown ? (
         <TextField label="/ filter" value={filterField.text} onChange={filterField.onChange} focused={filtering} placeholder="name, model, status…" labelWidth={11} />
       ) : null}
-      <Table
+      {bulk.phase ? null : <Table
         columns={COLUMNS}
         rows={visible}
         marks={(i) => marks.get(i.id)}
+        picked={marking.has}
         fitRows={items}
         rowKey={(i) => i.id}
         selected={list.index}
@@ -337,8 +383,8 @@ export function InternList() {
         loading={loading}
         error={error}
         empty={filter ? `Nothing matches "${sanitize(filter)}"${hasMore ? ' yet' : ''}.` : status ? `No interns are ${status}. f shows the next status.` : 'No interns here yet.'}
-      />
-      {hasMore ? <Text color={theme.muted}>{filter || toEnd ? '  looking through the rest…' : '  more below: scroll to load'}</Text> : null}
+      />}
+      {bulk.phase ? null : hasMore ? <Text color={theme.muted}>{filter || toEnd ? '  looking through the rest…' : '  more below: scroll to load'}</Text> : null}
       {lineError ? <ErrorView error={lineError} compact /> : null}
     </Box>
   );

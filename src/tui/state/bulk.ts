@@ -80,15 +80,20 @@ export interface BulkRun {
   done: Promise<BulkProgress>;
 }
 
+/** The rows before anything is sent: pending, or skipped with why (what the confirmation lists). */
+export function planRows<T>(plan: BulkPlan<T>): BulkRow[] {
+  return plan.items.map((item) => {
+    const note = plan.skip?.(item) ?? null;
+    return { id: plan.idOf(item), label: sanitize(plan.labelOf(item)), state: note ? 'skipped' : 'pending', note: note ? sanitize(note) : null };
+  });
+}
+
 const defaultSleep = (ms: number) => new Promise<void>((res) => setTimeout(res, ms));
 
 /** Starts the run at once; `onProgress` hears every change (a row starting, ending, the stop). */
 export function runBulk<T>(plan: BulkPlan<T>, onProgress: (p: BulkProgress) => void = () => undefined): BulkRun {
   const sleep = plan.sleep ?? defaultSleep;
-  let rows: BulkRow[] = plan.items.map((item) => {
-    const note = plan.skip?.(item) ?? null;
-    return { id: plan.idOf(item), label: sanitize(plan.labelOf(item)), state: note ? 'skipped' : 'pending', note: note ? sanitize(note) : null };
-  });
+  let rows: BulkRow[] = planRows(plan);
   let stopping = false;
   let width = Math.max(1, plan.concurrency ?? BULK_CONCURRENCY);
   /** No row starts before this time (a 429's Retry-After). */
@@ -162,7 +167,7 @@ export type InternAction = 'suspend' | 'provision' | 'delete';
 export const INTERN_ACTION_WORDS: Record<InternAction, { verb: string; doing: string; done: string }> = {
   suspend: { verb: 'Suspend', doing: 'Suspending', done: 'suspended' },
   provision: { verb: 'Provision', doing: 'Provisioning', done: 'provisioning' },
-  delete: { verb: 'Delete', doing: 'Deleting', done: 'deleting' },
+  delete: { verb: 'Delete', doing: 'Deleting', done: 'being deleted' },
 };
 
 /**

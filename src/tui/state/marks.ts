@@ -12,7 +12,7 @@
 /** Marked rows by id, in the order they were marked. */
 export type Marks<T> = ReadonlyMap<string, T>;
 
-export const NO_MARKS: Marks<never> = new Map();
+export const NO_MARKS: Marks<never> = new Map<string, never>();
 
 /** Marks the row, or unmarks it when it was marked. */
 export function toggleMark<T>(marks: Marks<T>, id: string, row: T): Marks<T> {
