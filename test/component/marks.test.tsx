@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { ApiError } from '../../src/client/errors.js';
-import { FakeApi, IDS, intern } from './fakeApi.js';
+import { FakeApi, IDS, credential, intern } from './fakeApi.js';
 import { footerOf, renderApp } from './render.js';
 
 afterEach(() => cleanup());
@@ -71,6 +71,8 @@ describe('marks on the intern list', () => {
 describe('bulk actions on marked interns', () => {
   it('s suspends every marked intern after one question that lists them, skipping one that is not running, and refreshes once', async () => {
     const api = new FakeApi();
+    // Nothing moving: the list does not poll, so its requests are the refresh's alone.
+    Object.assign(api.interns.find((i) => i.id === IDS.builder)!, { status: 'stopped', progress: null });
     const app = renderApp({ api });
     await app.waitFor('sleeper');
     // runner, peer-bot (running) and sleeper (stopped).
@@ -184,5 +186,65 @@ describe('bulk actions on marked interns', () => {
     gates.splice(0).forEach((g) => g());
     f = await app.waitFor('4 of 200 interns suspended; 196 not started');
     expect(api.callsOf('suspendIntern')).toHaveLength(4);
+  });
+});
+
+describe('bulk delete on the BYOK list and the vault', () => {
+  it('D on marked BYOK keys deletes them after the count is typed; a failure is listed with its reason', async () => {
+    const api = new FakeApi();
+    api.byok.push(credential({ id: 'c3', provider: 'azure', name: 'Azure EU', label: 'az-...LMNO' }));
+    const remove = api.deleteByok.bind(api);
+    api.deleteByok = async (id: string) => {
+      if (id === 'c2') {
+        api.calls.push({ method: 'deleteByok', args: [id] });
+        throw new ApiError(403, 403, 'forbidden', false, 'Only the owner may delete this key', 'DELETE /byok/{id}');
+      }
+      return remove(id);
+    };
+    const app = renderApp({ api, initial: { name: 'byok' } });
+    await app.waitFor('Production OpenAI');
+    await app.press('space', 'j', 'space');
+    let f = await app.waitFor('2 marked');
+    expect(f).toMatch(/^✓openai/m);
+    await app.press('D');
+    f = await app.waitFor('type the count, 2');
+    expect(f).toMatch(/· openai Production OpenAI/);
+    expect(f).toMatch(/· anthropic Team Anthropic/);
+    await app.type('2');
+    await app.press('enter');
+    f = await app.waitFor('1 of 2 credentials deleted; 1 failed');
+    expect(f).toMatch(/✖ anthropic Team Anthropic +Only the owner may delete this key/);
+    expect(api.callsOf('deleteByok').map((a) => a[0])).toEqual(['c1', 'c2']);
+    await app.press('esc');
+    f = await app.waitFor((s) => s.includes('PROVIDER') && s.includes('1 marked'));
+    expect(f).not.toContain('Production OpenAI');
+    expect(f).toMatch(/^✓anthropic/m);
+  });
+
+  it('D on marked workspace secrets deletes them all after the count is typed, and refreshes once', async () => {
+    const api = new FakeApi();
+    void api.putVaultSecret('github_token', { value: 'ghp-workspace-value', hosts: ['api.github.com'] });
+    void api.putVaultSecret('slack_token', { value: 'xoxb-workspace-value', hosts: ['slack.com'] });
+    void api.putVaultSecret('npm_token', { value: 'npm-workspace-value', hosts: ['registry.npmjs.org'] });
+    const app = renderApp({ api, initial: { name: 'vault' } });
+    await app.waitFor('slack_token');
+    await app.press('/');
+    await app.type('tok');
+    await app.press('enter');
+    await app.press('*');
+    await app.waitFor('3 marked');
+    await app.press('j', 'space');
+    await app.waitFor('2 marked');
+    const lists = api.callsOf('listVaultSecrets').length;
+    await app.press('D');
+    await app.waitFor('Delete 2 secrets?');
+    await app.type('2');
+    await app.press('enter');
+    await app.waitFor('2 of 2 secrets deleted');
+    expect(api.callsOf('deleteVaultSecret').map((a) => a[0])).toEqual(['github_token', 'slack_token']);
+    await app.waitFor(() => api.callsOf('listVaultSecrets').length === lists + 1);
+    await app.press('enter');
+    const f = await app.waitFor((s) => s.includes('npm_token') && !s.includes('marked'));
+    expect(f).not.toContain('slack_token');
   });
 });

@@ -82,7 +82,7 @@ export function BulkPanel({ bulk, height, width, active }: { bulk: Bulk; height:
       </Text>
       {phase === 'confirm' && !ask.typeCount ? <Confirm open question={question} onAnswer={(yes) => (yes ? bulk.start() : bulk.close())} tone="warning" active={active} /> : null}
       {phase === 'confirm' && ask.typeCount ? (
-        <Box flexDirection="column" borderStyle="round" borderColor={theme.error} paddingX={1}>
+        <Box flexDirection="column" borderStyle="round" borderColor={theme.error} paddingX={1} width={width}>
           <Text color={theme.error}>{`${question} This cannot be undone: type the count, ${toSend}.`}</Text>
           <TextField
             label="The count"

@@ -4,7 +4,7 @@
  * opens it with `ask`, draws BulkPanel in its list's place while `phase` is set, and declares
  * `scopes` (each phase takes every key).
  */
-import { useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import type { Scope } from '../keymap.js';
 import { type BulkPlan, type BulkProgress, type BulkRun, runBulk } from '../state/bulk.js';
 
@@ -27,8 +27,12 @@ export function useBulk() {
   const [progress, setProgress] = useState<BulkProgress | null>(null);
   const run = useRef<BulkRun | null>(null);
   const phase: BulkPhase | null = !ask ? null : !progress ? 'confirm' : progress.finished ? 'done' : 'running';
-  const scopes: Scope[] | null =
-    phase === 'confirm' ? (ask!.typeCount ? ['prompt', 'text'] : ['confirm', 'cursor']) : phase === 'running' ? ['bulkRunning', 'cursor'] : phase === 'done' ? ['bulkDone', 'cursor'] : null;
+  const typeCount = ask?.typeCount ?? false;
+  // The same array while the phase stays: a screen's layout effect may depend on it.
+  const scopes = useMemo<Scope[] | null>(
+    () => (phase === 'confirm' ? (typeCount ? ['prompt', 'text'] : ['confirm', 'cursor']) : phase === 'running' ? ['bulkRunning', 'cursor'] : phase === 'done' ? ['bulkDone', 'cursor'] : null),
+    [phase, typeCount],
+  );
   return {
     ask,
     progress,
