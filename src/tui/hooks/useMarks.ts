@@ -4,7 +4,7 @@
  * screen is in the stack (useRemembered). While any are marked, esc is the list's, not "back".
  */
 import type { Key } from 'ink';
-import { useCallback, useLayoutEffect, useMemo } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef } from 'react';
 import { useTui } from '../context.js';
 import { matches } from '../keymap.js';
 import { NO_MARKS, clearMarks, keepMarks, markCount, markShown, markedRows, marksTitle, refreshMarks, toggleMark, type Marks } from '../state/marks.js';
@@ -40,7 +40,15 @@ export function useMarks<T>(idOf: (row: T) => string, shown: readonly T[], filte
     return false;
   };
   /** After the rows were loaded again (see refreshMarks). */
-  const refresh = useCallback((loaded: readonly T[], covers?: (row: T) => boolean) => setMarks((m) => refreshMarks(m, loaded, idOf, covers)), [setMarks, idOf]);
+  // With nothing marked, no state update at all: a list loading page after page renders no more for it.
+  const marked = useRef(0);
+  marked.current = marks.size;
+  const refresh = useCallback(
+    (loaded: readonly T[], covers?: (row: T) => boolean) => {
+      if (marked.current > 0) setMarks((m) => refreshMarks(m, loaded, idOf, covers));
+    },
+    [setMarks, idOf],
+  );
   return {
     marks,
     has: (row: T) => marks.has(idOf(row)),

@@ -81,7 +81,7 @@ export function ByokList() {
   // With no row (none yet, a failed load), no moving and opening offered.
   const typing = filter.editing;
   useScreen(
-    bulk.scopes ?? (picking ? ['chooser', 'text'] : typing ? ['prompt', 'text'] : ['byok', 'paged', ...(rows.length > 0 ? (['list', 'marking'] as const) : []), 'global']),
+    bulk.scopes ?? (picking ? ['chooser', 'text'] : typing ? ['prompt', 'text'] : ['byok', 'paged', ...(rows.length > 0 ? (['list'] as const) : []), 'global', ...(rows.length > 0 ? (['marking'] as const) : [])]),
     typing || picking || bulk.phase !== null,
   );
 

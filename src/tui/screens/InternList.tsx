@@ -175,10 +175,11 @@ export function InternList() {
   // selected intern's as its status allows (p on a stopped one, s on a running one); with no row
   // selected (an empty list, a failed load), none of an intern's, nor moving and opening.
   const selectedRow = visible[list.index];
-  // With rows marked, s, p and D act on them whatever the cursor's row allows.
+  // With rows marked, s, p and D act on them whatever the cursor's row allows. The marks' keys come
+  // after the global ones: the help lists them after "Everywhere", and the footer has no room for them.
   const rowScopes = marking.count > 0 ? internScopes({ status: 'running' }).concat('provisionable') : selectedRow ? internScopes(selectedRow) : [];
   useScreen(
-    bulk.scopes ?? (filtering ? ['prompt', 'text'] : [...(selectedRow ? (['list'] as const) : []), 'internList', ...rowScopes, ...(selectedRow ? (['marking'] as const) : []), 'global']),
+    bulk.scopes ?? (filtering ? ['prompt', 'text'] : [...(selectedRow ? (['list'] as const) : []), 'internList', ...rowScopes, 'global', ...(selectedRow ? (['marking'] as const) : [])]),
     filtering || bulk.phase !== null,
   );
 
