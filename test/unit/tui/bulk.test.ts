@@ -8,13 +8,13 @@ const items = (n: number, status = 'running'): Item[] => Array.from({ length: n 
 
 /** A fake api whose calls wait until released, recording how many run at once. */
 function gatedApi() {
-  const calls: { id: string; opts: CallOptions | undefined }[] = [];
+  const calls: { id: string; opts: CallOptions | undefined; alongside: number }[] = [];
   let running = 0;
   let most = 0;
   const waiting: (() => void)[] = [];
   const failWith = new Map<string, unknown>();
   const act = async (id: string, opts?: CallOptions) => {
-    calls.push({ id, opts });
+    calls.push({ id, opts, alongside: running });
     running++;
     most = Math.max(most, running);
     await new Promise<void>((res) => waiting.push(res));
@@ -122,6 +122,8 @@ describe('the bulk runner', () => {
     // Each action once: the limited row is not sent again.
     expect(fake.calls.filter((c) => c.id === 'id-0')).toHaveLength(1);
     expect(fake.calls).toHaveLength(8);
+    // The first four went together; every one started after the 429 went alone.
+    expect(fake.calls.slice(BULK_CONCURRENCY).map((c) => c.alongside)).toEqual([0, 0, 0, 0]);
     expect(waits.length).toBeGreaterThan(0);
     expect(Math.max(...waits)).toBeLessThanOrEqual(2000);
     expect(Math.max(...waits)).toBeGreaterThan(1500);
