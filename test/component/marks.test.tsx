@@ -180,6 +180,10 @@ describe('bulk actions on marked interns', () => {
     await app.press('y');
     await app.waitFor(() => gates.length === 4);
     f = await app.waitFor('Suspending 200 interns: 0 done, 200 to go');
+    // Each row's state: the four under way, the next waiting.
+    expect(f).toMatch(/^… bulk-0 *$/m);
+    expect(f).toMatch(/^… bulk-3 *$/m);
+    expect(f).toMatch(/^· bulk-4 *$/m);
     expect(footerOf(f)).toContain('esc stop');
     await app.press('esc');
     await app.waitFor('stopping');

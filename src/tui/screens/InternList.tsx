@@ -21,7 +21,7 @@ import { useListCursor } from '../hooks/useListCursor.js';
 import { internScopes, lifecycleRefusal } from '../lifecycle.js';
 import { useRemembered } from '../hooks/useRemembered.js';
 import { usePolling } from '../hooks/usePolling.js';
-import { matches } from '../keymap.js';
+import { type Scope, matches } from '../keymap.js';
 import { sanitize } from '../../text.js';
 import { theme } from '../theme.js';
 import { BulkPanel } from '../components/BulkPanel.js';
@@ -177,7 +177,7 @@ export function InternList() {
   const selectedRow = visible[list.index];
   // With rows marked, s, p and D act on them whatever the cursor's row allows. The marks' keys come
   // after the global ones: the help lists them after "Everywhere", and the footer has no room for them.
-  const rowScopes = marking.count > 0 ? internScopes({ status: 'running' }).concat('provisionable') : selectedRow ? internScopes(selectedRow) : [];
+  const rowScopes: Scope[] = marking.count > 0 ? ['provisionable', 'suspendable', 'intern'] : selectedRow ? internScopes(selectedRow) : [];
   useScreen(
     bulk.scopes ?? (filtering ? ['prompt', 'text'] : [...(selectedRow ? (['list'] as const) : []), 'internList', ...rowScopes, 'global', ...(selectedRow ? (['marking'] as const) : [])]),
     filtering || bulk.phase !== null,
