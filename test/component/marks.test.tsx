@@ -251,4 +251,22 @@ describe('bulk delete on the BYOK list and the vault', () => {
     const f = await app.waitFor((s) => s.includes('npm_token') && !s.includes('marked'));
     expect(f).not.toContain('slack_token');
   });
+
+  it("on an intern's effective tab, a marked secret of another scope is skipped with why, and only the intern's own is deleted", async () => {
+    const api = new FakeApi();
+    void api.putVaultSecret('github_token', { value: 'ghp-workspace-value', hosts: ['api.github.com'] });
+    void api.putInternSecret(IDS.runner, 'own_token', { value: 'own-value', hosts: ['example.com'] });
+    const app = renderApp({ api, initial: { name: 'vault', internId: IDS.runner } });
+    await app.waitFor('own_token');
+    await app.press('*');
+    await app.waitFor('2 marked');
+    await app.press('D');
+    const f = await app.waitFor('Delete 1 secret? (1 of the 2 marked skipped');
+    expect(f).toMatch(/– github_token +github_token is the workspace scope's: change it there/);
+    await app.type('1');
+    await app.press('enter');
+    await app.waitFor('1 of 1 secret deleted');
+    expect(api.callsOf('deleteInternSecret')).toEqual([[IDS.runner, 'own_token']]);
+    expect(api.callsOf('deleteVaultSecret')).toEqual([]);
+  });
 });
