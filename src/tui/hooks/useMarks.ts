@@ -14,10 +14,11 @@ import { useRemembered } from './useRemembered.js';
  * `filterClaims`: whether the screen's filter takes esc now (useFilter's claim): called after
  * useFilter, this hook's claim is set after the filter's, so esc stays the list's while either has a use for it.
  */
-export function useMarks<T>(idOf: (row: T) => string, shown: readonly T[], filterClaims: boolean) {
+export function useMarks<T>(idOf: (row: T) => string, shown: readonly T[], filterClaims: boolean, listening = true) {
   const [marks, setMarks] = useRemembered<Marks<T>>('marks', NO_MARKS);
   const { claimCancel } = useTui();
-  const claims = marks.size > 0 || filterClaims;
+  // `listening`: false while the screen ignores its keys (the vault at work): esc goes back then.
+  const claims = (marks.size > 0 && listening) || filterClaims;
   useLayoutEffect(() => {
     claimCancel(claims);
     return () => claimCancel(false);

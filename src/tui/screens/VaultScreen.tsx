@@ -97,7 +97,7 @@ export function VaultScreen({ internId }: { internId?: string }) {
   const list = useListCursor(rows.length, listHeight);
   const selected = rows[list.index];
   // Marks (space, *) stay across the filter and the tabs; D deletes every marked secret.
-  const marking = useMarks(rowKeyOf, rows, filter.applied !== '' && mode.kind === 'list' && !busy);
+  const marking = useMarks(rowKeyOf, rows, filter.applied !== '' && mode.kind === 'list' && !busy, mode.kind === 'list' && !busy);
   const bulk = useBulk();
   const { refresh: refreshMarked } = marking;
   useEffect(() => {
