@@ -31,6 +31,7 @@ import { createClient } from '../src/client/index.js';
 import { CLI, PtyScreen, ROOT, type SandboxProcess, Tui, openIntern, poll, startSandboxProcess } from '../test/e2e/harness.js';
 import { CHAT_KEYS, chatKeystrokes } from './chat.js';
 import { writeFlood } from './flood.js';
+import { bulkRows } from './bulk.js';
 import { recordingRows } from './recording.js';
 import { PROMPT_LINE, setPromptCommand } from './prompt.js';
 
@@ -43,7 +44,7 @@ const KEY_GAP_MS = 25;
 const STARTS = Number(process.env.BENCH_STARTS ?? 10);
 /** Rows 1 and 5: rounds of a tmux flood then a fresh intern-tui process's, the medians compared. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-/** `start`: only the start-up rows (a-d); `record`: only the recording rows; `chat`: only the chat row; for quick runs while working on them. */
+/** `start`: only the start-up rows (a-d); `record`: only the recording rows; `chat`: only the chat row; `bulk`: only the bulk actions (bench/bulk.ts); for quick runs while working on them. */
 const ONLY = process.env.BENCH_ONLY;
 
 /** Issues 12's and 44's goals, each against its reference in the same run. */
@@ -578,6 +579,11 @@ function throughputLine(name: string, who: string, rates: number[], refs: TmuxRa
 async function main(): Promise<void> {
   console.log(`intern-tui bench · node ${process.version} · ${cpus().length}× ${cpus()[0]?.model ?? 'cpu'} · ${Math.round(totalmem() / 2 ** 30)} GiB · ${load()}`);
   if (ONLY === 'chat') return chatRow();
+  if (ONLY === 'bulk') {
+    // Issue 41: bulk actions on 200 interns (bench/bulk.ts): every row done, no 5xx.
+    if (!(await bulkRows())) fail('bulk', 'a row failed or a 5xx came (see the lines above)');
+    return;
+  }
   if (!hasTmux()) {
     fail('setup', 'tmux is not installed: the comparisons cannot be measured');
     return;

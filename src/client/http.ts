@@ -219,7 +219,7 @@ export class HttpCore {
       // Out of attempts, or asked to wait longer than a command should hang without a word: said
       // at once, with the wait.
       const tooLong = retryAfterMs !== undefined && retryAfterMs > RETRY_AFTER_MAX_MS;
-      if (attempt >= this.maxAttempts || opts.signal?.aborted || tooLong) throw failure instanceof ApiError ? withWait(failure) : failure;
+      if (attempt >= Math.min(this.maxAttempts, opts.maxAttempts ?? Infinity) || opts.signal?.aborted || tooLong) throw failure instanceof ApiError ? withWait(failure) : failure;
       const backoff = Math.random() * this.backoffBaseMs * 2 ** (attempt - 1);
       await this.sleep(Math.min(retryAfterMs ?? backoff, RETRY_AFTER_MAX_MS), opts.signal);
     }

@@ -13,6 +13,11 @@ import type { Workspace, WorkspaceList, WorkspaceListQuery } from '../contract/w
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /**
+   * At most this many attempts for this call, below the client's `maxAttempts` (a bulk action asks
+   * for 2: one try and, only for what the service says may be tried again, one more).
+   */
+  maxAttempts?: number;
 }
 
 export interface Credentials {

@@ -52,7 +52,10 @@ export type Scope =
   | 'question'
   | 'questionText'
   | 'split'
-  | 'splitChat';
+  | 'splitChat'
+  | 'marking'
+  | 'bulkRunning'
+  | 'bulkDone';
 
 export interface Binding {
   id: string;
@@ -76,7 +79,7 @@ export const KEYMAP = [
   { id: 'toShell', keys: ['ctrl+z'], label: '^z', help: 'suspend to the shell (fg comes back)', footer: 'suspend', scope: 'always' },
   { id: 'help', keys: ['?'], label: '?', help: 'help', scope: 'global' },
   { id: 'back', keys: ['q'], label: 'q', help: 'back / quit', scope: 'global' },
-  { id: 'cancel', keys: ['escape'], label: 'esc', help: 'back / cancel (clears a filter)', scope: 'global' },
+  { id: 'cancel', keys: ['escape'], label: 'esc', help: 'back / cancel (a filter, then marks)', scope: 'global' },
   { id: 'palette', keys: [':'], label: ':', help: 'command palette (commands below)', scope: 'global' },
   { id: 'interns', keys: ['i'], label: 'i', help: 'interns', scope: 'global' },
   { id: 'byok', keys: ['b'], label: 'b', help: 'BYOK credentials', scope: 'global' },
@@ -104,7 +107,7 @@ export const KEYMAP = [
   { id: 'attach', keys: ['a'], label: 'a', help: 'attach', scope: 'intern' },
   { id: 'provision', keys: ['p'], label: 'p', help: 'provision', scope: 'provisionable' },
   { id: 'suspend', keys: ['s'], label: 's', help: 'suspend', scope: 'suspendable' },
-  { id: 'delete', keys: ['D'], label: 'D', help: 'delete (type the name to confirm)', scope: 'intern' },
+  { id: 'delete', keys: ['D'], label: 'D', help: 'delete (type the name, or the count)', scope: 'intern' },
   { id: 'split', keys: ['w'], label: 'w', help: 'chat and terminal side by side', footer: 'side by side', scope: 'suspendable' },
   { id: 'copyId', keys: ['y'], label: 'y', help: 'copy its id (OSC 52)', footer: false, scope: 'intern' },
   { id: 'new', keys: ['n'], label: 'n', help: 'new credential', footer: 'new', scope: 'byok' },
@@ -239,6 +242,10 @@ export const KEYMAP = [
   { id: 'sortProvider', keys: ['P'], label: 'P', help: 'sort by provider', footer: false, scope: 'sortable' },
   { id: 'chooserSort', keys: ['ctrl+o'], label: '^o/^r', help: 'sort by the next column / reverse', footer: 'sort', scope: 'chooser' },
   { id: 'chooserSortReverse', keys: ['ctrl+r'], label: '', help: '', scope: 'chooser' },
+  { id: 'mark', keys: ['space'], label: 'space', help: 'mark / unmark (s, p, D act on marks)', footer: 'mark', scope: 'marking' },
+  { id: 'markShown', keys: ['*'], label: '*', help: 'mark all shown (again: unmark them)', footer: false, scope: 'marking' },
+  { id: 'bulkStop', keys: ['escape'], label: 'esc', help: 'stop (those under way finish)', footer: 'stop', scope: 'bulkRunning' },
+  { id: 'bulkClose', keys: ['escape', 'return', 'q'], label: 'esc', help: 'close (failed rows stay marked)', footer: 'close', scope: 'bulkDone' },
   { id: 'recordingDelete', keys: ['D'], label: 'D', help: 'delete the recording (asks first)', footer: 'delete', scope: 'recordings' },
 ] as const satisfies readonly Binding[];
 
@@ -262,7 +269,7 @@ const formSets = (...fields: (readonly Scope[])[]): Scope[][] => fields.flatMap(
  */
 export const SCOPES_TOGETHER: Scope[][] = [
   ['always', 'global', 'cursor', 'list', 'intern', 'provisionable', 'suspendable'],
-  ['always', 'global', 'cursor', 'list', 'paged', 'byok', 'sortable'],
+  ['always', 'global', 'cursor', 'list', 'paged', 'byok', 'sortable', 'marking'],
   ['always', 'global', 'byok'],
   ['always', 'overlay', 'cursor'],
   ...formSets(
@@ -281,10 +288,13 @@ export const SCOPES_TOGETHER: Scope[][] = [
   ['always', 'history'],
   ['always', 'replay'],
   ['always', 'global', 'cursor', 'list', 'recordings', 'sortable'],
-  ['always', 'global', 'cursor', 'list', 'internList', 'intern', 'provisionable', 'suspendable', 'sortable'],
+  ['always', 'global', 'cursor', 'list', 'internList', 'intern', 'provisionable', 'suspendable', 'sortable', 'marking'],
+  ['always', 'confirm', 'cursor'],
+  ['always', 'bulkRunning', 'cursor'],
+  ['always', 'bulkDone', 'cursor'],
   ['always', 'chooser', 'text'],
   ['always', 'chooser', 'chooserMulti', 'text'],
-  ['always', 'global', 'cursor', 'vault', 'vaultIntern', 'sortable'],
+  ['always', 'global', 'cursor', 'vault', 'vaultIntern', 'sortable', 'marking'],
   ['always', 'chat', 'chatPrompt', 'text', 'split', 'splitChat'],
   ['always', 'promptSearch', 'text', 'split', 'splitChat'],
   ['always', 'chatSessions', 'cursor', 'sortable'],
@@ -468,6 +478,9 @@ export const SCOPE_TITLES: Record<Scope, string> = {
   questionText: 'A question\'s text field',
   split: 'Chat and terminal side by side (w, :split)',
   splitChat: 'Its chat, while it has the keys',
+  marking: 'Lists that mark rows (interns, BYOK, vault)',
+  bulkRunning: 'A bulk action under way',
+  bulkDone: 'A bulk action done',
 };
 
 /** The short names the help and the footer give keys (a remapping takes them too). */

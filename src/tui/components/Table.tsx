@@ -48,6 +48,9 @@ export interface Column<T> {
   sort?: ColumnSort<T>;
 }
 
+/** The cursor's cell on a row marked for a bulk action (a glyph: it shows under NO_COLOR too). */
+export const PICKED = '✓';
+
 /** A column narrower than this shows nothing worth reading ("a…"): it goes instead. */
 const MIN_SHOWN = 3;
 
@@ -110,6 +113,8 @@ export interface TableProps<T> {
   marks?: (row: T) => ReadonlyMap<string, CellMark> | undefined;
   /** The list's sort: its column's header carries ↑ or ↓. */
   sort?: SortSpec | null;
+  /** Rows marked for a bulk action (`space`): drawn with ✓ in the cursor's cell (the selected row shows by its inverse video). */
+  picked?: (row: T) => boolean;
 }
 
 /** The columns with each `fit` one's width brought down to what its header and cells need. */
@@ -130,7 +135,7 @@ export function sortedHeader(header: string, sort: SortSpec, width: number): str
   return pad(h + arrow, width);
 }
 
-export function Table<T>({ columns: declared, rows, rowKey, selected, height, width, loading, loadingLabel = 'Loading', error, empty, fitRows, marks, sort }: TableProps<T>) {
+export function Table<T>({ columns: declared, rows, rowKey, selected, height, width, loading, loadingLabel = 'Loading', error, empty, fitRows, marks, sort, picked }: TableProps<T>) {
   // Fitting reads every loaded row's cells: once per list, not on every cursor move.
   const sizedBy = fitRows ?? rows;
   const columns = useMemo(() => fitted(declared, sizedBy), [declared, sizedBy]);
@@ -162,7 +167,7 @@ export function Table<T>({ columns: declared, rows, rowKey, selected, height, wi
         return (
           <Box key={rowKey(row)}>
             <Text inverse={isSelected} color={isSelected ? theme.selection : undefined}>
-              {isSelected ? '›' : ' '}
+              {picked?.(row) ? PICKED : isSelected ? '›' : ' '}
             </Text>
             {columns.map((c, i) => {
               if (widths[i] === 0) return null;

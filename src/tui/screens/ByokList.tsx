@@ -1,6 +1,6 @@
 /** BYOK credentials: a page at a time of one workspace's (the default one's, or w's), with a provider filter. */
 import { Box } from 'ink';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Text } from '../components/Text.js';
 import type { ByokCredential } from '../../contract/byok.js';
 import { LIMITS } from '../../contract/limits.js';
@@ -26,6 +26,10 @@ import { sortText, type Ties } from '../state/sort.js';
 import { keyLabel, matches } from '../keymap.js';
 import { sanitize, truncate } from '../../text.js';
 import { theme } from '../theme.js';
+import { BulkPanel } from '../components/BulkPanel.js';
+import { useBulk } from '../hooks/useBulk.js';
+import { useMarks } from '../hooks/useMarks.js';
+import { counted } from '../format.js';
 
 const PAGE = LIMITS.byokList.defaultLimit;
 const flagsOf = (c: ByokCredential) =>
@@ -39,6 +43,8 @@ const COLUMNS: Column<ByokCredential>[] = [
   { header: 'CREATED', width: 8, cell: (c) => relativeTime(c.created_at), sort: { kind: 'time', by: (c) => c.created_at, key: 'sortAge' } },
 ];
 const TIES: Ties<ByokCredential> = { name: (c) => c.name ?? c.label, id: (c) => c.id };
+
+const idOf = (c: ByokCredential) => c.id;
 
 export function ByokList() {
   const { api, nav, active, pane } = useTui();
@@ -71,14 +77,40 @@ export function ByokList() {
   const height = Math.max(3, pane.rows - 2 - (filter.shown ? 1 : 0) - (picking ? 1 : 0) - (needsWorkspace ? 1 : 0) - (paged.error && rows.length > 0 ? 1 : 0));
   const list = useListCursor(rows.length, height);
   useFollowRow(sort.spec, rows, list.index, list.setIndex, TIES.id);
+  // Marks (space, *) stay across pages and the provider filter; D deletes every marked key.
+  const marking = useMarks(idOf, rows, filter.applied !== '');
+  const bulk = useBulk();
+  const { refresh: refreshMarked } = marking;
+  useEffect(() => {
+    // The whole list on one page, unfiltered: a marked key it lacks is gone.
+    if (!paged.loading && !paged.error) refreshMarked(rows, offset === 0 && rows.length === total && provider === '' ? () => true : undefined);
+  }, [rows, offset, total, provider, paged.loading, paged.error, refreshMarked]);
   // With no row (none yet, a failed load), no moving and opening offered.
   const typing = filter.editing;
-  useScreen(picking ? ['chooser', 'text'] : typing ? ['prompt', 'text'] : ['byok', 'paged', ...(rows.length > 0 ? (['list'] as const) : []), 'global', 'sortable'], typing || picking);
+  useScreen(
+    bulk.scopes ?? (picking ? ['chooser', 'text'] : typing ? ['prompt', 'text'] : ['byok', 'paged', ...(rows.length > 0 ? (['list'] as const) : []), 'global', 'sortable', ...(rows.length > 0 ? (['marking'] as const) : [])]),
+    typing || picking || bulk.phase !== null,
+  );
 
   useKeys((input, key) => {
-    if (picking) return;
+    if (picking || bulk.phase) return;
     if (filter.handleKey(input, key)) return;
+    // esc: the provider filter first, then the marks, then back.
     if (matches('cancel', input, key) && filter.applied !== '') return filter.clear();
+    if (marking.handleKey(input, key, rows[list.index])) return;
+    if (marking.count > 0 && matches('byokDelete', input, key)) {
+      return bulk.open({
+        plan: { items: marking.rows(), idOf, labelOf: (c) => `${c.provider} ${c.name ?? c.label}`, act: (c, opts) => api.deleteByok(c.id, opts), goneIsDone: true },
+        words: { verb: 'Delete', doing: 'Deleting', done: 'deleted' },
+        noun: 'credential',
+        typeCount: true,
+        onFinished: (p) => {
+          marking.keep(new Set(p.rows.filter((r) => r.state === 'failed').map((r) => r.id)));
+          paged.reload();
+          nav.flash(`${counted(p.counts.done, 'credential')} deleted${p.counts.failed ? `, ${p.counts.failed} failed` : ''}`, p.counts.failed ? 'error' : 'info');
+        },
+      });
+    }
     if (list.handle(input, key)) return;
     if (paged.handleKey(input, key)) return;
     if (sort.handleKey(input, key)) return;
@@ -103,19 +135,22 @@ export function ByokList() {
           {workspace.id ? truncate(sanitize(workspace.name ?? workspace.id), 16) : 'default'} ({keyLabel('byokWorkspace')})
           {sort.spec ? ` · sorted by ${sortText(sort.spec)}${total > rows.length ? ' · this page' : ''}` : ''}
         </Text>
+        {marking.title ? <Text color={theme.accent}> · {marking.title}</Text> : null}
       </Text>
-      {filter.shown ? (
+      {bulk.phase ? <BulkPanel bulk={bulk} height={pane.rows - 1} width={pane.columns - 2} active={active} /> : null}
+      {!bulk.phase && filter.shown ? (
         <TextField label="provider" value={filter.text} onChange={filter.onChange} focused={filter.editing} placeholder={`slug or its start, e.g. openai (${keyLabel('accept')} applies)`} labelWidth={12} />
       ) : null}
       {picking ? (
         <WorkspacePicker current={workspace.id} height={Math.max(3, Math.min(10, pane.rows - 8))} width={pane.columns - 4} onClose={() => setPicking(false)} onPick={(id, name) => setWorkspace({ id, name })} />
       ) : null}
       {needsWorkspace ? <Text color={theme.warning} wrap="truncate-end">{`${keyLabel('byokWorkspace')}: pick a workspace whose keys to list (the service lists the default workspace's without one)`}</Text> : null}
-      <Table
+      {bulk.phase ? null : <Table
         columns={COLUMNS}
         rows={rows}
         sort={sort.spec}
         rowKey={(c) => c.id}
+        picked={marking.has}
         selected={list.index}
         height={height}
         width={pane.columns - 2}
@@ -129,7 +164,7 @@ export function ByokList() {
             ? `"${sanitize(provider)}" is no provider's slug${((near) => (near ? ` (did you mean ${near}?)` : ''))(closest(provider, PROVIDERS.map((p) => p.slug)))}. esc shows them all.`
             : `No credentials${provider ? ` for ${sanitize(provider)}` : ''}. Press n to add one.`
         }
-      />
+      />}
       {paged.error && rows.length > 0 ? <ErrorView error={paged.error} compact /> : null}
     </Box>
   );

@@ -23,14 +23,20 @@ import { useRemembered } from '../hooks/useRemembered.js';
 import { useSort } from '../hooks/useSort.js';
 import { sortText, type Ties } from '../state/sort.js';
 import { usePolling } from '../hooks/usePolling.js';
-import { matches } from '../keymap.js';
+import { type Scope, matches } from '../keymap.js';
 import { sanitize } from '../../text.js';
 import { theme } from '../theme.js';
+import { BulkPanel } from '../components/BulkPanel.js';
+import { useBulk } from '../hooks/useBulk.js';
+import { useMarks } from '../hooks/useMarks.js';
+import { INTERN_ACTION_WORDS, type InternAction, internPlan } from '../state/bulk.js';
+import { counted } from '../format.js';
 
 const PAGE: number = FIRST_INTERN_PAGE.limit;
 const NO_ROWS: Intern[] = [];
 /** What `f` steps through: all, then the statuses in the order a person looks for them (running, then the failures). */
 const STATUS_FILTERS: (string | null)[] = [null, ...STATUS_ORDER];
+const idOf = (i: Intern) => i.id;
 const COLUMNS: Column<Intern>[] = [
   { header: '', width: 1, tight: true, cell: (i) => (i.created_by_you ? '★' : ' ') },
   { header: 'NAME', width: 18, fit: true, cell: (i) => sanitize(i.name), sort: { kind: 'text', by: (i) => i.name, key: 'sortName' } },
@@ -148,6 +154,16 @@ export function InternList() {
   const matched = useMemo(() => fuzzyFilter(sort.rows, filter, filterFields, { keepOrder: sort.spec !== null }), [sort.rows, filter, sort.spec]);
   const visible = useMemo(() => matched.map((m) => m.row), [matched]);
   const marks = useMemo(() => new Map(matched.map((m) => [m.row.id, m.marks])), [matched]);
+  // Marked rows (space, *) and the bulk action on them (s, p, D while any are marked).
+  const marking = useMarks(idOf, visible, filter !== '');
+  const bulk = useBulk();
+  // Loaded again: marks follow their rows' new status, and one the whole list (all statuses, every
+  // page) no longer has is gone from the service.
+  const { refresh: refreshMarked } = marking;
+  useEffect(() => {
+    if (rowsFor !== status || loading) return;
+    refreshMarked(items, status === null && !hasMore && !error ? () => true : undefined);
+  }, [items, rowsFor, status, loading, hasMore, error, refreshMarked]);
 
   // One error line under the table: the refresh asked for (r) over the polling's, each cleared by a
   // success (with no rows yet, the table shows the refresh's error itself).
@@ -160,7 +176,13 @@ export function InternList() {
   // selected intern's as its status allows (p on a stopped one, s on a running one); with no row
   // selected (an empty list, a failed load), none of an intern's, nor moving and opening.
   const selectedRow = visible[list.index];
-  useScreen(filtering ? ['prompt', 'text'] : [...(selectedRow ? (['list'] as const) : []), 'internList', ...(selectedRow ? internScopes(selectedRow) : []), 'global', 'sortable'], filtering);
+  // With rows marked, s, p and D act on them whatever the cursor's row allows. The marks' keys come
+  // after the global ones: the help lists them after "Everywhere", and the footer has no room for them.
+  const rowScopes: Scope[] = marking.count > 0 ? ['provisionable', 'suspendable', 'intern'] : selectedRow ? internScopes(selectedRow) : [];
+  useScreen(
+    bulk.scopes ?? (filtering ? ['prompt', 'text'] : [...(selectedRow ? (['list'] as const) : []), 'internList', ...rowScopes, 'global', 'sortable', ...(selectedRow ? (['marking'] as const) : [])]),
+    filtering || bulk.phase !== null,
+  );
 
   // Load the next page when the cursor nears the end of what is loaded, and while a filter is
   // applied, every page: the service cannot search by name, and a filter over the first page alone
@@ -267,9 +289,31 @@ export function InternList() {
     }
   });
 
+  const askBulk = (action: InternAction) =>
+    bulk.open({
+      plan: internPlan(api, action, marking.rows()),
+      words: INTERN_ACTION_WORDS[action],
+      noun: 'intern',
+      typeCount: action === 'delete',
+      onFinished: (p) => {
+        // The rows it failed on stay marked, to be tried again by choice; the list is read once.
+        marking.keep(new Set(p.rows.filter((r) => r.state === 'failed').map((r) => r.id)));
+        reload();
+        const { done, failed } = p.counts;
+        nav.flash(`${counted(done, 'intern')} ${INTERN_ACTION_WORDS[action].done}${failed ? `, ${failed} failed` : ''}`, failed ? 'error' : 'info');
+      },
+    });
+
   useKeys((input, key) => {
+    if (bulk.phase) return;
     if (filterField.handleKey(input, key)) return;
+    // esc: the filter first, then the marks (marking.handleKey), then back (the shell).
     if (matches('cancel', input, key) && filter !== '') return filterField.clear();
+    if (marking.handleKey(input, key, visible[list.index])) return;
+    if (marking.count > 0) {
+      const action = (['provision', 'suspend', 'delete'] as const).find((a) => matches(a, input, key));
+      if (action) return askBulk(action);
+    }
     if (list.handle(input, key)) return setToEnd(hasMore && matches('bottom', input, key));
     if (sort.handleKey(input, key)) return;
     const selected = visible[list.index];
@@ -323,15 +367,18 @@ export function InternList() {
           {moving ? ' · auto-refresh' : ''}
           {visible.some((i) => i.created_by_you) ? ' · ★ yours' : ''}
         </Text>
+        {marking.title ? <Text color={theme.accent}> · {marking.title}</Text> : null}
         {loading && items.length > 0 ? <Text color={theme.muted}> · refreshing…</Text> : null}
       </Text>
-      {filterField.shown ? (
+      {bulk.phase ? <BulkPanel bulk={bulk} height={pane.rows - 1} width={pane.columns - 2} active={active} /> : null}
+      {bulk.phase ? null : filterField.shown ? (
         <TextField label="/ filter" value={filterField.text} onChange={filterField.onChange} focused={filtering} placeholder="name, model, status…" labelWidth={11} />
       ) : null}
-      <Table
+      {bulk.phase ? null : <Table
         columns={COLUMNS}
         rows={visible}
         marks={(i) => marks.get(i.id)}
+        picked={marking.has}
         fitRows={items}
         sort={sort.spec}
         rowKey={(i) => i.id}
@@ -342,8 +389,8 @@ export function InternList() {
         loading={loading}
         error={error}
         empty={filter ? `Nothing matches "${sanitize(filter)}"${hasMore ? ' yet' : ''}.` : status ? `No interns are ${status}. f shows the next status.` : 'No interns here yet.'}
-      />
-      {hasMore ? <Text color={theme.muted}>{filter || toEnd ? '  looking through the rest…' : '  more below: scroll to load'}</Text> : null}
+      />}
+      {bulk.phase ? null : hasMore ? <Text color={theme.muted}>{filter || toEnd ? '  looking through the rest…' : '  more below: scroll to load'}</Text> : null}
       {lineError ? <ErrorView error={lineError} compact /> : null}
     </Box>
   );

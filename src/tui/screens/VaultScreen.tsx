@@ -27,10 +27,13 @@ import { useListCursor } from '../hooks/useListCursor.js';
 import { useResource } from '../hooks/useResource.js';
 import { useFollowRow, useSort } from '../hooks/useSort.js';
 import { sortRows, type Ties } from '../state/sort.js';
-import { keyLabel, matches } from '../keymap.js';
+import { type Scope, keyLabel, matches } from '../keymap.js';
 import { sanitize } from '../../text.js';
 import { theme } from '../theme.js';
 import { SecretForm } from './SecretForm.js';
+import { BulkPanel } from '../components/BulkPanel.js';
+import { useBulk } from '../hooks/useBulk.js';
+import { useMarks } from '../hooks/useMarks.js';
 
 type Tab = 'effective' | 'own';
 type Row = VaultSecret & { scope?: EffectiveSecret['scope'] };
@@ -56,6 +59,9 @@ const filterFields = (r: Row): FilterField[] => [
 const shownOf = (rows: readonly Row[], filter: string, sorted: boolean) => fuzzyFilter(rows, filter, filterFields, { keepOrder: sorted });
 const rowKeyOf = (r: Row) => `${r.scope ?? ''}:${r.name}`;
 const TIES: Ties<Row> = { name: (r) => r.name, id: rowKeyOf };
+/** Why a secret shown on an intern's effective tab is not changed from here (another scope's), or null. */
+const notHere = (r: Row, internId: string | undefined) =>
+  internId && r.scope !== undefined && r.scope !== 'intern' ? `${sanitize(r.name)} is the ${r.scope} scope's: change it there, or override it here (${keyLabel('secretAdd')})` : null;
 
 function loader(api: InternApi, internId: string | undefined, tab: Tab) {
   return (signal: AbortSignal): Promise<Row[]> => {
@@ -97,6 +103,14 @@ export function VaultScreen({ internId }: { internId?: string }) {
   const list = useListCursor(rows.length, listHeight);
   useFollowRow(sort.spec, rows, list.index, list.setIndex, rowKeyOf);
   const selected = rows[list.index];
+  // Marks (space, *) stay across the filter and the tabs; D deletes every marked secret.
+  const marking = useMarks(rowKeyOf, rows, filter.applied !== '' && mode.kind === 'list' && !busy, mode.kind === 'list' && !busy);
+  const bulk = useBulk();
+  const { refresh: refreshMarked } = marking;
+  useEffect(() => {
+    // Every page of this tab is loaded: a marked secret of this tab that is not there is gone.
+    if (res.data?.key === listKey && !res.loading && !res.error) refreshMarked(loadedRows, (r) => (r.scope === undefined) === (!internId || tab === 'own'));
+  }, [res.data, res.loading, res.error, listKey, loadedRows, internId, tab, refreshMarked]);
   // A secret just saved is selected once the list has loaded again (new data, not the list it was saved from).
   const [saved, setSaved] = useState<{ name: string; from: typeof res.data } | null>(null);
   const moveTo = list.setIndex;
@@ -115,7 +129,7 @@ export function VaultScreen({ internId }: { internId?: string }) {
   useLayoutEffect(() => {
     if (mode.kind === 'form') return;
     setScopes(
-      filter.editing
+      bulk.scopes ?? ((filter.editing
         ? ['prompt', 'text']
         : mode.kind === 'delete'
         ? ['confirm']
@@ -123,10 +137,10 @@ export function VaultScreen({ internId }: { internId?: string }) {
           ? ['chooser', 'chooserMulti', 'text']
           : internId
             ? ['vault', 'vaultIntern', 'cursor', 'global', 'sortable']
-            : ['vault', 'cursor', 'global', 'sortable'],
+            : ['vault', 'cursor', 'global', 'sortable']) as Scope[]).concat(!bulk.scopes && !filter.editing && mode.kind === 'list' && rows.length > 0 ? (['marking'] as const) : []),
     );
-  }, [setScopes, mode.kind, internId, filter.editing]);
-  useLayoutEffect(() => setCapture(mode.kind !== 'list' || filter.editing), [setCapture, mode.kind, filter.editing]);
+  }, [setScopes, mode.kind, internId, filter.editing, bulk.scopes, rows.length]);
+  useLayoutEffect(() => setCapture(mode.kind !== 'list' || filter.editing || bulk.phase !== null), [setCapture, mode.kind, filter.editing, bulk.phase]);
 
 
   const openCopy = () => {
@@ -148,9 +162,31 @@ export function VaultScreen({ internId }: { internId?: string }) {
   };
 
   useKeys((input, key) => {
-    if (mode.kind !== 'list' || busy) return;
+    if (mode.kind !== 'list' || busy || bulk.phase) return;
     if (filter.handleKey(input, key)) return;
+    // esc: the filter first, then the marks, then back.
     if (matches('cancel', input, key) && filter.applied !== '') return filter.clear();
+    if (marking.handleKey(input, key, selected)) return;
+    if (marking.count > 0 && matches('secretDelete', input, key)) {
+      return bulk.open({
+        plan: {
+          items: marking.rows(),
+          idOf: rowKeyOf,
+          labelOf: (r) => r.name,
+          skip: (r) => notHere(r, internId),
+          act: (r, opts) => (internId ? api.deleteInternSecret(internId, r.name, opts) : api.deleteVaultSecret(r.name, opts)),
+          goneIsDone: true,
+        },
+        words: { verb: 'Delete', doing: 'Deleting', done: 'deleted' },
+        noun: 'secret',
+        typeCount: true,
+        onFinished: (p) => {
+          marking.keep(new Set(p.rows.filter((r) => r.state === 'failed').map((r) => r.id)));
+          res.reload();
+          nav.flash(`${counted(p.counts.done, 'secret')} deleted from ${sanitize(scopeLabel)}${p.counts.failed ? `, ${p.counts.failed} failed` : ''}`, p.counts.failed ? 'error' : 'info');
+        },
+      });
+    }
     if (list.handle(input, key)) return;
     if (sort.handleKey(input, key)) return;
     if (matches('secretFilter', input, key)) return filter.start();
@@ -165,9 +201,8 @@ export function VaultScreen({ internId }: { internId?: string }) {
     if (matches('secretReplace', input, key) || matches('secretDelete', input, key)) {
       // On the effective tab an intern's own secret is replaced or deleted where it is shown: the
       // tab stays (it used to switch to "own", and the row asked about vanished from under the question).
-      if (!editable && selected.scope !== 'intern') {
-        return nav.flash(`${sanitize(selected.name)} is the ${selected.scope} scope's: change it there, or override it here (${keyLabel('secretAdd')})`);
-      }
+      const refused = editable ? null : notHere(selected, internId);
+      if (refused) return nav.flash(refused);
       return setMode(matches('secretDelete', input, key) ? { kind: 'delete', row: selected } : { kind: 'form', existing: selected });
     }
   }, active);
@@ -190,9 +225,10 @@ export function VaultScreen({ internId }: { internId?: string }) {
           · {rows.length}
           {filter.applied ? ` of ${loadedRows.length}` : ''} · values are never shown
         </Text>
+        {marking.title ? <Text color={theme.accent}> · {marking.title}</Text> : null}
       </Text>
       {/* With the table: its line is counted in the table's height (around). */}
-      {filter.shown && mode.kind !== 'form' && mode.kind !== 'copy' ? (
+      {filter.shown && mode.kind !== 'form' && mode.kind !== 'copy' && !bulk.phase ? (
         <TextField label="/ filter" value={filter.text} onChange={filter.onChange} focused={filter.editing && active} placeholder="name or host" labelWidth={11} />
       ) : null}
       {busy ? <Spinner label={busy} /> : null}
@@ -238,7 +274,8 @@ export function VaultScreen({ internId }: { internId?: string }) {
           }}
         />
       ) : null}
-      {mode.kind === 'form' || mode.kind === 'copy' ? null : (
+      {bulk.phase ? <BulkPanel bulk={bulk} height={pane.rows - 1} width={pane.columns - 2} active={active} /> : null}
+      {mode.kind === 'form' || mode.kind === 'copy' || bulk.phase ? null : (
         <>
           <Table
             columns={columns}
@@ -247,6 +284,7 @@ export function VaultScreen({ internId }: { internId?: string }) {
             sort={sort.spec}
             rowKey={rowKeyOf}
             marks={(r) => marks.get(rowKeyOf(r))}
+            picked={marking.has}
             selected={list.index}
             height={listHeight}
             width={size.columns - 2}

@@ -219,6 +219,14 @@ describe('retries', () => {
     expect([seen.length, last.message]).toEqual([3, 'Rate limited; try again in 1 s']);
   });
 
+  it("a call's own maxAttempts caps the client's (a bulk action: one try and at most one more)", async () => {
+    const limited = () => json(429, { error: { code: 429, message: 'Rate limited', metadata: { reason: 'rate_limited', retryable: true } } }, { 'retry-after': '0' });
+    replies.push(limited(), limited(), limited());
+    const e = (await client().suspendIntern('i', { maxAttempts: 2 }).catch((x: unknown) => x)) as ApiError;
+    expect([e.status, seen.length]).toEqual([429, 2]);
+    replies.splice(0);
+  });
+
   it('a connection lost in the middle of the answer says the request reached the service, not that it could not be reached', async () => {
     replies.push((_r, res) => {
       res.writeHead(202, { 'content-type': 'application/json', 'content-length': '40' });
