@@ -43,7 +43,7 @@ const COLUMNS: Column<Intern>[] = [
 ];
 
 /** What the filter matches, as the columns draw it; the description, drawn nowhere, in HOSTNAME's place when it matched. */
-const filterFields = (i: Intern): FilterField[] => [
+export const filterFields = (i: Intern): FilterField[] => [
   { text: i.name, column: 'NAME' },
   { text: statusLabel(i.status), column: 'STATUS' },
   { text: i.model ?? '', column: 'MODEL' },
@@ -146,7 +146,8 @@ export function InternList() {
 
   const matched = useMemo(() => fuzzyFilter(items, filter, filterFields), [items, filter]);
   const visible = useMemo(() => matched.map((m) => m.row), [matched]);
-  const marks = useMemo(() => new Map(matched.map((m) => [m.row.id, m.marks])), [matched]);
+  // The matches by id; each works out its marks when the table draws its row.
+  const marks = useMemo(() => new Map(matched.map((m) => [m.row.id, m])), [matched]);
 
   // One error line under the table: the refresh asked for (r) over the polling's, each cleared by a
   // success (with no rows yet, the table shows the refresh's error itself).
@@ -327,7 +328,7 @@ export function InternList() {
       <Table
         columns={COLUMNS}
         rows={visible}
-        marks={(i) => marks.get(i.id)}
+        marks={(i) => marks.get(i.id)?.marks}
         fitRows={items}
         rowKey={(i) => i.id}
         selected={list.index}

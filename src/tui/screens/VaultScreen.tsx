@@ -81,7 +81,8 @@ export function VaultScreen({ internId }: { internId?: string }) {
   const filter = useFilter({ live: true, name: `vault.${internId ?? 'workspace'}`, claims: mode.kind === 'list' && !busy });
   const matched = useMemo(() => shownOf(loadedRows, filter.applied), [loadedRows, filter.applied]);
   const rows = useMemo(() => matched.map((m) => m.row), [matched]);
-  const marks = useMemo(() => new Map(matched.map((m) => [rowKeyOf(m.row), m.marks])), [matched]);
+  // The matches by row; each works out its marks when the table draws its row.
+  const marks = useMemo(() => new Map(matched.map((m) => [rowKeyOf(m.row), m])), [matched]);
   const scopeLabel = internId ? (intern.data ? intern.data.name : 'this intern') : 'workspace';
   const question = mode.kind === 'delete' ? `Delete ${sanitize(mode.row.name)} from ${sanitize(scopeLabel)}? Programs there lose it.` : '';
   // The pane less the title, the table's header and each line shown with it (a spinner, an error,
@@ -238,7 +239,7 @@ export function VaultScreen({ internId }: { internId?: string }) {
             rows={rows}
             fitRows={loadedRows}
             rowKey={rowKeyOf}
-            marks={(r) => marks.get(rowKeyOf(r))}
+            marks={(r) => marks.get(rowKeyOf(r))?.marks}
             selected={list.index}
             height={listHeight}
             width={size.columns - 2}
