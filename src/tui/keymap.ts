@@ -80,6 +80,7 @@ export const KEYMAP = [
   { id: 'interns', keys: ['i'], label: 'i', help: 'interns', scope: 'global' },
   { id: 'byok', keys: ['b'], label: 'b', help: 'BYOK credentials', scope: 'global' },
   { id: 'refresh', keys: ['r'], label: 'r', help: 'refresh / retry', scope: 'global' },
+  { id: 'exactTimes', keys: ['T'], label: 'T', help: 'exact times or how long ago, in every list and details screen', footer: 'times: exact', scope: 'global' },
   { id: 'closeOverlay', keys: ['escape', '?', 'q'], label: 'esc', help: 'close the help', scope: 'overlay' },
   { id: 'down', keys: ['j', 'down'], label: 'j/k', help: 'move down / up', footer: 'move', scope: 'cursor' },
   { id: 'up', keys: ['k', 'up'], label: '', help: '', scope: 'cursor' },

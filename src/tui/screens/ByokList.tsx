@@ -16,7 +16,7 @@ import { type Column, Table } from '../components/Table.js';
 import { TextField } from '../components/TextField.js';
 import { useTui } from '../context.js';
 import { useTick } from '../hooks/useTick.js';
-import { relativeTime } from '../format.js';
+import { timeText, useTimeColumns } from '../times.js';
 import { useFilter } from '../hooks/useFilter.js';
 import { type FilterField, fuzzyFilter } from '../fuzzy.js';
 import { useRemembered } from '../hooks/useRemembered.js';
@@ -39,7 +39,7 @@ const COLUMNS: Column<ByokCredential>[] = [
   { header: 'LABEL', width: 16, fit: true, cell: (c) => sanitize(c.label) },
   { header: 'REGION', width: 8, fit: true, cell: (c) => sanitize(c.declared_region ?? '—') },
   { header: 'FLAGS', width: 12, fit: true, cell: flagsOf },
-  { header: 'CREATED', width: 8, cell: (c) => relativeTime(c.created_at) },
+  { header: 'CREATED', width: 8, cell: (c) => timeText(c.created_at) },
 ];
 
 /** What `/` matches, as the columns draw it; the allowed models and the id, drawn nowhere, in NAME's place when they matched. */
@@ -79,6 +79,7 @@ export function ByokList() {
     PAGE,
   );
   const { rows: loaded, total, offset } = paged;
+  const columns = useTimeColumns(COLUMNS, 'CREATED');
   const matched = useMemo(() => fuzzyFilter(loaded, filter.applied, byokFilterFields), [loaded, filter.applied]);
   const rows = useMemo(() => matched.map((m) => m.row), [matched]);
   const marks = useMemo(() => new Map(matched.map((m) => [m.row.id, m])), [matched]);
@@ -143,7 +144,7 @@ export function ByokList() {
       ) : null}
       {needsWorkspace ? <Text color={theme.warning} wrap="truncate-end">{`${keyLabel('byokWorkspace')}: pick a workspace whose keys to list (the service lists the default workspace's without one)`}</Text> : null}
       <Table
-        columns={COLUMNS}
+        columns={columns}
         rows={rows}
         marks={(c) => marks.get(c.id)?.marks}
         fitRows={loaded}

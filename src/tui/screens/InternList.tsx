@@ -12,7 +12,7 @@ import { TextField } from '../components/TextField.js';
 import { useTui } from '../context.js';
 import { useTick } from '../hooks/useTick.js';
 import { useScreen } from '../hooks/useScreen.js';
-import { relativeTime } from '../format.js';
+import { timeText, useTimeColumns } from '../times.js';
 import { useClipboard } from '../hooks/useClipboard.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useFilter } from '../hooks/useFilter.js';
@@ -39,7 +39,7 @@ const COLUMNS: Column<Intern>[] = [
   { header: 'STATUS', width: 24, fit: true, cell: (i) => statusLabel(i.status), color: (i) => statusColor(i.status) },
   { header: 'MODEL', min: 12, grow: 11, cell: (i) => (i.model ? sanitize(i.model) : NO_MODEL), color: (i) => (i.model ? undefined : theme.muted) },
   { header: 'HOSTNAME', min: 0, grow: 9, cell: (i) => sanitize(i.hostname ?? '—'), color: () => theme.muted },
-  { header: 'UPDATED', width: 9, cell: (i) => relativeTime(i.updated_at), color: () => theme.muted },
+  { header: 'UPDATED', width: 9, cell: (i) => timeText(i.updated_at), color: () => theme.muted },
 ];
 
 /** What the filter matches, as the columns draw it; the description, drawn nowhere, in HOSTNAME's place when it matched. */
@@ -144,6 +144,7 @@ export function InternList() {
     else reload();
   }, [reload]);
 
+  const columns = useTimeColumns(COLUMNS, 'UPDATED');
   const matched = useMemo(() => fuzzyFilter(items, filter, filterFields), [items, filter]);
   const visible = useMemo(() => matched.map((m) => m.row), [matched]);
   // The matches by id; each works out its marks when the table draws its row.
@@ -326,7 +327,7 @@ export function InternList() {
         <TextField label="/ filter" value={filterField.text} onChange={filterField.onChange} focused={filtering} placeholder="name, model, status…" labelWidth={11} />
       ) : null}
       <Table
-        columns={COLUMNS}
+        columns={columns}
         rows={visible}
         marks={(i) => marks.get(i.id)?.marks}
         fitRows={items}

@@ -17,7 +17,8 @@ import { TextField } from '../components/TextField.js';
 import { type Column, Table } from '../components/Table.js';
 import { useTui } from '../context.js';
 import { useTick } from '../hooks/useTick.js';
-import { counted, relativeTime, shortFingerprint } from '../format.js';
+import { counted, shortFingerprint } from '../format.js';
+import { timeText, useTimeColumns } from '../times.js';
 import { allVaultPages } from '../../client/pages.js';
 import { useAction } from '../hooks/useAction.js';
 import { useKeys } from '../hooks/useKeys.js';
@@ -37,7 +38,7 @@ const COLUMNS: Column<Row>[] = [
   { header: 'NAME', width: 22, fit: true, cell: (s) => sanitize(s.name) },
   { header: 'HOSTS', min: 10, cell: (s) => (s.hosts ?? []).map((h) => sanitize(h)).join(', ') || '—' },
   { header: 'FINGERP.', width: 9, cell: (s) => shortFingerprint(s.fingerprint), color: () => theme.muted },
-  { header: 'AGE', width: 8, cell: (s) => relativeTime(s.created_at), color: () => theme.muted },
+  { header: 'AGE', width: 8, cell: (s) => timeText(s.created_at), color: () => theme.muted },
 ];
 /** The effective view adds the scope each name's value comes from. */
 const EFFECTIVE_COLUMNS: Column<Row>[] = [
@@ -165,7 +166,7 @@ export function VaultScreen({ internId }: { internId?: string }) {
     }
   }, active);
 
-  const columns = internId && tab === 'effective' ? EFFECTIVE_COLUMNS : COLUMNS;
+  const columns = useTimeColumns(internId && tab === 'effective' ? EFFECTIVE_COLUMNS : COLUMNS, 'AGE');
   const title = internId ? `Secrets of ${sanitize(scopeLabel)}` : 'Workspace secrets';
 
   return (
