@@ -16,6 +16,7 @@ import { screen as terminal } from './output.js';
 import { renderRoute, screenOf, titleOf } from './routes.js';
 import { sanitize } from '../text.js';
 import { theme } from './theme.js';
+import { toggleExactTimes } from './times.js';
 import type { TuiOptions, TuiSession } from './types.js';
 
 /** While an overlay is open, its keys are the ones that work, and so the footer's. */
@@ -171,6 +172,7 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
     if (matches('cancel', input, key)) return cancelClaimRef.current ? undefined : nav.pop();
     if (matches('interns', input, key)) return nav.home({ name: 'interns' });
     if (matches('byok', input, key)) return nav.home({ name: 'byok' });
+    if (matches('exactTimes', input, key)) return toggleExactTimes();
   }, !screen.fullScreen);
 
   const ctx: TuiContextValue = {

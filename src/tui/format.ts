@@ -23,6 +23,19 @@ export function relativeTime(iso: string, now = Date.now()): string {
   return s >= 0 ? `${n}${unit} ago` : `in ${n}${unit}`;
 }
 
+/**
+ * A time to the second in the user's own zone, with its offset: `2026-11-28 15:04:05 +00:00` (what
+ * `T` shows in place of "2d ago"). An unreadable time is `?`, as in relativeTime.
+ */
+export function exactTime(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '?';
+  const two = (n: number) => String(n).padStart(2, '0');
+  const east = -d.getTimezoneOffset();
+  const zone = `${east < 0 ? '-' : '+'}${two(Math.floor(Math.abs(east) / 60))}:${two(Math.abs(east) % 60)}`;
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())} ${zone}`;
+}
+
 /** A time as a details view shows it: as sent, and how long ago (`2026-11-02T13:58:13Z (23d ago)`). */
 export const timeAndAge = (iso: string, now = Date.now()): string => `${iso} (${relativeTime(iso, now)})`;
 

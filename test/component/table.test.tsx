@@ -151,7 +151,7 @@ describe('table', () => {
 });
 
 describe('BYOK list paging and filter (usePaged, useFilter)', () => {
-  it('pages with ←/→ and a provider filter goes back to the first page; esc restores the applied filter', async () => {
+  it('pages with ←/→ and a provider query (p, the service\'s) goes back to the first page; esc restores the applied query', async () => {
     const api = new FakeApi();
     const { credential } = await import('./fakeApi.js');
     for (let n = 0; n < 60; n++) api.byok.push(credential({ id: `p${n}`, provider: n % 2 ? 'openai' : 'anthropic', name: `bulk-${n}` }));
@@ -164,16 +164,20 @@ describe('BYOK list paging and filter (usePaged, useFilter)', () => {
     await app.waitFor(`1-50 of ${total}`);
     await app.press('\x1b[C');
     await app.waitFor(`51-${total} of ${total}`);
-    await app.press('/');
+    await app.press('p');
     await app.type('openai');
     await app.press('enter');
     const openai = api.byok.filter((c) => c.provider === 'openai').length;
     await app.waitFor(`1-${openai} of ${openai} · provider: openai`);
     expect(api.callsOf('listByok').at(-1)).toEqual([{ offset: 0, limit: 50, provider: 'openai' }]);
-    await app.press('/');
+    await app.press('p');
+    await app.press('backspace', 'backspace', 'backspace', 'backspace', 'backspace', 'backspace');
     await app.type('xyz');
     await app.press('esc');
-    await app.waitFor((f) => f.includes('provider: openai') && !f.includes('openaixyz'));
+    await app.waitFor((f) => f.includes('provider: openai') && !f.includes('xyz'));
+    // esc on the list clears the query: every provider again.
+    await app.press('esc');
+    await app.waitFor(`of ${total} · provider: all`);
   });
 
   it('keeps its page back from a credential, and after the last row of a page is deleted shows the last page', async () => {

@@ -12,9 +12,10 @@ import { matches } from '../keymap.js';
 
 /**
  * `claims`: whether the screen's own handler takes esc now to clear an applied filter (a screen that
- * ignores keys while it works says false then, and esc goes back as elsewhere).
+ * ignores keys while it works says false then, and esc goes back as elsewhere). `holding`: something
+ * else that esc clears is applied (the BYOK list's provider query), so esc is claimed for it too.
  */
-export function useFilter(opts: { live?: boolean; onApply?: (text: string) => void; name?: string; claims?: boolean } = {}) {
+export function useFilter(opts: { live?: boolean; onApply?: (text: string) => void; name?: string; claims?: boolean; holding?: boolean } = {}) {
   // What was typed and applied stays when the screen comes back (useRemembered); editing does not.
   const [text, setText] = useRemembered(`${opts.name ?? 'filter'}.text`, '');
   const [applied, setApplied] = useRemembered(`${opts.name ?? 'filter'}.applied`, '');
@@ -48,7 +49,7 @@ export function useFilter(opts: { live?: boolean; onApply?: (text: string) => vo
   };
   // esc on a filtered list clears the filter (the screen's handler), and does not also go back.
   const { claimCancel } = useTui();
-  const claims = applied !== '' && (opts.claims ?? true);
+  const claims = (applied !== '' || (opts.holding ?? false)) && (opts.claims ?? true);
   useLayoutEffect(() => {
     claimCancel(claims);
     return () => claimCancel(false);

@@ -16,7 +16,8 @@ import { useScreen } from '../hooks/useScreen.js';
 import { matches } from '../keymap.js';
 import { sanitize } from '../../text.js';
 import { theme } from '../theme.js';
-import { byokFacts, listWithin, timeAndAge } from '../format.js';
+import { byokFacts, listWithin } from '../format.js';
+import { timeText, useExactTimes } from '../times.js';
 
 /** The lines an allowed list takes at most: a hundred key hashes would push the rest off the screen. */
 const LIST_LINES = 3;
@@ -27,6 +28,8 @@ export function ByokDetails({ id, ask }: { id: string; ask?: 'delete' }) {
   const listWidth = Math.max(10, pane.columns - LABEL_WIDTH);
   // Its ages ("28s ago") move with the clock.
   useTick();
+  // Times are how long ago, or exact after T.
+  useExactTimes();
   const copy = useClipboard();
   const res = useResource((signal) => api.getByok(id, { signal }), id);
   // Remembered with the route: the list's D asks once, not again on coming back here.
@@ -84,7 +87,7 @@ export function ByokDetails({ id, ask }: { id: string; ask?: 'delete' }) {
             {f.value === null ? (
               <Text color={theme.muted}>{f.ifNone ?? '—'}</Text>
             ) : (
-              <Text wrap="wrap">{f.items?.length ? listWithin(f.items.map((i) => sanitize(i)), listWidth, LIST_LINES) : sanitize(f.time ? timeAndAge(f.value) : f.value)}</Text>
+              <Text wrap="wrap">{f.items?.length ? listWithin(f.items.map((i) => sanitize(i)), listWidth, LIST_LINES) : sanitize(f.time ? timeText(f.value) : f.value)}</Text>
             )}
           </Box>
         ))}

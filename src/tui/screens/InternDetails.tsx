@@ -13,7 +13,7 @@ import { StatusBadge } from '../components/StatusBadge.js';
 import { TextField, type TextFieldProps } from '../components/TextField.js';
 import { useTui } from '../context.js';
 import { useTick } from '../hooks/useTick.js';
-import { timeAndAge } from '../format.js';
+import { timeText, useExactTimes } from '../times.js';
 import { useAction } from '../hooks/useAction.js';
 import { useClipboard } from '../hooks/useClipboard.js';
 import { useKeys } from '../hooks/useKeys.js';
@@ -45,6 +45,8 @@ export function InternDetails({ id, note, seed, ask }: { id: string; note?: stri
   const { api, nav, active, options, pane } = useTui();
   // Its ages ("28s ago") move with the clock.
   useTick();
+  // Times are how long ago, or exact after T.
+  useExactTimes();
   const copy = useClipboard();
   const res = useResource((signal) => api.getIntern(id, { signal }), id, seed);
   const { busy, error: actionError, run } = useAction(res.reload);
@@ -189,8 +191,8 @@ export function InternDetails({ id, note, seed, ask }: { id: string; note?: stri
     ['workspace', intern.workspace_id, false],
     ['vault', intern.vault_id ?? '—', !intern.vault_id],
     ['attached vault', intern.attached_vault_id ?? '—', !intern.attached_vault_id],
-    ['created', timeAndAge(intern.created_at), false],
-    ['updated', timeAndAge(intern.updated_at), false],
+    ['created', timeText(intern.created_at), false],
+    ['updated', timeText(intern.updated_at), false],
     ['icon sha256', intern.icon_sha256 ?? '— (no icon)', !intern.icon_sha256],
   ];
   const shown = Math.min(instructionLines.length, INSTRUCTION_LINES_MAX);

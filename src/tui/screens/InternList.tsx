@@ -12,7 +12,7 @@ import { TextField } from '../components/TextField.js';
 import { useTui } from '../context.js';
 import { useTick } from '../hooks/useTick.js';
 import { useScreen } from '../hooks/useScreen.js';
-import { relativeTime } from '../format.js';
+import { timeText, useTimeColumns } from '../times.js';
 import { useClipboard } from '../hooks/useClipboard.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useFilter } from '../hooks/useFilter.js';
@@ -43,12 +43,12 @@ const COLUMNS: Column<Intern>[] = [
   { header: 'STATUS', width: 24, fit: true, cell: (i) => statusLabel(i.status), color: (i) => statusColor(i.status), sort: { kind: 'status', by: (i) => i.status, key: 'sortStatus' } },
   { header: 'MODEL', min: 12, grow: 11, cell: (i) => (i.model ? sanitize(i.model) : NO_MODEL), color: (i) => (i.model ? undefined : theme.muted), sort: { kind: 'text', by: (i) => i.model, key: 'sortModel' } },
   { header: 'HOSTNAME', min: 0, grow: 9, cell: (i) => sanitize(i.hostname ?? '—'), color: () => theme.muted, sort: { kind: 'text', by: (i) => i.hostname, key: 'sortHost' } },
-  { header: 'UPDATED', width: 9, cell: (i) => relativeTime(i.updated_at), color: () => theme.muted, sort: { kind: 'time', by: (i) => i.updated_at, key: 'sortAge' } },
+  { header: 'UPDATED', width: 9, cell: (i) => timeText(i.updated_at), color: () => theme.muted, sort: { kind: 'time', by: (i) => i.updated_at, key: 'sortAge' } },
 ];
 const TIES: Ties<Intern> = { name: (i) => i.name, id: (i) => i.id };
 
 /** What the filter matches, as the columns draw it; the description, drawn nowhere, in HOSTNAME's place when it matched. */
-const filterFields = (i: Intern): FilterField[] => [
+export const filterFields = (i: Intern): FilterField[] => [
   { text: i.name, column: 'NAME' },
   { text: statusLabel(i.status), column: 'STATUS' },
   { text: i.model ?? '', column: 'MODEL' },
@@ -149,11 +149,13 @@ export function InternList() {
     else reload();
   }, [reload]);
 
+  const columns = useTimeColumns(COLUMNS, 'UPDATED');
   // Sorted (state/sort.ts) when the rows or the sort change; a sorted list keeps its order under a filter.
   const sort = useSort('interns', COLUMNS, TIES, items);
   const matched = useMemo(() => fuzzyFilter(sort.rows, filter, filterFields, { keepOrder: sort.spec !== null }), [sort.rows, filter, sort.spec]);
   const visible = useMemo(() => matched.map((m) => m.row), [matched]);
-  const marks = useMemo(() => new Map(matched.map((m) => [m.row.id, m.marks])), [matched]);
+  // The matches by id; each works out its marks when the table draws its row.
+  const marks = useMemo(() => new Map(matched.map((m) => [m.row.id, m])), [matched]);
   // Marked rows (space, *) and the bulk action on them (s, p, D while any are marked).
   const marking = useMarks(idOf, visible, filter !== '');
   const bulk = useBulk();
@@ -375,9 +377,9 @@ export function InternList() {
         <TextField label="/ filter" value={filterField.text} onChange={filterField.onChange} focused={filtering} placeholder="name, model, status…" labelWidth={11} />
       ) : null}
       {bulk.phase ? null : <Table
-        columns={COLUMNS}
+        columns={columns}
         rows={visible}
-        marks={(i) => marks.get(i.id)}
+        marks={(i) => marks.get(i.id)?.marks}
         picked={marking.has}
         fitRows={items}
         sort={sort.spec}

@@ -17,7 +17,8 @@ import { TextField } from '../components/TextField.js';
 import { type Column, Table } from '../components/Table.js';
 import { useTui } from '../context.js';
 import { useTick } from '../hooks/useTick.js';
-import { counted, relativeTime, shortFingerprint } from '../format.js';
+import { counted, shortFingerprint } from '../format.js';
+import { timeText, useTimeColumns } from '../times.js';
 import { allVaultPages } from '../../client/pages.js';
 import { useAction } from '../hooks/useAction.js';
 import { useKeys } from '../hooks/useKeys.js';
@@ -42,7 +43,7 @@ const COLUMNS: Column<Row>[] = [
   { header: 'NAME', width: 22, fit: true, cell: (s) => sanitize(s.name), sort: { kind: 'text', by: (s) => s.name, key: 'sortName' } },
   { header: 'HOSTS', min: 10, cell: (s) => (s.hosts ?? []).map((h) => sanitize(h)).join(', ') || '—', sort: { kind: 'text', by: (s) => (s.hosts ?? []).join(', '), key: 'sortHost' } },
   { header: 'FINGERP.', width: 9, cell: (s) => shortFingerprint(s.fingerprint), color: () => theme.muted, sort: { kind: 'text', by: (s) => s.fingerprint, name: 'fingerprint' } },
-  { header: 'AGE', width: 8, cell: (s) => relativeTime(s.created_at), color: () => theme.muted, sort: { kind: 'time', by: (s) => s.created_at, key: 'sortAge' } },
+  { header: 'AGE', width: 8, cell: (s) => timeText(s.created_at), color: () => theme.muted, sort: { kind: 'time', by: (s) => s.created_at, key: 'sortAge' } },
 ];
 /** The effective view adds the scope each name's value comes from. */
 const EFFECTIVE_COLUMNS: Column<Row>[] = [
@@ -88,12 +89,14 @@ export function VaultScreen({ internId }: { internId?: string }) {
   const loadedRows = useMemo(() => (res.data?.key === listKey ? res.data.rows : []), [res.data, listKey]);
   // `/` filters by name or host as you type (esc clears it), as the intern list does.
   const filter = useFilter({ live: true, name: `vault.${internId ?? 'workspace'}`, claims: mode.kind === 'list' && !busy });
-  const columns = internId && tab === 'effective' ? EFFECTIVE_COLUMNS : COLUMNS;
-  const sort = useSort('vault', columns, TIES, loadedRows);
+  const declared = internId && tab === 'effective' ? EFFECTIVE_COLUMNS : COLUMNS;
+  const columns = useTimeColumns(declared, 'AGE');
+  const sort = useSort('vault', declared, TIES, loadedRows);
   const sorted = sort.spec !== null;
   const matched = useMemo(() => shownOf(sort.rows, filter.applied, sorted), [sort.rows, filter.applied, sorted]);
   const rows = useMemo(() => matched.map((m) => m.row), [matched]);
-  const marks = useMemo(() => new Map(matched.map((m) => [rowKeyOf(m.row), m.marks])), [matched]);
+  // The matches by row; each works out its marks when the table draws its row.
+  const marks = useMemo(() => new Map(matched.map((m) => [rowKeyOf(m.row), m])), [matched]);
   const scopeLabel = internId ? (intern.data ? intern.data.name : 'this intern') : 'workspace';
   const question = mode.kind === 'delete' ? `Delete ${sanitize(mode.row.name)} from ${sanitize(scopeLabel)}? Programs there lose it.` : '';
   // The pane less the title, the table's header and each line shown with it (a spinner, an error,
@@ -283,7 +286,7 @@ export function VaultScreen({ internId }: { internId?: string }) {
             fitRows={loadedRows}
             sort={sort.spec}
             rowKey={rowKeyOf}
-            marks={(r) => marks.get(rowKeyOf(r))}
+            marks={(r) => marks.get(rowKeyOf(r))?.marks}
             picked={marking.has}
             selected={list.index}
             height={listHeight}
