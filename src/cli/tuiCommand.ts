@@ -72,6 +72,7 @@ export async function tuiCommand(flags: Flags, forceSandbox: boolean, early?: Ea
       warnings: sandbox ? [] : resolved.warnings,
       refusedFix: sandbox ? undefined : refusedFixes(resolved),
       noColor: flags.noColor === true || noColorFromEnv(process.env),
+      mouse: resolved.mouse,
       ...(sandbox ? {} : tuiSessionHooks(flags, { env: process.env, path: configPath(), warn }, resolved.profile)),
     });
   } finally {

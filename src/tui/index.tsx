@@ -7,7 +7,8 @@ import { App } from './app.js';
 import { KeysProvider } from './hooks/useKeys.js';
 import { GatedOutput, lendTerminal, screen } from './output.js';
 import { KeySplitter } from './stdinSplitter.js';
-import { type EndingSignal, holdWarnings, onTerminalGone, TUI_ENTER, TUI_LEAVE } from './terminal.js';
+import { type EndingSignal, holdWarnings, MOUSE_ON, onTerminalGone, TUI_ENTER, TUI_LEAVE } from './terminal.js';
+import { MouseProvider } from './hooks/useMouse.js';
 import { backgroundFromEnv, chooseTheme } from './theme.js';
 import type { TuiOptions } from './types.js';
 export type { TuiOptions, FeatureSpec } from './types.js';
@@ -57,7 +58,9 @@ export async function runTui(options: TuiOptions): Promise<number> {
   // closed, instead of an unhandled error that crashed it and left the sandbox's folders behind.
   let end = (_signal: EndingSignal) => {};
   onTerminalGone([out, process.stdin, process.stderr], () => end('SIGHUP'));
-  out.write(TUI_ENTER);
+  // Mouse reports unless the config or --no-mouse said no (TUI_LEAVE turns them off on every way out).
+  screen.mouse = options.mouse !== false;
+  out.write(TUI_ENTER + (screen.mouse ? MOUSE_ON : ''));
   const releaseWarnings = holdWarnings();
   let restored = false;
   const restore = () => {
@@ -101,8 +104,10 @@ export async function runTui(options: TuiOptions): Promise<number> {
         };
   const instance = render(
     <KeysProvider>
-      <Repainter />
-      <App options={options} />
+      <MouseProvider>
+        <Repainter />
+        <App options={options} />
+      </MouseProvider>
     </KeysProvider>,
     {
     stdout: gate as unknown as NodeJS.WriteStream,
@@ -139,5 +144,6 @@ export async function runTui(options: TuiOptions): Promise<number> {
     keys.destroy();
     screen.keys = null;
     screen.suspend = null;
+    screen.mouse = false;
   }
 }

@@ -49,6 +49,8 @@ export interface TuiOptions {
   signIn?: (show: (line: string) => void, signal: AbortSignal) => Promise<TuiSession>;
   /** The no-colour theme (NO_COLOR or --no-color). */
   noColor?: boolean;
+  /** Mouse reports (click, double-click, wheel); false: off (the config's `mouse`, or --no-mouse). Absent: on. */
+  mouse?: boolean;
   /**
    * The intern list's first page if it already arrived (the CLI asks for it before the TUI loads),
    * so the list draws it in its first frame; answers once, for `api`, then undefined.

@@ -68,6 +68,7 @@ export function ByokList() {
   const typing = filter.editing;
   useScreen(picking ? ['chooser', 'text'] : typing ? ['prompt', 'text'] : ['byok', 'paged', ...(rows.length > 0 ? (['list'] as const) : []), 'global'], typing || picking);
 
+  const open = (selected: (typeof rows)[number]) => nav.push({ name: 'byokDetails', id: selected.id });
   useKeys((input, key) => {
     if (picking) return;
     if (filter.handleKey(input, key)) return;
@@ -80,7 +81,7 @@ export function ByokList() {
     if (matches('new', input, key)) return nav.push({ name: 'byokForm' });
     const selected = rows[list.index];
     if (!selected) return;
-    if (matches('open', input, key)) return nav.push({ name: 'byokDetails', id: selected.id });
+    if (matches('open', input, key)) return open(selected);
     if (matches('byokEdit', input, key)) return nav.push({ name: 'byokForm', id: selected.id, seed: selected });
     if (matches('byokCopyId', input, key)) return copy(selected.id, `the id of the ${sanitize(selected.provider)} credential`);
     if (matches('byokDelete', input, key)) return nav.push({ name: 'byokDetails', id: selected.id, ask: 'delete' });
@@ -107,6 +108,8 @@ export function ByokList() {
         rows={rows}
         rowKey={(c) => c.id}
         selected={list.index}
+        onSelect={picking ? undefined : list.setIndex}
+        onOpen={(i) => rows[i] && open(rows[i])}
         height={height}
         width={pane.columns - 2}
         loadingLabel="Loading credentials"

@@ -240,6 +240,7 @@ export function VaultScreen({ internId }: { internId?: string }) {
             rowKey={rowKeyOf}
             marks={(r) => marks.get(rowKeyOf(r))}
             selected={list.index}
+            onSelect={mode.kind === 'list' && !busy ? list.setIndex : undefined}
             height={listHeight}
             width={size.columns - 2}
             loading={res.loading}
