@@ -3,8 +3,12 @@
  * events; each is encoded for the remote terminal's current modes
  * (application cursor keys, bracketed paste, meta as ESC prefix).
  */
+import { leadingReport, parseMouse, type MouseReport } from './mouse.js';
+
 export type KeyEvent =
   | { kind: 'text'; text: string; alt?: boolean }
+  /** A mouse report (mouse.ts): as it came, and what it says (null: a legacy one that could not be read). */
+  | { kind: 'mouse'; bytes: string; report: MouseReport | null }
   | { kind: 'paste'; text: string }
   | { kind: 'key'; name: NamedKey; shift?: boolean; alt?: boolean; ctrl?: boolean }
   | { kind: 'raw'; bytes: string };
@@ -45,6 +49,14 @@ export function decodeInput(input: string): KeyEvent[] {
   let rest = input;
   while (rest.length > 0) {
     if (rest.startsWith('\x1b')) {
+      // A mouse report first: as a CSI it would pass through as raw bytes, and the legacy form's
+      // three bytes after ESC [ M as typed text.
+      const report = leadingReport(rest);
+      if (report) {
+        events.push({ kind: 'mouse', bytes: report, report: parseMouse(report) });
+        rest = rest.slice(report.length);
+        continue;
+      }
       const m = SEQUENCE.exec(rest);
       if (m) {
         const [all, paste, tildeCode, tildeMod, arrowMod, arrow, ss3, fMod, fKey] = m;
@@ -91,6 +103,9 @@ export function encodeKey(event: KeyEvent, modes: RemoteModes): string {
   switch (event.kind) {
     case 'raw':
       return event.bytes;
+    case 'mouse':
+      // Never as a key: the session hands a report on in the form the remote asked for, or keeps it.
+      return '';
     case 'text':
       return (event.alt ? '\x1b' : '') + event.text;
     case 'paste': {

@@ -33,8 +33,13 @@ export interface MouseReport {
   ctrl: boolean;
 }
 
-/** An SGR report, whole. */
-const SGR = /^\x1b\[<(\d{1,5});(\d{1,5});(\d{1,5})([Mm])$/;
+/** Rows a wheel notch scrolls (a list, a body, a transcript, attach's history), as most terminals scroll their own. */
+export const WHEEL_ROWS = 3;
+
+/** An SGR report: whole, and at the start of an input. */
+const SGR_BODY = String.raw`\x1b\[<(\d{1,5});(\d{1,5});(\d{1,5})([Mm])`;
+const SGR = new RegExp(`^${SGR_BODY}$`);
+const SGR_LEAD = new RegExp(`^${SGR_BODY}`);
 /** The start of an SGR report that has not ended yet. */
 const SGR_PREFIX = /\x1b(?:\[(?:<[\d;]*)?)?$/;
 
@@ -70,6 +75,13 @@ export function parseMouse(seq: string): MouseReport | null {
 /** Whether `seq` (one escape sequence, as a key splitter cut it) is a mouse report of either form, readable or not. */
 export function isMouseReport(seq: string): boolean {
   return SGR.test(seq) || (seq.length === 6 && seq.startsWith('\x1b[M'));
+}
+
+/** The report `input` starts with (either form, readable or not), or null. */
+export function leadingReport(input: string): string | null {
+  const sgr = SGR_LEAD.exec(input);
+  if (sgr) return sgr[0];
+  return input.startsWith('\x1b[M') && input.length >= 6 ? input.slice(0, 6) : null;
 }
 
 /**

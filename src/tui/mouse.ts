@@ -12,8 +12,7 @@ import type { MouseReport } from '../attach/mouse.js';
 
 /** Two presses this close (and on one row) are a double-click. */
 export const DOUBLE_CLICK_MS = 400;
-/** Rows a wheel notch scrolls a list, a body or a transcript (as most terminals scroll their own history). */
-export const WHEEL_ROWS = 3;
+export { WHEEL_ROWS } from '../attach/mouse.js';
 
 export interface Rect {
   x: number;
