@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { useState, type ReactElement } from 'react';
 import { App } from '../../src/tui/app.js';
 import { type Column, Table, tableWindow } from '../../src/tui/components/Table.js';
+import { Picker } from '../../src/tui/components/Picker.js';
 import type { Route } from '../../src/tui/context.js';
 import { KeysProvider } from '../../src/tui/hooks/useKeys.js';
 import { MouseProvider } from '../../src/tui/hooks/useMouse.js';
@@ -160,6 +161,27 @@ describe('a table and the mouse', () => {
     expect(tableWindow(0, 12, 30, 10)).toEqual([7, 17]);
     // A pin past a list that shrank is brought back.
     expect(tableWindow(25, 26, 28, 10)).toEqual([18, 28]);
+  });
+});
+
+describe('a picker and the mouse', () => {
+  it('selects the clicked row, picks it on a double-click, and moves with the wheel', async () => {
+    const picked: string[] = [];
+    const items = Array.from({ length: 12 }, (_, i) => ({ value: `m${i}`, label: `model-${i}`, detail: '' }));
+    // A clock that stands still: the two clicks are a double-click however slow the machine.
+    const t = renderRaw(
+      <MouseProvider now={() => 0}>
+        <Picker title="Models" items={items} height={6} width={40} onClose={() => undefined} onPick={(rows) => picked.push(...rows.map((r) => String(r.value)))} />
+      </MouseProvider>,
+    );
+    let f = await t.waitFor(/›\s*model-0/);
+    await t.send(click(6, lineOf(f, /model-2\b/)));
+    f = await t.waitFor(/›\s*model-2/);
+    expect(picked).toEqual([]);
+    await t.send(click(6, lineOf(f, /model-2\b/)));
+    await waitForFrame({ lastFrame: () => picked.join(',') }, 'm2');
+    await t.send(wheel('down', 6, lineOf(f, /model-2\b/)));
+    await t.waitFor(/›\s*model-5/);
   });
 });
 
