@@ -14,7 +14,8 @@ import { KeysProvider } from '../../src/tui/hooks/useKeys.js';
 import { MouseProvider } from '../../src/tui/hooks/useMouse.js';
 import { KeySplitter } from '../../src/tui/stdinSplitter.js';
 import type { TuiOptions } from '../../src/tui/types.js';
-import { FakeApi, intern } from './fakeApi.js';
+import { conversationOf, newTurn } from '../../src/tui/screens/chatModel.js';
+import { FakeApi, IDS, intern } from './fakeApi.js';
 import { waitForFrame } from './render.js';
 
 /** A terminal's stdin as the splitter reads it. */
@@ -259,5 +260,20 @@ describe('the app and the mouse', () => {
     await app.waitFor(new RegExp(`↑ 3 ↓ ${below - 3} `));
     await app.send(wheel('up', 10, y));
     await app.waitFor(new RegExp(`^↓ ${below} `, 'm'));
+  });
+
+  it('the wheel scrolls the chat\'s transcript, three rows a notch, and back down to the end', async () => {
+    const api = new FakeApi();
+    const answer = Array.from({ length: 30 }, (_, i) => `answer line ${i}`).join('\n\n');
+    conversationOf(api, IDS.runner).turns.push({ ...newTurn('tell me'), answer, status: 'done' });
+    const app = renderAppRaw({ api, initial: { name: 'chat', id: IDS.runner } });
+    const f = await app.waitFor('answer line 29');
+    const y = lineOf(f, /answer line 2\d/);
+    await app.send(wheel('up', 10, y));
+    await app.waitFor(/scrolled 3 up/);
+    await app.send(wheel('up', 10, y) + wheel('up', 10, y));
+    await app.waitFor(/scrolled 9 up/);
+    await app.send(wheel('down', 10, y).repeat(4));
+    await app.waitFor((s) => !/scrolled \d+ up/.test(s) && s.includes('answer line 29'));
   });
 });
