@@ -276,4 +276,13 @@ describe('the app and the mouse', () => {
     await app.send(wheel('down', 10, y).repeat(4));
     await app.waitFor((s) => !/scrolled \d+ up/.test(s) && s.includes('answer line 29'));
   });
+
+  it('the wheel scrolls the help overlay', async () => {
+    const app = renderAppRaw();
+    await app.waitFor(/› ?★ runner/);
+    await app.send('?');
+    const f = await app.waitFor(/ 1-\d+ of \d+/);
+    await app.send(wheel('down', 10, lineOf(f, /Keys \(esc/) + 3));
+    await app.waitFor(/ 4-\d+ of \d+/);
+  });
 });
