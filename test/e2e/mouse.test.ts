@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI, PtyScreen, ROOT } from './harness.js';
+import { CLI, PtyScreen, ROOT, attachAndRun, openIntern } from './harness.js';
 import { e2eSuite } from './suite.js';
 
 const { open } = e2eSuite();
@@ -45,6 +45,26 @@ describe('the mouse', () => {
     expect(t.term.modes.mouseTrackingMode).toBe('none');
     await t.press('j');
     await t.waitFor(/^›★ runner-jpeg/m);
+  });
+});
+
+describe('the mouse while attached', () => {
+  it('the wheel scrolls the history; a program that turned the mouse on gets the click, in its cells', async () => {
+    const t = open();
+    await openIntern(t, 'runner');
+    await attachAndRun(t, 'seq 1 100; echo seq-$((4*5))', 'seq-20');
+    t.write(`\x1b[<64;10;10M`);
+    await t.waitFor('history: 3 lines up');
+    t.write(`\x1b[<65;10;10M`);
+    await t.waitForGone('history:');
+    // A program asks for SGR reports, as vim and htop do; cat -v shows what it is sent.
+    await t.type("printf '\\033[?1000h\\033[?1006h'; cat -v");
+    await t.press('enter');
+    // The status bar is the screen's first row: the screen's (5, 3) is the program's (5, 2).
+    t.write(click(4, 2));
+    await t.press('enter');
+    await t.waitFor('^[[<0;5;2M^[[<0;5;2m');
+    await t.press('ctrl+c');
   });
 });
 
