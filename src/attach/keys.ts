@@ -3,7 +3,9 @@
  * events; each is encoded for the remote terminal's current modes
  * (application cursor keys, bracketed paste, meta as ESC prefix).
  */
-import { leadingReport, parseMouse, type MouseReport } from './mouse.js';
+import { encodeMouse, leadingReport, parseMouse, WHEEL_ROWS, type MouseReport } from './mouse.js';
+import type { TerminalModel } from './terminal.js';
+import { mouseEncoding } from './xtermCore.js';
 
 export type KeyEvent =
   | { kind: 'text'; text: string; alt?: boolean }
@@ -104,8 +106,8 @@ export function encodeKey(event: KeyEvent, modes: RemoteModes): string {
     case 'raw':
       return event.bytes;
     case 'mouse':
-      // Never as a key: the session hands a report on in the form the remote asked for, or keeps it.
-      return '';
+      // As it came (attach NAME: the terminal wrote it as the remote asked); the TUI's session decides itself (attachedMouse.ts).
+      return event.bytes;
     case 'text':
       return (event.alt ? '\x1b' : '') + event.text;
     case 'paste': {
@@ -142,4 +144,30 @@ function encodeNamed(e: Extract<KeyEvent, { kind: 'key' }>, modes: RemoteModes):
 export function scrollOf(event: KeyEvent): -1 | 1 | 0 {
   if (event.kind !== 'key' || !event.shift) return 0;
   return event.name === 'pageup' ? -1 : event.name === 'pagedown' ? 1 : 0;
+}
+
+/**
+ * What a mouse report does while attached in the TUI (the attach screen, the split view's pane):
+ * a program inside that turned the mouse on (vim, htop) and whose live screen is shown gets the
+ * report in its own cells and in the form it asked for (the emulator's tracking mode and
+ * encoding); otherwise the wheel scrolls history (history mode, as shift+pgup), or on the
+ * alternate screen, which has none, is the arrow keys (as terminals do for less and man). The
+ * remote's cells start below the status bar, at the screen's left edge.
+ * Answers lines of history to scroll (negative: up), bytes to send the remote, or null for nothing.
+ * `live`: the live screen is shown (not history).
+ */
+export function attachedMouse(r: MouseReport | null, model: TerminalModel, live: boolean): number | string | null {
+  if (!r) return null;
+  const origin = { x: 0, y: 1 };
+  const tracking = model.modes.mouseTrackingMode;
+  if (live && tracking !== 'none') {
+    const encoding = mouseEncoding(model.term);
+    if (!encoding) return null;
+    const at: MouseReport = { ...r, x: r.x - origin.x, y: r.y - origin.y };
+    if (at.x < 0 || at.y < 0 || at.x >= model.cols || at.y >= model.rows) return null;
+    return encodeMouse(at, tracking, encoding) || null;
+  }
+  if (r.type !== 'wheel' || (r.wheel !== 'up' && r.wheel !== 'down')) return null;
+  if (live && model.term.buffer.active.type === 'alternate') return encodeKey({ kind: 'key', name: r.wheel }, model.modes).repeat(WHEEL_ROWS) || null;
+  return r.wheel === 'up' ? -WHEEL_ROWS : WHEEL_ROWS;
 }

@@ -77,6 +77,18 @@ export function isMouseReport(seq: string): boolean {
   return SGR.test(seq) || (seq.length === 6 && seq.startsWith('\x1b[M'));
 }
 
+/**
+ * `input` with every SGR report in it moved by (dx, dy) cells; one that lands left of or above
+ * the screen is taken out. (The split view's terminal pane is not at the screen's top left.)
+ */
+export function moveReports(input: string, dx: number, dy: number): string {
+  return input.replace(new RegExp(SGR_BODY, 'g'), (seq) => {
+    const r = parseMouse(seq)!;
+    const moved = { ...r, x: r.x + dx, y: r.y + dy };
+    return moved.x < 0 || moved.y < 0 ? '' : encodeMouse(moved, 'any', 'SGR');
+  });
+}
+
 /** The report `input` starts with (either form, readable or not), or null. */
 export function leadingReport(input: string): string | null {
   const sgr = SGR_LEAD.exec(input);

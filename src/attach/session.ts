@@ -13,9 +13,7 @@
 import { ECHO_WINDOW_MS, OutputFlow, PASSTHROUGH_HOLD_BYTES, STREAM_HOLD_BYTES } from './flow.js';
 import { CopyMode, type CopyAction } from './copyMode.js';
 import { DETACH } from './detach.js';
-import { decodeInput, encodeKey, scrollOf, type KeyEvent } from './keys.js';
-import { encodeMouse, unfinishedReport, WHEEL_ROWS, type MouseReport } from './mouse.js';
-import { mouseEncoding } from './xtermCore.js';
+import { attachedMouse, decodeInput, encodeKey, scrollOf, type KeyEvent } from './keys.js';
 import { isScreenSwitch, withoutScreenSwitches } from './screens.js';
 import { FrameRenderer } from './painter.js';
 import type { Recorder } from './recorder.js';
@@ -67,11 +65,6 @@ export interface AttachSessionOptions {
   history?: { action: (event: KeyEvent) => CopyAction | undefined; copy: (text: string) => void; hint: string };
   /** Drawn by the caller (the split view's pane, from `model` and `status()`): told when a frame is due; `write` gets no frames. */
   onFrame?: () => void;
-  /**
-   * Where the remote's top left cell is on the outer screen, for mouse reports (null: not known
-   * now, none is handled); by default below the status bar, at the screen's left edge.
-   */
-  mouseOrigin?: () => { x: number; y: number } | null;
 }
 
 export class AttachSession {
@@ -275,22 +268,13 @@ export class AttachSession {
     if (open !== -1 && data.indexOf(PASTE_END, open) === -1 && data.length - open <= MAX_HELD_PASTE) {
       this.pasting = data.slice(open);
       data = data.slice(0, open);
-    } else {
-      // A mouse report cut in two by the reads waits for its rest too (its start would be keys).
-      const cut = unfinishedReport(data);
-      if (cut > 0) {
-        this.pasting = data.slice(data.length - cut);
-        data = data.slice(0, data.length - cut);
-      }
     }
     for (const event of decodeInput(data)) {
-      if (event.kind === 'mouse') {
-        this.mouse(event);
-        continue;
-      }
-      const scroll = this.opts.passthrough ? 0 : scrollOf(event);
+      const mouse = event.kind === 'mouse' && !this.opts.passthrough ? attachedMouse(event.report, this.model, this.model.scrolledBack === 0 && !this.copy) : undefined;
+      const scroll = typeof mouse === 'number' ? mouse : this.opts.passthrough ? 0 : scrollOf(event) * Math.max(1, this.rows - 2);
+      if (mouse === null) continue;
       if (scroll !== 0) {
-        this.model.scroll(scroll * Math.max(1, this.rows - 2));
+        this.model.scroll(scroll);
         this.historyScrolled();
         this.schedule();
         continue;
@@ -301,55 +285,22 @@ export class AttachSession {
         this.model.scrollToBottom();
         this.schedule();
       }
-      this.send(encodeKey(event, this.model.modes));
-    }
-  }
-
-  /** Typed bytes to the remote (none: nothing). */
-  private send(bytes: string): void {
-    if (!bytes) return;
-    this.keyAt = performance.now();
-    this.opts.recorder?.input(bytes);
-    // Through the emulator (its onData sends it on), so the echo is parsed as soon as it arrives.
-    if (this.opts.passthrough) this.transport?.send(bytes);
-    else {
-      this.typing = true;
-      try {
-        this.model.input(bytes);
-      } finally {
-        this.typing = false;
+      const bytes = typeof mouse === 'string' ? mouse : encodeKey(event, this.model.modes);
+      if (bytes) {
+        this.keyAt = performance.now();
+        this.opts.recorder?.input(bytes);
+        // Through the emulator (its onData sends it on), so the echo is parsed as soon as it arrives.
+        if (this.opts.passthrough) this.transport?.send(bytes);
+        else {
+          this.typing = true;
+          try {
+            this.model.input(bytes);
+          } finally {
+            this.typing = false;
+          }
+        }
       }
     }
-  }
-
-  /**
-   * A mouse report. In passthrough the terminal writes reports as the remote asked (its mode
-   * switches reach the terminal): they go on as they came. Else, when the program inside asked for
-   * the mouse (vim, htop) and the live screen is shown, it gets the report in its cells and in the
-   * form it asked for; otherwise the wheel scrolls history (history mode, as shift+pgup), or on the
-   * alternate screen, which has none, is the arrow keys (as terminals do for less and man).
-   */
-  private mouse(event: Extract<KeyEvent, { kind: 'mouse' }>): void {
-    if (this.opts.passthrough) return this.send(event.bytes);
-    const r = event.report;
-    if (!r) return;
-    const live = this.model.scrolledBack === 0 && !this.copy;
-    const tracking = this.model.modes.mouseTrackingMode;
-    if (live && tracking !== 'none') {
-      const origin = this.opts.mouseOrigin ? this.opts.mouseOrigin() : { x: 0, y: 1 };
-      const encoding = mouseEncoding(this.model.term);
-      if (!origin || !encoding) return;
-      const at: MouseReport = { ...r, x: r.x - origin.x, y: r.y - origin.y };
-      if (at.x < 0 || at.y < 0 || at.x >= this.model.cols || at.y >= this.model.rows) return;
-      return this.send(encodeMouse(at, tracking, encoding));
-    }
-    if (r.type !== 'wheel' || (r.wheel !== 'up' && r.wheel !== 'down')) return;
-    if (live && this.model.term.buffer.active.type === 'alternate') {
-      return this.send(encodeKey({ kind: 'key', name: r.wheel }, this.model.modes).repeat(WHEEL_ROWS));
-    }
-    this.model.scroll(r.wheel === 'up' ? -WHEEL_ROWS : WHEEL_ROWS);
-    this.historyScrolled();
-    this.schedule();
   }
 
   /** History mode: copy mode starts with it and ends at the live screen; its cursor stays in view. */

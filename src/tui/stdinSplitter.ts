@@ -12,7 +12,7 @@
  */
 import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { isMouseReport, parseMouse } from '../attach/mouse.js';
+import { isMouseReport, parseMouse, unfinishedReport } from '../attach/mouse.js';
 import { inkKey, tokenize } from './keyParse.js';
 import { ESC } from './terminal.js';
 
@@ -66,8 +66,11 @@ export class KeySplitter extends Readable {
     clearTimeout(this.flushTimer);
     if (this.attached) {
       const all = this.rest + chunk;
-      this.rest = '';
-      this.attached(all);
+      // A mouse report cut in two by the reads waits for its rest: its start alone would be keys.
+      const cut = unfinishedReport(all);
+      this.rest = all.slice(all.length - cut);
+      if (cut > 0) this.flushTimer = setTimeout(() => this.flushRest(), 50);
+      if (cut < all.length) this.attached(all.slice(0, all.length - cut));
       return;
     }
     const { keys, rest } = tokenize(this.rest + chunk);

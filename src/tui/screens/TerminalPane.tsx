@@ -20,6 +20,7 @@ import { useTui } from '../context.js';
 import type { PaneSize } from '../splitLayout.js';
 import { theme } from '../theme.js';
 import { placeOf } from '../mouse.js';
+import { moveReports } from '../../attach/mouse.js';
 
 /** What the split screen drives: raw keys for the remote. */
 export interface TerminalPaneHandle {
@@ -61,10 +62,6 @@ export function TerminalPane({ intern, size, focused, onDetach, handle }: { inte
         write: () => undefined,
         onFrame: () => setFrame((n) => n + 1),
         onDetach: () => detach.current(),
-        mouseOrigin: () => {
-          const place = box.current ? placeOf(box.current) : null;
-          return place ? { x: place.rect.x, y: place.rect.y + 1 } : null;
-        },
         makeTransport: (handlers, remote) =>
           new WebSocketTransport({
             ...remote,
@@ -99,7 +96,13 @@ export function TerminalPane({ intern, size, focused, onDetach, handle }: { inte
     sent.current = `${cols}x${rows}`;
   }, [session, size.columns, size.rows]);
 
-  useImperativeHandle(handle, () => ({ input: (chunk) => session?.input(chunk) }), [session]);
+  // The session reads mouse reports as if its status row were the screen's top: the pane's is elsewhere.
+  useImperativeHandle(handle, () => ({
+    input: (chunk) => {
+      const place = box.current ? placeOf(box.current) : null;
+      session?.input(place ? moveReports(chunk, -place.rect.x, -place.rect.y) : chunk);
+    },
+  }), [session]);
 
   const width = Math.max(1, size.columns);
   const statusText = session ? session.status() : phase.kind === 'failed' ? phase.message : `intern ${sanitize(intern.name)}: connecting…`;

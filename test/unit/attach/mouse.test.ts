@@ -168,6 +168,12 @@ describe('the key splitter and mouse reports', () => {
     await settled();
     expect(got).toEqual(['\x1b[<0;5;3M']);
     expect(mice).toEqual([]);
+    // A report cut in two by the reads goes on whole.
+    source.write('x\x1b[<0;5');
+    await settled();
+    source.write(';3M');
+    await settled();
+    expect(got).toEqual(['\x1b[<0;5;3M', 'x', '\x1b[<0;5;3M']);
     splitter.destroy();
   });
 });
