@@ -3,8 +3,14 @@
  * events; each is encoded for the remote terminal's current modes
  * (application cursor keys, bracketed paste, meta as ESC prefix).
  */
+import { encodeMouse, leadingReport, parseMouse, WHEEL_ROWS, type MouseReport } from './mouse.js';
+import type { TerminalModel } from './terminal.js';
+import { mouseEncoding } from './xtermCore.js';
+
 export type KeyEvent =
   | { kind: 'text'; text: string; alt?: boolean }
+  /** A mouse report (mouse.ts): as it came, and what it says (null: a legacy one that could not be read). */
+  | { kind: 'mouse'; bytes: string; report: MouseReport | null }
   | { kind: 'paste'; text: string }
   | { kind: 'key'; name: NamedKey; shift?: boolean; alt?: boolean; ctrl?: boolean }
   | { kind: 'raw'; bytes: string };
@@ -45,6 +51,14 @@ export function decodeInput(input: string): KeyEvent[] {
   let rest = input;
   while (rest.length > 0) {
     if (rest.startsWith('\x1b')) {
+      // A mouse report first: as a CSI it would pass through as raw bytes, and the legacy form's
+      // three bytes after ESC [ M as typed text.
+      const report = leadingReport(rest);
+      if (report) {
+        events.push({ kind: 'mouse', bytes: report, report: parseMouse(report) });
+        rest = rest.slice(report.length);
+        continue;
+      }
       const m = SEQUENCE.exec(rest);
       if (m) {
         const [all, paste, tildeCode, tildeMod, arrowMod, arrow, ss3, fMod, fKey] = m;
@@ -91,6 +105,9 @@ export function encodeKey(event: KeyEvent, modes: RemoteModes): string {
   switch (event.kind) {
     case 'raw':
       return event.bytes;
+    case 'mouse':
+      // As it came (attach NAME: the terminal wrote it as the remote asked); the TUI's session decides itself (attachedMouse.ts).
+      return event.bytes;
     case 'text':
       return (event.alt ? '\x1b' : '') + event.text;
     case 'paste': {
@@ -127,4 +144,30 @@ function encodeNamed(e: Extract<KeyEvent, { kind: 'key' }>, modes: RemoteModes):
 export function scrollOf(event: KeyEvent): -1 | 1 | 0 {
   if (event.kind !== 'key' || !event.shift) return 0;
   return event.name === 'pageup' ? -1 : event.name === 'pagedown' ? 1 : 0;
+}
+
+/**
+ * What a mouse report does while attached in the TUI (the attach screen, the split view's pane):
+ * a program inside that turned the mouse on (vim, htop) and whose live screen is shown gets the
+ * report in its own cells and in the form it asked for (the emulator's tracking mode and
+ * encoding); otherwise the wheel scrolls history (history mode, as shift+pgup), or on the
+ * alternate screen, which has none, is the arrow keys (as terminals do for less and man). The
+ * remote's cells start below the status bar, at the screen's left edge.
+ * Answers lines of history to scroll (negative: up), bytes to send the remote, or null for nothing.
+ * `live`: the live screen is shown (not history).
+ */
+export function attachedMouse(r: MouseReport | null, model: TerminalModel, live: boolean): number | string | null {
+  if (!r) return null;
+  const origin = { x: 0, y: 1 };
+  const tracking = model.modes.mouseTrackingMode;
+  if (live && tracking !== 'none') {
+    const encoding = mouseEncoding(model.term);
+    if (!encoding) return null;
+    const at: MouseReport = { ...r, x: r.x - origin.x, y: r.y - origin.y };
+    if (at.x < 0 || at.y < 0 || at.x >= model.cols || at.y >= model.rows) return null;
+    return encodeMouse(at, tracking, encoding) || null;
+  }
+  if (r.type !== 'wheel' || (r.wheel !== 'up' && r.wheel !== 'down')) return null;
+  if (live && model.term.buffer.active.type === 'alternate') return encodeKey({ kind: 'key', name: r.wheel }, model.modes).repeat(WHEEL_ROWS) || null;
+  return r.wheel === 'up' ? -WHEEL_ROWS : WHEEL_ROWS;
 }

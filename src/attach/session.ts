@@ -13,7 +13,7 @@
 import { ECHO_WINDOW_MS, OutputFlow, PASSTHROUGH_HOLD_BYTES, STREAM_HOLD_BYTES } from './flow.js';
 import { CopyMode, type CopyAction } from './copyMode.js';
 import { DETACH } from './detach.js';
-import { decodeInput, encodeKey, scrollOf, type KeyEvent } from './keys.js';
+import { attachedMouse, decodeInput, encodeKey, scrollOf, type KeyEvent } from './keys.js';
 import { isScreenSwitch, withoutScreenSwitches } from './screens.js';
 import { FrameRenderer } from './painter.js';
 import type { Recorder } from './recorder.js';
@@ -270,9 +270,11 @@ export class AttachSession {
       data = data.slice(0, open);
     }
     for (const event of decodeInput(data)) {
-      const scroll = this.opts.passthrough ? 0 : scrollOf(event);
+      const mouse = event.kind === 'mouse' && !this.opts.passthrough ? attachedMouse(event.report, this.model, this.model.scrolledBack === 0 && !this.copy) : undefined;
+      const scroll = typeof mouse === 'number' ? mouse : this.opts.passthrough ? 0 : scrollOf(event) * Math.max(1, this.rows - 2);
+      if (mouse === null) continue;
       if (scroll !== 0) {
-        this.model.scroll(scroll * Math.max(1, this.rows - 2));
+        this.model.scroll(scroll);
         this.historyScrolled();
         this.schedule();
         continue;
@@ -283,7 +285,7 @@ export class AttachSession {
         this.model.scrollToBottom();
         this.schedule();
       }
-      const bytes = encodeKey(event, this.model.modes);
+      const bytes = typeof mouse === 'string' ? mouse : encodeKey(event, this.model.modes);
       if (bytes) {
         this.keyAt = performance.now();
         this.opts.recorder?.input(bytes);

@@ -4,9 +4,12 @@
  * elsewhere): the model then skims nothing and repaints every row.
  */
 import type xterm from '@xterm/headless';
+import type { MouseEncoding } from './mouse.js';
 
 interface XtermCore {
   coreService?: { isCursorHidden?: boolean };
+  /** How the program asked for mouse reports to be written (DECSET 1006: 'SGR'). */
+  coreMouseService?: { activeEncoding?: string };
   _inputHandler?: {
     _parser?: { currentState?: number };
     _utf8Decoder?: { interim?: Uint8Array };
@@ -54,6 +57,16 @@ export function skimState(term: xterm.Terminal): 'now' | 'after-line' | 'no' {
 /** Has xterm parse its next write at once, as after a key, rather than on its write timer. */
 export function parseNextAtOnce(term: xterm.Terminal): void {
   coreOf(term)?._writeBuffer?.handleUserInput?.();
+}
+
+/**
+ * How the program in the terminal asked for mouse reports to be written: SGR (1006), else the
+ * X10 bytes (DEFAULT), which every program that turns the mouse on reads. Null for a form the
+ * TUI cannot write (SGR in pixels, 1016): no report is sent then.
+ */
+export function mouseEncoding(term: xterm.Terminal): MouseEncoding | null {
+  const encoding = coreOf(term)?.coreMouseService?.activeEncoding ?? 'DEFAULT';
+  return encoding === 'SGR' || encoding === 'DEFAULT' ? encoding : null;
 }
 
 /** Whether the remote hid the cursor (DECTCEM). */

@@ -43,6 +43,7 @@ export const TUI_OPTIONS = {
   version: { type: 'boolean', short: 'v' },
   sandbox: { type: 'boolean' },
   'no-color': { type: 'boolean' },
+  'no-mouse': { type: 'boolean' },
 } as const;
 
 /** What `sandbox --seed` starts with. */
@@ -125,6 +126,7 @@ export function parseCommand(argv: string[]): Command {
     oauthToken: values['oauth-token'] as string | undefined,
     scrollback: int('scrollback', values.scrollback as string | undefined, 0, 1_000_000),
     noColor: values['no-color'] === true ? true : undefined,
+    noMouse: values['no-mouse'] === true ? true : undefined,
   };
   // Like every command, login and config take no key on the command line (other users can read
   // it there): login reads it from stdin or a prompt, and config only says where keys come from.
@@ -181,6 +183,8 @@ Flags of the TUI (they win over the environment, which wins over the profile):
   --oauth-token TOKEN     for attaching to a terminal (OPENROUTER_OAUTH_TOKEN)
   --scrollback LINES      attach history, default 10000
   --no-color              no colours in the TUI (so does NO_COLOR=1)
+  --no-mouse              no mouse in the TUI: the terminal selects text as usual
+                          (so does "mouse": false in the profile)
   --sandbox               use the built-in sandbox even when credentials are configured
   Flags on a command line are visible to other local users: prefer the environment or login.
   Commands refuse credential and secret flags for that reason.

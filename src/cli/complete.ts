@@ -51,6 +51,7 @@ function tuiFlags(): Record<string, FlagSpec> {
   const out: Record<string, FlagSpec> = {};
   for (const [name, o] of Object.entries(TUI_OPTIONS)) out[name] = GLOBAL_FLAGS[name] ?? { type: o.type, description: '', ...(o.type === 'string' ? { value: name.toUpperCase() } : {}) };
   out['no-color'] = { ...out['no-color']!, description: 'no colours in the TUI' };
+  out['no-mouse'] = { ...out['no-mouse']!, description: 'no mouse in the TUI' };
   return out;
 }
 

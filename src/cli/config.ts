@@ -31,6 +31,8 @@ export const ProfileSchema = z.strictObject({
   record: z.enum(['off', 'always']).optional(),
   /** How the chat signals that it waits for the person (a permission, a question, a long turn ended). */
   notify: z.enum(NOTIFY_KINDS).optional(),
+  /** Whether the TUI takes the mouse (click, double-click, wheel); false leaves it to the terminal. */
+  mouse: z.boolean().optional(),
   features: z.array(FeatureSchema).max(100).optional(),
 });
 export type Profile = z.infer<typeof ProfileSchema>;

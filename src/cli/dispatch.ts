@@ -35,7 +35,7 @@ function hoistGlobalFlags(argv: string[]): string[] {
   const withValue = ['--profile', '--base-url', ...CREDENTIAL_FLAGS];
   for (; i < argv.length; i++) {
     const a = argv[i]!;
-    if (a === '--sandbox' || a === '--no-color' || withValue.some((f) => a.startsWith(`${f}=`))) lead.push(a);
+    if (a === '--sandbox' || a === '--no-color' || a === '--no-mouse' || withValue.some((f) => a.startsWith(`${f}=`))) lead.push(a);
     else if (withValue.includes(a) && i + 1 < argv.length) lead.push(a, argv[++i]!);
     else break;
   }

@@ -61,6 +61,8 @@ export interface Flags {
   scrollback?: number;
   /** --no-color: the TUI's no-colour theme. */
   noColor?: boolean;
+  /** --no-mouse: the TUI asks for no mouse reports. */
+  noMouse?: boolean;
 }
 
 export type CredentialSource = 'flag' | 'env' | 'keychain' | 'file';
@@ -86,6 +88,8 @@ export interface Resolved {
   record: 'off' | 'always';
   /** How the chat asks for attention: the profile's `notify`, else the bell. */
   notify: NotifyKind;
+  /** Whether the TUI takes the mouse: --no-mouse, else the profile's `mouse`, else yes. */
+  mouse: boolean;
   features: FeatureSpec[];
   /** The config file's `keys` (the TUI's remapping, checked when it starts) and `theme`: the person's, not a profile's. */
   keys: NonNullable<ConfigFile['keys']>;
@@ -165,6 +169,7 @@ export function resolveConfig(flags: Flags, env: NodeJS.ProcessEnv, file: Config
     scrollback: flags.scrollback ?? profile.scrollback ?? 10_000,
     record: profile.record ?? 'off',
     notify: profile.notify ?? 'bell',
+    mouse: flags.noMouse !== true && profile.mouse !== false,
     features: [...(profile.features ?? []), ...BUILTIN_FEATURES],
     keys: file.keys ?? {},
     theme: file.theme ?? null,

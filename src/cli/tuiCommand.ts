@@ -80,6 +80,7 @@ export async function tuiCommand(flags: Flags, forceSandbox: boolean, early?: Ea
       noColor,
       theme: chosen?.theme,
       keymap,
+      mouse: resolved.mouse,
       ...(sandbox ? {} : tuiSessionHooks(flags, { env: process.env, path: configPath(), warn }, resolved.profile)),
     });
   } finally {

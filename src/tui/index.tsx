@@ -8,8 +8,9 @@ import { KeysProvider } from './hooks/useKeys.js';
 import { recordingsWritten } from '../attach/recorder.js';
 import { GatedOutput, lendTerminal, screen } from './output.js';
 import { KeySplitter } from './stdinSplitter.js';
-import { type EndingSignal, holdWarnings, onTerminalGone, TUI_ENTER, TUI_LEAVE } from './terminal.js';
+import { type EndingSignal, holdWarnings, MOUSE_ON, onTerminalGone, TUI_ENTER, TUI_LEAVE } from './terminal.js';
 import { setKeymap } from './keymap.js';
+import { MouseProvider } from './hooks/useMouse.js';
 import { backgroundFromEnv, chooseTheme } from './theme.js';
 import type { TuiOptions } from './types.js';
 export type { TuiOptions, FeatureSpec } from './types.js';
@@ -60,7 +61,9 @@ export async function runTui(options: TuiOptions): Promise<number> {
   // closed, instead of an unhandled error that crashed it and left the sandbox's folders behind.
   let end = (_signal: EndingSignal) => {};
   onTerminalGone([out, process.stdin, process.stderr], () => end('SIGHUP'));
-  out.write(TUI_ENTER);
+  // Mouse reports unless the config or --no-mouse said no (TUI_LEAVE turns them off on every way out).
+  screen.mouse = options.mouse !== false;
+  out.write(TUI_ENTER + (screen.mouse ? MOUSE_ON : ''));
   const releaseWarnings = holdWarnings();
   let restored = false;
   const restore = () => {
@@ -104,8 +107,10 @@ export async function runTui(options: TuiOptions): Promise<number> {
         };
   const instance = render(
     <KeysProvider>
-      <Repainter />
-      <App options={options} />
+      <MouseProvider>
+        <Repainter />
+        <App options={options} />
+      </MouseProvider>
     </KeysProvider>,
     {
     stdout: gate as unknown as NodeJS.WriteStream,
@@ -142,6 +147,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
     keys.destroy();
     screen.keys = null;
     screen.suspend = null;
+    screen.mouse = false;
     // A recording closed on the way out (a detach just before quitting) is written before the process ends.
     await recordingsWritten();
   }

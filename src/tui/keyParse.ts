@@ -86,6 +86,8 @@ function escapeSequence(input: string, i: number): number | 'pending' {
   const next = input[i + 1];
   if (next === undefined) return 'pending';
   if (next === '[') {
+    // A legacy (X10) mouse report: ESC [ M and three bytes of any value (attach/mouse.ts).
+    if (input[i + 2] === 'M') return i + 6 <= input.length ? i + 6 : 'pending';
     let j = i + 2;
     // A legacy function key: ESC [ [ A.
     if (input[j] === '[') j++;

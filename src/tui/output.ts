@@ -3,7 +3,7 @@
  * itself, Ink's writes are held back so the two never draw over each other.
  */
 import { EventEmitter } from 'node:events';
-import { CLEAR_SCREEN, HIDE_CURSOR, TUI_ENTER, TUI_LEAVE } from './terminal.js';
+import { CLEAR_SCREEN, HIDE_CURSOR, MOUSE_ON, TUI_ENTER, TUI_LEAVE } from './terminal.js';
 
 export class GatedOutput extends EventEmitter {
   suspended = false;
@@ -58,18 +58,21 @@ export const screen: {
   suspend: (() => boolean) | null;
   /** Writes Ink's last frame again, whole (set by runTui once the app is mounted). */
   repaint: () => void;
+  /** Whether the TUI asked for mouse reports (MOUSE_ON): taking the terminal back asks again. */
+  mouse: boolean;
 } = {
   gate: null,
   keys: null,
   suspend: null,
   repaint: () => {},
+  mouse: false,
 };
 
 /**
  * Lends the terminal to `borrower` (the shell after ctrl+z, $EDITOR) as it was before the TUI took it,
- * and takes it back. The program that had it may have turned off any mode the TUI set (vi leaves
- * the alternate screen and turns bracketed paste off, so a later paste became one submit per
- * line), so every one is set again, and Ink draws its last frame whole: it writes only what
+ * and takes it back (mouse reports off meanwhile: TUI_LEAVE). The program that had it may have
+ * turned off any mode the TUI set (vi leaves the alternate screen and turns bracketed paste off,
+ * so a later paste became one submit per line), so every one is set again, and Ink draws its last frame whole: it writes only what
  * changed, and the screen it last drew is gone. Without a terminal (component tests), `borrower`
  * runs alone.
  */
@@ -81,7 +84,7 @@ export function lendTerminal<T>(borrower: () => T): T {
   try {
     return borrower();
   } finally {
-    gate.write(TUI_ENTER + CLEAR_SCREEN + HIDE_CURSOR);
+    gate.write(TUI_ENTER + (screen.mouse ? MOUSE_ON : '') + CLEAR_SCREEN + HIDE_CURSOR);
     keys.setRawMode(true);
     gate.remeasure(); // the terminal may have changed size meanwhile
     screen.repaint();

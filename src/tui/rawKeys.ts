@@ -13,6 +13,7 @@ import { keyLabel, matches } from './keymap.js';
 export function inkKeysOf(event: KeyEvent): [string, Key][] {
   switch (event.kind) {
     case 'paste':
+    case 'mouse':
       return [];
     case 'raw':
       return event.bytes === '\x1b' ? [['', { ...plainKey(''), escape: true }]] : [];

@@ -5,11 +5,14 @@
  * and hands Ink each key as its own chunk (keyParse.tokenize), so every
  * useInput, ours or a package's, sees one key per event; a bracketed paste
  * becomes one marked chunk, and DEL becomes BS (keyParse.inkKey), so that Ink tells
- * backspace from the Delete key. While the attach screen owns the terminal the bytes
- * go straight to it as they came (`attached`), pastes and all, not through Ink.
+ * backspace from the Delete key. A mouse report (attach/mouse.ts) never reaches Ink, which
+ * would read it as typed text: it is emitted as a 'mouse' event (hooks/useMouse.ts hears it).
+ * While the attach screen owns the terminal the bytes go straight to it as they came
+ * (`attached`), pastes, reports and all, not through Ink.
  */
 import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
+import { isMouseReport, parseMouse, unfinishedReport } from '../attach/mouse.js';
 import { inkKey, tokenize } from './keyParse.js';
 import { ESC } from './terminal.js';
 
@@ -63,13 +66,16 @@ export class KeySplitter extends Readable {
     clearTimeout(this.flushTimer);
     if (this.attached) {
       const all = this.rest + chunk;
-      this.rest = '';
-      this.attached(all);
+      // A mouse report cut in two by the reads waits for its rest: its start alone would be keys.
+      const cut = unfinishedReport(all);
+      this.rest = all.slice(all.length - cut);
+      if (cut > 0) this.flushTimer = setTimeout(() => this.flushRest(), 50);
+      if (cut < all.length) this.attached(all.slice(0, all.length - cut));
       return;
     }
     const { keys, rest } = tokenize(this.rest + chunk);
     this.rest = rest;
-    for (const k of keys) this.push(inkKey(k));
+    this.pushKeys(keys);
     // A sequence cut off by the read never completes: after a moment, what came is keys after all.
     if (rest) this.flushTimer = setTimeout(() => this.flushRest(), 50);
   }
@@ -77,11 +83,24 @@ export class KeySplitter extends Readable {
   private flushRest(): void {
     const rest = this.rest;
     this.rest = '';
-    if (!rest) return;
+    // The start of a mouse report whose end never came is dropped whole: it is no key.
+    if (!rest || /^\x1b\[(?:<|M)/.test(rest)) return;
     // A paste whose end never came is still a paste; a broken escape sequence is dropped key by key.
     const { keys } = tokenize(rest.startsWith(`${ESC}[200~`) ? `${rest}${ESC}[201~` : rest.slice(1));
     if (!rest.startsWith(`${ESC}[200~`)) this.push(ESC);
-    for (const k of keys) this.push(inkKey(k));
+    this.pushKeys(keys);
+  }
+
+  /** Keys to Ink, one a chunk; mouse reports to the 'mouse' listeners instead (one unreadable is dropped). */
+  private pushKeys(keys: string[]): void {
+    for (const k of keys) {
+      if (!isMouseReport(k)) {
+        this.push(inkKey(k));
+        continue;
+      }
+      const report = parseMouse(k);
+      if (report) this.emit('mouse', report);
+    }
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {

@@ -12,10 +12,17 @@ export const BRACKETED_PASTE_OFF = '\x1b[?2004l';
 export const PASTE_START = '\x1b[200~';
 export const PASTE_END = '\x1b[201~';
 
-/** On the way into the TUI: the alternate screen, with bracketed paste. */
+/**
+ * Mouse reporting: presses, releases and the wheel (1000), as SGR reports (1006), which say any
+ * cell and which button went up; no motion (1002/1003). Read by attach/mouse.ts.
+ */
+export const MOUSE_ON = '\x1b[?1000h\x1b[?1006h';
+export const MOUSE_OFF = '\x1b[?1006l\x1b[?1000l';
+
+/** On the way into the TUI: the alternate screen, with bracketed paste (and MOUSE_ON, unless the mouse is off). */
 export const TUI_ENTER = ENTER_ALT_SCREEN + BRACKETED_PASTE_ON;
-/** On the way out: paste mode off, the cursor back, the normal screen. */
-export const TUI_LEAVE = BRACKETED_PASTE_OFF + SHOW_CURSOR + LEAVE_ALT_SCREEN;
+/** On the way out: mouse reports and paste mode off, the cursor back, the normal screen. */
+export const TUI_LEAVE = MOUSE_OFF + BRACKETED_PASTE_OFF + SHOW_CURSOR + LEAVE_ALT_SCREEN;
 /** The OSC 52 sequence that puts `text` on the terminal's clipboard (the terminal may refuse it). */
 export function osc52(text: string): string {
   return `\x1b]52;c;${Buffer.from(text, 'utf8').toString('base64')}\x07`;

@@ -55,6 +55,8 @@ export interface TuiOptions {
   theme?: Theme;
   /** The keymap in force (keyRemap.ts's `remapKeymap` of the config's `keys`); absent: KEYMAP. */
   keymap?: readonly Binding[];
+  /** Mouse reports (click, double-click, wheel); false: off (the config's `mouse`, or --no-mouse). Absent: on. */
+  mouse?: boolean;
   /**
    * The intern list's first page if it already arrived (the CLI asks for it before the TUI loads),
    * so the list draws it in its first frame; answers once, for `api`, then undefined.

@@ -1,8 +1,11 @@
-import { Box } from 'ink';
+import { Box, type DOMElement } from 'ink';
 import { Text } from './Text.js';
 import { COMMANDS, usage } from '../commands.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useListCursor } from '../hooks/useListCursor.js';
+import { useRef } from 'react';
+import { useMouse } from '../hooks/useMouse.js';
+import { WHEEL_ROWS } from '../mouse.js';
 import { activeKeymap, KEYMAP, keyLabel, keysText, SCOPE_TITLES, withImplied, type Binding, type Scope } from '../keymap.js';
 import { theme } from '../theme.js';
 import { wrapText } from '../wrap.js';
@@ -86,8 +89,14 @@ export function HelpOverlay({ width, height, scopes }: { width: number; height: 
   const cursor = useListCursor(Math.max(0, longest - room) + 1, room, 'helpScroll');
   useKeys((input, key) => void cursor.handle(input, key));
   const from = cursor.index;
+  // The wheel scrolls it too (it is open over the screen, so it listens whatever the screen does).
+  const box = useRef<DOMElement>(null);
+  const last = Math.max(0, longest - room);
+  useMouse(box, (e) => {
+    if (e.type === 'wheel' && (e.wheel === 'up' || e.wheel === 'down')) cursor.setIndex(Math.max(0, Math.min(last, from + (e.wheel === 'up' ? -WHEEL_ROWS : WHEEL_ROWS))));
+  }, true);
   return (
-    <Box flexDirection="column" borderStyle="round" borderColor={theme.accent} paddingX={1}>
+    <Box ref={box} flexDirection="column" borderStyle="round" borderColor={theme.accent} paddingX={1}>
       <Text bold color={theme.accent} wrap={short ? 'truncate-end' : 'wrap'}>
         {title(longest > room ? `${from + 1}-${Math.min(longest, from + room)} of ${longest}` : '')}
       </Text>

@@ -6,12 +6,14 @@
  * Custom rather than ink-select-input: that package neither filters nor pages a list of hundreds
  * of rows in a fixed height, and it has no multi-select.
  */
-import { Box } from 'ink';
+import { Box, type DOMElement } from 'ink';
 import { Text } from './Text.js';
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useKeys } from '../hooks/useKeys.js';
 import { useSort } from '../hooks/useSort.js';
 import { sortText, type Sortable, type Ties } from '../state/sort.js';
+import { useMouse } from '../hooks/useMouse.js';
+import { WHEEL_ROWS } from '../mouse.js';
 import { matches } from '../keymap.js';
 import { sanitize } from '../../text.js';
 import { type FilterField, type RowMatch, fuzzyFilter } from '../fuzzy.js';
@@ -124,6 +126,13 @@ export function Picker(props: PickerProps) {
     if (to >= 0) setIndex(to);
   }, [follow]);
 
+  const pick = (row: PickerItem | undefined) => {
+    if (multi) {
+      const picked = items.filter((i) => marked.has(i.value));
+      return onPick(picked.length > 0 ? picked : row ? [row] : []);
+    }
+    if (row) onPick([row]);
+  };
   useKeys((input, key) => {
     if (matches('chooserClose', input, key)) return onClose();
     if (sort.handleKey(input, key)) {
@@ -144,18 +153,20 @@ export function Picker(props: PickerProps) {
       else next.add(row.value);
       return setMarked(next);
     }
-    if (matches('chooserPick', input, key)) {
-      if (multi) {
-        const picked = items.filter((i) => marked.has(i.value));
-        return onPick(picked.length > 0 ? picked : shown[at] ? [shown[at]] : []);
-      }
-      const row = shown[at];
-      if (row) return onPick([row]);
-    }
+    if (matches('chooserPick', input, key)) return pick(shown[at]);
   }, active);
 
   const start = Math.max(0, Math.min(at - Math.floor(height / 2), shown.length - height));
   const visible = shown.slice(start, start + height);
+  // The mouse: a click selects a row, a double-click on it picks (as enter), the wheel moves.
+  const rowsBox = useRef<DOMElement>(null);
+  useMouse(rowsBox, (e) => {
+    if (e.type === 'wheel' && (e.wheel === 'up' || e.wheel === 'down')) return setIndex(Math.max(0, Math.min(shown.length - 1, at + (e.wheel === 'up' ? -WHEEL_ROWS : WHEEL_ROWS))));
+    if (e.type !== 'press' || e.button !== 0 || e.y >= visible.length) return;
+    const clicked = start + e.y;
+    if (e.clicks >= 2 && clicked === at) return pick(shown[clicked]);
+    setIndex(clicked);
+  }, active);
   const width = props.width ?? 76;
   const labelWidth = Math.min(40, Math.max(16, Math.floor(width * 0.45)));
   return (
@@ -165,32 +176,34 @@ export function Picker(props: PickerProps) {
       </Text>
       <TextField label="filter" labelWidth={10} value={filter} onChange={(v) => { setFilter(v); setIndex(0); }} focused={active} placeholder="type to filter" />
       {props.loading ? <Text color={theme.muted}>loading…</Text> : null}
-      {visible.map((item, n) => {
-        const selected = start + n === at;
-        const marks = marksOf(item);
-        const detail = marks?.get('detail');
-        return (
-          <Box key={`${item.value ?? '\0null'}`}>
-            <Box flexShrink={0}>
-              <Text inverse={selected} color={selected ? theme.selection : undefined}>
-                {selected ? '›' : ' '}
-              </Text>
-              {multi ? <Text color={theme.accent}>{marked.has(item.value) ? '[x] ' : '[ ] '}</Text> : <Text color={theme.accent}>{isCurrent(item) ? '•' : ' '}</Text>}
-              <Text bold={selected}>
-                <MarkedCell text={sanitize(item.label)} positions={marks?.get('label')?.positions} width={labelWidth} />
-              </Text>
-            </Box>
-            {item.detail || detail?.text ? (
-              <Box flexShrink={1}>
-                <Text color={theme.muted} wrap="truncate-end">
-                  {' '}
-                  <MarkedCell text={detail?.text ?? sanitize(item.detail ?? '')} positions={detail?.positions} />
+      <Box ref={rowsBox} flexDirection="column">
+        {visible.map((item, n) => {
+          const selected = start + n === at;
+          const marks = marksOf(item);
+          const detail = marks?.get('detail');
+          return (
+            <Box key={`${item.value ?? '\0null'}`}>
+              <Box flexShrink={0}>
+                <Text inverse={selected} color={selected ? theme.selection : undefined}>
+                  {selected ? '›' : ' '}
+                </Text>
+                {multi ? <Text color={theme.accent}>{marked.has(item.value) ? '[x] ' : '[ ] '}</Text> : <Text color={theme.accent}>{isCurrent(item) ? '•' : ' '}</Text>}
+                <Text bold={selected}>
+                  <MarkedCell text={sanitize(item.label)} positions={marks?.get('label')?.positions} width={labelWidth} />
                 </Text>
               </Box>
-            ) : null}
-          </Box>
-        );
-      })}
+              {item.detail || detail?.text ? (
+                <Box flexShrink={1}>
+                  <Text color={theme.muted} wrap="truncate-end">
+                    {' '}
+                    <MarkedCell text={detail?.text ?? sanitize(item.detail ?? '')} positions={detail?.positions} />
+                  </Text>
+                </Box>
+              ) : null}
+            </Box>
+          );
+        })}
+      </Box>
       {shown.length === 0 && typedError === null ? (
         <Text color={theme.muted}>nothing matches</Text>
       ) : null}

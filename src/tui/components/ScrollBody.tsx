@@ -2,7 +2,7 @@
  * The part of a screen that may outgrow the pane (a details screen's facts, a feature check):
  * it takes the rows its screen leaves it (it grows and shrinks inside a screen drawn at the
  * pane's height), is clipped there, and when cut says so on its last row and scrolls with the
- * keys lists move with (j/k, pgdn/pgup, g/G). A screen keeps its prompts and errors outside it,
+ * keys lists move with (j/k, pgdn/pgup, g/G) and with the mouse's wheel. A screen keeps its prompts and errors outside it,
  * above, so a short terminal never hides a question being asked.
  *
  * Its size is Ink's layout, read after each frame (`measureElement`): no screen counts its rows
@@ -13,6 +13,8 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Text } from './Text.js';
 import { useTui } from '../context.js';
 import { useKeys } from '../hooks/useKeys.js';
+import { useMouse } from '../hooks/useMouse.js';
+import { WHEEL_ROWS } from '../mouse.js';
 import { keyLabel, matches } from '../keymap.js';
 import { theme } from '../theme.js';
 
@@ -56,6 +58,10 @@ export function ScrollBody({ active, onCut, children }: { active: boolean; onCut
     if (matches('pageUp', input, key)) return to(scroll - Math.max(1, view - 1));
     if (matches('top', input, key)) return to(0);
     if (matches('bottom', input, key)) return to(sizes.content);
+  }, active && cut);
+  // The wheel scrolls it as j/k do, WHEEL_ROWS lines a notch.
+  useMouse(outer, (e) => {
+    if (e.type === 'wheel' && (e.wheel === 'up' || e.wheel === 'down')) setWanted(clampScroll(sizes.content, view, scroll + (e.wheel === 'up' ? -WHEEL_ROWS : WHEEL_ROWS)));
   }, active && cut);
   const below = sizes.content - scroll - view;
   return (

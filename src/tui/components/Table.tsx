@@ -6,11 +6,14 @@
  * share of what is left (`grow`, at least `min`). The selected row is drawn
  * whole in inverse video (the cursor marker too), which shows under NO_COLOR as well. The
  * table draws its own loading, error and empty states, and only the window of
- * rows around the cursor that fits in `height`.
+ * rows around the cursor that fits in `height`. With `onSelect` it takes the mouse: a click
+ * selects a row, a double-click opens it (`onOpen`), the wheel moves the cursor.
  */
-import { Box } from 'ink';
-import { useMemo } from 'react';
+import { Box, type DOMElement } from 'ink';
+import { useMemo, useRef } from 'react';
 import { windowOf } from '../hooks/useListCursor.js';
+import { useMouse } from '../hooks/useMouse.js';
+import { WHEEL_ROWS } from '../mouse.js';
 import { pad, widthOf } from '../../text.js';
 import type { CellMark } from '../fuzzy.js';
 import { arrowOf, columnName, type ColumnSort, type SortSpec } from '../state/sort.js';
@@ -115,6 +118,22 @@ export interface TableProps<T> {
   sort?: SortSpec | null;
   /** Rows marked for a bulk action (`space`): drawn with ✓ in the cursor's cell (the selected row shows by its inverse video). */
   picked?: (row: T) => boolean;
+  /** The mouse (hooks/useMouse.ts): a click puts the cursor on a row, the wheel moves it WHEEL_ROWS rows. */
+  onSelect?: (index: number) => void;
+  /** A double-click on a row: what enter does there. */
+  onOpen?: (index: number) => void;
+}
+
+/**
+ * The window of rows shown: around the cursor (windowOf), but where a click left it (`pinned`, its
+ * first row) for as long as the cursor stays inside it, so the row clicked does not move from
+ * under the pointer (and a second click is on the same row). Null pin: around the cursor.
+ */
+export function tableWindow(pinned: number | null, selected: number, length: number, height: number): [number, number] {
+  const h = Math.max(1, height);
+  if (pinned === null || selected < pinned || selected >= pinned + h) return windowOf(selected, length, height);
+  const start = Math.max(0, Math.min(pinned, length - h));
+  return [start, Math.min(length, start + h)];
 }
 
 /** The columns with each `fit` one's width brought down to what its header and cells need. */
@@ -135,15 +154,34 @@ export function sortedHeader(header: string, sort: SortSpec, width: number): str
   return pad(h + arrow, width);
 }
 
-export function Table<T>({ columns: declared, rows, rowKey, selected, height, width, loading, loadingLabel = 'Loading', error, empty, fitRows, marks, sort, picked }: TableProps<T>) {
+export function Table<T>({ columns: declared, rows, rowKey, selected, height, width, loading, loadingLabel = 'Loading', error, empty, fitRows, marks, sort, picked, onSelect, onOpen }: TableProps<T>) {
   // Fitting reads every loaded row's cells: once per list, not on every cursor move.
   const sizedBy = fitRows ?? rows;
   const columns = useMemo(() => fitted(declared, sizedBy), [declared, sizedBy]);
   const widths = columnWidths(columns, width);
   const gap = (i: number) => (i > 0 && !columns[i]!.tight ? ' ' : '');
-  const [start, end] = windowOf(selected, rows.length, height);
+  const box = useRef<DOMElement>(null);
+  const pin = useRef<number | null>(null);
+  const clicked = useRef(-1);
+  // A cursor moved out of the window a click left ends the pin: the window follows the cursor again.
+  if (pin.current !== null && (selected < pin.current || selected >= pin.current + Math.max(1, height))) pin.current = null;
+  const [start, end] = tableWindow(pin.current, selected, rows.length, height);
+  useMouse(box, (e) => {
+    if (!onSelect || rows.length === 0) return;
+    if (e.type === 'wheel' && (e.wheel === 'up' || e.wheel === 'down')) {
+      pin.current = null;
+      return onSelect(Math.max(0, Math.min(rows.length - 1, selected + (e.wheel === 'up' ? -WHEEL_ROWS : WHEEL_ROWS))));
+    }
+    // The header is the first row; a click past the last row shown is on no row.
+    const index = start + e.y - 1;
+    if (e.type !== 'press' || e.button !== 0 || e.y < 1 || index >= end) return;
+    pin.current = start;
+    onSelect(index);
+    if (e.clicks >= 2 && clicked.current === index) onOpen?.(index);
+    clicked.current = index;
+  });
   return (
-    <Box flexDirection="column">
+    <Box ref={box} flexDirection="column">
       <Text color={theme.muted}>
         {' '}
         {sort

@@ -120,6 +120,7 @@ export function ByokList() {
     typing || picking || bulk.phase !== null,
   );
 
+  const open = (selected: (typeof rows)[number]) => nav.push({ name: 'byokDetails', id: selected.id });
   useKeys((input, key) => {
     if (picking || bulk.phase) return;
     if (filter.handleKey(input, key)) return;
@@ -155,7 +156,7 @@ export function ByokList() {
     if (matches('new', input, key)) return nav.push({ name: 'byokForm' });
     const selected = rows[list.index];
     if (!selected) return;
-    if (matches('open', input, key)) return nav.push({ name: 'byokDetails', id: selected.id });
+    if (matches('open', input, key)) return open(selected);
     if (matches('byokEdit', input, key)) return nav.push({ name: 'byokForm', id: selected.id, seed: selected });
     if (matches('byokCopyId', input, key)) return copy(selected.id, `the id of the ${sanitize(selected.provider)} credential`);
     if (matches('byokDelete', input, key)) return nav.push({ name: 'byokDetails', id: selected.id, ask: 'delete' });
@@ -194,6 +195,8 @@ export function ByokList() {
         rowKey={(c) => c.id}
         picked={marking.has}
         selected={list.index}
+        onSelect={picking ? undefined : list.setIndex}
+        onOpen={(i) => rows[i] && open(rows[i])}
         height={height}
         width={pane.columns - 2}
         loadingLabel="Loading credentials"

@@ -362,7 +362,7 @@ export function ChatScreen({ id, seed }: { id: string; seed?: Intern }) {
         session={convo.sessionId && convo.turns.some((t) => t.started) ? convo.sessionId : undefined}
         search={nav_.query ? { query: nav_.query, count: nav_.found.length, at: nav_.found.indexOf(nav_.cursor) + 1 } : undefined}
       />
-      <TranscriptView rows={visible} first={top} height={transcriptHeight} empty={emptyHint(intern.data, name)} cursor={inTranscript ? nav_.cursor - top : -1} query={nav_.query} />
+      <TranscriptView rows={visible} first={top} height={transcriptHeight} empty={emptyHint(intern.data, name)} cursor={inTranscript ? nav_.cursor - top : -1} query={nav_.query} setScroll={setScroll} maxScroll={maxScroll} />
       {retry ? (
         <Text color={theme.warning}>
           {retry.reason}: retrying in {Math.max(0, Math.ceil((retry.at - Date.now()) / 1000))}s (esc gives up)

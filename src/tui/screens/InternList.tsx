@@ -306,6 +306,8 @@ export function InternList() {
       },
     });
 
+  const open = (selected: Intern) => nav.push({ name: 'intern', id: selected.id, seed: selected });
+
   useKeys((input, key) => {
     if (bulk.phase) return;
     if (filterField.handleKey(input, key)) return;
@@ -327,7 +329,7 @@ export function InternList() {
     if (!selected) return;
     if (matches('chat', input, key)) return nav.push({ name: 'chat', id: selected.id, seed: selected });
     if (matches('vault', input, key)) return nav.push({ name: 'vault', internId: selected.id });
-    if (matches('open', input, key)) return nav.push({ name: 'intern', id: selected.id, seed: selected });
+    if (matches('open', input, key)) return open(selected);
     if (matches('edit', input, key)) return nav.push({ name: 'settings', id: selected.id, seed: selected });
     if (matches('connections', input, key)) return nav.push({ name: 'connections', id: selected.id });
     if (matches('attach', input, key)) return nav.push({ name: 'attach', intern: selected });
@@ -385,6 +387,8 @@ export function InternList() {
         sort={sort.spec}
         rowKey={(i) => i.id}
         selected={list.index}
+        onSelect={setIndex}
+        onOpen={(i) => visible[i] && open(visible[i])}
         height={listHeight}
         width={pane.columns - 2}
         loadingLabel="Loading interns"

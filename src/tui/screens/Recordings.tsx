@@ -59,15 +59,16 @@ export function Recordings() {
   useScreen(asking ? ['confirm'] : ['recordings', 'list', 'global', 'sortable']);
   const selected = sort.rows[list.index];
 
+  const open = (entry: RecordingEntry) => {
+    if (entry.problem) return nav.flash(`${sanitize(entry.file)}: ${sanitize(entry.problem)}`, 'error');
+    nav.push({ name: 'recording', path: entry.path, title: entry.intern });
+  };
   useKeys((input, key) => {
     if (list.handle(input, key)) return;
     if (sort.handleKey(input, key)) return;
     if (matches('refresh', input, key)) return setSerial((n) => n + 1);
     if (!selected) return;
-    if (matches('open', input, key)) {
-      if (selected.problem) return nav.flash(`${sanitize(selected.file)}: ${sanitize(selected.problem)}`, 'error');
-      return nav.push({ name: 'recording', path: selected.path, title: selected.intern });
-    }
+    if (matches('open', input, key)) return open(selected);
     if (matches('recordingDelete', input, key)) return setAsking(selected);
   }, active && asking === null);
 
@@ -97,6 +98,8 @@ export function Recordings() {
         sort={sort.spec}
         rowKey={(r) => r.path}
         selected={list.index}
+        onSelect={asking === null ? list.setIndex : undefined}
+        onOpen={(i) => listed.rows[i] && open(listed.rows[i])}
         height={height}
         width={pane.columns - 2}
         loading={false}

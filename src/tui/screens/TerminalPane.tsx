@@ -5,7 +5,7 @@
  * the terminal. The remote is sized to the pane less its status row, and is
  * resized with it. Keys reach it through `input` (SplitScreen routes them).
  */
-import { Box } from 'ink';
+import { Box, type DOMElement } from 'ink';
 import { useEffect, useImperativeHandle, useRef, useState, type Ref } from 'react';
 import { lineRuns, type Run } from '../../attach/runs.js';
 import { AttachSession } from '../../attach/session.js';
@@ -19,6 +19,8 @@ import { explain } from '../components/ErrorView.js';
 import { useTui } from '../context.js';
 import type { PaneSize } from '../splitLayout.js';
 import { theme } from '../theme.js';
+import { placeOf } from '../mouse.js';
+import { moveReports } from '../../attach/mouse.js';
 
 /** What the split screen drives: raw keys for the remote. */
 export interface TerminalPaneHandle {
@@ -37,6 +39,8 @@ export function TerminalPane({ intern, size, focused, onDetach, handle }: { inte
   detach.current = onDetach;
   /** The size the remote was last given, `COLSxROWS`. */
   const sent = useRef('');
+  // Where the pane is on the screen: the remote's cells start a row below its top (the status row).
+  const box = useRef<DOMElement>(null);
 
   // Daemon access first (the token stays in this closure, in memory only), then the session.
   useEffect(() => {
@@ -92,12 +96,18 @@ export function TerminalPane({ intern, size, focused, onDetach, handle }: { inte
     sent.current = `${cols}x${rows}`;
   }, [session, size.columns, size.rows]);
 
-  useImperativeHandle(handle, () => ({ input: (chunk) => session?.input(chunk) }), [session]);
+  // The session reads mouse reports as if its status row were the screen's top: the pane's is elsewhere.
+  useImperativeHandle(handle, () => ({
+    input: (chunk) => {
+      const place = box.current ? placeOf(box.current) : null;
+      session?.input(place ? moveReports(chunk, -place.rect.x, -place.rect.y) : chunk);
+    },
+  }), [session]);
 
   const width = Math.max(1, size.columns);
   const statusText = session ? session.status() : phase.kind === 'failed' ? phase.message : `intern ${sanitize(intern.name)}: connecting…`;
   return (
-    <Box flexDirection="column" width={width} height={Math.max(1, size.rows)} overflow="hidden">
+    <Box ref={box} flexDirection="column" width={width} height={Math.max(1, size.rows)} overflow="hidden">
       <Text inverse={focused} color={focused ? undefined : theme.muted} wrap="truncate-end">
         {statusText.slice(0, width).padEnd(width)}
       </Text>

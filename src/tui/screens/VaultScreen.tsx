@@ -289,6 +289,7 @@ export function VaultScreen({ internId }: { internId?: string }) {
             marks={(r) => marks.get(rowKeyOf(r))?.marks}
             picked={marking.has}
             selected={list.index}
+            onSelect={mode.kind === 'list' && !busy ? list.setIndex : undefined}
             height={listHeight}
             width={size.columns - 2}
             loading={res.loading}

@@ -64,17 +64,19 @@ export function ConversationList({ id, seed }: { id: string; seed?: Intern }) {
 
   useScreen(renaming !== null ? ['prompt', 'text'] : deleting ? ['confirm'] : ['chatSessions', 'cursor', 'sortable'], true);
 
+  const resume = (chosen: SavedConversation) => {
+    if (!store) return;
+    loadInto(convo, store, chosen);
+    nav.flash(`continuing "${chosen.title}"`);
+    nav.pop();
+  };
   useKeys((ch, key) => {
     if (!store) return;
     if (cursor.handle(ch, key)) return;
     if (sort.handleKey(ch, key)) return;
     if (matches('conversationsBack', ch, key)) return nav.pop();
     if (!selected) return;
-    if (matches('resumeConversation', ch, key)) {
-      loadInto(convo, store, selected);
-      nav.flash(`continuing "${selected.title}"`);
-      return nav.pop();
-    }
+    if (matches('resumeConversation', ch, key)) return resume(selected);
     if (matches('renameConversation', ch, key)) return setRenaming(selected.title);
     if (matches('deleteConversation', ch, key)) return setDeleting(true);
   }, active && renaming === null && !deleting);
@@ -118,6 +120,8 @@ export function ConversationList({ id, seed }: { id: string; seed?: Intern }) {
         sort={sort.spec}
         rowKey={(c) => c.id}
         selected={cursor.index}
+        onSelect={renaming === null && !deleting ? cursor.setIndex : undefined}
+        onOpen={(i) => rows[i] && resume(rows[i])}
         height={Math.max(1, pane.rows - 3)}
         width={pane.columns}
         empty={`No saved conversations with ${name} yet: a prompt in the chat starts one (${keyLabel('conversationsBack')} goes back).`}

@@ -1,6 +1,8 @@
 /** The transcript's visible rows in a box of the pane's height, or what to do when there are none. */
-import { Box } from 'ink';
-import { memo } from 'react';
+import { Box, type DOMElement } from 'ink';
+import { type Dispatch, memo, type SetStateAction, useRef } from 'react';
+import { useMouse } from '../../hooks/useMouse.js';
+import { WHEEL_ROWS } from '../../mouse.js';
 import { Hyperlink } from '../../components/Hyperlink.js';
 import { Text } from '../../components/Text.js';
 import { theme } from '../../theme.js';
@@ -17,15 +19,24 @@ export interface TranscriptViewProps {
   cursor?: number;
   /** The transcript's search: its matches are drawn marked. */
   query?: string;
+  /** The wheel scrolls it (rows up from the end, at most `maxScroll`); a state setter, so the memo holds. */
+  setScroll?: Dispatch<SetStateAction<number>>;
+  maxScroll?: number;
 }
 
 /**
  * Memoised: a key typed into the prompt leaves the same window, cursor and search, and the
  * transcript is not drawn again for it.
  */
-export const TranscriptView = memo(function TranscriptView({ rows, first, height, empty, cursor = -1, query = '' }: TranscriptViewProps) {
+export const TranscriptView = memo(function TranscriptView({ rows, first, height, empty, cursor = -1, query = '', setScroll, maxScroll = 0 }: TranscriptViewProps) {
+  const box = useRef<DOMElement>(null);
+  useMouse(box, (e) => {
+    if (e.type !== 'wheel' || (e.wheel !== 'up' && e.wheel !== 'down')) return;
+    const by = e.wheel === 'up' ? WHEEL_ROWS : -WHEEL_ROWS;
+    setScroll?.((s) => Math.max(0, Math.min(maxScroll, Math.min(s, maxScroll) + by)));
+  });
   return (
-    <Box flexDirection="column" height={height} overflow="hidden">
+    <Box ref={box} flexDirection="column" height={height} overflow="hidden">
       {rows.length === 0 && first === 0 ? <Text color={theme.muted}>{empty}</Text> : rows.map((r, i) => <RowView key={first + i} row={marked(r, query)} cursor={i === cursor} />)}
     </Box>
   );
