@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { encodeHeader, sizeOf, type CastCode } from './asciicast.js';
 import { DONE, STOPPED, type FromRecordWorker, type RecordBatch, type RecordWorkerData, type ToRecordWorker } from './recordWorker.js';
+import { trackClose } from './closing.js';
 
 /** The terminal type the output was written for: the daemon runs its programs as this, and the model is an xterm. */
 export const RECORDED_TERM = 'xterm-256color';
@@ -47,13 +48,6 @@ export interface RecorderOptions {
   timestamp?: number;
 }
 
-/** Recordings being closed: the TUI waits for them before the process ends (tui/index.tsx). */
-const closing = new Set<Promise<void>>();
-
-/** Resolves once every recording closed so far is on disk. */
-export function recordingsWritten(): Promise<void> {
-  return Promise.all(closing).then(() => undefined);
-}
 
 export class Recorder {
   readonly path: string;
@@ -174,8 +168,8 @@ export class Recorder {
       this.worker.once('exit', finish);
     });
     this.done = done;
-    closing.add(done);
-    void done.then(() => closing.delete(done));
+    // The TUI waits for it before the process ends (closing.ts).
+    trackClose(done);
     return done;
   }
 

@@ -5,7 +5,7 @@ import { render, useStdout } from 'ink';
 import { useEffect } from 'react';
 import { App } from './app.js';
 import { KeysProvider } from './hooks/useKeys.js';
-import { recordingsWritten } from '../attach/recorder.js';
+import { recordingsWritten } from '../attach/closing.js';
 import { GatedOutput, lendTerminal, screen } from './output.js';
 import { KeySplitter } from './stdinSplitter.js';
 import { type EndingSignal, holdWarnings, MOUSE_ON, onTerminalGone, TUI_ENTER, TUI_LEAVE } from './terminal.js';

@@ -5,8 +5,8 @@
  * `chooserSort`), and `:sort` pointed at this list while it is shown.
  */
 import type { Key } from 'ink';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { useTui } from '../context.js';
+import { useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { TuiContext } from '../context.js';
 import { type BindingId, matches } from '../keymap.js';
 import { nextColumn, parseSort, registerSortTarget, reverse, sortColumns, sortRows, toggle, validSpec, type Sortable, type SortSpec, type Ties } from '../state/sort.js';
 import { sortPrefsFor } from '../state/sortPrefs.js';
@@ -27,22 +27,30 @@ function columnKeyOf(input: string, key: Key): BindingId | null {
  * compared by identity: declare them once (module constants, or memoised), or the rows are sorted
  * again on every render.
  */
+/** Whose in-memory sorts a list drawn outside the TUI's shell shares. */
+const ALONE = {};
+
 export function useSort<T>(list: string, columns: readonly Sortable<T>[], ties: Ties<T>, rows: readonly T[], opts: { picker?: boolean } = {}) {
-  const { api, nav, options } = useTui();
-  const prefs = useMemo(() => sortPrefsFor(options.stateDir, options.profile, api), [options.stateDir, options.profile, api]);
+  // Outside the TUI's shell (a picker drawn alone) the sort is kept for the session only.
+  const tui = useContext(TuiContext);
+  const nav = tui?.nav;
+  const stateDir = tui?.options.stateDir;
+  const profile = tui?.options.profile ?? null;
+  const api: object = tui?.api ?? ALONE;
+  const prefs = useMemo(() => sortPrefsFor(stateDir, profile, api), [stateDir, profile, api]);
   const [chosen, setChosen] = useState<SortSpec | null>(() => prefs.get(list));
   // A sort of a column this view does not have (the vault's SCOPE on its "own" tab) leaves the rows in their order.
   const spec = validSpec(chosen, columns);
   useEffect(() => {
     const problem = prefs.takeProblem();
-    if (problem) nav.flash(problem, 'error');
+    if (problem) nav?.flash(problem, 'error');
   }, [prefs, nav]);
   const set = useCallback(
     (next: SortSpec | null) => {
       setChosen(next);
       prefs.set(list, next);
       const problem = prefs.takeProblem();
-      if (problem) nav.flash(problem, 'error');
+      if (problem) nav?.flash(problem, 'error');
     },
     [prefs, list, nav],
   );
@@ -67,7 +75,7 @@ export function useSort<T>(list: string, columns: readonly Sortable<T>[], ties: 
 
   // `:sort` sorts the list on screen. A picker is not one: the palette cannot open over it.
   useLayoutEffect(() => {
-    if (opts.picker) return;
+    if (opts.picker || !nav) return;
     return registerSortTarget(nav, {
       columns: sortColumns(columns).map((c) => c.name),
       parse: (arg) => parseSort(arg, columns),
