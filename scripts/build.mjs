@@ -136,6 +136,30 @@ const stringWidthFast = {
 };
 
 /**
+ * Ink's tokenizers (@alcalzone/ansi-tokenize, slice-ansi) and wrap-ansi's string-width 7 each make an
+ * Intl.Segmenter as they load, which the TUI's start paid before its first frame (the first one of
+ * a process loads ICU's break rules). Each `new Intl.Segmenter(...)` there becomes
+ * scripts/grapheme-segmenter.mjs's, which gives the same segments and makes the real one when a
+ * string first needs it. A release of one of them that changes that line fails the build here.
+ */
+const SEGMENTER_USERS = /[\\/]node_modules[\\/](?:@alcalzone[\\/]ansi-tokenize[\\/]build[\\/]tokenize|slice-ansi[\\/]tokenize-ansi|wrap-ansi[\\/]node_modules[\\/]string-width[\\/]index)\.js$/;
+const lazySegmenter = {
+  name: 'lazy-segmenter',
+  setup(b) {
+    b.onLoad({ filter: SEGMENTER_USERS }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const made = /new Intl\.Segmenter\(([^)]*)\)/g;
+      const found = [...source.matchAll(made)];
+      if (found.length !== 1 || !/^\s*$|granularity:\s*["']grapheme["']/.test(found[0][1])) throw new Error(`lazy-segmenter: ${args.path} no longer makes one grapheme Intl.Segmenter as it loads`);
+      return {
+        loader: 'js',
+        contents: `import { graphemeSegmenter as __graphemeSegmenter } from ${JSON.stringify(root + 'scripts/grapheme-segmenter.mjs')};\n` + source.replace(made, '__graphemeSegmenter($1)'),
+      };
+    });
+  },
+};
+
+/**
  * The top-level help, rendered now from the same registry (src/cli/args.ts's HELP), so main.ts can
  * print `--help` without loading the registry and the parser at run time. From source (the tests
  * run the CLI through tsx too), main.ts finds no constant and dispatch.ts prints the same HELP.
@@ -182,7 +206,7 @@ const common = {
 /** What every bundle holding the TUI shares: the replacements above, and no React devtools. */
 const tui = {
   alias: { 'react-devtools-core': './scripts/react-devtools-stub.mjs' },
-  plugins: [libsqlTarget, yogaSync, stringWidthFast, ansiTokenizeFast, inkNoDevtools],
+  plugins: [libsqlTarget, yogaSync, stringWidthFast, ansiTokenizeFast, inkNoDevtools, lazySegmenter],
 };
 // React's production builds: the development ones (the default without this) check every render and run several times slower.
 const production = { 'process.env.NODE_ENV': '"production"' };
@@ -233,6 +257,8 @@ await build({
 // 10 ms of every start.
 await build({
   ...common,
+  // The table-backed string-width too: the real one makes an Intl.Segmenter as it loads (see lazySegmenter).
+  plugins: [libsqlTarget, stringWidthFast],
   entryPoints: ['src/sandbox/worker.ts'],
   outfile: 'dist/sandbox.cjs',
   format: 'cjs',
@@ -253,6 +279,7 @@ await build({
   format: 'cjs',
 }).then(keepMeta);
 writeFileSync(root + 'dist/meta.json', JSON.stringify(meta));
+checkAscii(['dist/tui.cjs', 'dist/sandbox.cjs', 'dist/sandbox-worker.cjs']);
 // `open` (bundled) runs the xdg-open it ships from beside its own file, the system's when there is
 // none there: beside the chunk that holds it (the CLI's) and beside dist/tui.cjs (the TUI's).
 for (const dir of ['dist/', 'dist/chunks/']) {
@@ -260,6 +287,23 @@ for (const dir of ['dist/', 'dist/chunks/']) {
   chmodSync(root + dir + 'xdg-open', 0o755);
 }
 checkDependencies();
+
+/**
+ * The files run with V8's code cache are read whole at every start: one character outside ASCII (esbuild
+ * writes strings escaped, but a regex literal as it is) and Node decodes all of it as UTF-8 into a
+ * two-byte string, twice the memory, which the hash and the compile then go through (a warm read of
+ * dist/tui.cjs took 38 ms instead of 10 on the busy machine). Write `\u2026` in the source instead.
+ */
+function checkAscii(files) {
+  for (const file of files) {
+    const bytes = readFileSync(root + file);
+    const at = bytes.findIndex((b) => b > 0x7f);
+    if (at !== -1) {
+      console.error(`build: ${file} holds a character outside ASCII at byte ${at}: ${JSON.stringify(bytes.subarray(Math.max(0, at - 40), at + 8).toString('utf8'))}`);
+      process.exit(1);
+    }
+  }
+}
 
 /** The package a bare specifier names: `@scope/name` or `name` (`name/sub/path` too). */
 function packageOf(specifier) {

@@ -41,6 +41,13 @@ export function simpleWidthRuns(realWidth) {
   return runs;
 }
 
+/** The runs as a table: each BMP code unit's width, NOT_SIMPLE where the table does not answer. */
+export function widthTable(runs) {
+  const table = new Uint8Array(0x10000).fill(NOT_SIMPLE);
+  for (let i = 0; i < runs.length; i += 2) table.fill(runs[i + 1], runs[i], i + 2 < runs.length ? runs[i + 2] : 0x10000);
+  return table;
+}
+
 /**
  * string-width's signature: the table's answer where it has one, else `loadReal()`'s. Escape
  * sequences are stripped once with `stripAnsi` first, as string-width does (Ink measures styled text).
@@ -67,14 +74,58 @@ export function createStringWidth(runs, loadReal, stripAnsi) {
   return function stringWidth(input, options) {
     if (typeof input !== 'string' || input.length === 0) return 0;
     if (options !== undefined && (options.ambiguousIsNarrow === false || options.countAnsiEscapeCodes === true)) return slow(input, options);
-    if (table === undefined) {
-      table = new Uint8Array(0x10000).fill(NOT_SIMPLE);
-      for (let i = 0; i < runs.length; i += 2) table.fill(runs[i + 1], runs[i], i + 2 < runs.length ? runs[i + 2] : 0x10000);
-    }
+    table ??= widthTable(runs);
     // ESC and CSI are not in the table, so what is left after one stripping is measured here only
     // when it holds no escape character; else string-width itself measures the original.
     const text = input.includes('\u001B') || input.includes('\u009B') ? stripAnsi(input) : input;
     const width = fast(text);
     return width >= 0 ? width : slow(input, options);
   };
+}
+
+/**
+ * What `new Intl.Segmenter(locales, options)` (graphemes) gives, without making one until a string
+ * needs it: the first Intl.Segmenter of a process loads ICU's break rules, about 15 ms on a quiet
+ * machine and several times that on a busy one, and Ink's tokenizers and wrap-ansi's string-width
+ * each made one as they loaded, before the TUI's first frame. A string of printable ASCII, C0
+ * controls but CR (which joins a following LF), and the table's simple characters is one grapheme
+ * per code unit: a simple character breaks from whatever is next to it (simpleWidthRuns tests it
+ * between two letters and beside itself; ASCII letters and controls join nothing under the
+ * grapheme rules). Such a string is segmented here, as Intl would segment it; any other goes to
+ * `makeReal()`'s segmenter, made on that first need.
+ */
+export function createGraphemeSegmenter(runs, makeReal) {
+  let table;
+  let real;
+  const simple = (text) => {
+    table ??= widthTable(runs);
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c < 0x80 ? c === 0x0d : table[c] === NOT_SIMPLE) return false;
+    }
+    return true;
+  };
+  return {
+    segment(input) {
+      const text = String(input);
+      return simple(text) ? new SimpleSegments(text) : (real ??= makeReal()).segment(text);
+    },
+  };
+}
+
+/** Intl's Segments for a string of one grapheme per code unit: iterable, and `containing(index)`. */
+class SimpleSegments {
+  constructor(input) {
+    this.input = input;
+  }
+
+  containing(index) {
+    const i = Math.trunc(Number(index ?? 0)) || 0;
+    return i >= 0 && i < this.input.length ? { segment: this.input[i], index: i, input: this.input } : undefined;
+  }
+
+  *[Symbol.iterator]() {
+    const input = this.input;
+    for (let i = 0; i < input.length; i++) yield { segment: input[i], index: i, input };
+  }
 }

@@ -203,7 +203,9 @@ function shownUrl(baseUrl: string): string {
 
 /** " (with its scheme: http://host/path)", from the part that is shown. */
 function schemeHint(baseUrl: string): string {
-  const bare = shownUrl(baseUrl).replace(/^…@/, '');
+  // \u2026, not the character itself: esbuild keeps a regex literal as written, and one character
+  // outside ASCII makes V8 hold the whole of dist/tui.cjs as a two-byte string (scripts/build.mjs).
+  const bare = shownUrl(baseUrl).replace(/^\u2026@/, '');
   return ` (with its scheme: http://${bare} or https://${bare})`;
 }
 

@@ -26,7 +26,7 @@ import { recordingsDir } from '../tui/state/recordings.js';
 const warn = warnTo(process.stderr);
 
 /** What legacy.ts's code cache is saved with (src/codeCache.ts). */
-export { usedScreens } from '../tui/components/onFirstUse.js';
+export { usedScreens } from '../tui/usedScreens.js';
 
 export async function tuiCommand(flags: Flags, forceSandbox: boolean, early?: EarlySandbox): Promise<number> {
   const problem = tuiTerminalProblem(process.stdin, process.stdout, process.env);
@@ -34,8 +34,6 @@ export async function tuiCommand(flags: Flags, forceSandbox: boolean, early?: Ea
     process.stderr.write(`intern-tui: ${problem}; see intern-tui --help for commands\n`);
     return 2;
   }
-  // The TUI and (below) the sandbox load only now; the TUI's import runs beside the config read.
-  const tuiModule = import('../tui/index.js');
   const resolved = await resolveSignedIn(flags, { env: process.env, path: configPath(), warn });
   const keymap = remappedKeys(resolved.keys);
   const noColor = flags.noColor === true || noColorFromEnv(process.env);
@@ -60,6 +58,11 @@ export async function tuiCommand(flags: Flags, forceSandbox: boolean, early?: Ea
   }
   // The first screen's requests go out now, so their round trips overlap loading the TUI.
   const prefetched = prefetchFirstScreen(api);
+  // The TUI loads only once they are on their way. In the bundle (dist/tui.cjs) this import runs
+  // all of Ink, React and the screens at once, in one task: started in the same task as the
+  // requests, it held their connections (opened on a later tick) until it was done, and their
+  // answers came after the first frame; a turn of the event loop first sends them.
+  const tuiModule = new Promise<void>((loaded) => setImmediate(loaded)).then(() => import('../tui/index.js'));
   try {
     const { runTui } = await tuiModule;
     return await runTui({

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { buildApp } from './app.js';
 import { writeFileAtomic, makeDirs } from '../files.js';
 import { SecretBox, SecretSourceError, randomToken, takeSecretFromEnv } from './crypto.js';
-import { confinementNote, probeConfinement, within } from './daemon/confine.js';
+import { confinementNote, probeConfinement, probeSettled, within } from './daemon/confine.js';
 import { createDaemonHub } from './daemon/index.js';
 import type { DaemonHub } from './daemon/types.js';
 import { AgentService } from './agent/index.js';
@@ -125,6 +125,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     store.close();
     if (ephemeral) rmSync(dir, { recursive: true, force: true });
     if (workspaces.temporary) rmSync(workspaces.dir, { recursive: true, force: true });
+    // A probe under way (PROBE_AFTER_MS's, or the first terminal's) removes its scratch folder when it ends.
+    await probeSettled();
   };
   let address: string;
   try {

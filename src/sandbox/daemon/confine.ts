@@ -144,6 +144,14 @@ export function probeConfinement(): Promise<Confinement> {
   return (probed ??= runProbe());
 }
 
+/**
+ * Settles once a probe that has started has finished and removed its scratch folder (at once when none
+ * has): the sandbox's close waits for it, or a close during the probe left an `intern-confine-` folder.
+ */
+export function probeSettled(): Promise<void> {
+  return probed ? probed.then(() => undefined, () => undefined) : Promise.resolve();
+}
+
 function run(file: string, args: readonly string[]): Promise<{ error: (Error & { code?: unknown }) | null; stderr: string }> {
   return new Promise((resolve) => {
     execFile(file, args, { env: terminalEnv(), timeout: PROBE_TIMEOUT_MS }, (error, _stdout, stderr) => resolve({ error, stderr: String(stderr) }));

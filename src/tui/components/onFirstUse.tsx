@@ -1,16 +1,9 @@
 /** Screens whose code loads when they are first opened (routes.tsx). */
 import { type ComponentType, useEffect, useState } from 'react';
 import { Text } from './Text.js';
+import { noteScreenUsed } from '../usedScreens.js';
 
-const used = new Set<string>();
-
-/**
- * The screens loaded on first use that this session opened, by name: the CLI saves the code cache
- * again when a session ran one the cache was not written with (src/codeCache.ts).
- */
-export function usedScreens(): string[] {
-  return [...used];
-}
+export { usedScreens } from '../usedScreens.js';
 
 /**
  * A screen whose code loads when it is first opened, not at start-up; a line stands in while it
@@ -27,7 +20,7 @@ export function onFirstUse<P extends object>(name: string, load: () => Promise<C
       if (state.Screen) return;
       let live = true;
       (loading$ ??= load().then((Screen) => {
-        used.add(name);
+        noteScreenUsed(name);
         return (loaded = Screen);
       })).then(
         (Screen) => live && setState({ Screen }),

@@ -7,9 +7,9 @@
 import { build, type Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
-async function graph(): Promise<{ statics: string[]; all: string[] }> {
+async function graph(entry = 'src/tui/index.tsx'): Promise<{ statics: string[]; all: string[] }> {
   const { metafile } = await build({
-    entryPoints: ['src/tui/index.tsx'],
+    entryPoints: [entry],
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -21,7 +21,7 @@ async function graph(): Promise<{ statics: string[]; all: string[] }> {
     logLevel: 'silent',
   });
   const outputs: Metafile['outputs'] = metafile.outputs;
-  const entry = Object.keys(outputs).find((o) => outputs[o]!.entryPoint === 'src/tui/index.tsx')!;
+  const out = Object.keys(outputs).find((o) => outputs[o]!.entryPoint === entry)!;
   const seen = new Set<string>();
   const statics = new Set<string>();
   const visit = (out: string) => {
@@ -34,7 +34,7 @@ async function graph(): Promise<{ statics: string[]; all: string[] }> {
       else visit(i.path);
     }
   };
-  visit(entry);
+  visit(out);
   const all = Object.values(outputs).flatMap((o) => [...Object.keys(o.inputs), ...o.imports.filter((i) => i.external).map((i) => i.path)]);
   return { statics: [...statics], all };
 }
@@ -54,5 +54,16 @@ describe('the TUI at start', () => {
     }
     // What a first frame needs is there.
     for (const part of ['ink', 'react', 'src/tui/app.tsx', 'src/tui/screens/InternList.tsx', 'src/tui/wrap.ts']) expect(statics, part).toContain(part);
+  });
+
+  it('sends the first screen\'s requests before loading Ink: the TUI command imports no Ink, React (and so no yoga) or screen statically', async () => {
+    // dist/tui.cjs runs what tuiCommand.ts imports statically before the command itself, and so
+    // before its requests go out; the TUI (index.tsx) comes by import() once they are on their way.
+    const { statics, all } = await graph('src/cli/tuiCommand.ts');
+    for (const part of ['ink', 'react', 'src/tui/index.tsx', 'src/tui/app.tsx', 'src/tui/components/']) {
+      expect(statics.filter((i) => i === part || i.startsWith(part)), part).toEqual([]);
+      expect(all.some((i) => i === part || i.startsWith(part)), part).toBe(true);
+    }
+    for (const part of ['src/client/prefetch.ts', 'src/client/http.ts', 'src/tui/usedScreens.ts']) expect(statics, part).toContain(part);
   });
 });

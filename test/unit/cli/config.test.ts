@@ -87,6 +87,8 @@ describe('precedence', () => {
     expect(() => resolveConfig({ baseUrl: 'http://127.0.0.1:9/api/v1?x=1' }, {}, { profiles: {} })).toThrow(/must not hold a query or a fragment: give http:\/\/127\.0\.0\.1:9\/api\/v1$/);
     expect(() => resolveConfig({ baseUrl: '127.0.0.1:9/api/v1' }, {}, { profiles: {} })).toThrow(/with its scheme: http:\/\/127\.0\.0\.1:9\/api\/v1/);
     expect(() => resolveConfig({ baseUrl: 'localhost:9/api/v1' }, {}, { profiles: {} })).toThrow(/has no http:\/\/ or https:\/\/ \(with its scheme: http:\/\/localhost:9\/api\/v1/);
+    // Credentials before the host are left out of the hint ("…@" where it shows the URL).
+    expect(() => resolveConfig({ baseUrl: 'user:secret@localhost:9/api/v1' }, {}, { profiles: {} })).toThrow(/\(with its scheme: http:\/\/localhost:9\/api\/v1 or https:\/\/localhost:9\/api\/v1\)$/);
     // A bare ? or # too: the client would build /api/v1?/interns.
     for (const tail of ['?', '#']) expect(() => resolveConfig({ baseUrl: `http://127.0.0.1:9/api/v1${tail}` }, {}, { profiles: {} })).toThrow(/must not hold a query or a fragment/);
     // Without a scheme, still no password and no query in the message.
