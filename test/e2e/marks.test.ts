@@ -1,15 +1,24 @@
-/** Marks and a bulk action in the built CLI against a sandbox process: two running interns suspended with one question. */
+/** Sorting, marks and a bulk action in the built CLI against a sandbox process: sorted by name, two running interns suspended with one question. */
 import { describe, expect, it } from 'vitest';
 import { e2eSuite } from './suite.js';
 
 const { open } = e2eSuite();
 
 describe('marks and bulk actions', () => {
-  it('marks two running interns from the sandbox fixtures, suspends them with one confirmation, and sees both stopped', async () => {
+  it('sorts by name, marks two running interns from the sandbox fixtures, suspends them with one confirmation, and sees both stopped', async () => {
     const t = open();
     await t.ready();
     await t.waitFor(/plain +● running/);
     await t.waitFor(/runner-jpeg +● running/);
+    // Sorted by name (k9s's shift and the column's letter): the header says so, the rows follow.
+    await t.press('N');
+    const sorted = await t.waitFor('NAME↑');
+    const names = sorted
+      .split('\n')
+      .filter((line) => /[●○◌◐✖◇◑] \w/.test(line))
+      .map((line) => /^[›✓ ]*★? *(\S+)/.exec(line)![1]!);
+    expect(names.length).toBeGreaterThan(2);
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, undefined, { numeric: true, sensitivity: 'base' })));
     // Marked one at a time through the filter: a mark the filter hides stays.
     await t.press('/');
     await t.type('plain');
