@@ -52,7 +52,7 @@ function keysOf(query: string): string[] {
 
 async function model(n: number): Promise<{ typed: number[]; back: number[]; perQuery: Map<string, number[]> }> {
   const { fuzzyFilter } = await import('../src/tui/fuzzy.js');
-  const { filterFields } = await import('../src/tui/screens/InternList.js');
+  const { filterFields } = await import('../src/tui/screens/internColumns.js');
   const all = manyInterns(n);
   let rows = all;
   const draw = (query: string) => {

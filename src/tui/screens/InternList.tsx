@@ -4,24 +4,24 @@ import { Text } from '../components/Text.js';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { FIRST_INTERN_PAGE } from '../../client/prefetch.js';
 import { INTERN_PAGE } from '../../client/pages.js';
-import { NO_MODEL, SUSPENDABLE_STATUSES, TRANSITIONAL_STATUSES, type Intern } from '../../contract/intern.js';
+import { SUSPENDABLE_STATUSES, TRANSITIONAL_STATUSES, type Intern } from '../../contract/intern.js';
 import { ErrorView } from '../components/ErrorView.js';
-import { type Column, Table } from '../components/Table.js';
-import { statusColor, statusLabel } from '../components/StatusBadge.js';
+import { Table } from '../components/Table.js';
+import { COLUMNS, filterFields, STATUS_FILTERS, TIES } from './internColumns.js';
 import { TextField } from '../components/TextField.js';
 import { useTui } from '../context.js';
 import { useTick } from '../hooks/useTick.js';
 import { useScreen } from '../hooks/useScreen.js';
-import { timeText, useTimeColumns } from '../times.js';
+import { useTimeColumns } from '../times.js';
 import { useClipboard } from '../hooks/useClipboard.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useFilter } from '../hooks/useFilter.js';
-import { type FilterField, fuzzyFilter } from '../fuzzy.js';
+import { fuzzyFilter } from '../fuzzy.js';
 import { useListCursor } from '../hooks/useListCursor.js';
-import { internScopes, lifecycleRefusal, STATUS_ORDER } from '../lifecycle.js';
+import { internScopes, lifecycleRefusal } from '../lifecycle.js';
 import { useRemembered } from '../hooks/useRemembered.js';
 import { useSort } from '../hooks/useSort.js';
-import { sortText, type Ties } from '../state/sort.js';
+import { sortText } from '../state/sort.js';
 import { usePolling } from '../hooks/usePolling.js';
 import { type Scope, matches } from '../keymap.js';
 import { sanitize } from '../../text.js';
@@ -34,27 +34,7 @@ import { counted } from '../format.js';
 
 const PAGE: number = FIRST_INTERN_PAGE.limit;
 const NO_ROWS: Intern[] = [];
-/** What `f` steps through: all, then the statuses in the order a person looks for them (running, then the failures). */
-const STATUS_FILTERS: (string | null)[] = [null, ...STATUS_ORDER];
 const idOf = (i: Intern) => i.id;
-const COLUMNS: Column<Intern>[] = [
-  { header: '', width: 1, tight: true, cell: (i) => (i.created_by_you ? '★' : ' ') },
-  { header: 'NAME', width: 18, fit: true, cell: (i) => sanitize(i.name), sort: { kind: 'text', by: (i) => i.name, key: 'sortName' } },
-  { header: 'STATUS', width: 24, fit: true, cell: (i) => statusLabel(i.status), color: (i) => statusColor(i.status), sort: { kind: 'status', by: (i) => i.status, key: 'sortStatus' } },
-  { header: 'MODEL', min: 12, grow: 11, cell: (i) => (i.model ? sanitize(i.model) : NO_MODEL), color: (i) => (i.model ? undefined : theme.muted), sort: { kind: 'text', by: (i) => i.model, key: 'sortModel' } },
-  { header: 'HOSTNAME', min: 0, grow: 9, cell: (i) => sanitize(i.hostname ?? '—'), color: () => theme.muted, sort: { kind: 'text', by: (i) => i.hostname, key: 'sortHost' } },
-  { header: 'UPDATED', width: 9, cell: (i) => timeText(i.updated_at), color: () => theme.muted, sort: { kind: 'time', by: (i) => i.updated_at, key: 'sortAge' } },
-];
-const TIES: Ties<Intern> = { name: (i) => i.name, id: (i) => i.id };
-
-/** What the filter matches, as the columns draw it; the description, drawn nowhere, in HOSTNAME's place when it matched. */
-export const filterFields = (i: Intern): FilterField[] => [
-  { text: i.name, column: 'NAME' },
-  { text: statusLabel(i.status), column: 'STATUS' },
-  { text: i.model ?? '', column: 'MODEL' },
-  { text: i.hostname ?? '', column: 'HOSTNAME' },
-  { text: i.description ?? '', column: 'HOSTNAME', hidden: 'description' },
-];
 
 export function InternList() {
   const { api, nav, active, pane, options } = useTui();
