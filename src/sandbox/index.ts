@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { buildApp } from './app.js';
 import { writeFileAtomic, makeDirs } from '../files.js';
 import { SecretBox, SecretSourceError, randomToken, takeSecretFromEnv } from './crypto.js';
-import { confinementNote, probeConfinement, probeSettled, within } from './daemon/confine.js';
+import { confinementNote, probeConfinement, stopProbe, within } from './daemon/confine.js';
 import { createDaemonHub } from './daemon/index.js';
 import type { DaemonHub } from './daemon/types.js';
 import { AgentService } from './agent/index.js';
@@ -34,10 +34,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   // PROBE_AFTER_MS after the start for the note, whichever comes first. Not during the start: the
   // probe runs processes, and on two cores they took the TUI's first frame on the embedded sandbox
   // from ×2.1 to ×2.8 of the Ink hello (bench row d). The probe is cached, so it runs once.
+  let shuttingDown = false;
   const probeLater = setTimeout(() => {
     void probeConfinement().then((c) => {
       const note = confinementNote(c);
-      if (note) notice(note);
+      // A probe the close ended says nothing true of this machine.
+      if (note && !shuttingDown) notice(note);
     });
   }, PROBE_AFTER_MS);
   probeLater.unref();
@@ -117,6 +119,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
   /** Stops everything started above and removes the temporary folders: on close, or when listening fails. */
   const shutdown = async () => {
+    shuttingDown = true;
     clearTimeout(probeLater);
     lifecycle.close();
     agent.close();
@@ -125,8 +128,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     store.close();
     if (ephemeral) rmSync(dir, { recursive: true, force: true });
     if (workspaces.temporary) rmSync(workspaces.dir, { recursive: true, force: true });
-    // A probe under way (PROBE_AFTER_MS's, or the first terminal's) removes its scratch folder when it ends.
-    await probeSettled();
+    // A probe under way (PROBE_AFTER_MS's, or the first terminal's) is ended, and its scratch folder removed.
+    await stopProbe();
   };
   let address: string;
   try {

@@ -144,17 +144,27 @@ export function probeConfinement(): Promise<Confinement> {
   return (probed ??= runProbe());
 }
 
+/** The probe under way, if one is: stopProbe ends its processes. */
+let probing: AbortController | undefined;
+
 /**
- * Settles once a probe that has started has finished and removed its scratch folder (at once when none
- * has): the sandbox's close waits for it, or a close during the probe left an `intern-confine-` folder.
+ * Ends a probe under way (its processes killed, its scratch folder removed) and settles once it has;
+ * at once when none runs. The sandbox's close calls it: waiting for the probe held a close for up to
+ * its timeout, and not waiting left an `intern-confine-` folder. A probe so stopped answers nothing:
+ * the next one asks again.
  */
-export function probeSettled(): Promise<void> {
-  return probed ? probed.then(() => undefined, () => undefined) : Promise.resolve();
+export async function stopProbe(): Promise<void> {
+  const running = probed;
+  if (!running || !probing) return;
+  const stopped = probing;
+  stopped.abort();
+  await running.then(() => undefined, () => undefined);
+  if (stopped.signal.aborted && probed === running) probed = undefined;
 }
 
-function run(file: string, args: readonly string[]): Promise<{ error: (Error & { code?: unknown }) | null; stderr: string }> {
+function run(file: string, args: readonly string[], signal: AbortSignal): Promise<{ error: (Error & { code?: unknown }) | null; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(file, args, { env: terminalEnv(), timeout: PROBE_TIMEOUT_MS }, (error, _stdout, stderr) => resolve({ error, stderr: String(stderr) }));
+    execFile(file, args, { env: terminalEnv(), timeout: PROBE_TIMEOUT_MS, signal }, (error, _stdout, stderr) => resolve({ error, stderr: String(stderr) }));
   });
 }
 
@@ -167,12 +177,14 @@ async function runProbe(): Promise<Confinement> {
   } catch (e) {
     return { kind: 'none', reason: `no scratch folder to test it in: ${(e as Error).message}` };
   }
+  const controller = new AbortController();
+  probing = controller;
   try {
-    const perl = run(FOREGROUND[0], ['-MPOSIX', '-e', '1']);
+    const perl = run(FOREGROUND[0], ['-MPOSIX', '-e', '1'], controller.signal);
     // The whole chain on a covered scratch folder: the file in it unseen, the program PID 1 of its namespace.
     const program = { file: '/bin/sh', args: ['-c', '[ ! -e "$1" ] && [ "$$" = 1 ]', 'intern-probe', join(dir, 'seen')] };
     const { file, args } = terminalArgv({ kind: 'unshare', pgrp: false }, program, { dirs: [dir], files: [] });
-    const chain = await run(file, args);
+    const chain = await run(file, args, controller.signal);
     if (chain.error) {
       const said = sanitize(chain.stderr.trim().split('\n')[0] ?? '').slice(0, 120);
       const reason = chain.error.code === 'ENOENT' ? 'unshare (util-linux) is not installed' : said ? `unshare failed: ${said}` : 'user namespaces are not available';
@@ -180,6 +192,7 @@ async function runProbe(): Promise<Confinement> {
     }
     return { kind: 'unshare', pgrp: (await perl).error === null };
   } finally {
+    if (probing === controller) probing = undefined;
     rmSync(dir, { recursive: true, force: true });
   }
 }

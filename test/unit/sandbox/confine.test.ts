@@ -1,9 +1,9 @@
 /** The one place that decides how an intern's terminal runs and what it cannot see (issue 43). */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FOREGROUND, HIDE_SCRIPT, STTY_EXEC, UNSHARE_OUTER, confinementNote, hiddenPaths, terminalArgv, terminalEnv } from '../../../src/sandbox/daemon/confine.js';
+import { FOREGROUND, HIDE_SCRIPT, STTY_EXEC, UNSHARE_OUTER, confinementNote, hiddenPaths, probeConfinement, stopProbe, terminalArgv, terminalEnv } from '../../../src/sandbox/daemon/confine.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -106,5 +106,24 @@ describe('confinementNote', () => {
     expect(note).toMatch(/not confined \(unshare \(util-linux\) is not installed\).*data folder, manifest and \/proc\/PID\/environ/);
     expect(note).not.toContain('\n');
     expect(confinementNote({ kind: 'unshare', pgrp: true })).toBeUndefined();
+  });
+});
+
+describe('stopProbe (the sandbox\'s close)', () => {
+  const scratch = () => readdirSync(tmpdir()).filter((n) => n.startsWith('intern-confine-'));
+
+  it('ends a probe under way at once, leaves no scratch folder, and the next probe asks again', async () => {
+    const before = new Set(scratch());
+    const first = probeConfinement();
+    await stopProbe();
+    expect(scratch().filter((n) => !before.has(n))).toEqual([]);
+    // A stopped probe answered nothing: it is not kept.
+    const again = probeConfinement();
+    expect(again).not.toBe(first);
+    await again;
+    expect(probeConfinement()).toBe(again);
+    // With no probe under way it has nothing to do.
+    await stopProbe();
+    expect(probeConfinement()).toBe(again);
   });
 });
