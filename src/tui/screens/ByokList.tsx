@@ -168,7 +168,7 @@ export function ByokList() {
         BYOK credentials{' '}
         <Text color={theme.muted}>
           · {total === 0 ? 'none' : `${offset + 1}-${offset + loaded.length} of ${total}`}
-          {filter.applied !== '' ? ` · ${rows.length} match, filtering ${total > loaded.length ? `the ${loaded.length} of this page` : `all ${loaded.length}`}` : ''} · provider:{' '}
+          {filter.applied !== '' ? ` · ${rows.length} ${rows.length === 1 ? 'match' : 'matches'}, filtering ${total > loaded.length ? `the ${loaded.length} of this page` : `all ${loaded.length}`}` : ''} · provider:{' '}
           {sanitize(provider) || 'all'} ({keyLabel('byokProvider')}) · workspace:{' '}
           {workspace.id ? truncate(sanitize(workspace.name ?? workspace.id), 16) : 'default'} ({keyLabel('byokWorkspace')})
           {sort.spec ? ` · sorted by ${sortText(sort.spec)}${total > rows.length ? ' · this page' : ''}` : ''}
