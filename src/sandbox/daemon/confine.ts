@@ -156,10 +156,9 @@ let probing: AbortController | undefined;
 export async function stopProbe(): Promise<void> {
   const running = probed;
   if (!running || !probing) return;
-  const stopped = probing;
-  stopped.abort();
+  probing.abort();
   await running.then(() => undefined, () => undefined);
-  if (stopped.signal.aborted && probed === running) probed = undefined;
+  if (probed === running) probed = undefined;
 }
 
 function run(file: string, args: readonly string[], signal: AbortSignal): Promise<{ error: (Error & { code?: unknown }) | null; stderr: string }> {
