@@ -25,6 +25,9 @@ import { recordingsDir } from '../tui/state/recordings.js';
 
 const warn = warnTo(process.stderr);
 
+/** The turns of the event loop the first frame waits for an answer already on its way (see their use). */
+const FIRST_PAGE_TURNS = 5;
+
 /** What legacy.ts's code cache is saved with (src/codeCache.ts). */
 export { usedScreens } from '../tui/usedScreens.js';
 
@@ -65,6 +68,11 @@ export async function tuiCommand(flags: Flags, forceSandbox: boolean, early?: Ea
   const tuiModule = new Promise<void>((loaded) => setImmediate(loaded)).then(() => import('../tui/index.js'));
   try {
     const { runTui } = await tuiModule;
+    // Loading the TUI held the thread for tens of milliseconds, in which the first page's answer may
+    // have come: a few turns of the event loop read it, so the first frame is the list, not an empty
+    // one drawn and then drawn again (bench/README.md, row c). A turn with nothing to read is a few
+    // microseconds; a service that has not answered yet is not waited for.
+    await prefetched.settled(FIRST_PAGE_TURNS);
     return await runTui({
       api: prefetched.api,
       takeFirstPage: prefetched.takeFirstPage,
