@@ -4,7 +4,7 @@
  * the other core meanwhile (`npm start`'s time to the list, bench/README.md). Surely: `--sandbox`,
  * or no config file and nothing in the flags or the environment, where tuiCommand.ts's full
  * resolution (the same rule, on the same empty file) cannot decide otherwise. Anything else waits
- * for tuiCommand.ts. Used by dispatch.ts and quickTui.ts.
+ * for tuiCommand.ts. Used by dispatch.ts and tuiEntry.ts's quickTui.
  */
 import { existsSync } from 'node:fs';
 import { tuiTerminalProblem } from '../tui/terminal.js';

@@ -1,5 +1,5 @@
 /**
- * How every command line ends (dispatch.ts, and quickTui.ts for the TUI with no arguments): the
+ * How every command line ends (dispatch.ts, and tuiEntry.ts's quickTui for the TUI with no arguments): the
  * exit code set and the process ended, by the signal that ended the TUI where one did; a failure
  * said in one line on stderr (as JSON when the command line asked for JSON).
  */

@@ -8,7 +8,7 @@ import { sanitize } from '../text.js';
 import { shellQuote } from './quote.js';
 import { configPath, type EarlySandbox, resolveConfig, type Flags, usesEmbeddedSandbox, warnTo } from './settings.js';
 import type { RunContext } from './context.js';
-import { loadTuiCommand } from './tuiBundle.js';
+import { loadTuiEntry } from './tuiBundle.js';
 import { EXIT } from './exit.js';
 import { onTerminalGone } from '../tui/terminal.js';
 
@@ -34,7 +34,7 @@ export async function runLegacy(argv: string[], early?: EarlySandbox): Promise<n
     case 'config':
       return command.action === 'use' ? useProfile(command.profile) : configCommand(command.action, command.flags);
     case 'tui':
-      return (await loadTuiCommand()).tuiCommand(command.flags, command.forceSandbox, early);
+      return (await loadTuiEntry()).tuiCommand(command.flags, command.forceSandbox, early);
   }
 }
 

@@ -1,9 +1,9 @@
 /**
  * The TUI command: resolve the settings and credentials, start the embedded sandbox when nothing
  * is configured, send the first screen's requests, then run the TUI. In the bundle this file and
- * all it reaches (the client, Ink, React, the screens) is one CommonJS file, dist/tui.cjs, which
- * legacy.ts runs with V8's code cache (src/codeCache.ts): compiling it was about a third of the
- * TUI's start (bench/README.md).
+ * all it reaches (the client, Ink, React, the screens) is in one CommonJS file, dist/tui.cjs
+ * (tuiEntry.ts), which tuiBundle.ts runs with V8's code cache (src/codeCache.ts): compiling it was
+ * about a third of the TUI's start (bench/README.md).
  */
 import { dirname, join } from 'node:path';
 import { deferredApi } from '../client/deferred.js';
@@ -27,9 +27,6 @@ const warn = warnTo(process.stderr);
 
 /** The turns of the event loop the first frame waits for an answer already on its way (see their use). */
 const FIRST_PAGE_TURNS = 5;
-
-/** What legacy.ts's code cache is saved with (src/codeCache.ts). */
-export { usedScreens } from '../tui/usedScreens.js';
 
 export async function tuiCommand(flags: Flags, forceSandbox: boolean, early?: EarlySandbox): Promise<number> {
   const problem = tuiTerminalProblem(process.stdin, process.stdout, process.env);
