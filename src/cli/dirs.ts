@@ -1,7 +1,8 @@
 /**
  * Where intern-tui keeps its files, by the XDG base directory rules: the config file, the caches
- * (icons, V8's code cache) and the state (history, conversations, recordings). A leaf: the TUI's
- * start (tuiBundle.ts) needs the code cache's folder before anything else is loaded.
+ * (icons, V8's code cache) and the state (history, conversations, recordings); and the profile of
+ * the config file the environment names. A leaf: the TUI's start (tuiBundle.ts) needs them before
+ * anything else is loaded.
  */
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
@@ -31,3 +32,6 @@ export function stateDir(env: NodeJS.ProcessEnv = process.env): string | null {
 export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(cacheDir(env), 'code-cache');
 }
+
+/** INTERN_TUI_PROFILE, an empty one being unset, as an empty OPENROUTER_API_KEY is. */
+export const profileFromEnv = (env: NodeJS.ProcessEnv): string | undefined => env.INTERN_TUI_PROFILE || undefined;

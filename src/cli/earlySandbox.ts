@@ -8,22 +8,35 @@
  */
 import { existsSync } from 'node:fs';
 import { tuiTerminalProblem } from '../tui/terminal.js';
+import type { WarmSandbox } from '../sandbox/thread.js';
 import type { EarlySandbox, Flags } from './settings.js';
 
-export async function earlySandbox(flags: Flags, forceSandbox: boolean): Promise<EarlySandbox | undefined> {
-  if (tuiTerminalProblem(process.stdin, process.stdout, process.env)) return undefined;
-  // Loaded here, not statically: only the TUI's path needs it.
-  const { codeCacheDir, configPath, EMBEDDED_SANDBOX, noConfigFile, resolveConfig, usesEmbeddedSandbox } = await import('./settings.js');
-  if (!forceSandbox) {
-    if (existsSync(configPath())) return undefined;
-    try {
-      if (!usesEmbeddedSandbox(false, resolveConfig(flags, process.env, noConfigFile()))) return undefined;
-    } catch {
-      return undefined; // tuiCommand.ts resolves again and says what is wrong
-    }
+/**
+ * The sandbox started now when the rule says the TUI will run on it, else undefined. `warm`, a thread
+ * already loading the sandbox (tuiBundle.ts), is started then, or ended.
+ */
+export async function earlySandbox(flags: Flags, forceSandbox: boolean, warm?: WarmSandbox): Promise<EarlySandbox | undefined> {
+  const wanted = await wantsSandbox(flags, forceSandbox);
+  if (!wanted) {
+    warm?.cancel();
+    return undefined;
   }
-  const { startSandboxThread } = await import('../sandbox/thread.js');
-  const started = startSandboxThread(EMBEDDED_SANDBOX, { codeCacheDir: codeCacheDir() });
+  const { codeCacheDir, EMBEDDED_SANDBOX } = wanted;
+  const started = warm ? warm.start(EMBEDDED_SANDBOX) : (await import('../sandbox/thread.js')).startSandboxThread(EMBEDDED_SANDBOX, { codeCacheDir: codeCacheDir() });
   started.catch(() => undefined); // tuiCommand.ts awaits it and reports a failure
   return { started };
+}
+
+/** The settings the start needs when the TUI surely runs on the embedded sandbox; undefined when it may not. */
+async function wantsSandbox(flags: Flags, forceSandbox: boolean) {
+  if (tuiTerminalProblem(process.stdin, process.stdout, process.env)) return undefined;
+  // Loaded here, not statically: only the TUI's path needs it.
+  const settings = await import('./settings.js');
+  if (forceSandbox) return settings;
+  if (existsSync(settings.configPath())) return undefined;
+  try {
+    return settings.usesEmbeddedSandbox(false, settings.resolveConfig(flags, process.env, settings.noConfigFile())) ? settings : undefined;
+  } catch {
+    return undefined; // tuiCommand.ts resolves again and says what is wrong
+  }
 }

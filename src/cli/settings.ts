@@ -31,8 +31,8 @@ export const warnTo =
 export const noConfigFile = (): ConfigFile => ({ profiles: {} });
 
 // Where the config, the caches and the state live: dirs.ts (a leaf the TUI's quick start loads alone).
-export { cacheDir, codeCacheDir, configPath, stateDir } from './dirs.js';
-import { configPath } from './dirs.js';
+export { cacheDir, codeCacheDir, configPath, profileFromEnv, stateDir } from './dirs.js';
+import { configPath, profileFromEnv } from './dirs.js';
 
 export interface Flags {
   profile?: string;
@@ -81,8 +81,6 @@ export interface Resolved {
 
 const FLAG_OF: Record<CredentialKind, keyof Flags> = { api_key: 'apiKey', management_key: 'managementKey', oauth_token: 'oauthToken' };
 
-/** INTERN_TUI_PROFILE, an empty one being unset, as an empty OPENROUTER_API_KEY is. */
-export const profileFromEnv = (env: NodeJS.ProcessEnv): string | undefined => env.INTERN_TUI_PROFILE || undefined;
 
 /** A profile named by --profile or INTERN_TUI_PROFILE that the config file lacks: the words every command uses. */
 export function noSuchProfile(name: string, file: ConfigFile): ConfigError {

@@ -8,6 +8,7 @@
 import { earlySandbox } from './earlySandbox.js';
 import { runToEnd } from './finish.js';
 import type * as TuiCommand from './tuiCommand.js';
+import type { WarmSandbox } from '../sandbox/thread.js';
 
 /** What the code cache is saved with (src/codeCache.ts). */
 export { usedScreens } from '../tui/usedScreens.js';
@@ -20,12 +21,13 @@ export const tuiCommand: typeof TuiCommand.tuiCommand = async (...args) => (awai
  * start people wait on most. main.ts comes here without dispatch.ts, whose registry, parser and
  * loaders (a dozen modules of the bundle, each a file Node's ES module loader finds, reads and
  * compiles without a code cache) an empty command line does not need: it is the TUI with no
- * flags, as args.ts's parseCommand reads it too (test/unit/cli/quickTui.test.ts).
+ * flags, as args.ts's parseCommand reads it too (test/unit/cli/quickTui.test.ts). `warm`: the
+ * sandbox's thread, already loading (tuiBundle.ts), which the start uses or ends.
  */
-export function quickTui(): Promise<void> {
+export function quickTui(warm?: WarmSandbox): Promise<void> {
   return runToEnd(
     (async () => {
-      const early = await earlySandbox({}, false);
+      const early = await earlySandbox({}, false, warm);
       return tuiCommand({}, false, early);
     })(),
   );
