@@ -222,7 +222,7 @@ await build({
   splitting: true,
   format: 'esm',
   // The version and the help for main.ts, which answers --version and --help with no other module loaded;
-  // and the TUI command as dist/tui.cjs (built below) for legacy.ts.
+  // and the TUI as dist/tui.cjs (built below) for tuiBundle.ts.
   define: {
     ...production,
     __INTERN_TUI_VERSION__: JSON.stringify(JSON.parse(readFileSync(root + 'package.json', 'utf8')).version),
@@ -242,13 +242,13 @@ const cjsWithOwnUrl = {
   define: { ...production, 'import.meta.url': '__intern_import_meta_url' },
   banner: { js: "var __intern_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
 };
-// The TUI command (legacy.ts runs it): everything its start reaches, the screens it loads later too
+// The TUI (src/cli/tuiEntry.ts; tuiBundle.ts runs it): everything its start reaches, the screens it loads later too
 // (thread.ts finds the sandbox's worker file by its own URL).
 await build({
   ...common,
   ...tui,
   ...cjsWithOwnUrl,
-  entryPoints: ['src/cli/tuiCommand.ts'],
+  entryPoints: ['src/cli/tuiEntry.ts'],
   outfile: 'dist/tui.cjs',
 }).then(keepMeta);
 // The embedded sandbox: its worker thread (src/sandbox/thread.ts) starts dist/sandbox-worker.cjs,

@@ -4,11 +4,10 @@
  * loads only the registry (data), the argument parser (node:util) and the version; a command's
  * implementation, the client, the sandbox and the TUI are imported when they are needed.
  */
-import { existsSync } from 'node:fs';
 import { VERSION } from '../version.js';
 import { HELP, parseCommand } from './args.js';
-import { endBy } from './ending.js';
-import { tuiTerminalProblem } from '../tui/terminal.js';
+import { asksForJson, runToEnd } from './finish.js';
+import { earlySandbox } from './earlySandbox.js';
 import { closest } from '../client/closest.js';
 import { CliError, EXIT } from './exit.js';
 import type { EarlySandbox } from './settings.js';
@@ -18,8 +17,6 @@ import { jsonFieldsOf } from './loaders.js';
 
 const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
 
-/** Whether a command line asks for JSON: then its errors are JSON too, whatever the command (README). */
-const asksForJson = (argv: readonly string[]): boolean => argv.some((a) => a === '--json' || a.startsWith('--json='));
 
 /**
  * The TUI's credential flags, which commands refuse: given before a command (`--api-key K interns
@@ -43,31 +40,15 @@ function hoistGlobalFlags(argv: string[]): string[] {
   return [...argv.slice(i), ...lead];
 }
 
-/**
- * The embedded sandbox, started now when the TUI will surely run on it: before legacy.ts, the
- * client and zod load, so its worker thread comes up on the other core meanwhile (`npm start`'s
- * time to the list, bench/README.md). Surely: `--sandbox`, or no config file and nothing in the
- * flags or the environment, where legacy.ts's full resolution (the same rule, on the same empty
- * file) cannot decide otherwise. Anything else waits for legacy.ts.
- */
-async function earlySandbox(argv: string[]): Promise<EarlySandbox | undefined> {
-  if (tuiTerminalProblem(process.stdin, process.stdout, process.env)) return undefined;
-  // Loaded here, not statically: only the TUI's path needs it.
-  const { codeCacheDir, configPath, EMBEDDED_SANDBOX, noConfigFile, resolveConfig, usesEmbeddedSandbox } = await import('./settings.js');
+/** The embedded sandbox started early (earlySandbox.ts) for a command line that runs the TUI. */
+async function earlySandboxFor(argv: string[]): Promise<EarlySandbox | undefined> {
+  let command;
   try {
-    const command = parseCommand(argv);
-    if (command.kind !== 'tui') return undefined;
-    if (!command.forceSandbox) {
-      if (existsSync(configPath())) return undefined;
-      if (!usesEmbeddedSandbox(false, resolveConfig(command.flags, process.env, noConfigFile()))) return undefined;
-    }
+    command = parseCommand(argv);
   } catch {
     return undefined; // legacy.ts parses again and says what is wrong
   }
-  const { startSandboxThread } = await import('../sandbox/thread.js');
-  const started = startSandboxThread(EMBEDDED_SANDBOX, { codeCacheDir: codeCacheDir() });
-  started.catch(() => undefined); // legacy.ts awaits it and reports a failure
-  return { started };
+  return command.kind === 'tui' ? earlySandbox(command.flags, command.forceSandbox) : undefined;
 }
 
 async function main(original: string[]): Promise<number> {
@@ -88,7 +69,7 @@ async function main(original: string[]): Promise<number> {
   const found = findCommand(argv);
   if (found === null) {
     if (first !== undefined && !first.startsWith('-')) throw new CliError(EXIT.usage, unknownCommand(first));
-    const early = await earlySandbox(argv);
+    const early = await earlySandboxFor(argv);
     const { runLegacy } = await import('./legacy.js');
     return runLegacy(argv, early);
   }
@@ -115,30 +96,7 @@ async function main(original: string[]): Promise<number> {
   return runCommand(spec, rest, parsed, io);
 }
 
-function finish(code: number): void {
-  process.exitCode = code;
-  const signal = code === EXIT.hangup ? 'SIGHUP' : code === EXIT.terminated ? 'SIGTERM' : undefined;
-  if (signal) {
-    // Everything is closed: end by the signal that ended the TUI, as a program should. (After a
-    // hangup an exit would also have Node restore the dead terminal's mode, and Node 20 aborts
-    // when that fails.)
-    endBy(signal);
-    return;
-  }
-  // Ink, pty and socket handles may linger; the command is done. Let stdout drain first.
-  process.stdout.write('', () => setTimeout(() => process.exit(code), 50).unref());
-}
-
 /** Runs the command line, sets the exit code and ends the process. */
 export function dispatch(argv: string[]): Promise<void> {
-  return main(argv).then(finish, (e: unknown) => {
-    if (process.env.INTERN_TUI_DEBUG === '1') console.error(e);
-    // By name, not instanceof: an error from the TUI comes from dist/tui.cjs, which has its own copies of these classes.
-    const name = (e as Error | undefined)?.name;
-    const usage = name === 'CliError' ? (e as CliError).exitCode : name === 'UsageError' || name === 'ConfigError' ? EXIT.usage : EXIT.failed;
-    const wantsJson = asksForJson(process.argv);
-    const message = (e as Error | undefined)?.message ?? String(e);
-    process.stderr.write(wantsJson ? JSON.stringify({ error: { message, exit: usage } }) + '\n' : `intern-tui: ${message}\n`);
-    finish(usage);
-  });
+  return runToEnd(main(argv));
 }

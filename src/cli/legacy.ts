@@ -1,20 +1,16 @@
 /** The commands that parse their own flags (args.ts): the TUI, `sandbox`, `login`, `config`. */
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { BASE_URL_ENV, CREDENTIAL_SOURCES, type CredentialKind } from '../contract/routes.js';
 import { HELP, parseCommand, type SandboxFlags, UsageError } from './args.js';
 import { closest } from '../client/closest.js';
 import { sanitize } from '../text.js';
 import { shellQuote } from './quote.js';
-import { codeCacheDir, configPath, type EarlySandbox, resolveConfig, type Flags, usesEmbeddedSandbox, warnTo } from './settings.js';
+import { configPath, type EarlySandbox, resolveConfig, type Flags, usesEmbeddedSandbox, warnTo } from './settings.js';
 import type { RunContext } from './context.js';
-import type * as TuiCommand from './tuiCommand.js';
+import { loadTuiEntry } from './tuiBundle.js';
 import { EXIT } from './exit.js';
 import { onTerminalGone } from '../tui/terminal.js';
-
-/** Defined by scripts/build.mjs in the bundle, where the TUI command is dist/tui.cjs. */
-declare const __INTERN_TUI_CJS__: boolean | undefined;
 
 const warn = warnTo(process.stderr);
 
@@ -38,26 +34,12 @@ export async function runLegacy(argv: string[], early?: EarlySandbox): Promise<n
     case 'config':
       return command.action === 'use' ? useProfile(command.profile) : configCommand(command.action, command.flags);
     case 'tui':
-      return (await loadTuiCommand()).tuiCommand(command.flags, command.forceSandbox, early);
+      return (await loadTuiEntry()).tuiCommand(command.flags, command.forceSandbox, early);
   }
 }
 
 export const configCommandRaw = (ctx: RunContext) => runLegacy(['config', ...ctx.rest]);
 export const sandboxCommand = (ctx: RunContext) => runLegacy(['sandbox', ...ctx.rest]);
-
-/**
- * tuiCommand.ts. In the bundle it is dist/tui.cjs, run with V8's code cache, which is saved as the
- * process exits (so it holds what the whole session compiled) when there was none, V8 refused it,
- * or the session opened a screen loaded on first use (attach, chat) that the cache was not written
- * with. This module is only ever imported dynamically, so in the bundle it is a chunk in dist/chunks/.
- */
-async function loadTuiCommand(): Promise<typeof TuiCommand> {
-  if (typeof __INTERN_TUI_CJS__ !== 'boolean') return import('./tuiCommand.js');
-  const { runCompiled } = await import('../codeCache.js');
-  const compiled = runCompiled<typeof TuiCommand>(fileURLToPath(new URL('../tui.cjs', import.meta.url)), 'tui', codeCacheDir());
-  process.once('exit', () => compiled.saveCache(compiled.exports.usedScreens()));
-  return compiled.exports;
-}
 
 /** `config use PROFILE`: the config file's default_profile, set to a profile it has. */
 async function useProfile(name: string): Promise<number> {

@@ -17,4 +17,6 @@ const [only] = argv;
 const built = typeof __INTERN_TUI_VERSION__ === 'string' && typeof __INTERN_TUI_HELP__ === 'string';
 if (built && argv.length === 1 && (only === '--version' || only === '-v')) process.stdout.write(`intern-tui ${__INTERN_TUI_VERSION__}\n`);
 else if (built && argv.length === 1 && (only === '--help' || only === '-h' || only === 'help')) process.stdout.write(__INTERN_TUI_HELP__);
+// No arguments: the TUI, without the registry and the parser (tuiEntry.ts's quickTui).
+else if (argv.length === 0) await (await import('./tuiBundle.js')).quickTui();
 else await (await import('./dispatch.js')).dispatch(argv);

@@ -1,10 +1,9 @@
 /**
  * The CLI's settings: flags, then the environment, then a named profile of the config file
- * (config.ts reads it), and where the config and cache live. No zod here: the start-up path reads
- * it (src/cli/dispatch.ts, to start the embedded sandbox before the rest of the CLI has loaded).
+ * (config.ts reads it); where the config and cache live is dirs.ts's. No zod here: the start-up
+ * path reads it (earlySandbox.ts, to start the embedded sandbox before the rest of the CLI has loaded).
  */
-import { homedir } from 'node:os';
-import { dirname, isAbsolute, join } from 'node:path';
+import { dirname } from 'node:path';
 import { BASE_URL_ENV, CREDENTIAL_SOURCES, DEFAULT_BASE_URL, NOT_IN_A_KEY, loginCommand, type CredentialKind } from '../contract/routes.js';
 import { isRegionalHost } from '../contract/rules.js';
 import { themeWarning } from '../tui/theme.js';
@@ -31,26 +30,9 @@ export const warnTo =
 /** What a missing config file reads as (config.ts's readConfig, and dispatch.ts's early decision). */
 export const noConfigFile = (): ConfigFile => ({ profiles: {} });
 
-/** An XDG base directory: the variable when it holds an absolute path (the XDG spec has relative ones ignored), else ~/`fallback`. */
-function xdgDir(value: string | undefined, env: NodeJS.ProcessEnv, fallback: string): string {
-  return value && isAbsolute(value) ? value : join(env.HOME || homedir(), fallback);
-}
-export function configPath(env: NodeJS.ProcessEnv = process.env): string {
-  return join(xdgDir(env.XDG_CONFIG_HOME, env, '.config'), 'intern-tui', 'config.json');
-}
-export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  return join(xdgDir(env.XDG_CACHE_HOME, env, '.cache'), 'intern-tui');
-}
-/**
- * Where what the client keeps between runs lives (prompt history, conversations, and anything else
- * of that kind: src/tui/state/): `$XDG_STATE_HOME/intern-tui`, else ~/.local/state/intern-tui.
- * Null when the environment names neither (no HOME: a service account, a test's empty
- * environment): nothing is kept then, rather than kept in a home guessed from the password file.
- */
-export function stateDir(env: NodeJS.ProcessEnv = process.env): string | null {
-  if (!(env.XDG_STATE_HOME && isAbsolute(env.XDG_STATE_HOME)) && !env.HOME) return null;
-  return join(xdgDir(env.XDG_STATE_HOME, env, join('.local', 'state')), 'intern-tui');
-}
+// Where the config, the caches and the state live: dirs.ts (a leaf the TUI's quick start loads alone).
+export { cacheDir, codeCacheDir, configPath, profileFromEnv, stateDir } from './dirs.js';
+import { configPath, profileFromEnv } from './dirs.js';
 
 export interface Flags {
   profile?: string;
@@ -99,8 +81,6 @@ export interface Resolved {
 
 const FLAG_OF: Record<CredentialKind, keyof Flags> = { api_key: 'apiKey', management_key: 'managementKey', oauth_token: 'oauthToken' };
 
-/** INTERN_TUI_PROFILE, an empty one being unset, as an empty OPENROUTER_API_KEY is. */
-export const profileFromEnv = (env: NodeJS.ProcessEnv): string | undefined => env.INTERN_TUI_PROFILE || undefined;
 
 /** A profile named by --profile or INTERN_TUI_PROFILE that the config file lacks: the words every command uses. */
 export function noSuchProfile(name: string, file: ConfigFile): ConfigError {
@@ -268,11 +248,6 @@ export const BUILTIN_FEATURES: FeatureSpec[] = [
  */
 export function usesEmbeddedSandbox(forceSandbox: boolean, resolved: Pick<Resolved, 'credentials' | 'baseUrlConfigured' | 'profileHoldsKeys'>): boolean {
   return forceSandbox || (!Object.values(resolved.credentials).some(Boolean) && !resolved.baseUrlConfigured && !resolved.profileHoldsKeys);
-}
-
-/** Where the embedded sandbox's worker keeps V8's code cache (src/sandbox/compiled.ts). */
-export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  return join(cacheDir(env), 'code-cache');
 }
 
 /** The embedded sandbox: loopback, a free port, the demo data; the config folder out of its interns' sight. */

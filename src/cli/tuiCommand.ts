@@ -1,9 +1,9 @@
 /**
  * The TUI command: resolve the settings and credentials, start the embedded sandbox when nothing
  * is configured, send the first screen's requests, then run the TUI. In the bundle this file and
- * all it reaches (the client, Ink, React, the screens) is one CommonJS file, dist/tui.cjs, which
- * legacy.ts runs with V8's code cache (src/codeCache.ts): compiling it was about a third of the
- * TUI's start (bench/README.md).
+ * all it reaches (the client, Ink, React, the screens) is in one CommonJS file, dist/tui.cjs
+ * (tuiEntry.ts), which tuiBundle.ts runs with V8's code cache (src/codeCache.ts): compiling it was
+ * about a third of the TUI's start (bench/README.md).
  */
 import { dirname, join } from 'node:path';
 import { deferredApi } from '../client/deferred.js';
@@ -25,8 +25,8 @@ import { recordingsDir } from '../tui/state/recordings.js';
 
 const warn = warnTo(process.stderr);
 
-/** What legacy.ts's code cache is saved with (src/codeCache.ts). */
-export { usedScreens } from '../tui/usedScreens.js';
+/** The turns of the event loop the first frame waits for an answer already on its way (see their use). */
+const FIRST_PAGE_TURNS = 5;
 
 export async function tuiCommand(flags: Flags, forceSandbox: boolean, early?: EarlySandbox): Promise<number> {
   const problem = tuiTerminalProblem(process.stdin, process.stdout, process.env);
@@ -65,6 +65,11 @@ export async function tuiCommand(flags: Flags, forceSandbox: boolean, early?: Ea
   const tuiModule = new Promise<void>((loaded) => setImmediate(loaded)).then(() => import('../tui/index.js'));
   try {
     const { runTui } = await tuiModule;
+    // Loading the TUI held the thread for tens of milliseconds, in which the first page's answer may
+    // have come: a few turns of the event loop read it, so the first frame is the list, not an empty
+    // one drawn and then drawn again (bench/README.md, row c). A turn with nothing to read is a few
+    // microseconds; a service that has not answered yet is not waited for.
+    await prefetched.settled(FIRST_PAGE_TURNS);
     return await runTui({
       api: prefetched.api,
       takeFirstPage: prefetched.takeFirstPage,

@@ -35,14 +35,21 @@ export interface Prefetched {
    * draw it in its very first frame. Taken once; after that (or before the answer) undefined.
    */
   takeFirstPage: () => InternList | undefined;
+  /**
+   * Resolves once the first page's answer has been handled (arrived or failed), or after `turns`
+   * turns of the event loop when it has not: an answer already read from the socket, or about to
+   * be, is then in the first frame, and nothing waits on a service that has not answered yet.
+   */
+  settled: (turns: number) => Promise<void>;
 }
 
 export function prefetchFirstScreen(api: InternApi): Prefetched {
   let list: ReturnType<InternApi['listInterns']> | undefined = api.listInterns({ ...FIRST_INTERN_PAGE });
   let key: ReturnType<InternApi['getKeyInfo']> | undefined = api.configured.api_key ? api.getKeyInfo() : undefined;
   let arrived: InternList | undefined;
+  let answered = false;
   // Nobody may ever ask (the user quits at once): an unclaimed failure is not an unhandled rejection.
-  list.then((page) => (arrived = page), () => undefined);
+  list.then((page) => (arrived = page), () => undefined).finally(() => (answered = true));
   key?.catch(() => undefined);
   const takeFirstPage = () => {
     if (list === undefined || arrived === undefined) return undefined;
@@ -68,5 +75,8 @@ export function prefetchFirstScreen(api: InternApi): Prefetched {
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },
   });
-  return { api: wrapped, takeFirstPage };
+  const settled = async (turns: number) => {
+    for (let turn = 0; turn < turns && !answered; turn++) await new Promise<void>((next) => setImmediate(next));
+  };
+  return { api: wrapped, takeFirstPage, settled };
 }

@@ -10,7 +10,7 @@ import { Worker } from 'node:worker_threads';
 import { takeSecretFromEnv } from './secretSource.js';
 import type { RunningSandbox, SandboxOptions } from './types.js';
 
-export type ToWorker = { type: 'close' };
+export type ToWorker = { type: 'start'; options: ThreadSandboxOptions } | { type: 'close' };
 export type FromWorker =
   | ({ type: 'ready' } & Pick<RunningSandbox, 'baseUrl' | 'origin' | 'manifest' | 'workspacesDir'>)
   | { type: 'error'; message: string }
@@ -21,10 +21,21 @@ export type FromWorker =
 /** Options that cross the thread boundary: everything but the functions (the worker's notes come as warnings). */
 export type ThreadSandboxOptions = Omit<SandboxOptions, 'log' | 'notice'>;
 
-/** The worker's data: the sandbox's options, and where the bundle's worker keeps its code cache (compiled.ts). */
+/** The worker's data: where the bundle's worker keeps its code cache (compiled.ts). Its options come in the 'start' message. */
 export interface WorkerInput {
-  options: ThreadSandboxOptions;
   codeCacheDir?: string;
+}
+
+/**
+ * A worker thread that has begun to boot and load the sandbox's code, and does nothing else until
+ * it is started: loading has no effect outside the thread (no folder, no file, no port), so a
+ * thread warmed for a start that then does not need the sandbox is simply ended.
+ */
+export interface WarmSandbox {
+  /** Starts the sandbox in it, once: the running sandbox, or why it did not start. */
+  start(options?: ThreadSandboxOptions): Promise<RunningSandbox>;
+  /** Ends the thread, when the sandbox is not wanted after all (after start, close the sandbox instead). */
+  cancel(): void;
 }
 
 /**
@@ -39,43 +50,65 @@ function workerUrl(): URL {
   return existsSync(fileURLToPath(beside)) ? beside : new URL('../sandbox-worker.cjs', here);
 }
 
-export function startSandboxThread(options: ThreadSandboxOptions = {}, cache: { codeCacheDir?: string } = {}): Promise<RunningSandbox> {
+/**
+ * Boots a worker thread for the sandbox and has it load the sandbox's code while the caller decides
+ * whether it wants one (the TUI's start, tuiBundle.ts, before dist/tui.cjs loads).
+ */
+export function warmSandboxThread(cache: { codeCacheDir?: string } = {}): WarmSandbox {
   // The secret's variables are taken here, in the main thread: the worker's environment is a copy of
   // this one's, and a program the main thread starts later must not inherit them either.
   const fromEnv = takeSecretFromEnv();
-  if (fromEnv.note) process.emitWarning(fromEnv.note, { type: 'SandboxNotice' });
-  const input: WorkerInput = { options: { ...options, secret: options.secret ?? fromEnv.source }, ...cache };
-  const worker = new Worker(workerUrl(), { workerData: input });
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    const fail = (message: string) => {
-      if (settled) return;
+  const worker = new Worker(workerUrl(), { workerData: cache satisfies WorkerInput });
+  type Ready = Omit<Extract<FromWorker, { type: 'ready' }>, 'type'>;
+  let ready: (info: Ready) => void = () => undefined;
+  let failed: (e: Error) => void = () => undefined;
+  const up = new Promise<Ready>((resolve, reject) => ((ready = resolve), (failed = reject)));
+  up.catch(() => undefined); // a thread warmed and then not wanted may fail unseen
+  let settled = false;
+  const fail = (message: string) => {
+    if (settled) return;
+    settled = true;
+    void worker.terminate();
+    failed(new Error(`the embedded sandbox did not start: ${message}`));
+  };
+  // Listened to from the start: a thread that fails while it loads fails the start that follows.
+  worker.once('error', (e) => fail(e.message));
+  worker.once('exit', (code) => fail(`its thread exited (code ${code})`));
+  worker.on('message', (m: FromWorker) => {
+    // The worker's warnings are the main thread's to print, or to hold while the TUI has the
+    // screen (tui/terminal.ts, holdWarnings): printed from the worker, they came out over it.
+    if (m.type === 'warning') return process.emitWarning(m.message, { type: m.name, code: m.code });
+    if (m.type === 'error') return fail(m.message);
+    if (m.type !== 'ready' || settled) return;
+    settled = true;
+    const { type: _ready, ...info } = m;
+    ready(info);
+  });
+  let started: Promise<RunningSandbox> | undefined;
+  return {
+    start: (options = {}) => {
+      if (started) return started;
+      if (fromEnv.note) process.emitWarning(fromEnv.note, { type: 'SandboxNotice' });
+      worker.postMessage({ type: 'start', options: { ...options, secret: options.secret ?? fromEnv.source } } satisfies ToWorker);
+      let closing: Promise<void> | undefined;
+      const close = () =>
+        (closing ??= new Promise<void>((done) => {
+          worker.on('message', (c: FromWorker) => {
+            if (c.type === 'closed') void worker.terminate().then(() => done());
+          });
+          worker.once('exit', () => done());
+          worker.postMessage({ type: 'close' } satisfies ToWorker);
+        }));
+      return (started = up.then((info) => ({ ...info, close })));
+    },
+    cancel: () => {
+      if (started) return;
       settled = true;
       void worker.terminate();
-      reject(new Error(`the embedded sandbox did not start: ${message}`));
-    };
-    worker.once('error', (e) => fail(e.message));
-    worker.once('exit', (code) => fail(`its thread exited (code ${code})`));
-    worker.on('message', (m: FromWorker) => {
-      // The worker's warnings are the main thread's to print, or to hold while the TUI has the
-      // screen (tui/terminal.ts, holdWarnings): printed from the worker, they came out over it.
-      if (m.type === 'warning') return process.emitWarning(m.message, { type: m.name, code: m.code });
-      if (m.type === 'error') return fail(m.message);
-      if (m.type !== 'ready' || settled) return;
-      settled = true;
-      const { type: _ready, ...info } = m;
-      let closing: Promise<void> | undefined;
-      resolve({
-        ...info,
-        close: () =>
-          (closing ??= new Promise<void>((done) => {
-            worker.on('message', (c: FromWorker) => {
-              if (c.type === 'closed') void worker.terminate().then(() => done());
-            });
-            worker.once('exit', () => done());
-            worker.postMessage({ type: 'close' } satisfies ToWorker);
-          })),
-      });
-    });
-  });
+    },
+  };
+}
+
+export function startSandboxThread(options: ThreadSandboxOptions = {}, cache: { codeCacheDir?: string } = {}): Promise<RunningSandbox> {
+  return warmSandboxThread(cache).start(options);
 }

@@ -1,14 +1,14 @@
 /**
- * The sandbox in a worker thread (see thread.ts): starts it with the options it was given, posts
- * what a client needs to reach it, and closes it when asked. Its database, HTTP server and
+ * The sandbox in a worker thread (see thread.ts): loads the sandbox's code, starts it with the
+ * options of the 'start' message, posts what a client needs to reach it, and closes it when asked. Its database, HTTP server and
  * terminals live in this thread, so their start-up runs on another core than the TUI's first frame.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { startSandbox } from './index.js';
-import type { FromWorker, ToWorker, WorkerInput } from './thread.js';
+import type { FromWorker, ThreadSandboxOptions, ToWorker } from './thread.js';
 
+if (parentPort === null) throw new Error('sandbox/worker.ts runs only as a worker thread');
 const port = parentPort;
-if (port === null) throw new Error('sandbox/worker.ts runs only as a worker thread');
 const post = (m: FromWorker) => port.postMessage(m);
 
 // This thread's warnings go to the main thread, which prints them when the screen is its own.
@@ -33,21 +33,31 @@ export const served = new Promise<void>((resolve) => (warm = resolve));
 // The sandbox's notes at start (terminals that cannot be confined) are warnings of the main thread's too.
 const notice = (line: string) => post({ type: 'warning', name: 'SandboxNotice', message: line });
 
-startSandbox({ ...(workerData as WorkerInput).options, notice }).then(
-  (sandbox) => {
-    post({ type: 'ready', baseUrl: sandbox.baseUrl, origin: sandbox.origin, manifest: sandbox.manifest, workspacesDir: sandbox.workspacesDir });
-    setTimeout(warm, WARM_MS).unref();
-    port.on('message', (m: ToWorker) => {
-      if (m.type !== 'close') return;
+/** Started when thread.ts says so: until then this thread has only loaded the sandbox's code. */
+function start(options: ThreadSandboxOptions): void {
+  startSandbox({ ...options, notice }).then(
+    (sandbox) => {
+      post({ type: 'ready', baseUrl: sandbox.baseUrl, origin: sandbox.origin, manifest: sandbox.manifest, workspacesDir: sandbox.workspacesDir });
+      setTimeout(warm, WARM_MS).unref();
+      port.on('message', (m: ToWorker) => {
+        if (m.type !== 'close') return;
+        warm();
+        sandbox.close().then(
+          () => post({ type: 'closed' }),
+          (e: unknown) => post({ type: 'closed', error: (e as Error).message }),
+        );
+      });
+    },
+    (e: unknown) => {
       warm();
-      sandbox.close().then(
-        () => post({ type: 'closed' }),
-        (e: unknown) => post({ type: 'closed', error: (e as Error).message }),
-      );
-    });
-  },
-  (e: unknown) => {
-    warm();
-    post({ type: 'error', message: (e as Error).message });
-  },
-);
+      post({ type: 'error', message: (e as Error).message });
+    },
+  );
+}
+
+const waiting = (m: ToWorker) => {
+  if (m.type !== 'start') return;
+  port.off('message', waiting);
+  start(m.options);
+};
+port.on('message', waiting);

@@ -646,6 +646,32 @@ describe('intern-tui commands without a TTY', () => {
     expect([...seen].reduce((n, o) => n + meta.outputs[o]!.bytes, 0)).toBeLessThan(100_000);
   });
 
+  it('starts the TUI of an empty command line without the registry, the parser or the dispatcher (tuiEntry.ts)', () => {
+    const meta = JSON.parse(readFileSync(join(ROOT, 'dist', 'meta.json'), 'utf8')) as {
+      outputs: Record<string, { imports: { path: string; kind: string }[]; inputs: Record<string, unknown> }>;
+    };
+    // main.ts's import() of tuiBundle.ts, and everything that chunk imports (statically or not) to run dist/tui.cjs.
+    const bundle = Object.keys(meta.outputs).find((o) => !o.endsWith('.map') && Object.keys(meta.outputs[o]!.inputs).includes('src/cli/tuiBundle.ts'));
+    expect(bundle).toBeDefined();
+    const seen = new Set<string>();
+    const visit = (out: string) => {
+      if (seen.has(out)) return;
+      seen.add(out);
+      for (const i of meta.outputs[out]!.imports) if (meta.outputs[i.path]) visit(i.path);
+    };
+    visit(bundle!);
+    const inputs = [...seen].flatMap((o) => Object.keys(meta.outputs[o]!.inputs));
+    expect(inputs).toContain('src/codeCache.ts');
+    expect(inputs.filter((i) => i.startsWith('src/cli/'))).toEqual(expect.arrayContaining(['src/cli/tuiBundle.ts', 'src/cli/dirs.ts']));
+    expect(inputs.filter((i) => i.startsWith('src/cli/') && i !== 'src/cli/tuiBundle.ts' && i !== 'src/cli/dirs.ts')).toEqual([]);
+    // dist/tui.cjs's entry is tuiEntry.ts, with the quick start and the command it loads when run.
+    const tui = Object.keys(meta.outputs['dist/tui.cjs']!.inputs);
+    for (const part of ['src/cli/tuiEntry.ts', 'src/cli/earlySandbox.ts', 'src/cli/finish.ts', 'src/cli/tuiCommand.ts']) expect(tui, part).toContain(part);
+    for (const skipped of ['src/cli/dispatch.ts', 'src/cli/registry.ts', 'src/cli/args.ts', 'src/cli/parse.ts', 'src/cli/loaders.ts', 'src/cli/legacy.ts']) {
+      expect(tui.filter((i) => i === skipped), skipped).toEqual([]);
+    }
+  });
+
   it('builds the TUI command as one CommonJS file (dist/tui.cjs, for the code cache) with the TUI and without the sandbox', () => {
     const meta = JSON.parse(readFileSync(join(ROOT, 'dist', 'meta.json'), 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
     const tui = Object.keys(meta.outputs['dist/tui.cjs']!.inputs);

@@ -1,6 +1,6 @@
 /** The built CLI in a real pty against a sandbox process: what a person sees and types. */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -232,6 +232,21 @@ describe('the TUI', () => {
     expect(res.status).toBe(2);
     expect(res.stderr.trim().split('\n')).toHaveLength(1);
     expect(res.stderr).toMatch(/needs an interactive terminal/);
+  });
+
+  it('exits 2 with one line when stdin is not a terminal and nothing is configured (the sandbox thread warmed for the start is ended)', () => {
+    const home = mkdtempSync(join(tmpdir(), 'e2e-no-tty-'));
+    try {
+      const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_CACHE_HOME: join(home, 'cache'), TMPDIR: home };
+      const res = spawnSync(process.execPath, [CLI], { input: '', encoding: 'utf8', env, timeout: 30_000 });
+      expect(res.status).toBe(2);
+      expect(res.stderr.trim().split('\n')).toHaveLength(1);
+      expect(res.stderr).toMatch(/needs an interactive terminal/);
+      // The thread only loaded code: no folder of a sandbox's was made in the temporary directory.
+      expect(readdirSync(home).filter((f) => f !== 'cache')).toEqual([]);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 
   it('exits 2 with one line on a terminal that says it cannot move its cursor (TERM=dumb), and starts no sandbox', async () => {

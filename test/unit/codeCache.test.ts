@@ -41,6 +41,13 @@ describe('runCompiled', () => {
     run.saveCache(); // no directory: nothing to write, and no error
   });
 
+  it('reads a file that is not ASCII as UTF-8 (the bundle is ASCII, and read as such)', () => {
+    // The escapes are the TypeScript's: the file holds the characters themselves, in UTF-8.
+    const run = runCompiled<{ text: string }>(writeModule("exports.text = 'caf\u00e9 \u2026 \u{1f600}';", 'utf8.cjs'), 'mod', undefined);
+    expect(run.exports.text).toBe('caf\u00e9 \u2026 \u{1f600}');
+    expect(runCompiled<{ name: string }>(writeModule('', 'ascii.cjs'), 'mod', undefined).exports.name).toBe('ascii.cjs');
+  });
+
   it('writes the cache once, 0600 in a 0700 directory, and the next run takes it', () => {
     const file = writeModule();
     const cacheDir = join(dir, 'cache');

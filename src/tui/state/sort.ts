@@ -71,7 +71,13 @@ export function validSpec<T>(spec: SortSpec | null | undefined, columns: readonl
   return spec && sortColumns(columns).some((c) => c.name === spec.column) ? spec : null;
 }
 
-const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
+/**
+ * Made on the first comparison of texts, not as the module loads: the first Intl.Collator of a
+ * process loads ICU's collation data, about 10 ms that the TUI's start paid before its first frame
+ * (bench/README.md), for a list that most starts never sort by a text column.
+ */
+let collator: Intl.Collator | undefined;
+const compareText = (a: string, b: string): number => (collator ??= new Intl.Collator(undefined, { sensitivity: 'base', numeric: true })).compare(a, b);
 
 /** A value made comparable: null when there is none (it goes last). */
 function keyOf(kind: SortKind, v: string | number | null | undefined): string | number | null {
@@ -93,7 +99,7 @@ function keyOf(kind: SortKind, v: string | number | null | undefined): string | 
 }
 
 const compareKeys = (a: string | number, b: string | number): number =>
-  typeof a === 'number' && typeof b === 'number' ? a - b : collator.compare(String(a), String(b));
+  typeof a === 'number' && typeof b === 'number' ? a - b : compareText(String(a), String(b));
 
 /**
  * The rows in the spec's order; the rows themselves (the same array) when there is no spec or it
@@ -111,7 +117,7 @@ export function sortRows<T>(rows: readonly T[], columns: readonly Sortable<T>[],
       const c = compareKeys(a.key, b.key);
       if (c !== 0) return sign * c;
     }
-    return collator.compare(a.name, b.name) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+    return compareText(a.name, b.name) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   });
   return decorated.map((d) => d.row);
 }

@@ -69,4 +69,27 @@ describe('prefetchFirstScreen', () => {
     process.off('unhandledRejection', unhandled);
     expect(unhandled).not.toHaveBeenCalled();
   });
+
+  it('settled: waits for an answer that comes within the turns given, and not for one that does not', async () => {
+    // An answer that comes on a later turn of the event loop (as one read from a socket does).
+    let answer: ((page: object) => void) | undefined;
+    const slow = { configured: { api_key: false }, listInterns: vi.fn(() => new Promise((r) => (answer = r))) };
+    const early = prefetchFirstScreen(slow as unknown as InternApi);
+    setImmediate(() => setImmediate(() => answer!({ data: [], has_more: false })));
+    await early.settled(5);
+    expect(early.takeFirstPage()).toEqual({ data: [], has_more: false });
+    // A service that has not answered: settled gives up after its turns, and the page is not there.
+    const never = prefetchFirstScreen({ ...slow, listInterns: vi.fn(() => new Promise(() => undefined)) } as unknown as InternApi);
+    let turns = 0;
+    const counting = setInterval(() => turns++, 0);
+    await never.settled(5);
+    clearInterval(counting);
+    expect(never.takeFirstPage()).toBeUndefined();
+    expect(turns).toBeLessThan(5);
+    // A failed answer settles it too, at once.
+    const failed = prefetchFirstScreen({ ...slow, listInterns: vi.fn(() => Promise.reject(new Error('down'))) } as unknown as InternApi);
+    await new Promise((r) => setImmediate(r));
+    await failed.settled(1_000_000);
+    expect(failed.takeFirstPage()).toBeUndefined();
+  });
 });
