@@ -64,6 +64,15 @@ describe('the TUI at start', () => {
       expect(statics.filter((i) => i === part || i.startsWith(part)), part).toEqual([]);
       expect(all.some((i) => i === part || i.startsWith(part)), part).toBe(true);
     }
-    for (const part of ['src/client/prefetch.ts', 'src/client/http.ts', 'src/tui/usedScreens.ts']) expect(statics, part).toContain(part);
+    for (const part of ['src/client/prefetch.ts', 'src/client/http.ts']) expect(statics, part).toContain(part);
+  });
+
+  it("starts the sandbox's thread before the client and zod load: dist/tui.cjs's entry (tuiEntry.ts) imports them only when the command runs", async () => {
+    const { statics, all } = await graph('src/cli/tuiEntry.ts');
+    for (const part of ['src/cli/tuiCommand.ts', 'src/client/http.ts', 'src/client/index.ts', 'zod', 'ink', 'react', 'src/cli/settings.ts', 'src/sandbox/thread.ts']) {
+      expect(statics.filter((i) => i === part || i.startsWith(part)), part).toEqual([]);
+      expect(all.some((i) => i === part || i.startsWith(part)), part).toBe(true);
+    }
+    for (const part of ['src/cli/earlySandbox.ts', 'src/cli/finish.ts', 'src/tui/usedScreens.ts']) expect(statics, part).toContain(part);
   });
 });
