@@ -28,8 +28,8 @@ export async function loadTuiEntry(): Promise<typeof TuiEntry> {
  * `intern-tui` with no arguments (main.ts). Where no config file exists and the environment names no
  * service, credential or profile, the TUI runs on the embedded sandbox (earlySandbox.ts's rule, on
  * an empty config): its thread is warmed first, so that it boots and loads the sandbox's code on
- * the other core while this one loads dist/tui.cjs (about 100 ms of booting and 150 of loading, by
- * a profile of the worker). This test only chooses whether to warm: the rule, in the bundle, then
+ * the other core while this one loads dist/tui.cjs (an empty thread takes 56-72 ms to boot here,
+ * and the sandbox's code 130-180 to load from its cache: bench/README.md). This test only chooses whether to warm: the rule, in the bundle, then
  * starts the thread or ends it before it did anything.
  */
 export async function quickTui(): Promise<void> {
