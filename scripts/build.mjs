@@ -109,6 +109,37 @@ const inkNoDevtools = {
   },
 };
 
+/**
+ * fastify's server.js loads node:https and node:http2 as it loads, for the servers it makes only
+ * when asked for TLS or HTTP/2, which the sandbox never is. In the embedded sandbox's worker thread
+ * (which has no startup snapshot of Node's own modules to take them from) that was 10-11 ms of
+ * every start, on the path of `npm start`'s time to the list: here each is required where its
+ * server is made. A fastify release that changes those lines fails the build here.
+ */
+const fastifyLazyTls = {
+  name: 'fastify-lazy-tls',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/]fastify[\\/]lib[\\/]server\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const cuts = [
+        ["const https = require('node:https')\n", ''],
+        ["const http2 = require('node:http2')\n", ''],
+        ['http2.createSecureServer(', "require('node:http2').createSecureServer("],
+        ['http2.createServer(', "require('node:http2').createServer("],
+        ['https.createServer(', "require('node:https').createServer("],
+      ];
+      let contents = source;
+      for (const [from, to] of cuts) {
+        if (contents.split(from).length !== 2) throw new Error("fastify-lazy-tls: fastify's lib/server.js changed; this build cannot load node:https and node:http2 lazily");
+        contents = contents.replace(from, to);
+      }
+      // Nothing else may use them: `https.` or `http2.` outside comments, other than as a property.
+      if (/(?<![\w.])(?:https|http2)\./.test(contents.replace(/\/\/.*|\/\*[\s\S]*?\*\//g, ''))) throw new Error('fastify-lazy-tls: server.js uses node:https or node:http2 elsewhere');
+      return { loader: 'js', contents };
+    });
+  },
+};
+
 // Chunk names carry hashes: clear the last build's, so dist (and the package) holds only this one.
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
@@ -201,12 +232,12 @@ const common = {
   external: NATIVE,
   logLevel: 'warning',
   metafile: true,
-  plugins: [libsqlTarget],
+  plugins: [libsqlTarget, fastifyLazyTls],
 };
 /** What every bundle holding the TUI shares: the replacements above, and no React devtools. */
 const tui = {
   alias: { 'react-devtools-core': './scripts/react-devtools-stub.mjs' },
-  plugins: [libsqlTarget, yogaSync, stringWidthFast, ansiTokenizeFast, inkNoDevtools, lazySegmenter],
+  plugins: [libsqlTarget, fastifyLazyTls, yogaSync, stringWidthFast, ansiTokenizeFast, inkNoDevtools, lazySegmenter],
 };
 // React's production builds: the development ones (the default without this) check every render and run several times slower.
 const production = { 'process.env.NODE_ENV': '"production"' };
@@ -258,7 +289,7 @@ await build({
 await build({
   ...common,
   // The table-backed string-width too: the real one makes an Intl.Segmenter as it loads (see lazySegmenter).
-  plugins: [libsqlTarget, stringWidthFast],
+  plugins: [libsqlTarget, fastifyLazyTls, stringWidthFast],
   entryPoints: ['src/sandbox/worker.ts'],
   outfile: 'dist/sandbox.cjs',
   format: 'cjs',

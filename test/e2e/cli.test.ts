@@ -700,6 +700,14 @@ describe('intern-tui commands without a TTY', () => {
     expect(readFileSync(join(ROOT, 'dist', 'tui.cjs'), 'utf8').split('AGFzbQEAAAAB').length - 1).toBe(1);
   });
 
+  it("loads node:https and node:http2 in the sandbox only where fastify makes such a server (scripts/build.mjs's fastify-lazy-tls)", () => {
+    const sandbox = readFileSync(join(ROOT, 'dist', 'sandbox.cjs'), 'utf8');
+    expect(sandbox.match(/require\("node:http2"\)/g)).toHaveLength(2);
+    expect(sandbox).toContain('require("node:http2").createServer(');
+    expect(sandbox).toContain('require("node:https").createServer(');
+    expect(sandbox.match(/require\("node:https"\)/g)).toHaveLength(1);
+  });
+
   it('chat on a terminal: asks permission and questions on the terminal and streams the answer', async () => {
     await json(['interns', 'create', 'cli-tty', '--provision', '--json', 'id']);
     const deadline = Date.now() + 40_000;
