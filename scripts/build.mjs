@@ -110,31 +110,49 @@ const inkNoDevtools = {
 };
 
 /**
- * fastify's server.js loads node:https and node:http2 as it loads, for the servers it makes only
- * when asked for TLS or HTTP/2, which the sandbox never is. In the embedded sandbox's worker thread
- * (which has no startup snapshot of Node's own modules to take them from) that was 10-11 ms of
- * every start, on the path of `npm start`'s time to the list: here each is required where its
- * server is made. A fastify release that changes those lines fails the build here.
+ * What fastify loads as it loads for work the sandbox never asks of it: its server.js, node:https
+ * and node:http2, for the servers it makes only when asked for TLS or HTTP/2; its plugin-utils.js,
+ * semver (some forty regular expressions built as it loads), to check the fastify version a plugin
+ * asks for, and the sandbox registers no plugin that asks. In the embedded sandbox's worker thread
+ * (which takes Node's own modules from no startup snapshot) that was on the path of `npm start`'s
+ * time to the list: here each is required where it is used. A fastify release that changes those
+ * lines, or uses the modules elsewhere in those files, fails the build here.
  */
-const fastifyLazyTls = {
-  name: 'fastify-lazy-tls',
+const FASTIFY_LAZY = [
+  {
+    file: 'server.js',
+    names: ['https', 'http2'],
+    cuts: [
+      ["const https = require('node:https')\n", ''],
+      ["const http2 = require('node:http2')\n", ''],
+      ['http2.createSecureServer(', "require('node:http2').createSecureServer("],
+      ['http2.createServer(', "require('node:http2').createServer("],
+      ['https.createServer(', "require('node:https').createServer("],
+    ],
+  },
+  {
+    file: 'plugin-utils.js',
+    names: ['semver'],
+    cuts: [
+      ["const semver = require('semver')\n", ''],
+      ['semver.gt(this.version, semver.coerce(requiredVersion))', "require('semver').gt(this.version, require('semver').coerce(requiredVersion))"],
+      ['semver.satisfies(this.version,', "require('semver').satisfies(this.version,"],
+    ],
+  },
+];
+const fastifyLazyRequires = {
+  name: 'fastify-lazy-requires',
   setup(b) {
-    b.onLoad({ filter: /[\\/]node_modules[\\/]fastify[\\/]lib[\\/]server\.js$/ }, (args) => {
-      const source = readFileSync(args.path, 'utf8');
-      const cuts = [
-        ["const https = require('node:https')\n", ''],
-        ["const http2 = require('node:http2')\n", ''],
-        ['http2.createSecureServer(', "require('node:http2').createSecureServer("],
-        ['http2.createServer(', "require('node:http2').createServer("],
-        ['https.createServer(', "require('node:https').createServer("],
-      ];
-      let contents = source;
-      for (const [from, to] of cuts) {
-        if (contents.split(from).length !== 2) throw new Error("fastify-lazy-tls: fastify's lib/server.js changed; this build cannot load node:https and node:http2 lazily");
+    b.onLoad({ filter: /[\\/]node_modules[\\/]fastify[\\/]lib[\\/](?:server|plugin-utils)\.js$/ }, (args) => {
+      const lazy = FASTIFY_LAZY.find((l) => args.path.endsWith(l.file));
+      let contents = readFileSync(args.path, 'utf8');
+      for (const [from, to] of lazy.cuts) {
+        if (contents.split(from).length !== 2) throw new Error(`fastify-lazy-requires: fastify's lib/${lazy.file} changed; this build cannot load ${lazy.names.join(' and ')} lazily`);
         contents = contents.replace(from, to);
       }
-      // Nothing else may use them: `https.` or `http2.` outside comments, other than as a property.
-      if (/(?<![\w.])(?:https|http2)\./.test(contents.replace(/\/\/.*|\/\*[\s\S]*?\*\//g, ''))) throw new Error('fastify-lazy-tls: server.js uses node:https or node:http2 elsewhere');
+      // Nothing else may use them: `name.` outside comments, other than as a property.
+      const uses = new RegExp(`(?<![\\w.])(?:${lazy.names.join('|')})\\.`);
+      if (uses.test(contents.replace(/\/\/.*|\/\*[\s\S]*?\*\//g, ''))) throw new Error(`fastify-lazy-requires: lib/${lazy.file} uses ${lazy.names.join(' or ')} elsewhere`);
       return { loader: 'js', contents };
     });
   },
@@ -232,12 +250,12 @@ const common = {
   external: NATIVE,
   logLevel: 'warning',
   metafile: true,
-  plugins: [libsqlTarget, fastifyLazyTls],
+  plugins: [libsqlTarget, fastifyLazyRequires],
 };
 /** What every bundle holding the TUI shares: the replacements above, and no React devtools. */
 const tui = {
   alias: { 'react-devtools-core': './scripts/react-devtools-stub.mjs' },
-  plugins: [libsqlTarget, fastifyLazyTls, yogaSync, stringWidthFast, ansiTokenizeFast, inkNoDevtools, lazySegmenter],
+  plugins: [libsqlTarget, fastifyLazyRequires, yogaSync, stringWidthFast, ansiTokenizeFast, inkNoDevtools, lazySegmenter],
 };
 // React's production builds: the development ones (the default without this) check every render and run several times slower.
 const production = { 'process.env.NODE_ENV': '"production"' };
@@ -289,7 +307,7 @@ await build({
 await build({
   ...common,
   // The table-backed string-width too: the real one makes an Intl.Segmenter as it loads (see lazySegmenter).
-  plugins: [libsqlTarget, fastifyLazyTls, stringWidthFast],
+  plugins: [libsqlTarget, fastifyLazyRequires, stringWidthFast],
   entryPoints: ['src/sandbox/worker.ts'],
   outfile: 'dist/sandbox.cjs',
   format: 'cjs',
