@@ -86,6 +86,20 @@ const ansiTokenizeFast = {
 };
 
 /**
+ * `source` with each `[from, to]` of `cuts` replaced, in order; each `from` must stand exactly once
+ * where it is replaced, or the build fails with `failure`: a package release that changed the code
+ * a plugin rewrites fails here, not at run time.
+ */
+function replaceEachOnce(source, cuts, failure) {
+  let contents = source;
+  for (const [from, to] of cuts) {
+    if (contents.split(from).length !== 2) throw new Error(failure);
+    contents = contents.replace(from, to);
+  }
+  return contents;
+}
+
+/**
  * Ink's reconciler awaits at top level, only when DEV=true, to connect React's devtools (which the bundle
  * leaves out: react-devtools-core is a stub) and read its own package.json for them. Those two branches
  * go, so the TUI can be bundled as CommonJS; a release that changes them fails the build here.
@@ -94,16 +108,11 @@ const inkNoDevtools = {
   name: 'ink-no-devtools',
   setup(b) {
     b.onLoad({ filter: /[\\/]ink[\\/]build[\\/]reconciler\.js$/ }, (args) => {
-      const source = readFileSync(args.path, 'utf8');
       const cuts = [
         ["if (isDev()) {\n    try {\n        await import('./devtools.js');", "if (false) {\n    try {\n        undefined;"],
         ['isDev()\n    ? await loadPackageJson()', 'false\n    ? undefined'],
       ];
-      let contents = source;
-      for (const [from, to] of cuts) {
-        if (contents.split(from).length !== 2) throw new Error("ink-no-devtools: Ink's reconciler changed; this build cannot take out its devtools awaits");
-        contents = contents.replace(from, to);
-      }
+      const contents = replaceEachOnce(readFileSync(args.path, 'utf8'), cuts, "ink-no-devtools: Ink's reconciler changed; this build cannot take out its devtools awaits");
       return { loader: 'js', contents };
     });
   },
@@ -145,11 +154,7 @@ const fastifyLazyRequires = {
   setup(b) {
     b.onLoad({ filter: /[\\/]node_modules[\\/]fastify[\\/]lib[\\/](?:server|plugin-utils)\.js$/ }, (args) => {
       const lazy = FASTIFY_LAZY.find((l) => args.path.endsWith(l.file));
-      let contents = readFileSync(args.path, 'utf8');
-      for (const [from, to] of lazy.cuts) {
-        if (contents.split(from).length !== 2) throw new Error(`fastify-lazy-requires: fastify's lib/${lazy.file} changed; this build cannot load ${lazy.names.join(' and ')} lazily`);
-        contents = contents.replace(from, to);
-      }
+      const contents = replaceEachOnce(readFileSync(args.path, 'utf8'), lazy.cuts, `fastify-lazy-requires: fastify's lib/${lazy.file} changed; this build cannot load ${lazy.names.join(' and ')} lazily`);
       // Nothing else may use them: `name.` outside comments, other than as a property.
       const uses = new RegExp(`(?<![\\w.])(?:${lazy.names.join('|')})\\.`);
       if (uses.test(contents.replace(/\/\/.*|\/\*[\s\S]*?\*\//g, ''))) throw new Error(`fastify-lazy-requires: lib/${lazy.file} uses ${lazy.names.join(' or ')} elsewhere`);
