@@ -25,7 +25,7 @@ import { sanitize } from '../../text.js';
 import { counted } from '../format.js';
 import { CONVERSATION_ID } from './ids.js';
 export { CONVERSATION_ID } from './ids.js';
-import { privateDir, readLines } from './stateFiles.js';
+import { notSaved, privateDir, readLines } from './stateFiles.js';
 
 /** Where conversations are kept: what every saved one records beside its intern. */
 export interface ConversationPlace {
@@ -232,8 +232,7 @@ export class ConversationLog {
         this.written = true;
       } else appendLines(this.path, lines, { create: false });
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      this.lost = code === 'ENOENT' ? 'deleted meanwhile: no longer saved' : `not saved (${code ?? (e as Error).message})`;
+      this.lost = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'deleted meanwhile: no longer saved' : notSaved(e);
       this.unsaid = `conversation ${this.id}: ${this.lost}`;
     }
   }

@@ -10,7 +10,7 @@
  */
 import { join } from 'node:path';
 import { appendLines, writeFileAtomic } from '../../files.js';
-import { privateDir, readLines } from './stateFiles.js';
+import { notSaved, privateDir, readLines } from './stateFiles.js';
 
 /** How many prompts a profile's history keeps (documented in README.md). */
 export const HISTORY_MAX = 1000;
@@ -102,7 +102,7 @@ export function fileHistory(path: string, max = HISTORY_MAX): PromptHistory {
         fileLines++;
         if (fileLines >= 2 * max) compact();
       } catch (e) {
-        say(`not saved (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+        say(notSaved(e));
       }
     },
     takeProblem() {

@@ -9,7 +9,7 @@
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../files.js';
 import type { SortSpec } from './sort.js';
-import { privateDir, readLines } from './stateFiles.js';
+import { notSaved, privateDir, readLines } from './stateFiles.js';
 
 /** A list's name or a column's, as the file keeps them (the TUI's own words: `interns`, `updated`). */
 const WORD = /^[a-z][a-z0-9._-]{0,39}$/;
@@ -102,7 +102,7 @@ export function fileSortPrefs(path: string): SortPrefs {
         privateDir(join(path, '..'));
         writeFileAtomic(path, JSON.stringify(Object.fromEntries(onDisk), null, 2) + '\n');
       } catch (e) {
-        say(`not saved (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+        say(notSaved(e));
       }
     },
     takeProblem() {

@@ -20,6 +20,9 @@ export function privateDir(path: string): void {
   }
 }
 
+/** Why a state file was not written, in a few words: the error's code (ENOSPC, EACCES), else its message. */
+export const notSaved = (e: unknown): string => `not saved (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
+
 export type LinesRead = { lines: string[]; problem?: undefined } | { lines?: undefined; problem: string };
 
 /** A state file's lines (none when it does not exist), or why it cannot be read, in a few words. */
