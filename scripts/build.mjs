@@ -5,6 +5,7 @@ import { chmodSync, copyFileSync, readFileSync, rmSync, writeFileSync } from 'no
 import { isBuiltin } from 'node:module';
 import { build } from 'esbuild';
 import { simpleWidthRuns } from './string-width-core.mjs';
+import { KEPT_CACHE_FILES, keptCachesSource } from './ink-kept-caches.mjs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -115,6 +116,21 @@ const inkNoDevtools = {
       const contents = replaceEachOnce(readFileSync(args.path, 'utf8'), cuts, "ink-no-devtools: Ink's reconciler changed; this build cannot take out its devtools awaits");
       return { loader: 'js', contents };
     });
+  },
+};
+
+/**
+ * Ink's text caches (ink/build/output.js and measure-text.js) become scripts/ink-kept-caches.mjs's
+ * KeptMap, bounded, and Output's are shared by every frame rather than made for each (why: see
+ * that file). An Ink release that changes those lines fails the build there.
+ */
+const inkKeptCaches = {
+  name: 'ink-kept-caches',
+  setup(b) {
+    b.onLoad({ filter: KEPT_CACHE_FILES }, (args) => ({
+      loader: 'js',
+      contents: keptCachesSource(args.path, readFileSync(args.path, 'utf8'), root + 'scripts/ink-kept-caches.mjs'),
+    }));
   },
 };
 
@@ -260,7 +276,7 @@ const common = {
 /** What every bundle holding the TUI shares: the replacements above, and no React devtools. */
 const tui = {
   alias: { 'react-devtools-core': './scripts/react-devtools-stub.mjs' },
-  plugins: [libsqlTarget, fastifyLazyRequires, yogaSync, stringWidthFast, ansiTokenizeFast, inkNoDevtools, lazySegmenter],
+  plugins: [libsqlTarget, fastifyLazyRequires, yogaSync, stringWidthFast, ansiTokenizeFast, inkNoDevtools, inkKeptCaches, lazySegmenter],
 };
 // React's production builds: the development ones (the default without this) check every render and run several times slower.
 const production = { 'process.env.NODE_ENV': '"production"' };

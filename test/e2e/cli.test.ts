@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { HELP } from '../../src/cli/args.js';
 import { COMMANDS } from '../../src/cli/registry.js';
 import { CLI, PtyScreen, ROOT, startSandboxProcess, type SandboxProcess } from './harness.js';
+import { KEPT } from '../../scripts/ink-kept-caches.mjs';
 
 let sandbox: SandboxProcess;
 let home: string;
@@ -698,6 +699,17 @@ describe('intern-tui commands without a TTY', () => {
     const chunks = readdirSync(join(ROOT, 'dist', 'chunks')).filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(ROOT, 'dist', 'chunks', f), 'utf8')).join('');
     expect(chunks.split('AGFzbQEAAAAB').length - 1).toBe(0);
     expect(readFileSync(join(ROOT, 'dist', 'tui.cjs'), 'utf8').split('AGFzbQEAAAAB').length - 1).toBe(1);
+  });
+
+  it("keeps Ink's text caches from frame to frame, bounded (scripts/ink-kept-caches.mjs)", () => {
+    const meta = JSON.parse(readFileSync(join(ROOT, 'dist', 'meta.json'), 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
+    const tui = Object.keys(meta.outputs['dist/tui.cjs']!.inputs);
+    expect(tui).toContain('scripts/ink-kept-caches.mjs');
+    // The rewrite made Ink's four caches KeptMaps (their limits: KEPT), and only those.
+    const made = [...readFileSync(join(ROOT, 'dist', 'tui.cjs'), 'utf8').matchAll(/new ([\w$]+)\((\d+)\)/g)];
+    const kept = made.find(([, , n]) => n === String(KEPT.widths))?.[1];
+    const limits = made.filter(([, made]) => made === kept).map(([, , n]) => Number(n));
+    expect(limits.sort((a, b) => a - b)).toEqual([KEPT.styledChars, KEPT.widths, KEPT.blockWidths, KEPT.measured].sort((a, b) => a - b));
   });
 
   it("loads node:https, node:http2 and semver in the sandbox only where fastify uses them (scripts/build.mjs's fastify-lazy-requires)", () => {
