@@ -1,6 +1,6 @@
 /** The shell: header, the current screen, overlays and the footer. Screens own their data and keys. */
 import { Box, useApp } from 'ink';
-import { Fragment, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Activity, Fragment, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ResolvedCommand } from './commands.js';
 import { CommandPalette } from './components/CommandPalette.js';
 import { Footer } from './components/Footer.js';
@@ -187,24 +187,40 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
     pane: { columns: size.columns, rows: paneRows, covered: overlay === 'palette' || signin !== null },
   };
 
-  const drawn = (
-    <ScreenMemoryContext.Provider value={memoryOf(top)}>
-      <Fragment key={session.serial}>{renderRoute(top)}</Fragment>
+  const draw = (route: Route) => (
+    <ScreenMemoryContext.Provider value={memoryOf(route)}>
+      <Fragment key={session.serial}>{renderRoute(route)}</Fragment>
     </ScreenMemoryContext.Provider>
   );
-  if (screen.fullScreen) return <TuiContext.Provider value={ctx}>{drawn}</TuiContext.Provider>;
-
+  // A full-screen route (attach, a recording) draws the terminal itself. The screen it was opened
+  // from stays mounted under it, hidden (React's Activity: its effects, so its polling and its keys,
+  // are stopped, its state kept), so that leaving, the detach key back to the intern's details, shows
+  // it again rather than building it and the shell's header and footer anew (bench row 4).
+  const shown = screen.fullScreen ? stack.at(-2) : top;
+  const shell = shown ? (
+    <Activity mode={screen.fullScreen ? 'hidden' : 'visible'}>
+      {chrome(shown)}
+    </Activity>
+  ) : null;
   return (
     <TuiContext.Provider value={ctx}>
+      {shell}
+      {screen.fullScreen ? draw(top) : null}
+    </TuiContext.Provider>
+  );
+
+  /** The shell around a route's screen: the header, its rule, the screen, and the footer (called, not a component: its type must not change between renders). */
+  function chrome(route: Route) {
+    return (
       <Box flexDirection="column" width={size.columns} height={Math.max(1, size.rows - 1)}>
-        <Header options={options} title={titleOf(top)} width={size.columns} />
+        <Header options={options} title={titleOf(route)} width={size.columns} />
         <Box borderStyle="single" borderColor={theme.muted} borderLeft={false} borderRight={false} borderBottom={false} flexShrink={0} />
         {/* The screen keeps its own height and is clipped at the bottom when the palette opens below it. Only
             vertically: Ink clips horizontally by running slice-ansi over every line of every frame (screens fit
             their width themselves; docs/architecture.md). */}
         <Box flexDirection="column" flexGrow={1} flexShrink={1} overflowY="hidden">
           <Box flexDirection="column" flexShrink={0}>
-            {overlay === 'help' ? <HelpOverlay width={size.columns} height={paneRows} scopes={scopes} /> : drawn}
+            {overlay === 'help' ? <HelpOverlay width={size.columns} height={paneRows} scopes={scopes} /> : draw(route)}
           </Box>
         </Box>
         {signin ? (
@@ -218,8 +234,8 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
         {overlay === 'palette' ? <CommandPalette onRun={runCommand} onClose={() => setOverlay(null)} /> : null}
         <Footer scopes={overlay ? OVERLAY_SCOPES[overlay] : scopes} flash={flash} width={size.columns} />
       </Box>
-    </TuiContext.Provider>
-  );
+    );
+  }
 }
 
 /** Two routes show the same screen: the same kind and the same thing (a seed or a note does not count). */
