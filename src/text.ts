@@ -13,6 +13,13 @@ const CONTROLS_NO_NEWLINE = /[\x00-\x1f\x7f-\x9f]/g;
 const HIDDEN = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b\u2060-\u2064\ufeff]/g;
 /** Unicode's line and paragraph separators: line breaks, as \n is. */
 const SEPARATORS = /[\u2028\u2029]/g;
+/**
+ * Printable ASCII, with newlines where they are kept: nothing above applies to such a string, so it
+ * comes back as it is after one test, not five replaces. Nearly every string the TUI draws is one,
+ * and every Text of every frame passes here (the details screen after a detach spent 14 ms in it).
+ */
+const PLAIN = /^[\x20-\x7e]*$/;
+const PLAIN_LINES = /^[\x20-\x7e\n]*$/;
 
 /**
  * Multi-line text keeps its line breaks, and its tabs become spaces up to the next stop of 8 cells
@@ -22,6 +29,7 @@ const SEPARATORS = /[\u2028\u2029]/g;
  */
 export function sanitize(value: string | null | undefined, opts: { multiline?: boolean; tabs?: boolean } = {}): string {
   if (value === null || value === undefined) return '';
+  if ((opts.multiline ? PLAIN_LINES : PLAIN).test(value)) return value;
   const noEsc = value.replace(ESCAPES, '').replace(HIDDEN, '');
   if (opts.multiline) {
     const text = noEsc.replace(/\r\n?/g, '\n').replace(SEPARATORS, '\n').replace(CONTROLS, '');

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import stringWidth from 'string-width';
 import { jsonText, pad, quoted, sanitize, truncate, widthOf } from '../../src/text.js';
@@ -19,6 +20,18 @@ describe('sanitize', () => {
     ['\x1b(0x', 'x'],
   ])('%j → %j', (input, expected) => {
     expect(sanitize(input)).toBe(expected);
+  });
+  it('gives printable ASCII back as it is (its fast path), and still cleans it with one control inside', () => {
+    const plain = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)) });
+    const control = fc.constantFrom('\x1b', '\x1b[31m', '\x07', '\x00', '\t', '\r', '\x7f', '\x9b', '\u202e', '\u2028');
+    fc.assert(
+      fc.property(plain, plain, control, (a, b, c) => {
+        expect(sanitize(a + b)).toBe(a + b);
+        expect(sanitize(`${a}\n${b}`, { multiline: true })).toBe(`${a}\n${b}`);
+        expect(sanitize(a + c + b)).not.toBe(a + c + b);
+        expect(sanitize(a + c + b, { multiline: true })).not.toBe(a + c + b);
+      }),
+    );
   });
   it('keeps newlines where multi-line text is drawn', () => {
     expect(sanitize('a\r\nb\x1b[1mc\td', { multiline: true })).toBe('a\nbc      d');
