@@ -391,10 +391,15 @@ export class TerminalModel {
   }
 
   dispose(): void {
+    if (this.disposed) return;
     this.disposed = true;
     this.queue.length = 0;
     this.held.take();
     this.history?.dispose();
-    this.term.dispose();
+    // The emulator's own release (its buffers and listeners: 10 ms after a flood filled the
+    // scrollback) waits for the next turn of the event loop, so that a detach first draws the
+    // screen it goes back to (bench row 4). Nothing is written to it once it is disposed.
+    const term = this.term;
+    setImmediate(() => term.dispose());
   }
 }

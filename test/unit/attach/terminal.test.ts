@@ -18,6 +18,19 @@ describe('terminal model', () => {
     for (const sgr of sgrs) expect(row).toContain(`\x1b[${sgr}m`);
     m.dispose();
   });
+  it('drops what comes after dispose at once, and releases the emulator on the next turn (a detach draws first)', async () => {
+    const m = new TerminalModel({ cols: 20, rows: 3, scrollback: 10 });
+    await write(m, 'before');
+    const released = vi.spyOn(m.term, 'dispose');
+    const done = vi.fn();
+    m.dispose();
+    m.write('after', done);
+    m.dispose(); // twice is once
+    expect(released).not.toHaveBeenCalled();
+    await new Promise((r) => setImmediate(r));
+    expect(released).toHaveBeenCalledTimes(1);
+    expect(done).not.toHaveBeenCalled();
+  });
   it('draws a wide character once, in two cells', async () => {
     const m = new TerminalModel({ cols: 6, rows: 1, scrollback: 0 });
     await write(m, '日本x');
