@@ -8,7 +8,7 @@ import { Header } from './components/Header.js';
 import { Text } from './components/Text.js';
 import { HelpOverlay } from './components/HelpOverlay.js';
 import { type Nav, type Route, TuiContext, type TuiContextValue } from './context.js';
-import { useKeys } from './hooks/useKeys.js';
+import { KeysShown, useKeys } from './hooks/useKeys.js';
 import { ScreenMemoryContext, type ScreenMemory } from './hooks/useRemembered.js';
 import { useTerminalSize } from './hooks/useTerminalSize.js';
 import { matches, type Scope } from './keymap.js';
@@ -199,7 +199,7 @@ export function App({ options: started, initial = { name: 'interns' } }: { optio
   const shown = screen.fullScreen ? stack.at(-2) : top;
   const shell = shown ? (
     <Activity mode={screen.fullScreen ? 'hidden' : 'visible'}>
-      {chrome(shown)}
+      <KeysShown.Provider value={!screen.fullScreen}>{chrome(shown)}</KeysShown.Provider>
     </Activity>
   ) : null;
   return (

@@ -45,6 +45,28 @@ describe('a full-screen route over a screen', () => {
     await vi.waitFor(() => expect(api.callsOf('getIntern').length).toBeGreaterThan(readsWhileHidden));
   });
 
+  it('gives no key to the screen hidden under it, while it is up or after that screen has gone', async () => {
+    const api = new FakeApi();
+    const app = renderApp({ api, options: { recordingsDir: null } });
+    await app.waitFor('sleeper');
+    await app.press(':');
+    await app.type('attach sleeper');
+    await app.press('enter');
+    await app.waitFor('is not running');
+    // The list under it, hidden: j, k and enter would move its cursor and open an intern.
+    for (const key of ['j', 'k', 'enter']) await app.press(key);
+    await app.press('\u001d');
+    await app.waitFor('id  ');
+    // Detached to the details, which took the list's place: the list is gone, and takes nothing
+    // either ("replay" holds an a, the list's attach key).
+    await app.press(':');
+    await app.type('replay');
+    await app.press('enter');
+    await app.waitFor('no state folder');
+    expect(app.lastFrame()).not.toContain('is not running');
+    expect(built.details).toBe(1);
+  });
+
   it('builds the screen anew where the full-screen route was not opened from it', async () => {
     const api = new FakeApi();
     const app = renderApp({ api, initial: { name: 'attach', intern: (await api.getIntern(IDS.sleeper)) } });

@@ -14,6 +14,15 @@ type Registry = Map<string, Entry>;
 const KeysContext = createContext<Registry | null>(null);
 
 /**
+ * False inside a subtree React keeps mounted but hidden (the screen under a full-screen route, in
+ * app.tsx's `<Activity mode="hidden">`). React still renders such a subtree, at low priority, but
+ * runs none of its effects: a handler registered as it renders would take keys unseen, and one
+ * unmounted while hidden would never leave the registry. Hidden, nothing registers; the layout
+ * effect registers it again when the subtree is shown.
+ */
+export const KeysShown = createContext(true);
+
+/**
  * Mount once at the root: the single input subscription.
  *
  * React commits a state change a few milliseconds after the handler that made
@@ -67,13 +76,14 @@ export function KeysProvider({ children }: { children: ReactNode }) {
 export function useKeys(handler: (input: string, key: Key) => void, active = true, opts: { text?: boolean } = {}): void {
   const text = opts.text ?? false;
   const registry = useContext(KeysContext);
+  const shown = useContext(KeysShown);
   const { isRawModeSupported } = useStdin();
   const id = useId();
   const handlerRef = useRef(handler);
   const activeRef = useRef(active);
   handlerRef.current = handler;
   activeRef.current = active;
-  if (registry && !registry.has(id)) registry.set(id, { handler: handlerRef, active: activeRef, text });
+  if (registry && shown && !registry.has(id)) registry.set(id, { handler: handlerRef, active: activeRef, text });
   // A layout effect: its cleanup runs within the commit, so a field that just left the screen
   // is out of the registry before the pump lets the next key go.
   useLayoutEffect(() => {
