@@ -106,6 +106,18 @@ async function runSandbox(options: SandboxFlags): Promise<number> {
     const dir = dirname(resolve(options.manifest));
     if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--manifest ${sanitize(options.manifest)}: the folder ${sanitize(dir)} does not exist`);
   }
+  // Stopped by ctrl+c, SIGTERM or SIGHUP (its terminal closed), listened for before it starts: the
+  // manifest is written as it starts, and a signal sent once it was there (a supervisor's, a
+  // test's) met no listener yet and ended the process at once, its temporary database and
+  // workspaces left behind. A signal during the start closes it once it is up. The listeners stay
+  // while it closes: a second signal (a process group's, a supervisor's retry) met none and ended
+  // the process half way. The reader of its output gone (`| head`, a `| tee` ended by ctrl+c:
+  // EPIPE) or its terminal (EIO) ends it too, closed the same way: that write error was unhandled
+  // and crashed it, its temporary folders left behind.
+  const ending = new Promise<NodeJS.Signals | 'pipe'>((resolve) => {
+    for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, () => resolve(s));
+    onTerminalGone([process.stdout, process.stderr], (how) => resolve(how === 'pipe' ? 'pipe' : 'SIGHUP'));
+  });
   const { startSandbox } = await import('../sandbox/index.js');
   const sandbox = await startSandbox({
     host: options.host,
@@ -135,17 +147,8 @@ async function runSandbox(options: SandboxFlags): Promise<number> {
   process.stdout.write(`sandbox listening: ${sandbox.baseUrl}\n`);
   process.stdout.write(options.manifest ? `manifest: ${options.manifest}\n` : 'manifest: not written (pass --manifest FILE)\n');
   if (!options.dataDir) process.stdout.write('state: temporary, removed on exit (pass --data-dir DIR to keep it)\n');
-  // Stopped by ctrl+c, SIGTERM or SIGHUP (its terminal closed). The listeners stay while it
-  // closes: a second signal (a process group's, a supervisor's retry) met none and ended the
-  // process half way, its temporary database and workspaces left behind.
-  // The reader of its output gone (`| head`, a `| tee` ended by ctrl+c: EPIPE) or its terminal
-  // (EIO) ends it too, closed the same way: that write error was unhandled and crashed it, its
-  // temporary folders left behind.
-  const ending = await new Promise<NodeJS.Signals | 'pipe'>((resolve) => {
-    for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, () => resolve(s));
-    onTerminalGone([process.stdout, process.stderr], (how) => resolve(how === 'pipe' ? 'pipe' : 'SIGHUP'));
-  });
+  const how = await ending;
   process.stderr.write('sandbox: stopping\n');
   await sandbox.close();
-  return ending === 'pipe' ? EXIT.closedPipe : 0;
+  return how === 'pipe' ? EXIT.closedPipe : 0;
 }

@@ -133,6 +133,30 @@ describe('intern-tui sandbox', () => {
     expect(readdirSync(own)).toEqual([]);
   });
 
+  it('SIGTERM while it starts (its folders made, its manifest not yet written): it starts, closes, exits 0 and leaves nothing behind', async () => {
+    assertBuilt();
+    const own = mkdtempSync(join(tmpdir(), 'e2e-sandbox-tmp-'));
+    dirs.push(own);
+    const elsewhere = mkdtempSync(join(tmpdir(), 'e2e-sandbox-cli-'));
+    dirs.push(elsewhere);
+    const manifestPath = join(elsewhere, 'manifest.json');
+    const child = spawn(process.execPath, [CLI, 'sandbox', '--port', '0', '--manifest', manifestPath, '--seed', 'demo', '--daemon-command', '/bin/sh'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, TMPDIR: own },
+    });
+    children.push(child);
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.on('exit', (code, signal) => r({ code, signal })));
+    // Its temporary data folder is made as the start begins; the manifest is written as it ends.
+    await until('the start to be under way', () => readdirSync(own).some((f) => f.startsWith('intern-sandbox-')) || undefined, 30_000);
+    child.kill('SIGTERM');
+    // Ended by the signal's default action, it left its folders and was not exit 0.
+    expect(await exited).toEqual({ code: 0, signal: null });
+    expect(stderr).toContain('sandbox: stopping');
+    expect(readdirSync(own)).toEqual([]);
+  });
+
   for (const signals of [['SIGTERM', 'SIGTERM'], ['SIGINT', 'SIGTERM'], ['SIGHUP']] as const) {
     it(`${signals.join(' then ')} while it stops: it still closes, exits 0 and leaves no temporary data behind`, async () => {
       // A temporary directory of its own, to see what it leaves there.
