@@ -6,6 +6,7 @@ import { isBuiltin } from 'node:module';
 import { build } from 'esbuild';
 import { simpleWidthRuns } from './string-width-core.mjs';
 import { KEPT_CACHE_FILES, keptCachesSource } from './ink-kept-caches.mjs';
+import { replaceEachOnce, withoutComments } from './rewrite.mjs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -87,20 +88,6 @@ const ansiTokenizeFast = {
 };
 
 /**
- * `source` with each `[from, to]` of `cuts` replaced, in order; each `from` must stand exactly once
- * where it is replaced, or the build fails with `failure`: a package release that changed the code
- * a plugin rewrites fails here, not at run time.
- */
-function replaceEachOnce(source, cuts, failure) {
-  let contents = source;
-  for (const [from, to] of cuts) {
-    if (contents.split(from).length !== 2) throw new Error(failure);
-    contents = contents.replace(from, to);
-  }
-  return contents;
-}
-
-/**
  * Ink's reconciler awaits at top level, only when DEV=true, to connect React's devtools (which the bundle
  * leaves out: react-devtools-core is a stub) and read its own package.json for them. Those two branches
  * go, so the TUI can be bundled as CommonJS; a release that changes them fails the build here.
@@ -173,7 +160,7 @@ const fastifyLazyRequires = {
       const contents = replaceEachOnce(readFileSync(args.path, 'utf8'), lazy.cuts, `fastify-lazy-requires: fastify's lib/${lazy.file} changed; this build cannot load ${lazy.names.join(' and ')} lazily`);
       // Nothing else may use them: `name.` outside comments, other than as a property.
       const uses = new RegExp(`(?<![\\w.])(?:${lazy.names.join('|')})\\.`);
-      if (uses.test(contents.replace(/\/\/.*|\/\*[\s\S]*?\*\//g, ''))) throw new Error(`fastify-lazy-requires: lib/${lazy.file} uses ${lazy.names.join(' or ')} elsewhere`);
+      if (uses.test(withoutComments(contents))) throw new Error(`fastify-lazy-requires: lib/${lazy.file} uses ${lazy.names.join(' or ')} elsewhere`);
       return { loader: 'js', contents };
     });
   },

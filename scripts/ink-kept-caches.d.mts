@@ -5,7 +5,6 @@ export declare class KeptMap<K, V> {
   set(key: K, value: V): this;
   has(key: K): boolean;
   readonly size: number;
-  clear(): void;
 }
 export declare const KEPT: { styledChars: number; widths: number; blockWidths: number; measured: number };
 export declare const KEPT_CACHE_FILES: RegExp;

@@ -6,6 +6,7 @@
 // Here one set of caches serves every frame. measureText's cache, which Ink keeps for the whole
 // process and never empties (every text ever laid out, an all-day session's every streamed line),
 // is held to the same bound.
+import { replaceEachOnce, withoutComments } from './rewrite.mjs';
 
 /**
  * A Map for caches of what is on the screen: it keeps the last `limit` keys set and up to `limit`
@@ -47,11 +48,6 @@ export class KeptMap {
   get size() {
     return this.young.size + this.old.size;
   }
-
-  clear() {
-    this.young.clear();
-    this.old.clear();
-  }
 }
 
 /** How many keys each cache keeps in a generation: several frames' worth of a full screen's text nodes. */
@@ -81,13 +77,9 @@ export function keptCachesSource(file, source, keptMapUrl) {
   const name = file.replace(/.*[\\/]/, '');
   const cuts = CUTS[name];
   if (!cuts) throw new Error(`ink-kept-caches: no rewrite for ${file}`);
-  let contents = source;
-  for (const [from, to] of cuts) {
-    if (contents.split(from).length !== 2) throw new Error(`ink-kept-caches: Ink's build/${name} changed (${JSON.stringify(from)}); this build cannot keep its caches`);
-    contents = contents.replace(from, to);
-  }
+  const contents = replaceEachOnce(source, cuts, `ink-kept-caches: Ink's build/${name} changed; this build cannot keep its caches`);
   // Only get and set (KeptMap's) may be asked of them.
   const other = /\b(?:cache|widths|blockWidths|styledChars)\.(?!get\(|set\()\w+/;
-  if (other.test(contents.replace(/\/\/.*|\/\*[\s\S]*?\*\//g, ''))) throw new Error(`ink-kept-caches: Ink's build/${name} uses a cache beyond get and set`);
+  if (other.test(withoutComments(contents))) throw new Error(`ink-kept-caches: Ink's build/${name} uses a cache beyond get and set`);
   return `import { KeptMap as __KeptMap } from ${JSON.stringify(keptMapUrl)};\n` + contents;
 }
