@@ -17,6 +17,8 @@
  */
 export const PROMPT = '\x1b\\\r\x1b[K$ ';
 
+import type { PtyScreen } from '../test/e2e/harness.js';
+
 /** The text of the prompt's line once drawn, as `PtyScreen.cursorLine()` returns it. */
 export const PROMPT_LINE = '$';
 
@@ -31,4 +33,19 @@ export function setPromptCommand(): string {
     else fmt += ch;
   }
   return `PS1="$(printf '${fmt}')"`;
+}
+
+/**
+ * Sets PROMPT at the shell on `screen` and clears the screen, waiting for both (and, with `gone`,
+ * for that text to be off the screen too). The shell's `$ ` looks like the bench's prompt, and a
+ * screen without the flood's last line like a cleared one: a mark the shell prints (its answer to
+ * a sum, not the echo of what was typed) says that it has run both, and the clear that follows is
+ * seen to take the mark away. Without it, the first key typed could go before `clear` ran, which
+ * then wiped its echo off the line.
+ */
+export async function promptOnClearScreen(screen: PtyScreen, gone?: string): Promise<void> {
+  screen.write(`${setPromptCommand()}; echo bench-mark-$((6*7))\r`);
+  await screen.whenParsed(() => screen.screen().includes('bench-mark-42') && screen.cursorLine() === PROMPT_LINE, 10_000, 'the bench prompt');
+  screen.write('clear\r');
+  await screen.whenParsed(() => (gone === undefined || !screen.screen().includes(gone)) && !screen.screen().includes('bench-mark-42') && screen.cursorLine() === PROMPT_LINE, 30_000, 'a clear screen');
 }

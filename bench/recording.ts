@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { CLI, PtyScreen, ROOT, type SandboxProcess } from '../test/e2e/harness.js';
-import { PROMPT_LINE, setPromptCommand } from './prompt.js';
+import { PROMPT_LINE, promptOnClearScreen } from './prompt.js';
 import { interleavedEchoes, screenTypist } from './echo.js';
 
 /** Recording on, against off: at least this share of the throughput, at most this much more echo time. */
@@ -65,14 +65,8 @@ async function attachName(s: RecordingSetup, record: boolean, intern = 'runner')
     a.write('\x03');
     await a.whenParsed(atPrompt, 30_000, 'the prompt in attach NAME after ctrl+c');
   }
-  // The shell's `$ ` looks like the bench's prompt, and a screen without the flood's last line like a
-  // cleared one: a mark the shell prints (its answer to a sum, not the echo of what was typed) says
-  // that it has run both, and the clear that follows is seen to take the mark away. Without it, the
-  // first key of row 7 could be typed before `clear` ran, which then wiped its echo off the line.
-  a.write(`${setPromptCommand()}; echo bench-mark-$((6*7))\r`);
-  await a.whenParsed(() => a.screen().includes('bench-mark-42') && a.cursorLine() === PROMPT_LINE, 10_000, 'the bench prompt');
-  a.write('clear\r');
-  await a.whenParsed(() => !a.screen().includes(s.lastLine) && !a.screen().includes('bench-mark-42') && a.cursorLine() === PROMPT_LINE, 30_000, 'a clear screen');
+  // The bench's prompt, on a screen without the flood's last line (prompt.ts).
+  await promptOnClearScreen(a, s.lastLine);
   return { a, cast, home };
 }
 

@@ -33,7 +33,7 @@ import { CHAT_KEYS, chatKeystrokes } from './chat.js';
 import { writeFlood } from './flood.js';
 import { bulkRows } from './bulk.js';
 import { recordingRows } from './recording.js';
-import { PROMPT_LINE, setPromptCommand } from './prompt.js';
+import { PROMPT_LINE, promptOnClearScreen, setPromptCommand } from './prompt.js';
 import { interleavedEchoes, screenTypist, type Typist } from './echo.js';
 
 const COLS = 100;
@@ -449,10 +449,7 @@ async function doNothingClient(sb: SandboxProcess, dir: string, shellEnv: Record
   c.keepOutput = false;
   cleanups.push(() => c.close());
   await c.whenParsed(() => /^[$#]/.test(c.cursorLine()), 30_000, "the do-nothing client's shell prompt");
-  c.write(`${setPromptCommand()}; echo bench-mark-$((6*7))\r`);
-  await c.whenParsed(() => c.screen().includes('bench-mark-42') && c.cursorLine() === PROMPT_LINE, 10_000, "the bench prompt in the do-nothing client");
-  c.write('clear\r');
-  await c.whenParsed(() => !c.screen().includes('bench-mark-42') && c.cursorLine() === PROMPT_LINE, 10_000, 'a clear screen in the do-nothing client');
+  await promptOnClearScreen(c);
   return c;
 }
 
