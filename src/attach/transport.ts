@@ -4,6 +4,7 @@
  * from the last byte it has, so nothing is lost or duplicated.
  */
 import WebSocket from 'ws';
+import { primeAllocator } from './allocator.js';
 import type { DaemonAccess } from '../contract/intern.js';
 import { FLOW, SUBPROTOCOL, TERMINAL_PATH, decodeFrame, encodeControl, encodeInput, ProtocolError } from './protocol.js';
 
@@ -72,6 +73,7 @@ export class WebSocketTransport implements TerminalTransport {
   }
 
   connect(): void {
+    primeAllocator();
     void this.open();
   }
 
