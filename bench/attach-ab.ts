@@ -18,7 +18,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { PtyScreen, ROOT, startSandboxProcess } from '../test/e2e/harness.js';
+import { PtyScreen, ROOT, openIntern, startSandboxProcess } from '../test/e2e/harness.js';
 import { writeFlood } from './flood.js';
 
 const { values, positionals: dirs } = parseArgs({
@@ -54,12 +54,7 @@ async function flood(build: string): Promise<{ rate: number; cpu: number }> {
   a.keepOutput = false;
   if (values.tui) {
     // As row 1 (bench/run.ts's `attached`): the intern's details, then its terminal.
-    await a.waitFor(/^›/m, 30_000);
-    await a.type('/runner');
-    await a.press('\r');
-    await a.waitFor(/› ?★? runner /);
-    await a.press('\r');
-    await a.waitFor(/id {2,}[0-9a-f-]{36}/);
+    await openIntern(a, 'runner');
     await a.press('a');
     await a.whenParsed(() => a.screen().includes('│ connected │') && /^[$#]/.test(a.cursorLine()), 30_000, 'the connection and the prompt');
   } else {
@@ -94,7 +89,7 @@ async function flood(build: string): Promise<{ rate: number; cpu: number }> {
     // From the details, q and q: the TUI exits and writes its profile, if asked for one.
     await a.waitFor(/id {2,}[0-9a-f-]{36}/);
     await a.press('q');
-    await a.waitFor(/^›/m);
+    await a.ready();
     await a.press('q');
   }
   await a.waitForExit(30_000);

@@ -15,9 +15,9 @@
  * cut line's remains are wiped), then `$ `. On a clean screen the first three
  * do nothing visible.
  */
-export const PROMPT = '\x1b\\\r\x1b[K$ ';
-
 import type { PtyScreen } from '../test/e2e/harness.js';
+
+export const PROMPT = '\x1b\\\r\x1b[K$ ';
 
 /** The text of the prompt's line once drawn, as `PtyScreen.cursorLine()` returns it. */
 export const PROMPT_LINE = '$';

@@ -320,18 +320,6 @@ const WARM_FLOODS = Number(process.env.BENCH_WARM_FLOODS ?? 6);
 if (!Number.isInteger(WARM_FLOODS) || WARM_FLOODS < 0) throw new Error('BENCH_WARM_FLOODS must be a whole number, 0 or more');
 
 /**
- * The service in its steady state before row 1, as a real one (long running) is: the sandbox
- * process was started for this run, and its first floods run its daemon's code before V8 has
- * optimized it. WARM_FLOODS floods go through the terminal of another intern (`plain`), with a
- * client that acknowledges as intern-tui does (every FLOW.ackEveryBytes) but has no emulator and
- * no screen. A do-nothing client's rate rose over five or six floods (47.7, 50.9, 55.5, 56.5,
- * 63.1, 57.1 MB/s), and intern-tui's own with it (bench/README.md, eleventh pass): with one flood
- * of warm-up, row 1 timed the fixture still warming. Each rate is printed beside the rows, the
- * first as the fixture's ceiling cold and the last as its ceiling warm; neither is a row. The TUI
- * measured after them is still a fresh process, cold; `runner`'s terminal and replay buffer are
- * untouched.
- */
-/**
  * The bare client, kept after the warm-up: `flood()` times one more flood through it (from a
  * cleared line), the service's own rate in a round of rows 1 and 5, their reference; `typist`
  * types at `plain`'s prompt and hears each echo come back, the service's own echo, row 2's
@@ -344,6 +332,18 @@ interface BareClient {
   typist: Typist;
 }
 
+/**
+ * The service in its steady state before row 1, as a real one (long running) is: the sandbox
+ * process was started for this run, and its first floods run its daemon's code before V8 has
+ * optimized it. WARM_FLOODS floods go through the terminal of another intern (`plain`), with a
+ * client that acknowledges as intern-tui does (every FLOW.ackEveryBytes) but has no emulator and
+ * no screen. A do-nothing client's rate rose over five or six floods (47.7, 50.9, 55.5, 56.5,
+ * 63.1, 57.1 MB/s), and intern-tui's own with it (bench/README.md, eleventh pass): with one flood
+ * of warm-up, row 1 timed the fixture still warming. Each rate is printed beside the rows, the
+ * first as the fixture's ceiling cold and the last as its ceiling warm; neither is a row. The TUI
+ * measured after them is still a fresh process, cold; `runner`'s terminal and replay buffer are
+ * untouched.
+ */
 async function warmService(sb: SandboxProcess, file: string, mb: number, lastLine: string): Promise<BareClient> {
   const m = sb.manifest;
   const api = createClient({ baseUrl: m.base_url, credentials: { api_key: m.credentials.api_key, oauth_token: m.credentials.oauth_token } });

@@ -157,6 +157,11 @@ export class PtyScreen {
     return lines.join('\n');
   }
 
+  /** The TUI's intern list has loaded: its first row is selected (raw mode is on by then). */
+  async ready(): Promise<void> {
+    await this.waitFor(/^›/m);
+  }
+
   /** Waits until every pending write is parsed, then until the screen shows `text`. */
   async waitFor(text: string | RegExp | ((screen: string) => boolean), timeoutMs = 15_000): Promise<string> {
     const has = (s: string) => (typeof text === 'string' ? s.includes(text) : text instanceof RegExp ? text.test(s) : text(s));
@@ -270,11 +275,6 @@ export class Tui extends PtyScreen {
     this.home = home;
   }
 
-  /** The intern list has loaded: its first row is selected (raw mode is on by then). */
-  async ready(): Promise<void> {
-    await this.waitFor(/^›/m);
-  }
-
   override async close(): Promise<void> {
     await super.close();
     rmSync(this.home, { recursive: true, force: true });
@@ -282,7 +282,7 @@ export class Tui extends PtyScreen {
 }
 
 /** Filters the intern list to `name`, opens it, and waits for its details. */
-export async function openIntern(t: Tui, name: string): Promise<void> {
+export async function openIntern(t: PtyScreen, name: string): Promise<void> {
   await t.ready();
   await t.press('/');
   await t.type(name);
