@@ -12,8 +12,8 @@ import { NOTIFY_KINDS } from '../tui/terminal.js';
 import { BUILTIN_THEMES, THEME_NAME } from '../tui/theme.js';
 import { ConfigError, noConfigFile } from './settings.js';
 
-const FeatureSchema = z.strictObject({ name: z.string().min(1).max(80), requires: z.array(z.string().min(1)).max(50) });
-export const ProfileSchema = z.strictObject({
+const FeatureSchema = z.lazy(() => z.strictObject({ name: z.string().min(1).max(80), requires: z.array(z.string().min(1)).max(50) }));
+export const ProfileSchema = z.lazy(() => z.strictObject({
   base_url: z.url({ error: 'must be an http(s) URL' }).optional(),
   api_key: z.string().min(1).optional(),
   management_key: z.string().min(1).optional(),
@@ -34,9 +34,9 @@ export const ProfileSchema = z.strictObject({
   /** Whether the TUI takes the mouse (click, double-click, wheel); false leaves it to the terminal. */
   mouse: z.boolean().optional(),
   features: z.array(FeatureSchema).max(100).optional(),
-});
+}));
 export type Profile = z.infer<typeof ProfileSchema>;
-export const ConfigFileSchema = z.strictObject({
+export const ConfigFileSchema = z.lazy(() => z.strictObject({
   default_profile: z.string().min(1).optional(),
   /** The TUI's keys by binding id (src/tui/keyRemap.ts checks the ids and keys when the TUI starts). */
   keys: z.record(z.string().min(1), z.union([z.string().min(1), z.array(z.string().min(1)).min(1).max(20)])).optional(),
@@ -46,7 +46,7 @@ export const ConfigFileSchema = z.strictObject({
     .refine((name) => THEME_NAME.test(name.trim().toLowerCase()), { error: `must name a theme: ${Object.keys(BUILTIN_THEMES).join(', ')}, or a file's in themes/ (letters, digits, - and _)` })
     .optional(),
   profiles: z.record(z.string().min(1), ProfileSchema).default({}),
-});
+}));
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 
 /** Reads the config file; a missing file is an empty config. Errors name the file and the field. */

@@ -5,7 +5,7 @@ import { absentAsNull } from './read.js';
 import { API_KEY_HASH_PATTERN, REGIONS, checkApiKeyHash, checkByokFlags, checkModel, type RuleCheck } from './rules.js';
 import { queryInteger } from './query.js';
 
-export const ByokCredentialSchema = z.object({
+export const ByokCredentialSchema = z.lazy(() => z.object({
   id: z.string().min(1),
   workspace_id: z.string().nullable(),
   provider: z.string(),
@@ -22,29 +22,29 @@ export const ByokCredentialSchema = z.object({
   is_required: z.boolean().optional().transform((v) => v ?? false),
   sort_order: z.number().int(),
   created_at: z.string(),
-});
+}));
 export type ByokCredential = z.output<typeof ByokCredentialSchema>;
 
-export const ByokEnvelopeSchema = z.object({ data: ByokCredentialSchema });
-export const ByokListSchema = z.object({ data: z.array(ByokCredentialSchema), total_count: z.number().int() });
+export const ByokEnvelopeSchema = z.lazy(() => z.object({ data: ByokCredentialSchema }));
+export const ByokListSchema = z.lazy(() => z.object({ data: z.array(ByokCredentialSchema), total_count: z.number().int() }));
 export type ByokList = z.output<typeof ByokListSchema>;
-export const ByokDeletedSchema = z.object({ deleted: z.literal(true) });
+export const ByokDeletedSchema = z.lazy(() => z.object({ deleted: z.literal(true) }));
 
-export const ByokListQuerySchema = z.strictObject({
+export const ByokListQuerySchema = z.lazy(() => z.strictObject({
   offset: queryInteger(0).optional(),
   limit: queryInteger(LIMITS.byokList.minLimit, LIMITS.byokList.maxLimit).optional(),
   workspace_id: z.string().optional(),
   provider: z.string().optional(),
-});
+}));
 export type ByokListQuery = { offset?: number; limit?: number; workspace_id?: string; provider?: string };
 
-const hashes = z
+const hashes = z.lazy(() => z
   .array(z.string().regex(API_KEY_HASH_PATTERN, { error: 'each hash must be 64 lowercase hex characters' }))
   .min(LIMITS.allowedApiKeyHashes.min, { error: `must hold at least ${LIMITS.allowedApiKeyHashes.min} hash, or be null` })
   .max(LIMITS.allowedApiKeyHashes.max, { error: `must hold at most ${LIMITS.allowedApiKeyHashes.max} hashes` })
-  .nullable();
-const models = z.array(z.string()).max(LIMITS.allowedModels.max, { error: `must hold at most ${LIMITS.allowedModels.max} models` }).nullable();
-const userIds = z.array(z.string()).max(LIMITS.allowedUserIds.max, { error: `must hold at most ${LIMITS.allowedUserIds.max} user ids` }).nullable();
+  .nullable());
+const models = z.lazy(() => z.array(z.string()).max(LIMITS.allowedModels.max, { error: `must hold at most ${LIMITS.allowedModels.max} models` }).nullable());
+const userIds = z.lazy(() => z.array(z.string()).max(LIMITS.allowedUserIds.max, { error: `must hold at most ${LIMITS.allowedUserIds.max} user ids` }).nullable());
 
 /**
  * A BYOK list setting as people type it (the TUI's fields, the CLI's --models, --users,
@@ -107,9 +107,9 @@ const byokSettings = {
  * (checkByokKey: no control characters but tabs and line breaks); the sandbox, as the service,
  * does not refuse what the spec does not.
  */
-const ByokKeySchema = z.string().min(1, { error: 'must not be empty' });
+const ByokKeySchema = z.lazy(() => z.string().min(1, { error: 'must not be empty' }));
 
-export const ByokCreateSchema = z
+export const ByokCreateSchema = z.lazy(() => z
   .strictObject({
     key: ByokKeySchema,
     provider: z.string().min(1, { error: 'must not be empty' }),
@@ -119,14 +119,14 @@ export const ByokCreateSchema = z
   .refine((v) => checkByokFlags(v) === null, {
     error: checkByokFlags({ is_byok_only: true, is_fallback: true }) ?? '',
     path: ['is_byok_only'],
-  });
+  }));
 export type ByokCreate = z.input<typeof ByokCreateSchema>;
 
 /** Update body. The flag conflict of an update is checked on the merged state by the server. */
-export const ByokUpdateSchema = z.strictObject({
+export const ByokUpdateSchema = z.lazy(() => z.strictObject({
   key: ByokKeySchema.optional(),
   ...byokSettings,
-});
+}));
 export type ByokUpdate = z.input<typeof ByokUpdateSchema>;
 
 /**

@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { LIMITS } from './limits.js';
 import { queryInteger, queryNumber } from './query.js';
 
-export const CatalogModelSchema = z.object({
+export const CatalogModelSchema = z.lazy(() => z.object({
   id: z.string(),
   canonical_slug: z.string(),
   name: z.string(),
@@ -28,9 +28,9 @@ export const CatalogModelSchema = z.object({
     is_moderated: z.boolean(),
   }),
   supported_parameters: z.array(z.string()),
-});
+}));
 export type Model = z.infer<typeof CatalogModelSchema>;
-export const ModelListSchema = z.object({ data: z.array(CatalogModelSchema) });
+export const ModelListSchema = z.lazy(() => z.object({ data: z.array(CatalogModelSchema) }));
 
 /** `category` of GET /models, as the public OpenAPI document enumerates it. */
 export const MODEL_CATEGORIES = [
@@ -86,7 +86,7 @@ const oneOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(va
  * refuses the ones its catalogue has no data for). A parameter the document does not define is not
  * an error.
  */
-export const ModelListQuerySchema = z.object({
+export const ModelListQuerySchema = z.lazy(() => z.object({
   offset: queryInteger(0).optional(),
   limit: queryInteger(LIMITS.modelList.minLimit, LIMITS.modelList.maxLimit).optional(),
   category: oneOf(MODEL_CATEGORIES).optional(),
@@ -127,20 +127,20 @@ export const ModelListQuerySchema = z.object({
   max_agentic_index: queryNumber(0).optional(),
   min_tool_success_rate: queryNumber(0, 1).optional(),
   max_tool_success_rate: queryNumber(0, 1).optional(),
-});
+}));
 export type ModelListQuery = z.output<typeof ModelListQuerySchema>;
 
-export const ProviderInfoSchema = z.object({
+export const ProviderInfoSchema = z.lazy(() => z.object({
   name: z.string(),
   slug: z.string(),
   privacy_policy_url: z.string().nullable(),
   terms_of_service_url: z.string().nullable().optional(),
   status_page_url: z.string().nullable().optional(),
-});
+}));
 export type ProviderInfo = z.infer<typeof ProviderInfoSchema>;
-export const ProviderListSchema = z.object({ data: z.array(ProviderInfoSchema) });
+export const ProviderListSchema = z.lazy(() => z.object({ data: z.array(ProviderInfoSchema) }));
 
-export const KeyInfoSchema = z.object({
+export const KeyInfoSchema = z.lazy(() => z.object({
   label: z.string(),
   name: z.string().optional(),
   workspace_id: z.string().nullable().optional(),
@@ -151,9 +151,9 @@ export const KeyInfoSchema = z.object({
   disabled: z.boolean().optional(),
   created_at: z.string().optional(),
   expires_at: z.string().nullable().optional(),
-});
+}));
 export type KeyInfo = z.infer<typeof KeyInfoSchema>;
-export const KeyInfoEnvelopeSchema = z.object({ data: KeyInfoSchema });
+export const KeyInfoEnvelopeSchema = z.lazy(() => z.object({ data: KeyInfoSchema }));
 
 /** A token price (a decimal string in dollars per token) as dollars per million tokens, for people. */
 export function perMillion(price: string): string {

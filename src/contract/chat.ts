@@ -13,16 +13,16 @@ export const APPROVAL_MODES = ['manual', 'self-drive'] as const;
 export type ApprovalMode = (typeof APPROVAL_MODES)[number];
 
 /** A string, a list of text parts, or null. */
-export const ChatContentSchema = z.union([z.string(), z.array(z.object({ type: z.literal('text'), text: z.string() })), z.null()]);
+export const ChatContentSchema = z.lazy(() => z.union([z.string(), z.array(z.object({ type: z.literal('text'), text: z.string() })), z.null()]));
 export type ChatContent = z.infer<typeof ChatContentSchema>;
 
-export const EchoedToolCallSchema = z.object({
+export const EchoedToolCallSchema = z.lazy(() => z.object({
   id: z.string().min(1),
   type: z.literal('function').optional(),
   function: z.object({ name: z.string(), arguments: z.string() }),
-});
+}));
 
-export const ChatMessageSchema = z.discriminatedUnion('role', [
+export const ChatMessageSchema = z.lazy(() => z.discriminatedUnion('role', [
   z.object({ role: z.literal('system'), content: ChatContentSchema }),
   z.object({ role: z.literal('developer'), content: ChatContentSchema }),
   z.object({ role: z.literal('user'), content: ChatContentSchema }),
@@ -32,7 +32,7 @@ export const ChatMessageSchema = z.discriminatedUnion('role', [
     tool_call_id: z.string().min(LIMITS.toolCallId.min).max(LIMITS.toolCallId.max),
     content: ChatContentSchema,
   }),
-]);
+]));
 export type ChatMessage = z.infer<typeof ChatMessageSchema>;
 
 /** What is wrong with a prompt's length (the service refuses a longer one with 413), or null. */
@@ -43,53 +43,53 @@ export function promptTooLong(prompt: string): string | null {
 /** A session id a client names (to continue a session): 1 to 256 characters. */
 export const checkSessionId: RuleCheck<string> = (id) =>
   id.length < LIMITS.sessionId.min ? 'must not be empty' : id.length > LIMITS.sessionId.max ? `must be at most ${LIMITS.sessionId.max} characters` : null;
-const SessionIdSchema = z.string().refine((id) => checkSessionId(id) === null, { error: (issue) => checkSessionId(issue.input as string) ?? 'invalid' });
+const SessionIdSchema = z.lazy(() => z.string().refine((id) => checkSessionId(id) === null, { error: (issue) => checkSessionId(issue.input as string) ?? 'invalid' }));
 
 /** Extra fields an OpenAI-style client sends (temperature, ...) are accepted and ignored, like `model`. */
-export const ChatRequestSchema = z.object({
+export const ChatRequestSchema = z.lazy(() => z.object({
   messages: z.array(ChatMessageSchema).min(1, { error: 'at least one message is needed' }),
   stream: z.literal(true, { error: 'stream must be true: this route only streams' }),
   session_id: SessionIdSchema.optional(),
   approval_mode: z.enum(APPROVAL_MODES).optional(),
   model: z.string().optional(),
-});
+}));
 export type ChatRequest = z.input<typeof ChatRequestSchema>;
 
-export const InvokeRequestSchema = z.strictObject({
+export const InvokeRequestSchema = z.lazy(() => z.strictObject({
   input: z.string().min(1, { error: 'input must not be empty' }).max(LIMITS.prompt.max, { error: `input must be at most ${LIMITS.prompt.max} characters` }),
   session_id: SessionIdSchema.optional(),
-});
+}));
 export type InvokeRequest = z.infer<typeof InvokeRequestSchema>;
-export const InvokeResultSchema = z.object({ session_id: z.string(), status: z.enum(['started', 'steered']) });
+export const InvokeResultSchema = z.lazy(() => z.object({ session_id: z.string(), status: z.enum(['started', 'steered']) }));
 export type InvokeResult = z.infer<typeof InvokeResultSchema>;
-export const SteeredSchema = z.object({ session_id: z.string(), status: z.literal('steered') });
+export const SteeredSchema = z.lazy(() => z.object({ session_id: z.string(), status: z.literal('steered') }));
 
-export const ChatToolCallSchema = z.object({
+export const ChatToolCallSchema = z.lazy(() => z.object({
   index: z.number().int(),
   id: z.string(),
   type: z.literal('function'),
   function: z.object({ name: z.string(), arguments: z.string() }),
-});
+}));
 export type ChatToolCall = z.infer<typeof ChatToolCallSchema>;
 
-export const ChatUsageSchema = z.object({
+export const ChatUsageSchema = z.lazy(() => z.object({
   prompt_tokens: z.number().int(),
   completion_tokens: z.number().int(),
   total_tokens: z.number().int(),
   cost: z.number().optional(),
   prompt_tokens_details: z.object({ cached_tokens: z.number().int().optional() }).optional(),
-});
+}));
 export type ChatUsage = z.infer<typeof ChatUsageSchema>;
 
-export const ChatErrorSchema = z.object({
+export const ChatErrorSchema = z.lazy(() => z.object({
   // An HTTP status; the intern routes' envelope also allows a string code, so a stream's error may carry one.
   code: z.union([z.number().int(), z.string()]),
   message: z.string(),
   metadata: z.object({ reason: z.string(), retryable: z.boolean() }).optional(),
-});
+}));
 
 export const FINISH_REASONS = ['stop', 'tool_calls', 'error'] as const;
-export const ChatChunkSchema = z.object({
+export const ChatChunkSchema = z.lazy(() => z.object({
   id: z.string(),
   object: z.literal('chat.completion.chunk'),
   created: z.number().int(),
@@ -110,7 +110,7 @@ export const ChatChunkSchema = z.object({
   session_id: z.string().nullish(),
   usage: ChatUsageSchema.nullish(),
   error: ChatErrorSchema.optional(),
-});
+}));
 export type ChatChunk = z.infer<typeof ChatChunkSchema>;
 
 /** The permission option kinds the notes name; the list is open (an unknown kind is shown as it comes). */
@@ -121,39 +121,39 @@ export type PermissionOption = (typeof PERMISSION_OPTIONS)[number] | (string & {
  * sends `input: { command }` for a shell command; a service may send other fields) is kept, so a
  * client can show exactly what an answer allows.
  */
-export const PermissionRequestSchema = z.looseObject({
+export const PermissionRequestSchema = z.lazy(() => z.looseObject({
   kind: z.literal('permission'),
   operation: z.string().nullable(),
   options: z.array(z.string()).min(1),
-});
+}));
 export type PermissionRequest = z.infer<typeof PermissionRequestSchema>;
 
 /**
  * A question's field. The notes leave descriptors open; this project's sandbox sends `text`, `choice`
  * (with `options`), `boolean` and `number`, and a client shows an unknown type as text.
  */
-export const ElicitationFieldSchema = z.object({
+export const ElicitationFieldSchema = z.lazy(() => z.object({
   name: z.string().min(1),
   type: z.string(),
   title: z.string().optional(),
   description: z.string().optional(),
   options: z.array(z.string()).optional(),
   required: z.boolean().optional(),
-});
+}));
 export type ElicitationField = z.infer<typeof ElicitationFieldSchema>;
-export const ElicitationRequestSchema = z.object({
+export const ElicitationRequestSchema = z.lazy(() => z.object({
   kind: z.literal('elicitation'),
   message: z.string(),
   fields: z.array(ElicitationFieldSchema),
-});
+}));
 export type ElicitationRequest = z.infer<typeof ElicitationRequestSchema>;
-export const ProvideInputArgsSchema = z.discriminatedUnion('kind', [PermissionRequestSchema, ElicitationRequestSchema]);
+export const ProvideInputArgsSchema = z.lazy(() => z.discriminatedUnion('kind', [PermissionRequestSchema, ElicitationRequestSchema]));
 export type ProvideInputArgs = z.infer<typeof ProvideInputArgsSchema>;
 
-export const ElicitationAnswerSchema = z.object({
+export const ElicitationAnswerSchema = z.lazy(() => z.object({
   action: z.enum(['accept', 'decline', 'cancel']),
   content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
-});
+}));
 export type ElicitationAnswer = z.infer<typeof ElicitationAnswerSchema>;
 
 /** The answer that cancels an interaction of either kind: a permission's content, or a question's action. */

@@ -32,25 +32,25 @@ export const REASONS = {
 export type Reason = (typeof REASONS)[keyof typeof REASONS];
 
 /** Intern and connection routes: `code` is the HTTP status; metadata where the tables give a reason. */
-export const InternErrorEnvelopeSchema = z.strictObject({
+export const InternErrorEnvelopeSchema = z.lazy(() => z.strictObject({
   error: z.strictObject({
     code: z.union([z.number().int(), z.string()]),
     message: z.string(),
     metadata: z.strictObject({ reason: z.string(), retryable: z.boolean() }).optional(),
   }),
-});
+}));
 /** BYOK routes: only `code` and `message`. */
-export const ByokErrorEnvelopeSchema = z.strictObject({
+export const ByokErrorEnvelopeSchema = z.lazy(() => z.strictObject({
   error: z.strictObject({ code: z.union([z.number().int(), z.string()]), message: z.string() }),
-});
+}));
 /** What a client accepts: either envelope, plus older deployments that put the reason in `code`. */
-export const AnyErrorEnvelopeSchema = z.object({
+export const AnyErrorEnvelopeSchema = z.lazy(() => z.object({
   error: z.object({
     code: z.union([z.number(), z.string()]),
     message: z.string(),
     metadata: z.object({ reason: z.string(), retryable: z.boolean() }).partial().optional(),
   }),
-});
+}));
 export type InternErrorEnvelope = z.infer<typeof InternErrorEnvelopeSchema>;
 
 /** Which reasons the tables of section 7 mark retryable. */

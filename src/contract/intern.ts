@@ -39,22 +39,22 @@ export const SUSPENDABLE_STATUSES: readonly string[] = ['running'];
 const rule = <T>(check: (v: T) => string | null) =>
   [(v: T) => check(v) === null, { error: (issue: { input: unknown }) => check(issue.input as T) ?? 'invalid' }] as const;
 
-export const NameSchema = z.string().refine(...rule(checkName));
-export const DescriptionSchema = z.string().nullable().refine(...rule(checkDescription));
-export const InstructionsSchema = z.string().nullable().refine(...rule(checkInstructions));
-export const ModelSchema = z.string().nullable().refine(...rule(checkModel));
+export const NameSchema = z.lazy(() => z.string().refine(...rule(checkName)));
+export const DescriptionSchema = z.lazy(() => z.string().nullable().refine(...rule(checkDescription)));
+export const InstructionsSchema = z.lazy(() => z.string().nullable().refine(...rule(checkInstructions)));
+export const ModelSchema = z.lazy(() => z.string().nullable().refine(...rule(checkModel)));
 
-export const ProgressSchema = z.object({
+export const ProgressSchema = z.lazy(() => z.object({
   step_label: z.string(),
   step_number: z.number().int(),
   total_steps: z.number().int(),
-});
+}));
 export type Progress = z.infer<typeof ProgressSchema>;
 
 /** What a null `model` means (the spec: "null for the workspace default"), in the words both faces show. */
 export const NO_MODEL = 'workspace default';
 
-export const InternSchema = z.object({
+export const InternSchema = z.lazy(() => z.object({
   id: z.string().min(1),
   name: z.string(),
   description: absentAsNull(z.string()),
@@ -71,43 +71,43 @@ export const InternSchema = z.object({
   updated_at: z.string(),
   created_by_you: z.boolean().optional(),
   icon_sha256: absentAsNull(z.string()),
-});
+}));
 export type Intern = z.output<typeof InternSchema>;
 
-export const InternListSchema = z.object({
+export const InternListSchema = z.lazy(() => z.object({
   data: z.array(InternSchema),
   has_more: z.boolean(),
   next_cursor: z.string().optional(),
-});
+}));
 export type InternList = z.infer<typeof InternListSchema>;
 
-export const InternListQuerySchema = z.strictObject({
+export const InternListQuerySchema = z.lazy(() => z.strictObject({
   limit: queryInteger(LIMITS.internList.minLimit, LIMITS.internList.maxLimit).optional(),
   status: z.string().optional(),
   starting_after: z.string().optional(),
   workspace_id: z.string().optional(),
-});
+}));
 export type InternListQuery = { limit?: number; status?: string[]; starting_after?: string; workspace_id?: string };
 
-export const InternUpdateSchema = z.strictObject({
+export const InternUpdateSchema = z.lazy(() => z.strictObject({
   name: NameSchema.optional(),
   description: DescriptionSchema.optional(),
   instructions: InstructionsSchema.optional(),
   model: ModelSchema.optional(),
-});
+}));
 export type InternUpdate = z.infer<typeof InternUpdateSchema>;
 
-export const InternCreateSchema = z.strictObject({
+export const InternCreateSchema = z.lazy(() => z.strictObject({
   name: NameSchema,
   workspace_id: z.string().min(1).optional(),
   description: DescriptionSchema.optional(),
   instructions: InstructionsSchema.optional(),
   provision: z.boolean().optional(),
   vault_id: z.string().min(1).optional(),
-});
+}));
 export type InternCreate = z.infer<typeof InternCreateSchema>;
 
-export const InternDeleteSchema = z.strictObject({ acknowledge_workspace_loss: z.boolean().optional() });
+export const InternDeleteSchema = z.lazy(() => z.strictObject({ acknowledge_workspace_loss: z.boolean().optional() }));
 
 /** What a `destroy_failed` intern's `last_failure_message` names when its workspace was not backed up. */
 export const WORKSPACE_ARCHIVE_FAILED = 'workspace_archive_failed';
@@ -122,17 +122,17 @@ export function losesWorkspace(intern: { status: string; last_failure_message: s
 }
 
 /** The lifecycle actions' acknowledgements (the sandbox's answers are tested against them; the client reads only their 2xx). */
-export const DeleteAcceptedSchema = z.object({ deleting: z.literal(true) });
-export const ProvisionAcceptedSchema = z.object({ provisioning: z.literal(true) });
-export const SuspendedSchema = z.object({ suspended: z.literal(true) });
+export const DeleteAcceptedSchema = z.lazy(() => z.object({ deleting: z.literal(true) }));
+export const ProvisionAcceptedSchema = z.lazy(() => z.object({ provisioning: z.literal(true) }));
+export const SuspendedSchema = z.lazy(() => z.object({ suspended: z.literal(true) }));
 
-export const DaemonAccessSchema = z.object({
+export const DaemonAccessSchema = z.lazy(() => z.object({
   origin: z.string().min(1),
   token: z.string().min(1),
-});
+}));
 export type DaemonAccess = z.infer<typeof DaemonAccessSchema>;
 
-export const ConnectionListSchema = z.object({
+export const ConnectionListSchema = z.lazy(() => z.object({
   data: z.array(
     z.object({
       key: z.string(),
@@ -140,7 +140,7 @@ export const ConnectionListSchema = z.object({
       routing_text: z.string().nullable().optional(),
     }),
   ),
-});
+}));
 export type ConnectionList = z.infer<typeof ConnectionListSchema>;
 
 /** Built-in connection keys; anything else is a catalog server key, or `mcp:<host>` for a custom server. */

@@ -7,6 +7,7 @@ import * as z from 'zod';
 import { LIMITS } from './limits.js';
 import { checkSecretText, type RuleCheck } from './rules.js';
 import { queryInteger } from './query.js';
+import { built } from './read.js';
 
 /** Lowercase letters, digits and single underscores; starts with a letter, does not end with `_`. */
 export const SECRET_NAME_PATTERN = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
@@ -82,46 +83,46 @@ export function validateHosts(hosts: readonly string[]): { hosts: string[] } | {
 const rule = <T>(check: RuleCheck<T>) =>
   [(v: T) => check(v) === null, { error: (issue: { input: unknown }) => check(issue.input as T) ?? 'invalid' }] as const;
 
-export const SecretNameSchema = z.string().refine(...rule(checkSecretName));
+export const SecretNameSchema = z.lazy(() => z.string().refine(...rule(checkSecretName)));
 
-export const VaultSecretSchema = z.object({
+export const VaultSecretSchema = z.lazy(() => z.object({
   name: z.string(),
   hosts: z.array(z.string()).nullable(),
   fingerprint: z.string().nullable(),
   created_at: z.string(),
-});
+}));
 export type VaultSecret = z.infer<typeof VaultSecretSchema>;
 
 export const SECRET_SCOPES = ['intern', 'attached', 'workspace'] as const;
 export type SecretScope = (typeof SECRET_SCOPES)[number];
 
-export const VaultSecretListSchema = z.object({ data: z.array(VaultSecretSchema), has_more: z.boolean() });
+export const VaultSecretListSchema = z.lazy(() => z.object({ data: z.array(VaultSecretSchema), has_more: z.boolean() }));
 export type VaultSecretList = z.infer<typeof VaultSecretListSchema>;
 /** `scope` is an open enum, as an intern's status is: SECRET_SCOPES are the ones the notes name, and one this version does not know is shown as it comes. */
-export const EffectiveSecretSchema = VaultSecretSchema.extend({ scope: z.string() });
+export const EffectiveSecretSchema = z.lazy(() => built(VaultSecretSchema).extend({ scope: z.string() }));
 export type EffectiveSecret = z.infer<typeof EffectiveSecretSchema>;
-export const EffectiveSecretListSchema = z.object({ data: z.array(EffectiveSecretSchema), has_more: z.boolean() });
+export const EffectiveSecretListSchema = z.lazy(() => z.object({ data: z.array(EffectiveSecretSchema), has_more: z.boolean() }));
 export type EffectiveSecretList = z.infer<typeof EffectiveSecretListSchema>;
-export const VaultSecretEnvelopeSchema = z.object({ data: VaultSecretSchema });
-export const VaultSecretCopyResultSchema = z.object({ data: z.array(VaultSecretSchema) });
+export const VaultSecretEnvelopeSchema = z.lazy(() => z.object({ data: VaultSecretSchema }));
+export const VaultSecretCopyResultSchema = z.lazy(() => z.object({ data: z.array(VaultSecretSchema) }));
 
 /** The write body. `hosts` are checked (and normalised) by validateHosts after the shape is known. */
-export const VaultSecretWriteSchema = z.strictObject({
+export const VaultSecretWriteSchema = z.lazy(() => z.strictObject({
   value: z.string().refine(...rule(checkSecretValueLength)),
   hosts: z.array(z.string()).min(LIMITS.secretHosts.min, { error: 'at least one host is needed' }),
-});
+}));
 export type VaultSecretWrite = z.infer<typeof VaultSecretWriteSchema>;
 
-export const VaultSecretCopySchema = z.strictObject({
+export const VaultSecretCopySchema = z.lazy(() => z.strictObject({
   names: z
     .array(SecretNameSchema)
     .min(LIMITS.secretCopyNames.min, { error: 'name at least one secret to copy' })
     .max(LIMITS.secretCopyNames.max, { error: `at most ${LIMITS.secretCopyNames.max} names` })
     .refine((names) => new Set(names).size === names.length, { error: 'names must be unique' }),
-});
+}));
 
-export const VaultListQuerySchema = z.strictObject({
+export const VaultListQuerySchema = z.lazy(() => z.strictObject({
   limit: queryInteger(LIMITS.vaultList.minLimit, LIMITS.vaultList.maxLimit).optional(),
   offset: queryInteger(0, LIMITS.vaultList.maxOffset).optional(),
-});
+}));
 export type VaultListQuery = { limit?: number; offset?: number };

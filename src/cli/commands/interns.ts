@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { createInternWithModel, type CreateOutcome } from '../../client/create.js';
 import { ApiError } from '../../client/errors.js';
 import { ConnectionListSchema, INTERN_STATUSES, InternSchema, NO_MODEL, STARTING_STATUSES, type Intern, type InternCreate, type InternUpdate } from '../../contract/intern.js';
+import { built } from '../../contract/read.js';
 import { checkDescription, checkInstructions, checkModel, checkName } from '../../contract/rules.js';
 import type { InternApi } from '../../client/types.js';
 import type { RunContext } from '../context.js';
@@ -19,7 +20,7 @@ import { shortIdLength } from '../../client/resolve.js';
 
 
 /** What `--json FIELDS` may keep of an intern: the contract's fields. */
-const INTERN_FIELDS = Object.keys(InternSchema.shape);
+const INTERN_FIELDS = Object.keys(built(InternSchema).shape);
 
 /** The table's columns; ids as long as it takes to tell these interns apart, which commands take (src/client/resolve.ts). */
 function columns(interns: Intern[]): Column<Intern>[] {
@@ -293,6 +294,6 @@ export async function connections(ctx: RunContext): Promise<number> {
   );
   return EXIT.ok;
 }
-connections.jsonFields = Object.keys(ConnectionListSchema.shape.data.element.shape);
+connections.jsonFields = Object.keys(built(ConnectionListSchema).shape.data.element.shape);
 
 export { wait } from './waiting.js';

@@ -9,14 +9,14 @@ import { type Fault, type HttpContext, jsonBody, sendError, send } from '../http
 import { now } from '../lifecycle.js';
 import type { Store } from '../store.js';
 
-const FaultSchema = z.strictObject({
+const FaultSchema = z.lazy(() => z.strictObject({
   match: z.string().regex(/^(GET|POST|PUT|PATCH|DELETE) \/\S+$/, { error: 'must look like "GET /interns/{internId}"' }),
   delay_ms: z.number().int().min(0).max(600_000).optional(),
   status: z.number().int().min(400).max(599).optional(),
   reason: z.string().min(1).max(64).optional(),
-});
-const StatusSchema = z.strictObject({ status: z.string().min(1).max(64), last_failure_message: z.string().max(2000).nullable().optional() });
-const WritesSchema = z.strictObject({ enabled: z.boolean() });
+}));
+const StatusSchema = z.lazy(() => z.strictObject({ status: z.string().min(1).max(64), last_failure_message: z.string().max(2000).nullable().optional() }));
+const WritesSchema = z.lazy(() => z.strictObject({ enabled: z.boolean() }));
 
 export interface ControlDeps {
   store: Store;

@@ -93,7 +93,7 @@ export function titleOf(text: string): string {
 
 const keep = (s: string) => sanitize(s, { multiline: true, tabs: true });
 
-const TurnSchema = z.object({
+const TurnSchema = z.lazy(() => z.object({
   type: z.literal('turn'),
   id: z.string().min(1).max(100),
   at: z.number(),
@@ -106,8 +106,8 @@ const TurnSchema = z.object({
   status: z.enum(['running', 'waiting', 'done', 'cancelled', 'failed']),
   usage: ChatUsageSchema.optional(),
   error: z.string().optional(),
-});
-const EventSchema = z.discriminatedUnion('type', [
+}));
+const EventSchema = z.lazy(() => z.discriminatedUnion('type', [
   z.object({
     type: z.literal('start'),
     v: z.literal(1),
@@ -120,7 +120,7 @@ const EventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('session'), session_id: z.string().min(1).max(256), at: z.number() }),
   z.object({ type: z.literal('title'), title: z.string(), at: z.number() }),
   TurnSchema,
-]);
+]));
 type Event = z.infer<typeof EventSchema>;
 
 /**
