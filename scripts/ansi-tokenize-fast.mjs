@@ -1,4 +1,4 @@
-// What the bundle gives Ink for `@alcalzone/ansi-tokenize` (see ansiTokenizeFast in build.mjs): the
+// What the bundle gives Ink for `@alcalzone/ansi-tokenize` (see ansiTokenizeFast in bundling.mjs): the
 // package itself, with one function answered faster. Ink's Output turns every row of every frame
 // back into a string with styledCharsToString, which works out the SGR change between each two
 // neighbouring characters with diffAnsiCodes: three Sets and four arrays per character, even when

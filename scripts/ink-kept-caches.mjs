@@ -1,4 +1,4 @@
-// What the bundle gives Ink for its text caches (inkKeptCaches in build.mjs). Ink 6's Output made
+// What the bundle gives Ink for its text caches (inkKeptCaches in bundling.mjs). Ink 6's Output made
 // its caches (each line's styled characters, each string's width) afresh for every frame, so every
 // frame tokenized every visible line again, character by character, even where nothing had
 // changed: a key that moved the list's cursor paid for all thirty rows, and the details screen

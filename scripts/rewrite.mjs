@@ -1,4 +1,4 @@
-// How the build's plugins rewrite a package's code (build.mjs, ink-kept-caches.mjs): exact texts
+// How the build's plugins rewrite a package's code (bundling.mjs, ink-kept-caches.mjs): exact texts
 // replaced, each where it stands once, so that a package release that changed them fails the
 // build rather than the program at run time.
 

@@ -1,5 +1,5 @@
 // What the bundle gives Ink, cli-truncate, widest-line and src/text.ts for string-width 8
-// (the stringWidthFast plugin in build.mjs): the same widths, but text of printable ASCII and
+// (the stringWidthFast plugin in bundling.mjs): the same widths, but text of printable ASCII and
 // simple BMP characters (box drawing, punctuation, most scripts, CJK) is measured from a table
 // built at build time from string-width itself (string-width-core.mjs). The real module loads on
 // the first string the table cannot answer for: loading it costs about 50 ms (its \p{RGI_Emoji}

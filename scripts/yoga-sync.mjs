@@ -1,4 +1,4 @@
-// What the bundle gives Ink for `yoga-layout` (see yogaSync in build.mjs): the same wasm, the same
+// What the bundle gives Ink for `yoga-layout` (see yogaSync in bundling.mjs): the same wasm, the same
 // wrapper and enums, but compiled and instantiated synchronously from bytes decoded with Buffer.
 // The package's own entry fetches its inlined data: URL (which loads Node's whole fetch machinery)
 // and compiles it on V8's background threads, where it queues behind the start-up's other

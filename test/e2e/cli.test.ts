@@ -712,7 +712,7 @@ describe('intern-tui commands without a TTY', () => {
     expect(limits.sort((a, b) => a - b)).toEqual([KEPT.styledChars, KEPT.widths, KEPT.blockWidths, KEPT.measured].sort((a, b) => a - b));
   });
 
-  it("loads node:https, node:http2 and semver in the sandbox only where fastify uses them (scripts/build.mjs's fastify-lazy-requires)", () => {
+  it("loads node:https, node:http2 and semver in the sandbox only where fastify uses them (scripts/bundling.mjs's fastify-lazy-requires)", () => {
     const sandbox = readFileSync(join(ROOT, 'dist', 'sandbox.cjs'), 'utf8');
     // semver is bundled: the plugin check calls the function that loads it, where it had a variable.
     expect(sandbox).toMatch(/\w\(\)\.satisfies\(this\.version,/);

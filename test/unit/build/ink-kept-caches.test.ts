@@ -1,5 +1,5 @@
 // The bundle's Ink keeps its text caches across frames, bounded (scripts/ink-kept-caches.mjs,
-// inkKeptCaches in scripts/build.mjs). Ink's own build/output.js and measure-text.js are rewritten
+// inkKeptCaches in scripts/bundling.mjs). Ink's own build/output.js and measure-text.js are rewritten
 // here as the build rewrites them, and must draw exactly what the package draws.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
