@@ -1,16 +1,26 @@
 /**
  * Row 8 of `npm run bench` (issue 39): a key typed into the chat prompt until the frame that shows
  * it, with a long transcript (100,000 lines: five turns of `run: seq 1 20000` as the sandbox
- * answers it) against an empty chat, in one process. The app is rendered in-process by
- * ink-testing-library (Ink's debug mode: every commit writes its whole frame), so the figure is
- * React, the layout and Ink's output, without a terminal: what the transcript's length can cost.
- * Each key is an `x` timed until a frame shows it in the prompt, then a backspace (not timed).
+ * answers it), against an empty chat and one a screenful long, in one process. The app is rendered
+ * in-process by ink-testing-library (Ink's debug mode: every commit writes its whole frame), so the
+ * figure is React, the layout and Ink's output, without a terminal: what the transcript's length
+ * can cost. Each key is an `x` timed until a frame shows it in the prompt, then a backspace (not
+ * timed). The three chats are open at once and take turns a key at a time, so each sees the same
+ * machine and code as warm as the others' (measured one after the other, the empty chat, first,
+ * ran on colder code: its median moved from 3 to 5 ms between runs).
+ *
+ * `npm run bench` runs this from a bundle made as the TUI's is (bench/chatMain.ts, bundled with
+ * scripts/bundling.mjs's options): the Ink users run, with the bundle's replacements for its text
+ * caches, string widths and ANSI tokenizer, and React's production build. Run from source, Ink is
+ * the package's own, and a key cost three to five times as much.
  */
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { performance } from 'node:perf_hooks';
 import { conversationOf, newTurn, type Turn } from '../src/tui/screens/chatModel.js';
+import { cleanup } from 'ink-testing-library';
 import { FakeApi, IDS } from '../test/component/fakeApi.js';
+import { renderApp } from '../test/component/render.js';
 
 export const CHAT_KEYS = Number(process.env.BENCH_CHAT_KEYS ?? 200);
 export const CHAT_LINES = Number(process.env.BENCH_CHAT_LINES ?? 100_000);
@@ -48,20 +58,8 @@ function heapMb(): number {
   return process.memoryUsage().heapUsed / 2 ** 20;
 }
 
-export interface ChatKeys {
-  /** Milliseconds from each key's write to the frame that shows it, sorted. */
-  times: number[];
-}
-
-/** `keys` timed keystrokes in the chat prompt over `turns` (after a few untimed ones). */
-async function keystrokes(turns: Turn[], keys: number): Promise<{ times: number[]; heapMb: number }> {
-  // React as the built TUI has it (production): its development build keeps a timing entry for
-  // every render, which grows the heap with the keys, not the transcript. Loaded here, after
-  // NODE_ENV is set, for that reason.
-  process.env.NODE_ENV ??= 'production';
-  const { cleanup } = await import('ink-testing-library');
-  const { renderApp } = await import('../test/component/render.js');
-  const before = heapMb();
+/** A chat open on `turns`, with a key timed until the frame that shows it. */
+async function openChat(turns: Turn[]) {
   const api = new FakeApi();
   conversationOf(api, IDS.runner).turns.push(...turns);
   const app = renderApp({ api, initial: { name: 'chat', id: IDS.runner } });
@@ -83,17 +81,13 @@ async function keystrokes(turns: Turn[], keys: number): Promise<{ times: number[
     want = null;
     return performance.now() - start;
   };
-  const times: number[] = [];
-  for (let i = 0; i < WARM_KEYS + keys; i++) {
+  /** One `x`, timed, and the backspace after it. */
+  const key = async (): Promise<number> => {
     const ms = await one('x', /^› x *$/m);
-    if (i >= WARM_KEYS) times.push(ms);
     await one('backspace', /^› {2}a prompt/m);
-  }
-  // Measured with the chat still open: its layout, its rows, the transcript itself.
-  const heap = heapMb() - before;
-  app.unmount();
-  cleanup();
-  return { times: times.sort((a, b) => a - b), heapMb: heap };
+    return ms;
+  };
+  return { key, close: () => app.unmount() };
 }
 
 export interface ChatRow {
@@ -102,15 +96,31 @@ export interface ChatRow {
   screenful: number[];
   long: number[];
   lines: number;
-  /** The heap the long chat held at its end (after a full collection) beyond what the process held before it opened: the transcript, its layout, the chat. */
+  /** The heap the long chat held once open (after a full collection) beyond what the process held before it opened: the transcript, its layout, the chat. */
   heapMb: number;
   rssMb: number;
 }
 
-/** The empty chat, then the long one, in this process. */
+/** The empty chat, one a screenful long and the long one, open at once in this process, taking turns a key at a time. */
 export async function chatKeystrokes(lines = CHAT_LINES, keys = CHAT_KEYS): Promise<ChatRow> {
-  const empty = await keystrokes([], keys);
-  const screenful = await keystrokes(longTranscript(40), keys);
-  const long = await keystrokes(longTranscript(lines), keys);
-  return { empty: empty.times, screenful: screenful.times, long: long.times, lines, heapMb: long.heapMb, rssMb: process.memoryUsage().rss / 2 ** 20 };
+  const empty = await openChat([]);
+  const screenful = await openChat(longTranscript(40));
+  // The heap the long chat holds: its turns, their layout, the chat (after a full collection each side).
+  const before = heapMb();
+  const long = await openChat(longTranscript(lines));
+  const heap = heapMb() - before;
+  const chats = [empty, screenful, long];
+  const times: number[][] = chats.map(() => []);
+  for (let i = 0; i < WARM_KEYS + keys; i++) {
+    // The order turns every key, so none is always first after the others' frames.
+    for (let k = 0; k < chats.length; k++) {
+      const c = (i + k) % chats.length;
+      const ms = await chats[c]!.key();
+      if (i >= WARM_KEYS) times[c]!.push(ms);
+    }
+  }
+  for (const c of chats) c.close();
+  cleanup();
+  const sorted = times.map((t) => t.sort((a, b) => a - b));
+  return { empty: sorted[0]!, screenful: sorted[1]!, long: sorted[2]!, lines, heapMb: heap, rssMb: process.memoryUsage().rss / 2 ** 20 };
 }
