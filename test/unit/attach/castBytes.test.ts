@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
 import { ByteBuffer, JsonUtf8 } from '../../../src/attach/castBytes.js';
 
@@ -8,12 +9,17 @@ function reference(pieces: Uint8Array[]): string {
   return JSON.stringify(text).slice(1, -1);
 }
 
+/**
+ * What the escaper wrote, read back as UTF-8; as Latin-1 (one character a byte) when it is not
+ * valid UTF-8, so that a byte written through unchecked differs from the U+FFFD it should be.
+ */
 function escaped(pieces: Uint8Array[]): string {
   const json = new JsonUtf8();
   const out = new ByteBuffer(8);
   for (const p of pieces) json.write(p, out);
   json.end(out);
-  return Buffer.from(out.bytes.subarray(0, out.length)).toString('utf8');
+  const bytes = Buffer.from(out.bytes.subarray(0, out.length));
+  return isUtf8(bytes) ? bytes.toString('utf8') : `not UTF-8: ${bytes.toString('latin1')}`;
 }
 
 /** A small random generator of its own, so a failure can be run again. */
@@ -66,6 +72,29 @@ describe('output bytes as asciicast data (castBytes.ts)', () => {
     json.write(euro.subarray(0, 1), out);
     json.end(out);
     expect(Buffer.from(out.bytes.subarray(0, out.length)).toString()).toBe('\ufffd');
+  });
+
+  it('writes the same for long pieces, escaped whole where they are valid UTF-8, a character cut at either end', () => {
+    const next = random(45);
+    // Whole characters, each as its UTF-8 bytes.
+    const valid = [...'plain text\x1b[1;31m"quoted" back\\slash\r\n\t\x00\x7f', '€', '日', '本', '😀', '\u07ff', '\uffff', '\u{10ffff}'].map((c) => [...Buffer.from(c, 'utf8')]);
+    const invalid = [0x80, 0xbf, 0xc0, 0xc1, 0xe0, 0xed, 0xf0, 0xf4, 0xf5, 0xff];
+    for (let round = 0; round < 300; round++) {
+      const chars: number[] = [];
+      for (let length = 300 + Math.floor(next() * 3000); chars.length < length; ) chars.push(...valid[Math.floor(next() * valid.length)]!);
+      const bytes = Uint8Array.from(chars);
+      // Mostly valid: some pieces have no invalid byte at all (escaped whole), others one or two.
+      const bad = round % 3 === 0 ? 2 : 0;
+      for (let k = 0; k < bad; k++) bytes[Math.floor(next() * bytes.length)] = invalid[Math.floor(next() * invalid.length)]!;
+      const pieces: Uint8Array[] = [];
+      for (let at = 0; at < bytes.length; ) {
+        const n = 256 + Math.floor(next() * 1000);
+        pieces.push(bytes.subarray(at, at + n));
+        at += n;
+      }
+      const got = escaped(pieces);
+      if (got !== reference(pieces)) expect({ bytes: Buffer.from(bytes).toString('hex'), got }).toEqual({ bytes: Buffer.from(bytes).toString('hex'), got: reference(pieces) });
+    }
   });
 
   it('keeps a byte order mark, as received', () => {
