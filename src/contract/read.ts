@@ -22,3 +22,6 @@ export const absentAsNull = <T extends z.ZodType>(schema: T) =>
 
 /** The schema a `z.lazy` builds, built now if it was not yet: for its `shape` or to `extend` it. */
 export const built = <T extends z.ZodType>(schema: z.ZodLazy<T>): T => schema._zod.innerType;
+
+/** The field names of an object schema built on first use (what `--json FIELDS` may keep of a record). */
+export const schemaFields = <T extends z.ZodObject>(schema: z.ZodLazy<T>): string[] => Object.keys(built(schema).shape);

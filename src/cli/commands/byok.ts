@@ -1,6 +1,6 @@
 /** `byok list|get|create|update|delete`: provider keys. The raw key is read, never an argument, never printed. */
 import { ByokCredentialSchema, checkByokList, parseByokList, type ByokCreate, type ByokCredential, type ByokUpdate } from '../../contract/byok.js';
-import { built } from '../../contract/read.js';
+import { schemaFields } from '../../contract/read.js';
 import { REGIONS, checkByokFlags, checkByokKey, checkByokName, checkProviderSlug } from '../../contract/rules.js';
 import { PROVIDERS, providerOf } from '../../contract/providers.js';
 import type { RunContext } from '../context.js';
@@ -17,7 +17,7 @@ import { quoted } from '../../text.js';
 
 
 /** What `--json FIELDS` may keep of a key's record: the contract's fields. */
-const BYOK_FIELDS = Object.keys(built(ByokCredentialSchema).shape);
+const BYOK_FIELDS = schemaFields(ByokCredentialSchema);
 
 /** The table's columns; the ids are shown as long as it takes to tell these keys apart (commands take that much). */
 function columns(keys: ByokCredential[]): Column<ByokCredential>[] {

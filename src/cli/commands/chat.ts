@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { CANCEL_ANSWER, ChatChunkSchema, InvokeResultSchema, checkSessionId, SteeredSchema, answerMessages, elicitationAnswer, optionLabel, parseProvideInput, promptTooLong, type ChatChunk, type ChatMessage, type ChatToolCall, type ElicitationRequest, type PermissionRequest } from '../../contract/chat.js';
-import { built } from '../../contract/read.js';
+import { schemaFields } from '../../contract/read.js';
 import { checkName } from '../../contract/rules.js';
 import { quoted, sanitize } from '../../text.js';
 import type { InternApi } from '../../client/types.js';
@@ -386,4 +386,4 @@ export async function chat(ctx: RunContext): Promise<number> {
 }
 // Under --json every line is a chunk, or the one `steered` answer (or, with --no-wait, the one
 // invoke answer); FIELDS keeps those fields of each.
-chat.jsonFields = [...new Set([...Object.keys(built(ChatChunkSchema).shape), ...Object.keys(built(SteeredSchema).shape), ...Object.keys(built(InvokeResultSchema).shape)])];
+chat.jsonFields = [...new Set([...schemaFields(ChatChunkSchema), ...schemaFields(SteeredSchema), ...schemaFields(InvokeResultSchema)])];

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { createInternWithModel, type CreateOutcome } from '../../client/create.js';
 import { ApiError } from '../../client/errors.js';
 import { ConnectionListSchema, INTERN_STATUSES, InternSchema, NO_MODEL, STARTING_STATUSES, type Intern, type InternCreate, type InternUpdate } from '../../contract/intern.js';
-import { built } from '../../contract/read.js';
+import { built, schemaFields } from '../../contract/read.js';
 import { checkDescription, checkInstructions, checkModel, checkName } from '../../contract/rules.js';
 import type { InternApi } from '../../client/types.js';
 import type { RunContext } from '../context.js';
@@ -20,7 +20,7 @@ import { shortIdLength } from '../../client/resolve.js';
 
 
 /** What `--json FIELDS` may keep of an intern: the contract's fields. */
-const INTERN_FIELDS = Object.keys(built(InternSchema).shape);
+const INTERN_FIELDS = schemaFields(InternSchema);
 
 /** The table's columns; ids as long as it takes to tell these interns apart, which commands take (src/client/resolve.ts). */
 function columns(interns: Intern[]): Column<Intern>[] {

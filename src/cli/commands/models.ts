@@ -1,6 +1,6 @@
 /** `models [QUERY]`: the model catalogue, filtered by id or name. */
 import { CatalogModelSchema, contextSize, perMillion, type Model } from '../../contract/catalog.js';
-import { built } from '../../contract/read.js';
+import { schemaFields } from '../../contract/read.js';
 import type { RunContext } from '../context.js';
 import { EXIT } from '../exit.js';
 import { MORE_THAN_LIMIT, parseLimit } from '../parse.js';
@@ -29,4 +29,4 @@ export async function models(ctx: RunContext): Promise<number> {
   if (matching.length > max) ctx.out.aside(MORE_THAN_LIMIT(max));
   return EXIT.ok;
 }
-models.jsonFields = Object.keys(built(CatalogModelSchema).shape);
+models.jsonFields = schemaFields(CatalogModelSchema);

@@ -1,6 +1,6 @@
 /** `vault list|put|delete|copy [--intern NAME]`: secrets by name and host; a value is read, never an argument, never printed. */
 import { EffectiveSecretSchema, VaultSecretCopySchema, VaultSecretSchema, checkSecretName, checkSecretValue, validateHosts, type EffectiveSecret, type VaultSecret, type VaultSecretList } from '../../contract/vault.js';
-import { built } from '../../contract/read.js';
+import { schemaFields } from '../../contract/read.js';
 import type { RunContext } from '../context.js';
 import { CliError, EXIT, refuseWrong, usageError } from '../exit.js';
 import { confirm, readSecret } from '../input.js';
@@ -13,7 +13,7 @@ import { quoted, sanitize } from '../../text.js';
 
 
 /** What `--json FIELDS` may keep of a secret's record (names and hosts: a value is never in it). */
-const SECRET_FIELDS = Object.keys(built(VaultSecretSchema).shape);
+const SECRET_FIELDS = schemaFields(VaultSecretSchema);
 
 const COLUMNS: Column<VaultSecret & { scope?: string }>[] = [
   { header: 'NAME', get: (s) => s.name, keep: true },
@@ -48,7 +48,7 @@ export async function list(ctx: RunContext): Promise<number> {
   return EXIT.ok;
 }
 // `scope` is there with --effective only.
-list.jsonFields = Object.keys(built(EffectiveSecretSchema).shape);
+list.jsonFields = schemaFields(EffectiveSecretSchema);
 
 /**
  * Refuses a secret name the contract refuses (exit 2) before anything is sent, and before a value

@@ -5,7 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError, NetworkError } from '../../client/errors.js';
 import { FAILED_STATUSES, INTERN_STATUSES, InternSchema, type Intern } from '../../contract/intern.js';
-import { built } from '../../contract/read.js';
+import { schemaFields } from '../../contract/read.js';
 import type { InternApi } from '../../client/types.js';
 import type { RunContext } from '../context.js';
 import { WAIT_DEFAULT } from '../spec.js';
@@ -15,7 +15,7 @@ import { quoted, sanitize } from '../../text.js';
 import { resolveIntern } from '../resolve.js';
 
 /** What `--json FIELDS` may keep of an intern: the contract's fields. */
-const INTERN_FIELDS = Object.keys(built(InternSchema).shape);
+const INTERN_FIELDS = schemaFields(InternSchema);
 
 /** What `wait` waits for besides the statuses: the intern gone. */
 export const DELETED = 'deleted';
