@@ -40,11 +40,10 @@ export class ByteBuffer {
     this.length += this.encoder.encodeInto(s, this.bytes.subarray(this.length)).written;
   }
 
-  /** Characters `from` to `to` (negative: from the end) of a string of characters below 0x100, one byte each. */
-  latin1(s: string, from: number, to: number): void {
-    const end = to < 0 ? s.length + to : to;
-    this.reserve(end - from);
-    this.length += Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.bytes.length).write(s.slice(from, end), this.length, 'latin1');
+  /** A string of characters below 0x100, one byte each. */
+  latin1(s: string): void {
+    this.reserve(s.length);
+    this.length += Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.bytes.length).write(s, this.length, 'latin1');
   }
 
   clear(): void {
@@ -111,7 +110,7 @@ export class JsonUtf8 {
     if (this.needed === 0 && input.length >= WHOLE_MIN) {
       const end = completeEnd(input);
       if (isUtf8(input.subarray(0, end))) {
-        out.latin1(JSON.stringify(latin1Of(input, end)), 1, -1);
+        out.latin1(JSON.stringify(latin1Of(input, end)).slice(1, -1)); // without its quotes
         if (end === input.length) return;
         input = input.subarray(end);
       }
