@@ -31,7 +31,7 @@ import { createClient } from '../src/client/index.js';
 import { CLI, PtyScreen, ROOT, type SandboxProcess, Tui, openIntern, poll, startSandboxProcess } from '../test/e2e/harness.js';
 import { CHAT_KEYS, type ChatRow } from './chat.js';
 import { writeFlood } from './flood.js';
-import { common, production, tui } from '../scripts/bundling.mjs';
+import { common, production, requireBanner, tui } from '../scripts/bundling.mjs';
 import { bulkRows } from './bulk.js';
 import { recordingRows } from './recording.js';
 import { PROMPT_LINE, promptOnClearScreen, setPromptCommand } from './prompt.js';
@@ -248,10 +248,10 @@ async function inkHello(dir: string): Promise<string> {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    // React's production builds: the development ones (the default without this) check every render and run several times slower.
-    define: { 'process.env.NODE_ENV': '"production"' },
+    // React's production builds, as the TUI's bundle has them.
+    define: production,
     alias: { 'react-devtools-core': './scripts/react-devtools-stub.mjs' },
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    banner: requireBanner,
     logLevel: 'warning',
   });
   return outfile;
@@ -749,7 +749,7 @@ async function chatBundle(): Promise<string> {
     metafile: false,
     sourcemap: false,
     define: production,
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    banner: requireBanner,
   });
   return outfile;
 }

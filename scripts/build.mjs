@@ -7,7 +7,7 @@ import { chmodSync, copyFileSync, readFileSync, rmSync, writeFileSync } from 'no
 import { isBuiltin } from 'node:module';
 import { build } from 'esbuild';
 import { pathToFileURL } from 'node:url';
-import { BINARIES_OF, common, production, root, sandboxPlugins, tui } from './bundling.mjs';
+import { BINARIES_OF, common, production, requireBanner, root, sandboxPlugins, tui } from './bundling.mjs';
 
 /**
  * The top-level help, rendered now from the same registry (src/cli/args.ts's HELP), so main.ts can
@@ -60,9 +60,7 @@ await build({
     __INTERN_TUI_HELP__: JSON.stringify(await renderedHelp()),
     __INTERN_TUI_CJS__: 'true',
   },
-  banner: {
-    js: "import { createRequire as __intern_createRequire } from 'node:module'; const require = __intern_createRequire(import.meta.url);",
-  },
+  banner: requireBanner,
 }).then(keepMeta);
 
 // Two parts of the bundle as single CommonJS files, for src/codeCache.ts: V8's code cache (vm.Script's

@@ -10,3 +10,5 @@ export const common: BuildOptions;
 export const tui: BuildOptions;
 export const sandboxPlugins: Plugin[];
 export const production: Record<string, string>;
+/** An ES module bundle's `require`. */
+export const requireBanner: { js: string };

@@ -233,3 +233,5 @@ export const tui = {
 export const sandboxPlugins = [libsqlTarget, fastifyLazyRequires, stringWidthFast];
 // React's production builds: the development ones (the default without this) check every render and run several times slower.
 export const production = { 'process.env.NODE_ENV': '"production"' };
+/** An ES module bundle's `require` (for what it leaves external, and CommonJS packages' own requires). */
+export const requireBanner = { js: "import { createRequire as __intern_createRequire } from 'node:module'; const require = __intern_createRequire(import.meta.url);" };
